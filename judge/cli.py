@@ -1,0 +1,47 @@
+"""The `judge` command line: argument parsing and error reporting only."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from importlib import import_module
+
+from judge import __version__
+from judge.games.base import InputError
+
+#: one module per subcommand under judge.commands, each with `register(subparsers)`
+COMMANDS = ["solve"]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser for every subcommand."""
+    parser = argparse.ArgumentParser(
+        prog="judge",
+        description="A competition judge for Ioiwari, Nim and Chopsticks with a perfect "
+        "opponent: grade bots, run tournaments, play and solve positions.",
+    )
+    parser.add_argument("--version", action="version", version=f"judge {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name in COMMANDS:
+        import_module(f"judge.commands.{name}").register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; returns the exit status (2 for bad input)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except InputError as exc:
+        print(f"judge: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("judge: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

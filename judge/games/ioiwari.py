@@ -1,0 +1,155 @@
+"""Ioiwari (IOI 2001): seven pits in a circle, banks, the 5-bead rule and the last-bead rule."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import product
+
+from judge.games.base import (
+    Game,
+    InputError,
+    PositionError,
+    Seat,
+    garbage,
+    illegal,
+    parse_int,
+    strict_tokens,
+)
+
+PITS = 7
+MAX_BEADS = 5  # a pit never holds more: sowing into a 5 takes a bead out instead
+START_BEADS = 20
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """Pit contents (pit 1 first), each seat's bank, and the seat to move."""
+
+    pits: tuple[int, ...]
+    banks: tuple[int, int] = (0, 0)
+    to_move: Seat = 0
+
+
+def sow(pits: tuple[int, ...], pit: int) -> tuple[tuple[int, ...], int, int]:
+    """Play pit `pit` (1..7): the new pits, beads won by the mover and by the opponent."""
+    board = list(pits)
+    i = pit - 1
+    hand, board[i] = board[i], 0
+    mine = theirs = 0
+    while hand:
+        i = (i + 1) % PITS
+        if hand > 1:
+            if board[i] == MAX_BEADS:
+                board[i] -= 1
+                mine += 1
+            else:
+                board[i] += 1
+                hand -= 1
+        else:
+            if 1 <= board[i] <= MAX_BEADS - 1:
+                mine += board[i] + 1
+                board[i] = 0
+            else:
+                theirs += 1
+            hand = 0
+    return tuple(board), mine, theirs
+
+
+def standard_boards() -> list[tuple[int, ...]]:
+    """The 357 standard starts: 20 beads, every pit holding 2, 3 or 4."""
+    return [p for p in product((2, 3, 4), repeat=PITS) if sum(p) == START_BEADS]
+
+
+def canonical_rotation(pits: tuple[int, ...]) -> tuple[int, ...]:
+    """The least rotation of a board: boards equal up to rotation share it."""
+    return min(pits[i:] + pits[:i] for i in range(PITS))
+
+
+class Ioiwari(Game[Board, int]):
+    """The IOI 2001 game; no rule options."""
+
+    name = "ioiwari"
+    defaults: dict[str, str] = {}
+
+    def start(self) -> Board:
+        return Board((4, 3, 2, 4, 2, 3, 2))
+
+    def standard_starts(self) -> list[Board]:
+        return [Board(p) for p in standard_boards()]
+
+    def parse_position(self, text: str) -> Board:
+        """``p1 .. p7`` optionally followed by ``| bank1 bank2 [mover]`` (mover 1 or 2)."""
+        board_part, sep, rest = text.partition("|")
+        try:
+            pits = tuple(parse_int(t, "a pit", 0, MAX_BEADS) for t in board_part.split())
+            extra = [parse_int(t, "a bank", 0) for t in rest.split()]
+        except InputError as exc:
+            raise PositionError(f"bad Ioiwari position {text.strip()!r}: {exc}") from None
+        if len(pits) != PITS:
+            raise PositionError(
+                f"an Ioiwari position has {PITS} pits, {text.strip()!r} has {len(pits)}"
+            )
+        if not sep:
+            return Board(pits)
+        if len(extra) not in (2, 3):
+            raise PositionError("after '|' come the two banks and optionally the mover (1 or 2)")
+        mover = extra[2] if len(extra) == 3 else 1
+        if mover not in (1, 2):
+            raise PositionError(f"the mover is player 1 or 2, not {mover}")
+        return Board(pits, (extra[0], extra[1]), mover - 1)
+
+    def format_position(self, pos: Board) -> str:
+        pits = " ".join(map(str, pos.pits))
+        if pos.banks == (0, 0) and pos.to_move == 0:
+            return pits
+        return f"{pits} | {pos.banks[0]} {pos.banks[1]} {pos.to_move + 1}"
+
+    def mover(self, pos: Board) -> Seat:
+        return pos.to_move
+
+    def legal_moves(self, pos: Board) -> list[int]:
+        return [i + 1 for i, beads in enumerate(pos.pits) if beads]
+
+    def play(self, pos: Board, move: int) -> Board:
+        pits, mine, theirs = sow(pos.pits, move)
+        banks = list(pos.banks)
+        banks[pos.to_move] += mine
+        banks[1 - pos.to_move] += theirs
+        return Board(pits, (banks[0], banks[1]), 1 - pos.to_move)
+
+    def is_over(self, pos: Board) -> bool:
+        return not any(pos.pits)
+
+    def winner(self, pos: Board) -> Seat | None:
+        a, b = pos.banks
+        return None if a == b else (0 if a > b else 1)
+
+    def score(self, pos: Board) -> tuple[int, int]:
+        return pos.banks
+
+    def wire_start(self, pos: Board) -> list[str]:
+        return [" ".join(map(str, pos.pits))]
+
+    def parse_move(self, line: str, pos: Board) -> int:
+        tokens = strict_tokens(line)
+        if len(tokens) != 1 or not tokens[0].isdigit():
+            raise garbage(line, "a move is a single pit number from 1 to 7")
+        pit = int(tokens[0])
+        if tokens[0] != str(pit) or not 1 <= pit <= PITS:
+            raise illegal(line, f"there is no pit {tokens[0]}: pits are numbered 1 to 7")
+        if pos.pits[pit - 1] == 0:
+            raise illegal(line, f"pit {pit} is empty")
+        return pit
+
+    def format_move(self, move: int, pos: Board) -> str:
+        return str(move)
+
+    def render(self, pos: Board) -> str:
+        labels = "  ".join(f"{i + 1:>2}" for i in range(PITS))
+        beads = "  ".join(f"{b:>2}" for b in pos.pits)
+        return (
+            f"pit   {labels}\n"
+            f"beads {beads}\n"
+            f"banks player 1: {pos.banks[0]}   player 2: {pos.banks[1]}"
+            f"   (player {pos.to_move + 1} to move)"
+        )

@@ -1,0 +1,1 @@
+"""Players behind one interface: bot processes, the optimal player, a human at the terminal."""

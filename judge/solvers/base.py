@@ -1,0 +1,96 @@
+"""What every solver answers: the value of a position and of each move from it."""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+from typing import Any
+
+from judge.games.base import Game
+
+Value = int | str  # "win" / "loss" / "draw", or a score difference (Ioiwari)
+
+_WLD_ORDER = {"loss": -1, "draw": 0, "win": 1}
+
+
+def order(value: Value) -> int:
+    """A number that orders values from the mover's point of view (higher is better)."""
+    if isinstance(value, str):
+        return _WLD_ORDER[value]
+    return value
+
+
+def negate(value: Value) -> Value:
+    """The same outcome seen by the other player."""
+    if isinstance(value, str):
+        return {"win": "loss", "loss": "win", "draw": "draw"}[value]
+    return -value
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """A solved position, for the player to move: value, remoteness, best moves."""
+
+    value: Value
+    remoteness: int | None
+    best_moves: list[Any] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class MoveValue:
+    """What the mover gets by playing `move`: the value and remoteness after it."""
+
+    move: Hashable
+    value: Value
+    remoteness: int | None  # moves to the end counted from before `move`
+
+
+def preference(mv: MoveValue) -> tuple[int, int]:
+    """Sort key of a move for perfect play: better value, then win fast / lose slowly."""
+    v = order(mv.value)
+    r = mv.remoteness if mv.remoteness is not None else 0
+    if v > 0:
+        return (v, -r)
+    if v < 0:
+        return (v, r)
+    return (v, 0)
+
+
+def best_of(moves: list[MoveValue]) -> list[MoveValue]:
+    """The moves perfect play chooses among (all tied on `preference`)."""
+    if not moves:
+        return []
+    top = max(preference(m) for m in moves)
+    return [m for m in moves if preference(m) == top]
+
+
+class Solver(ABC):
+    """Perfect play for one game under fixed rules."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    @abstractmethod
+    def evaluate(self, pos: Any) -> Evaluation:
+        """The value of `pos` for the player to move, its remoteness and its best moves."""
+
+    @abstractmethod
+    def move_value(self, pos: Any, move: Any) -> MoveValue:
+        """What playing the legal `move` at `pos` is worth to the mover."""
+
+    def move_values(self, pos: Any) -> list[MoveValue]:
+        """Every legal move from `pos` with what it is worth to the mover."""
+        return [self.move_value(pos, m) for m in self.game.legal_moves(pos)]
+
+    def choose(self, pos: Any, rng: random.Random | None = None) -> Any:
+        """A best move: the first in move order, or a random one of them with `rng`."""
+        best = best_of(self.move_values(pos))
+        if not best:
+            raise ValueError("no legal move: the game is over")
+        return (rng.choice(best) if rng else best[0]).move
+
+    def is_mistake(self, pos: Any, move: Any) -> bool:
+        """Whether `move` gives away value (a worse result than the position's own value)."""
+        return order(self.move_value(pos, move).value) < order(self.evaluate(pos).value)
