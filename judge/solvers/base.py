@@ -8,7 +8,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
-from judge.games.base import Game
+from judge.games.base import Game, InputError
 
 Value = int | str  # "win" / "loss" / "draw", or a score difference (Ioiwari)
 
@@ -90,6 +90,31 @@ class Solver(ABC):
         if not best:
             raise ValueError("no legal move: the game is over")
         return (rng.choice(best) if rng else best[0]).move
+
+    def canonical(self, pos: Any) -> Any:
+        """The key under which `--stats` counts a position (override to merge symmetric ones)."""
+        return pos
+
+    def stats(self, starts: list[Any], limit: int = 2_000_000) -> dict[str, int]:
+        """Positions reachable from `starts` (by `canonical` key) and how many are won,
+        lost and drawn for the player to move; raises `InputError` past `limit` positions."""
+        seen = {self.canonical(p): p for p in starts}
+        frontier = list(seen.values())
+        while frontier:
+            pos = frontier.pop()
+            for move in self.game.legal_moves(pos):
+                nxt = self.game.play(pos, move)
+                key = self.canonical(nxt)
+                if key not in seen:
+                    if len(seen) >= limit:
+                        raise InputError(f"more than {limit:,} reachable positions to count")
+                    seen[key] = nxt
+                    frontier.append(nxt)
+        counts = {"positions": len(seen), "win": 0, "loss": 0, "draw": 0}
+        for pos in seen.values():
+            v = order(self.evaluate(pos).value)
+            counts["win" if v > 0 else "loss" if v < 0 else "draw"] += 1
+        return counts
 
     def is_mistake(self, pos: Any, move: Any) -> bool:
         """Whether `move` gives away value (a worse result than the position's own value)."""

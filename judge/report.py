@@ -1,0 +1,41 @@
+"""Tables, JSON and CSV for every command's results."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from tabulate import tabulate
+
+FORMATS = ("table", "json", "csv", "markdown")
+
+
+def to_json(data: Any) -> str:
+    """Indented JSON with a trailing newline."""
+    return json.dumps(data, indent=2) + "\n"
+
+
+def render_rows(rows: Sequence[dict[str, Any]], fmt: str, headers: Sequence[str]) -> str:
+    """Rows of dicts as a table (`table`, `markdown`) or CSV, columns in `headers` order."""
+    matrix = [[_cell(row.get(h)) for h in headers] for row in rows]
+    if fmt == "csv":
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(headers)
+        writer.writerows(matrix)
+        return out.getvalue()
+    style = "github" if fmt == "markdown" else "simple"
+    return tabulate(matrix, headers=list(headers), tablefmt=style, disable_numparse=True) + "\n"
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return f"{value:g}"
+    if isinstance(value, list | tuple):
+        return ", ".join(map(str, value))
+    return str(value)

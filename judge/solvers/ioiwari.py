@@ -1,0 +1,106 @@
+"""Perfect Ioiwari: the best score difference and remoteness of all 6^7 boards, vectorised."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from judge.games.ioiwari import MAX_BEADS, PITS, Board, Ioiwari, sow
+from judge.solvers import cache
+from judge.solvers.base import Evaluation, MoveValue, Solver
+
+BASE = MAX_BEADS + 1
+BOARDS = BASE**PITS  # 279,936: pit i is digit i (pit 1 least significant) in base 6
+WEIGHTS = BASE ** np.arange(PITS, dtype=np.int64)
+TABLE_KEY = f"ioiwari best+remoteness base{BASE}^{PITS}"
+
+
+def board_index(pits: tuple[int, ...]) -> int:
+    """The table index of a board: its pits read as base-6 digits, pit 1 lowest."""
+    return sum(b * BASE**i for i, b in enumerate(pits))
+
+
+def all_boards() -> np.ndarray:
+    """Every board with 0..5 beads per pit, as rows of an (279936, 7) array, in index order."""
+    idx = np.arange(BOARDS, dtype=np.int64)
+    return ((idx[:, None] // WEIGHTS) % BASE).astype(np.int8)
+
+
+def sow_all(boards: np.ndarray, pit: int) -> tuple[np.ndarray, np.ndarray]:
+    """Play `pit` (0-based) on every board at once: indices after, and the mover's net gain."""
+    b = boards.astype(np.int16)
+    hand = b[:, pit].copy()
+    b[:, pit] = 0
+    gain = np.zeros(len(b), dtype=np.int16)
+    i = pit
+    while hand.any():
+        i = (i + 1) % PITS
+        col = b[:, i]
+        many = hand > 1
+        one = hand == 1
+        full = col == MAX_BEADS
+        take_out = many & full
+        drop = many & ~full
+        capture = one & (col >= 1) & ~full
+        give = one & ~capture
+        gain += take_out + capture * (col + 1) - give
+        col += drop.astype(np.int16) - take_out
+        col[capture] = 0
+        hand -= drop
+        hand[one] = 0
+    return b.astype(np.int64) @ WEIGHTS, gain
+
+
+def build_tables() -> dict[str, np.ndarray]:
+    """Best score difference and remoteness of every board, layer by layer in bead count."""
+    boards = all_boards()
+    beads = boards.sum(axis=1, dtype=np.int64)
+    after = np.empty((BOARDS, PITS), dtype=np.int64)
+    gain = np.empty((BOARDS, PITS), dtype=np.int16)
+    for pit in range(PITS):
+        after[:, pit], gain[:, pit] = sow_all(boards, pit)
+    legal = boards > 0
+    best = np.zeros(BOARDS, dtype=np.int16)
+    remoteness = np.zeros(BOARDS, dtype=np.int16)
+    order = np.argsort(beads, kind="stable")
+    bounds = np.searchsorted(beads[order], np.arange(beads.max() + 2))
+    low = np.iinfo(np.int16).min
+    for total in range(1, int(beads.max()) + 1):
+        layer = order[bounds[total] : bounds[total + 1]]
+        nxt = after[layer]
+        vals = np.where(legal[layer], gain[layer] - best[nxt], low)
+        top = vals.max(axis=1)
+        rem = remoteness[nxt] + 1
+        # among the best moves the winner (or a player who ties) hurries, the loser delays
+        hurry = (top >= 0)[:, None]
+        cand = np.where(vals == top[:, None], np.where(hurry, rem, -rem), np.int16(999))
+        r = cand.min(axis=1)
+        best[layer] = top
+        remoteness[layer] = np.where(top >= 0, r, -r)
+    return {"best": best.astype(np.int8), "remoteness": remoteness.astype(np.int8)}
+
+
+class IoiwariSolver(Solver):
+    """Values are the best score difference (mover's bank gain minus the opponent's)."""
+
+    def __init__(self, game: Ioiwari) -> None:
+        super().__init__(game)
+        tables = cache.cached(TABLE_KEY, build_tables)
+        self.best = tables["best"]
+        self.remoteness = tables["remoteness"]
+
+    def _lookup(self, pits: tuple[int, ...]) -> tuple[int, int]:
+        i = board_index(pits)
+        return int(self.best[i]), int(self.remoteness[i])
+
+    def canonical(self, pos: Board) -> tuple[int, ...]:
+        return pos.pits
+
+    def move_value(self, pos: Board, move: int) -> MoveValue:
+        pits, mine, theirs = sow(pos.pits, move)
+        best, rem = self._lookup(pits)
+        return MoveValue(move, mine - theirs - best, rem + 1)
+
+    def evaluate(self, pos: Board) -> Evaluation:
+        best, rem = self._lookup(pos.pits)
+        moves = [m.move for m in self.move_values(pos) if m.value == best]
+        return Evaluation(best, rem, moves)

@@ -1,0 +1,117 @@
+"""Perfect Nim in closed form (Bouton, 1901), for heaps of any size, normal and misere."""
+
+from __future__ import annotations
+
+import random
+from functools import reduce
+from operator import xor
+
+from judge.games.nim import Heaps, Nim, NimMove
+from judge.solvers.base import Evaluation, MoveValue, Solver, negate
+
+#: exact remoteness is searched only over positions this small (multisets of heaps)
+REMOTENESS_STATES = 20_000
+REMOTENESS_COUNTERS = 300
+
+
+def nim_sum(sizes: tuple[int, ...]) -> int:
+    """The XOR of the heap sizes."""
+    return reduce(xor, sizes, 0)
+
+
+def mover_wins(sizes: tuple[int, ...], misere: bool) -> bool:
+    """Whether the player to move wins against perfect play."""
+    if misere and all(s <= 1 for s in sizes):
+        return sum(sizes) % 2 == 0
+    return nim_sum(sizes) != 0
+
+
+def winning_moves(sizes: tuple[int, ...], misere: bool) -> list[NimMove]:
+    """Every move that leaves the opponent lost, heap by heap."""
+    if not mover_wins(sizes, misere) or not any(sizes):
+        return []
+    big = [h for h, s in enumerate(sizes) if s > 1]
+    if misere and len(big) <= 1:
+        ones = sum(1 for s in sizes if s == 1)
+        if not big:  # only 1-heaps, an even number of them: any one may go
+            return [(h + 1, 1) for h, s in enumerate(sizes) if s == 1]
+        h = big[0]
+        keep = 1 if ones % 2 == 0 else 0  # leave an odd number of 1-heaps
+        return [(h + 1, sizes[h] - keep)]
+    total = nim_sum(sizes)
+    return [(h + 1, s - (s ^ total)) for h, s in enumerate(sizes) if s ^ total < s]
+
+
+class NimSolver(Solver):
+    """Value in closed form; exact remoteness where the position is small enough to search."""
+
+    def __init__(self, game: Nim) -> None:
+        super().__init__(game)
+        self.misere = game.misere
+        self._remoteness: dict[tuple[int, ...], int] = {}
+
+    def _value(self, sizes: tuple[int, ...]) -> str:
+        if not any(sizes):  # game over: normal play the mover lost, misere the mover won
+            return "win" if self.misere else "loss"
+        return "win" if mover_wins(sizes, self.misere) else "loss"
+
+    def remoteness(self, sizes: tuple[int, ...]) -> int | None:
+        """Moves to the end under perfect play (winner hurries, loser delays), if searchable."""
+        key = tuple(sorted(s for s in sizes if s))
+        states = 1
+        for s in key:
+            states *= s + 1
+        if states > REMOTENESS_STATES or sum(key) > REMOTENESS_COUNTERS:
+            return None
+        return self._search(key)
+
+    def _search(self, key: tuple[int, ...]) -> int:
+        if key in self._remoteness:
+            return self._remoteness[key]
+        if not key:
+            return 0
+        wins = self._value(key) == "win"
+        rems = []
+        for i, s in enumerate(key):
+            if i and key[i - 1] == s:
+                continue
+            for k in range(1, s + 1):
+                child = tuple(sorted(key[:i] + ((s - k,) if s > k else ()) + key[i + 1 :]))
+                if not wins or self._value(child) == "loss":
+                    rems.append(self._search(child) + 1)
+        result = min(rems) if wins else max(rems)
+        self._remoteness[key] = result
+        return result
+
+    def canonical(self, pos: Heaps) -> tuple[int, ...]:
+        return tuple(sorted(s for s in pos.sizes if s))
+
+    def move_value(self, pos: Heaps, move: NimMove) -> MoveValue:
+        after = self.game.play(pos, move).sizes
+        rem = self.remoteness(after)
+        return MoveValue(move, negate(self._value(after)), None if rem is None else rem + 1)
+
+    def evaluate(self, pos: Heaps) -> Evaluation:
+        value = self._value(pos.sizes)
+        rem = self.remoteness(pos.sizes)
+        if value == "win":
+            moves = winning_moves(pos.sizes, self.misere)
+            if rem is not None:
+                moves = [m for m in moves if self.move_value(pos, m).remoteness == rem]
+        elif rem is not None:
+            moves = [m.move for m in self.move_values(pos) if m.remoteness == rem]
+        else:
+            moves = [self._delaying_move(pos.sizes)] if any(pos.sizes) else []
+        return Evaluation(value, rem, moves)
+
+    @staticmethod
+    def _delaying_move(sizes: tuple[int, ...]) -> NimMove:
+        """In a lost position too large to search: one counter from the largest heap."""
+        h = max(range(len(sizes)), key=lambda i: sizes[i])
+        return (h + 1, 1)
+
+    def choose(self, pos: Heaps, rng: random.Random | None = None) -> NimMove:
+        moves = self.evaluate(pos).best_moves
+        if not moves:
+            raise ValueError("no legal move: the game is over")
+        return rng.choice(moves) if rng else moves[0]

@@ -1,0 +1,63 @@
+"""`judge solve` as a user runs it: JSON contract, errors with exit status 2."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+
+def judge(*args: str) -> subprocess.CompletedProcess:
+    """Run the installed command line in a fresh interpreter."""
+    return subprocess.run([sys.executable, "-m", "judge", *args], capture_output=True,
+                          text=True, timeout=120)
+
+
+def test_ioiwari_example_start_solves_to_a_positive_value_with_best_moves():
+    out = judge("solve", "--game", "ioiwari", "--format", "json", "4 3 2 4 2 3 2")
+    assert out.returncode == 0, out.stderr
+    (entry,) = json.loads(out.stdout)
+    assert entry["position"] == "4 3 2 4 2 3 2"
+    assert entry["value"] > 0
+    assert "2" in entry["best_moves"]
+    assert entry["remoteness"] >= 1
+
+
+def test_hundreds_of_positions_from_a_file_in_one_call(tmp_path):
+    from judge.games.ioiwari import standard_boards
+
+    f = tmp_path / "starts.txt"
+    lines = [" ".join(map(str, b)) for b in standard_boards()]
+    f.write_text("# the standard starts\n" + "\n".join(lines))
+    out = judge("solve", "--game", "ioiwari", "--format", "json", "--positions", str(f))
+    assert out.returncode == 0, out.stderr
+    entries = json.loads(out.stdout)
+    assert len(entries) == 357
+    assert all(e["value"] > 0 for e in entries)
+
+
+def test_nim_misere_rule_is_recorded_and_applied():
+    out = judge("solve", "--game", "nim", "--rules", "misere=on", "--format", "json", "1 1 1")
+    (entry,) = json.loads(out.stdout)
+    assert entry["value"] == "loss"
+    assert entry["game"] == "nim misere=on"
+
+
+def test_malformed_position_is_a_one_line_error_with_status_2():
+    out = judge("solve", "--game", "ioiwari", "4 3 2 x 2 3 2")
+    assert out.returncode == 2
+    assert out.stdout == ""
+    assert len(out.stderr.strip().splitlines()) == 1
+    assert "x" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_unknown_rule_is_a_one_line_error_with_status_2():
+    out = judge("solve", "--game", "nim", "--rules", "mystery=1", "3 4 5")
+    assert out.returncode == 2
+    assert "unknown rule 'mystery'" in out.stderr
+
+
+def test_missing_positions_file_is_an_error_with_status_2(tmp_path):
+    out = judge("solve", "--game", "nim", "--positions", str(tmp_path / "nope.txt"))
+    assert out.returncode == 2
+    assert "no such file" in out.stderr
