@@ -1,0 +1,75 @@
+"""Every move of a game judged against perfect play: where value was given away, and how much."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from judge.games.base import Game, MoveError
+from judge.solvers import solver_for
+from judge.solvers.base import Value, order
+
+
+@dataclass(frozen=True)
+class MoveReview:
+    """One move seen by the solver: the value before, what the move kept, the right moves."""
+
+    ply: int  # 1 for the first move of the game
+    seat: int
+    move: str
+    before: Value  # the value of the position for the mover
+    after: Value  # what the mover still gets after this move
+    best_moves: list[str]
+    lead: int = 0  # in scoring games: the mover's bank minus the opponent's before the move
+
+    @property
+    def mistake(self) -> bool:
+        """Whether the move gave value away."""
+        return order(self.after) < order(self.before)
+
+    @property
+    def changed_result(self) -> bool:
+        """Whether it turned a won game into a draw or loss, or a drawn one into a loss."""
+        return _sign(self.after, self.lead) < _sign(self.before, self.lead)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form, with `mistake` and `changed_result`."""
+        return asdict(self) | {"mistake": self.mistake, "changed_result": self.changed_result}
+
+
+def _sign(value: Value, lead: int) -> int:
+    v = order(value) + (lead if isinstance(value, int) else 0)
+    return (v > 0) - (v < 0)
+
+
+def review(game: Game, start: Any, moves: Sequence[str]) -> list[MoveReview]:
+    """Replay wire-syntax `moves` from `start` and judge each one with the solver."""
+    solver = solver_for(game)
+    pos = start
+    out = []
+    for ply, line in enumerate(moves, 1):
+        try:
+            move = game.parse_move(line, pos)
+        except MoveError:
+            break  # the illegal last move of a forfeited game has nothing to review
+        ev = solver.evaluate(pos)
+        mv = solver.move_value(pos, move)
+        seat = game.mover(pos)
+        score = game.score(pos)
+        lead = score[seat] - score[1 - seat] if score else 0
+        out.append(MoveReview(ply, seat, line, ev.value, mv.value,
+                              [game.format_move(m, pos) for m in ev.best_moves], lead))
+        pos = game.play(pos, move)
+    return out
+
+
+def accuracy(reviews: Sequence[MoveReview], seat: int) -> tuple[int, int]:
+    """(moves that kept the value, moves made) for the player in `seat`."""
+    mine = [r for r in reviews if r.seat == seat]
+    return sum(not r.mistake for r in mine), len(mine)
+
+
+def losing_move(reviews: Sequence[MoveReview], seat: int) -> MoveReview | None:
+    """The first move by `seat` that changed the result against it (the move that lost)."""
+    return next((r for r in reviews if r.seat == seat and r.changed_result), None)

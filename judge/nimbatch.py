@@ -1,0 +1,79 @@
+"""The Nim batch assignment: a program reads `nim.txt` and answers every line; we grade it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from judge.games.base import InputError, parse_int
+from judge.solvers.nim import winning_moves
+
+
+def parse_input(text: str) -> list[tuple[int, ...]]:
+    """The data sets of a `nim.txt`: a count n, then n lines of two or more heap sizes."""
+    lines = text.splitlines()
+    if not lines or not lines[0].strip():
+        raise InputError("nim.txt: the first line must hold the number of data sets")
+    try:
+        n = parse_int(lines[0].strip(), "nim.txt line 1 (the number of data sets)", 0)
+    except InputError as exc:
+        raise InputError(str(exc)) from None
+    if len(lines) - 1 < n:
+        raise InputError(f"nim.txt announces {n} data sets but has only {len(lines) - 1}")
+    cases = []
+    for number, line in enumerate(lines[1 : n + 1], 2):
+        tokens = line.split()
+        if len(tokens) < 2:
+            raise InputError(f"nim.txt line {number}: a data set has two or more heap sizes")
+        cases.append(tuple(parse_int(t, f"nim.txt line {number}: a heap size", 0)
+                           for t in tokens))
+    return cases
+
+
+def expected_answer(sizes: tuple[int, ...]) -> str:
+    """`Lose Game`, or the winning move from the first heap that allows one."""
+    moves = winning_moves(sizes, misere=False)
+    if not moves:
+        return "Lose Game"
+    heap, count = moves[0]
+    return f"Remove {count} counters from Heap {heap}"
+
+
+@dataclass
+class BatchGrade:
+    """Line-by-line result of one program's output."""
+
+    cases: int
+    correct: int = 0
+    first_wrong: dict[str, Any] | None = None
+    lines: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        return {"cases": self.cases, "correct": self.correct, "first_wrong": self.first_wrong,
+                "lines": self.lines}
+
+
+def grade_output(output: str, cases: list[tuple[int, ...]]) -> BatchGrade:
+    """Compare a program's output with the expected answers, one point per correct line.
+
+    Trailing spaces and a missing final newline are forgiven; anything else must match.
+    Lines beyond the last data set score nothing but are shown as the first wrong line.
+    """
+    got = output.splitlines()
+    grade = BatchGrade(len(cases))
+    for i, sizes in enumerate(cases):
+        want = expected_answer(sizes)
+        line = got[i].rstrip() if i < len(got) else None
+        ok = line == want
+        grade.correct += ok
+        entry = {"line": i + 1, "heaps": " ".join(map(str, sizes)), "expected": want,
+                 "got": line, "ok": ok}
+        grade.lines.append(entry)
+        if not ok and grade.first_wrong is None:
+            grade.first_wrong = entry
+    extra = [g for g in got[len(cases):] if g.strip()]
+    if extra and grade.first_wrong is None:
+        grade.first_wrong = {"line": len(cases) + 1, "heaps": None, "expected": None,
+                             "got": extra[0], "ok": False}
+    return grade

@@ -1,0 +1,98 @@
+"""SQLite storage of runs and their games, committed game by game so a run can resume."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from pathlib import Path
+from typing import Any
+
+from judge.games.base import InputError
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS runs (
+    id       INTEGER PRIMARY KEY AUTOINCREMENT,
+    kind     TEXT NOT NULL,            -- 'run' (grading) or 'tournament'
+    game     TEXT NOT NULL,            -- the exact game and rules
+    config   TEXT NOT NULL,            -- JSON: bots, starts, seats, limits, seed
+    created  REAL NOT NULL,
+    finished REAL                      -- set when every scheduled game is stored
+);
+CREATE TABLE IF NOT EXISTS games (
+    run_id   INTEGER NOT NULL REFERENCES runs(id),
+    key      TEXT NOT NULL,            -- the game's place in the schedule
+    record   TEXT NOT NULL,            -- JSON: the whole game record
+    stored   REAL NOT NULL,
+    PRIMARY KEY (run_id, key)
+);
+"""
+
+
+class Store:
+    """A results database: every call commits, so a killed judge loses only games in flight."""
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+        try:
+            self.db = sqlite3.connect(self.path, timeout=30)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=FULL")
+            self.db.executescript(SCHEMA)
+        except sqlite3.DatabaseError as exc:
+            raise InputError(f"cannot use {self.path} as a results database: {exc}") from None
+
+    def close(self) -> None:
+        """Close the connection."""
+        self.db.close()
+
+    def create_run(self, kind: str, game: str, config: dict[str, Any]) -> int:
+        """A new run; returns its number."""
+        with self.db:
+            cur = self.db.execute(
+                "INSERT INTO runs (kind, game, config, created) VALUES (?, ?, ?, ?)",
+                (kind, game, json.dumps(config), time.time()),
+            )
+        return int(cur.lastrowid or 0)
+
+    def run(self, run_id: int) -> dict[str, Any]:
+        """A run's kind, game, config and state; `InputError` if there is no such run."""
+        row = self.db.execute(
+            "SELECT id, kind, game, config, created, finished FROM runs WHERE id = ?", (run_id,)
+        ).fetchone()
+        if row is None:
+            raise InputError(f"there is no run {run_id} in {self.path}")
+        return {"id": row[0], "kind": row[1], "game": row[2], "config": json.loads(row[3]),
+                "created": row[4], "finished": row[5]}
+
+    def runs(self) -> list[dict[str, Any]]:
+        """Every run, oldest first, with its count of stored games."""
+        rows = self.db.execute(
+            "SELECT r.id, r.kind, r.game, r.created, r.finished, COUNT(g.key) "
+            "FROM runs r LEFT JOIN games g ON g.run_id = r.id GROUP BY r.id ORDER BY r.id"
+        ).fetchall()
+        return [{"id": r[0], "kind": r[1], "game": r[2], "created": r[3], "finished": r[4],
+                 "games": r[5]} for r in rows]
+
+    def done_keys(self, run_id: int) -> set[str]:
+        """The schedule keys of the games already stored for a run."""
+        rows = self.db.execute("SELECT key FROM games WHERE run_id = ?", (run_id,))
+        return {r[0] for r in rows}
+
+    def add_game(self, run_id: int, key: str, record: dict[str, Any]) -> None:
+        """Store one finished game (committed at once; a replayed key replaces the old one)."""
+        with self.db:
+            self.db.execute(
+                "INSERT OR REPLACE INTO games (run_id, key, record, stored) VALUES (?, ?, ?, ?)",
+                (run_id, key, json.dumps(record), time.time()),
+            )
+
+    def games(self, run_id: int) -> dict[str, dict[str, Any]]:
+        """Every stored game of a run, by schedule key."""
+        rows = self.db.execute("SELECT key, record FROM games WHERE run_id = ?", (run_id,))
+        return {key: json.loads(rec) for key, rec in rows}
+
+    def finish(self, run_id: int) -> None:
+        """Mark a run complete."""
+        with self.db:
+            self.db.execute("UPDATE runs SET finished = ? WHERE id = ?", (time.time(), run_id))
