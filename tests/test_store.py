@@ -1,0 +1,33 @@
+"""The results database: games survive a reopen, resume sees what is done."""
+
+from __future__ import annotations
+
+import pytest
+
+from judge.games.base import InputError
+from judge.store import Store
+
+
+def test_games_are_committed_one_by_one_and_survive_a_reopen(tmp_path):
+    path = tmp_path / "r.sqlite"
+    store = Store(path)
+    run = store.create_run("run", "nim misere=off", {"bots": ["a.py"]})
+    store.add_game(run, "a.py|3 4 5|0", {"result": "win"})
+    # no close(): a killed judge never gets to close its database
+    again = Store(path)
+    assert again.done_keys(run) == {"a.py|3 4 5|0"}
+    assert again.games(run)["a.py|3 4 5|0"] == {"result": "win"}
+    assert again.run(run)["config"] == {"bots": ["a.py"]}
+    assert again.run(run)["finished"] is None
+
+
+def test_unknown_run_is_an_input_error(tmp_path):
+    with pytest.raises(InputError, match="no run 7"):
+        Store(tmp_path / "r.sqlite").run(7)
+
+
+def test_a_file_that_is_not_a_database_is_an_input_error(tmp_path):
+    bad = tmp_path / "notes.txt"
+    bad.write_text("hello, this is not sqlite" * 100)
+    with pytest.raises(InputError):
+        Store(bad)
