@@ -1,0 +1,48 @@
+"""Default test sets: start positions that the graded seat can win (or at least hold)."""
+
+from __future__ import annotations
+
+from itertools import combinations_with_replacement
+from typing import Any
+
+from judge.games.base import Game
+from judge.games.ioiwari import START_BEADS, Board, canonical_rotation
+from judge.games.nim import Heaps
+from judge.solvers import solver_for
+from judge.solvers.base import order
+
+
+def candidates(game: Game, first: bool) -> list[Any]:
+    """Positions to pick a test set from, for a bot that moves first (or second)."""
+    if game.name == "ioiwari" and not first:
+        return ioiwari_second_seat_boards()
+    if game.name == "nim":
+        small = [Heaps(h) for h in combinations_with_replacement(range(1, 8), 3)]
+        return small + [Heaps(h) for h in ((1, 1, 1, 1), (2, 3, 5, 7), (4, 6, 9, 12),
+                                           (1, 2, 4, 8, 15), (10, 20, 30), (17, 33, 48))]
+    return game.standard_starts()
+
+
+def ioiwari_second_seat_boards() -> list[Board]:
+    """20-bead boards (0..5 per pit) that the player to move loses, one per rotation class.
+
+    No standard start is lost for the first player, so the second seat is graded on these.
+    """
+    from judge.games.ioiwari import Ioiwari
+    from judge.solvers.ioiwari import all_boards
+
+    boards = all_boards()
+    best = solver_for(Ioiwari()).best
+    lost = boards[(boards.sum(axis=1) == START_BEADS) & (best < 0)]
+    return [Board(p) for p in sorted({canonical_rotation(tuple(map(int, row))) for row in lost})]
+
+
+def default_tests(game: Game, first: bool) -> list[Any]:
+    """The default test set for the seat: candidates the graded seat can win, or hold."""
+    solver = solver_for(game)
+    keep = []
+    for pos in candidates(game, first):
+        v = order(solver.evaluate(pos).value)
+        if (v > 0 if first else v < 0) or (v == 0 and game.loopy):
+            keep.append(pos)
+    return keep
