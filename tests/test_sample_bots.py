@@ -1,0 +1,393 @@
+"""The sample bots in bots/ and the transcripts in protocols/*.md, over plain pipes.
+
+Each bot runs as a subprocess (Python bots with this interpreter, C bots compiled here with
+gcc) in a clean environment, driven by the small pipe driver below rather than the judge's
+referee, with a deadline on every read. Every line a bot writes, and every line of the
+transcripts, is checked by the rules in judge.games.
+"""
+
+from __future__ import annotations
+
+import queue
+import re
+import runpy
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from judge.games.base import Game
+from judge.games.chopsticks import Chopsticks
+from judge.games.ioiwari import Board, Ioiwari, sow
+from judge.games.nim import Nim
+
+ROOT = Path(__file__).resolve().parent.parent
+BOTS = ROOT / "bots"
+PROTOCOLS = ROOT / "protocols"
+READ_TIMEOUT = 10.0  # seconds; generous, the slowest first move takes a fraction of that
+C_BOTS = ["ioiwari/greedy.c", "nim/optimal.c", "chopsticks/random.c"]
+IOIWARI = Ioiwari()
+EXAMPLE = IOIWARI.parse_position("4 3 2 4 2 3 2")  # the IOI 2001 statement's example start
+CHOPSTICKS = Chopsticks()  # the default rules
+
+
+class Bot:
+    """A bot process behind pipes: send a line, read a line within a deadline, close."""
+
+    def __init__(self, command: list[str]) -> None:
+        self.stderr = tempfile.TemporaryFile()
+        self.proc = subprocess.Popen(
+            command,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self.stderr,
+            text=True,
+            env={"BOT_SEED": "7"},  # the random bots' seed: the same games every run
+            cwd=tempfile.gettempdir(),
+        )
+        self.lines: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=self._pump, daemon=True).start()
+
+    def __enter__(self) -> Bot:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.proc.poll() is None:  # a failed test left it running
+            self.proc.kill()
+            self.proc.wait()
+
+    def _pump(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.lines.put(line)
+        self.lines.put("")  # end of output
+
+    def send(self, line: str) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+
+    def read(self) -> str:
+        """The bot's next line, without its newline; fails the test after READ_TIMEOUT."""
+        try:
+            line = self.lines.get(timeout=READ_TIMEOUT)
+        except queue.Empty:
+            self.proc.kill()
+            pytest.fail(f"no answer within {READ_TIMEOUT} s")
+        assert line.endswith("\n"), f"the bot ended its output with {line!r}"
+        return line[:-1]
+
+    def finish(self) -> None:
+        """Close stdin as the judge does at the end: the bot must exit 0, silently."""
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        try:
+            code = self.proc.wait(timeout=READ_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            pytest.fail("the bot did not exit when its standard input was closed")
+        self.stderr.seek(0)
+        assert (code, self.stderr.read().decode()) == (0, "")
+        assert self.lines.get(timeout=READ_TIMEOUT) == "", "the bot wrote after the game"
+
+
+Judge = Callable[[Any], Any]  # the opponent in these tests: a position to its move
+
+
+def first_legal(game: Game) -> Judge:
+    """An opponent that plays the first legal move."""
+    return lambda pos: game.legal_moves(pos)[0]
+
+
+def play(
+    game: Game, command: list[str], start: Any, judge: Judge, max_moves: int = 200
+) -> tuple[Any, list[str]]:
+    """One game with the bot to move at `start`: the final position and the bot's lines.
+
+    Like the judge, it sends the opponent's move only when the bot is to move, never a move
+    that ends the game, and after `max_moves` moves of the bot it stops the game (the move
+    limit of loopy games) by closing the bot's input. An illegal line raises MoveError.
+    """
+    written: list[str] = []
+    pos, pending = start, game.wire_start(start)
+    with Bot(command) as bot:
+        for _ in range(max_moves):
+            for line in pending:
+                bot.send(line)
+            written.append(bot.read())
+            pos = game.play(pos, game.parse_move(written[-1], pos))
+            if game.is_over(pos):
+                break
+            move = judge(pos)
+            pending = [game.format_move(move, pos)]
+            pos = game.play(pos, move)
+            if game.is_over(pos):
+                break
+        bot.finish()
+    return pos, written
+
+
+def python_bot(path: str) -> list[str]:
+    """The command for a Python bot; -S (no site) so that it relies on nothing installed."""
+    return [sys.executable, "-S", str(BOTS / path)]
+
+
+@pytest.fixture(scope="module")
+def compiled(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]]:
+    """The C bots, compiled with gcc (warnings are errors)."""
+    gcc = shutil.which("gcc")
+    if gcc is None:
+        pytest.skip("gcc is not installed")
+    out = tmp_path_factory.mktemp("cbots")
+    commands = {}
+    for source in C_BOTS:
+        exe = out / source.replace("/", "_").removesuffix(".c")
+        flags = ["-std=c99", "-O2", "-Wall", "-Wextra", "-pedantic", "-Werror"]
+        subprocess.run([gcc, *flags, "-o", str(exe), str(BOTS / source)], check=True)
+        commands[source] = [str(exe)]
+    return commands
+
+
+def every_bot(game: str, compiled: dict[str, list[str]]) -> list[list[str]]:
+    """The commands of all the sample bots of `game`, Python and C."""
+    python = [python_bot(f"{game}/{p.name}") for p in sorted((BOTS / game).glob("*.py"))]
+    return python + [cmd for source, cmd in compiled.items() if source.startswith(f"{game}/")]
+
+
+def transcripts(game: str) -> list[list[tuple[str, str]]]:
+    """The ```transcript blocks of protocols/GAME.md, as (marker, line) pairs.
+
+    Markers: `judge` for a line sent to the bot, `bot` for a line it writes, and `close`
+    last, where the judge closes the bot's input, with the unsent move that ended the game
+    (or nothing when the bot's own move ended it).
+    """
+    text = (PROTOCOLS / f"{game}.md").read_text()
+    blocks = re.findall(r"^```transcript\n(.*?)^```$", text, re.MULTILINE | re.DOTALL)
+    assert blocks, f"protocols/{game}.md has no transcript"
+    parsed = []
+    for block in blocks:
+        pairs = []
+        for raw in block.splitlines():
+            match = re.fullmatch(r"(judge|bot|close)>(?: +(\S(?:.*\S)?))?", raw)
+            assert match, f"{game}.md: {raw!r} is not 'judge> ...', 'bot> ...' or 'close> ...'"
+            assert match[1] == "close" or match[2], f"{game}.md: {raw!r} sends an empty line"
+            pairs.append((match[1], match[2] or ""))
+        parsed.append(pairs)
+    return parsed
+
+
+def replay(game: Game, pairs: list[tuple[str, str]], opening: int) -> Any:
+    """Check a transcript's turns and moves under `game`'s rules: the final position.
+
+    It opens with the `opening` lines the judge sends for its position, then the bot and the
+    judge take turns, then `close` (after the judge's line, only at a move limit).
+    """
+    markers = [marker for marker, _ in pairs]
+    turns = len(pairs) - opening - 1
+    expected = ["judge"] * opening + ["bot", "judge"] * (turns // 2) + ["bot"] * (turns % 2)
+    assert markers == [*expected, "close"]
+    assert markers[-2] == "bot" or not pairs[-1][1], "the judge does not move twice"
+    pos = game.parse_position(pairs[opening - 1][1])
+    assert game.wire_start(pos) == [line for _, line in pairs[:opening]]
+    for _, line in pairs[opening:]:
+        if line:
+            pos = game.play(pos, game.parse_move(line, pos))  # MoveError if illegal
+    assert game.is_over(pos) == bool(pairs[-1][1] or markers[-2] == "bot")
+    return pos
+
+
+# --- every bot ---------------------------------------------------------------------------
+
+PYTHON_BOTS = sorted(str(p.relative_to(BOTS)) for p in BOTS.glob("*/*.py"))
+
+
+@pytest.mark.parametrize("path", PYTHON_BOTS)
+def test_bot_exits_quietly_on_empty_input(path: str) -> None:
+    done = subprocess.run(
+        python_bot(path), input="", capture_output=True, text=True, env={}, timeout=READ_TIMEOUT
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+
+
+# --- Ioiwari -------------------------------------------------------------------------------
+
+
+def greedy_pit(pos: Board) -> int:
+    """The one-step greedy pit, lowest on a tie (the Ioiwari opponent in these tests)."""
+    gains = {p: sow(pos.pits, p)[1] - sow(pos.pits, p)[2] for p in IOIWARI.legal_moves(pos)}
+    return max(gains, key=gains.__getitem__)
+
+
+@cache
+def best(pits: tuple[int, ...]) -> int:
+    """The best score difference for the mover (GAMES.md), from judge.games.ioiwari.sow."""
+    return max((pit_value(pits, p) for p in range(1, 8) if pits[p - 1]), default=0)
+
+
+def pit_value(pits: tuple[int, ...], pit: int) -> int:
+    after, mine, theirs = sow(pits, pit)
+    return mine - theirs - best(after)
+
+
+def test_ioiwari_bots_play_legal_games_in_both_seats(compiled: dict[str, list[str]]) -> None:
+    second = IOIWARI.play(EXAMPLE, 1)  # the judge opened with pit 1
+    for command in every_bot("ioiwari", compiled):
+        for start in (EXAMPLE, second):
+            final, _ = play(IOIWARI, command, start, greedy_pit)
+            assert IOIWARI.is_over(final)
+
+
+def test_ioiwari_optimal_first_move_is_truly_optimal() -> None:
+    pits = EXAMPLE.pits
+    right = {p for p in range(1, 8) if pit_value(pits, p) == best(pits)}
+    assert best(pits) > 0  # GAMES.md: the first player can force a win
+    with Bot(python_bot("ioiwari/optimal.py")) as bot:
+        bot.send(" ".join(map(str, pits)))
+        assert int(bot.read()) in right
+        bot.finish()
+
+
+def test_ioiwari_optimal_beats_greedy_from_the_example_start() -> None:
+    final, _ = play(IOIWARI, python_bot("ioiwari/optimal.py"), EXAMPLE, greedy_pit)
+    assert IOIWARI.winner(final) == 0
+    assert final.banks[0] - final.banks[1] >= best(EXAMPLE.pits)  # what perfect play secures
+
+
+def test_ioiwari_greedy_in_c_plays_like_greedy_in_python(compiled: dict[str, list[str]]) -> None:
+    start = IOIWARI.parse_position("2 4 3 2 4 3 2")
+    games = [
+        play(IOIWARI, command, start, greedy_pit)
+        for command in (python_bot("ioiwari/greedy.py"), compiled["ioiwari/greedy.c"])
+    ]
+    assert games[0] == games[1]
+    assert games[0][1][0] == str(greedy_pit(start))
+
+
+def test_ioiwari_transcript_is_the_statement_example_game() -> None:
+    [pairs] = transcripts("ioiwari")
+    moves = [line for _, line in pairs[1:]]
+    assert moves == ["2", "3", "5", "4", "5", "7"]
+    final = replay(IOIWARI, pairs, opening=1)
+    assert final.banks == (11, 9)
+
+
+# --- Nim -----------------------------------------------------------------------------------
+
+
+def test_nim_bots_play_legal_games(compiled: dict[str, list[str]]) -> None:
+    game = Nim()
+    for command in every_bot("nim", compiled):
+        final, _ = play(game, command, game.parse_position("3 0 4 5"), first_legal(game))
+        assert game.is_over(final)
+
+
+def test_nim_optimal_makes_the_bouton_move_and_wins(compiled: dict[str, list[str]]) -> None:
+    game = Nim()
+    for command in (python_bot("nim/optimal.py"), compiled["nim/optimal.c"]):
+        final, written = play(game, command, game.parse_position("3 4 5"), first_legal(game))
+        assert written[0] == "1 2"
+        assert game.winner(final) == 0
+
+
+def test_nim_optimal_misere_leaves_an_odd_number_of_one_heaps() -> None:
+    game = Nim("misere=on")
+    start = game.parse_position("1 1 3")
+    final, written = play(game, python_bot("nim/optimal_misere.py"), start, first_legal(game))
+    after = game.play(start, game.parse_move(written[0], start)).sizes
+    assert max(after) <= 1 and after.count(1) % 2 == 1
+    assert game.winner(final) == 0
+
+
+def test_nim_optimal_in_c_takes_64_bit_heaps(compiled: dict[str, list[str]]) -> None:
+    with Bot(compiled["nim/optimal.c"]) as bot:
+        bot.send(f"{2**64 - 1} 1")
+        assert bot.read() == f"1 {2**64 - 2}"
+        bot.finish()
+
+
+def test_nim_transcript_is_what_the_optimal_bot_plays() -> None:
+    [pairs] = transcripts("nim")
+    game = Nim()
+    assert game.winner(replay(game, pairs, opening=1)) == 0
+    with Bot(python_bot("nim/optimal.py")) as bot:
+        for marker, line in pairs[:-1]:
+            if marker == "judge":
+                bot.send(line)
+            else:
+                assert bot.read() == line
+        bot.finish()
+
+
+# --- Chopsticks ----------------------------------------------------------------------------
+
+
+def test_chopsticks_bots_play_legal_games_on_either_side(compiled: dict[str, list[str]]) -> None:
+    for command in every_bot("chopsticks", compiled):
+        for position in ("(L 1 1 1 1 1 1)", "(R 1 1 1 2 1 1)", "(L 0 4 1 0 1 1)"):
+            start = CHOPSTICKS.parse_position(position)
+            final, _ = play(CHOPSTICKS, command, start, first_legal(CHOPSTICKS))
+            assert CHOPSTICKS.is_over(final)
+
+
+def test_chopsticks_optimal_wins_after_the_first_players_opening() -> None:
+    start = CHOPSTICKS.parse_position("(R 1 1 1 2 1 1)")
+    final, _ = play(CHOPSTICKS, python_bot("chopsticks/optimal.py"), start, first_legal(CHOPSTICKS))
+    assert CHOPSTICKS.winner(final) == 1
+
+
+def test_chopsticks_greedy_knocks_out_a_hand_when_it_can() -> None:
+    # only Left's hand 2 (4 fingers) can knock out a hand: Right's hand 2 or 3
+    start = CHOPSTICKS.parse_position("(L 1 4 1 1 2 3)")
+    _, written = play(
+        CHOPSTICKS, python_bot("chopsticks/greedy.py"), start, first_legal(CHOPSTICKS)
+    )
+    assert written[0] in ("2 2", "2 3")
+
+
+@pytest.mark.parametrize(
+    ("split", "position", "first"),
+    [("on", "(L 1 3 1 1)", "split 2 2"), ("revive", "(L 0 2 1 1)", "split 1 1")],
+)
+def test_chopsticks_optimal_splits_legally_under_loopy_rules(
+    split: str, position: str, first: str
+) -> None:
+    """Rollover, splits and swaps: drawn positions the bot holds by splitting or reviving."""
+    game = Chopsticks(f"hands=2/2 knockout=rollover split={split} swap=on")
+    start = game.parse_position(position)
+    _, written = play(game, python_bot("chopsticks/optimal.py"), start, first_legal(game), 30)
+    assert written[0] == first
+
+
+def test_chopsticks_optimal_knows_the_one_hand_fibonacci_rule() -> None:
+    """One hand each, cut-off: (1 | 1)_n is a first-player win iff f(2i) <= n < f(2i+1)."""
+    bot = runpy.run_path(str(BOTS / "chopsticks/optimal.py"))  # its functions, not main()
+    f = [0, 1, 1]  # f[k] is the k-th Fibonacci number
+    while len(f) < 13:
+        f.append(f[-1] + f[-2])
+    for n in range(1, 40):
+        first_wins = any(f[2 * i] <= n < f[2 * i + 1] for i in range(1, 6))
+        solver = bot["Solver"](bot["Rules"](f"hands=1/1 fingers={n}"))
+        solver.solve(((1,), (1,)))
+        assert solver.value[((1,), (1,))][0] == first_wins, n
+
+
+def test_chopsticks_transcript_is_the_game_card_example() -> None:
+    [pairs] = transcripts("chopsticks")
+    final = replay(CHOPSTICKS, pairs, opening=2)
+    assert final.left == (0, 0, 0) and CHOPSTICKS.winner(final) == 1  # Left has no hands
+    # with the opening L1>R1 in front, the moves are those of the card
+    card = "L1>R1 R1>L2 L2>R1 R1>L1 L3>R1 R3>L2 L3>R2 R2>L2 L3>R2 R2>L3 L3>R3 R3>L3".split()
+    pos = CHOPSTICKS.start()
+    for label in card:
+        move = next(
+            m for m in CHOPSTICKS.legal_moves(pos) if CHOPSTICKS.move_label(m, pos) == label
+        )
+        pos = CHOPSTICKS.play(pos, move)
+    assert pos == final
