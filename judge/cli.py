@@ -10,7 +10,7 @@ from judge import __version__
 from judge.games.base import InputError
 
 #: one module per subcommand under judge.commands, each with `register(subparsers)`
-COMMANDS = ["solve", "opponent"]
+COMMANDS = ["solve", "run", "tournament", "play", "opponent"]
 
 
 def build_parser() -> argparse.ArgumentParser:

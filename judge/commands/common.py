@@ -3,15 +3,21 @@
 from __future__ import annotations
 
 import argparse
+import os
+import sys
+from dataclasses import asdict
 from pathlib import Path
+from typing import Any
 
 from judge.games import GAMES, load_game
 from judge.games.base import Game, InputError
+from judge.report import FORMATS
+from judge.store import Store
 
 
-def add_game_options(p: argparse.ArgumentParser) -> None:
+def add_game_options(p: argparse.ArgumentParser, required: bool = True) -> None:
     """`--game` and `--rules`."""
-    p.add_argument("--game", required=True, choices=sorted(GAMES), type=str.lower,
+    p.add_argument("--game", required=required, choices=sorted(GAMES), type=str.lower,
                    help="the game")
     p.add_argument("--rules", default="", metavar='"KEY=VALUE ..."',
                    help="rule options, e.g. 'misere=on' for Nim or 'hands=2/3 fingers=4 "
@@ -31,3 +37,87 @@ def read_lines(path: Path) -> list[str]:
         raise InputError(f"no such file: {path}") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"cannot read {path}: {exc}") from None
+
+
+DEFAULT_DB = "judge-results.sqlite"
+
+#: (flag, Limits field, units of the field per unit of the flag, help)
+LIMIT_OPTIONS = [
+    ("--move-time", "move_seconds", 1, "wall-clock seconds per move"),
+    ("--first-move-time", "first_move_seconds", 1, "wall-clock seconds for the first move"),
+    ("--cpu-time", "cpu_seconds", 1, "CPU seconds per game"),
+    ("--memory", "memory_bytes", 1 << 20, "address space in MiB"),
+    ("--processes", "processes", 1, "processes and threads"),
+    ("--output", "output_bytes", 1 << 10, "KiB of output per game"),
+    ("--move-limit", "move_limit", 1, "moves before a loopy game is a tie"),
+]
+
+
+def add_output_options(p: argparse.ArgumentParser) -> None:
+    """`--format`, `--details` and `--db`."""
+    p.add_argument("--format", choices=FORMATS, default="table", help="output format")
+    p.add_argument("--details", action="store_true", help="also list every game")
+    p.add_argument("--db", default=DEFAULT_DB, metavar="FILE",
+                   help=f"the results database (default: {DEFAULT_DB} in this directory)")
+
+
+def add_harness_options(p: argparse.ArgumentParser) -> None:
+    """How bots are run: parallel jobs, sandbox, limits, seed."""
+    p.add_argument("--jobs", type=int, metavar="N", default=None,
+                   help=f"games played at once (default: the number of cores, {os.cpu_count()})")
+    p.add_argument("--sandbox", choices=("auto", "bwrap", "none"), default="auto",
+                   help="confine bots with bubblewrap (no network, read-only system) when it "
+                   "is installed (auto, the default), always (bwrap), or only with limits (none)")
+    p.add_argument("--seed", type=int, default=None,
+                   help="let the optimal player choose at random among equally good moves")
+    from judge.sandbox import Limits
+
+    g = p.add_argument_group("limits per bot (defaults suit Python bots)")
+    for flag, field, scale, text in LIMIT_OPTIONS:
+        default = getattr(Limits(), field) / scale
+        g.add_argument(flag, dest=f"limit_{field}", type=float, default=None, metavar="N",
+                       help=f"{text} (default: {default:g})")
+
+
+def harness_setup(args: argparse.Namespace) -> dict[str, Any]:
+    """The recorded harness settings of a run: limits, sandbox, jobs, seed."""
+    from judge.sandbox import Limits
+
+    defaults = Limits()
+    overrides = {}
+    for _, field, scale, _ in LIMIT_OPTIONS:
+        value = getattr(args, f"limit_{field}")
+        if value is not None:
+            overrides[field] = type(getattr(defaults, field))(value * scale)
+    try:
+        limits = Limits(**overrides)
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
+    jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
+    if jobs < 1:
+        raise InputError("--jobs must be at least 1")
+    return {"limits": asdict(limits), "sandbox": args.sandbox, "jobs": jobs, "seed": args.seed}
+
+
+def check_bots(paths: list[str]) -> list[str]:
+    """The bot paths as given, after checking each names a runnable program."""
+    from judge.sandbox import CompileError, program_for
+
+    for path in paths:
+        try:
+            program_for(path)  # C and C++ bots are compiled (and cached) once, here
+        except CompileError:
+            pass  # every game of that bot gets the compile-error verdict
+    if len(set(paths)) != len(paths):
+        raise InputError("a bot is named twice")
+    return list(paths)
+
+
+def open_store(path: str) -> Store:
+    """The results database at `path`."""
+    return Store(path)
+
+
+def show_progress(args: argparse.Namespace) -> bool:
+    """A progress bar only on a terminal."""
+    return sys.stderr.isatty()

@@ -1,0 +1,187 @@
+"""`judge run`: grade bots against the optimal opponent on a test set, stored and resumable."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from judge.commands.common import (
+    add_game_options,
+    add_harness_options,
+    add_output_options,
+    check_bots,
+    game_from_args,
+    harness_setup,
+    open_store,
+    read_lines,
+    show_progress,
+)
+from judge.games import load_game
+from judge.games.base import Game, InputError
+from judge.report import render_rows, to_json
+from judge.results import POINTS, failures_text, result_for, seat_of, summarise
+from judge.schedule import OPTIMAL, GameSpec, Setup, run_specs
+from judge.testsets import default_tests
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the `run` and `show` subcommands."""
+    p = sub.add_parser(
+        "run",
+        help="grade bots against the optimal opponent on a test set",
+        description="Grade each BOT against the optimal opponent on every start of a test set. "
+        "Scoring per game: Ioiwari 4/2/0 (as in IOI 2001), Nim 1/0, Chopsticks 1/0.5/0. The "
+        "default test set holds starts that the graded seat can win (or hold, in loopy "
+        "Chopsticks variants), so every lost point is the bot's doing. Every game is stored "
+        "in the results database as it ends: an interrupted run continues with --resume.",
+        epilog="examples:\n  judge run --game ioiwari bots/ioiwari/*\n"
+        "  judge run --game nim --rules misere=on --seats both bots/nim/optimal_misere.py\n"
+        "  judge run --resume 3            (continue run 3 of judge-results.sqlite)\n"
+        "  judge show 3 --details          (show it again without playing)",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_game_options(p, required=False)
+    p.add_argument("bots", nargs="*", metavar="BOT",
+                   help="bot programs: .py, .c, .cpp or any executable")
+    p.add_argument("--tests", metavar="FILE",
+                   help="start positions, one per line (default: the game's standard set)")
+    p.add_argument("--seats", choices=("first", "both"), default="first",
+                   help="grade the bot as the first player only (default), or in both seats")
+    p.add_argument("--resume", type=int, metavar="RUN",
+                   help="continue an interrupted run, playing only its missing games")
+    add_harness_options(p)
+    add_output_options(p)
+    p.set_defaults(func=run)
+
+    s = sub.add_parser("show", help="show a stored run again without playing it",
+                       description="Print the results of a stored run (grading or tournament).")
+    s.add_argument("run_id", type=int, nargs="?", metavar="RUN",
+                   help="the run number (default: list the runs)")
+    add_output_options(s)
+    s.set_defaults(func=show)
+
+
+def schedule(game: Game, bots: list[str], tests_file: str | None,
+             seats: str) -> list[GameSpec]:
+    """Every (bot, start, seat) game of a grading run, in a fixed order."""
+    specs = []
+    for first in (True, False) if seats == "both" else (True,):
+        if tests_file:
+            starts = game.parse_positions(read_lines_of(tests_file))
+        else:
+            starts = default_tests(game, first)
+        for pos in starts:
+            text = game.format_position(pos)
+            bot_seat = game.mover(pos) if first else 1 - game.mover(pos)
+            for bot in bots:
+                players = (bot, OPTIMAL) if bot_seat == 0 else (OPTIMAL, bot)
+                key = f"{bot}|{text}|{'first' if first else 'second'}"
+                specs.append(GameSpec(key, players, text))
+    return specs
+
+
+def read_lines_of(path: str) -> list[str]:
+    """The test file's lines."""
+    from pathlib import Path
+
+    return read_lines(Path(path))
+
+
+def run(args: argparse.Namespace) -> int:
+    """Grade the bots (or resume a run) and print the results."""
+    store = open_store(args.db)
+    if args.resume is not None:
+        info = store.run(args.resume)
+        if info["kind"] != "run":
+            raise InputError(f"run {args.resume} is a {info['kind']}, not a grading run")
+        config = info["config"]
+        run_id = args.resume
+    else:
+        if not args.game:
+            raise InputError("--game is required (or --resume RUN)")
+        if not args.bots:
+            raise InputError("name at least one BOT to grade")
+        game = game_from_args(args)
+        config = {
+            "game": game.name, "rules": game.rules_string(), "bots": check_bots(args.bots),
+            "tests": args.tests, "seats": args.seats, **harness_setup(args),
+        }
+        run_id = store.create_run("run", game.describe(), config)
+    game = load_game(config["game"], config["rules"])
+    specs = schedule(game, config["bots"], config["tests"], config["seats"])
+    done = store.done_keys(run_id)
+    todo = [s for s in specs if s.key not in done]
+    setup = Setup(config["game"], config["rules"], config["limits"], config["sandbox"],
+                  config.get("seed"))
+    print(f"judge: run {run_id}: {game.describe()}: {len(specs)} games, "
+          f"{len(todo)} to play ({args.db})", file=sys.stderr)
+    run_specs(setup, todo, config["jobs"] if args.jobs is None else args.jobs,
+              lambda spec, rec: store.add_game(run_id, spec.key, rec),
+              progress=show_progress(args))
+    store.finish(run_id)
+    print_run(store, run_id, args.format, args.details)
+    return 0
+
+
+def grading_rows(game_name: str, config: dict[str, Any],
+                 records: dict[str, dict[str, Any]]) -> tuple[list[dict], list[dict]]:
+    """The per-bot summaries and per-game rows of a grading run."""
+    points = POINTS[game_name]
+    bots, games = [], []
+    for bot in config["bots"]:
+        mine = [(rec, seat_of(rec, bot)) for rec in records.values() if bot in rec["players"]]
+        bots.append(summarise(bot, mine, points))
+        for rec, seat in mine:
+            games.append({
+                "bot": bot,
+                "start": rec["start"],
+                "seat": seat + 1,
+                "result": result_for(rec, seat) or "void",
+                "verdict": rec["verdict"]["code"],
+                "message": rec["verdict"]["message"],
+                "moves": [m["move"] for m in rec["moves"]],
+            })
+    return bots, games
+
+
+def print_run(store: Any, run_id: int, fmt: str, details: bool) -> None:
+    """Print a stored grading run in the chosen format."""
+    info = store.run(run_id)
+    config = info["config"]
+    bots, games = grading_rows(config["game"], config, store.games(run_id))
+    if fmt == "json":
+        sys.stdout.write(to_json({"run": run_id, "game": info["game"], "bots": bots,
+                                  "games": games}))
+        return
+    rows = [dict(b, points=f"{b['points']:g}/{b['max_points']:g}",
+                 accuracy="" if b["accuracy"] is None else f"{100 * b['accuracy']:.1f}%",
+                 failures=failures_text(b["failures"])) for b in bots]
+    headers = ["bot", "games", "wins", "ties", "losses", "points", "accuracy", "failures"]
+    if fmt == "table":
+        sys.stdout.write(f"run {run_id}: {info['game']}\n")
+    sys.stdout.write(render_rows(rows, fmt, headers))
+    if details:
+        sys.stdout.write("\n")
+        detail = [dict(g, moves=" ".join(g["moves"])) for g in games]
+        sys.stdout.write(render_rows(detail, fmt, ["bot", "start", "seat", "result", "verdict",
+                                                   "message", "moves"]))
+
+
+def show(args: argparse.Namespace) -> int:
+    """Print a stored run, or list the runs."""
+    store = open_store(args.db)
+    if args.run_id is None:
+        rows = [dict(r, state="finished" if r["finished"] else "interrupted")
+                for r in store.runs()]
+        sys.stdout.write(render_rows(rows, "table" if args.format == "json" else args.format,
+                                     ["id", "kind", "game", "games", "state"]))
+        return 0
+    info = store.run(args.run_id)
+    if info["kind"] == "tournament":
+        from judge.commands.tournament import print_tournament
+
+        print_tournament(store, args.run_id, args.format, args.details)
+    else:
+        print_run(store, args.run_id, args.format, args.details)
+    return 0

@@ -1,0 +1,225 @@
+"""`judge tournament`: every pair on every start in both seats; standings, ratings, crosstable."""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from collections import defaultdict
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+
+from judge.commands.common import (
+    add_game_options,
+    add_harness_options,
+    add_output_options,
+    check_bots,
+    game_from_args,
+    harness_setup,
+    open_store,
+    read_lines,
+    show_progress,
+)
+from judge.games import load_game
+from judge.games.base import Game, InputError
+from judge.ratings import fit
+from judge.report import render_rows, to_json
+from judge.results import (
+    TOURNAMENT_POINTS,
+    failures_text,
+    result_for,
+    summarise,
+)
+from judge.schedule import OPTIMAL, GameSpec, Setup, run_specs
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the `tournament` subcommand."""
+    p = sub.add_parser(
+        "tournament",
+        help="play bots against each other: standings, ratings, crosstable",
+        description="Every pair of bots plays every start in both seats (a round robin), or "
+        "one bot plays each of the others (--gauntlet). Points 1/0.5/0 per game; ratings "
+        "on the Elo scale from a joint Bradley-Terry model with a prior, with 95%% intervals; "
+        "move accuracy against perfect play. The schedule comes from a recorded seed, and "
+        "every game is stored as it ends, so --resume plays exactly the missing games.",
+        epilog="examples:\n  judge tournament --game ioiwari bots/ioiwari/*.py\n"
+        "  judge tournament --game nim --include-optimal --rounds 2 bots/nim/*\n"
+        "  judge tournament --game ioiwari --gauntlet bots/ioiwari/greedy.py bots/ioiwari/*",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_game_options(p, required=False)
+    p.add_argument("bots", nargs="*", metavar="BOT", help="bot programs")
+    p.add_argument("--starts", metavar="FILE",
+                   help="start positions, one per line (default: the game's standard starts; "
+                   "for Ioiwari the 51 up to rotation)")
+    p.add_argument("--rounds", type=int, default=1, metavar="K",
+                   help="play the whole schedule K times (default 1)")
+    p.add_argument("--gauntlet", metavar="BOT",
+                   help="this bot plays each of the others; the others do not meet")
+    p.add_argument("--include-optimal", action="store_true",
+                   help="add the optimal player as a participant")
+    p.add_argument("--resume", type=int, metavar="RUN",
+                   help="continue an interrupted tournament, playing only its missing games")
+    add_harness_options(p)
+    add_output_options(p)
+    p.set_defaults(func=run)
+
+
+def default_starts(game: Game) -> list[Any]:
+    """The tournament's default starts: the standard ones (Ioiwari: one per rotation class)."""
+    if game.name == "ioiwari":
+        from judge.games.ioiwari import Board, canonical_rotation
+
+        return [Board(p) for p in sorted({canonical_rotation(b.pits)
+                                          for b in game.standard_starts()})]
+    return game.standard_starts()
+
+
+def schedule(game: Game, config: dict[str, Any]) -> list[GameSpec]:
+    """All games of the tournament, in an order shuffled by the recorded seed."""
+    entrants = config["entrants"]
+    if config["gauntlet"]:
+        pairs = [(config["gauntlet"], b) for b in entrants if b != config["gauntlet"]]
+    else:
+        pairs = list(combinations(entrants, 2))
+    if config["starts"]:
+        starts = game.parse_positions(read_lines(Path(config["starts"])))
+    else:
+        starts = default_starts(game)
+    specs = []
+    for rnd in range(1, config["rounds"] + 1):
+        for pos in starts:
+            text = game.format_position(pos)
+            for a, b in pairs:
+                for first, second in ((a, b), (b, a)):
+                    players = (first, second) if game.mover(pos) == 0 else (second, first)
+                    key = f"{rnd}|{text}|{first}|{second}"
+                    specs.append(GameSpec(key, players, text))
+    random.Random(config["seed"]).shuffle(specs)
+    return specs
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play (or resume) a tournament and print the standings."""
+    store = open_store(args.db)
+    if args.resume is not None:
+        info = store.run(args.resume)
+        if info["kind"] != "tournament":
+            raise InputError(f"run {args.resume} is a {info['kind']}, not a tournament")
+        run_id, config = args.resume, info["config"]
+    else:
+        if not args.game:
+            raise InputError("--game is required (or --resume RUN)")
+        bots = check_bots(args.bots)
+        if args.gauntlet and args.gauntlet not in bots:
+            bots = check_bots([args.gauntlet, *bots])
+        entrants = bots + ([OPTIMAL] if args.include_optimal else [])
+        if len(entrants) < 2:
+            raise InputError("a tournament needs at least two participants "
+                             "(name two bots, or add --include-optimal)")
+        if args.rounds < 1:
+            raise InputError("--rounds must be at least 1")
+        game = game_from_args(args)
+        harness = harness_setup(args)
+        seed = harness["seed"] if harness["seed"] is not None else random.randrange(2**31)
+        config = {"game": game.name, "rules": game.rules_string(), "entrants": entrants,
+                  "gauntlet": args.gauntlet, "starts": args.starts, "rounds": args.rounds,
+                  **harness, "seed": seed}
+        run_id = store.create_run("tournament", game.describe(), config)
+    game = load_game(config["game"], config["rules"])
+    specs = schedule(game, config)
+    done = store.done_keys(run_id)
+    todo = [s for s in specs if s.key not in done]
+    print(f"judge: tournament {run_id}: {game.describe()}: {len(specs)} games, "
+          f"{len(todo)} to play, seed {config['seed']} ({args.db})", file=sys.stderr)
+    setup = Setup(config["game"], config["rules"], config["limits"], config["sandbox"],
+                  config["seed"])
+    run_specs(setup, todo, config["jobs"] if args.jobs is None else args.jobs,
+              lambda spec, rec: store.add_game(run_id, spec.key, rec),
+              progress=show_progress(args))
+    store.finish(run_id)
+    print_tournament(store, run_id, args.format, args.details)
+    return 0
+
+
+def standings(config: dict[str, Any], records: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """Standings (best first), crosstable and the games, from the stored records."""
+    entrants = config["entrants"]
+    per_bot: dict[str, list[tuple[dict, int]]] = defaultdict(list)
+    cross: dict[str, dict[str, list[float]]] = {b: defaultdict(list) for b in entrants}
+    pairs = []
+    seen_games: dict[tuple, str] = {}
+    games = []
+    for key in sorted(records):
+        rec = records[key]
+        a, b = rec["players"]
+        per_bot[a].append((rec, 0))
+        per_bot[b].append((rec, 1))
+        res = result_for(rec, 0)
+        if res is not None:
+            score = TOURNAMENT_POINTS[res]
+            pairs.append((a, b, score))
+            cross[a][b].append(score)
+            cross[b][a].append(1 - score)
+        moves = tuple(m["move"] for m in rec["moves"])
+        ident = (a, b, rec["start"], moves)
+        twin = seen_games.get(ident)
+        seen_games.setdefault(ident, key)
+        games.append({"key": key, "players": [a, b], "start": rec["start"],
+                      "results": rec["results"], "verdict": rec["verdict"]["code"],
+                      "message": rec["verdict"]["message"], "moves": list(moves),
+                      "identical_to": twin})
+    ratings = fit(entrants, pairs) if pairs else {}
+    table = []
+    for bot in entrants:
+        row = summarise(bot, per_bot[bot], TOURNAMENT_POINTS)
+        r = ratings.get(bot)
+        row.update(rating=None if r is None else round(r.rating, 1),
+                   rating_low=None if r is None else round(r.low, 1),
+                   rating_high=None if r is None else round(r.high, 1))
+        table.append(row)
+    table.sort(key=lambda row: (-row["points"], -(row["rating"] or 0)))
+    crosstable = {a: {b: sum(v) for b, v in cross[a].items()} for a in entrants}
+    identical = sum(1 for g in games if g["identical_to"])
+    return {"standings": table, "crosstable": crosstable, "identical_games": identical,
+            "games": games}
+
+
+def print_tournament(store: Any, run_id: int, fmt: str, details: bool) -> None:
+    """Print a stored tournament."""
+    info = store.run(run_id)
+    data = standings(info["config"], store.games(run_id))
+    if fmt == "json":
+        sys.stdout.write(to_json({"run": run_id, "game": info["game"],
+                                  "seed": info["config"]["seed"], **data}))
+        return
+    rows = []
+    for rank, s in enumerate(data["standings"], 1):
+        interval = "" if s["rating"] is None else f"[{s['rating_low']:.0f}, {s['rating_high']:.0f}]"
+        rows.append(dict(s, rank=rank, points=f"{s['points']:g}/{s['games']}",
+                         rating="" if s["rating"] is None else f"{s['rating']:.0f}",
+                         interval=interval, failures=failures_text(s["failures"]),
+                         accuracy="" if s["accuracy"] is None else f"{100 * s['accuracy']:.1f}%"))
+    if fmt == "table":
+        sys.stdout.write(f"tournament {run_id}: {info['game']} (seed {info['config']['seed']})\n")
+    sys.stdout.write(render_rows(rows, fmt, ["rank", "bot", "points", "wins", "ties", "losses",
+                                             "rating", "interval", "accuracy", "failures"]))
+    names = [s["bot"] for s in data["standings"]]
+    cross_rows = [{"bot": a, **{f"#{j}": ("" if a == b else
+                                        f"{data['crosstable'][a].get(b, 0):g}")
+                                for j, b in enumerate(names, 1)}} for a in names]
+    sys.stdout.write("\n")
+    sys.stdout.write(render_rows(cross_rows, fmt, ["bot", *[f"#{j}" for j in
+                                                            range(1, len(names) + 1)]]))
+    if data["identical_games"]:
+        sys.stdout.write(f"\n{data['identical_games']} games repeat an earlier game move for "
+                         "move (deterministic bots): more rounds add no information.\n")
+    if details:
+        sys.stdout.write("\n")
+        rows = [dict(g, players=" vs ".join(g["players"]),
+                     results="-".join(g["results"]),
+                     moves=" ".join(g["moves"])) for g in data["games"]]
+        sys.stdout.write(render_rows(rows, fmt, ["key", "players", "results", "verdict",
+                                                 "message", "moves"]))

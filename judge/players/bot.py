@@ -1,0 +1,231 @@
+"""A contestant's program as a player: the game's wire protocol over pipes, with deadlines."""
+
+from __future__ import annotations
+
+import signal
+import time
+from pathlib import Path
+from typing import Any
+
+import pexpect
+
+from judge import verdicts
+from judge.games.base import Game, Seat
+from judge.players.base import Played, Player, PlayerFailure
+from judge.sandbox import CompileError, Confined, Limits, program_for, resolve_sandbox
+
+#: bytes asked for per read of the bot's output
+READ_CHUNK = 1 << 16
+#: the judge looks at the bot's processes this often (s): while it waits for a move, and
+#: after a move when the last look is older than that (a bot may fork and keep moving)
+WATCH_SECONDS = 0.1
+#: stderr words that show a bot ran out of memory
+OUT_OF_MEMORY = ("MemoryError", "std::bad_alloc", "Cannot allocate memory", "out of memory")
+#: signals a program typically dies of when an allocation fails
+ALLOCATION_SIGNALS = {signal.SIGSEGV, signal.SIGABRT, signal.SIGKILL, signal.SIGBUS}
+#: share of the address-space limit which, seen in use, makes such a death a memory-limit
+MEMORY_NEAR_LIMIT = 0.8
+
+
+class BotPlayer(Player):
+    """A bot program: a fresh confined process per game, spoken to line by line."""
+
+    def __init__(
+        self,
+        path: str | Path,
+        limits: Limits | None = None,
+        sandbox: str = "auto",
+        pty: bool = False,
+        name: str | None = None,
+    ) -> None:
+        """Prepare the bot at `path`; raises `InputError` for a missing or unrunnable file.
+
+        A C/C++ bot is compiled here (once per content); a compile error is reported as the
+        ``compile-error`` verdict of every game it plays. With `pty`, the bot's stdin and
+        stdout are a terminal, so that a program that never flushes still works.
+        """
+        self.path = Path(path)
+        self.name = name or self.path.name
+        self.limits = limits or Limits()
+        self.sandbox = resolve_sandbox(sandbox)
+        self.pty = pty
+        self.compile_error: str | None = None
+        try:
+            self.program = program_for(path)
+        except CompileError as exc:
+            self.compile_error = str(exc)
+        self.process: Confined | None = None
+        #: the bot's process group in the current or last game
+        self.pgid: int | None = None
+        #: the end of its stderr in the current or last game
+        self.stderr = ""
+        #: CPU seconds its process used for its last move
+        self.last_cpu = 0.0
+        self._moves = 0
+        self._cpu = 0.0
+        self._read = 0
+        self._pending = b""
+        self._watched = 0.0
+
+    def begin(self, game: Game, seat: Seat) -> None:
+        """Start the bot's process for a new game; a compile error fails here."""
+        self.close()
+        super().begin(game, seat)
+        self._moves, self._cpu, self._read, self._pending = 0, 0.0, 0, b""
+        self._watched = time.monotonic()
+        self.stderr = ""
+        if self.compile_error is not None:
+            raise PlayerFailure(verdicts.COMPILE_ERROR, self.compile_error)
+        try:
+            self.process = Confined(self.program, self.limits, self.sandbox, self.pty)
+        except OSError as exc:
+            if exc.filename is None:  # not the bot's exec failing: the judge's own trouble
+                raise
+            raise PlayerFailure(verdicts.CRASH, f"the bot could not be started: {exc}") from None
+        self.pgid = self.process.pgid
+
+    def choose(self, pos: Any, last: Played | None) -> Any:
+        """Send the position (first move) or the opponent's move, and read the bot's move."""
+        proc = self._running()
+        if self._moves == 0:
+            text = "".join(f"{line}\n" for line in self.game.wire_start(pos))
+            limit = self.limits.first_move_seconds
+        else:
+            assert last is not None, "the opponent's move is needed after the first move"
+            text = self.game.format_move(last.move, last.before) + "\n"
+            limit = self.limits.move_seconds
+        self._moves += 1
+        start = time.monotonic()
+        try:
+            proc.send(text.encode(), limit)
+        except TimeoutError:
+            raise self._time_limit(limit) from None
+        line = self._read_line(start + limit, limit)
+        if time.monotonic() - self._watched > WATCH_SECONDS:
+            self._watch(proc, waiting=False)
+        cpu = proc.cpu_seconds()
+        self.last_cpu, self._cpu = cpu - self._cpu, cpu
+        return self.game.parse_move(line.decode("utf-8", errors="replace"), pos)
+
+    def end(self, final: Any, last: Played | None) -> None:
+        """Close the bot's input, give it the grace time to exit, then kill what is left."""
+        if self.process is not None:
+            self.process.close_input()
+            self.process.poll(timeout=self.limits.grace_seconds)
+        self.close()
+
+    def close(self) -> None:
+        """Kill the bot's whole process group, reap it and remove its directory (idempotent)."""
+        proc, self.process = self.process, None
+        if proc is not None:
+            proc.kill()
+            self.stderr = proc.stderr_tail()
+
+    # --- reading a move ----------------------------------------------------------------
+    def _running(self) -> Confined:
+        if self.process is None:
+            raise RuntimeError("choose() called before begin() or after close()")
+        return self.process
+
+    def _read_line(self, deadline: float, limit: float) -> bytes:
+        """The bot's next line (without the newline), within the deadline and output limits."""
+        proc = self._running()
+        buf = self._pending
+        while True:
+            newline = buf.find(b"\n")
+            if newline >= 0:
+                line, self._pending = buf[:newline], buf[newline + 1 :]
+                if len(line) <= self.limits.line_bytes:
+                    return line
+            if len(buf) > self.limits.line_bytes:
+                raise PlayerFailure(
+                    verdicts.OUTPUT_LIMIT,
+                    f"move {self._moves}: a line longer than {self.limits.line_bytes} bytes"
+                    f" (it starts {bytes(buf[:40])!r})",
+                )
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise self._time_limit(limit)
+            try:
+                chunk = proc.output.read_nonblocking(READ_CHUNK, timeout=min(left, WATCH_SECONDS))
+            except pexpect.TIMEOUT:
+                self._watch(proc, waiting=True)
+                continue
+            except pexpect.EOF:
+                raise self._output_ended(proc) from None
+            self._read += len(chunk)
+            if self._read > self.limits.output_bytes:
+                raise PlayerFailure(
+                    verdicts.OUTPUT_LIMIT,
+                    f"move {self._moves}: more than {self.limits.output_bytes} bytes of output"
+                    " in one game",
+                )
+            buf += chunk
+
+    def _time_limit(self, limit: float) -> PlayerFailure:
+        return PlayerFailure(
+            verdicts.TIME_LIMIT,
+            f"no move within {limit:g} s on its move {self._moves}"
+            " (a bot must flush its output after every move)",
+        )
+
+    def _watch(self, proc: Confined, waiting: bool) -> None:
+        """Look at the bot's processes (a fork bomb?) and sample its use of CPU and memory.
+
+        While `waiting` for a move, also look for a closed output: under bwrap the
+        sandbox's own processes keep the pipe open, so no EOF comes.
+        """
+        self._watched = time.monotonic()
+        proc.cpu_seconds()
+        proc.sample_memory()
+        if waiting and proc.output_closed():
+            raise self._output_ended(proc)
+        count = proc.process_count()
+        if count > self.limits.processes:
+            proc.kill()
+            raise PlayerFailure(
+                verdicts.CRASH,
+                f"move {self._moves}: {count} processes, more than the limit of"
+                f" {self.limits.processes}; the judge killed them",
+            )
+
+    def _output_ended(self, proc: Confined) -> PlayerFailure:
+        """The verdict for a bot whose output ended before its move."""
+        ended = proc.poll(timeout=self.limits.grace_seconds)
+        where = f"move {self._moves}: "
+        if ended is None:
+            return PlayerFailure(verdicts.NO_MOVE, where + "closed its output without moving")
+        tail = proc.stderr_tail()
+        last_words = next((s for s in reversed(tail.splitlines()) if s.strip()), "")
+        said = f" ({last_words.strip()[:200]})" if last_words else ""
+        sig = ended.signal
+        if sig == signal.SIGXCPU or (
+            sig == signal.SIGKILL and ended.cpu_seconds >= self.limits.cpu_seconds
+        ):
+            return PlayerFailure(
+                verdicts.CPU_LIMIT,
+                where + f"used more than {self.limits.cpu_seconds} s of CPU time"
+                f" ({ended.cpu_seconds:.2f} s)",
+            )
+        near_limit = ended.memory_bytes >= MEMORY_NEAR_LIMIT * self.limits.memory_bytes
+        if any(word in tail for word in OUT_OF_MEMORY) or (
+            sig in ALLOCATION_SIGNALS and near_limit
+        ):
+            return PlayerFailure(
+                verdicts.MEMORY_LIMIT,
+                where + f"ran out of memory (limit {self.limits.memory_bytes >> 20} MiB)" + said,
+            )
+        if sig is not None:
+            return PlayerFailure(verdicts.CRASH, where + f"killed by {_signal_name(sig)}" + said)
+        if ended.returncode != 0:
+            return PlayerFailure(
+                verdicts.CRASH, where + f"exited with status {ended.returncode}" + said
+            )
+        return PlayerFailure(verdicts.NO_MOVE, where + "exited without moving" + said)
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"

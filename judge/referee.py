@@ -1,0 +1,134 @@
+"""One game between two players: turns, limits, the verdict and the transcript."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from judge import verdicts
+from judge.games.base import Game, MoveError, Seat
+from judge.players.base import Played, Player, PlayerFailure
+from judge.players.bot import BotPlayer
+from judge.sandbox import Limits
+
+WIN, TIE, LOSS, VOID = "win", "tie", "loss", "none"
+
+
+@dataclass
+class MoveRecord:
+    """One move of a game: who made it, its wire text, and the time it took."""
+
+    seat: Seat
+    move: str
+    seconds: float
+    #: CPU seconds the bot used for the move (None for players that are not processes)
+    cpu_seconds: float | None = None
+
+
+@dataclass
+class Verdict:
+    """How a game ended (`judge.verdicts` code), with details and the seat charged."""
+
+    code: str = verdicts.OK
+    message: str = ""
+    #: the seat that failed and lost; None when no player failed
+    seat: Seat | None = None
+
+
+@dataclass
+class GameRecord:
+    """Everything about one finished game, ready to store or print (see `to_dict`)."""
+
+    #: the game and its exact rules (`Game.describe`)
+    game: str
+    #: the start position in the game's notation
+    start: str
+    #: the players' names, by seat
+    players: list[str]
+    moves: list[MoveRecord] = field(default_factory=list)
+    #: "win", "tie" or "loss" by seat; "none" for both when the game is void (judge-error)
+    results: list[str] = field(default_factory=list)
+    verdict: Verdict = field(default_factory=Verdict)
+    #: the last position reached, and the score there for games that keep one
+    final: str = ""
+    score: list[int] | None = None
+    #: the end of each bot's stderr, by seat (None for players that are not processes)
+    stderr: list[str | None] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The record as plain JSON-serialisable data."""
+        return asdict(self)
+
+
+def play_game(
+    game: Game,
+    players: Sequence[Player],
+    start: Any,
+    limits: Limits | None = None,
+    on_move: Callable[[MoveRecord, Any], None] | None = None,
+) -> GameRecord:
+    """Play one game from `start`, `players[s]` holding seat `s`; always closes both players.
+
+    Every `PlayerFailure` or `MoveError` loses the game for the player that raised it; any
+    other exception is a judge error that voids the game. A loopy game stops as a tie after
+    `limits.move_limit` moves. `on_move` is called with each move and the position after it.
+    """
+    if len(players) != 2:
+        raise ValueError(f"a game needs two players, not {len(players)}")
+    limits = limits or Limits()
+    record = GameRecord(game.describe(), game.format_position(start), [p.name for p in players])
+    pos, last = start, None
+    seat: Seat = 0
+    bots = [isinstance(p, BotPlayer) for p in players]
+    try:
+        try:
+            for seat, player in enumerate(players):
+                player.begin(game, seat)
+            while not game.is_over(pos):
+                if game.loopy and len(record.moves) >= limits.move_limit:
+                    record.verdict.message = f"a tie by the move limit of {limits.move_limit}"
+                    break
+                seat = game.mover(pos)
+                player = players[seat]
+                started = time.perf_counter()
+                move = player.choose(pos, last)
+                seconds = time.perf_counter() - started
+                cpu = player.last_cpu if bots[seat] else None
+                moved = MoveRecord(seat, game.format_move(move, pos), seconds, cpu)
+                record.moves.append(moved)
+                last, pos = Played(pos, move), game.play(pos, move)
+                if on_move is not None:
+                    on_move(moved, pos)
+            for player in players:
+                player.end(pos, last)
+        except (PlayerFailure, MoveError) as exc:
+            record.verdict = Verdict(exc.code, str(exc), seat)
+    except Exception as exc:  # the judge's own failure: never charged to a player
+        record.verdict = Verdict(verdicts.JUDGE_ERROR, f"{type(exc).__name__}: {exc}")
+    finally:
+        for player in players:
+            try:
+                player.close()
+            except Exception as exc:
+                if record.verdict.seat is None:  # a bot's failure stands; otherwise void
+                    message = f"closing {player.name}: {type(exc).__name__}: {exc}"
+                    record.verdict = Verdict(verdicts.JUDGE_ERROR, message)
+    record.results = _results(game, pos, record)
+    record.final = game.format_position(pos)
+    score = game.score(pos)
+    record.score = list(score) if score is not None else None
+    record.stderr = [p.stderr if isinstance(p, BotPlayer) else None for p in players]
+    return record
+
+
+def _results(game: Game, pos: Any, record: GameRecord) -> list[str]:
+    if record.verdict.code == verdicts.JUDGE_ERROR:
+        return [VOID, VOID]
+    if record.verdict.seat is not None:
+        return [LOSS if s == record.verdict.seat else WIN for s in (0, 1)]
+    if not game.is_over(pos):  # stopped by the move limit
+        return [TIE, TIE]
+    winner = game.winner(pos)
+    return [TIE, TIE] if winner is None else [WIN if s == winner else LOSS for s in (0, 1)]

@@ -1,0 +1,72 @@
+"""Reading stored game records: per-bot summaries, scoring and per-game rows."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from typing import Any
+
+#: points per game result, by game (the original Ioiwari task scored 4/2/0 per test)
+POINTS = {
+    "ioiwari": {"win": 4.0, "tie": 2.0, "loss": 0.0},
+    "nim": {"win": 1.0, "tie": 0.0, "loss": 0.0},
+    "chopsticks": {"win": 1.0, "tie": 0.5, "loss": 0.0},
+}
+TOURNAMENT_POINTS = {"win": 1.0, "tie": 0.5, "loss": 0.0}
+
+
+def seat_of(record: dict[str, Any], bot: str) -> int:
+    """The seat `bot` held in a record (the first, if it played itself)."""
+    return record["players"].index(bot)
+
+
+def result_for(record: dict[str, Any], seat: int) -> str | None:
+    """win / tie / loss for the seat, or None for a game voided by a judge error."""
+    result = record["results"][seat]
+    return None if result == "none" else result
+
+
+def failure_of(record: dict[str, Any], seat: int) -> str | None:
+    """The verdict code charged to `seat`, if it failed."""
+    verdict = record["verdict"]
+    if verdict["code"] != "ok" and verdict["seat"] == seat:
+        return verdict["code"]
+    return None
+
+
+def move_accuracy(records: Iterable[tuple[dict[str, Any], int]]) -> tuple[int, int]:
+    """(optimal moves, moves) over (record, seat) pairs, from each record's review."""
+    good = total = 0
+    for record, seat in records:
+        for r in record.get("review", []):
+            if r["seat"] == seat:
+                total += 1
+                good += not r["mistake"]
+    return good, total
+
+
+def summarise(bot: str, records: list[tuple[dict[str, Any], int]],
+              points: dict[str, float]) -> dict[str, Any]:
+    """One bot's line: games, wins, ties, losses, points of max, failures, accuracy."""
+    results = Counter(result_for(rec, seat) for rec, seat in records)
+    failures = Counter(f for rec, seat in records if (f := failure_of(rec, seat)))
+    judge_errors = results.pop(None, 0)
+    good, total = move_accuracy(records)
+    played = sum(results.values())
+    return {
+        "bot": bot,
+        "games": played,
+        "wins": results["win"],
+        "ties": results["tie"],
+        "losses": results["loss"],
+        "points": sum(points[r] * n for r, n in results.items()),
+        "max_points": points["win"] * played,
+        "failures": dict(sorted(failures.items())),
+        "judge_errors": judge_errors,
+        "accuracy": round(good / total, 4) if total else None,
+    }
+
+
+def failures_text(failures: dict[str, int]) -> str:
+    """`time-limit 3, crash 1` or empty."""
+    return ", ".join(f"{code} {n}" for code, n in failures.items())

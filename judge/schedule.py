@@ -1,0 +1,134 @@
+"""Which games a command plays, and playing them: in process or on a pool, stored as they end."""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import sys
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import asdict, dataclass
+from typing import Any
+
+OPTIMAL = "optimal"
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """One scheduled game: who sits in each seat, from which start; `key` names it for resume."""
+
+    key: str
+    players: tuple[str, str]  # per seat: a bot path, or "optimal"
+    start: str  # the start position in the game's notation
+
+
+@dataclass(frozen=True)
+class Setup:
+    """Everything a worker needs to rebuild the game and the players (picklable)."""
+
+    game: str
+    rules: str
+    limits: dict[str, Any]
+    sandbox: str
+    seed: int | None = None
+
+
+def play_spec(setup: Setup, spec: GameSpec) -> dict[str, Any]:
+    """Play one scheduled game and return its record, with every move reviewed."""
+    from judge.analysis import review
+    from judge.games import load_game
+    from judge.players.bot import BotPlayer
+    from judge.players.optimal import OptimalPlayer
+    from judge.referee import play_game
+    from judge.sandbox import Limits
+
+    game = load_game(setup.game, setup.rules)
+    start = game.parse_position(spec.start)
+    limits = Limits(**setup.limits)
+    players = [
+        OptimalPlayer(setup.seed) if who == OPTIMAL
+        else BotPlayer(who, limits=limits, sandbox=setup.sandbox, name=who)
+        for who in spec.players
+    ]
+    record = play_game(game, players, start, limits)
+    data = record.to_dict()
+    data["key"] = spec.key
+    data["players"] = list(spec.players)
+    moves = [m["move"] for m in data["moves"]]
+    data["review"] = [r.to_dict() for r in review(game, start, moves)]
+    return data
+
+
+def _worker_init() -> None:
+    """Pool workers: Ctrl-C is the parent's business; die (cleanly) with the parent."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # lets `finally` kill the bots
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() == 1:
+        sys.exit(1)
+
+
+def run_specs(setup: Setup, specs: list[GameSpec], jobs: int,
+              on_done: Callable[[GameSpec, dict[str, Any]], None],
+              progress: bool = False) -> None:
+    """Play `specs` on `jobs` processes, calling `on_done` in this process as each ends."""
+    bar = _progress(len(specs), progress)
+    try:
+        for spec, record in _play_all(setup, specs, jobs):
+            on_done(spec, record)
+            if bar is not None:
+                bar.update(1)
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def _play_all(setup: Setup, specs: list[GameSpec],
+              jobs: int) -> Iterator[tuple[GameSpec, dict[str, Any]]]:
+    if jobs <= 1 or len(specs) <= 1:
+        for spec in specs:
+            yield spec, play_spec(setup, spec)
+        return
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_init)
+    pending: dict[Future, GameSpec] = {}
+    queue = iter(specs)
+    try:
+        _fill(pool, pending, queue, setup, 2 * jobs)
+        while pending:
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for fut in done:
+                spec = pending.pop(fut)
+                yield spec, fut.result()
+            _fill(pool, pending, queue, setup, 2 * jobs)
+    except BaseException:
+        for proc in list(getattr(pool, "_processes", {}).values()):
+            proc.terminate()  # SIGTERM: each worker closes its bots on the way out
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
+
+
+def _fill(pool: ProcessPoolExecutor, pending: dict[Future, GameSpec],
+          queue: Iterable[GameSpec], setup: Setup, size: int) -> None:
+    for spec in queue:
+        pending[pool.submit(play_spec, setup, spec)] = spec
+        if len(pending) >= size:
+            break
+
+
+def _progress(total: int, enabled: bool):  # noqa: ANN202 - a tqdm bar or None
+    if not enabled or total == 0:
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit="game", file=sys.stderr, dynamic_ncols=True)
+
+
+def limits_dict(limits: Any) -> dict[str, Any]:
+    """A `Limits` dataclass as a plain dict (recorded with the run, sent to workers)."""
+    return asdict(limits)

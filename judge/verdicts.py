@@ -1,0 +1,37 @@
+"""How a game ended for a player: one code per way a bot can finish or fail.
+
+Every code but ``ok`` and ``judge-error`` loses the game for the player it is charged to;
+``judge-error`` is a failure of the judge itself and voids the game instead.
+"""
+
+from __future__ import annotations
+
+OK = "ok"
+CRASH = "crash"
+TIME_LIMIT = "time-limit"
+CPU_LIMIT = "cpu-limit"
+MEMORY_LIMIT = "memory-limit"
+ILLEGAL_MOVE = "illegal-move"
+GARBAGE = "garbage"
+NO_MOVE = "no-move"
+OUTPUT_LIMIT = "output-limit"
+COMPILE_ERROR = "compile-error"
+JUDGE_ERROR = "judge-error"
+
+#: every verdict code with its meaning, in the order reports list them
+MEANINGS: dict[str, str] = {
+    OK: "the game was played to its end (or to the move limit) within the rules",
+    CRASH: "the bot died: a non-zero exit status or a signal such as SIGSEGV",
+    TIME_LIMIT: "the bot did not answer a move within the wall-clock limit",
+    CPU_LIMIT: "the bot used more CPU time in the game than allowed",
+    MEMORY_LIMIT: "the bot ran out of its memory (address space) allowance",
+    ILLEGAL_MOVE: "the bot wrote a well-formed move that the rules forbid",
+    GARBAGE: "the bot wrote a line that is not a move at all",
+    NO_MOVE: "the bot exited, or closed its output, without moving",
+    OUTPUT_LIMIT: "the bot wrote a line or a game's worth of output over the limit",
+    COMPILE_ERROR: "the bot's source did not compile",
+    JUDGE_ERROR: "the judge itself failed; never charged to a bot, the game is void",
+}
+
+#: the codes that lose the game for the player they are charged to
+LOSING = frozenset(MEANINGS) - {OK, JUDGE_ERROR}

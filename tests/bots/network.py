@@ -1,0 +1,16 @@
+"""Tries to connect to 127.0.0.1 on the port written in the file `port` beside it, says how
+it went on stderr, then plays well."""
+
+import pathlib
+import socket
+import sys
+
+import first_pit
+
+port = int((pathlib.Path(__file__).parent / "port").read_text())
+try:
+    socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+    print("connected", file=sys.stderr)
+except OSError as exc:
+    print(f"no connection: {exc}", file=sys.stderr)
+first_pit.play()

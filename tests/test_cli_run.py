@@ -1,0 +1,168 @@
+"""`judge run`, `judge show` and `judge play` as a user runs them."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+BOTS = ROOT / "bots"
+
+
+def judge(*args: str, cwd: Path | None = None, timeout: float = 300) -> subprocess.CompletedProcess:
+    """Run the command line in a fresh interpreter."""
+    return subprocess.run([sys.executable, "-m", "judge", *args], capture_output=True,
+                          text=True, timeout=timeout, cwd=cwd)
+
+
+def starts_file(tmp_path: Path, lines: list[str]) -> str:
+    """A test file with these starts."""
+    path = tmp_path / "starts.txt"
+    path.write_text("\n".join(lines) + "\n")
+    return str(path)
+
+
+def test_json_contract_and_scoring_of_a_nim_grading_run(tmp_path):
+    tests = starts_file(tmp_path, ["3 4 5", "1 2 4", "2 2 7"])
+    out = judge("run", "--game", "nim", "--tests", tests, "--db", str(tmp_path / "r.db"),
+                "--format", "json", "--jobs", "2",
+                str(BOTS / "nim/optimal.py"), str(BOTS / "nim/greedy.py"))
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    bots = {Path(b["bot"]).name: b for b in data["bots"]}
+    for b in bots.values():
+        assert {"bot", "games", "wins", "ties", "losses", "points", "max_points",
+                "failures"} <= set(b)
+        assert b["games"] == 3 and b["max_points"] == 3
+    assert bots["optimal.py"]["points"] == 3 and bots["optimal.py"]["accuracy"] == 1.0
+    assert bots["greedy.py"]["points"] < 3
+    assert len(data["games"]) == 6
+    for g in data["games"]:
+        assert {"bot", "start", "seat", "result", "verdict", "moves"} <= set(g)
+        assert g["result"] in ("win", "tie", "loss")
+    assert data["game"] == "nim misere=off"
+
+
+def test_ioiwari_scores_four_points_a_win_and_optimal_wins_every_standard_start(tmp_path):
+    out = judge("run", "--game", "ioiwari", "--db", str(tmp_path / "r.db"), "--format",
+                "json", str(BOTS / "ioiwari/optimal.py"))
+    assert out.returncode == 0, out.stderr
+    (bot,) = json.loads(out.stdout)["bots"]
+    assert bot["games"] == 357 and bot["wins"] == 357
+    assert bot["points"] == bot["max_points"] == 4 * 357
+
+
+def test_second_seat_is_graded_on_starts_the_second_player_wins(tmp_path):
+    out = judge("run", "--game", "nim", "--seats", "both", "--db", str(tmp_path / "r.db"),
+                "--format", "json", str(BOTS / "nim/optimal.py"))
+    data = json.loads(out.stdout)
+    seats = {g["seat"] for g in data["games"]}
+    assert seats == {1, 2}
+    assert all(g["result"] == "win" for g in data["games"])
+
+
+def test_a_killed_run_resumes_without_replaying_finished_games(tmp_path):
+    db = tmp_path / "r.db"
+    lines = (ROOT / "samples/ioiwari-starts.txt").read_text().splitlines()[1:81]
+    tests = starts_file(tmp_path, lines)
+    args = [sys.executable, "-m", "judge", "run", "--game", "ioiwari", "--db", str(db),
+            "--tests", tests, "--jobs", "1", "--format", "json",
+            str(BOTS / "ioiwari/random.py")]
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    stored = 0
+    deadline = time.monotonic() + 120
+    while stored < 20 and time.monotonic() < deadline:
+        time.sleep(0.2)
+        if db.exists():
+            try:
+                stored = sqlite3.connect(db).execute("SELECT COUNT(*) FROM games").fetchone()[0]
+            except sqlite3.OperationalError:
+                stored = 0
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    stored = sqlite3.connect(db).execute("SELECT COUNT(*) FROM games").fetchone()[0]
+    assert 20 <= stored < 80
+    out = judge("run", "--resume", "1", "--db", str(db), "--format", "json")
+    assert out.returncode == 0, out.stderr
+    assert f"{80 - stored} to play" in out.stderr
+    (bot,) = json.loads(out.stdout)["bots"]
+    assert bot["games"] == 80
+    shown = judge("show", "1", "--db", str(db), "--format", "json")
+    assert json.loads(shown.stdout)["bots"] == json.loads(out.stdout)["bots"]
+
+
+def test_a_bot_for_another_game_gets_verdicts_not_a_crash(tmp_path):
+    tests = starts_file(tmp_path, ["4 3 2 4 2 3 2"])
+    out = judge("run", "--game", "ioiwari", "--tests", tests, "--db", str(tmp_path / "r.db"),
+                "--format", "json", str(BOTS / "nim/optimal.py"))
+    assert out.returncode == 0, out.stderr
+    (game,) = json.loads(out.stdout)["games"]
+    assert game["result"] == "loss"
+    assert game["verdict"] in ("garbage", "illegal-move", "no-move", "crash")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--game", "nim", "no/such/bot.py"], "no such file"),
+        (["--game", "nim", "--rules", "misere=sometimes", "x.py"], "misere"),
+        (["--game", "chess", "x.py"], "invalid choice"),
+        (["--game", "nim"], "at least one BOT"),
+        (["--resume", "42"], "no run 42"),
+    ],
+)
+def test_bad_command_lines_exit_2_with_a_message_and_no_traceback(tmp_path, args, message):
+    out = judge("run", "--db", str(tmp_path / "r.db"), *args)
+    assert out.returncode == 2
+    assert message in out.stderr
+    assert "Traceback" not in out.stderr
+
+
+def test_malformed_test_file_names_the_line(tmp_path):
+    tests = starts_file(tmp_path, ["3 4 5", "3 four 5"])
+    out = judge("run", "--game", "nim", "--tests", tests, "--db", str(tmp_path / "r.db"),
+                str(BOTS / "nim/optimal.py"))
+    assert out.returncode == 2
+    assert "line 2" in out.stderr
+
+
+def test_csv_and_markdown_outputs_have_one_row_per_bot(tmp_path):
+    tests = starts_file(tmp_path, ["3 4 5"])
+    for fmt, marker in (("csv", "bot,games"), ("markdown", "| bot")):
+        out = judge("run", "--game", "nim", "--tests", tests, "--db", str(tmp_path / "r.db"),
+                    "--format", fmt, str(BOTS / "nim/optimal.py"), str(BOTS / "nim/random.py"))
+        assert out.returncode == 0, out.stderr
+        assert marker in out.stdout
+        assert sum("optimal.py" in line or "random.py" in line
+                   for line in out.stdout.splitlines()) == 2
+
+
+def test_play_names_the_move_that_lost_the_game_in_json(tmp_path):
+    out = judge("play", "--game", "ioiwari", "--format", "json",
+                str(BOTS / "ioiwari/greedy.py"))
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["verdict"] == "ok"
+    assert data["result"] in ("tie", "loss")  # greedy cannot hold the example start
+    mine = [m for m in data["moves"] if m["seat"] == 0]
+    assert any(m["review"]["mistake"] for m in mine)
+    for m in mine:
+        r = m["review"]
+        assert r["mistake"] == (m["move"] not in r["best_moves"])
+
+
+def test_play_text_draws_boards_and_judges_moves():
+    out = judge("play", "--game", "nim", "--start", "3 4 5", str(BOTS / "nim/optimal.py"))
+    assert out.returncode == 0, out.stderr
+    assert "heap 1:" in out.stdout and "optimal" in out.stdout
+    assert "MISTAKE" not in out.stdout
+    assert "result:" in out.stdout and "verdict: ok" in out.stdout

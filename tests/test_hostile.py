@@ -1,0 +1,324 @@
+"""Bots that misbehave get the right verdict within their limits and leave nothing behind.
+
+Every bot in tests/bots plays Ioiwari from the statement's start against a scripted player,
+in each sandbox mode this machine has (none, and bwrap where it is installed and works).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from judge import verdicts
+from judge.games.base import InputError
+from judge.games.ioiwari import Board, Ioiwari
+from judge.players.base import Played, Player
+from judge.players.bot import BotPlayer
+from judge.referee import GameRecord, play_game
+from judge.sandbox import (
+    Limits,
+    bwrap_path,
+    compiled,
+    group_members,
+    remove_stale_workdirs,
+    resolve_sandbox,
+)
+
+BOTS = Path(__file__).parent / "bots"
+MODES = ["none", "bwrap"] if bwrap_path() else ["none"]
+LIMITS = Limits(
+    move_seconds=0.5, first_move_seconds=1.5, cpu_seconds=5, memory_bytes=256 << 20,
+    processes=16, grace_seconds=0.2, stderr_bytes=2048,
+)
+#: how much longer than its limit a verdict may take to arrive
+MARGIN = 1.0
+GAME = Ioiwari()
+
+
+class FirstPit(Player):
+    """A scripted opponent: always the first non-empty pit."""
+
+    name = "first-pit"
+
+    def choose(self, pos: Board, last: Played | None) -> int:
+        return self.game.legal_moves(pos)[0]
+
+
+class Broken(Player):
+    """A player whose code fails: the judge's own error, not the bot's."""
+
+    name = "broken"
+
+    def choose(self, pos: Board, last: Played | None) -> int:
+        raise RuntimeError("solver table missing")
+
+
+def children_of_this_process() -> list[int]:
+    """Processes started by any thread of the test process that are still there."""
+    pids = []
+    for task in os.listdir(f"/proc/{os.getpid()}/task"):
+        with open(f"/proc/{os.getpid()}/task/{task}/children") as fh:
+            pids += [int(p) for p in fh.read().split()]
+    return pids
+
+
+def play(
+    bot: str | Path, mode: str, seat: int = 0, limits: Limits = LIMITS, pty: bool = False,
+    opponent: Player | None = None,
+) -> tuple[GameRecord, float]:
+    """One game of `bot` against the scripted player; checks that no process is left."""
+    player = BotPlayer(BOTS / bot if isinstance(bot, str) else bot, limits, mode, pty)
+    players = [player, opponent or FirstPit()]
+    if seat == 1:
+        players.reverse()
+    started = time.monotonic()
+    record = play_game(GAME, players, GAME.start(), limits)
+    elapsed = time.monotonic() - started
+    if player.pgid is not None:
+        assert group_members(player.pgid) == []
+    assert children_of_this_process() == []
+    return record, elapsed
+
+
+def first_pit_game() -> GameRecord:
+    """The same game between two scripted players: what a well-behaved bot must reproduce."""
+    return play_game(GAME, [FirstPit(), FirstPit()], GAME.start())
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize(
+    ("bot", "code", "words"),
+    [
+        ("segfault.c", verdicts.CRASH, "SIGSEGV"),
+        ("self_kill.py", verdicts.CRASH, "SIGSEGV"),
+        ("exit_early.py", verdicts.CRASH, "status 3"),
+        ("busy_loop.py", verdicts.TIME_LIMIT, "1.5 s on its move 1"),
+        ("sleep_forever.py", verdicts.TIME_LIMIT, "1.5 s on its move 1"),
+        ("no_flush.c", verdicts.TIME_LIMIT, "must flush"),
+        ("stdout_flood.py", verdicts.OUTPUT_LIMIT, "longer than 4096 bytes"),
+        ("garbage.py", verdicts.GARBAGE, "'hello, judge'"),
+        ("illegal_move.py", verdicts.ILLEGAL_MOVE, "no pit 8"),
+        ("memory_hog.py", verdicts.MEMORY_LIMIT, "MemoryError"),
+        ("close_stdout.py", verdicts.NO_MOVE, "closed its output"),
+        ("compile_error.c", verdicts.COMPILE_ERROR, "undeclared_variable"),
+    ],
+)
+def test_hostile_bot_gets_its_verdict_in_time(mode: str, bot: str, code: str, words: str) -> None:
+    record, elapsed = play(bot, mode)
+    assert (record.verdict.code, record.verdict.seat, record.results) == (code, 0, ["loss", "win"])
+    assert words in record.verdict.message
+    assert elapsed < LIMITS.first_move_seconds + LIMITS.grace_seconds + MARGIN
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_fork_bomb_is_stopped_and_every_process_killed(mode: str) -> None:
+    # as a user RLIMIT_NPROC makes fork fail (the bot dies of it); as root the judge counts
+    # the process group while it waits and kills it
+    record, elapsed = play("fork_bomb.py", mode)
+    assert record.verdict.code == verdicts.CRASH
+    assert elapsed < LIMITS.first_move_seconds + MARGIN
+
+
+@pytest.mark.skipif("bwrap" not in MODES, reason="bubblewrap is not available")
+def test_processes_that_leave_the_group_die_with_the_pid_namespace() -> None:
+    # without bwrap they would survive the game: killpg cannot reach another session
+    record, _ = play("setsid_escape.py", "bwrap")
+    assert record.verdict.code == verdicts.TIME_LIMIT
+    assert processes_running(BOTS / "setsid_escape.py") == []
+
+
+def processes_running(script: Path) -> list[int]:
+    """The processes whose command line names `script`."""
+    pids = []
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                with open(f"/proc/{name}/cmdline", "rb") as fh:
+                    if str(script).encode() in fh.read():
+                        pids.append(int(name))
+            except OSError:
+                continue
+    return pids
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_cpu_limit_beats_a_longer_wall_limit(mode: str) -> None:
+    limits = replace(LIMITS, first_move_seconds=4.0, cpu_seconds=1)
+    record, elapsed = play("busy_loop.py", mode, limits=limits)
+    assert record.verdict.code == verdicts.CPU_LIMIT
+    assert elapsed < limits.first_move_seconds
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_c_memory_hog(mode: str) -> None:
+    record, _ = play("memory_hog.c", mode)
+    if mode == "none":  # its peak resident size at the limit tells a memory death
+        assert record.verdict.code == verdicts.MEMORY_LIMIT
+    else:  # bwrap hides the usage of its namespace; only a sample taken in time tells
+        assert record.verdict.code in (verdicts.MEMORY_LIMIT, verdicts.CRASH)
+        assert "SIGSEGV" in record.verdict.message or "memory" in record.verdict.message
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("bot", ["first_pit.py", "first_pit.c"])
+@pytest.mark.parametrize("seat", [0, 1])
+def test_well_behaved_bot_plays_the_whole_game(mode: str, bot: str, seat: int) -> None:
+    record, _ = play(bot, mode, seat)
+    expected = first_pit_game()
+    assert record.verdict.code == verdicts.OK
+    assert [m.move for m in record.moves] == [m.move for m in expected.moves]
+    assert (record.results, record.score, record.final) == (
+        expected.results, expected.score, expected.final,
+    )
+    assert all(m.cpu_seconds is not None for m in record.moves if m.seat == seat)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_stderr_flood_does_not_hurt_and_only_its_tail_is_kept(mode: str) -> None:
+    record, _ = play("stderr_flood.py", mode)
+    assert record.verdict.code == verdicts.OK
+    tail = record.stderr[0]
+    assert tail is not None and tail.startswith("[")  # says how much was dropped
+    assert len(tail) < LIMITS.stderr_bytes + 100
+    assert record.stderr[1] is None
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_lingering_bot_is_killed_after_the_grace_time(mode: str) -> None:
+    record, elapsed = play("linger.py", mode)
+    assert record.verdict.code == verdicts.OK
+    assert elapsed < LIMITS.grace_seconds + MARGIN
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_no_flush_bot_works_on_a_pty(mode: str) -> None:
+    record, _ = play("no_flush.c", mode, seat=1, pty=True)
+    assert record.moves[1].seat == 1  # its first move arrived; it is not a time-limit
+    assert record.verdict.code != verdicts.TIME_LIMIT
+
+
+def copy_bot(name: str, folder: Path) -> Path:
+    """A bot copied into `folder`, with the module it plays with."""
+    for file in (name, "first_pit.py"):
+        shutil.copy(BOTS / file, folder / file)
+    return folder / name
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_network_is_closed_under_bwrap(mode: str, tmp_path: Path) -> None:
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        server.setblocking(False)
+        (tmp_path / "port").write_text(str(server.getsockname()[1]))
+        record, _ = play(copy_bot("network.py", tmp_path), mode)
+        assert record.verdict.code == verdicts.OK
+        if mode == "bwrap":
+            assert "no connection" in (record.stderr[0] or "")
+            with pytest.raises(BlockingIOError):
+                server.accept()
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_writing_outside_is_stopped_under_bwrap(mode: str, tmp_path: Path) -> None:
+    beside_bot = tmp_path / "escaped.txt"
+    in_tmp = Path("/tmp/judge-escaped.txt")
+    in_tmp.unlink(missing_ok=True)
+    try:
+        record, _ = play(copy_bot("escape_write.py", tmp_path), mode)
+        assert record.verdict.code == verdicts.OK
+        if mode == "bwrap":
+            assert not beside_bot.exists() and not in_tmp.exists()
+            assert "Read-only file system" in (record.stderr[0] or "")
+    finally:
+        in_tmp.unlink(missing_ok=True)
+        Path(tempfile.gettempdir(), "judge-escaped-beside.txt").unlink(missing_ok=True)
+
+
+KILLED_JUDGE = """
+import sys
+from judge.games.ioiwari import Ioiwari
+from judge.players.bot import BotPlayer
+game = Ioiwari()
+bot = BotPlayer(sys.argv[1], sandbox=sys.argv[2])
+bot.begin(game, 0)
+bot.choose(game.start(), None)
+print(bot.pgid, bot.process.workdir, flush=True)
+sys.stdin.read()
+"""
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_bots_die_with_a_killed_judge_whose_directory_is_swept_later(mode: str) -> None:
+    # the bot has moved (so it is fully started), and would linger after its input ends
+    judge = subprocess.Popen(
+        [sys.executable, "-c", KILLED_JUDGE, str(BOTS / "linger.py"), mode],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+    )
+    assert judge.stdout is not None
+    pgid, workdir = judge.stdout.readline().split()
+    judge.kill()
+    judge.wait()
+    deadline = time.monotonic() + 2.0
+    while group_members(int(pgid)) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert group_members(int(pgid)) == []
+    assert Path(workdir).is_dir()  # a killed judge cannot clean up ...
+    remove_stale_workdirs()
+    assert not Path(workdir).exists()  # ... the next one does
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_judge_error_is_charged_to_nobody_and_the_bot_is_still_killed(mode: str) -> None:
+    record, _ = play("first_pit.py", mode, opponent=Broken())
+    assert record.verdict.code == verdicts.JUDGE_ERROR
+    assert record.verdict.seat is None and record.results == ["none", "none"]
+    assert "solver table missing" in record.verdict.message
+
+
+def test_loopy_game_stops_as_a_tie_at_the_move_limit() -> None:
+    class LoopyIoiwari(Ioiwari):
+        loopy = True
+
+    game = LoopyIoiwari()
+    record = play_game(game, [FirstPit(), FirstPit()], game.start(), replace(LIMITS, move_limit=3))
+    assert len(record.moves) == 3 and record.results == ["tie", "tie"]
+    assert record.verdict.code == verdicts.OK and "move limit" in record.verdict.message
+
+
+def test_record_is_plain_json_data() -> None:
+    data = first_pit_game().to_dict()
+    assert json.loads(json.dumps(data)) == data
+    assert data["verdict"] == {"code": "ok", "message": "", "seat": None}
+    assert data["game"] == "ioiwari" and data["start"] == "4 3 2 4 2 3 2"
+
+
+def test_missing_or_unrunnable_bot_is_an_input_error(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="no such file"):
+        BotPlayer(tmp_path / "absent.py")
+    text = tmp_path / "bot.txt"
+    text.write_text("not a program")
+    with pytest.raises(InputError, match="not executable"):
+        BotPlayer(text)
+    with pytest.raises(InputError, match="sandbox must be"):
+        resolve_sandbox("docker")
+
+
+def test_compiled_bot_is_cached_by_content(tmp_path: Path) -> None:
+    source = tmp_path / "bot.c"
+    shutil.copy(BOTS / "first_pit.c", source)
+    binary = compiled(source)
+    stamp = binary.stat().st_mtime_ns
+    assert compiled(source) == binary and binary.stat().st_mtime_ns == stamp
+    source.write_text(source.read_text() + "\n/* changed */\n")
+    assert compiled(source) != binary

@@ -1,0 +1,101 @@
+"""`judge tournament` with sample bots of known strength."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from judge.games.ioiwari import Ioiwari
+from judge.solvers import solver_for
+
+ROOT = Path(__file__).resolve().parent.parent
+BOTS = [str(ROOT / "bots/ioiwari" / name) for name in ("random.py", "greedy.py", "optimal.py")]
+STARTS = (ROOT / "samples/ioiwari-starts-51.txt").read_text().splitlines()[1:9]
+
+
+def tournament(tmp_path: Path, *extra: str) -> list[str]:
+    """The command line of a small Ioiwari tournament."""
+    starts = tmp_path / "starts.txt"
+    starts.write_text("\n".join(STARTS) + "\n")
+    return [sys.executable, "-m", "judge", "tournament", "--game", "ioiwari", "--starts",
+            str(starts), "--db", str(tmp_path / "t.db"), "--format", "json", "--seed", "7",
+            *extra, *BOTS]
+
+
+def run(args: list[str]) -> dict:
+    """Run and parse the JSON output."""
+    out = subprocess.run(args, capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)
+
+
+@pytest.fixture(scope="module")
+def with_optimal(tmp_path_factory) -> dict:
+    """A tournament of the three sample bots and the optimal player."""
+    return run(tournament(tmp_path_factory.mktemp("t"), "--include-optimal"))
+
+
+def test_optimal_beats_greedy_beats_random_with_finite_ordered_ratings(with_optimal):
+    data = with_optimal
+    names = [Path(s["bot"]).name for s in data["standings"]]
+    assert names.index("greedy.py") < names.index("random.py")
+    assert names.index("optimal.py") < names.index("greedy.py")
+    by_name = {Path(s["bot"]).name: s for s in data["standings"]}
+    ratings = [by_name[n]["rating"] for n in ("optimal.py", "greedy.py", "random.py")]
+    assert ratings == sorted(ratings, reverse=True)
+    for s in data["standings"]:
+        assert s["rating_low"] < s["rating"] < s["rating_high"]
+        assert {"bot", "points", "wins", "ties", "losses", "accuracy"} <= set(s)
+    # 4 participants, 6 pairs, 8 starts, both seats
+    assert len(data["games"]) == 6 * 8 * 2
+    assert data["crosstable"]
+
+
+def test_the_optimal_player_never_loses_a_game_it_could_win(with_optimal):
+    data = with_optimal
+    game = Ioiwari()
+    solver = solver_for(game)
+    for g in data["games"]:
+        for seat, who in enumerate(g["players"]):
+            if who != "optimal":
+                continue
+            start = game.parse_position(g["start"])
+            value = solver.evaluate(start).value  # for seat 0, who moves first
+            if (value > 0) == (seat == 0) and value != 0:
+                assert g["results"][seat] == "win", g
+
+
+def test_a_killed_tournament_resumes_to_the_same_standings(tmp_path):
+    whole_dir, part = tmp_path / "whole", tmp_path / "part"
+    whole_dir.mkdir()
+    part.mkdir()
+    whole = run(tournament(whole_dir))
+    args = tournament(part)
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    db = part / "t.db"
+    stored = 0
+    deadline = time.monotonic() + 120
+    while stored < 10 and time.monotonic() < deadline:
+        time.sleep(0.1)
+        try:
+            stored = sqlite3.connect(db).execute("SELECT COUNT(*) FROM games").fetchone()[0]
+        except sqlite3.OperationalError:
+            stored = 0
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    resumed = run([sys.executable, "-m", "judge", "tournament", "--resume", "1", "--db",
+                   str(db), "--format", "json"])
+    assert len(resumed["games"]) == len(whole["games"])
+    strip = [{k: s[k] for k in ("bot", "points", "wins", "ties", "losses", "rating")}
+             for s in resumed["standings"]]
+    assert strip == [{k: s[k] for k in ("bot", "points", "wins", "ties", "losses", "rating")}
+                     for s in whole["standings"]]
