@@ -10,7 +10,7 @@ from judge import __version__
 from judge.games.base import InputError
 
 #: one module per subcommand under judge.commands, each with `register(subparsers)`
-COMMANDS = ["solve", "run", "tournament", "play", "opponent"]
+COMMANDS = ["solve", "run", "tournament", "play", "opponent", "nim-batch"]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -23,7 +23,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"judge {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in COMMANDS:
-        import_module(f"judge.commands.{name}").register(sub)
+        import_module(f"judge.commands.{name.replace('-', '')}").register(sub)
     return parser
 
 

@@ -77,3 +77,77 @@ def grade_output(output: str, cases: list[tuple[int, ...]]) -> BatchGrade:
         grade.first_wrong = {"line": len(cases) + 1, "heaps": None, "expected": None,
                              "got": extra[0], "ok": False}
     return grade
+
+
+def standard_input(extra: int = 46, seed: int = 2001) -> str:
+    """The default `nim.txt`: the statement's example, then `extra` seeded data sets with
+    small, large and huge heaps (so 64-bit overflow is caught)."""
+    import random
+
+    rng = random.Random(seed)
+    lines = ["3 4 5", "8 13 5", "123 675 296 864 917 532", "9 7 4 12"]
+    for i in range(extra):
+        top = (10, 1000, 10**9, 10**30)[i % 4]
+        heaps = [rng.randint(0, top) for _ in range(rng.randint(2, 7))]
+        if i % 5 == 0:  # a losing position: the last heap completes a nim-sum of 0
+            heaps[-1] = 0
+            for h in heaps[:-1]:
+                heaps[-1] ^= h
+        sep = " " * rng.randint(1, 3)
+        lines.append(sep.join(map(str, heaps)))
+    return f"{len(lines)}\n" + "\n".join(lines) + "\n"
+
+
+def run_program(path: str, nim_txt: str, limits: Any, sandbox: str) -> tuple[str, Any]:
+    """Run a batch program with `nim.txt` in its directory: (its output, failure or None)."""
+    import time
+
+    import pexpect
+
+    from judge import verdicts
+    from judge.players.base import PlayerFailure
+    from judge.players.bot import exit_failure
+    from judge.sandbox import CompileError, Confined, program_for
+
+    try:
+        program = program_for(path)
+    except CompileError as exc:
+        return "", PlayerFailure(verdicts.COMPILE_ERROR, str(exc))
+    proc = Confined(program, limits, sandbox, files={"nim.txt": nim_txt.encode()})
+    chunks: list[bytes] = []
+    size = 0
+    failure = None
+    try:
+        proc.close_input()
+        deadline = time.monotonic() + limits.first_move_seconds
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                failure = PlayerFailure(verdicts.TIME_LIMIT, f"still running after "
+                                        f"{limits.first_move_seconds:g} s")
+                break
+            try:
+                chunk = proc.output.read_nonblocking(65536, timeout=min(left, 0.1))
+            except pexpect.TIMEOUT:
+                if proc.process_count() > limits.processes:
+                    failure = PlayerFailure(verdicts.CRASH, "more processes than the limit of "
+                                            f"{limits.processes}; the judge killed them")
+                    break
+                if proc.output_closed() and proc.poll() is not None:
+                    break
+                continue
+            except pexpect.EOF:
+                break
+            size += len(chunk)
+            if size > limits.output_bytes:
+                failure = PlayerFailure(verdicts.OUTPUT_LIMIT, f"wrote more than "
+                                        f"{limits.output_bytes} bytes")
+                break
+            chunks.append(chunk)
+        if failure is None:
+            ended = proc.poll(timeout=limits.grace_seconds)
+            if ended is not None:
+                failure = exit_failure(ended, proc.stderr_tail(), limits, "")
+    finally:
+        proc.kill()
+    return b"".join(chunks).decode("utf-8", errors="replace"), failure

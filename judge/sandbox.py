@@ -365,13 +365,17 @@ class Confined:
     """One bot process under its limits: pipes (or a pty), private directory, stderr tail."""
 
     def __init__(
-        self, program: Program, limits: Limits, sandbox: str = "auto", pty: bool = False
+        self, program: Program, limits: Limits, sandbox: str = "auto", pty: bool = False,
+        files: dict[str, bytes] | None = None,
     ) -> None:
-        """Start `program`; raises `InputError` for a bad `sandbox`, `OSError` if exec fails."""
+        """Start `program` with `files` (name -> content) in its private directory; raises
+        `InputError` for a bad `sandbox`, `OSError` if exec fails."""
         self.limits = limits
         self.mode = resolve_sandbox(sandbox)
         _sweep_once()
         self.workdir = Path(tempfile.mkdtemp(prefix=f"{WORKDIR_PREFIX}{os.getpid()}-"))
+        for name, content in (files or {}).items():
+            (self.workdir / name).write_bytes(content)
         self.exit: Exit | None = None
         self._closed = False
         self._pid: int | None = None

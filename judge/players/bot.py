@@ -12,7 +12,7 @@ import pexpect
 from judge import verdicts
 from judge.games.base import Game, Seat
 from judge.players.base import Played, Player, PlayerFailure
-from judge.sandbox import CompileError, Confined, Limits, program_for, resolve_sandbox
+from judge.sandbox import CompileError, Confined, Exit, Limits, program_for, resolve_sandbox
 
 #: bytes asked for per read of the bot's output
 READ_CHUNK = 1 << 16
@@ -195,33 +195,41 @@ class BotPlayer(Player):
         where = f"move {self._moves}: "
         if ended is None:
             return PlayerFailure(verdicts.NO_MOVE, where + "closed its output without moving")
-        tail = proc.stderr_tail()
-        last_words = next((s for s in reversed(tail.splitlines()) if s.strip()), "")
-        said = f" ({last_words.strip()[:200]})" if last_words else ""
-        sig = ended.signal
-        if sig == signal.SIGXCPU or (
-            sig == signal.SIGKILL and ended.cpu_seconds >= self.limits.cpu_seconds
-        ):
-            return PlayerFailure(
-                verdicts.CPU_LIMIT,
-                where + f"used more than {self.limits.cpu_seconds} s of CPU time"
-                f" ({ended.cpu_seconds:.2f} s)",
-            )
-        near_limit = ended.memory_bytes >= MEMORY_NEAR_LIMIT * self.limits.memory_bytes
-        if any(word in tail for word in OUT_OF_MEMORY) or (
-            sig in ALLOCATION_SIGNALS and near_limit
-        ):
-            return PlayerFailure(
-                verdicts.MEMORY_LIMIT,
-                where + f"ran out of memory (limit {self.limits.memory_bytes >> 20} MiB)" + said,
-            )
-        if sig is not None:
-            return PlayerFailure(verdicts.CRASH, where + f"killed by {_signal_name(sig)}" + said)
-        if ended.returncode != 0:
-            return PlayerFailure(
-                verdicts.CRASH, where + f"exited with status {ended.returncode}" + said
-            )
-        return PlayerFailure(verdicts.NO_MOVE, where + "exited without moving" + said)
+        failure = exit_failure(ended, proc.stderr_tail(), self.limits, where)
+        return failure or PlayerFailure(verdicts.NO_MOVE, where + "exited without moving")
+
+
+def exit_failure(ended: Exit, tail: str, limits: Limits, where: str) -> PlayerFailure | None:
+    """The verdict a bot's exit earns (CPU, memory, signal, status), or None for status 0.
+
+    `tail` is the end of its stderr, `where` a prefix for the message (e.g. the move).
+    """
+    last_words = next((s for s in reversed(tail.splitlines()) if s.strip()), "")
+    said = f" ({last_words.strip()[:200]})" if last_words else ""
+    sig = ended.signal
+    if sig == signal.SIGXCPU or (
+        sig == signal.SIGKILL and ended.cpu_seconds >= limits.cpu_seconds
+    ):
+        return PlayerFailure(
+            verdicts.CPU_LIMIT,
+            where + f"used more than {limits.cpu_seconds} s of CPU time"
+            f" ({ended.cpu_seconds:.2f} s)",
+        )
+    near_limit = ended.memory_bytes >= MEMORY_NEAR_LIMIT * limits.memory_bytes
+    if any(word in tail for word in OUT_OF_MEMORY) or (
+        sig in ALLOCATION_SIGNALS and near_limit
+    ):
+        return PlayerFailure(
+            verdicts.MEMORY_LIMIT,
+            where + f"ran out of memory (limit {limits.memory_bytes >> 20} MiB)" + said,
+        )
+    if sig is not None:
+        return PlayerFailure(verdicts.CRASH, where + f"killed by {_signal_name(sig)}" + said)
+    if ended.returncode != 0:
+        return PlayerFailure(
+            verdicts.CRASH, where + f"exited with status {ended.returncode}" + said
+        )
+    return None
 
 
 def _signal_name(number: int) -> str:
