@@ -100,9 +100,18 @@ def harness_setup(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def check_bots(paths: list[str]) -> list[str]:
-    """The bot paths as given, after checking each names a runnable program."""
+    """The bot paths as given, after checking each names a runnable program.
+
+    Folders (a shell glob such as ``bots/nim/*`` may catch ``__pycache__``) are skipped
+    with a note on stderr.
+    """
     from judge.sandbox import CompileError, program_for
 
+    for folder in [p for p in paths if Path(p).is_dir()]:
+        print(f"judge: skipping {folder}: a folder, not a bot", file=sys.stderr)
+    paths = [p for p in paths if not Path(p).is_dir()]
+    if not paths:
+        raise InputError("no bot files among the arguments")
     for path in paths:
         try:
             program_for(path)  # C and C++ bots are compiled (and cached) once, here

@@ -75,7 +75,9 @@ def run(args: argparse.Namespace) -> int:
     if game.is_over(start):
         raise InputError("the start position is already the end of the game")
     names = [args.bot, args.vs]
-    check_bots([n for n in names if n not in (OPTIMAL, "human")] or [])
+    programs = [n for n in names if n not in (OPTIMAL, "human")]
+    if programs:
+        check_bots(programs)
     setup = harness_setup(args)
     bot_seat = game.mover(start) if args.seat == 1 else 1 - game.mover(start)
     seated = names if bot_seat == 0 else names[::-1]
