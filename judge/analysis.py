@@ -22,6 +22,9 @@ class MoveReview:
     after: Value  # what the mover still gets after this move
     best_moves: list[str]
     lead: int = 0  # in scoring games: the mover's bank minus the opponent's before the move
+    #: moves to the end under perfect play: from the position, and after this move (+1)
+    remoteness: int | None = None
+    move_remoteness: int | None = None
 
     @property
     def mistake(self) -> bool:
@@ -29,13 +32,27 @@ class MoveReview:
         return order(self.after) < order(self.before)
 
     @property
+    def slow(self) -> bool:
+        """A winning move that keeps the win but not the fastest one (it makes no progress
+        in a loopy game)."""
+        return (self.before == "win" and self.after == "win"
+                and None not in (self.remoteness, self.move_remoteness)
+                and self.move_remoteness > self.remoteness)
+
+    @property
+    def optimal(self) -> bool:
+        """Kept the value, and in a won position also made the fastest progress."""
+        return not self.mistake and not self.slow
+
+    @property
     def changed_result(self) -> bool:
         """Whether it turned a won game into a draw or loss, or a drawn one into a loss."""
         return _sign(self.after, self.lead) < _sign(self.before, self.lead)
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form, with `mistake` and `changed_result`."""
-        return asdict(self) | {"mistake": self.mistake, "changed_result": self.changed_result}
+        """JSON-ready form, with `optimal`, `mistake`, `slow` and `changed_result`."""
+        return asdict(self) | {"optimal": self.optimal, "mistake": self.mistake,
+                               "slow": self.slow, "changed_result": self.changed_result}
 
 
 def _sign(value: Value, lead: int) -> int:
@@ -59,17 +76,7 @@ def review(game: Game, start: Any, moves: Sequence[str]) -> list[MoveReview]:
         score = game.score(pos)
         lead = score[seat] - score[1 - seat] if score else 0
         out.append(MoveReview(ply, seat, line, ev.value, mv.value,
-                              [game.format_move(m, pos) for m in ev.best_moves], lead))
+                              [game.format_move(m, pos) for m in ev.best_moves], lead,
+                              ev.remoteness, mv.remoteness))
         pos = game.play(pos, move)
     return out
-
-
-def accuracy(reviews: Sequence[MoveReview], seat: int) -> tuple[int, int]:
-    """(moves that kept the value, moves made) for the player in `seat`."""
-    mine = [r for r in reviews if r.seat == seat]
-    return sum(not r.mistake for r in mine), len(mine)
-
-
-def losing_move(reviews: Sequence[MoveReview], seat: int) -> MoveReview | None:
-    """The first move by `seat` that changed the result against it (the move that lost)."""
-    return next((r for r in reviews if r.seat == seat and r.changed_result), None)

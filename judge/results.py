@@ -41,7 +41,7 @@ def move_accuracy(records: Iterable[tuple[dict[str, Any], int]]) -> tuple[int, i
         for r in record.get("review", []):
             if r["seat"] == seat:
                 total += 1
-                good += not r["mistake"]
+                good += r["optimal"]
     return good, total
 
 

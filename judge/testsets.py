@@ -20,7 +20,31 @@ def candidates(game: Game, first: bool) -> list[Any]:
         small = [Heaps(h) for h in combinations_with_replacement(range(1, 8), 3)]
         return small + [Heaps(h) for h in ((1, 1, 1, 1), (2, 3, 5, 7), (4, 6, 9, 12),
                                            (1, 2, 4, 8, 15), (10, 20, 30), (17, 33, 48))]
+    if game.name == "chopsticks":
+        return opening_positions(game, CHOPSTICKS_PLIES)
     return game.standard_starts()
+
+
+#: Chopsticks tests: the starts and every position up to this many moves into the game
+CHOPSTICKS_PLIES = 3
+#: at most this many Chopsticks tests per seat, spread evenly over the candidates
+CHOPSTICKS_TESTS = 24
+
+
+def opening_positions(game: Game, plies: int) -> list[Any]:
+    """The standard starts and the distinct positions up to `plies` moves after them."""
+    seen = {p: None for p in game.standard_starts()}
+    frontier = list(seen)
+    for _ in range(plies):
+        nxt = []
+        for pos in frontier:
+            for move in game.legal_moves(pos):
+                child = game.play(pos, move)
+                if child not in seen and not game.is_over(child):
+                    seen[child] = None
+                    nxt.append(child)
+        frontier = nxt
+    return list(seen)
 
 
 def ioiwari_second_seat_boards() -> list[Board]:
@@ -45,4 +69,7 @@ def default_tests(game: Game, first: bool) -> list[Any]:
         v = order(solver.evaluate(pos).value)
         if (v > 0 if first else v < 0) or (v == 0 and game.loopy):
             keep.append(pos)
+    if game.name == "chopsticks" and len(keep) > CHOPSTICKS_TESTS:
+        step = len(keep) / CHOPSTICKS_TESTS
+        keep = [keep[int(i * step)] for i in range(CHOPSTICKS_TESTS)]
     return keep

@@ -338,6 +338,20 @@ def test_stats_default_to_the_start_of_the_rules():
     assert stats["win"] + stats["loss"] + stats["draw"] == stats["positions"]
 
 
+def test_stats_of_several_starts_count_every_position_reachable_from_any():
+    solver = ChopsticksSolver(Chopsticks("hands=2 fingers=4"))
+    game = solver.game
+    near_end = game.parse_position("(1 3 | 0 4)")
+    other_shape = game.parse_position("(2 | 1 1 1)")
+    assert solver.canonical(game.parse_position("(3 1 | 4 0)")) == ((1, 3), (0, 4))
+    union = len(reachable(game, game.start()) | reachable(game, near_end))
+    assert solver.stats([game.start(), near_end])["positions"] == union
+    both = solver.stats([game.start(), other_shape])
+    assert both["positions"] == len(reachable(game, game.start())) + len(
+        reachable(game, other_shape)
+    )
+
+
 def test_the_registry_builds_this_solver():
     game = Chopsticks("hands=2")
     assert isinstance(solver_for(game), ChopsticksSolver)

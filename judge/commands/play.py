@@ -100,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
 
 def play_interactive(game: Game, players: list[Player], start: Any) -> dict[str, Any]:
     """A game with a human at the terminal: undo and redo move whole turns."""
-    from judge.players.human import HumanPlayer, Redo, Undo
+    from judge.players.human import HELP, HumanPlayer, Redo, Undo
 
     human = next(i for i, p in enumerate(players) if isinstance(p, HumanPlayer))
     for seat, p in enumerate(players):
@@ -108,7 +108,7 @@ def play_interactive(game: Game, players: list[Player], start: Any) -> dict[str,
     history: list[tuple[Any, Any]] = []  # (position before, move)
     undone: list[tuple[Any, Any]] = []
     pos = start
-    print(f"{game.describe()}: you are player {human + 1}. {HumanPlayer.__doc__}")
+    print(f"{game.describe()}: you are player {human + 1}; {HELP}")
     while not game.is_over(pos):
         seat = game.mover(pos)
         if seat == human:
@@ -157,6 +157,9 @@ def _replay(game: Game, start: Any, history: list[tuple[Any, Any]]) -> Any:
 
 def judged(r: MoveReview) -> str:
     """`optimal`, or the mistake with its values and the right moves."""
+    if r.slow:
+        return (f"slow: still wins, but in {r.move_remoteness} moves instead of "
+                f"{r.remoteness}; fastest: {', '.join(r.best_moves)}")
     if not r.mistake:
         return "optimal"
     lost = ""
@@ -173,7 +176,7 @@ def play_text(game: Game, start: Any, record: dict[str, Any], reviews: list[Move
     out = [f"{game.describe()}: player 1 {names[0]}, player 2 {names[1]}",
            f"start: {game.format_position(start)}", game.render(start), ""]
     pos = start
-    judged_seats = {s for s, n in enumerate(names) if n not in (OPTIMAL, "human")}
+    judged_seats = {s for s, n in enumerate(names) if n != OPTIMAL}
     for i, m in enumerate(record["moves"]):
         seat = m["seat"]
         secs = "" if m.get("seconds") is None else f"  ({m['seconds']:.3f} s)"
@@ -192,8 +195,8 @@ def play_text(game: Game, start: Any, record: dict[str, Any], reviews: list[Move
         mine = results[bot_seat]
         score = record.get("score")
         extra = f" {score[bot_seat]}-{score[1 - bot_seat]}" if score else ""
-        out.append(f"result: {names[bot_seat]} {mine}s{extra}" if mine != "tie"
-                   else f"result: tie{extra}")
+        verb = {"win": "wins", "loss": "loses", "tie": "ties"}[mine]
+        out.append(f"result: {names[bot_seat]} {verb}{extra}")
     verdict = record["verdict"]
     failed = verdict["seat"]
     who = f" (player {failed + 1}, {names[failed]})" if failed is not None else ""

@@ -15,7 +15,7 @@ with inverted per-side move tables, so no edge list is ever stored.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from functools import cached_property
 from itertools import combinations_with_replacement
 from math import comb
@@ -37,7 +37,7 @@ BYTES_PER_TAP = 28
 BASE_BYTES = 150 * 2**20
 #: tables whose solve is estimated above this are refused (the machine has 2 GB)
 MAX_BYTES = 1_500_000_000
-#: tables with more moves than this (an upper bound; about a minute of work) are refused
+#: tables with more moves than this (an upper bound; a minute or two of work) are refused
 MAX_MOVES = 3_000_000_000
 EDGES_PER_CHUNK = 1 << 20  # positions or moves handled at once
 
@@ -221,6 +221,21 @@ class Layout:
             if self.splitting:
                 for owner, new in expand(*me.splits, a):
                     yield base + o[owner] * stride + new
+
+    def reachable(self, starts: list[int]) -> np.ndarray:
+        """A mask of the positions reachable from the indices `starts` (themselves included)."""
+        seen = np.zeros(self.size, dtype=bool)
+        seen[starts] = True
+        frontier, fresh = seen.copy(), np.zeros(self.size, dtype=bool)
+        while frontier.any():
+            for part in marked(frontier):
+                for kids in self.children(part):
+                    fresh[kids] = True
+            fresh &= ~seen
+            seen |= fresh
+            frontier, fresh = fresh, frontier
+            fresh[:] = False
+        return seen
 
     def parents(self, indices: np.ndarray) -> Iterator[np.ndarray]:
         """Every unfinished position with a move to one of `indices`, once per move, in pieces."""
@@ -415,29 +430,29 @@ class ChopsticksSolver(Solver):
             return first
         return "N" if first == "L" else "P"
 
-    def stats(self, start: Position | None = None) -> dict[str, int]:
-        """Positions reachable from `start` (default: the start), counted by value for the mover.
+    def canonical(self, pos: Position) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The mover's and the opponent's hands, each sorted: what `stats` counts once."""
+        mine, theirs = self.game.sides(pos)
+        return tuple(sorted(mine)), tuple(sorted(theirs))
 
-        A position here is the mover's and the opponent's hands, each as an unordered
-        collection, so positions that differ only in the order of hands count once.
+    def stats(self, starts: Position | Iterable[Position] | None = None) -> dict[str, int]:
+        """Positions reachable from `starts` (default: the start), counted by value for the mover.
+
+        `starts` is one position or several. A position here is the mover's and the
+        opponent's hands, each as an unordered collection (see `canonical`), so positions
+        that differ only in the order of hands, or with equal hand counts only in which side
+        holds them, count once.
         """
-        pos = start if start is not None else self.game.start()
-        layout, value, _ = self.table(pos.shape)
-        seen = np.zeros(layout.size, dtype=bool)
-        seen[layout.index(*self.game.sides(pos))] = True
-        frontier, fresh = seen.copy(), np.zeros(layout.size, dtype=bool)
-        while frontier.any():
-            for part in marked(frontier):
-                for kids in layout.children(part):
-                    fresh[kids] = True
-            fresh &= ~seen
-            seen |= fresh
-            frontier, fresh = fresh, frontier
-            fresh[:] = False
-        reached = value[seen]
-        return {
-            "positions": int(seen.sum()),
-            "win": int(np.count_nonzero(reached == WIN)),
-            "loss": int(np.count_nonzero(reached == LOSS)),
-            "draw": int(np.count_nonzero(reached == DRAW)),
-        }
+        if starts is None:
+            starts = [self.game.start()]
+        starts = [starts] if isinstance(starts, Position) else list(starts)
+        counts = dict.fromkeys(("positions", "win", "loss", "draw"), 0)
+        for shape in {tuple(sorted(p.shape)) for p in starts}:
+            layout, value, _ = self.table(shape)
+            ours = [p for p in starts if tuple(sorted(p.shape)) == shape]
+            seen = layout.reachable([layout.index(*self.game.sides(p)) for p in ours])
+            reached = value[seen]
+            counts["positions"] += int(np.count_nonzero(seen))
+            for code, name in VALUES.items():
+                counts[name] += int(np.count_nonzero(reached == code))
+        return counts
