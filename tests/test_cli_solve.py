@@ -9,8 +9,9 @@ import sys
 
 def judge(*args: str) -> subprocess.CompletedProcess:
     """Run the installed command line in a fresh interpreter."""
-    return subprocess.run([sys.executable, "-m", "judge", *args], capture_output=True,
-                          text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "judge", *args], capture_output=True, text=True, timeout=120
+    )
 
 
 def test_ioiwari_example_start_solves_to_a_positive_value_with_best_moves():
@@ -61,3 +62,30 @@ def test_missing_positions_file_is_an_error_with_status_2(tmp_path):
     out = judge("solve", "--game", "nim", "--positions", str(tmp_path / "nope.txt"))
     assert out.returncode == 2
     assert "no such file" in out.stderr
+
+
+def test_chopsticks_positions_of_different_shapes_with_outcome_classes():
+    out = judge("solve", "--game", "chopsticks", "--format", "json", "(L 1 1 1 1 1 1)",
+                "(1 4 | 1 1)", "(1 | 1 1)")
+    assert out.returncode == 0, out.stderr
+    start, small, lopsided = json.loads(out.stdout)
+    assert start["value"] == "loss" and start["outcome"] == "P"
+    assert small["value"] == "win" and small["best_moves"]
+    assert lopsided["outcome"] in ("N", "P", "L", "R")
+    assert start["game"].startswith("chopsticks hands=3/3 fingers=5")
+
+
+def test_chopsticks_stats_count_won_lost_and_drawn_positions():
+    out = judge("solve", "--game", "chopsticks", "--rules", "hands=2 knockout=rollover split=on",
+                "--stats", "--format", "json")
+    assert out.returncode == 0, out.stderr
+    stats = json.loads(out.stdout)
+    assert stats["positions"] == stats["win"] + stats["loss"] + stats["draw"]
+    assert stats["draw"] > 0  # rollover with splits loops: perfect players can draw
+
+
+def test_senseless_chopsticks_rules_are_refused_with_the_reason():
+    out = judge("solve", "--game", "chopsticks", "--rules", "knockout=rollover fingers=1",
+                "(L 1 1 1 1 1 1)")
+    assert out.returncode == 2
+    assert "rollover" in out.stderr and "Traceback" not in out.stderr

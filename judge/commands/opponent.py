@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 from judge.commands.common import add_game_options, game_from_args
-from judge.games.base import MoveError
+from judge.games.base import Game, MoveError
 from judge.solvers import solver_for
+
+
+#: your moves before a loopy game stops as a tie (the judge's default move limit, halved)
+MOVE_LIMIT = 100
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -60,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
             return 1
         pos = game.play(pos, move)
         moves += 1
-        if game.is_over(pos) or (game.loopy and moves >= 2 * 200):
+        if game.is_over(pos) or (game.loopy and moves >= MOVE_LIMIT):
             return _finish(game, pos, you)
         reply = solver.choose(pos)
         _send(game.format_move(reply, pos))
@@ -69,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
             return _finish(game, pos, you)
 
 
-def _finish(game, pos, you: int) -> int:  # noqa: ANN001
+def _finish(game: Game, pos: Any, you: int) -> int:
     winner = game.winner(pos) if game.is_over(pos) else None
     result = "tie" if winner is None else ("you win" if winner == you else "you lose")
     score = game.score(pos)
