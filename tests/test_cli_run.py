@@ -19,8 +19,13 @@ BOTS = ROOT / "bots"
 
 def judge(*args: str, cwd: Path | None = None, timeout: float = 300) -> subprocess.CompletedProcess:
     """Run the command line in a fresh interpreter."""
-    return subprocess.run([sys.executable, "-m", "judge", *args], capture_output=True,
-                          text=True, timeout=timeout, cwd=cwd)
+    return subprocess.run(
+        [sys.executable, "-m", "judge", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=cwd,
+    )
 
 
 def starts_file(tmp_path: Path, lines: list[str]) -> str:
@@ -32,15 +37,35 @@ def starts_file(tmp_path: Path, lines: list[str]) -> str:
 
 def test_json_contract_and_scoring_of_a_nim_grading_run(tmp_path):
     tests = starts_file(tmp_path, ["3 4 5", "1 2 4", "2 2 7"])
-    out = judge("run", "--game", "nim", "--tests", tests, "--db", str(tmp_path / "r.db"),
-                "--format", "json", "--jobs", "2",
-                str(BOTS / "nim/optimal.py"), str(BOTS / "nim/greedy.py"))
+    out = judge(
+        "run",
+        "--game",
+        "nim",
+        "--tests",
+        tests,
+        "--db",
+        str(tmp_path / "r.db"),
+        "--format",
+        "json",
+        "--jobs",
+        "2",
+        str(BOTS / "nim/optimal.py"),
+        str(BOTS / "nim/greedy.py"),
+    )
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
     bots = {Path(b["bot"]).name: b for b in data["bots"]}
     for b in bots.values():
-        assert {"bot", "games", "wins", "ties", "losses", "points", "max_points",
-                "failures"} <= set(b)
+        assert {
+            "bot",
+            "games",
+            "wins",
+            "ties",
+            "losses",
+            "points",
+            "max_points",
+            "failures",
+        } <= set(b)
         assert b["games"] == 3 and b["max_points"] == 3
     assert bots["optimal.py"]["points"] == 3 and bots["optimal.py"]["accuracy"] == 1.0
     assert bots["greedy.py"]["points"] < 3
@@ -52,8 +77,16 @@ def test_json_contract_and_scoring_of_a_nim_grading_run(tmp_path):
 
 
 def test_ioiwari_scores_four_points_a_win_and_optimal_wins_every_standard_start(tmp_path):
-    out = judge("run", "--game", "ioiwari", "--db", str(tmp_path / "r.db"), "--format",
-                "json", str(BOTS / "ioiwari/optimal.py"))
+    out = judge(
+        "run",
+        "--game",
+        "ioiwari",
+        "--db",
+        str(tmp_path / "r.db"),
+        "--format",
+        "json",
+        str(BOTS / "ioiwari/optimal.py"),
+    )
     assert out.returncode == 0, out.stderr
     (bot,) = json.loads(out.stdout)["bots"]
     assert bot["games"] == 357 and bot["wins"] == 357
@@ -61,8 +94,18 @@ def test_ioiwari_scores_four_points_a_win_and_optimal_wins_every_standard_start(
 
 
 def test_second_seat_is_graded_on_starts_the_second_player_wins(tmp_path):
-    out = judge("run", "--game", "nim", "--seats", "both", "--db", str(tmp_path / "r.db"),
-                "--format", "json", str(BOTS / "nim/optimal.py"))
+    out = judge(
+        "run",
+        "--game",
+        "nim",
+        "--seats",
+        "both",
+        "--db",
+        str(tmp_path / "r.db"),
+        "--format",
+        "json",
+        str(BOTS / "nim/optimal.py"),
+    )
     data = json.loads(out.stdout)
     seats = {g["seat"] for g in data["games"]}
     assert seats == {1, 2}
@@ -73,11 +116,26 @@ def test_a_killed_run_resumes_without_replaying_finished_games(tmp_path):
     db = tmp_path / "r.db"
     lines = (ROOT / "samples/ioiwari-starts.txt").read_text().splitlines()[1:81]
     tests = starts_file(tmp_path, lines)
-    args = [sys.executable, "-m", "judge", "run", "--game", "ioiwari", "--db", str(db),
-            "--tests", tests, "--jobs", "1", "--format", "json",
-            str(BOTS / "ioiwari/random.py")]
-    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            start_new_session=True)
+    args = [
+        sys.executable,
+        "-m",
+        "judge",
+        "run",
+        "--game",
+        "ioiwari",
+        "--db",
+        str(db),
+        "--tests",
+        tests,
+        "--jobs",
+        "1",
+        "--format",
+        "json",
+        str(BOTS / "ioiwari/random.py"),
+    ]
+    proc = subprocess.Popen(
+        args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True
+    )
     stored = 0
     deadline = time.monotonic() + 120
     while stored < 20 and time.monotonic() < deadline:
@@ -102,8 +160,18 @@ def test_a_killed_run_resumes_without_replaying_finished_games(tmp_path):
 
 def test_a_bot_for_another_game_gets_verdicts_not_a_crash(tmp_path):
     tests = starts_file(tmp_path, ["4 3 2 4 2 3 2"])
-    out = judge("run", "--game", "ioiwari", "--tests", tests, "--db", str(tmp_path / "r.db"),
-                "--format", "json", str(BOTS / "nim/optimal.py"))
+    out = judge(
+        "run",
+        "--game",
+        "ioiwari",
+        "--tests",
+        tests,
+        "--db",
+        str(tmp_path / "r.db"),
+        "--format",
+        "json",
+        str(BOTS / "nim/optimal.py"),
+    )
     assert out.returncode == 0, out.stderr
     (game,) = json.loads(out.stdout)["games"]
     assert game["result"] == "loss"
@@ -129,8 +197,16 @@ def test_bad_command_lines_exit_2_with_a_message_and_no_traceback(tmp_path, args
 
 def test_malformed_test_file_names_the_line(tmp_path):
     tests = starts_file(tmp_path, ["3 4 5", "3 four 5"])
-    out = judge("run", "--game", "nim", "--tests", tests, "--db", str(tmp_path / "r.db"),
-                str(BOTS / "nim/optimal.py"))
+    out = judge(
+        "run",
+        "--game",
+        "nim",
+        "--tests",
+        tests,
+        "--db",
+        str(tmp_path / "r.db"),
+        str(BOTS / "nim/optimal.py"),
+    )
     assert out.returncode == 2
     assert "line 2" in out.stderr
 
@@ -138,17 +214,29 @@ def test_malformed_test_file_names_the_line(tmp_path):
 def test_csv_and_markdown_outputs_have_one_row_per_bot(tmp_path):
     tests = starts_file(tmp_path, ["3 4 5"])
     for fmt, marker in (("csv", "bot,games"), ("markdown", "| bot")):
-        out = judge("run", "--game", "nim", "--tests", tests, "--db", str(tmp_path / "r.db"),
-                    "--format", fmt, str(BOTS / "nim/optimal.py"), str(BOTS / "nim/random.py"))
+        out = judge(
+            "run",
+            "--game",
+            "nim",
+            "--tests",
+            tests,
+            "--db",
+            str(tmp_path / "r.db"),
+            "--format",
+            fmt,
+            str(BOTS / "nim/optimal.py"),
+            str(BOTS / "nim/random.py"),
+        )
         assert out.returncode == 0, out.stderr
         assert marker in out.stdout
-        assert sum("optimal.py" in line or "random.py" in line
-                   for line in out.stdout.splitlines()) == 2
+        assert (
+            sum("optimal.py" in line or "random.py" in line for line in out.stdout.splitlines())
+            == 2
+        )
 
 
 def test_play_names_the_move_that_lost_the_game_in_json(tmp_path):
-    out = judge("play", "--game", "ioiwari", "--format", "json",
-                str(BOTS / "ioiwari/greedy.py"))
+    out = judge("play", "--game", "ioiwari", "--format", "json", str(BOTS / "ioiwari/greedy.py"))
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
     assert data["verdict"] == "ok"

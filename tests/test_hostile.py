@@ -37,8 +37,13 @@ from judge.sandbox import (
 BOTS = Path(__file__).parent / "bots"
 MODES = ["none", "bwrap"] if bwrap_path() else ["none"]
 LIMITS = Limits(
-    move_seconds=0.5, first_move_seconds=1.5, cpu_seconds=5, memory_bytes=256 << 20,
-    processes=16, grace_seconds=0.2, stderr_bytes=2048,
+    move_seconds=0.5,
+    first_move_seconds=1.5,
+    cpu_seconds=5,
+    memory_bytes=256 << 20,
+    processes=16,
+    grace_seconds=0.2,
+    stderr_bytes=2048,
 )
 #: how much longer than its limit a verdict may take to arrive
 MARGIN = 1.0
@@ -73,7 +78,11 @@ def children_of_this_process() -> list[int]:
 
 
 def play(
-    bot: str | Path, mode: str, seat: int = 0, limits: Limits = LIMITS, pty: bool = False,
+    bot: str | Path,
+    mode: str,
+    seat: int = 0,
+    limits: Limits = LIMITS,
+    pty: bool = False,
     opponent: Player | None = None,
 ) -> tuple[GameRecord, float]:
     """One game of `bot` against the scripted player; checks that no process is left."""
@@ -178,7 +187,9 @@ def test_well_behaved_bot_plays_the_whole_game(mode: str, bot: str, seat: int) -
     assert record.verdict.code == verdicts.OK
     assert [m.move for m in record.moves] == [m.move for m in expected.moves]
     assert (record.results, record.score, record.final) == (
-        expected.results, expected.score, expected.final,
+        expected.results,
+        expected.score,
+        expected.final,
     )
     assert all(m.cpu_seconds is not None for m in record.moves if m.seat == seat)
 
@@ -263,7 +274,9 @@ def test_bots_die_with_a_killed_judge_whose_directory_is_swept_later(mode: str) 
     # the bot has moved (so it is fully started), and would linger after its input ends
     judge = subprocess.Popen(
         [sys.executable, "-c", KILLED_JUDGE, str(BOTS / "linger.py"), mode],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
     )
     assert judge.stdout is not None
     pgid, workdir = judge.stdout.readline().split()

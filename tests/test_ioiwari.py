@@ -129,8 +129,16 @@ def test_corrupt_cache_file_is_detected_and_rebuilt():
 
 @pytest.mark.parametrize(
     ("line", "code"),
-    [("8", "illegal-move"), ("0", "illegal-move"), ("a", "garbage"), ("2 3", "garbage"),
-     (" 2", "garbage"), ("2.0", "garbage"), ("", "garbage"), ("02", "illegal-move")],
+    [
+        ("8", "illegal-move"),
+        ("0", "illegal-move"),
+        ("a", "garbage"),
+        ("2 3", "garbage"),
+        (" 2", "garbage"),
+        ("2.0", "garbage"),
+        ("", "garbage"),
+        ("02", "illegal-move"),
+    ],
 )
 def test_move_lines_are_parsed_strictly(line, code):
     with pytest.raises(MoveError) as info:

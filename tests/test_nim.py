@@ -21,8 +21,9 @@ def plain_wins(sizes: tuple[int, ...], misere: bool) -> bool:
     if not any(sizes):
         return misere
     return any(
-        not plain_wins(tuple(sorted(sizes[:h] + (s - k,) + sizes[h + 1:])), misere)
-        for h, s in enumerate(sizes) for k in range(1, s + 1)
+        not plain_wins(tuple(sorted(sizes[:h] + (s - k,) + sizes[h + 1 :])), misere)
+        for h, s in enumerate(sizes)
+        for k in range(1, s + 1)
     )
 
 
@@ -98,9 +99,17 @@ def test_winner_of_a_finished_game_depends_on_the_convention():
 
 @pytest.mark.parametrize(
     ("line", "code"),
-    [("1", "garbage"), ("1 2 3", "garbage"), ("a 1", "garbage"), ("1  2", "garbage"),
-     ("4 1", "illegal-move"), ("1 0", "illegal-move"), ("1 4", "illegal-move"),
-     ("0 1", "illegal-move"), ("01 1", "garbage")],
+    [
+        ("1", "garbage"),
+        ("1 2 3", "garbage"),
+        ("a 1", "garbage"),
+        ("1  2", "garbage"),
+        ("4 1", "illegal-move"),
+        ("1 0", "illegal-move"),
+        ("1 4", "illegal-move"),
+        ("0 1", "illegal-move"),
+        ("01 1", "garbage"),
+    ],
 )
 def test_move_lines_are_parsed_strictly(line, code):
     with pytest.raises(MoveError) as info:

@@ -54,7 +54,7 @@ def test_malformed_input_files_are_rejected_with_a_reason(text):
         parse_input(text)
 
 
-GOOD = '''
+GOOD = """
 from functools import reduce
 lines = open("nim.txt").read().split("\\n")
 for line in lines[1:int(lines[0]) + 1]:
@@ -62,7 +62,7 @@ for line in lines[1:int(lines[0]) + 1]:
     s = reduce(lambda a, b: a ^ b, h, 0)
     i = next((i for i, x in enumerate(h) if x ^ s < x), None)
     print("Lose Game" if i is None else f"Remove {h[i] - (h[i] ^ s)} counters from Heap {i + 1}")
-'''
+"""
 
 
 def test_nim_batch_command_grades_programs_in_their_own_directory(tmp_path):
@@ -74,9 +74,23 @@ def test_nim_batch_command_grades_programs_in_their_own_directory(tmp_path):
     (tmp_path / "bad.py").write_text('print("Lose Game")\n')
     (tmp_path / "slow.py").write_text("import time\ntime.sleep(60)\n")
     out = subprocess.run(
-        [sys.executable, "-m", "judge", "nim-batch", "--format", "json", "--first-move-time",
-         "2", str(tmp_path / "good.py"), str(tmp_path / "bad.py"), str(tmp_path / "slow.py")],
-        capture_output=True, text=True, timeout=120)
+        [
+            sys.executable,
+            "-m",
+            "judge",
+            "nim-batch",
+            "--format",
+            "json",
+            "--first-move-time",
+            "2",
+            str(tmp_path / "good.py"),
+            str(tmp_path / "bad.py"),
+            str(tmp_path / "slow.py"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert out.returncode == 0, out.stderr
     good, bad, slow = json.loads(out.stdout)["programs"]
     assert good["correct"] == good["cases"] == 50 and good["verdict"] == "ok"

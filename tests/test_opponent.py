@@ -8,8 +8,13 @@ import sys
 
 def opponent(stdin: str, *args: str) -> subprocess.CompletedProcess:
     """Run `judge opponent` with the given input."""
-    return subprocess.run([sys.executable, "-m", "judge", "opponent", *args], input=stdin,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "judge", "opponent", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_replays_the_statement_example_game_as_player_two():
@@ -33,7 +38,14 @@ def test_illegal_move_ends_the_game_with_status_one_and_the_reason():
 
 
 def test_misere_nim_opponent_wins_from_a_winning_start():
-    out = opponent("1 1\n", "--game", "nim", "--rules", "misere=on", "--start", "1 1 1",
-                   )
+    out = opponent(
+        "1 1\n",
+        "--game",
+        "nim",
+        "--rules",
+        "misere=on",
+        "--start",
+        "1 1 1",
+    )
     # after the user takes a heap, 1 1 is left: the opponent takes one, the user the last
     assert out.stdout.splitlines()[:2] == ["1 1 1", "2 1"]

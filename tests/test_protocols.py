@@ -19,7 +19,7 @@ from judge.sandbox import Limits
 PROTOCOLS = Path(__file__).resolve().parent.parent / "protocols"
 
 # A bot that plays the transcript: it checks every line it is sent, and says so if one differs.
-SCRIPTED_BOT = '''
+SCRIPTED_BOT = """
 import sys
 script = {script!r}
 for marker, line in script:
@@ -30,7 +30,7 @@ for marker, line in script:
             sys.exit(1)
     elif marker == "bot":
         print(line, flush=True)
-'''
+"""
 
 
 class Scripted(Player):

@@ -25,9 +25,24 @@ def tournament(tmp_path: Path, *extra: str) -> list[str]:
     """The command line of a small Ioiwari tournament."""
     starts = tmp_path / "starts.txt"
     starts.write_text("\n".join(STARTS) + "\n")
-    return [sys.executable, "-m", "judge", "tournament", "--game", "ioiwari", "--starts",
-            str(starts), "--db", str(tmp_path / "t.db"), "--format", "json", "--seed", "7",
-            *extra, *BOTS]
+    return [
+        sys.executable,
+        "-m",
+        "judge",
+        "tournament",
+        "--game",
+        "ioiwari",
+        "--starts",
+        str(starts),
+        "--db",
+        str(tmp_path / "t.db"),
+        "--format",
+        "json",
+        "--seed",
+        "7",
+        *extra,
+        *BOTS,
+    ]
 
 
 def run(args: list[str]) -> dict:
@@ -79,8 +94,9 @@ def test_a_killed_tournament_resumes_to_the_same_standings(tmp_path):
     part.mkdir()
     whole = run(tournament(whole_dir))
     args = tournament(part)
-    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            start_new_session=True)
+    proc = subprocess.Popen(
+        args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True
+    )
     db = part / "t.db"
     stored = 0
     deadline = time.monotonic() + 120
@@ -92,10 +108,26 @@ def test_a_killed_tournament_resumes_to_the_same_standings(tmp_path):
             stored = 0
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
-    resumed = run([sys.executable, "-m", "judge", "tournament", "--resume", "1", "--db",
-                   str(db), "--format", "json"])
+    resumed = run(
+        [
+            sys.executable,
+            "-m",
+            "judge",
+            "tournament",
+            "--resume",
+            "1",
+            "--db",
+            str(db),
+            "--format",
+            "json",
+        ]
+    )
     assert len(resumed["games"]) == len(whole["games"])
-    strip = [{k: s[k] for k in ("bot", "points", "wins", "ties", "losses", "rating")}
-             for s in resumed["standings"]]
-    assert strip == [{k: s[k] for k in ("bot", "points", "wins", "ties", "losses", "rating")}
-                     for s in whole["standings"]]
+    strip = [
+        {k: s[k] for k in ("bot", "points", "wins", "ties", "losses", "rating")}
+        for s in resumed["standings"]
+    ]
+    assert strip == [
+        {k: s[k] for k in ("bot", "points", "wins", "ties", "losses", "rating")}
+        for s in whole["standings"]
+    ]

@@ -10,7 +10,6 @@ from judge.commands.common import add_game_options, game_from_args
 from judge.games.base import Game, MoveError
 from judge.solvers import solver_for
 
-
 #: your moves before a loopy game stops as a tie (the judge's default move limit, halved)
 MOVE_LIMIT = 100
 
