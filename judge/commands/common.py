@@ -130,3 +130,29 @@ def open_store(path: str) -> Store:
 def show_progress(args: argparse.Namespace) -> bool:
     """A progress bar only on a terminal."""
     return sys.stderr.isatty()
+
+
+def resumed(store: Store, run_id: int, kind: str) -> dict[str, Any]:
+    """The config of the stored run `run_id`, which must be of `kind`."""
+    info = store.run(run_id)
+    if info["kind"] != kind:
+        raise InputError(f"run {run_id} is a {info['kind']}, not a {kind}")
+    return info["config"]
+
+
+def play_missing(store: Store, run_id: int, config: dict[str, Any], specs: list,
+                 args: argparse.Namespace) -> None:
+    """Play the scheduled games the run has not stored yet, storing each as it ends."""
+    from judge.schedule import Setup, run_specs
+
+    done = store.done_keys(run_id)
+    todo = [s for s in specs if s.key not in done]
+    seed = f", seed {config['seed']}" if config.get("seed") is not None else ""
+    print(f"judge: {store.run(run_id)['kind']} {run_id}: {store.run(run_id)['game']}: "
+          f"{len(specs)} games, {len(todo)} to play{seed} ({store.path})", file=sys.stderr)
+    setup = Setup(config["game"], config["rules"], config["limits"], config["sandbox"],
+                  config.get("seed"))
+    run_specs(setup, todo, config["jobs"] if args.jobs is None else args.jobs,
+              lambda spec, rec: store.add_game(run_id, spec.key, rec),
+              progress=show_progress(args))
+    store.finish(run_id)

@@ -14,14 +14,15 @@ from judge.commands.common import (
     game_from_args,
     harness_setup,
     open_store,
+    play_missing,
     read_lines,
-    show_progress,
+    resumed,
 )
 from judge.games import load_game
 from judge.games.base import Game, InputError
 from judge.report import render_rows, to_json
 from judge.results import POINTS, failures_text, result_for, seat_of, summarise
-from judge.schedule import OPTIMAL, GameSpec, Setup, run_specs
+from judge.schedule import OPTIMAL, GameSpec
 from judge.testsets import default_tests
 
 
@@ -92,11 +93,7 @@ def run(args: argparse.Namespace) -> int:
     """Grade the bots (or resume a run) and print the results."""
     store = open_store(args.db)
     if args.resume is not None:
-        info = store.run(args.resume)
-        if info["kind"] != "run":
-            raise InputError(f"run {args.resume} is a {info['kind']}, not a grading run")
-        config = info["config"]
-        run_id = args.resume
+        run_id, config = args.resume, resumed(store, args.resume, "run")
     else:
         if not args.game:
             raise InputError("--game is required (or --resume RUN)")
@@ -110,16 +107,7 @@ def run(args: argparse.Namespace) -> int:
         run_id = store.create_run("run", game.describe(), config)
     game = load_game(config["game"], config["rules"])
     specs = schedule(game, config["bots"], config["tests"], config["seats"])
-    done = store.done_keys(run_id)
-    todo = [s for s in specs if s.key not in done]
-    setup = Setup(config["game"], config["rules"], config["limits"], config["sandbox"],
-                  config.get("seed"))
-    print(f"judge: run {run_id}: {game.describe()}: {len(specs)} games, "
-          f"{len(todo)} to play ({args.db})", file=sys.stderr)
-    run_specs(setup, todo, config["jobs"] if args.jobs is None else args.jobs,
-              lambda spec, rec: store.add_game(run_id, spec.key, rec),
-              progress=show_progress(args))
-    store.finish(run_id)
+    play_missing(store, run_id, config, specs, args)
     print_run(store, run_id, args.format, args.details)
     return 0
 

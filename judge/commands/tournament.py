@@ -18,8 +18,9 @@ from judge.commands.common import (
     game_from_args,
     harness_setup,
     open_store,
+    play_missing,
     read_lines,
-    show_progress,
+    resumed,
 )
 from judge.games import load_game
 from judge.games.base import Game, InputError
@@ -31,7 +32,7 @@ from judge.results import (
     result_for,
     summarise,
 )
-from judge.schedule import OPTIMAL, GameSpec, Setup, run_specs
+from judge.schedule import OPTIMAL, GameSpec
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -105,10 +106,7 @@ def run(args: argparse.Namespace) -> int:
     """Play (or resume) a tournament and print the standings."""
     store = open_store(args.db)
     if args.resume is not None:
-        info = store.run(args.resume)
-        if info["kind"] != "tournament":
-            raise InputError(f"run {args.resume} is a {info['kind']}, not a tournament")
-        run_id, config = args.resume, info["config"]
+        run_id, config = args.resume, resumed(store, args.resume, "tournament")
     else:
         if not args.game:
             raise InputError("--game is required (or --resume RUN)")
@@ -129,17 +127,7 @@ def run(args: argparse.Namespace) -> int:
                   **harness, "seed": seed}
         run_id = store.create_run("tournament", game.describe(), config)
     game = load_game(config["game"], config["rules"])
-    specs = schedule(game, config)
-    done = store.done_keys(run_id)
-    todo = [s for s in specs if s.key not in done]
-    print(f"judge: tournament {run_id}: {game.describe()}: {len(specs)} games, "
-          f"{len(todo)} to play, seed {config['seed']} ({args.db})", file=sys.stderr)
-    setup = Setup(config["game"], config["rules"], config["limits"], config["sandbox"],
-                  config["seed"])
-    run_specs(setup, todo, config["jobs"] if args.jobs is None else args.jobs,
-              lambda spec, rec: store.add_game(run_id, spec.key, rec),
-              progress=show_progress(args))
-    store.finish(run_id)
+    play_missing(store, run_id, config, schedule(game, config), args)
     print_tournament(store, run_id, args.format, args.details)
     return 0
 
