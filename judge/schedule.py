@@ -61,9 +61,14 @@ def play_spec(setup: Setup, spec: GameSpec) -> dict[str, Any]:
 
 
 def _worker_init() -> None:
-    """Pool workers: Ctrl-C is the parent's business; die (cleanly) with the parent."""
+    """Pool workers: Ctrl-C is the parent's business; die at once with the parent.
+
+    A worker ends on SIGTERM without unwinding (the pool would catch the exception and
+    wait for work forever); its bots die with it (parent-death signal, or bubblewrap's
+    --die-with-parent) and the next judge sweeps their directories.
+    """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # lets `finally` kill the bots
+    signal.signal(signal.SIGTERM, lambda *_: os._exit(1))
     try:
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG

@@ -152,7 +152,14 @@ def play_missing(store: Store, run_id: int, config: dict[str, Any], specs: list,
           f"{len(specs)} games, {len(todo)} to play{seed} ({store.path})", file=sys.stderr)
     setup = Setup(config["game"], config["rules"], config["limits"], config["sandbox"],
                   config.get("seed"))
-    run_specs(setup, todo, config["jobs"] if args.jobs is None else args.jobs,
-              lambda spec, rec: store.add_game(run_id, spec.key, rec),
-              progress=show_progress(args))
+    try:
+        run_specs(setup, todo, config["jobs"] if args.jobs is None else args.jobs,
+                  lambda spec, rec: store.add_game(run_id, spec.key, rec),
+                  progress=show_progress(args))
+    except KeyboardInterrupt:
+        command = "run" if store.run(run_id)["kind"] == "run" else "tournament"
+        print(f"judge: stopped with {len(store.done_keys(run_id))} of {len(specs)} games "
+              f"stored; continue with: judge {command} --resume {run_id} --db {store.path}",
+              file=sys.stderr)
+        raise
     store.finish(run_id)
