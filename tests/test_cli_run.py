@@ -254,3 +254,40 @@ def test_play_text_draws_boards_and_judges_moves():
     assert "heap 1:" in out.stdout and "optimal" in out.stdout
     assert "MISTAKE" not in out.stdout
     assert "result:" in out.stdout and "verdict: ok" in out.stdout
+
+
+def processes_mentioning(text: str) -> list[str]:
+    """Command lines of live (not zombie) processes that contain `text`."""
+    found = []
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            cmd = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+            state = (proc / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if text in cmd and state != "Z":
+            found.append(cmd)
+    return found
+
+
+def test_killing_the_judge_leaves_no_worker_or_bot_behind(tmp_path):
+    bot = tmp_path / "slowish_bot.py"
+    bot.write_text((BOTS / "ioiwari/optimal.py").read_text())
+    db = tmp_path / "r.db"
+    proc = subprocess.Popen([sys.executable, "-m", "judge", "run", "--game", "ioiwari",
+                             "--jobs", "2", "--db", str(db), str(bot)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while not processes_mentioning(str(bot)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(1)
+    proc.kill()  # the main process only: its workers and their bots must follow
+    proc.wait()
+    deadline = time.monotonic() + 10
+    while (processes_mentioning(str(bot)) or processes_mentioning(str(db))) \
+            and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert processes_mentioning(str(bot)) == []
+    assert processes_mentioning(str(db)) == []
