@@ -162,8 +162,11 @@ def show(args: argparse.Namespace) -> int:
     if args.run_id is None:
         rows = [dict(r, state="finished" if r["finished"] else "interrupted")
                 for r in store.runs()]
-        sys.stdout.write(render_rows(rows, "table" if args.format == "json" else args.format,
-                                     ["id", "kind", "game", "games", "state"]))
+        if args.format == "json":
+            sys.stdout.write(to_json(rows))
+        else:
+            sys.stdout.write(render_rows(rows, args.format,
+                                         ["id", "kind", "game", "games", "state"]))
         return 0
     info = store.run(args.run_id)
     if info["kind"] == "tournament":
