@@ -366,9 +366,10 @@ class Confined:
 
     def __init__(
         self, program: Program, limits: Limits, sandbox: str = "auto", pty: bool = False,
-        files: dict[str, bytes] | None = None,
+        files: dict[str, bytes] | None = None, env: dict[str, str] | None = None,
     ) -> None:
-        """Start `program` with `files` (name -> content) in its private directory; raises
+        """Start `program` with `files` (name -> content) in its private directory and `env`
+        added to its clean environment; raises
         `InputError` for a bad `sandbox`, `OSError` if exec fails."""
         self.limits = limits
         self.mode = resolve_sandbox(sandbox)
@@ -388,7 +389,7 @@ class Confined:
             argv = [bwrap_path() or "bwrap", *_bwrap_options(self.workdir, shown), *argv]
         env = {
             "PATH": SAFE_PATH, "LANG": "C.UTF-8", "HOME": str(self.workdir),
-            "TMPDIR": str(self.workdir),
+            "TMPDIR": str(self.workdir), **(env or {}),
         }
         err_read, err_write = os.pipe()
         if pty:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ctypes
+import hashlib
 import os
 import signal
 import sys
@@ -46,18 +47,29 @@ def play_spec(setup: Setup, spec: GameSpec) -> dict[str, Any]:
     game = load_game(setup.game, setup.rules)
     start = game.parse_position(spec.start)
     limits = Limits(**setup.limits)
+    seed = game_seed(setup.seed, spec.key)
     players = [
-        OptimalPlayer(setup.seed) if who == OPTIMAL
-        else BotPlayer(who, limits=limits, sandbox=setup.sandbox, name=who)
+        OptimalPlayer(seed) if who == OPTIMAL
+        else BotPlayer(who, limits=limits, sandbox=setup.sandbox, name=who, seed=seed)
         for who in spec.players
     ]
     record = play_game(game, players, start, limits)
     data = record.to_dict()
     data["key"] = spec.key
+    data["seed"] = seed
     data["players"] = list(spec.players)
     moves = [m["move"] for m in data["moves"]]
     data["review"] = [r.to_dict() for r in review(game, start, moves)]
     return data
+
+
+def game_seed(run_seed: int | None, key: str) -> int | None:
+    """The seed of one game, derived from the run's seed and the game's key (None if the run
+    has none): the optimal player's choices and the bots' BOT_SEED."""
+    if run_seed is None:
+        return None
+    digest = hashlib.sha256(f"{run_seed}|{key}".encode()).digest()
+    return int.from_bytes(digest[:4], "big") >> 1
 
 
 def _worker_init() -> None:

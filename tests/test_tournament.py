@@ -131,3 +131,21 @@ def test_a_killed_tournament_resumes_to_the_same_standings(tmp_path):
         {k: s[k] for k in ("bot", "points", "wins", "ties", "losses", "rating")}
         for s in whole["standings"]
     ]
+
+
+def test_random_bots_get_a_recorded_seed_per_game_so_rounds_differ(tmp_path):
+    bots = []
+    for name in ("a.py", "b.py"):
+        (tmp_path / name).write_text((ROOT / "bots/nim/random.py").read_text())
+        bots.append(str(tmp_path / name))
+
+    def args(db: str) -> list[str]:
+        return [sys.executable, "-m", "judge", "tournament", "--game", "nim", "--rounds", "3",
+                "--db", str(tmp_path / db), "--format", "json", "--seed", "11", *bots]
+
+    first = run(args("first.db"))
+    seeds = [g["seed"] for g in first["games"]]
+    assert len(set(seeds)) == len(seeds) == 3 * 2
+    assert first["identical_games"] < len(seeds) - 2  # the rounds are not one game repeated
+    again = run(args("again.db"))  # the same seed replays the same games
+    assert [g["moves"] for g in again["games"]] == [g["moves"] for g in first["games"]]

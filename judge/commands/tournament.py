@@ -158,7 +158,7 @@ def standings(config: dict[str, Any], records: dict[str, dict[str, Any]]) -> dic
         games.append({"key": key, "players": [a, b], "start": rec["start"],
                       "results": rec["results"], "verdict": rec["verdict"]["code"],
                       "message": rec["verdict"]["message"], "moves": list(moves),
-                      "identical_to": twin})
+                      "identical_to": twin, "seed": rec.get("seed")})
     ratings = fit(entrants, pairs) if pairs else {}
     table = []
     for bot in entrants:

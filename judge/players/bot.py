@@ -37,6 +37,7 @@ class BotPlayer(Player):
         sandbox: str = "auto",
         pty: bool = False,
         name: str | None = None,
+        seed: int | None = None,
     ) -> None:
         """Prepare the bot at `path`; raises `InputError` for a missing or unrunnable file.
 
@@ -49,6 +50,8 @@ class BotPlayer(Player):
         self.limits = limits or Limits()
         self.sandbox = resolve_sandbox(sandbox)
         self.pty = pty
+        #: given to the bot as BOT_SEED, so that a random bot's game can be replayed
+        self.seed = seed
         self.compile_error: str | None = None
         try:
             self.program = program_for(path)
@@ -77,7 +80,8 @@ class BotPlayer(Player):
         if self.compile_error is not None:
             raise PlayerFailure(verdicts.COMPILE_ERROR, self.compile_error)
         try:
-            self.process = Confined(self.program, self.limits, self.sandbox, self.pty)
+            env = {"BOT_SEED": str(self.seed)} if self.seed is not None else None
+            self.process = Confined(self.program, self.limits, self.sandbox, self.pty, env=env)
         except OSError as exc:
             if exc.filename is None:  # not the bot's exec failing: the judge's own trouble
                 raise
