@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import Any
 
 from judge.commands.common import (
@@ -69,7 +70,7 @@ def schedule(game: Game, bots: list[str], tests_file: str | None,
     specs = []
     for first in (True, False) if seats == "both" else (True,):
         if tests_file:
-            starts = game.parse_positions(read_lines_of(tests_file))
+            starts = game.parse_positions(read_lines(Path(tests_file)))
         else:
             starts = default_tests(game, first)
         for pos in starts:
@@ -80,13 +81,6 @@ def schedule(game: Game, bots: list[str], tests_file: str | None,
                 key = f"{bot}|{text}|{'first' if first else 'second'}"
                 specs.append(GameSpec(key, players, text))
     return specs
-
-
-def read_lines_of(path: str) -> list[str]:
-    """The test file's lines."""
-    from pathlib import Path
-
-    return read_lines(Path(path))
 
 
 def run(args: argparse.Namespace) -> int:
