@@ -80,3 +80,17 @@ def review(game: Game, start: Any, moves: Sequence[str]) -> list[MoveReview]:
                               ev.remoteness, mv.remoteness))
         pos = game.play(pos, move)
     return out
+
+
+def perfect_results(game: Game, start: Any) -> list[str]:
+    """What each seat gets from `start` when both play perfectly: win, tie or loss."""
+    value = solver_for(game).evaluate(start).value
+    mover = game.mover(start)
+    score = game.score(start)
+    lead = score[mover] - score[1 - mover] if score else 0
+    sign = _sign(value, lead)
+    names = {1: "win", 0: "tie", -1: "loss"}
+    results = ["", ""]
+    results[mover], results[1 - mover] = names[sign], names[-sign]
+    return results
+

@@ -9,23 +9,23 @@ from judge.games.base import InputError, parse_int
 from judge.solvers.nim import winning_moves
 
 
-def parse_input(text: str) -> list[tuple[int, ...]]:
+def parse_input(text: str, name: str = "nim.txt") -> list[tuple[int, ...]]:
     """The data sets of a `nim.txt`: a count n, then n lines of two or more heap sizes."""
     lines = text.splitlines()
     if not lines or not lines[0].strip():
-        raise InputError("nim.txt: the first line must hold the number of data sets")
+        raise InputError(f"{name}: the first line must hold the number of data sets")
     try:
-        n = parse_int(lines[0].strip(), "nim.txt line 1 (the number of data sets)", 0)
+        n = parse_int(lines[0].strip(), f"{name} line 1 (the number of data sets)", 0)
     except InputError as exc:
         raise InputError(str(exc)) from None
     if len(lines) - 1 < n:
-        raise InputError(f"nim.txt announces {n} data sets but has only {len(lines) - 1}")
+        raise InputError(f"{name} announces {n} data sets but has only {len(lines) - 1}")
     cases = []
     for number, line in enumerate(lines[1 : n + 1], 2):
         tokens = line.split()
         if len(tokens) < 2:
-            raise InputError(f"nim.txt line {number}: a data set has two or more heap sizes")
-        cases.append(tuple(parse_int(t, f"nim.txt line {number}: a heap size", 0)
+            raise InputError(f"{name} line {number}: a data set has two or more heap sizes")
+        cases.append(tuple(parse_int(t, f"{name} line {number}: a heap size", 0)
                            for t in tokens))
     return cases
 

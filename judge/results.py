@@ -60,13 +60,18 @@ def summarise(bot: str, records: list[tuple[dict[str, Any], int]],
         "ties": results["tie"],
         "losses": results["loss"],
         "points": sum(points[r] * n for r, n in results.items()),
-        "max_points": points["win"] * played,
+        # what perfect play would have scored in the same games
+        "max_points": sum(points[rec.get("perfect", ["win", "win"])[seat]]
+                          for rec, seat in records if result_for(rec, seat) is not None),
         "failures": dict(sorted(failures.items())),
         "judge_errors": judge_errors,
         "accuracy": round(good / total, 4) if total else None,
     }
 
 
-def failures_text(failures: dict[str, int]) -> str:
-    """`time-limit 3, crash 1` or empty."""
-    return ", ".join(f"{code} {n}" for code, n in failures.items())
+def failures_text(failures: dict[str, int], judge_errors: int = 0) -> str:
+    """`time-limit 3, crash 1` (and void games, if any) or empty."""
+    parts = [f"{code} {n}" for code, n in failures.items()]
+    if judge_errors:
+        parts.append(f"judge-error {judge_errors} (void, not counted)")
+    return ", ".join(parts)

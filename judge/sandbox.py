@@ -21,6 +21,7 @@ import functools
 import hashlib
 import os
 import resource
+import secrets
 import select
 import shutil
 import signal
@@ -299,6 +300,22 @@ def group_members(pgid: int) -> list[int]:
     return members
 
 
+def marked_processes(token: str) -> list[int]:
+    """Live processes whose environment carries ``JUDGE_BOT=<token>``: a bot's descendants
+    even after they left its process group and session (readable as root or the same user)."""
+    mark = f"JUDGE_BOT={token}".encode()
+    found = []
+    for name in os.listdir("/proc"):
+        if name.isdigit() and int(name) != os.getpid():
+            try:
+                with open(f"/proc/{name}/environ", "rb") as fh:
+                    if mark in fh.read().split(b"\0"):
+                        found.append(int(name))
+            except OSError:
+                continue
+    return found
+
+
 def _remove_tree(path: Path) -> None:
     def retry(func, name, _exc) -> None:  # a bot may have left a directory without rights
         with suppress(OSError):
@@ -391,6 +408,9 @@ class Confined:
             "PATH": SAFE_PATH, "LANG": "C.UTF-8", "HOME": str(self.workdir),
             "TMPDIR": str(self.workdir), **(env or {}),
         }
+        # without bubblewrap's PID namespace, this mark finds processes that escaped the group
+        self._token = secrets.token_hex(8)
+        env["JUDGE_BOT"] = self._token
         err_read, err_write = os.pipe()
         if pty:
             self._master, slave = os.openpty()
@@ -572,6 +592,15 @@ class Confined:
         while group_members(self.pgid) and time.monotonic() < deadline:
             _kill_group(self.pgid)
             time.sleep(0.005)
+        if self.mode == "none":  # a bot that forked and called setsid left the group
+            for _ in range(3):
+                escaped = marked_processes(self._token)
+                if not escaped:
+                    break
+                for pid in escaped:
+                    with suppress(OSError):
+                        os.kill(pid, signal.SIGKILL)
+                time.sleep(0.01)
         self._stderr.stopping.set()
         self._stderr.join(timeout=1.0)
         for stream in (self.popen.stdin, self.popen.stdout):

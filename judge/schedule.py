@@ -37,7 +37,7 @@ class Setup:
 
 def play_spec(setup: Setup, spec: GameSpec) -> dict[str, Any]:
     """Play one scheduled game and return its record, with every move reviewed."""
-    from judge.analysis import review
+    from judge.analysis import perfect_results, review
     from judge.games import load_game
     from judge.players.bot import BotPlayer
     from judge.players.optimal import OptimalPlayer
@@ -60,6 +60,7 @@ def play_spec(setup: Setup, spec: GameSpec) -> dict[str, Any]:
     data["players"] = list(spec.players)
     moves = [m["move"] for m in data["moves"]]
     data["review"] = [r.to_dict() for r in review(game, start, moves)]
+    data["perfect"] = perfect_results(game, start)
     return data
 
 

@@ -185,7 +185,9 @@ def test_a_bot_for_another_game_gets_verdicts_not_a_crash(tmp_path):
         (["--game", "nim", "--rules", "misere=sometimes", "x.py"], "misere"),
         (["--game", "chess", "x.py"], "invalid choice"),
         (["--game", "nim"], "at least one BOT"),
-        (["--resume", "42"], "no run 42"),
+        (["--resume", "42"], "no results database"),
+        (["--move-time", "nan", "--game", "nim", "x.py"], "--move-time must be a positive"),
+        (["--output", "-1", "--game", "nim", "x.py"], "--output must be a positive"),
     ],
 )
 def test_bad_command_lines_exit_2_with_a_message_and_no_traceback(tmp_path, args, message):
@@ -195,20 +197,46 @@ def test_bad_command_lines_exit_2_with_a_message_and_no_traceback(tmp_path, args
     assert "Traceback" not in out.stderr
 
 
-def test_malformed_test_file_names_the_line(tmp_path):
+def test_malformed_test_file_names_file_and_line_and_stores_nothing(tmp_path):
     tests = starts_file(tmp_path, ["3 4 5", "3 four 5"])
-    out = judge(
-        "run",
-        "--game",
-        "nim",
-        "--tests",
-        tests,
-        "--db",
-        str(tmp_path / "r.db"),
-        str(BOTS / "nim/optimal.py"),
-    )
+    db = tmp_path / "r.db"
+    out = judge("run", "--game", "nim", "--tests", tests, "--db", str(db),
+                str(BOTS / "nim/optimal.py"))
     assert out.returncode == 2
-    assert "line 2" in out.stderr
+    assert f"{tests}: line 2" in out.stderr
+    listed = judge("show", "--db", str(db), "--format", "json")
+    assert json.loads(listed.stdout) == []  # no half-made run
+
+
+def test_resume_plays_the_stored_starts_even_if_the_file_changed(tmp_path):
+    tests = starts_file(tmp_path, ["3 4 5", "1 2 4"])
+    db = str(tmp_path / "r.db")
+    first = judge("run", "--game", "nim", "--tests", tests, "--db", db, "--format", "json",
+                  str(BOTS / "nim/optimal.py"))
+    assert first.returncode == 0, first.stderr
+    Path(tests).unlink()
+    again = judge("run", "--resume", "1", "--db", db, "--format", "json")
+    assert again.returncode == 0, again.stderr
+    assert "0 to play" in again.stderr
+    assert sorted(g["start"] for g in json.loads(again.stdout)["games"]) == ["1 2 4", "3 4 5"]
+    conflict = judge("run", "--resume", "1", "--db", db, "--game", "nim")
+    assert conflict.returncode == 2 and "drop --game" in conflict.stderr
+    unknown = judge("run", "--resume", "9", "--db", db)
+    assert unknown.returncode == 2 and "no run 9" in unknown.stderr
+
+
+def test_non_bot_files_among_the_bots_are_skipped_with_a_note(tmp_path):
+    (tmp_path / "README.md").write_text("my bots\n")
+    (tmp_path / "sub").mkdir()
+    bot = tmp_path / "bot.py"
+    bot.write_text((BOTS / "nim/optimal.py").read_text())
+    tests = starts_file(tmp_path, ["3 4 5"])
+    out = judge("run", "--game", "nim", "--tests", tests, "--db", str(tmp_path / "r.db"),
+                "--format", "json", str(tmp_path / "README.md"), str(tmp_path / "sub"),
+                str(bot))
+    assert out.returncode == 0, out.stderr
+    assert "skipping" in out.stderr and "README.md" in out.stderr
+    assert [b["bot"] for b in json.loads(out.stdout)["bots"]] == [str(bot)]
 
 
 def test_csv_and_markdown_outputs_have_one_row_per_bot(tmp_path):
@@ -241,11 +269,12 @@ def test_play_names_the_move_that_lost_the_game_in_json(tmp_path):
     data = json.loads(out.stdout)
     assert data["verdict"] == "ok"
     assert data["result"] in ("tie", "loss")  # greedy cannot hold the example start
-    mine = [m for m in data["moves"] if m["seat"] == 0]
+    mine = [m for m in data["moves"] if m["seat"] == 1]
     assert any(m["review"]["mistake"] for m in mine)
     for m in mine:
         r = m["review"]
         assert r["mistake"] == (m["move"] not in r["best_moves"])
+    assert data["players"][0]["seat"] == 1 and data["players"][0]["name"].endswith("greedy.py")
 
 
 def test_play_text_draws_boards_and_judges_moves():

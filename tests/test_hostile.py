@@ -138,10 +138,11 @@ def test_fork_bomb_is_stopped_and_every_process_killed(mode: str) -> None:
     assert elapsed < LIMITS.first_move_seconds + MARGIN
 
 
-@pytest.mark.skipif("bwrap" not in MODES, reason="bubblewrap is not available")
-def test_processes_that_leave_the_group_die_with_the_pid_namespace() -> None:
-    # without bwrap they would survive the game: killpg cannot reach another session
-    record, _ = play("setsid_escape.py", "bwrap")
+@pytest.mark.parametrize("mode", MODES)
+def test_processes_that_leave_the_group_and_session_die_too(mode: str) -> None:
+    # killpg cannot reach another session: under bwrap the PID namespace ends them, without
+    # it the judge finds them by the mark in their environment
+    record, _ = play("setsid_escape.py", mode)
     assert record.verdict.code == verdicts.TIME_LIMIT
     assert processes_running(BOTS / "setsid_escape.py") == []
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 from dataclasses import asdict
@@ -85,9 +86,11 @@ def harness_setup(args: argparse.Namespace) -> dict[str, Any]:
 
     defaults = Limits()
     overrides = {}
-    for _, field, scale, _ in LIMIT_OPTIONS:
+    for flag, field, scale, _ in LIMIT_OPTIONS:
         value = getattr(args, f"limit_{field}")
         if value is not None:
+            if not math.isfinite(value) or value <= 0:
+                raise InputError(f"{flag} must be a positive number, not {value:g}")
             overrides[field] = type(getattr(defaults, field))(value * scale)
     try:
         limits = Limits(**overrides)
@@ -102,28 +105,40 @@ def harness_setup(args: argparse.Namespace) -> dict[str, Any]:
 def check_bots(paths: list[str]) -> list[str]:
     """The bot paths as given, after checking each names a runnable program.
 
-    Folders (a shell glob such as ``bots/nim/*`` may catch ``__pycache__``) are skipped
-    with a note on stderr.
+    Folders and files that cannot be bots (a shell glob such as ``bots/nim/*`` may catch a
+    README or ``__pycache__``) are skipped with a note on stderr; a missing file is an error.
     """
     from judge.sandbox import CompileError, program_for
 
-    for folder in [p for p in paths if Path(p).is_dir()]:
-        print(f"judge: skipping {folder}: a folder, not a bot", file=sys.stderr)
-    paths = [p for p in paths if not Path(p).is_dir()]
-    if not paths:
-        raise InputError("no bot files among the arguments")
+    bots: list[str] = []
+    seen: dict[Path, str] = {}
     for path in paths:
+        if Path(path).is_dir():
+            print(f"judge: skipping {path}: a folder, not a bot", file=sys.stderr)
+            continue
         try:
             program_for(path)  # C and C++ bots are compiled (and cached) once, here
         except CompileError:
             pass  # every game of that bot gets the compile-error verdict
-    if len(set(paths)) != len(paths):
-        raise InputError("a bot is named twice")
-    return list(paths)
+        except InputError as exc:
+            if not Path(path).exists() or len(paths) == 1:
+                raise
+            print(f"judge: skipping {exc}", file=sys.stderr)  # e.g. a README among the bots
+            continue
+        real = Path(path).resolve()
+        if real in seen:
+            raise InputError(f"{path} and {seen[real]} are the same bot")
+        seen[real] = path
+        bots.append(path)
+    if not bots:
+        raise InputError("no bot files among the arguments")
+    return bots
 
 
-def open_store(path: str) -> Store:
-    """The results database at `path`."""
+def open_store(path: str, must_exist: bool = False) -> Store:
+    """The results database at `path` (created unless it `must_exist`)."""
+    if must_exist and not Path(path).exists():
+        raise InputError(f"no results database {path} (give --db FILE)")
     return Store(path)
 
 
@@ -163,3 +178,36 @@ def play_missing(store: Store, run_id: int, config: dict[str, Any], specs: list,
               file=sys.stderr)
         raise
     store.finish(run_id)
+
+
+def load_starts(game: Game, path: str) -> list[str]:
+    """The start positions of a user's file, in canonical notation; errors name the file.
+
+    Positions where the game is already over are refused; repeated ones are played once.
+    """
+    try:
+        positions = game.parse_positions(read_lines(Path(path)))
+    except InputError as exc:
+        raise InputError(f"{path}: {exc}") from None
+    texts: list[str] = []
+    for pos in positions:
+        text = game.format_position(pos)
+        if game.is_over(pos):
+            raise InputError(f"{path}: {text!r} is the end of a game, not a start")
+        if text in texts:
+            print(f"judge: {path}: {text!r} is listed twice; it is played once",
+                  file=sys.stderr)
+            continue
+        texts.append(text)
+    if not texts:
+        raise InputError(f"{path}: no start positions in the file")
+    return texts
+
+
+def refuse_with_resume(args: argparse.Namespace, *names: str) -> None:
+    """--resume continues a stored run as it was set up: other settings are an error."""
+    given = [n if n.startswith("-") else "the BOT arguments" for n in names
+             if getattr(args, n.lstrip("-").replace("-", "_"), None)]
+    if given:
+        raise InputError(f"--resume continues the stored run as it was set up; "
+                         f"drop {', '.join(given)}")

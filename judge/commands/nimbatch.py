@@ -38,7 +38,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Grade each program."""
     text = "\n".join(read_lines(args.input)) + "\n" if args.input else standard_input()
-    cases = parse_input(text)
+    cases = parse_input(text, str(args.input) if args.input else "nim.txt")
     programs = check_bots(args.programs)
     setup = harness_setup(args)
     from judge.sandbox import Limits
@@ -62,7 +62,8 @@ def run(args: argparse.Namespace) -> int:
     for r in rows:
         wrong = r["first_wrong"]
         shown = "" if wrong is None else (
-            f"line {wrong['line']}: expected {wrong['expected']!r}, got {wrong['got']!r}")
+            f"line {wrong['line']}: expected {wrong['expected']!r}, got "
+            + ("nothing" if wrong["got"] is None else repr(wrong["got"])))
         table.append(dict(r, first_wrong=shown))
     sys.stdout.write(render_rows(table, args.format,
                                  ["program", "score", "verdict", "first_wrong", "message"]))

@@ -7,7 +7,7 @@ import sys
 from typing import Any
 
 from judge.commands.common import add_game_options, game_from_args
-from judge.games.base import Game, MoveError
+from judge.games.base import Game, InputError, MoveError
 from judge.solvers import solver_for
 
 #: your moves before a loopy game stops as a tie (the judge's default move limit, halved)
@@ -48,6 +48,8 @@ def run(args: argparse.Namespace) -> int:
     if game.mover(pos) != you and not game.is_over(pos):
         pos = game.play(pos, solver.choose(pos))
     if game.is_over(pos):
+        if args.start and game.is_over(game.parse_position(args.start)):
+            raise InputError("the start position is already the end of the game")
         return _finish(game, pos, you)
     for line in game.wire_start(pos):
         _send(line)

@@ -213,9 +213,10 @@ def play_json(record: dict[str, Any], reviews: list[MoveReview], bot_seat: int) 
     results = record["results"]
     moves = []
     for i, m in enumerate(record["moves"]):
-        entry = dict(m, ply=i + 1)
+        entry = dict(m, ply=i + 1, seat=m["seat"] + 1)
         if i < len(reviews):
-            entry["review"] = reviews[i].to_dict()
+            entry["review"] = {k: v for k, v in reviews[i].to_dict().items()
+                               if k not in ("ply", "seat", "move")}  # said by the move
         moves.append(entry)
     return {
         "result": "void" if results[bot_seat] == "none" else results[bot_seat],

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from typing import Any
 
 from judge.commands.common import (
@@ -14,9 +13,10 @@ from judge.commands.common import (
     check_bots,
     game_from_args,
     harness_setup,
+    load_starts,
     open_store,
     play_missing,
-    read_lines,
+    refuse_with_resume,
     resumed,
 )
 from judge.games import load_game
@@ -64,29 +64,43 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.set_defaults(func=show)
 
 
-def schedule(game: Game, bots: list[str], tests_file: str | None,
-             seats: str) -> list[GameSpec]:
-    """Every (bot, start, seat) game of a grading run, in a fixed order."""
-    specs = []
+def test_starts(game: Game, tests_file: str | None, seats: str) -> dict[str, list[str]]:
+    """The starts a grading run plays, per graded seat ("first", "second"), as texts."""
+    starts = {}
     for first in (True, False) if seats == "both" else (True,):
         if tests_file:
-            starts = game.parse_positions(read_lines(Path(tests_file)))
+            starts[SEATS[first]] = load_starts(game, tests_file)
         else:
-            starts = default_tests(game, first)
-        for pos in starts:
-            text = game.format_position(pos)
+            starts[SEATS[first]] = [game.format_position(p) for p in default_tests(game, first)]
+            if not starts[SEATS[first]]:
+                raise InputError(f"no standard start of {game.describe()} is won (or held) by "
+                                 f"the {SEATS[first]} player: give --tests FILE")
+    return starts
+
+
+SEATS = {True: "first", False: "second"}
+
+
+def schedule(game: Game, bots: list[str], starts: dict[str, list[str]]) -> list[GameSpec]:
+    """Every (bot, start, seat) game of a grading run, in a fixed order."""
+    specs = []
+    for seat_name, texts in starts.items():
+        first = seat_name == "first"
+        for text in texts:
+            pos = game.parse_position(text)
             bot_seat = game.mover(pos) if first else 1 - game.mover(pos)
             for bot in bots:
                 players = (bot, OPTIMAL) if bot_seat == 0 else (OPTIMAL, bot)
-                key = f"{bot}|{text}|{'first' if first else 'second'}"
+                key = f"{bot}|{text}|{seat_name}"
                 specs.append(GameSpec(key, players, text))
     return specs
 
 
 def run(args: argparse.Namespace) -> int:
     """Grade the bots (or resume a run) and print the results."""
-    store = open_store(args.db)
+    store = open_store(args.db, must_exist=args.resume is not None)
     if args.resume is not None:
+        refuse_with_resume(args, "--game", "--rules", "--tests", "bots")
         run_id, config = args.resume, resumed(store, args.resume, "run")
     else:
         if not args.game:
@@ -94,13 +108,15 @@ def run(args: argparse.Namespace) -> int:
         if not args.bots:
             raise InputError("name at least one BOT to grade")
         game = game_from_args(args)
+        harness = harness_setup(args)
+        starts = test_starts(game, args.tests, args.seats)
         config = {
             "game": game.name, "rules": game.rules_string(), "bots": check_bots(args.bots),
-            "tests": args.tests, "seats": args.seats, **harness_setup(args),
+            "tests": args.tests, "seats": args.seats, "starts": starts, **harness,
         }
         run_id = store.create_run("run", game.describe(), config)
     game = load_game(config["game"], config["rules"])
-    specs = schedule(game, config["bots"], config["tests"], config["seats"])
+    specs = schedule(game, config["bots"], config["starts"])
     play_missing(store, run_id, config, specs, args)
     print_run(store, run_id, args.format, args.details)
     return 0
@@ -138,7 +154,7 @@ def print_run(store: Any, run_id: int, fmt: str, details: bool) -> None:
         return
     rows = [dict(b, points=f"{b['points']:g}/{b['max_points']:g}",
                  accuracy="" if b["accuracy"] is None else f"{100 * b['accuracy']:.1f}%",
-                 failures=failures_text(b["failures"])) for b in bots]
+                 failures=failures_text(b["failures"], b["judge_errors"])) for b in bots]
     headers = ["bot", "games", "wins", "ties", "losses", "points", "accuracy", "failures"]
     if fmt == "table":
         sys.stdout.write(f"run {run_id}: {info['game']}\n")
@@ -152,7 +168,7 @@ def print_run(store: Any, run_id: int, fmt: str, details: bool) -> None:
 
 def show(args: argparse.Namespace) -> int:
     """Print a stored run, or list the runs."""
-    store = open_store(args.db)
+    store = open_store(args.db, must_exist=True)
     if args.run_id is None:
         rows = [dict(r, state="finished" if r["finished"] else "interrupted")
                 for r in store.runs()]

@@ -7,7 +7,6 @@ import random
 import sys
 from collections import defaultdict
 from itertools import combinations
-from pathlib import Path
 from typing import Any
 
 from judge.commands.common import (
@@ -17,9 +16,10 @@ from judge.commands.common import (
     check_bots,
     game_from_args,
     harness_setup,
+    load_starts,
     open_store,
     play_missing,
-    read_lines,
+    refuse_with_resume,
     resumed,
 )
 from judge.games import load_game
@@ -42,7 +42,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="play bots against each other: standings, ratings, crosstable",
         description="Every pair of bots plays every start in both seats (a round robin), or "
         "one bot plays each of the others (--gauntlet). Points 1/0.5/0 per game; ratings "
-        "on the Elo scale from a joint Bradley-Terry model with a prior, with 95%% intervals; "
+        "on the Elo scale from a joint Bradley-Terry model with a prior, with 95% intervals; "
         "move accuracy against perfect play. The schedule comes from a recorded seed, and "
         "every game is stored as it ends, so --resume plays exactly the missing games.",
         epilog="examples:\n  judge tournament --game ioiwari bots/ioiwari/*.py\n"
@@ -85,14 +85,10 @@ def schedule(game: Game, config: dict[str, Any]) -> list[GameSpec]:
         pairs = [(config["gauntlet"], b) for b in entrants if b != config["gauntlet"]]
     else:
         pairs = list(combinations(entrants, 2))
-    if config["starts"]:
-        starts = game.parse_positions(read_lines(Path(config["starts"])))
-    else:
-        starts = default_starts(game)
     specs = []
     for rnd in range(1, config["rounds"] + 1):
-        for pos in starts:
-            text = game.format_position(pos)
+        for text in config["start_positions"]:
+            pos = game.parse_position(text)
             for a, b in pairs:
                 for first, second in ((a, b), (b, a)):
                     players = (first, second) if game.mover(pos) == 0 else (second, first)
@@ -104,15 +100,17 @@ def schedule(game: Game, config: dict[str, Any]) -> list[GameSpec]:
 
 def run(args: argparse.Namespace) -> int:
     """Play (or resume) a tournament and print the standings."""
-    store = open_store(args.db)
+    store = open_store(args.db, must_exist=args.resume is not None)
     if args.resume is not None:
+        refuse_with_resume(args, "--game", "--rules", "--starts", "--gauntlet", "bots")
         run_id, config = args.resume, resumed(store, args.resume, "tournament")
     else:
         if not args.game:
             raise InputError("--game is required (or --resume RUN)")
-        bots = check_bots(args.bots)
-        if args.gauntlet and args.gauntlet not in bots:
-            bots = check_bots([args.gauntlet, *bots])
+        names = list(args.bots)
+        if args.gauntlet and args.gauntlet not in names:
+            names.insert(0, args.gauntlet)
+        bots = check_bots(names) if names else []
         entrants = bots + ([OPTIMAL] if args.include_optimal else [])
         if len(entrants) < 2:
             raise InputError("a tournament needs at least two participants "
@@ -122,9 +120,11 @@ def run(args: argparse.Namespace) -> int:
         game = game_from_args(args)
         harness = harness_setup(args)
         seed = harness["seed"] if harness["seed"] is not None else random.randrange(2**31)
+        starts = (load_starts(game, args.starts) if args.starts
+                  else [game.format_position(p) for p in default_starts(game)])
         config = {"game": game.name, "rules": game.rules_string(), "entrants": entrants,
-                  "gauntlet": args.gauntlet, "starts": args.starts, "rounds": args.rounds,
-                  **harness, "seed": seed}
+                  "gauntlet": args.gauntlet, "starts": args.starts, "start_positions": starts,
+                  "rounds": args.rounds, **harness, "seed": seed}
         run_id = store.create_run("tournament", game.describe(), config)
     game = load_game(config["game"], config["rules"])
     play_missing(store, run_id, config, schedule(game, config), args)
@@ -168,7 +168,9 @@ def standings(config: dict[str, Any], records: dict[str, dict[str, Any]]) -> dic
                    rating_low=None if r is None else round(r.low, 1),
                    rating_high=None if r is None else round(r.high, 1))
         table.append(row)
-    table.sort(key=lambda row: (-row["points"], -(row["rating"] or 0)))
+    # by share of the points (a gauntlet's bots play different numbers of games), then rating
+    table.sort(key=lambda row: (-(row["points"] / row["games"] if row["games"] else 0),
+                                -(row["rating"] or 0)))
     crosstable = {a: {b: sum(v) for b, v in cross[a].items()} for a in entrants}
     identical = sum(1 for g in games if g["identical_to"])
     return {"standings": table, "crosstable": crosstable, "identical_games": identical,
@@ -188,15 +190,16 @@ def print_tournament(store: Any, run_id: int, fmt: str, details: bool) -> None:
         interval = "" if s["rating"] is None else f"[{s['rating_low']:.0f}, {s['rating_high']:.0f}]"
         rows.append(dict(s, rank=rank, points=f"{s['points']:g}/{s['games']}",
                          rating="" if s["rating"] is None else f"{s['rating']:.0f}",
-                         interval=interval, failures=failures_text(s["failures"]),
+                         interval=interval,
+                         failures=failures_text(s["failures"], s["judge_errors"]),
                          accuracy="" if s["accuracy"] is None else f"{100 * s['accuracy']:.1f}%"))
     if fmt == "table":
         sys.stdout.write(f"tournament {run_id}: {info['game']} (seed {info['config']['seed']})\n")
     sys.stdout.write(render_rows(rows, fmt, ["rank", "bot", "points", "wins", "ties", "losses",
                                              "rating", "interval", "accuracy", "failures"]))
     names = [s["bot"] for s in data["standings"]]
-    cross_rows = [{"bot": a, **{f"#{j}": ("" if a == b else
-                                        f"{data['crosstable'][a].get(b, 0):g}")
+    cross = data["crosstable"]
+    cross_rows = [{"bot": a, **{f"#{j}": (f"{cross[a][b]:g}" if b in cross[a] else "")
                                 for j, b in enumerate(names, 1)}} for a in names]
     sys.stdout.write("\n")
     sys.stdout.write(render_rows(cross_rows, fmt, ["bot", *[f"#{j}" for j in
