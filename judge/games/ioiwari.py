@@ -150,6 +150,6 @@ class Ioiwari(Game[Board, int]):
         return (
             f"pit   {labels}\n"
             f"beads {beads}\n"
-            f"banks player 1: {pos.banks[0]}   player 2: {pos.banks[1]}"
-            f"   (player {pos.to_move + 1} to move)"
+            f"banks player 1: {pos.banks[0]}   player 2: {pos.banks[1]}   "
+            + ("(game over)" if self.is_over(pos) else f"(player {pos.to_move + 1} to move)")
         )

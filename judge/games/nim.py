@@ -113,5 +113,6 @@ class Nim(Game[Heaps, NimMove]):
             bar = "|" * size if size <= 40 else "|" * 37 + "..."
             lines.append(f"heap {h:>{width}}: {size:>3} {bar}")
         rule = "misere" if self.misere else "normal play"
-        lines.append(f"({rule}, player {pos.to_move + 1} to move)")
+        turn = "game over" if self.is_over(pos) else f"player {pos.to_move + 1} to move"
+        lines.append(f"({rule}, {turn})")
         return "\n".join(lines)
