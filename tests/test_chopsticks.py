@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 
 import pytest
@@ -49,6 +50,12 @@ def test_rules_are_written_back_in_canonical_form():
         ("hands=17", "at most 16"),
         ("knockout=sideways", "knockout is one of"),
         ("knockout=rollover fingers=1", "no hand could ever be alive"),
+        ("hands=1 split=revive", "at least one side needs two hands"),
+        ("hands=1/1 swap=on", "at least one side needs two hands"),
+        ("fingers=1 swap=on", "at most 1 finger here"),
+        ("fingers=2 split=on", "merely exchange values"),
+        ("fingers=3 knockout=rollover split=on", "merely exchange values"),
+        ("fingers=2 knockout=rollover split=revive", "at most 1 finger here"),
         ("misere=yes", "misere is one of"),
         ("attack=both", "attack is one of"),
         ("split=sometimes", "split is one of"),
@@ -295,8 +302,17 @@ def test_legal_splits_revives_and_swaps_are_read(rules, text, line, hands):
     assert game.sides(game.play(pos, move))[1] == hands  # the mover's hands, seen next turn
 
 
+def sensible(rules: str) -> bool:
+    """Whether the rules are accepted (split and swap options some position could use)."""
+    try:
+        Chopsticks(rules)
+    except RulesError:
+        return False
+    return True
+
+
 VARIANTS = st.builds(
-    lambda k, n, ko, mi, at, sp, sw: Chopsticks(
+    lambda k, n, ko, mi, at, sp, sw: (
         f"hands={k[0]}/{k[1]} fingers={n} knockout={ko} misere={mi} attack={at} "
         f"split={sp} swap={sw}"
     ),
@@ -307,7 +323,7 @@ VARIANTS = st.builds(
     st.sampled_from(["tapped", "tapping"]),
     st.sampled_from(["off", "on", "revive"]),
     st.sampled_from(["off", "on"]),
-)
+).filter(sensible).map(Chopsticks)
 
 
 @st.composite
@@ -358,3 +374,24 @@ def test_every_move_changes_the_position_and_passes_the_turn(case):
     assert game.format_position(game.parse_position(game.format_position(pos))) == (
         game.format_position(pos)
     )
+
+
+@pytest.mark.parametrize("hands", ["1/1", "1/2", "2/2"])
+@pytest.mark.parametrize("fingers", [1, 2, 3, 4])
+@pytest.mark.parametrize("knockout", ["cutoff", "rollover"])
+@pytest.mark.parametrize("option", ["split=on", "split=revive", "swap=on"])
+def test_split_and_swap_are_refused_exactly_when_no_hands_could_use_them(
+    monkeypatch, hands, fingers, knockout, option
+):
+    rules = f"hands={hands} fingers={fingers} knockout={knockout} {option}"
+    if knockout == "rollover" and fingers == 1:
+        return  # refused for another reason, checked above
+    monkeypatch.setattr(Chopsticks, "_refuse_idle_options", lambda self: None)
+    unchecked = Chopsticks(rules)
+    usable = any(
+        unchecked.split_results(mine)
+        for k in unchecked.hands
+        for mine in itertools.product(range(unchecked.top + 1), repeat=k)
+    )
+    monkeypatch.undo()
+    assert sensible(rules) == usable

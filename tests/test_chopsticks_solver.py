@@ -106,11 +106,34 @@ def rules_line(shape: tuple[int, int], fingers: int, options: tuple[str, ...], s
     )
 
 
-@pytest.mark.parametrize("swap", ["off", "on"])
-@pytest.mark.parametrize("options", OPTIONS, ids="-".join)
-@pytest.mark.parametrize(("shape", "fingers"), [((2, 2), 3), ((1, 2), 4), ((3, 1), 2)])
-def test_vectorised_solver_agrees_with_the_reference_solver(shape, fingers, options, swap):
-    check_against_reference(Chopsticks(rules_line(shape, fingers, options, swap)), moves=True)
+def sensible(rules: str) -> bool:
+    """Whether the rules are accepted (split and swap options some position could use)."""
+    try:
+        Chopsticks(rules)
+    except RulesError:
+        return False
+    return True
+
+
+VARIANT_LINES = [
+    line
+    for shape, fingers in [((2, 2), 3), ((2, 2), 4), ((1, 2), 4), ((3, 1), 2)]
+    for options in OPTIONS
+    for swap in ["off", "on"]
+    if sensible(line := rules_line(shape, fingers, options, swap))
+]
+
+
+def test_every_split_and_swap_option_is_among_the_checked_variants():
+    assert len(VARIANT_LINES) > 100
+    for option in ["split=on", "split=revive", "swap=on"]:
+        assert any(option in line and "rollover" in line for line in VARIANT_LINES)
+        assert any(option in line and "cutoff" in line for line in VARIANT_LINES)
+
+
+@pytest.mark.parametrize("rules", VARIANT_LINES)
+def test_vectorised_solver_agrees_with_the_reference_solver(rules):
+    check_against_reference(Chopsticks(rules), moves=True)
 
 
 @settings(max_examples=25, deadline=None)
@@ -123,7 +146,9 @@ def test_vectorised_solver_agrees_with_the_reference_solver(shape, fingers, opti
 def test_vectorised_solver_agrees_with_the_reference_on_random_variants(
     shape, fingers, options, swap
 ):
-    game = Chopsticks(rules_line(shape, fingers, options, swap))
+    rules = rules_line(shape, fingers, options, swap)
+    assume(sensible(rules))
+    game = Chopsticks(rules)
     assume((game.top + 1) ** sum(shape) <= 1500)
     check_against_reference(game, moves=False)
 

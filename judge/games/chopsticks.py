@@ -138,8 +138,34 @@ class Chopsticks(Game[Position, Move]):
             )
         #: the most fingers a live hand holds
         self.top = self.fingers - 1 if self.rollover else self.fingers
+        self._refuse_idle_options()
         r["hands"] = f"{self.hands[0]}/{self.hands[1]}"
         r["fingers"] = str(self.fingers)
+
+    def _refuse_idle_options(self) -> None:
+        """Refuse a split or swap option that no position of these rules could ever use."""
+        most = f"{self.top} finger{'s' if self.top > 1 else ''}"
+        if max(self.hands) < 2 and (self.split != "off" or self.swap):
+            raise RulesError(
+                "split and swap move fingers between a player's own hands, "
+                "so at least one side needs two hands"
+            )
+        if self.swap and self.top < 2:
+            raise RulesError(
+                f"swap=on exchanges two different live values, but a live hand holds at most "
+                f"{most} here (needs fingers >= 2, or >= 3 with rollover)"
+            )
+        if self.split == "on" and self.top < 3:
+            raise RulesError(
+                f"split=on between two live hands needs a hand of 3 fingers; a live hand holds "
+                f"at most {most} here, so every such move would merely exchange values "
+                "(use split=revive, or fingers >= 3, or >= 4 with rollover)"
+            )
+        if self.split == "revive" and self.top < 2:
+            raise RulesError(
+                f"split=revive moves fingers out of a hand of 2 or more; a live hand holds at "
+                f"most {most} here (needs fingers >= 2, or >= 3 with rollover)"
+            )
 
     def _choice(self, key: str, allowed: dict[str, Any]) -> Any:
         value = self.rules[key]
