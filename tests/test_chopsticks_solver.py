@@ -9,6 +9,7 @@ from itertools import combinations_with_replacement, product
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from test_chopsticks import sensible
 
 from judge.games.base import RulesError
 from judge.games.chopsticks import LEFT, RIGHT, Chopsticks, Position, mirrored
@@ -104,15 +105,6 @@ def rules_line(shape: tuple[int, int], fingers: int, options: tuple[str, ...], s
         f"hands={shape[0]}/{shape[1]} fingers={fingers} knockout={knockout} misere={misere} "
         f"attack={attack} split={split} swap={swap}"
     )
-
-
-def sensible(rules: str) -> bool:
-    """Whether the rules are accepted (split and swap options some position could use)."""
-    try:
-        Chopsticks(rules)
-    except RulesError:
-        return False
-    return True
 
 
 VARIANT_LINES = [
