@@ -22,7 +22,8 @@ class MoveRecord:
 
     seat: Seat
     move: str
-    seconds: float
+    #: wall seconds the move took (None in an interactive game)
+    seconds: float | None
     #: CPU seconds the bot used for the move (None for players that are not processes)
     cpu_seconds: float | None = None
 
@@ -108,13 +109,23 @@ def play_game(
     except Exception as exc:  # the judge's own failure: never charged to a player
         record.verdict = Verdict(verdicts.JUDGE_ERROR, f"{type(exc).__name__}: {exc}")
     finally:
-        for player in players:
-            try:
-                player.close()
-            except Exception as exc:
-                if record.verdict.seat is None:  # a bot's failure stands; otherwise void
-                    message = f"closing {player.name}: {type(exc).__name__}: {exc}"
-                    record.verdict = Verdict(verdicts.JUDGE_ERROR, message)
+        close_players(players, record)
+    return finish(game, players, pos, record)
+
+
+def close_players(players: Sequence[Player], record: GameRecord) -> None:
+    """Close every player; a failure to close voids the game unless a bot already failed."""
+    for player in players:
+        try:
+            player.close()
+        except Exception as exc:
+            if record.verdict.seat is None:  # a bot's failure stands; otherwise void
+                message = f"closing {player.name}: {type(exc).__name__}: {exc}"
+                record.verdict = Verdict(verdicts.JUDGE_ERROR, message)
+
+
+def finish(game: Game, players: Sequence[Player], pos: Any, record: GameRecord) -> GameRecord:
+    """Fill in the results, final position, score and stderr tails of a game that ended at `pos`."""
     record.results = _results(game, pos, record)
     record.final = game.format_position(pos)
     score = game.score(pos)

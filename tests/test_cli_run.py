@@ -277,6 +277,31 @@ def test_play_names_the_move_that_lost_the_game_in_json(tmp_path):
     assert data["players"][0]["seat"] == 1 and data["players"][0]["name"].endswith("greedy.py")
 
 
+def test_play_json_gives_each_player_its_own_verdict(tmp_path):
+    garbage = Path(__file__).parent / "bots" / "garbage.py"
+    out = judge("play", "--game", "ioiwari", "--format", "json", "--seat", "2",
+                str(BOTS / "ioiwari/greedy.py"), "--vs", str(garbage))
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert (data["result"], data["verdict"], data["seat"]) == ("win", "ok", 2)
+    assert data["failed_seat"] == 1
+    first, second = data["players"]
+    assert (first["result"], first["verdict"]) == ("loss", "garbage")
+    assert "hello, judge" in first["message"]
+    assert (second["result"], second["verdict"], second["message"]) == ("win", "ok", "")
+
+
+def test_play_gives_random_bots_the_seed_so_a_game_can_be_replayed():
+    def moves(seed: str) -> list[str]:
+        out = judge("play", "--game", "ioiwari", "--format", "json", "--seed", seed,
+                    str(BOTS / "ioiwari/random.py"), "--vs", str(BOTS / "ioiwari/random.py"))
+        assert out.returncode == 0, out.stderr
+        return [m["move"] for m in json.loads(out.stdout)["moves"]]
+
+    assert moves("1") == moves("1")
+    assert len({tuple(moves(str(seed))) for seed in range(2, 6)}) > 1
+
+
 def test_play_text_draws_boards_and_judges_moves():
     out = judge("play", "--game", "nim", "--start", "3 4 5", str(BOTS / "nim/optimal.py"))
     assert out.returncode == 0, out.stderr

@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import json
+import os
 import subprocess
 import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BOTS = ROOT / "tests" / "bots"
 
 
-def play(stdin: str, *args: str) -> subprocess.CompletedProcess:
+def play(stdin: str, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     """`judge play` with a human typing `stdin`."""
     return subprocess.run([sys.executable, "-m", "judge", "play", *args], input=stdin,
-                          capture_output=True, text=True, timeout=60)
+                          capture_output=True, text=True, timeout=60, env=env)
 
 
 def test_hint_bad_input_undo_and_redo_at_the_terminal():
@@ -33,3 +39,33 @@ def test_a_human_mistake_is_named_with_the_right_move():
     assert out.returncode == 0, out.stderr
     assert "1. player 1 (human): 1 1  MISTAKE (this move threw away the win)" in out.stdout
     assert "right: 2 1" in out.stdout
+
+
+def test_a_failing_bot_loses_to_the_human_with_its_verdict_and_is_cleaned_up(tmp_path):
+    env = dict(os.environ, TMPDIR=str(tmp_path))
+    out = play("", "--game", "ioiwari", "--vs", "human", str(BOTS / "garbage.py"), env=env)
+    assert out.returncode == 0, out.stderr
+    assert "Traceback" not in out.stderr
+    assert "garbage.py loses" in out.stdout
+    assert "verdict: garbage (player 1" in out.stdout
+    assert not list(tmp_path.glob("judge-bot-*"))  # the bot's work directory is gone
+
+
+def test_undo_against_a_bot_is_refused_because_a_process_cannot_take_a_move_back():
+    # 1 1 1: the human empties heap 1, the bot takes one of the others, the human the last
+    out = play("1 1\nundo\nredo\n2 1\n3 1\n", "--game", "nim", "--start", "1 1 1",
+               "--vs", str(ROOT / "bots" / "nim" / "optimal.py"), "human")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.count("a bot program cannot") == 2
+    assert "result: human wins" in out.stdout
+    assert "verdict: ok" in out.stdout
+
+
+def test_with_json_the_dialogue_goes_to_stderr_and_stdout_is_one_json_object():
+    out = play("2 1\n2 1\n", "--game", "nim", "--start", "1 2", "--format", "json",
+               "human", "--vs", "optimal")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["result"] == "win" and data["verdict"] == "ok"
+    assert [m["move"] for m in data["moves"]][0] == "2 1"
+    assert "you>" in out.stderr and "optimal plays 1 1" in out.stderr

@@ -69,8 +69,10 @@ def add_harness_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--sandbox", choices=("auto", "bwrap", "none"), default="auto",
                    help="confine bots with bubblewrap (no network, read-only system) when it "
                    "is installed (auto, the default), always (bwrap), or only with limits (none)")
-    p.add_argument("--seed", type=int, default=None,
-                   help="let the optimal player choose at random among equally good moves")
+    p.add_argument("--seed", type=int, default=None, metavar="N",
+                   help="let the optimal player choose at random among equally good moves, "
+                   "and give each bot a BOT_SEED in its environment, both derived from N so "
+                   "that the same seed plays the same games")
     from judge.sandbox import Limits
 
     g = p.add_argument_group("limits per bot (defaults suit Python bots)")

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TextIO
 
 from judge.analysis import MoveReview, review
 from judge.commands.common import (
@@ -14,11 +15,12 @@ from judge.commands.common import (
     game_from_args,
     harness_setup,
 )
-from judge.games.base import Game, InputError
-from judge.players.base import Played, Player
+from judge.games.base import Game, InputError, MoveError
+from judge.players.base import Played, Player, PlayerFailure
 from judge.report import to_json
 from judge.schedule import OPTIMAL
 from judge.solvers.base import order
+from judge.verdicts import JUDGE_ERROR, OK
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -51,8 +53,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def make_player(who: str, setup: dict[str, Any], pty: bool) -> Player:
-    """A player from a command-line name: optimal, human, or a bot path."""
+def make_player(who: str, setup: dict[str, Any], pty: bool, dialogue: TextIO) -> Player:
+    """A player from a command-line name: optimal, human (talking on `dialogue`), or a bot."""
     if who == OPTIMAL:
         from judge.players.optimal import OptimalPlayer
 
@@ -60,12 +62,12 @@ def make_player(who: str, setup: dict[str, Any], pty: bool) -> Player:
     if who == "human":
         from judge.players.human import HumanPlayer
 
-        return HumanPlayer()
+        return HumanPlayer(stdout=dialogue)
     from judge.players.bot import BotPlayer
     from judge.sandbox import Limits
 
     return BotPlayer(who, limits=Limits(**setup["limits"]), sandbox=setup["sandbox"], pty=pty,
-                     name=who)
+                     name=who, seed=setup["seed"])
 
 
 def run(args: argparse.Namespace) -> int:
@@ -77,13 +79,15 @@ def run(args: argparse.Namespace) -> int:
     names = [args.bot, args.vs]
     programs = [n for n in names if n not in (OPTIMAL, "human")]
     if programs:
-        check_bots(programs)
+        check_bots(list(dict.fromkeys(programs)))  # a bot may play itself
     setup = harness_setup(args)
     bot_seat = game.mover(start) if args.seat == 1 else 1 - game.mover(start)
     seated = names if bot_seat == 0 else names[::-1]
-    players = [make_player(n, setup, args.pty) for n in seated]
+    # with JSON on stdout, the dialogue with a human goes to stderr
+    dialogue = sys.stderr if args.format == "json" else sys.stdout
+    players = [make_player(n, setup, args.pty, dialogue) for n in seated]
     if "human" in names:
-        record = play_interactive(game, players, start)
+        record = play_interactive(game, players, start, dialogue)
     else:
         from judge.referee import play_game
         from judge.sandbox import Limits
@@ -98,54 +102,81 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def play_interactive(game: Game, players: list[Player], start: Any) -> dict[str, Any]:
-    """A game with a human at the terminal: undo and redo move whole turns."""
+def play_interactive(game: Game, players: list[Player], start: Any,
+                     out: TextIO) -> dict[str, Any]:
+    """A game with a human at the terminal; the dialogue goes to `out`.
+
+    Undo and redo move whole turns, and only against players that can take moves back: a bot
+    process cannot forget a move, so against a bot they are refused. A bot's failure loses
+    the game for it as in any refereed game, and every player is closed at the end.
+    """
+    from judge.players.bot import BotPlayer
     from judge.players.human import HELP, HumanPlayer, Redo, Undo
+    from judge.referee import GameRecord, MoveRecord, Verdict, close_players, finish
+
+    def say(text: str) -> None:
+        out.write(text + "\n")
+        out.flush()
 
     human = next(i for i, p in enumerate(players) if isinstance(p, HumanPlayer))
-    for seat, p in enumerate(players):
-        p.begin(game, seat)
+    takes_back = not any(isinstance(p, BotPlayer) for p in players)
+    record = GameRecord(game.describe(), game.format_position(start), [p.name for p in players])
     history: list[tuple[Any, Any]] = []  # (position before, move)
     undone: list[tuple[Any, Any]] = []
-    pos = start
-    print(f"{game.describe()}: you are player {human + 1}; {HELP}")
-    while not game.is_over(pos):
-        seat = game.mover(pos)
-        if seat == human:
-            print(game.render(pos))
+    pos, seat = start, game.mover(start)
+    try:
+        for s, p in enumerate(players):
+            p.begin(game, s)
+        say(f"{game.describe()}: you are player {human + 1}; {HELP}")
+        while not game.is_over(pos):
+            seat = game.mover(pos)
+            if seat == human:
+                say(game.render(pos))
+            last = Played(*history[-1]) if history else None
+            try:
+                move = players[seat].choose(pos, last)
+            except (Undo, Redo) as asked:
+                if not takes_back:
+                    say("  undo and redo need an opponent that can take moves back "
+                        "(optimal or human); a bot program cannot")
+                    continue
+                pos = _take_back(game, start, history, undone, human, isinstance(asked, Undo),
+                                 say)
+                continue
+            if seat != human:
+                say(f"  {players[seat].name} plays {game.format_move(move, pos)}")
+            history.append((pos, move))
+            undone.clear()
+            pos = game.play(pos, move)
+        say(game.render(pos))
         last = Played(*history[-1]) if history else None
-        try:
-            move = players[seat].choose(pos, last)
-        except Undo:
-            mine = [i for i, (p, _) in enumerate(history) if game.mover(p) == human]
-            if not mine:
-                print("  nothing to undo")
-                continue
-            undone.extend(reversed(history[mine[-1]:]))  # the earliest taken back is redone first
+        for p in players:
+            p.end(pos, last)
+    except (PlayerFailure, MoveError) as exc:
+        record.verdict = Verdict(exc.code, str(exc), seat)
+        say(f"  {players[seat].name} fails: {exc.code}: {exc}")
+    finally:
+        close_players(players, record)
+    record.moves = [MoveRecord(game.mover(p), game.format_move(m, p), None) for p, m in history]
+    return finish(game, players, pos, record).to_dict()
+
+
+def _take_back(game: Game, start: Any, history: list[tuple[Any, Any]],
+               undone: list[tuple[Any, Any]], human: int, undo: bool,
+               say: Callable[[str], None]) -> Any:
+    """Undo the human's last turn (and the replies after it) or redo one move; the position."""
+    if undo:
+        mine = [i for i, (p, _) in enumerate(history) if game.mover(p) == human]
+        if not mine:
+            say("  nothing to undo")
+        else:
+            undone.extend(reversed(history[mine[-1]:]))  # the earliest taken back: redone first
             del history[mine[-1]:]
-            pos = _replay(game, start, history)
-            continue
-        except Redo:
-            if not undone:
-                print("  nothing to redo")
-                continue
-            history.append(undone.pop())
-            pos = _replay(game, start, history)
-            continue
-        if seat != human:
-            print(f"  {players[seat].name} plays {game.format_move(move, pos)}")
-        history.append((pos, move))
-        undone.clear()
-        pos = game.play(pos, move)
-    print(game.render(pos))
-    winner = game.winner(pos)
-    results = [("tie" if winner is None else "win" if winner == s else "loss") for s in (0, 1)]
-    return {"game": game.describe(), "start": game.format_position(start),
-            "moves": [{"seat": game.mover(p), "move": game.format_move(m, p), "seconds": None}
-                      for p, m in history],
-            "results": results, "verdict": {"code": "ok", "message": "", "seat": None},
-            "stderr": [None, None], "final": game.format_position(pos),
-            "score": game.score(pos)}
+    elif not undone:
+        say("  nothing to redo")
+    else:
+        history.append(undone.pop())
+    return _replay(game, start, history)
 
 
 def _replay(game: Game, start: Any, history: list[tuple[Any, Any]]) -> Any:
@@ -208,6 +239,17 @@ def play_text(game: Game, start: Any, record: dict[str, Any], reviews: list[Move
     return "\n".join(out) + "\n"
 
 
+def verdict_of(record: dict[str, Any], seat: int) -> tuple[str, str]:
+    """The verdict code and message that concern `seat`: its own failure, a judge error that
+    voided the game, or ok (with the game's note, such as a tie by the move limit)."""
+    verdict = record["verdict"]
+    if verdict["code"] == JUDGE_ERROR or verdict["seat"] == seat:
+        return verdict["code"], verdict["message"]
+    if verdict["seat"] is None:
+        return OK, verdict["message"]
+    return OK, ""
+
+
 def play_json(record: dict[str, Any], reviews: list[MoveReview], bot_seat: int) -> dict:
     """The JSON record: the first bot's result and verdict on top, then the details."""
     results = record["results"]
@@ -218,15 +260,19 @@ def play_json(record: dict[str, Any], reviews: list[MoveReview], bot_seat: int) 
             entry["review"] = {k: v for k, v in reviews[i].to_dict().items()
                                if k not in ("ply", "seat", "move")}  # said by the move
         moves.append(entry)
+    verdicts = [verdict_of(record, s) for s in (0, 1)]
+    failed = record["verdict"]["seat"]
     return {
         "result": "void" if results[bot_seat] == "none" else results[bot_seat],
-        "verdict": record["verdict"]["code"],
-        "message": record["verdict"]["message"],
+        "verdict": verdicts[bot_seat][0],
+        "message": verdicts[bot_seat][1],
         "game": record["game"],
         "start": record["start"],
         "seat": bot_seat + 1,
+        "failed_seat": None if failed is None else failed + 1,
         "players": [{"name": n, "seat": s + 1,
-                     "result": results[s],
+                     "result": "void" if results[s] == "none" else results[s],
+                     "verdict": verdicts[s][0], "message": verdicts[s][1],
                      "stderr_tail": (record.get("stderr") or [None, None])[s]}
                     for s, n in enumerate(record["players"])],
         "moves": moves,
