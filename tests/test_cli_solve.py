@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 
 def judge(*args: str) -> subprocess.CompletedProcess:
@@ -89,3 +90,20 @@ def test_senseless_chopsticks_rules_are_refused_with_the_reason():
                 "(L 1 1 1 1 1 1)")
     assert out.returncode == 2
     assert "rollover" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_nim_stats_on_heaps_too_big_to_count_is_refused_at_once():
+    out = judge("solve", "--game", "nim", "--stats", "1000000000000 5")
+    assert out.returncode == 2, out.stderr
+    assert "at most 2,000,000 counters" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_a_correct_bot_beats_the_judge_from_huge_lost_heaps_in_a_few_moves():
+    big = "1" + "0" * 5000
+    bot = str(Path(__file__).resolve().parent.parent / "bots" / "nim" / "optimal.py")
+    out = judge("play", "--game", "nim", "--format", "json", "--seat", "2",
+                "--start", f"{big} {big} 1000000 1000000", bot)
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert (data["result"], data["verdict"]) == ("win", "ok")
+    assert len(data["moves"]) == 4

@@ -62,6 +62,34 @@ def test_huge_heaps_are_solved_in_closed_form():
     assert NORMAL.parse_position(f"{big} 1").sizes == (big, 1)
 
 
+def test_heaps_of_thousands_of_digits_are_read_written_and_solved():
+    big = 10**5000  # past Python's default limit of 4300 digits for int <-> str
+    text = f"{big} 7"
+    pos = NORMAL.parse_position(text)
+    assert NORMAL.format_position(pos) == text
+    ev = NimSolver(NORMAL).evaluate(pos)
+    assert ev.value == "win" and ev.best_moves == [(1, big - 7)]
+    line = NORMAL.format_move(ev.best_moves[0], pos)
+    assert NORMAL.parse_move(line, pos) == (1, big - 7)
+
+
+def test_numbers_longer_than_any_heap_are_refused_as_illegal_moves():
+    pos = Heaps((3, 4, 5))
+    for line, reason in [("9" * 100_000 + " 1", "there is no heap 999"),
+                         ("1 " + "9" * 100_000, "holds only 3 counters")]:
+        with pytest.raises(MoveError, match=reason) as info:
+            NORMAL.parse_move(line, pos)
+        assert info.value.code == "illegal-move"
+
+
+@pytest.mark.parametrize("game", [NORMAL, MISERE], ids=["normal", "misere"])
+def test_in_a_lost_position_too_big_to_search_the_judge_empties_the_largest_heap(game):
+    pos = Heaps((10**6, 10**6, 2, 2))
+    ev = NimSolver(game).evaluate(pos)
+    assert ev.value == "loss" and ev.remoteness is None
+    assert ev.best_moves == [(1, 10**6)]  # a short game: the judge never stalls a bot
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.integers(0, 6), min_size=1, max_size=4), st.booleans())
 def test_solver_agrees_with_plain_search(sizes, misere):

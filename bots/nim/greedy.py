@@ -13,6 +13,8 @@ that reads and tracks the heaps is the same in every Nim sample bot.
 
 import sys
 
+sys.set_int_max_str_digits(0)  # heaps may have any number of digits
+
 
 def choose(heaps: list[int]) -> tuple[int, int]:
     """All of the largest heap (heap number from 1, counters to take)."""

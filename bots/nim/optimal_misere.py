@@ -26,6 +26,8 @@ import sys
 from functools import reduce
 from operator import xor
 
+sys.set_int_max_str_digits(0)  # heaps may have any number of digits
+
 
 def choose(heaps: list[int]) -> tuple[int, int]:
     """The misere move (heap number from 1, counters to take)."""

@@ -24,6 +24,8 @@ HERE = os.path.dirname(os.path.realpath(__file__))
 sys.path[:] = [p for p in sys.path if os.path.realpath(p or os.curdir) != HERE]
 import random  # noqa: E402
 
+sys.set_int_max_str_digits(0)  # heaps may have any number of digits
+
 
 def choose(heaps: list[int], rng: random.Random) -> tuple[int, int]:
     """A random legal move (heap number from 1, counters to take)."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 
 from judge.games.base import (
@@ -26,6 +27,10 @@ class Heaps:
 
 
 NimMove = tuple[int, int]  # (heap number from 1, counters removed)
+
+# Heaps may be arbitrarily large (GAMES.md): lift Python's guard of 4300 digits on converting
+# between int and str. A bot's numbers are compared by length before they are converted.
+sys.set_int_max_str_digits(0)
 
 
 class Nim(Game[Heaps, NimMove]):
@@ -89,15 +94,17 @@ class Nim(Game[Heaps, NimMove]):
             raise garbage(line, "a move is two whole numbers 'H K': heap H, remove K counters")
         if any(len(t) > 1 and t.startswith("0") for t in tokens):
             raise garbage(line, "numbers must not have leading zeros")
-        heap, count = int(tokens[0]), int(tokens[1])
         heaps = len(pos.sizes)
+        heap = int(tokens[0]) if len(tokens[0]) <= len(str(heaps)) else heaps + 1
         if not 1 <= heap <= heaps:
-            raise illegal(line, f"there is no heap {heap}: heaps are numbered 1 to {heaps}")
+            raise illegal(line, f"there is no heap {tokens[0]}: heaps are numbered 1 to {heaps}")
+        size = pos.sizes[heap - 1]
+        count = int(tokens[1]) if len(tokens[1]) <= len(str(size)) else size + 1
         if count < 1:
             raise illegal(line, "a move removes at least one counter")
-        size = pos.sizes[heap - 1]
         if count > size:
-            raise illegal(line, f"heap {heap} holds only {size} counters, cannot remove {count}")
+            raise illegal(line, f"heap {heap} holds only {size} counters, "
+                          f"cannot remove {tokens[1]}")
         return heap, count
 
     def format_move(self, move: NimMove, pos: Heaps) -> str:

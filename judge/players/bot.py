@@ -69,6 +69,8 @@ class BotPlayer(Player):
         self._read = 0
         self._pending = b""
         self._watched = 0.0
+        #: the longest move line accepted in this game (see `choose`)
+        self._line_bytes = self.limits.line_bytes
 
     def begin(self, game: Game, seat: Seat) -> None:
         """Start the bot's process for a new game; a compile error fails here."""
@@ -92,8 +94,11 @@ class BotPlayer(Player):
         """Send the position (first move) or the opponent's move, and read the bot's move."""
         proc = self._running()
         if self._moves == 0:
-            text = "".join(f"{line}\n" for line in self.game.wire_start(pos))
+            lines = self.game.wire_start(pos)
+            text = "".join(f"{line}\n" for line in lines)
             limit = self.limits.first_move_seconds
+            # a move may need to quote numbers as long as the start's (Nim heaps of any size)
+            self._line_bytes = max(self.limits.line_bytes, max(map(len, lines)) + 64)
         else:
             assert last is not None, "the opponent's move is needed after the first move"
             text = self.game.format_move(last.move, last.before) + "\n"
@@ -139,12 +144,12 @@ class BotPlayer(Player):
             newline = buf.find(b"\n")
             if newline >= 0:
                 line, self._pending = buf[:newline], buf[newline + 1 :]
-                if len(line) <= self.limits.line_bytes:
+                if len(line) <= self._line_bytes:
                     return line
-            if len(buf) > self.limits.line_bytes:
+            if len(buf) > self._line_bytes:
                 raise PlayerFailure(
                     verdicts.OUTPUT_LIMIT,
-                    f"move {self._moves}: a line longer than {self.limits.line_bytes} bytes"
+                    f"move {self._moves}: a line longer than {self._line_bytes} bytes"
                     f" (it starts {bytes(buf[:40])!r})",
                 )
             left = deadline - time.monotonic()

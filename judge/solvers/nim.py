@@ -6,6 +6,7 @@ import random
 from functools import reduce
 from operator import xor
 
+from judge.games.base import InputError
 from judge.games.nim import Heaps, Nim, NimMove
 from judge.solvers.base import Evaluation, MoveValue, Solver, negate
 
@@ -106,9 +107,24 @@ class NimSolver(Solver):
 
     @staticmethod
     def _delaying_move(sizes: tuple[int, ...]) -> NimMove:
-        """In a lost position too large to search: one counter from the largest heap."""
+        """In a lost position too large to search: empty the largest heap.
+
+        Every move loses and none is known to delay the end longest, so the judge picks the
+        one that keeps the game short: the judge's own stalling must never cost a bot its
+        output or time allowance (one counter at a time from a heap of a million would make
+        a correct bot write a million lines).
+        """
         h = max(range(len(sizes)), key=lambda i: sizes[i])
-        return (h + 1, 1)
+        return (h + 1, sizes[h])
+
+    def stats(self, starts: list[Heaps], limit: int = 2_000_000) -> dict[str, int]:
+        """As `Solver.stats`, refused up front when the heaps hold more than `limit` counters
+        (a single heap of n counters alone has n moves, and n + 1 positions below it)."""
+        counters = max((sum(p.sizes) for p in starts), default=0)
+        if counters > limit:
+            raise InputError(f"--stats counts positions of at most {limit:,} counters in all, "
+                             f"not {counters:,}")
+        return super().stats(starts, limit)
 
     def choose(self, pos: Heaps, rng: random.Random | None = None) -> NimMove:
         moves = self.evaluate(pos).best_moves
