@@ -20,7 +20,9 @@ def opponent(stdin: str, *args: str) -> subprocess.CompletedProcess:
 def test_replays_the_statement_example_game_as_player_two():
     out = opponent("2\n5\n5\n", "--game", "ioiwari", "--start", "4 3 2 4 2 3 2")
     assert out.returncode == 0, out.stderr
-    assert out.stdout.splitlines() == ["4 3 2 4 2 3 2", "3", "4", "7"]
+    # the opponent's last move, pit 7, ends the game: like the judge, it is not sent
+    assert out.stdout.splitlines() == ["4 3 2 4 2 3 2", "3", "4"]
+    assert "plays 7, which ends the game" in out.stderr
     assert "you win (11 to 9)" in out.stderr
 
 

@@ -22,7 +22,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Play the judge's side of the protocol with perfect play, as the program "
         "the IOI 2001 task shipped: it writes the opening lines, then reads your moves from "
         "stdin and answers each with its own. Connect a bot to it, or type moves yourself. "
-        "The result goes to stderr; an illegal move ends the game with status 1.",
+        "As the judge does, it closes its output instead of sending a move that ends the "
+        "game; that move and the result go to stderr. An illegal move ends the game with "
+        "status 1.",
         epilog="example:\n  judge opponent --game ioiwari --start '4 3 2 4 2 3 2'\n"
         "  mkfifo p; python3 bots/ioiwari/greedy.py < p | judge opponent --game ioiwari > p",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -69,10 +71,12 @@ def run(args: argparse.Namespace) -> int:
         if game.is_over(pos) or (game.loopy and moves >= MOVE_LIMIT):
             return _finish(game, pos, you)
         reply = solver.choose(pos)
-        _send(game.format_move(reply, pos))
+        text = game.format_move(reply, pos)
         pos = game.play(pos, reply)
-        if game.is_over(pos):
+        if game.is_over(pos):  # as the judge does: the ending move is played, not sent
+            print(f"opponent: plays {text}, which ends the game", file=sys.stderr)
             return _finish(game, pos, you)
+        _send(text)
 
 
 def _finish(game: Game, pos: Any, you: int) -> int:
