@@ -28,6 +28,12 @@ CREATE TABLE IF NOT EXISTS games (
 );
 """
 
+#: the columns of each table, to recognise a database written by something else
+COLUMNS = {
+    "runs": {"id", "kind", "game", "config", "created", "finished"},
+    "games": {"run_id", "key", "record", "stored"},
+}
+
 
 class Store:
     """A results database: every call commits, so a killed judge loses only games in flight.
@@ -40,11 +46,31 @@ class Store:
         self.path = Path(path)
         try:
             self.db = sqlite3.connect(self.path, timeout=30)
+            self._check_schema()
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.executescript(SCHEMA)
         except sqlite3.DatabaseError as exc:
             raise InputError(f"cannot use {self.path} as a results database: {exc}") from None
+
+    def _check_schema(self) -> None:
+        """Refuse a database that holds anything but the judge's own tables, as they are."""
+        tables = {row[0] for row in self.db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")}
+        if not tables:
+            return
+        mine = {"runs": COLUMNS["runs"], "games": COLUMNS["games"]}
+        if tables != set(mine):
+            self.db.close()
+            raise InputError(f"{self.path} is not a judge results database (it holds the "
+                             f"tables {', '.join(sorted(tables))}); give another --db FILE")
+        for table, columns in mine.items():
+            found = {row[1] for row in self.db.execute(f"PRAGMA table_info({table})")}
+            if found != columns:
+                self.db.close()
+                raise InputError(f"{self.path}: table {table} has the columns "
+                                 f"{', '.join(sorted(found))}, not the judge's "
+                                 f"{', '.join(sorted(columns))}")
 
     def close(self) -> None:
         """Close the connection."""

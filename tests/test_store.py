@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import sqlite3
+import subprocess
+import sys
+
 import pytest
 
 from judge.games.base import InputError
@@ -31,3 +35,29 @@ def test_a_file_that_is_not_a_database_is_an_input_error(tmp_path):
     bad.write_text("hello, this is not sqlite" * 100)
     with pytest.raises(InputError):
         Store(bad)
+
+
+def test_another_programs_database_is_refused_and_left_as_it_was(tmp_path):
+    path = tmp_path / "theirs.sqlite"
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE notes (text TEXT)")
+    before = path.read_bytes()
+    with pytest.raises(InputError, match="not a judge results database .* notes"):
+        Store(path)
+    assert path.read_bytes() == before
+
+
+def test_tables_of_the_same_names_with_other_columns_are_refused(tmp_path):
+    path = tmp_path / "old.sqlite"
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE runs (id INTEGER, name TEXT)")
+        db.execute("CREATE TABLE games (run_id INTEGER, key TEXT, record TEXT, stored REAL)")
+    with pytest.raises(InputError, match="table runs has the columns id, name"):
+        Store(path)
+
+
+def test_a_refused_command_creates_no_database(tmp_path):
+    out = subprocess.run([sys.executable, "-m", "judge", "run", "--game", "nim", "missing.py"],
+                         cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2 and "missing.py" in out.stderr
+    assert list(tmp_path.iterdir()) == []

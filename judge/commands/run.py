@@ -98,8 +98,8 @@ def schedule(game: Game, bots: list[str], starts: dict[str, list[str]]) -> list[
 
 def run(args: argparse.Namespace) -> int:
     """Grade the bots (or resume a run) and print the results."""
-    store = open_store(args.db, must_exist=args.resume is not None)
     if args.resume is not None:
+        store = open_store(args.db, must_exist=True)
         refuse_with_resume(args, "--game", "--rules", "--tests", "bots")
         run_id, config = args.resume, resumed(store, args.resume, "run")
     else:
@@ -114,6 +114,7 @@ def run(args: argparse.Namespace) -> int:
             "game": game.name, "rules": game.rules_string(), "bots": check_bots(args.bots),
             "tests": args.tests, "seats": args.seats, "starts": starts, **harness,
         }
+        store = open_store(args.db)  # only now: a refused command leaves no database behind
         run_id = store.create_run("run", game.describe(), config)
     game = load_game(config["game"], config["rules"])
     specs = schedule(game, config["bots"], config["starts"])

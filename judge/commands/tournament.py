@@ -100,8 +100,8 @@ def schedule(game: Game, config: dict[str, Any]) -> list[GameSpec]:
 
 def run(args: argparse.Namespace) -> int:
     """Play (or resume) a tournament and print the standings."""
-    store = open_store(args.db, must_exist=args.resume is not None)
     if args.resume is not None:
+        store = open_store(args.db, must_exist=True)
         refuse_with_resume(args, "--game", "--rules", "--starts", "--gauntlet", "bots")
         run_id, config = args.resume, resumed(store, args.resume, "tournament")
     else:
@@ -125,6 +125,7 @@ def run(args: argparse.Namespace) -> int:
         config = {"game": game.name, "rules": game.rules_string(), "entrants": entrants,
                   "gauntlet": args.gauntlet, "starts": args.starts, "start_positions": starts,
                   "rounds": args.rounds, **harness, "seed": seed}
+        store = open_store(args.db)  # only now: a refused command leaves no database behind
         run_id = store.create_run("tournament", game.describe(), config)
     game = load_game(config["game"], config["rules"])
     play_missing(store, run_id, config, schedule(game, config), args)
