@@ -299,8 +299,9 @@ def test_solved_tables_are_stored_on_disk_and_read_back_without_solving(monkeypa
 
 
 def test_too_large_variants_are_refused_up_front_with_their_size():
+    game = Chopsticks("hands=6 fingers=40")
     with pytest.raises(RulesError, match=re.escape("has 87,737,298,178,761 positions")):
-        ChopsticksSolver(Chopsticks("hands=6 fingers=40"))
+        ChopsticksSolver(game).check([game.start()])
     solver = ChopsticksSolver(Chopsticks("hands=1 fingers=60"))
     with pytest.raises(RulesError, match="positions"):
         solver.evaluate(solver.game.parse_position("(1 1 1 1 1 | 1 1 1 1 1)"))

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 
 def judge(*args: str) -> subprocess.CompletedProcess:
     """Run the installed command line in a fresh interpreter."""
@@ -74,6 +76,31 @@ def test_chopsticks_positions_of_different_shapes_with_outcome_classes():
     assert small["value"] == "win" and small["best_moves"]
     assert lopsided["outcome"] in ("N", "P", "L", "R")
     assert start["game"].startswith("chopsticks hands=3/3 fingers=5")
+    # each entry names the hand counts of its own position
+    assert small["game"].startswith("chopsticks hands=2/2 fingers=5")
+    assert lopsided["game"].startswith("chopsticks hands=1/2 fingers=5")
+
+
+def test_small_positions_solve_under_rules_whose_own_start_is_too_big():
+    out = judge("solve", "--game", "chopsticks", "--rules", "hands=16 fingers=100",
+                "--format", "json", "(1 | 100)")
+    assert out.returncode == 0, out.stderr
+    (entry,) = json.loads(out.stdout)
+    # Right's hand of 100 tapped by Left's 1 would hold 101 fingers: out, a win in one
+    assert (entry["value"], entry["remoteness"]) == ("win", 1)
+    assert entry["game"].startswith("chopsticks hands=1/1")
+
+
+@pytest.mark.parametrize("command", [["run"], ["tournament", "--include-optimal"], ["play"]])
+def test_rules_too_big_to_solve_are_refused_before_any_game(tmp_path, command):
+    bot = str(Path(__file__).resolve().parent.parent / "bots" / "chopsticks" / "greedy.py")
+    db = tmp_path / "r.sqlite"
+    out = judge(*command, "--game", "chopsticks", "--rules", "hands=16 fingers=1000",
+                "--db", str(db), bot) if command[0] != "play" else judge(
+                "play", "--game", "chopsticks", "--rules", "hands=16 fingers=1000", bot)
+    assert out.returncode == 2, out.stderr
+    assert "use fewer hands or fingers" in out.stderr and "Traceback" not in out.stderr
+    assert not db.exists()
 
 
 def test_chopsticks_stats_count_won_lost_and_drawn_positions():

@@ -30,6 +30,20 @@ def game_from_args(args: argparse.Namespace) -> Game:
     return load_game(args.game, args.rules)
 
 
+def solvable(game: Game, positions: list[Any]) -> list[Any]:
+    """The positions, once the solver has confirmed it can solve them here (else `InputError`)."""
+    from judge.solvers import solver_for
+
+    solver_for(game).check(positions)
+    return positions
+
+
+def start_from(game: Game, text: str | None) -> Any:
+    """The start position of `--start` (or the game's own), checked to be solvable."""
+    pos = game.parse_position(text) if text else game.start()
+    return solvable(game, [pos])[0]
+
+
 def read_lines(path: Path) -> list[str]:
     """The lines of a user's text file; a missing or unreadable file is an `InputError`."""
     try:
@@ -188,7 +202,7 @@ def load_starts(game: Game, path: str) -> list[str]:
     Positions where the game is already over are refused; repeated ones are played once.
     """
     try:
-        positions = game.parse_positions(read_lines(Path(path)))
+        positions = solvable(game, game.parse_positions(read_lines(Path(path))))
     except InputError as exc:
         raise InputError(f"{path}: {exc}") from None
     texts: list[str] = []

@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from judge.commands.common import add_game_options, game_from_args
+from judge.commands.common import add_game_options, game_from_args, start_from
 from judge.games.base import Game, InputError, MoveError
 from judge.solvers import solver_for
 
@@ -44,7 +44,7 @@ def _send(line: str) -> None:
 def run(args: argparse.Namespace) -> int:
     """Serve one game on stdin/stdout."""
     game = game_from_args(args)
-    pos = game.parse_position(args.start) if args.start else game.start()
+    pos = start_from(game, args.start)
     solver = solver_for(game)
     you = (game.mover(pos) + args.seat - 1) % 2
     if game.mover(pos) != you and not game.is_over(pos):

@@ -14,6 +14,7 @@ from judge.commands.common import (
     check_bots,
     game_from_args,
     harness_setup,
+    start_from,
 )
 from judge.games.base import Game, InputError, MoveError
 from judge.players.base import Played, Player, PlayerFailure
@@ -73,7 +74,7 @@ def make_player(who: str, setup: dict[str, Any], pty: bool, dialogue: TextIO) ->
 def run(args: argparse.Namespace) -> int:
     """Play the game and print it."""
     game = game_from_args(args)
-    start = game.parse_position(args.start) if args.start else game.start()
+    start = start_from(game, args.start)
     if game.is_over(start):
         raise InputError("the start position is already the end of the game")
     names = [args.bot, args.vs]

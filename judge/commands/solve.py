@@ -51,7 +51,7 @@ def solve_entry(game: Game, solver: Solver, pos: Any) -> dict[str, Any]:
     outcome = getattr(solver, "outcome", None)
     if outcome is not None:
         entry["outcome"] = outcome(pos)
-    entry["game"] = game.describe()
+    entry["game"] = game.describe_at(pos)
     return entry
 
 
@@ -63,6 +63,7 @@ def run(args: argparse.Namespace) -> int:
     if args.positions_file is not None:
         positions += game.parse_positions(read_lines(args.positions_file))
     solver = solver_for(game)
+    solver.check(positions or [game.start()])
     if args.stats:
         counts = solver.stats(positions or [game.start()])
         record = {"game": game.describe(), **counts}

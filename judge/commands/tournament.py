@@ -21,6 +21,7 @@ from judge.commands.common import (
     play_missing,
     refuse_with_resume,
     resumed,
+    solvable,
 )
 from judge.games import load_game
 from judge.games.base import Game, InputError
@@ -121,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
         harness = harness_setup(args)
         seed = harness["seed"] if harness["seed"] is not None else random.randrange(2**31)
         starts = (load_starts(game, args.starts) if args.starts
-                  else [game.format_position(p) for p in default_starts(game)])
+                  else [game.format_position(p) for p in solvable(game, default_starts(game))])
         config = {"game": game.name, "rules": game.rules_string(), "entrants": entrants,
                   "gauntlet": args.gauntlet, "starts": args.starts, "start_positions": starts,
                   "rounds": args.rounds, **harness, "seed": seed}

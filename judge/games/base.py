@@ -115,6 +115,10 @@ class Game(ABC, Generic[P, M]):
         rules = self.rules_string()
         return f"{self.name} {rules}" if rules else self.name
 
+    def describe_at(self, pos: P) -> str:
+        """The game and rules that `pos` belongs to (a position may fix some rules itself)."""
+        return self.describe()
+
     # --- positions -------------------------------------------------------------------
     @abstractmethod
     def start(self) -> P:

@@ -180,6 +180,10 @@ class Chopsticks(Game[Position, Move]):
         rules = dict(self.rules, hands=f"{shape[0]}/{shape[1]}")
         return " ".join(f"{k}={v}" for k, v in rules.items())
 
+    def describe_at(self, pos: Position) -> str:
+        """The rules with the hand counts of `pos`, which research notation may choose."""
+        return f"{self.name} {self.rules_for(pos.shape)}"
+
     # --- positions -------------------------------------------------------------------
     def start(self) -> Position:
         return self.start_for(self.hands, LEFT)

@@ -80,6 +80,9 @@ class Solver(ABC):
     def move_value(self, pos: Any, move: Any) -> MoveValue:
         """What playing the legal `move` at `pos` is worth to the mover."""
 
+    def check(self, positions: list[Any]) -> None:  # noqa: B027 - most solvers solve anything
+        """Refuse (`InputError`) positions too big to solve here, before any game starts."""
+
     def move_values(self, pos: Any) -> list[MoveValue]:
         """Every legal move from `pos` with what it is worth to the mover."""
         return [self.move_value(pos, m) for m in self.game.legal_moves(pos)]

@@ -338,7 +338,7 @@ class ChopsticksSolver(Solver):
         self.game: Chopsticks = game
         self._sides: dict[int, Side] = {}
         self._tables: dict[Shape, tuple[Layout, np.ndarray, np.ndarray]] = {}
-        self.check_size(game.hands)
+        # tables are checked (and solved) per shape as positions need them: see `table`
 
     def estimate(self, shape: Shape) -> tuple[int, int]:
         """Positions in the table of `shape` and the bytes its solve needs, roughly."""
@@ -357,6 +357,11 @@ class ChopsticksSolver(Solver):
             total += multisets(m, top) * multisets(o, top) * (m * o + splits + swaps)
         return total
 
+    def check(self, positions: list[Position]) -> None:
+        """Refuse positions of a shape whose table is too big to solve here."""
+        for shape in sorted({tuple(sorted(p.shape)) for p in positions}):
+            self.check_size(shape)
+
     def check_size(self, shape: Shape) -> None:
         """Refuse a shape whose table is too big to solve here; raises `RulesError`."""
         positions, size = self.estimate(shape)
@@ -364,9 +369,10 @@ class ChopsticksSolver(Solver):
         if size > MAX_BYTES or moves > MAX_MOVES:
             raise RulesError(
                 f"Chopsticks with {shape[0]}/{shape[1]} hands and {self.game.fingers} fingers "
-                f"has {positions:,} positions (hands taken as unordered) with up to {moves:,} "
-                f"moves, and solving it would need about {size / 2**30:.1f} GiB; the limits are "
-                f"{MAX_BYTES / 2**30:.1f} GiB and {MAX_MOVES:,} moves: use fewer hands or fingers"
+                f"has {_count(positions)} positions (hands taken as unordered) with up to "
+                f"{_count(moves)} moves, and solving it would need about "
+                f"{_count(size / 2**30)} GiB; the limits are {MAX_BYTES / 2**30:.1f} GiB and "
+                f"{MAX_MOVES:,} moves: use fewer hands or fingers"
             )
 
     def _side(self, k: int) -> Side:
@@ -456,3 +462,10 @@ class ChopsticksSolver(Solver):
             for code, name in VALUES.items():
                 counts[name] += int(np.count_nonzero(reached == code))
         return counts
+
+
+def _count(n: float) -> str:
+    """A count or size for a message: grouped digits, or three figures when it is huge."""
+    if n >= 1e18:
+        return f"{n:.3g}"
+    return f"{n:,.1f}" if isinstance(n, float) else f"{n:,}"
