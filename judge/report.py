@@ -27,7 +27,10 @@ def render_rows(rows: Sequence[dict[str, Any]], fmt: str, headers: Sequence[str]
         writer.writerow(headers)
         writer.writerows(matrix)
         return out.getvalue()
-    style = "github" if fmt == "markdown" else "simple"
+    style = "simple"
+    if fmt == "markdown":  # a '|' inside a cell would end it: escape it as Markdown does
+        style = "github"
+        matrix = [[cell.replace("|", "\\|") for cell in row] for row in matrix]
     return tabulate(matrix, headers=list(headers), tablefmt=style, disable_numparse=True) + "\n"
 
 

@@ -134,3 +134,12 @@ def test_a_correct_bot_beats_the_judge_from_huge_lost_heaps_in_a_few_moves():
     data = json.loads(out.stdout)
     assert (data["result"], data["verdict"]) == ("win", "ok")
     assert len(data["moves"]) == 4
+
+
+def test_markdown_escapes_the_bar_of_research_notation_so_each_row_keeps_its_cells():
+    out = judge("solve", "--game", "chopsticks", "--format", "markdown", "(1 4 | 1 1)")
+    assert out.returncode == 0, out.stderr
+    header, rule, row = out.stdout.splitlines()
+    assert "(1 4 \\| 1 1)" in row
+    unescaped = row.replace("\\|", "")
+    assert unescaped.count("|") == header.count("|") == rule.count("|")
