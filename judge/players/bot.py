@@ -225,9 +225,9 @@ def exit_failure(ended: Exit, tail: str, limits: Limits, where: str) -> PlayerFa
             f" ({ended.cpu_seconds:.2f} s)",
         )
     near_limit = ended.memory_bytes >= MEMORY_NEAR_LIMIT * limits.memory_bytes
-    if any(word in tail for word in OUT_OF_MEMORY) or (
-        sig in ALLOCATION_SIGNALS and near_limit
-    ):
+    # a failed allocation kills by a signal, or makes a careful program exit non-zero
+    failed = sig in ALLOCATION_SIGNALS or (sig is None and ended.returncode != 0)
+    if any(word in tail for word in OUT_OF_MEMORY) or (failed and near_limit):
         return PlayerFailure(
             verdicts.MEMORY_LIMIT,
             where + f"ran out of memory (limit {limits.memory_bytes >> 20} MiB)" + said,
