@@ -233,7 +233,7 @@ SYNTAX_CASES = [
     ("a b", "not a whole number"),
     ("+1 1", "not a whole number"),
     ("01 1", "leading zeros"),
-    ("1 1\r", "control characters"),
+    ("1 1\r", "carriage return"),
     ("split", "followed by"),
     ("split 1 x 1", "not a whole number"),
     ("split 2 1", "one value per hand (3), not 2"),

@@ -137,7 +137,9 @@ def test_corrupt_cache_file_is_detected_and_rebuilt():
         (" 2", "garbage"),
         ("2.0", "garbage"),
         ("", "garbage"),
-        ("02", "illegal-move"),
+        ("02", "garbage"),  # protocols/ioiwari.md: no leading zero
+        ("2\r", "garbage"),  # ... and no carriage return
+        ("77", "illegal-move"),
     ],
 )
 def test_move_lines_are_parsed_strictly(line, code):

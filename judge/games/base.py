@@ -82,6 +82,10 @@ def parse_int(text: str, what: str, minimum: int | None = None, maximum: int | N
 
 def strict_tokens(line: str) -> list[str]:
     """Split a bot's line into tokens, rejecting anything but single-space separated ASCII."""
+    if not line:
+        raise garbage(line, "an empty line where a move was expected")
+    if line.endswith("\r"):
+        raise garbage(line, "the line ends with a carriage return: end lines with '\\n' only")
     if not line.isascii():
         raise garbage(line, "the line contains non-ASCII characters")
     if line != line.strip(" \t"):

@@ -134,9 +134,12 @@ class Ioiwari(Game[Board, int]):
         tokens = strict_tokens(line)
         if len(tokens) != 1 or not tokens[0].isdigit():
             raise garbage(line, "a move is a single pit number from 1 to 7")
-        pit = int(tokens[0])
-        if tokens[0] != str(pit) or not 1 <= pit <= PITS:
-            raise illegal(line, f"there is no pit {tokens[0]}: pits are numbered 1 to 7")
+        token = tokens[0]
+        if len(token) > 1 and token.startswith("0"):
+            raise garbage(line, "numbers must not have leading zeros")
+        if len(token) > 1 or not 1 <= int(token) <= PITS:  # a long number is never a pit
+            raise illegal(line, f"there is no pit {token}: pits are numbered 1 to 7")
+        pit = int(token)
         if pos.pits[pit - 1] == 0:
             raise illegal(line, f"pit {pit} is empty")
         return pit
