@@ -344,3 +344,17 @@ def test_killing_the_judge_leaves_no_worker_or_bot_behind(tmp_path):
         time.sleep(0.1)
     assert processes_mentioning(str(bot)) == []
     assert processes_mentioning(str(db)) == []
+
+
+def test_without_bubblewrap_auto_warns_and_the_run_records_the_sandbox_used(tmp_path):
+    env = dict(os.environ, PATH=str(tmp_path))  # no bwrap (nor anything else) on the PATH
+    db = tmp_path / "r.db"
+    out = subprocess.run([sys.executable, "-m", "judge", "run", "--game", "nim", "--tests",
+                          starts_file(tmp_path, ["3 4 5"]), "--db", str(db),
+                          str(BOTS / "nim/optimal.py")],
+                         capture_output=True, text=True, timeout=120, env=env)
+    assert out.returncode == 0, out.stderr
+    assert "warning: bubblewrap is not installed" in out.stderr
+    assert "sandbox none" in out.stderr
+    (config,) = sqlite3.connect(db).execute("SELECT config FROM runs").fetchone()
+    assert json.loads(config)["sandbox"] == "none"

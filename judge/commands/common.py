@@ -115,7 +115,24 @@ def harness_setup(args: argparse.Namespace) -> dict[str, Any]:
     jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
     if jobs < 1:
         raise InputError("--jobs must be at least 1")
-    return {"limits": asdict(limits), "sandbox": args.sandbox, "jobs": jobs, "seed": args.seed}
+    return {"limits": asdict(limits), "sandbox": sandbox_for(args.sandbox), "jobs": jobs,
+            "seed": args.seed}
+
+
+def sandbox_for(mode: str) -> str:
+    """The sandbox `mode` resolves to here (recorded with the run), saying so on stderr when
+    bots will run with limits only, without bubblewrap's isolation."""
+    from judge.sandbox import resolve_sandbox
+
+    resolved = resolve_sandbox(mode)
+    root = os.geteuid() == 0
+    if resolved == "none" and (mode == "auto" or root):
+        why = ("bubblewrap is not installed or does not work here" if mode == "auto"
+               else "--sandbox none")
+        also = " As root, a bot could also harm the judge and its files." if root else ""
+        print(f"judge: warning: {why}: bots run with limits only, with network access and "
+              f"a writable view of the system.{also}", file=sys.stderr)
+    return resolved
 
 
 def check_bots(paths: list[str]) -> list[str]:
@@ -180,7 +197,8 @@ def play_missing(store: Store, run_id: int, config: dict[str, Any], specs: list,
     todo = [s for s in specs if s.key not in done]
     seed = f", seed {config['seed']}" if config.get("seed") is not None else ""
     print(f"judge: {store.run(run_id)['kind']} {run_id}: {store.run(run_id)['game']}: "
-          f"{len(specs)} games, {len(todo)} to play{seed} ({store.path})", file=sys.stderr)
+          f"{len(specs)} games, {len(todo)} to play{seed}, sandbox {config['sandbox']} "
+          f"({store.path})", file=sys.stderr)
     setup = Setup(config["game"], config["rules"], config["limits"], config["sandbox"],
                   config.get("seed"))
     try:
