@@ -224,6 +224,21 @@ def test_resume_plays_the_stored_starts_even_if_the_file_changed(tmp_path):
     assert unknown.returncode == 2 and "no run 9" in unknown.stderr
 
 
+def test_resume_refuses_new_settings_and_a_changed_bot(tmp_path):
+    bot = tmp_path / "bot.py"
+    bot.write_text((BOTS / "nim/optimal.py").read_text())
+    tests = starts_file(tmp_path, ["3 4 5"])
+    db = str(tmp_path / "r.db")
+    assert judge("run", "--game", "nim", "--tests", tests, "--db", db, str(bot)).returncode == 0
+    for option in (["--seats", "both"], ["--seed", "4"], ["--move-time", "9"]):
+        out = judge("run", "--resume", "1", "--db", db, *option)
+        assert out.returncode == 2 and f"drop {option[0]}" in out.stderr
+    assert judge("run", "--resume", "1", "--db", db, "--jobs", "1").returncode == 0
+    bot.write_text(bot.read_text() + "# a new version\n")
+    out = judge("run", "--resume", "1", "--db", db)
+    assert out.returncode == 2 and "has changed since the run started" in out.stderr
+
+
 def test_non_bot_files_among_the_bots_are_skipped_with_a_note(tmp_path):
     (tmp_path / "README.md").write_text("my bots\n")
     (tmp_path / "sub").mkdir()

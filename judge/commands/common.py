@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import hashlib
 import math
 import os
 import sys
@@ -96,6 +97,14 @@ def add_harness_options(p: argparse.ArgumentParser) -> None:
                        help=f"{text} (default: {default:g})")
 
 
+LIMIT_DESTS = [(flag, f"limit_{field}") for flag, field, *_ in LIMIT_OPTIONS]
+
+
+def remember_defaults(p: argparse.ArgumentParser) -> None:
+    """Keep the parser's defaults in `args.defaults` (for `refuse_with_resume`)."""
+    p.set_defaults(defaults={a.dest: a.default for a in p._actions})
+
+
 def harness_setup(args: argparse.Namespace) -> dict[str, Any]:
     """The recorded harness settings of a run: limits, sandbox, jobs, seed."""
     from judge.sandbox import Limits
@@ -181,11 +190,35 @@ def show_progress(args: argparse.Namespace) -> bool:
 
 
 def resumed(store: Store, run_id: int, kind: str) -> dict[str, Any]:
-    """The config of the stored run `run_id`, which must be of `kind`."""
+    """The config of the stored run `run_id`, which must be of `kind`, with its bots as they
+    were: a bot that is gone or changed since the run started is an `InputError`."""
     info = store.run(run_id)
     if info["kind"] != kind:
         raise InputError(f"run {run_id} is a {info['kind']}, not a {kind}")
-    return info["config"]
+    config = info["config"]
+    where = config.get("directory")
+    for bot, digest in config.get("fingerprints", {}).items():
+        try:
+            now = fingerprints([bot])[bot]
+        except OSError:
+            hint = f" (the run was started in {where})" if where and where != os.getcwd() else ""
+            raise InputError(f"run {run_id}: bot {bot} is not there any more{hint}") from None
+        if now != digest:
+            raise InputError(f"run {run_id}: bot {bot} has changed since the run started, so "
+                             f"its remaining games would be another program's: start a new run")
+    return config
+
+
+def fingerprints(bots: list[str]) -> dict[str, str]:
+    """The SHA-256 of each bot file's content (the optimal player has none)."""
+    from judge.schedule import OPTIMAL
+
+    return {b: hashlib.sha256(Path(b).read_bytes()).hexdigest() for b in bots if b != OPTIMAL}
+
+
+def run_identity(bots: list[str]) -> dict[str, Any]:
+    """What a stored run keeps to resume safely: where it started and its bots' content."""
+    return {"directory": os.getcwd(), "fingerprints": fingerprints(bots)}
 
 
 def play_missing(store: Store, run_id: int, config: dict[str, Any], specs: list,
@@ -238,10 +271,23 @@ def load_starts(game: Game, path: str) -> list[str]:
     return texts
 
 
+#: the settings a stored run keeps: given again with --resume, they are refused
+HARNESS_SETTINGS = ["--sandbox", "--seed", *(flag for flag, *_ in LIMIT_OPTIONS)]
+
+
 def refuse_with_resume(args: argparse.Namespace, *names: str) -> None:
-    """--resume continues a stored run as it was set up: other settings are an error."""
-    given = [n if n.startswith("-") else "the BOT arguments" for n in names
-             if getattr(args, n.lstrip("-").replace("-", "_"), None)]
+    """--resume continues a stored run as it was set up: other settings are an error.
+
+    A setting counts as given when it differs from its default (`args.defaults`, the
+    parser's defaults); --jobs may change, as it does not change any game.
+    """
+    defaults = getattr(args, "defaults", {})
+    given = []
+    for name in [*names, *HARNESS_SETTINGS]:
+        dest = dict(LIMIT_DESTS).get(name, name.lstrip("-").replace("-", "_"))
+        value = getattr(args, dest, None)
+        if value not in (None, [], False) and value != defaults.get(dest):
+            given.append(name if name.startswith("-") else "the BOT arguments")
     if given:
         raise InputError(f"--resume continues the stored run as it was set up; "
                          f"drop {', '.join(given)}")

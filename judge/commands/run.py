@@ -17,7 +17,9 @@ from judge.commands.common import (
     open_store,
     play_missing,
     refuse_with_resume,
+    remember_defaults,
     resumed,
+    run_identity,
 )
 from judge.games import load_game
 from judge.games.base import Game, InputError
@@ -55,6 +57,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_harness_options(p)
     add_output_options(p)
     p.set_defaults(func=run)
+    remember_defaults(p)
 
     s = sub.add_parser("show", help="show a stored run again without playing it",
                        description="Print the results of a stored run (grading or tournament).")
@@ -100,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
     """Grade the bots (or resume a run) and print the results."""
     if args.resume is not None:
         store = open_store(args.db, must_exist=True)
-        refuse_with_resume(args, "--game", "--rules", "--tests", "bots")
+        refuse_with_resume(args, "--game", "--rules", "--tests", "--seats", "bots")
         run_id, config = args.resume, resumed(store, args.resume, "run")
     else:
         if not args.game:
@@ -114,6 +117,7 @@ def run(args: argparse.Namespace) -> int:
             "game": game.name, "rules": game.rules_string(), "bots": check_bots(args.bots),
             "tests": args.tests, "seats": args.seats, "starts": starts, **harness,
         }
+        config.update(run_identity(config["bots"]))
         store = open_store(args.db)  # only now: a refused command leaves no database behind
         run_id = store.create_run("run", game.describe(), config)
     game = load_game(config["game"], config["rules"])

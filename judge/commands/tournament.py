@@ -20,7 +20,9 @@ from judge.commands.common import (
     open_store,
     play_missing,
     refuse_with_resume,
+    remember_defaults,
     resumed,
+    run_identity,
     solvable,
 )
 from judge.games import load_game
@@ -67,6 +69,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_harness_options(p)
     add_output_options(p)
     p.set_defaults(func=run)
+    remember_defaults(p)
 
 
 def default_starts(game: Game) -> list[Any]:
@@ -103,7 +106,8 @@ def run(args: argparse.Namespace) -> int:
     """Play (or resume) a tournament and print the standings."""
     if args.resume is not None:
         store = open_store(args.db, must_exist=True)
-        refuse_with_resume(args, "--game", "--rules", "--starts", "--gauntlet", "bots")
+        refuse_with_resume(args, "--game", "--rules", "--starts", "--gauntlet", "--rounds",
+                           "--include-optimal", "bots")
         run_id, config = args.resume, resumed(store, args.resume, "tournament")
     else:
         if not args.game:
@@ -125,7 +129,7 @@ def run(args: argparse.Namespace) -> int:
                   else [game.format_position(p) for p in solvable(game, default_starts(game))])
         config = {"game": game.name, "rules": game.rules_string(), "entrants": entrants,
                   "gauntlet": args.gauntlet, "starts": args.starts, "start_positions": starts,
-                  "rounds": args.rounds, **harness, "seed": seed}
+                  "rounds": args.rounds, **harness, "seed": seed, **run_identity(entrants)}
         store = open_store(args.db)  # only now: a refused command leaves no database behind
         run_id = store.create_run("tournament", game.describe(), config)
     game = load_game(config["game"], config["rules"])
