@@ -149,6 +149,9 @@ def test_a_killed_run_resumes_without_replaying_finished_games(tmp_path):
     proc.wait()
     stored = sqlite3.connect(db).execute("SELECT COUNT(*) FROM games").fetchone()[0]
     assert 20 <= stored < 80
+    partial = judge("show", "1", "--db", str(db), "--format", "json")
+    assert json.loads(partial.stdout)["state"] == "interrupted"
+    assert f"results are partial ({stored} games stored)" in partial.stderr
     out = judge("run", "--resume", "1", "--db", str(db), "--format", "json")
     assert out.returncode == 0, out.stderr
     assert f"{80 - stored} to play" in out.stderr
@@ -156,6 +159,7 @@ def test_a_killed_run_resumes_without_replaying_finished_games(tmp_path):
     assert bot["games"] == 80
     shown = judge("show", "1", "--db", str(db), "--format", "json")
     assert json.loads(shown.stdout)["bots"] == json.loads(out.stdout)["bots"]
+    assert json.loads(shown.stdout)["state"] == "finished" and not shown.stderr
 
 
 def test_a_bot_for_another_game_gets_verdicts_not_a_crash(tmp_path):

@@ -152,10 +152,12 @@ def print_run(store: Any, run_id: int, fmt: str, details: bool) -> None:
     """Print a stored grading run in the chosen format."""
     info = store.run(run_id)
     config = info["config"]
-    bots, games = grading_rows(config["game"], config, store.games(run_id))
+    records = store.games(run_id)
+    bots, games = grading_rows(config["game"], config, records)
+    state = run_state(store, info, len(records))
     if fmt == "json":
-        sys.stdout.write(to_json({"run": run_id, "game": info["game"], "bots": bots,
-                                  "games": games}))
+        sys.stdout.write(to_json({"run": run_id, "game": info["game"], "state": state,
+                                  "bots": bots, "games": games}))
         return
     rows = [dict(b, points=f"{b['points']:g}/{b['max_points']:g}",
                  accuracy="" if b["accuracy"] is None else f"{100 * b['accuracy']:.1f}%",
@@ -166,9 +168,20 @@ def print_run(store: Any, run_id: int, fmt: str, details: bool) -> None:
     sys.stdout.write(render_rows(rows, fmt, headers))
     if details:
         sys.stdout.write("\n")
-        detail = [dict(g, moves=" ".join(g["moves"])) for g in games]
+        detail = [dict(g, moves=", ".join(g["moves"])) for g in games]
         sys.stdout.write(render_rows(detail, fmt, ["bot", "start", "seat", "result", "verdict",
                                                    "message", "moves"]))
+
+
+def run_state(store: Any, info: dict[str, Any], stored: int) -> str:
+    """``finished``, or ``interrupted`` with a warning on stderr: the figures are partial."""
+    if info["finished"]:
+        return "finished"
+    command = "run" if info["kind"] == "run" else "tournament"
+    print(f"judge: warning: {command} {info['id']} was interrupted: these results are partial "
+          f"({stored} games stored); continue with: judge {command} --resume {info['id']} "
+          f"--db {store.path}", file=sys.stderr)
+    return "interrupted"
 
 
 def show(args: argparse.Namespace) -> int:

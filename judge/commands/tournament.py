@@ -185,10 +185,14 @@ def standings(config: dict[str, Any], records: dict[str, dict[str, Any]]) -> dic
 
 def print_tournament(store: Any, run_id: int, fmt: str, details: bool) -> None:
     """Print a stored tournament."""
+    from judge.commands.run import run_state
+
     info = store.run(run_id)
-    data = standings(info["config"], store.games(run_id))
+    records = store.games(run_id)
+    data = standings(info["config"], records)
+    state = run_state(store, info, len(records))
     if fmt == "json":
-        sys.stdout.write(to_json({"run": run_id, "game": info["game"],
+        sys.stdout.write(to_json({"run": run_id, "game": info["game"], "state": state,
                                   "seed": info["config"]["seed"], **data}))
         return
     rows = []
@@ -217,6 +221,6 @@ def print_tournament(store: Any, run_id: int, fmt: str, details: bool) -> None:
         sys.stdout.write("\n")
         rows = [dict(g, players=" vs ".join(g["players"]),
                      results="-".join(g["results"]),
-                     moves=" ".join(g["moves"])) for g in data["games"]]
+                     moves=", ".join(g["moves"])) for g in data["games"]]
         sys.stdout.write(render_rows(rows, fmt, ["key", "players", "results", "verdict",
                                                  "message", "moves"]))
