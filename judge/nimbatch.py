@@ -68,15 +68,27 @@ def grade_output(output: str, cases: list[tuple[int, ...]]) -> BatchGrade:
         ok = line == want
         grade.correct += ok
         entry = {"line": i + 1, "heaps": " ".join(map(str, sizes)), "expected": want,
-                 "got": line, "ok": ok}
+                 "got": shortened(line), "ok": ok}
         grade.lines.append(entry)
         if not ok and grade.first_wrong is None:
             grade.first_wrong = entry
     extra = [g for g in got[len(cases):] if g.strip()]
     if extra and grade.first_wrong is None:
-        grade.first_wrong = {"line": len(cases) + 1, "heaps": None, "expected": None,
-                             "got": extra[0], "ok": False}
+        grade.first_wrong = {"line": len(cases) + 1, "heaps": None,
+                             "expected": f"nothing (there are {len(cases)} data sets)",
+                             "got": shortened(extra[0]), "ok": False}
     return grade
+
+
+#: the most characters of a program's line quoted in a grade
+QUOTE_CHARS = 200
+
+
+def shortened(line: str | None) -> str | None:
+    """`line`, cut to `QUOTE_CHARS` with its full length said when it is longer."""
+    if line is None or len(line) <= QUOTE_CHARS:
+        return line
+    return f"{line[:QUOTE_CHARS]}... ({len(line):,} characters)"
 
 
 def standard_input(extra: int = 46, seed: int = 2001) -> str:

@@ -42,6 +42,22 @@ def test_first_wrong_line_is_named_with_what_was_expected():
     assert grade.first_wrong["expected"] == "Lose Game"
 
 
+def test_a_huge_wrong_line_is_quoted_short_with_its_length():
+    cases = parse_input(EXAMPLE.read_text())
+    grade = grade_output("x" * 1_000_000 + "\n", cases)
+    got = grade.first_wrong["got"]
+    assert got.startswith("x" * 200 + "...") and "1,000,000 characters" in got
+    assert len(got) < 250
+
+
+def test_lines_after_the_last_data_set_are_wrong_and_say_so():
+    cases = parse_input(EXAMPLE.read_text())
+    grade = grade_output("\n".join([*EXPECTED, "Lose Game"]) + "\n", cases)
+    assert grade.correct == 4
+    assert grade.first_wrong["line"] == 5
+    assert grade.first_wrong["expected"] == "nothing (there are 4 data sets)"
+
+
 def test_missing_lines_score_nothing():
     cases = parse_input(EXAMPLE.read_text())
     grade = grade_output(EXPECTED[0] + "\n", cases)
