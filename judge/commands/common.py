@@ -77,24 +77,33 @@ def add_output_options(p: argparse.ArgumentParser) -> None:
                    help=f"the results database (default: {DEFAULT_DB} in this directory)")
 
 
-def add_harness_options(p: argparse.ArgumentParser) -> None:
-    """How bots are run: parallel jobs, sandbox, limits, seed."""
-    p.add_argument("--jobs", type=int, metavar="N", default=None,
-                   help=f"games played at once (default: the number of cores, {os.cpu_count()})")
+def add_harness_options(p: argparse.ArgumentParser, jobs: bool = True, seed: bool = True,
+                        limits: dict[str, str] | None = None) -> None:
+    """How bots are run: parallel jobs, sandbox, seed and limits (only those that apply).
+
+    `limits` maps the limit flags that apply to their help (default: all, as in games).
+    """
+    if jobs:
+        p.add_argument("--jobs", type=int, metavar="N", default=None,
+                       help=f"games played at once (default: the number of cores, "
+                       f"{os.cpu_count()})")
     p.add_argument("--sandbox", choices=("auto", "bwrap", "none"), default="auto",
                    help="confine bots with bubblewrap (no network, read-only system) when it "
                    "is installed (auto, the default), always (bwrap), or only with limits (none)")
-    p.add_argument("--seed", type=int, default=None, metavar="N",
-                   help="let the optimal player choose at random among equally good moves, "
-                   "and give each bot a BOT_SEED in its environment, both derived from N so "
-                   "that the same seed plays the same games")
+    if seed:
+        p.add_argument("--seed", type=int, default=None, metavar="N",
+                       help="let the optimal player choose at random among equally good moves, "
+                       "and give each bot a BOT_SEED in its environment, both derived from N "
+                       "so that the same seed plays the same games")
     from judge.sandbox import Limits
 
     g = p.add_argument_group("limits per bot (defaults suit Python bots)")
     for flag, field, scale, text in LIMIT_OPTIONS:
+        if limits is not None and flag not in limits:
+            continue
         default = getattr(Limits(), field) / scale
         g.add_argument(flag, dest=f"limit_{field}", type=float, default=None, metavar="N",
-                       help=f"{text} (default: {default:g})")
+                       help=f"{(limits or {}).get(flag, text)} (default: {default:g})")
 
 
 LIMIT_DESTS = [(flag, f"limit_{field}") for flag, field, *_ in LIMIT_OPTIONS]
@@ -112,7 +121,7 @@ def harness_setup(args: argparse.Namespace) -> dict[str, Any]:
     defaults = Limits()
     overrides = {}
     for flag, field, scale, _ in LIMIT_OPTIONS:
-        value = getattr(args, f"limit_{field}")
+        value = getattr(args, f"limit_{field}", None)
         if value is not None:
             if not math.isfinite(value) or value <= 0:
                 raise InputError(f"{flag} must be a positive number, not {value:g}")
@@ -121,11 +130,11 @@ def harness_setup(args: argparse.Namespace) -> dict[str, Any]:
         limits = Limits(**overrides)
     except ValueError as exc:
         raise InputError(str(exc)) from None
-    jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
-    if jobs < 1:
+    jobs = getattr(args, "jobs", None) or (os.cpu_count() or 1)
+    if getattr(args, "jobs", None) is not None and args.jobs < 1:
         raise InputError("--jobs must be at least 1")
     return {"limits": asdict(limits), "sandbox": sandbox_for(args.sandbox), "jobs": jobs,
-            "seed": args.seed}
+            "seed": getattr(args, "seed", None)}
 
 
 def sandbox_for(mode: str) -> str:

@@ -31,7 +31,13 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "data sets, some with heaps beyond 64 bits)")
     p.add_argument("--format", choices=FORMATS, default="table", help="output format")
     p.add_argument("--details", action="store_true", help="show every line's verdict")
-    add_harness_options(p)
+    add_harness_options(p, jobs=False, seed=False, limits={
+        "--first-move-time": "wall-clock seconds for the whole run",
+        "--cpu-time": "CPU seconds for the whole run",
+        "--memory": "address space in MiB",
+        "--processes": "processes and threads",
+        "--output": "KiB of output",
+    })
     p.set_defaults(func=run)
 
 

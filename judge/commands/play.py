@@ -50,7 +50,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--format", choices=("text", "json"), default="text", help="output format")
     p.add_argument("--pty", action="store_true",
                    help="talk to bots through a pseudo-terminal instead of pipes")
-    add_harness_options(p)
+    add_harness_options(p, jobs=False)
     p.set_defaults(func=run)
 
 
