@@ -61,6 +61,18 @@ def test_unknown_rule_is_a_one_line_error_with_status_2():
     assert "unknown rule 'mystery'" in out.stderr
 
 
+@pytest.mark.parametrize(("lines", "reason"), [
+    ("", "no positions in the file"),
+    ("3 4 5\n3 x 5\n", "line 2: bad Nim position '3 x 5'"),
+])
+def test_an_empty_or_bad_positions_file_is_named_in_the_error(tmp_path, lines, reason):
+    path = tmp_path / "positions.txt"
+    path.write_text(lines)
+    out = judge("solve", "--game", "nim", "--positions", str(path))
+    assert out.returncode == 2
+    assert out.stderr == f"judge: error: {path}: {reason}" + out.stderr.split(reason, 1)[1]
+
+
 def test_missing_positions_file_is_an_error_with_status_2(tmp_path):
     out = judge("solve", "--game", "nim", "--positions", str(tmp_path / "nope.txt"))
     assert out.returncode == 2

@@ -61,7 +61,14 @@ def run(args: argparse.Namespace) -> int:
     texts = list(args.positions)
     positions = [game.parse_position(t) for t in texts]
     if args.positions_file is not None:
-        positions += game.parse_positions(read_lines(args.positions_file))
+        lines = read_lines(args.positions_file)  # its errors name the file
+        try:
+            listed = game.parse_positions(lines)
+        except InputError as exc:
+            raise InputError(f"{args.positions_file}: {exc}") from None
+        if not listed:
+            raise InputError(f"{args.positions_file}: no positions in the file")
+        positions += listed
     solver = solver_for(game)
     solver.check(positions or [game.start()])
     if args.stats:
