@@ -21,7 +21,19 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="value, remoteness and best moves of positions",
         description="Solve positions with perfect play. The value is for the player to move: "
         "win/loss/draw, or for Ioiwari the best score difference it can force. Remoteness "
-        "counts moves to the end (the winner hurries, the loser delays).",
+        "counts moves to the end (the winner hurries, the loser delays).\n\n"
+        "positions:\n"
+        "  ioiwari     the seven pits: '4 3 2 4 2 3 2', optionally followed by\n"
+        "              '| BANK1 BANK2 [MOVER]'; the value is the score difference the mover\n"
+        "              can force from here on (beads already banked do not change it)\n"
+        "  nim         the heap sizes: '3 4 5' (any number of heaps, any size)\n"
+        "  chopsticks  the game card '(L 1 1 1 1 1 1)': the mover, then Left's hands and\n"
+        "              Right's (0 = out), or research notation '(1 4 | 1 1)' (Left to move;\n"
+        "              'R (1 4 | 1 1)' for Right; optional '_n' suffix = fingers) with live\n"
+        "              hands only, any number on each side\n\n"
+        "Chopsticks outcome classes: N the first mover wins, P the second mover wins,\n"
+        "L / R that side wins whoever starts, D a draw either way; x/y when only one order\n"
+        "is a draw (the result with Left moving first, then with Right moving first).",
         epilog='examples:\n  judge solve --game ioiwari "4 3 2 4 2 3 2"\n'
         '  judge solve --game nim --rules misere=on "1 1 1" "3 4 5"\n'
         '  judge solve --game chopsticks --rules "hands=2 fingers=5" "(L 1 1 1 1)"\n'
