@@ -296,6 +296,16 @@ def test_nim_optimal_makes_the_bouton_move_and_wins(compiled: dict[str, list[str
         assert game.winner(final) == 0
 
 
+def test_nim_optimal_bots_empty_the_largest_heap_when_lost(compiled: dict[str, list[str]]) -> None:
+    for command, heaps in ((python_bot("nim/optimal.py"), "5 9 12"),
+                           (compiled["nim/optimal.c"], "5 9 12"),
+                           (python_bot("nim/optimal_misere.py"), "5 9 12")):
+        with Bot(command) as bot:  # 5 ^ 9 ^ 12 == 0: lost in both conventions
+            bot.send(heaps)
+            assert bot.read() == "3 12"  # as the judge does: the game stays short
+            bot.finish()
+
+
 def test_nim_optimal_misere_leaves_an_odd_number_of_one_heaps() -> None:
     game = Nim("misere=on")
     start = game.parse_position("1 1 3")

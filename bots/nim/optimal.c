@@ -6,7 +6,7 @@
  * from heap H, heaps numbered from 1) and reads the opponent's move in the same form,
  * keeping the heaps itself. The nim-sum s is the XOR of the heap sizes. When s is not 0 it
  * takes the FIRST heap h with (h XOR s) < h down to h XOR s; when s is 0 it is lost against
- * perfect play and takes one counter from the largest heap. Every move is followed by
+ * perfect play and empties the largest heap, as the judge does. Every move is followed by
  * fflush(stdout). It exits when standard input ends.
  *
  * Limits: every heap size must fit in an unsigned long long, that is at most
@@ -69,8 +69,8 @@ static void choose(const heap_t *heaps, long count, long *heap, heap_t *take)
         if (heaps[i] > heaps[largest])
             largest = i;
     }
-    *heap = largest; /* lost: take as little as possible */
-    *take = 1;
+    *heap = largest; /* lost: every move loses; keep the game short */
+    *take = heaps[largest];
 }
 
 int main(void)

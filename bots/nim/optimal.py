@@ -4,7 +4,8 @@ Reads the heap sizes, then alternately writes its move `H K` (take K counters fr
 and reads the opponent's move in the same form, keeping the heaps itself. The nim-sum s is
 the XOR of all heap sizes. When s is not 0 it takes the FIRST heap h with h XOR s < h down
 to h XOR s, which leaves a nim-sum of 0: a lost position for the opponent. When s is 0 it is
-lost against perfect play, and it takes one counter from the largest heap to last longer.
+lost against perfect play: every move loses, and it empties the largest heap, as the judge
+does, so that a game from huge heaps stays short.
 Heaps may be arbitrarily large (Python integers).
 
 This bot is for normal play; optimal_misere.py plays the misere rules. A bot is not told the
@@ -30,7 +31,8 @@ def choose(heaps: list[int]) -> tuple[int, int]:
     for i, size in enumerate(heaps):
         if size ^ total < size:
             return i + 1, size - (size ^ total)
-    return heaps.index(max(heaps)) + 1, 1  # lost: take as little as possible
+    largest = heaps.index(max(heaps))
+    return largest + 1, heaps[largest]  # lost: every move loses; keep the game short
 
 
 def main() -> None:

@@ -7,7 +7,7 @@ or 1 counters: then it must leave an ODD number of 1-heaps instead of an even on
 
 - two or more heaps hold more than one counter: the normal Bouton move (take the first heap
   h with h XOR s < h down to h XOR s, where s is the nim-sum); when s is 0 the position is
-  lost, and it takes one counter from the largest heap;
+  lost: every move loses, and it empties the largest heap, as the judge does;
 - exactly one heap holds more than one counter: cut it to 0 or 1 so that the number of
   1-heaps is odd;
 - every heap holds 0 or 1: take a 1-heap (there is no other move).
@@ -41,7 +41,8 @@ def choose(heaps: list[int]) -> tuple[int, int]:
     for i, size in enumerate(heaps):
         if size ^ total < size:
             return i + 1, size - (size ^ total)
-    return heaps.index(max(heaps)) + 1, 1  # lost: take as little as possible
+    largest = heaps.index(max(heaps))
+    return largest + 1, heaps[largest]  # lost: every move loses; keep the game short
 
 
 def main() -> None:
