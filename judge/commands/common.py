@@ -106,7 +106,8 @@ def add_harness_options(p: argparse.ArgumentParser, jobs: bool = True, seed: boo
                        help=f"{(limits or {}).get(flag, text)} (default: {default:g})")
 
 
-LIMIT_DESTS = [(flag, f"limit_{field}") for flag, field, *_ in LIMIT_OPTIONS]
+#: the argparse destination of each limit flag
+LIMIT_DESTS = {flag: f"limit_{field}" for flag, field, *_ in LIMIT_OPTIONS}
 
 
 def remember_defaults(p: argparse.ArgumentParser) -> None:
@@ -130,9 +131,10 @@ def harness_setup(args: argparse.Namespace) -> dict[str, Any]:
         limits = Limits(**overrides)
     except ValueError as exc:
         raise InputError(str(exc)) from None
-    jobs = getattr(args, "jobs", None) or (os.cpu_count() or 1)
-    if getattr(args, "jobs", None) is not None and args.jobs < 1:
+    asked = getattr(args, "jobs", None)  # commands that play one game at a time have none
+    if asked is not None and asked < 1:
         raise InputError("--jobs must be at least 1")
+    jobs = asked or os.cpu_count() or 1
     return {"limits": asdict(limits), "sandbox": sandbox_for(args.sandbox), "jobs": jobs,
             "seed": getattr(args, "seed", None)}
 
@@ -248,12 +250,24 @@ def play_missing(store: Store, run_id: int, config: dict[str, Any], specs: list,
                   lambda spec, rec: store.add_game(run_id, spec.key, rec),
                   progress=show_progress(args))
     except KeyboardInterrupt:
-        command = "run" if store.run(run_id)["kind"] == "run" else "tournament"
         print(f"judge: stopped with {len(store.done_keys(run_id))} of {len(specs)} games "
-              f"stored; continue with: judge {command} --resume {run_id} --db {store.path}",
-              file=sys.stderr)
+              f"stored; {resume_hint(store, store.run(run_id))}", file=sys.stderr)
         raise
     store.finish(run_id)
+
+
+def resume_hint(store: Store, info: dict[str, Any]) -> str:
+    """How to continue the stored run `info` (its kind is the command's name)."""
+    return f"continue with: judge {info['kind']} --resume {info['id']} --db {store.path}"
+
+
+def run_state(store: Store, info: dict[str, Any], stored: int) -> str:
+    """``finished``, or ``interrupted`` with a warning on stderr: the figures are partial."""
+    if info["finished"]:
+        return "finished"
+    print(f"judge: warning: {info['kind']} {info['id']} was interrupted: these results are "
+          f"partial ({stored} games stored); {resume_hint(store, info)}", file=sys.stderr)
+    return "interrupted"
 
 
 def load_starts(game: Game, path: str) -> list[str]:
@@ -293,7 +307,7 @@ def refuse_with_resume(args: argparse.Namespace, *names: str) -> None:
     defaults = getattr(args, "defaults", {})
     given = []
     for name in [*names, *HARNESS_SETTINGS]:
-        dest = dict(LIMIT_DESTS).get(name, name.lstrip("-").replace("-", "_"))
+        dest = LIMIT_DESTS.get(name, name.lstrip("-").replace("-", "_"))
         value = getattr(args, dest, None)
         if value not in (None, [], False) and value != defaults.get(dest):
             given.append(name if name.startswith("-") else "the BOT arguments")

@@ -20,6 +20,7 @@ from judge.commands.common import (
     remember_defaults,
     resumed,
     run_identity,
+    run_state,
 )
 from judge.games import load_game
 from judge.games.base import Game, InputError
@@ -171,17 +172,6 @@ def print_run(store: Any, run_id: int, fmt: str, details: bool) -> None:
         detail = [dict(g, moves=", ".join(g["moves"])) for g in games]
         sys.stdout.write(render_rows(detail, fmt, ["bot", "start", "seat", "result", "verdict",
                                                    "message", "moves"]))
-
-
-def run_state(store: Any, info: dict[str, Any], stored: int) -> str:
-    """``finished``, or ``interrupted`` with a warning on stderr: the figures are partial."""
-    if info["finished"]:
-        return "finished"
-    command = "run" if info["kind"] == "run" else "tournament"
-    print(f"judge: warning: {command} {info['id']} was interrupted: these results are partial "
-          f"({stored} games stored); continue with: judge {command} --resume {info['id']} "
-          f"--db {store.path}", file=sys.stderr)
-    return "interrupted"
 
 
 def show(args: argparse.Namespace) -> int:

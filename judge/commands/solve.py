@@ -82,9 +82,10 @@ def run(args: argparse.Namespace) -> int:
             raise InputError(f"{args.positions_file}: no positions in the file")
         positions += listed
     solver = solver_for(game)
-    solver.check(positions or [game.start()])
+    targets = positions or [game.start()]
+    solver.check(targets)
     if args.stats:
-        counts = solver.stats(positions or [game.start()])
+        counts = solver.stats(targets)
         record = {"game": game.describe(), **counts}
         if args.format == "json":
             sys.stdout.write(to_json(record))

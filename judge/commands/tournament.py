@@ -23,6 +23,7 @@ from judge.commands.common import (
     remember_defaults,
     resumed,
     run_identity,
+    run_state,
     solvable,
 )
 from judge.games import load_game
@@ -185,8 +186,6 @@ def standings(config: dict[str, Any], records: dict[str, dict[str, Any]]) -> dic
 
 def print_tournament(store: Any, run_id: int, fmt: str, details: bool) -> None:
     """Print a stored tournament."""
-    from judge.commands.run import run_state
-
     info = store.run(run_id)
     records = store.games(run_id)
     data = standings(info["config"], records)
