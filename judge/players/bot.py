@@ -78,6 +78,7 @@ class BotPlayer(Player):
         super().begin(game, seat)
         self._moves, self._cpu, self._read, self._pending = 0, 0.0, 0, b""
         self._watched = time.monotonic()
+        self._game_deadline = self._watched + self.limits.game_seconds
         self.stderr = ""
         if self.compile_error is not None:
             raise PlayerFailure(verdicts.COMPILE_ERROR, self.compile_error)
@@ -105,11 +106,13 @@ class BotPlayer(Player):
             limit = self.limits.move_seconds
         self._moves += 1
         start = time.monotonic()
+        if start >= self._game_deadline:
+            raise self._game_time_limit()
         try:
-            proc.send(text.encode(), limit)
+            proc.send(text.encode(), min(limit, self._game_deadline - start))
         except TimeoutError:
             raise self._time_limit(limit) from None
-        line = self._read_line(start + limit, limit)
+        line = self._read_line(min(start + limit, self._game_deadline), limit)
         if time.monotonic() - self._watched > WATCH_SECONDS:
             self._watch(proc, waiting=False)
         cpu = proc.cpu_seconds()
@@ -154,6 +157,8 @@ class BotPlayer(Player):
                 )
             left = deadline - time.monotonic()
             if left <= 0:
+                if deadline >= self._game_deadline:
+                    raise self._game_time_limit()
                 raise self._time_limit(limit)
             try:
                 chunk = proc.output.read_nonblocking(READ_CHUNK, timeout=min(left, WATCH_SECONDS))
@@ -172,10 +177,17 @@ class BotPlayer(Player):
             buf += chunk
 
     def _time_limit(self, limit: float) -> PlayerFailure:
+        proc = self.process
+        why = ("it was waiting for input; a bot must flush its output after every move"
+               if proc is not None and proc.waiting_for_input() else "it was still running")
+        return PlayerFailure(
+            verdicts.TIME_LIMIT, f"no move within {limit:g} s on its move {self._moves} ({why})"
+        )
+
+    def _game_time_limit(self) -> PlayerFailure:
         return PlayerFailure(
             verdicts.TIME_LIMIT,
-            f"no move within {limit:g} s on its move {self._moves}"
-            " (a bot must flush its output after every move)",
+            f"move {self._moves}: the game took longer than {self.limits.game_seconds:g} s",
         )
 
     def _watch(self, proc: Confined, waiting: bool) -> None:
@@ -185,17 +197,23 @@ class BotPlayer(Player):
         sandbox's own processes keep the pipe open, so no EOF comes.
         """
         self._watched = time.monotonic()
-        proc.cpu_seconds()
+        cpu = proc.cpu_seconds()
         proc.sample_memory()
         if waiting and proc.output_closed():
             raise self._output_ended(proc)
-        count = proc.process_count()
-        if count > self.limits.processes:
+        if proc.hit_process_limit():
             proc.kill()
             raise PlayerFailure(
                 verdicts.CRASH,
-                f"move {self._moves}: {count} processes, more than the limit of"
-                f" {self.limits.processes}; the judge killed them",
+                f"move {self._moves}: tried to run more than {self.limits.processes}"
+                " processes and threads; the judge killed them",
+            )
+        if cpu > self.limits.cpu_seconds:  # summed over all its processes
+            proc.kill()
+            raise PlayerFailure(
+                verdicts.CPU_LIMIT,
+                f"move {self._moves}: used more than {self.limits.cpu_seconds} s of CPU time"
+                f" ({cpu:.2f} s, all its processes)",
             )
 
     def _output_ended(self, proc: Confined) -> PlayerFailure:
@@ -224,10 +242,10 @@ def exit_failure(ended: Exit, tail: str, limits: Limits, where: str) -> PlayerFa
             where + f"used more than {limits.cpu_seconds} s of CPU time"
             f" ({ended.cpu_seconds:.2f} s)",
         )
-    near_limit = ended.memory_bytes >= MEMORY_NEAR_LIMIT * limits.memory_bytes
+    near_limit = ended.oom_killed or ended.memory_bytes >= MEMORY_NEAR_LIMIT * limits.memory_bytes
     # a failed allocation kills by a signal, or makes a careful program exit non-zero
     failed = sig in ALLOCATION_SIGNALS or (sig is None and ended.returncode != 0)
-    if any(word in tail for word in OUT_OF_MEMORY) or (failed and near_limit):
+    if ended.oom_killed or any(word in tail for word in OUT_OF_MEMORY) or (failed and near_limit):
         return PlayerFailure(
             verdicts.MEMORY_LIMIT,
             where + f"ran out of memory (limit {limits.memory_bytes >> 20} MiB)" + said,

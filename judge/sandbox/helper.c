@@ -1,0 +1,245 @@
+/* judge-exec: confine this process, then exec the bot.
+ *
+ * The judge starts every bot through this helper, so that Python can spawn it with vfork
+ * (no fork of the judge, no Python in the child) and the set-up is a handful of system
+ * calls. Options, in the order they are applied whatever the order given:
+ *
+ *   -p PPID        die with the judge (PR_SET_PDEATHSIG); exit if PPID is already gone
+ *   -c FD          join a cgroup: write "0" to FD (an open cgroup.procs), then close it
+ *   -k PATH        (as root) make PATH reachable: bind it back under -K covers
+ *   -K DIR         (as root) cover DIR with an empty read-only tmpfs (hides the rest of it)
+ *   -w SIZE:DIR    (as root) mount a private tmpfs of SIZE bytes on DIR, owned by -u,
+ *                  copying the regular files DIR held
+ *   -r R:SOFT:HARD set resource limit R (numbers; -1 is unlimited)
+ *   -o PATH        (as root) give PATH to -u's uid (chown, not following a link)
+ *   -x FD          stay as the bot's parent and write its wait status to FD ("S9", "E0")
+ *   -u UID         drop every group and become UID (gid UID), losing all capabilities
+ *   -s             no new privileges, and no new user namespaces (seccomp)
+ *   -d DIR         change to DIR last
+ *
+ * Everything after "--" is the command. A failure exits with status 126 and a message on
+ * stderr, which the judge reports as the bot's crash.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sched.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define MAX_ITEMS 32
+
+static void die(const char *what, const char *arg) {
+    dprintf(2, "judge-exec: %s %s: %s\n", what, arg ? arg : "", strerror(errno));
+    _exit(126);
+}
+
+#if defined(__x86_64__)
+#define ARCH AUDIT_ARCH_X86_64
+#elif defined(__aarch64__)
+#define ARCH AUDIT_ARCH_AARCH64
+#endif
+
+static void no_user_namespaces(void) {
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)) die("no_new_privs", NULL);
+#ifdef ARCH
+    struct sock_filter code[] = {
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ARCH, 1, 0),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+#ifdef __NR_clone3
+        /* clone3 passes its flags in memory: say it does not exist, glibc falls back */
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_clone3, 0, 1),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+#endif
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_setns, 0, 1),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_unshare, 1, 0),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_clone, 0, 3),
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])),
+        BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, CLONE_NEWUSER, 0, 1),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+    };
+    struct sock_fprog prog = {sizeof code / sizeof code[0], code};
+    if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog)) die("seccomp", NULL);
+#endif
+}
+
+/* mkdir -p the parents of path, then the mount point itself (a directory or a file) */
+static void mount_point(const char *path, int is_dir) {
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s", path);
+    for (char *p = buf + 1; *p; p++) {
+        if (*p == '/') {
+            *p = 0;
+            if (mkdir(buf, 0755) && errno != EEXIST) die("mkdir", buf);
+            *p = '/';
+        }
+    }
+    if (is_dir) {
+        if (mkdir(buf, 0755) && errno != EEXIST) die("mkdir", buf);
+    } else {
+        int fd = open(buf, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+        if (fd < 0) die("create", buf);
+        close(fd);
+    }
+}
+
+static void copy_files(int from, const char *to_dir, uid_t uid) {
+    DIR *dir = fdopendir(from);
+    if (!dir) die("opendir", to_dir);
+    int to = open(to_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (to < 0) die("open", to_dir);
+    struct dirent *ent;
+    char buf[65536];
+    while ((ent = readdir(dir))) {
+        if (ent->d_type != DT_REG) continue;
+        int in = openat(dirfd(dir), ent->d_name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+        int out = openat(to, ent->d_name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+        if (in < 0 || out < 0) die("copy", ent->d_name);
+        ssize_t n;
+        while ((n = read(in, buf, sizeof buf)) > 0)
+            if (write(out, buf, n) != n) die("copy", ent->d_name);
+        if (fchown(out, uid, uid)) die("chown", ent->d_name);
+        close(in);
+        close(out);
+    }
+    closedir(dir);
+    close(to);
+}
+
+int main(int argc, char **argv) {
+    long ppid = -1, uid = -1, work_size = 0;
+    int cgroups[MAX_ITEMS], ncg = 0, nkeep = 0, ncover = 0, nlim = 0, seccomp = 0;
+    char *keep[MAX_ITEMS], *cover[MAX_ITEMS], *own[MAX_ITEMS], *work = NULL, *chdir_to = NULL;
+    int nown = 0, status_fd = -1;
+    long long lims[MAX_ITEMS][3];
+    int i = 1;
+    for (; i < argc && strcmp(argv[i], "--"); i++) {
+        char *opt = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(opt, "-s")) { seccomp = 1; continue; }
+        if (!val || opt[0] != '-' || opt[2]) { errno = EINVAL; die("bad option", opt); }
+        i++;
+        switch (opt[1]) {
+        case 'p': ppid = atol(val); break;
+        case 'c': if (ncg < MAX_ITEMS) cgroups[ncg++] = atoi(val); break;
+        case 'k': if (nkeep < MAX_ITEMS) keep[nkeep++] = val; break;
+        case 'K': if (ncover < MAX_ITEMS) cover[ncover++] = val; break;
+        case 'w': work_size = atol(val); work = strchr(val, ':') + 1; break;
+        case 'r':
+            if (nlim < MAX_ITEMS &&
+                sscanf(val, "%lld:%lld:%lld", &lims[nlim][0], &lims[nlim][1], &lims[nlim][2]) == 3)
+                nlim++;
+            break;
+        case 'u': uid = atol(val); break;
+        case 'o': if (nown < MAX_ITEMS) own[nown++] = val; break;
+        case 'x': status_fd = atoi(val); break;
+        case 'd': chdir_to = val; break;
+        default: errno = EINVAL; die("bad option", opt);
+        }
+    }
+    if (i + 1 >= argc) { errno = EINVAL; die("no command", NULL); }
+    char **command = argv + i + 1;
+
+    if (status_fd >= 0) {
+        /* stay as the bot's parent and reaper of all it leaves (orphans come here, not to
+           an init that may never reap them), and report the bot's own wait status:
+           through bwrap it would arrive as 128 + signal, like an exit with that status */
+        if (ppid >= 0) {
+            if (prctl(PR_SET_PDEATHSIG, SIGKILL)) die("pdeathsig", NULL);
+            if (getppid() != ppid) _exit(126);
+        }
+        if (prctl(PR_SET_CHILD_SUBREAPER, 1)) die("subreaper", NULL);
+        pid_t child = fork();
+        if (child < 0) die("fork", NULL);
+        if (child > 0) {
+            int status = 0, code = 126, reaped;
+            for (int fd = 0; fd < 3; fd++) close(fd);
+            for (int k = 0; k < ncg; k++) close(cgroups[k]);
+            while ((reaped = wait(&status)) > 0 || errno == EINTR) {
+                if (reaped != child) continue;
+                code = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+                if (WIFSIGNALED(status)) dprintf(status_fd, "S%d", WTERMSIG(status));
+                else dprintf(status_fd, "E%d", WEXITSTATUS(status));
+                close(status_fd);
+            }
+            _exit(code);
+        }
+        close(status_fd);
+        prctl(PR_SET_CHILD_SUBREAPER, 0);
+        if (ppid >= 0) ppid = getppid();
+    }
+    for (int k = 0; k < ncg; k++) {
+        if (write(cgroups[k], "0", 1) != 1) die("join cgroup", NULL);
+        close(cgroups[k]);
+    }
+    if (nkeep || ncover || work) {
+        int kept[MAX_ITEMS], old_work = -1;
+        struct stat st;
+        if (unshare(CLONE_NEWNS)) die("unshare", "mount namespace");
+        if (mount("none", "/", NULL, MS_REC | MS_PRIVATE, NULL)) die("mount", "/");
+        /* opened in the new namespace, before covering: bound back after it */
+        for (int k = 0; k < nkeep; k++)
+            if ((kept[k] = open(keep[k], O_PATH | O_CLOEXEC)) < 0) die("open", keep[k]);
+        if (work && (old_work = open(work, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+            die("open", work);
+        for (int k = 0; k < ncover; k++)
+            if (mount("tmpfs", cover[k], "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=1m"))
+                die("cover", cover[k]);
+        for (int k = 0; k < nkeep; k++) {
+            char from[64];
+            if (fstat(kept[k], &st)) die("stat", keep[k]);
+            mount_point(keep[k], S_ISDIR(st.st_mode));
+            snprintf(from, sizeof from, "/proc/self/fd/%d", kept[k]);
+            if (mount(from, keep[k], NULL, MS_BIND | MS_REC, NULL)) die("bind", keep[k]);
+            close(kept[k]);
+        }
+        for (int k = 0; k < ncover; k++)
+            if (mount(NULL, cover[k], NULL, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV, NULL))
+                die("remount", cover[k]);
+        if (work) {
+            char opts[128];
+            snprintf(opts, sizeof opts, "size=%ld,mode=0700,uid=%ld,gid=%ld", work_size,
+                     uid < 0 ? (long)getuid() : uid, uid < 0 ? (long)getgid() : uid);
+            if (mount("tmpfs", work, "tmpfs", MS_NOSUID | MS_NODEV, opts)) die("mount", work);
+            copy_files(old_work, work, uid < 0 ? getuid() : (uid_t)uid);
+        }
+    }
+    for (int k = 0; k < nlim; k++) {
+        struct rlimit rl = {(rlim_t)lims[k][1], (rlim_t)lims[k][2]};
+        if (setrlimit((int)lims[k][0], &rl)) die("setrlimit", NULL);
+    }
+    for (int k = 0; k < nown; k++)
+        if (uid >= 0 && lchown(own[k], uid, uid)) die("chown", own[k]);
+    if (uid >= 0) {
+        if (setgroups(0, NULL)) die("setgroups", NULL);
+        if (setresgid(uid, uid, uid)) die("setresgid", NULL);
+        if (setresuid(uid, uid, uid)) die("setresuid", NULL);
+    }
+    if (ppid >= 0) {  /* after the change of uid, which clears it */
+        if (prctl(PR_SET_PDEATHSIG, SIGKILL)) die("pdeathsig", NULL);
+        if (getppid() != ppid) _exit(126);
+    }
+    if (seccomp) no_user_namespaces();
+    if (chdir_to && chdir(chdir_to)) die("chdir", chdir_to);
+    execvp(command[0], command);
+    die("exec", command[0]);
+    return 126;
+}

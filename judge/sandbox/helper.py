@@ -1,0 +1,49 @@
+"""The exec helper (`helper.c`): built once into the cache, it confines and execs a bot.
+
+With it, starting a bot is a `posix_spawn`/`vfork` of the judge and a few system calls in
+C; without a C compiler the judge falls back to doing the same in Python between fork and
+exec (slower: the whole judge is forked, and it cannot mount or filter system calls).
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+SOURCE = Path(__file__).with_name("helper.c")
+
+
+@functools.cache
+def helper_path() -> str | None:
+    """The built helper (built now if needed), or None when no C compiler can build it."""
+    from judge.solvers.cache import cache_dir
+
+    source = SOURCE.read_bytes()
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if cc is None:
+        return None
+    key = hashlib.sha256(source + os.uname().machine.encode()).hexdigest()[:24]
+    folder = cache_dir() / "helper"
+    binary = folder / f"judge-exec-{key}"
+    if binary.is_file() and os.access(binary, os.X_OK):
+        return str(binary)
+    folder.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=folder, prefix="build-") as tmp:
+        out = Path(tmp) / "judge-exec"
+        try:
+            done = subprocess.run(
+                [cc, "-O2", "-o", str(out), str(SOURCE)], stdin=subprocess.DEVNULL,
+                capture_output=True, timeout=120,
+            )
+        except (OSError, subprocess.TimeoutExpired):
+            return None
+        if done.returncode != 0:
+            return None
+        os.chmod(out, 0o755)
+        os.replace(out, binary)
+    return str(binary)

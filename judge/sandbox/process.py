@@ -1,0 +1,658 @@
+"""Starting and ending one confined bot process: spawn through the exec helper, talk over
+pipes (or a pty), watch its use, kill everything it started, reap it, clean up.
+
+The judge spawns ``judge-exec`` (see `helper.c`) with `posix_spawn`/`vfork`, so the cost of
+a start does not grow with the judge's memory. In the strongest tier the chain is
+``bwrap`` (namespaces, a minimal read-only filesystem, a size-capped tmpfs for the work dir
+and /tmp) -> ``judge-exec`` (joins the slot's cgroups, sets rlimits, becomes the slot's uid,
+forbids user namespaces) -> the bot. The bot's processes are known from the slot's cgroup,
+never by scanning /proc; the judge waits on a pidfd, never by sleeping in turn.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+import os
+import resource
+import secrets
+import select
+import signal
+import subprocess
+import tempfile
+import termios
+import threading
+import time
+from contextlib import suppress
+from dataclasses import dataclass
+from pathlib import Path
+
+import pexpect.fdpexpect
+
+from judge.sandbox.cleanup import WORKDIR_PREFIX, remove_tree, sweep_once
+from judge.sandbox.helper import helper_path
+from judge.sandbox.limits import Limits
+from judge.sandbox.programs import Program
+from judge.sandbox.slots import Slot, current_slot
+from judge.sandbox.tiers import Tier, bwrap_path, tier_for
+
+SAFE_PATH = "/usr/local/bin:/usr/bin:/bin"
+_STDERR_CHUNK = 1 << 16
+_PR_SET_PDEATHSIG = 1
+#: the bot's work dir inside bubblewrap, which is also its /tmp: one tmpfs of --disk bytes
+BOX = "/tmp"
+#: where the exec helper is shown inside bubblewrap
+HELPER_INSIDE = "/run/judge-exec"
+#: system folders shown read-only inside bubblewrap (a link stays a link)
+SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+SYSTEM_FILES = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives",
+                "/etc/localtime")
+#: the number of read(2), to tell a bot that waits for input (x86-64, arm64)
+_READ_SYSCALL = {"x86_64": 0, "aarch64": 63}.get(os.uname().machine, -1)
+try:
+    _prctl = ctypes.CDLL(None, use_errno=True).prctl
+except (OSError, AttributeError):  # not glibc or musl: bots then outlive a killed judge
+    _prctl = None
+
+
+class _StderrTail(threading.Thread):
+    """Drains the bot's stderr pipe, keeping only its last bytes, so that it never blocks."""
+
+    def __init__(self, fd: int, keep: int) -> None:
+        super().__init__(daemon=True, name="bot-stderr")
+        self.fd, self.keep = fd, keep
+        self.data = bytearray()
+        self.total = 0
+        self.stopping = threading.Event()
+
+    def run(self) -> None:
+        try:
+            while not self.stopping.is_set():
+                ready, _, _ = select.select([self.fd], [], [], 0.2)
+                if not ready:
+                    continue
+                chunk = os.read(self.fd, _STDERR_CHUNK)
+                if not chunk:
+                    break
+                self.total += len(chunk)
+                self.data += chunk
+                if len(self.data) > 2 * self.keep:
+                    del self.data[: -self.keep]
+        finally:
+            os.close(self.fd)
+
+    def text(self) -> str:
+        """The kept tail, decoded, saying how much came before it."""
+        tail = bytes(self.data[-self.keep :])
+        dropped = self.total - len(tail)
+        text = tail.decode(errors="replace")
+        return f"[{dropped} earlier bytes not kept]\n{text}" if dropped else text
+
+
+@dataclass(frozen=True)
+class Exit:
+    """How a bot process ended: exit status or signal, and what it used."""
+
+    returncode: int  # negative: killed by that signal
+    cpu_seconds: float
+    #: the most memory seen: its peak resident size, or the largest address space sampled
+    memory_bytes: int
+    #: the kernel killed a process of the bot for exceeding its memory (cgroup)
+    oom_killed: bool = False
+
+    @property
+    def signal(self) -> int | None:
+        """The signal that killed the bot, if any."""
+        return -self.returncode if self.returncode < 0 else None
+
+
+@functools.cache
+def _system_binds() -> tuple[str, ...]:
+    """The bwrap options that show the system read-only, computed once."""
+    options: list[str] = []
+    for path in SYSTEM_DIRS:
+        if os.path.islink(path):
+            options += ["--symlink", os.readlink(path), path]
+        elif os.path.isdir(path):
+            options += ["--ro-bind", path, path]
+    for path in SYSTEM_FILES:
+        if os.path.exists(path):
+            options += ["--ro-bind", path, path]
+    return tuple(options)
+
+
+def _bwrap_argv(tier: Tier, program: Program, limits: Limits, files: dict[str, int],
+                inner: list[str]) -> list[str]:
+    """bubblewrap's command line for `program`, ending with the helper's `inner` options."""
+    argv = [bwrap_path() or "bwrap", "--unshare-pid", "--unshare-net", "--unshare-ipc",
+            "--unshare-uts", "--unshare-cgroup-try", "--die-with-parent"]
+    if os.geteuid() != 0:
+        argv += ["--unshare-user", "--disable-userns"]
+    argv += [*_system_binds(), "--proc", "/proc", "--dev", "/dev",
+             "--size", str(limits.disk_bytes), "--tmpfs", BOX]
+    for name, fd in files.items():
+        argv += ["--perms", "0644", "--file", str(fd), f"{BOX}/{name}"]
+    made: set[Path] = set()
+    for path in (*program.runtime, program.shown()):
+        # the folders on the way are made open to all: bwrap would copy the modes of the
+        # host's (a home of mode 0700), which the slot's uid could not enter
+        for parent in reversed(path.parents[:-1]):
+            if parent not in made:
+                made.add(parent)
+                argv += ["--perms", "0755", "--dir", str(parent)]
+        argv += ["--ro-bind", str(path), str(path)]
+    helper = helper_path()
+    if helper is None:  # a non-root judge without a C compiler: no helper inside
+        return [*argv, "--chdir", BOX, "--", *program.argv]
+    return [*argv, "--ro-bind", helper, HELPER_INSIDE, "--chdir", BOX, "--",
+            HELPER_INSIDE, *inner, "-o", BOX, "--",
+            *program.argv]
+
+
+def _unreachable(paths: list[Path]) -> tuple[list[str], list[str]]:
+    """For a slot uid outside bubblewrap: (covers, keeps) for the helper's -K and -k.
+
+    A folder on the way to a needed path that others may not enter (a home of mode 0700)
+    is covered with an empty tmpfs, and the needed paths under it are bound back.
+    """
+    covers: list[str] = []
+    keeps: list[str] = []
+    for path in paths:
+        for parent in reversed(path.parents[:-1]):  # from the top down, without "/"
+            with suppress(OSError):
+                if not os.stat(parent).st_mode & 0o001:
+                    if str(parent) not in covers:
+                        covers.append(str(parent))
+                    keeps.append(str(path))
+                    break
+    return covers, keeps
+
+
+def _user_tasks() -> int:
+    """Processes and threads now running under this real uid (what RLIMIT_NPROC counts)."""
+    uid, count = os.getuid(), 0
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            with suppress(OSError):
+                st = os.stat(f"/proc/{name}/task")  # its link count is 2 + the threads
+                if st.st_uid == uid:
+                    count += st.st_nlink - 2
+    return count
+
+
+def _rlimits(limits: Limits, own_uid: bool) -> list[tuple[int, int, int]]:
+    """(resource, soft, hard) for the bot, never above the judge's own hard limits."""
+    # with a uid of its own, the slot's pids cgroup (when there is one) should be the limit
+    # that a fork meets first, so that the judge learns of it: RLIMIT_NPROC is one above
+    nproc = limits.processes + 1 if own_uid else _user_tasks() + limits.processes
+    wanted = [
+        # CPU: SIGXCPU at the soft limit, SIGKILL a second later if the bot ignores it
+        (resource.RLIMIT_CPU, limits.cpu_seconds, limits.cpu_seconds + 1),
+        (resource.RLIMIT_AS, limits.memory_bytes, limits.memory_bytes),
+        (resource.RLIMIT_NPROC, nproc, None),
+        (resource.RLIMIT_FSIZE, limits.file_bytes, None),
+        (resource.RLIMIT_NOFILE, limits.open_files, None),
+        (resource.RLIMIT_CORE, 0, None),
+    ]
+    result = []
+    for res, soft, hard in wanted:
+        ceiling = resource.getrlimit(res)[1]
+        hard = soft if hard is None else hard
+        if ceiling != resource.RLIM_INFINITY:
+            soft, hard = min(soft, ceiling), min(hard, ceiling)
+        result.append((res, soft, hard))
+    return result
+
+
+def _confine_child(rlimits: list[tuple[int, int, int]], judge: int) -> None:
+    # without the helper only: runs in the child between fork and exec
+    if _prctl is not None:
+        _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)  # die with the judge, even if it is killed
+        if os.getppid() != judge:  # it died before that took effect
+            os._exit(1)
+    for res, soft, hard in rlimits:
+        resource.setrlimit(res, (soft, hard))
+
+
+def _kill_group(pgid: int) -> None:
+    with suppress(ProcessLookupError, PermissionError):
+        os.killpg(pgid, signal.SIGKILL)
+
+
+def group_members(pgid: int) -> list[int]:
+    """The live (not zombie) processes whose process group is `pgid` (scans /proc: only for
+    tiers without cgroups)."""
+    members = []
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                with open(f"/proc/{name}/stat", "rb") as fh:
+                    fields = fh.read().rsplit(b")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[2]) == pgid and fields[0] != b"Z":
+                members.append(int(name))
+    return members
+
+
+def marked_processes(token: str) -> list[int]:
+    """Live processes whose environment carries ``JUDGE_BOT=<token>``: a bot's descendants
+    even after they left its process group and session (tiers without cgroups only)."""
+    mark = f"JUDGE_BOT={token}".encode()
+    found = []
+    for name in os.listdir("/proc"):
+        if name.isdigit() and int(name) != os.getpid():
+            try:
+                with open(f"/proc/{name}/environ", "rb") as fh:
+                    if mark in fh.read().split(b"\0"):
+                        found.append(int(name))
+            except OSError:
+                continue
+    return found
+
+
+class Confined:
+    """One bot process under its limits: pipes (or a pty), private directory, stderr tail."""
+
+    def __init__(
+        self, program: Program, limits: Limits, sandbox: str = "auto", pty: bool = False,
+        files: dict[str, bytes] | None = None, env: dict[str, str] | None = None,
+    ) -> None:
+        """Start `program` with `files` (name -> content) in its private directory and `env`
+        added to its clean environment; raises `InputError` for a bad `sandbox`, `OSError`
+        if the judge cannot start it."""
+        self.limits = limits
+        self.tier = tier_for(sandbox)
+        self.mode = self.tier.sandbox
+        self.slot: Slot | None = current_slot() if self.tier.uid else None
+        self.exit: Exit | None = None
+        self._closed = False
+        self._pid: int | None = None
+        self._proc_fds: dict[str, int] = {}
+        self._cpu = 0.0
+        self._memory = 0
+        self._status = b""
+        self._usage: resource.struct_rusage | None = None
+        self.workdir: Path | None = None
+        self._info_fd = -1
+        helper = helper_path()
+        cgroup_fds = self.slot.prepare(limits.memory_bytes, limits.processes) if (
+            self.slot and self.tier.cgroups) else []
+        own_uid = self.slot is not None
+        # the helper's options: cgroups, rlimits, uid, no user namespaces
+        inner = [x for fd in cgroup_fds for x in ("-c", str(fd))]
+        for res, soft, hard in _rlimits(limits, own_uid):
+            inner += ["-r", f"{res}:{_rlim(soft)}:{_rlim(hard)}"]
+        if self.slot is not None:
+            inner += ["-u", str(self.slot.uid)]
+        inner.append("-s")
+        self._token = secrets.token_hex(8)
+        base_env = {"PATH": SAFE_PATH, "LANG": "C.UTF-8", "JUDGE_BOT": self._token}
+        keep_fds = list(cgroup_fds)
+        memfds: list[int] = []
+        preexec = None
+        status_read = -1
+        if helper is not None:  # the helper reports the bot's own exit status here
+            status_read, status_write = os.pipe()
+            os.set_blocking(status_read, False)
+            keep_fds.append(status_write)
+            inner = ["-x", str(status_write), *inner]
+        if self.mode == "bwrap":
+            for content in (files or {}).values():
+                fd = os.memfd_create("judge-file", 0)
+                os.write(fd, content)
+                os.lseek(fd, 0, os.SEEK_SET)
+                memfds.append(fd)
+            info_read, info_write = os.pipe()
+            keep_fds += [*memfds, info_write]
+            argv = _bwrap_argv(self.tier, program, limits,
+                               dict(zip(files or {}, memfds, strict=True)), inner)
+            argv[1:1] = ["--info-fd", str(info_write)]
+            self._info_fd = info_read
+            cwd = "/"
+            env = {**base_env, "HOME": BOX, "TMPDIR": BOX, **(env or {})}
+        else:
+            sweep_once()
+            self.workdir = Path(tempfile.mkdtemp(prefix=f"{WORKDIR_PREFIX}{os.getpid()}-"))
+            for name, content in (files or {}).items():
+                (self.workdir / name).write_bytes(content)
+            cwd = str(self.workdir)
+            env = {**base_env, "HOME": cwd, "TMPDIR": cwd, **(env or {})}
+            if helper is not None:
+                outer = ["-p", str(os.getpid())]
+                if self.slot is not None:
+                    covers, keeps = _unreachable([*program.runtime, program.shown()])
+                    outer += [x for c in covers for x in ("-K", c)]
+                    outer += [x for k in keeps for x in ("-k", k)]
+                    outer += ["-w", f"{limits.disk_bytes}:{self.workdir}", "-d", cwd]
+                argv = [helper, *outer, *inner, "--", *program.argv]
+            else:
+                argv = list(program.argv)
+                preexec = functools.partial(_confine_child, _rlimits(limits, False), os.getpid())
+        err_read, err_write = os.pipe()
+        if pty:
+            self._master, slave = os.openpty()
+            attrs = termios.tcgetattr(slave)
+            attrs[1] &= ~termios.OPOST  # "\n" stays "\n"
+            attrs[3] &= ~(termios.ECHO | termios.ECHONL)
+            termios.tcsetattr(slave, termios.TCSANOW, attrs)
+            stdin = stdout = slave
+        else:
+            self._master, slave = -1, -1
+            stdin = stdout = subprocess.PIPE
+        try:
+            self.popen = subprocess.Popen(
+                argv, stdin=stdin, stdout=stdout, stderr=err_write, cwd=cwd, env=env,
+                start_new_session=True, pass_fds=keep_fds, preexec_fn=preexec,
+            )
+        except BaseException:
+            for fd in (err_read, self._master, status_read, self._info_fd):
+                if fd >= 0:
+                    os.close(fd)
+            if self.workdir is not None:
+                remove_tree(self.workdir)
+            raise
+        finally:
+            for fd in (err_write, *keep_fds):
+                os.close(fd)
+            if slave >= 0:
+                os.close(slave)
+        self._status_fd = status_read
+        self.pgid = self.popen.pid
+        try:
+            self._pidfd = os.pidfd_open(self.popen.pid)
+        except OSError:
+            self._pidfd = -1
+        self._stderr = _StderrTail(err_read, limits.stderr_bytes)
+        self._stderr.start()
+        out_fd = self._master if pty else self.popen.stdout.fileno()
+        self._in_fd = self._master if pty else self.popen.stdin.fileno()
+        os.set_blocking(self._in_fd, False)
+        #: the bot's output, read with deadlines through pexpect
+        self.output = pexpect.fdpexpect.fdspawn(out_fd, timeout=None)
+        self.output.delaybeforesend = None  # pexpect sleeps 50 ms per send by default
+        self.output.delayafterread = None  # ... and 0.1 ms after every read
+
+    def send(self, data: bytes, timeout: float) -> None:
+        """Write `data` to the bot's input; raises `TimeoutError` if it is not taken in time.
+
+        A bot that has closed its input or died is not an error here: what it wrote (or
+        did not) tells the caller what happened.
+        """
+        view = memoryview(data)
+        deadline = None
+        while view:
+            try:
+                view = view[os.write(self._in_fd, view) :]
+            except BlockingIOError:
+                deadline = deadline or time.monotonic() + timeout
+                left = deadline - time.monotonic()
+                if left <= 0 or not select.select([], [self._in_fd], [], left)[1]:
+                    raise TimeoutError("the bot does not read its input") from None
+            except OSError:  # a broken pipe, or a pty whose other side is gone
+                return
+
+    def close_input(self) -> None:
+        """Tell the bot its input has ended (EOF)."""
+        if self._master >= 0:
+            with suppress(OSError, TimeoutError):
+                self.send(termios.tcgetattr(self._master)[6][termios.VEOF], 0.1)
+        elif self.popen.stdin and not self.popen.stdin.closed:
+            with suppress(OSError):
+                self.popen.stdin.close()
+
+    def poll(self, timeout: float = 0.0) -> Exit | None:
+        """How the bot ended, waiting up to `timeout` s; None while it still runs."""
+        if self.exit is not None:
+            return self.exit
+        code = self._ended(timeout)
+        if code is None:
+            return None
+        usage = self._usage
+        if self.slot is not None and self.tier.cgroups:
+            cpu, memory = self.slot.cpu_seconds(), self.slot.memory_peak()
+            oom = self.slot.killed_for_memory()
+        else:
+            # under bwrap the usage of the namespace's processes does not reach us: the
+            # figures sampled while the bot ran stand in for it
+            cpu, memory, oom = self._cpu, self._memory, False
+            if usage is not None:
+                cpu = max(usage.ru_utime + usage.ru_stime, cpu)
+                memory = max(usage.ru_maxrss * 1024, memory)
+        self.exit = Exit(code, cpu, memory, oom)
+        return self.exit
+
+    def _ended(self, timeout: float) -> int | None:
+        """The bot's exit status (negative: its signal) once it has ended, else None.
+
+        The helper reports it on the status pipe as soon as the bot's own process ends
+        (the helper lives on while what the bot left runs); without a report, the status
+        of the process the judge started (bwrap says 128 + N for a death by signal N)."""
+        watched = [fd for fd in (self._status_fd, self._pidfd) if fd >= 0]
+        deadline = time.monotonic() + timeout
+        while True:
+            reported = self._reported()
+            if reported is not None:
+                return reported
+            pid, status, usage = os.wait4(self.popen.pid, os.WNOHANG)
+            if pid:
+                self._usage = usage
+                code = os.waitstatus_to_exitcode(status)
+                self.popen.returncode = code
+                reported = self._reported()
+                if reported is not None:
+                    return reported
+                return 128 - code if self.mode == "bwrap" and code > 128 else code
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            if watched:
+                select.select(watched, [], [], left)
+            else:
+                time.sleep(min(left, 0.01))
+
+    def _reported(self) -> int | None:
+        if self._status_fd < 0:
+            return None
+        with suppress(OSError):
+            self._status += os.read(self._status_fd, 32)
+        text = self._status.decode(errors="replace")
+        if text[:1] in ("S", "E") and text[1:].isdigit():
+            return -int(text[1:]) if text[0] == "S" else int(text[1:])
+        return None
+
+    def process_count(self) -> int:
+        """How many processes and threads the bot has (sandbox helpers not counted where
+        cgroups count them; else the live processes of its process group)."""
+        if self.slot is not None and self.tier.cgroups:
+            return self.slot.process_count()
+        return len(group_members(self.pgid))
+
+    def hit_process_limit(self) -> bool:
+        """Whether the bot has tried to go past its process limit (or, without cgroups,
+        has more processes in its group than the limit)."""
+        if self.slot is not None and self.tier.cgroups:
+            return self.slot.hit_process_limit()
+        return self.process_count() > self.limits.processes
+
+    def waiting_for_input(self) -> bool:
+        """Whether the bot's process is blocked reading its standard input."""
+        pid = self._bot_pid()
+        if pid is None:
+            return False
+        try:
+            with open(f"/proc/{pid}/syscall") as fh:
+                fields = fh.read().split()
+        except OSError:
+            return False
+        return len(fields) > 1 and fields[0] == str(_READ_SYSCALL) and int(fields[1], 16) == 0
+
+    def cpu_seconds(self) -> float:
+        """CPU time the bot has used so far: all its processes (cgroups), else its own."""
+        if self.exit is not None:
+            return self.exit.cpu_seconds
+        if self.slot is not None and self.tier.cgroups:
+            self._cpu = self.slot.cpu_seconds()
+            return self._cpu
+        fd = self._proc_fd("schedstat")
+        if fd is not None:
+            try:
+                self._cpu = int(os.pread(fd, 128, 0).split(None, 1)[0]) / 1e9
+            except OSError:  # it has died
+                pass
+        return self._cpu
+
+    def sample_memory(self) -> int:
+        """The most memory of the bot seen so far (bytes): its cgroup's peak, or else the
+        largest address space of its process sampled now."""
+        if self.slot is not None and self.tier.cgroups:
+            self._memory = self.slot.memory_peak()
+            return self._memory
+        fd = self._proc_fd("stat")
+        if fd is not None:
+            with suppress(OSError):
+                vsize = int(os.pread(fd, 1024, 0).rsplit(b")", 1)[1].split()[20])
+                self._memory = max(self._memory, vsize)
+        return self._memory
+
+    def _proc_fd(self, name: str) -> int | None:
+        """An open /proc/PID/`name` of the bot, kept for cheap re-reading with pread."""
+        fd = self._proc_fds.get(name)
+        if fd is None:
+            pid = self._bot_pid()
+            if pid is None:
+                return None
+            try:
+                fd = self._proc_fds[name] = os.open(f"/proc/{pid}/{name}", os.O_RDONLY)
+            except OSError:
+                return None
+        return fd
+
+    def output_closed(self) -> bool:
+        """Whether the bot is alive but has closed its standard output."""
+        pid = self._bot_pid()
+        if pid is None:
+            return False
+        try:
+            os.readlink(f"/proc/{pid}/fd/1")
+            return False
+        except FileNotFoundError:  # no fd 1: closed, or the bot is dead (its status tells)
+            pass
+        except OSError:
+            return False
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as fh:
+                return fh.read().rsplit(b")", 1)[1].split()[0] != b"Z"
+        except OSError:
+            return False
+
+    def _bot_pid(self) -> int | None:
+        """The bot's own process, down the chain of its starters (the helper execs the bot;
+        under bwrap: bwrap -> bwrap, PID 1 of the namespace -> helper -> bot)."""
+        if self._pid is not None:
+            return self._pid
+        pid = self.popen.pid
+        depth = (2 if self.mode == "bwrap" else 0) + (1 if self._status_fd >= 0 else 0)
+        for _ in range(depth):
+            try:
+                with open(f"/proc/{pid}/task/{pid}/children") as fh:
+                    children = fh.read().split()
+            except OSError:
+                return None
+            if not children:
+                return None
+            pid = int(children[0])
+        self._pid = pid
+        return self._pid
+
+    def stderr_tail(self) -> str:
+        """The end of what the bot wrote to stderr (all of it once the bot has exited)."""
+        if self.exit is not None:
+            self._stderr.join(timeout=0.5)  # the pipe ends soon after the bot does
+        return self._stderr.text()
+
+    def kill(self) -> None:
+        """Kill every process of the bot, reap it, and remove its files (idempotent)."""
+        if self._closed:
+            return
+        self._closed = True
+        if self.slot is not None:  # first the bot's processes, which its helper reaps
+            self.slot.kill_all()
+            self._wait_started(0.5)
+        _kill_group(self.pgid)
+        if not self._wait_started(5.0):  # only a process stuck in the kernel gets here
+            self.popen.wait()
+        self.poll()
+        if self.mode == "bwrap":
+            self._end_namespace()
+        elif self.slot is None:
+            self._kill_without_slot()
+        self._stderr.stopping.set()
+        self._stderr.join(timeout=1.0)
+        for stream in (self.popen.stdin, self.popen.stdout):
+            if stream:
+                with suppress(OSError):
+                    stream.close()
+        for fd in (self._master, self._pidfd, self._status_fd, self._info_fd,
+                   *self._proc_fds.values()):
+            if fd >= 0:
+                os.close(fd)
+        if self.workdir is not None:
+            remove_tree(self.workdir)
+
+    def _wait_started(self, timeout: float) -> bool:
+        """Wait for the process the judge started to end; whether it did."""
+        if self.popen.returncode is None:
+            if self._pidfd >= 0:
+                select.select([self._pidfd], [], [], timeout)
+            pid, status, usage = os.wait4(self.popen.pid, os.WNOHANG)
+            if not pid:
+                return False
+            self._usage = usage
+            self.popen.returncode = os.waitstatus_to_exitcode(status)
+        return True
+
+    def _end_namespace(self) -> None:
+        """Kill the PID 1 of the bot's namespace and wait until it is gone: the kernel ends
+        every process of the namespace before it. Its pid comes from bwrap's --info-fd."""
+        info = b""
+        with suppress(OSError):
+            while select.select([self._info_fd], [], [], 0.5)[0]:
+                chunk = os.read(self._info_fd, 4096)
+                if not chunk:
+                    break
+                info += chunk
+        digits = info.split(b'"child-pid":', 1)[-1].split(b",")[0].split(b"}")[0].strip()
+        if not digits.isdigit():
+            return  # bwrap died before it started the namespace
+        try:
+            pidfd = os.pidfd_open(int(digits))
+        except OSError:  # gone already
+            return
+        try:
+            with suppress(OSError):
+                signal.pidfd_send_signal(pidfd, signal.SIGKILL)
+            select.select([pidfd], [], [], 5.0)
+        finally:
+            os.close(pidfd)
+
+    def _kill_without_slot(self) -> None:
+        """Without a slot's cgroup: kill the process group until it is gone, and (without a
+        PID namespace) the processes that left it, found by their mark."""
+        deadline = time.monotonic() + 5.0
+        while group_members(self.pgid) and time.monotonic() < deadline:
+            _kill_group(self.pgid)
+            time.sleep(0.005)
+        if self.mode == "none":
+            for _ in range(3):
+                escaped = marked_processes(self._token)
+                if not escaped:
+                    break
+                for pid in escaped:
+                    with suppress(OSError):
+                        os.kill(pid, signal.SIGKILL)
+                time.sleep(0.01)
+
+
+def _rlim(value: int) -> int:
+    return -1 if value == resource.RLIM_INFINITY else value

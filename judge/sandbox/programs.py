@@ -1,0 +1,129 @@
+"""Turning a bot file into a command: interpreters, and C/C++ compiled once and cached."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from judge.games.base import InputError
+
+#: how a C or C++ source is compiled, by suffix (the output and source are appended)
+COMPILERS: dict[str, tuple[str, ...]] = {
+    ".c": ("gcc", "-O2", "-pipe"),
+    ".cpp": ("g++", "-O2", "-pipe"),
+}
+#: libraries linked after the source, by suffix
+LINK_LIBRARIES: dict[str, tuple[str, ...]] = {".c": ("-lm",), ".cpp": ()}
+COMPILE_SECONDS = 60
+COMPILE_MESSAGE_CHARS = 4000
+
+
+class CompileError(Exception):
+    """A C or C++ bot that does not compile; the message is the compiler's output."""
+
+
+@dataclass(frozen=True)
+class Program:
+    """A bot ready to run: where it came from, the command line, and what it must see."""
+
+    source: Path
+    argv: tuple[str, ...]
+    #: folders of its runtime beyond the system's (an interpreter installed elsewhere)
+    runtime: tuple[Path, ...] = ()
+
+    def shown(self) -> Path:
+        """What a sandbox must show of the bot: its own file, nothing beside it."""
+        return Path(self.argv[-1])
+
+
+def _python_runtime() -> tuple[Path, ...]:
+    """Where the judge's interpreter and its libraries live, when not under /usr."""
+    places = {Path(p).resolve() for p in (sys.base_prefix, sys.prefix)}
+    places.add(Path(sys.executable).resolve().parent.parent)
+    return tuple(sorted(p for p in places if not _system(p)))
+
+
+def _system(path: Path) -> bool:
+    return any(path.is_relative_to(s) for s in (Path("/usr"), Path("/bin"), Path("/lib")))
+
+
+def check_bot_path(path: str | Path) -> Path:
+    """The bot file, resolved; raises `InputError` when it is missing or cannot be run."""
+    source = Path(path).resolve()
+    if not source.is_file():
+        raise InputError(f"bot {path}: no such file")
+    if not os.access(source, os.R_OK):
+        raise InputError(f"bot {path}: the file cannot be read")
+    if source.suffix.lower() not in (".py", *COMPILERS) and not os.access(source, os.X_OK):
+        raise InputError(f"bot {path}: not executable, and not a .py, .c or .cpp file")
+    return source
+
+
+def program_for(path: str | Path) -> Program:
+    """The command for a bot file; raises `InputError` (bad path) or `CompileError`."""
+    source = check_bot_path(path)
+    suffix = source.suffix.lower()
+    if suffix == ".py":
+        # -u: a bot that forgets to flush still works; -B: no __pycache__ next to the bot
+        return Program(source, (sys.executable, "-u", "-B", str(source)), _python_runtime())
+    if suffix in COMPILERS:
+        return Program(source, (str(compiled(source)),))
+    return Program(source, (str(source),))
+
+
+def _kill_group(pgid: int) -> None:
+    import signal
+    from contextlib import suppress
+
+    with suppress(ProcessLookupError, PermissionError):
+        os.killpg(pgid, signal.SIGKILL)
+
+
+def compiled(source: Path) -> Path:
+    """The binary built from a C/C++ `source`, compiled once and cached by content."""
+    from judge.solvers.cache import cache_dir
+
+    suffix = source.suffix.lower()
+    compiler = COMPILERS[suffix]
+    key = hashlib.sha256("\0".join(compiler).encode() + b"\0" + source.read_bytes()).hexdigest()
+    folder = cache_dir() / "bots"
+    binary, failure = folder / key[:32], folder / f"{key[:32]}.err"
+    if binary.exists():
+        return binary
+    if failure.exists():
+        raise CompileError(failure.read_text(errors="replace"))
+    folder.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=folder, prefix="build-") as tmp:
+        copy = Path(tmp) / source.name
+        shutil.copyfile(source, copy)
+        out = Path(tmp) / "bot"
+        argv = [*compiler, "-o", str(out), str(copy), *LINK_LIBRARIES[suffix]]
+        try:
+            proc = subprocess.Popen(
+                argv, cwd=tmp, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT, start_new_session=True,
+            )
+        except OSError as exc:
+            raise InputError(f"bot {source}: cannot run {compiler[0]}: {exc}") from None
+        try:
+            output, _ = proc.communicate(timeout=COMPILE_SECONDS)
+        except subprocess.TimeoutExpired:
+            _kill_group(proc.pid)
+            proc.communicate()
+            output = f"the compiler took longer than {COMPILE_SECONDS} s".encode()
+        if proc.returncode == 0:
+            os.chmod(out, 0o755)
+            os.replace(out, binary)
+            return binary
+        message = output.decode(errors="replace").replace(tmp + "/", "")
+        message = message[-COMPILE_MESSAGE_CHARS:] or f"{compiler[0]} failed"
+        failed = Path(tmp) / "err"
+        failed.write_text(message)
+        os.replace(failed, failure)
+    raise CompileError(message)

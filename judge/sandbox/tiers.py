@@ -1,0 +1,131 @@
+"""Confinement tiers: what the judge can do on this machine, and what each guarantees.
+
+The tier follows from the `--sandbox` mode asked for and from the machine: bubblewrap
+installed and working, the judge running as root (a uid per game slot), cgroups that the
+judge can create (limits over all of a bot's processes), and the exec helper built (a C
+compiler). It is decided once per process and recorded with every run.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+
+from judge.games.base import InputError
+
+#: the values of the `sandbox` option: auto picks bwrap when it is installed and works
+SANDBOX_MODES = ("auto", "bwrap", "none")
+
+
+@functools.cache
+def bwrap_path() -> str | None:
+    """The bwrap executable when it is installed and can start a sandbox here (checked once)."""
+    exe = shutil.which("bwrap")
+    if exe is None:
+        return None
+    user = [] if os.geteuid() == 0 else ["--unshare-user", "--disable-userns"]
+    with tempfile.TemporaryDirectory(prefix="judge-bwrap-") as tmp:
+        try:
+            done = subprocess.run(
+                [exe, "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev",
+                 "--size", str(1 << 20), "--tmpfs", tmp, *user, "--unshare-pid",
+                 "--unshare-net", "--die-with-parent", "--", "true"],
+                stdin=subprocess.DEVNULL, capture_output=True, timeout=10,
+            )
+        except (OSError, subprocess.TimeoutExpired):
+            return None
+    return exe if done.returncode == 0 else None
+
+
+def resolve_sandbox(mode: str) -> str:
+    """``bwrap`` or ``none`` for a `sandbox` option; raises `InputError` when impossible."""
+    if mode not in SANDBOX_MODES:
+        raise InputError(f"sandbox must be one of {', '.join(SANDBOX_MODES)}, not {mode!r}")
+    if mode == "auto":
+        return "bwrap" if bwrap_path() else "none"
+    if mode == "bwrap" and not bwrap_path():
+        raise InputError("sandbox=bwrap asked for, but bubblewrap is not installed or fails here")
+    return mode
+
+
+#: (key, the guarantee, as a reader of a report would ask it)
+GUARANTEES = (
+    ("filesystem", "the bot sees only the system, its runtime, its own file and its work dir"),
+    ("network", "no network"),
+    ("userns", "no new user namespaces"),
+    ("uid", "a uid of its own: it cannot signal, trace or write to the judge or its files"),
+    ("limits", "memory, CPU and processes counted over all of the bot's processes"),
+    ("disk", "its work dir and /tmp capped by --disk"),
+    ("lifetime", "nothing it starts outlives its game"),
+)
+
+
+@dataclass(frozen=True)
+class Tier:
+    """The confinement bots get here: a sandbox mode and what the machine adds to it."""
+
+    #: "bwrap" or "none"
+    sandbox: str
+    #: a uid of its own per game slot (the judge runs as root)
+    uid: bool
+    #: cgroups per game slot (memory, pids, cpuacct)
+    cgroups: bool
+    #: the exec helper is built (posix_spawn, seccomp, private mounts)
+    helper: bool
+
+    @property
+    def name(self) -> str:
+        """E.g. ``bwrap+uid+cgroups``: recorded with every run."""
+        return "+".join([self.sandbox, *(["uid"] if self.uid else []),
+                         *(["cgroups"] if self.cgroups else [])])
+
+    def holds(self) -> dict[str, bool]:
+        """Each guarantee of `GUARANTEES`: whether it holds in this tier."""
+        bwrap = self.sandbox == "bwrap"
+        return {
+            "filesystem": bwrap,
+            "network": bwrap,
+            "userns": bwrap or self.helper,
+            "uid": self.uid,
+            "limits": self.cgroups,
+            "disk": bwrap or (self.uid and self.helper),
+            "lifetime": bwrap or self.cgroups,
+        }
+
+    def warnings(self) -> list[str]:
+        """One line per guarantee that does not hold here, saying how to get it."""
+        how = {
+            "filesystem": "install bubblewrap",
+            "network": "install bubblewrap",
+            "userns": "install bubblewrap or a C compiler",
+            "uid": "run the judge as root",
+            "limits": "run the judge as root where cgroup v1 controllers can be created",
+            "disk": "install bubblewrap",
+            "lifetime": "install bubblewrap",
+        }
+        text = dict(GUARANTEES)
+        return [f"not guaranteed here: {text[k]} ({how[k]})"
+                for k, ok in self.holds().items() if not ok]
+
+    def describe(self) -> dict[str, object]:
+        """The tier as JSON data: its name and each guarantee."""
+        return {"name": self.name, "guarantees": self.holds()}
+
+
+@functools.cache
+def tier_for(mode: str) -> Tier:
+    """The tier bots get for a `--sandbox` mode on this machine; raises `InputError`."""
+    from judge.sandbox.helper import helper_path
+    from judge.sandbox.slots import cgroup_bases
+
+    sandbox = resolve_sandbox(mode)
+    root = os.geteuid() == 0
+    helper = helper_path() is not None
+    if root and not helper:
+        raise InputError("as root, bots run under a uid of their own, set by the judge's exec "
+                         "helper, which needs a C compiler: install gcc")
+    return Tier(sandbox, root, root and cgroup_bases() is not None, helper)
