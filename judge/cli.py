@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 from importlib import import_module
 
@@ -27,12 +28,26 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, handled as Ctrl-C is: games in flight are ended, their bots killed and
+    their files removed, what was stored is kept."""
+
+
+def _terminated(signum: int, frame: object) -> None:
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a second SIGTERM ends the judge at once
+    raise Terminated
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status (2 for bad input)."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    signal.signal(signal.SIGTERM, _terminated)
     try:
         return int(args.func(args) or 0)
+    except Terminated:
+        print("judge: terminated", file=sys.stderr)
+        return 143
     except InputError as exc:
         print(f"judge: error: {exc}", file=sys.stderr)
         return 2

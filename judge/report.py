@@ -11,6 +11,19 @@ from typing import Any
 from tabulate import tabulate
 
 FORMATS = ("table", "json", "csv", "markdown")
+#: control characters (C0 but tab and newline, DEL, C1) as \xNN: what a bot wrote cannot
+#: move the cursor, recolour or repaint what the terminal shows
+_CONTROL = {c: f"\\x{c:02x}" for c in [*range(0x20), 0x7F, *range(0x80, 0xA0)] if c not in (9, 10)}
+
+
+def printable(text: str) -> str:
+    """`text` safe for a terminal: control characters escaped, tabs and newlines kept."""
+    return text.translate(_CONTROL)
+
+
+def printable_line(text: str) -> str:
+    """`text` safe for one cell or line: newlines escaped too."""
+    return printable(text).replace("\n", "\\n")
 
 
 def to_json(data: Any) -> str:
@@ -40,5 +53,5 @@ def _cell(value: Any) -> str:
     if isinstance(value, float):
         return f"{value:g}"
     if isinstance(value, list | tuple):
-        return ", ".join(map(str, value))
-    return str(value)
+        return printable_line(", ".join(map(str, value)))
+    return printable_line(str(value))

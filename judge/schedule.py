@@ -78,7 +78,7 @@ def _worker_init() -> None:
 
     A worker ends on SIGTERM without unwinding (the pool would catch the exception and
     wait for work forever); its bots die with it (parent-death signal, or bubblewrap's
-    --die-with-parent) and the next judge sweeps their directories.
+    --die-with-parent) and the judge that started the pool removes their directories.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, lambda *_: os._exit(1))
@@ -124,9 +124,13 @@ def _play_all(setup: Setup, specs: list[GameSpec],
                 yield spec, fut.result()
             _fill(pool, pending, queue, setup, 2 * jobs)
     except BaseException:
-        for proc in list(getattr(pool, "_processes", {}).values()):
-            proc.terminate()  # SIGTERM: each worker closes its bots on the way out
+        workers = list(getattr(pool, "_processes", {}).values())
+        for proc in workers:
+            proc.terminate()  # SIGTERM: each worker ends at once, its bots with it
         pool.shutdown(wait=True, cancel_futures=True)
+        from judge.sandbox.cleanup import remove_own_workdirs
+
+        remove_own_workdirs([p.pid for p in workers if p.pid is not None])
         raise
     pool.shutdown(wait=True)
 

@@ -374,6 +374,6 @@ def test_without_bubblewrap_auto_warns_and_the_run_records_the_sandbox_used(tmp_
                          capture_output=True, text=True, timeout=120, env=env)
     assert out.returncode == 0, out.stderr
     assert "warning: bubblewrap is not installed" in out.stderr
-    assert "sandbox none" in out.stderr
+    assert "confinement none" in out.stderr
     (config,) = sqlite3.connect(db).execute("SELECT config FROM runs").fetchone()
     assert json.loads(config)["sandbox"] == "none"

@@ -62,9 +62,12 @@ LIMIT_OPTIONS = [
     ("--move-time", "move_seconds", 1, "wall-clock seconds per move"),
     ("--first-move-time", "first_move_seconds", 1, "wall-clock seconds for the first move"),
     ("--cpu-time", "cpu_seconds", 1, "CPU seconds per game"),
-    ("--memory", "memory_bytes", 1 << 20, "address space in MiB"),
-    ("--processes", "processes", 1, "processes and threads"),
+    ("--memory", "memory_bytes", 1 << 20, "memory in MiB (with cgroups: all of the bot's "
+     "processes and its files in tmpfs; else address space per process)"),
+    ("--processes", "processes", 1, "processes and threads at once"),
     ("--output", "output_bytes", 1 << 10, "KiB of output per game"),
+    ("--disk", "disk_bytes", 1 << 20, "MiB the bot may store in its work dir and /tmp"),
+    ("--game-time", "game_seconds", 1, "wall-clock seconds for a bot's whole game"),
     ("--move-limit", "move_limit", 1, "moves before a loopy game is a tie"),
 ]
 
@@ -135,24 +138,33 @@ def harness_setup(args: argparse.Namespace) -> dict[str, Any]:
     if asked is not None and asked < 1:
         raise InputError("--jobs must be at least 1")
     jobs = asked or os.cpu_count() or 1
-    return {"limits": asdict(limits), "sandbox": sandbox_for(args.sandbox), "jobs": jobs,
-            "seed": getattr(args, "seed", None)}
+    tier = tier_for_run(args.sandbox)
+    return {"limits": asdict(limits), "sandbox": tier.sandbox, "tier": tier.describe(),
+            "jobs": jobs, "seed": getattr(args, "seed", None)}
+
+
+def tier_for_run(mode: str) -> Any:
+    """The confinement tier a `--sandbox` mode gives here (recorded with the run), with a
+    warning on stderr for each guarantee that does not hold on this machine."""
+    from judge.sandbox import tier_for
+
+    tier = tier_for(mode)
+    if tier.sandbox == "none" and mode == "auto":
+        print("judge: warning: bubblewrap is not installed or does not work here: bots run "
+              "without namespaces", file=sys.stderr)
+    for line in tier.warnings():
+        print(f"judge: warning: {line}", file=sys.stderr)
+    return tier
 
 
 def sandbox_for(mode: str) -> str:
-    """The sandbox `mode` resolves to here (recorded with the run), saying so on stderr when
-    bots will run with limits only, without bubblewrap's isolation."""
-    from judge.sandbox import resolve_sandbox
+    """The sandbox a `--sandbox` mode resolves to here, with the tier's warnings."""
+    return tier_for_run(mode).sandbox
 
-    resolved = resolve_sandbox(mode)
-    root = os.geteuid() == 0
-    if resolved == "none" and (mode == "auto" or root):
-        why = ("bubblewrap is not installed or does not work here" if mode == "auto"
-               else "--sandbox none")
-        also = " As root, a bot could also harm the judge and its files." if root else ""
-        print(f"judge: warning: {why}: bots run with limits only, with network access and "
-              f"a writable view of the system.{also}", file=sys.stderr)
-    return resolved
+
+def tier_name(config: dict[str, Any]) -> str:
+    """The confinement tier a stored run was played in (older runs: their sandbox)."""
+    return (config.get("tier") or {}).get("name") or config.get("sandbox", "unknown")
 
 
 def check_bots(paths: list[str]) -> list[str]:
@@ -241,7 +253,7 @@ def play_missing(store: Store, run_id: int, config: dict[str, Any], specs: list,
     todo = [s for s in specs if s.key not in done]
     seed = f", seed {config['seed']}" if config.get("seed") is not None else ""
     print(f"judge: {store.run(run_id)['kind']} {run_id}: {store.run(run_id)['game']}: "
-          f"{len(specs)} games, {len(todo)} to play{seed}, sandbox {config['sandbox']} "
+          f"{len(specs)} games, {len(todo)} to play{seed}, confinement {tier_name(config)} "
           f"({store.path})", file=sys.stderr)
     setup = Setup(config["game"], config["rules"], config["limits"], config["sandbox"],
                   config.get("seed"))

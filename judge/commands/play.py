@@ -18,7 +18,7 @@ from judge.commands.common import (
 )
 from judge.games.base import Game, InputError, MoveError
 from judge.players.base import Played, Player, PlayerFailure
-from judge.report import to_json
+from judge.report import printable, printable_line, to_json
 from judge.schedule import OPTIMAL
 from judge.solvers.base import order
 from judge.verdicts import JUDGE_ERROR, OK
@@ -232,11 +232,11 @@ def play_text(game: Game, start: Any, record: dict[str, Any], reviews: list[Move
     verdict = record["verdict"]
     failed = verdict["seat"]
     who = f" (player {failed + 1}, {names[failed]})" if failed is not None else ""
-    message = f": {verdict['message']}" if verdict["message"] else ""
+    message = f": {printable_line(verdict['message'])}" if verdict["message"] else ""
     out.append(f"verdict: {verdict['code']}{who}{message}")
     for seat, tail in enumerate(record.get("stderr") or []):
-        if tail:
-            out.append(f"stderr of player {seat + 1} (last lines):\n{tail}")
+        if tail:  # what a bot wrote is escaped: it cannot repaint the verdict above
+            out.append(f"stderr of player {seat + 1} (last lines):\n{printable(tail)}")
     return "\n".join(out) + "\n"
 
 

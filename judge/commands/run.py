@@ -21,6 +21,7 @@ from judge.commands.common import (
     resumed,
     run_identity,
     run_state,
+    tier_name,
 )
 from judge.games import load_game
 from judge.games.base import Game, InputError
@@ -158,14 +159,14 @@ def print_run(store: Any, run_id: int, fmt: str, details: bool) -> None:
     state = run_state(store, info, len(records))
     if fmt == "json":
         sys.stdout.write(to_json({"run": run_id, "game": info["game"], "state": state,
-                                  "bots": bots, "games": games}))
+                                  "tier": tier_name(config), "bots": bots, "games": games}))
         return
     rows = [dict(b, points=f"{b['points']:g}/{b['max_points']:g}",
                  accuracy="" if b["accuracy"] is None else f"{100 * b['accuracy']:.1f}%",
                  failures=failures_text(b["failures"], b["judge_errors"])) for b in bots]
     headers = ["bot", "games", "wins", "ties", "losses", "points", "accuracy", "failures"]
     if fmt == "table":
-        sys.stdout.write(f"run {run_id}: {info['game']}\n")
+        sys.stdout.write(f"run {run_id}: {info['game']} (confinement {tier_name(config)})\n")
     sys.stdout.write(render_rows(rows, fmt, headers))
     if details:
         sys.stdout.write("\n")

@@ -25,6 +25,7 @@ from judge.commands.common import (
     run_identity,
     run_state,
     solvable,
+    tier_name,
 )
 from judge.games import load_game
 from judge.games.base import Game, InputError
@@ -192,7 +193,8 @@ def print_tournament(store: Any, run_id: int, fmt: str, details: bool) -> None:
     state = run_state(store, info, len(records))
     if fmt == "json":
         sys.stdout.write(to_json({"run": run_id, "game": info["game"], "state": state,
-                                  "seed": info["config"]["seed"], **data}))
+                                  "seed": info["config"]["seed"],
+                                  "tier": tier_name(info["config"]), **data}))
         return
     rows = []
     for rank, s in enumerate(data["standings"], 1):
@@ -203,7 +205,8 @@ def print_tournament(store: Any, run_id: int, fmt: str, details: bool) -> None:
                          failures=failures_text(s["failures"], s["judge_errors"]),
                          accuracy="" if s["accuracy"] is None else f"{100 * s['accuracy']:.1f}%"))
     if fmt == "table":
-        sys.stdout.write(f"tournament {run_id}: {info['game']} (seed {info['config']['seed']})\n")
+        sys.stdout.write(f"tournament {run_id}: {info['game']} (seed {info['config']['seed']},"
+                         f" confinement {tier_name(info['config'])})\n")
     sys.stdout.write(render_rows(rows, fmt, ["rank", "bot", "points", "wins", "ties", "losses",
                                              "rating", "interval", "accuracy", "failures"]))
     names = [s["bot"] for s in data["standings"]]

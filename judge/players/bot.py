@@ -201,6 +201,13 @@ class BotPlayer(Player):
         proc.sample_memory()
         if waiting and proc.output_closed():
             raise self._output_ended(proc)
+        if proc.killed_for_memory():
+            proc.kill()
+            raise PlayerFailure(
+                verdicts.MEMORY_LIMIT,
+                f"move {self._moves}: its processes used more than"
+                f" {self.limits.memory_bytes >> 20} MiB together; the kernel killed one",
+            )
         if proc.hit_process_limit():
             proc.kill()
             raise PlayerFailure(
@@ -220,6 +227,11 @@ class BotPlayer(Player):
         """The verdict for a bot whose output ended before its move."""
         ended = proc.poll(timeout=self.limits.grace_seconds)
         where = f"move {self._moves}: "
+        if proc.hit_process_limit():  # what it died of, whatever it said
+            return PlayerFailure(
+                verdicts.CRASH, where + f"tried to run more than {self.limits.processes}"
+                " processes and threads",
+            )
         if ended is None:
             return PlayerFailure(verdicts.NO_MOVE, where + "closed its output without moving")
         failure = exit_failure(ended, proc.stderr_tail(), self.limits, where)

@@ -24,14 +24,14 @@ def helper_path() -> str | None:
     from judge.solvers.cache import cache_dir
 
     source = SOURCE.read_bytes()
-    cc = shutil.which("cc") or shutil.which("gcc")
-    if cc is None:
-        return None
     key = hashlib.sha256(source + os.uname().machine.encode()).hexdigest()[:24]
     folder = cache_dir() / "helper"
     binary = folder / f"judge-exec-{key}"
     if binary.is_file() and os.access(binary, os.X_OK):
         return str(binary)
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if cc is None:
+        return None
     folder.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=folder, prefix="build-") as tmp:
         out = Path(tmp) / "judge-exec"

@@ -115,6 +115,8 @@ def _system_binds() -> tuple[str, ...]:
             options += ["--symlink", os.readlink(path), path]
         elif os.path.isdir(path):
             options += ["--ro-bind", path, path]
+    if any(os.path.exists(path) for path in SYSTEM_FILES):
+        options += ["--perms", "0755", "--dir", "/etc"]
     for path in SYSTEM_FILES:
         if os.path.exists(path):
             options += ["--ro-bind", path, path]
@@ -308,6 +310,8 @@ class Confined:
             argv = _bwrap_argv(self.tier, program, limits,
                                dict(zip(files or {}, memfds, strict=True)), inner)
             argv[1:1] = ["--info-fd", str(info_write)]
+            if helper is not None:  # bwrap dies with the judge, even one killed as it starts
+                argv = [helper, "-p", str(os.getpid()), "--", *argv]
             self._info_fd = info_read
             cwd = "/"
             env = {**base_env, "HOME": BOX, "TMPDIR": BOX, **(env or {})}
@@ -474,6 +478,10 @@ class Confined:
         if self.slot is not None and self.tier.cgroups:
             return self.slot.hit_process_limit()
         return self.process_count() > self.limits.processes
+
+    def killed_for_memory(self) -> bool:
+        """Whether the kernel killed one of the bot's processes for its memory limit."""
+        return self.slot is not None and self.tier.cgroups and self.slot.killed_for_memory()
 
     def waiting_for_input(self) -> bool:
         """Whether the bot's process is blocked reading its standard input."""

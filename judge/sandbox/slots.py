@@ -230,6 +230,10 @@ def current_slot() -> Slot | None:
         except BlockingIOError:
             os.close(fd)
             continue
-        _slot, _slot_pid = Slot(number, fd, uid), os.getpid()
+        slot = Slot(number, fd, uid)
+        if _uid_processes(uid):  # e.g. zombies an init that never reaps was left with
+            os.close(fd)
+            continue
+        _slot, _slot_pid = slot, os.getpid()
         return _slot
     raise RuntimeError(f"all {MAX_SLOTS} game slots of this machine are in use")

@@ -1,0 +1,559 @@
+"""The confinement guarantees, each against a bot that attacks it.
+
+Every bot here is written for its test: it tries its attack on its first move, reports on
+stderr what it could do (``GOT ...`` for a success), then plays the first non-empty pit.
+A test plants what the bot must not reach, and checks the verdict, what the bot could not
+do, that nothing of it is left, and that the next game in the same slot is unaffected.
+Tests of a guarantee that a tier does not give are skipped where that tier is the one here.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+from test_hostile import FirstPit, children_of_this_process
+
+from judge import verdicts
+from judge.games.ioiwari import Ioiwari
+from judge.players.bot import BotPlayer
+from judge.referee import GameRecord, play_game
+from judge.sandbox import Limits, Tier, bwrap_path, tier_for
+from judge.sandbox.cleanup import WORKDIR_PREFIX, remove_tree
+from judge.sandbox.slots import current_slot
+
+ROOT = Path(__file__).resolve().parent.parent
+BOTS = Path(__file__).parent / "bots"
+MODES = ["none", "bwrap"] if bwrap_path() else ["none"]
+AS_ROOT = os.geteuid() == 0
+LIMITS = Limits(
+    move_seconds=1.0,
+    first_move_seconds=4.0,
+    cpu_seconds=5,
+    memory_bytes=256 << 20,
+    processes=16,
+    grace_seconds=0.2,
+    stderr_bytes=8192,
+    disk_bytes=16 << 20,
+)
+GAME = Ioiwari()
+_FIRST_PIT = (BOTS / "first_pit.py").read_text()
+PLAYS = _FIRST_PIT[_FIRST_PIT.index("def sow") : _FIRST_PIT.index("if __name__")]
+
+BOT = """
+import os, sys, time
+
+def report(what, ok):
+    print(("GOT " if ok else "NOT ") + what, file=sys.stderr, flush=True)
+
+def attempt(what, action):
+    try:
+        action()
+        report(what, True)
+    except Exception as exc:
+        report(f"{what} ({type(exc).__name__}: {exc})", False)
+
+sys.stdin = os.fdopen(0, "r", buffering=1)
+first = sys.stdin.readline()
+{attack}
+{plays}
+pits = [int(t) for t in first.split()]
+while True:
+    move = next(i + 1 for i, beads in enumerate(pits) if beads)
+    sow(pits, move)
+    print(move, flush=True)
+    line = sys.stdin.readline()
+    if not line:
+        break
+    sow(pits, int(line))
+"""
+
+
+def write_bot(folder: Path, attack: str, name: str = "bot.py") -> Path:
+    """A bot that runs `attack` (Python, may use `attempt` and `report`) before it plays."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    path.write_text(BOT.replace("{attack}", attack).replace("{plays}", PLAYS))
+    return path
+
+
+def play(bot: Path, mode: str, limits: Limits = LIMITS) -> GameRecord:
+    """One game of `bot` as the first player; checks that nothing of it is left running."""
+    player = BotPlayer(bot, limits, mode)
+    record = play_game(GAME, [player, FirstPit()], GAME.start(), limits)
+    assert children_of_this_process() == []
+    slot = current_slot()
+    if slot is not None and slot.cgroups is not None:
+        assert slot.members() == [] and slot.process_count() == 0
+    return record
+
+
+def said(record: GameRecord) -> str:
+    return record.stderr[0] or ""
+
+
+def assert_next_game_is_clean(mode: str, tmp_path: Path) -> None:
+    """A plain bot in the same slot plays its whole game."""
+    record = play(write_bot(tmp_path / "next", "pass"), mode)
+    assert record.verdict.code == verdicts.OK, record.verdict
+
+
+def full_tier(mode: str) -> Tier:
+    return tier_for(mode)
+
+
+# --- 1. cleanup cannot be defeated ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_deep_tree_in_the_work_dir_costs_nothing(mode: str, tmp_path: Path) -> None:
+    attack = """
+def deep():
+    for _ in range(1500):
+        os.mkdir("d")
+        os.chdir("d")
+attempt("deep tree", deep)
+os.chdir(os.environ["HOME"])
+"""
+    record = play(write_bot(tmp_path, attack), mode)
+    assert record.verdict.code == verdicts.OK, record.verdict
+    assert "GOT deep tree" in said(record)
+    mine = list(Path(tempfile.gettempdir()).glob(f"{WORKDIR_PREFIX}{os.getpid()}-*"))
+    assert mine == []
+    assert_next_game_is_clean(mode, tmp_path)
+
+
+def make_deep(top: Path, depth: int) -> None:
+    """`top`/d/d/... `depth` folders deep, made through descriptors (no path is that long)."""
+    top.mkdir(parents=True, exist_ok=True)
+    fd = os.open(top, os.O_RDONLY | os.O_DIRECTORY)
+    for _ in range(depth):
+        os.mkdir("d", dir_fd=fd)
+        sub = os.open("d", os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
+        os.close(fd)
+        fd = sub
+    os.close(fd)
+
+
+def test_remove_tree_survives_deep_unreadable_and_linked_trees(tmp_path: Path) -> None:
+    box = tmp_path / "box"
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "keep.txt").write_text("not the bot's")
+    outside.chmod(0o555)
+    make_deep(box, 3000)  # deeper than Python's recursion limit and than PATH_MAX
+    (box / "locked").mkdir()
+    (box / "locked" / "f").write_text("x")
+    (box / "locked").chmod(0)
+    ro = box / "ro"
+    ro.mkdir()
+    (ro / "link").symlink_to(outside)
+    (ro / "file-link").symlink_to(outside / "keep.txt")
+    ro.chmod(0o500)
+    assert remove_tree(box)
+    assert not box.exists()
+    assert (outside / "keep.txt").read_text() == "not the bot's"
+    assert outside.stat().st_mode & 0o777 == 0o555  # the link's target was never chmodded
+    outside.chmod(0o755)
+
+
+def test_stale_sweep_of_a_deep_tree_does_not_stop_the_next_judge(tmp_path: Path) -> None:
+    from judge.sandbox.cleanup import remove_stale_workdirs
+
+    dead = subprocess.run(["true"], check=True)  # a pid that has ended
+    assert dead.returncode == 0
+    stale = Path(tempfile.gettempdir()) / f"{WORKDIR_PREFIX}999999999-test"
+    make_deep(stale, 1500)
+    remove_stale_workdirs()
+    assert not stale.exists()
+
+
+# --- 2. the bot sees only what is its own ----------------------------------------------------
+
+
+@pytest.fixture
+def secrets(tmp_path: Path) -> dict[str, Path]:
+    """A home with a private file, another contestant's folder, a database and a cache."""
+    home = tmp_path / "home"
+    home.mkdir(mode=0o700)
+    (home / "secret.txt").write_text("SECRET-HOME")
+    (home / "secret.txt").chmod(0o600)
+    other = tmp_path / "contestants" / "other"
+    other.mkdir(parents=True)
+    (other / "solution.py").write_text("# SECRET-OTHER")
+    db = tmp_path / "results.sqlite"
+    db.write_text("SECRET-DB")
+    for folder in (tmp_path, tmp_path / "contestants", other):
+        folder.chmod(0o755)
+    (other / "solution.py").chmod(0o644)
+    db.chmod(0o644)
+    return {"home": home / "secret.txt", "other": other / "solution.py", "db": db}
+
+
+def reading_attack(paths: list[str]) -> str:
+    return "\n".join(f"attempt('read {p}', lambda: open({p!r}).read())" for p in paths)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_private_files_of_the_judges_user_stay_private(
+    mode: str, tmp_path: Path, secrets: dict[str, Path]
+) -> None:
+    if not AS_ROOT and mode == "none":
+        pytest.skip("as an ordinary user without bubblewrap the bot is that user")
+    paths = [str(secrets["home"]), "/etc/shadow", f"/proc/{os.getpid()}/environ"]
+    record = play(write_bot(tmp_path / "bot", reading_attack(paths)), mode)
+    assert record.verdict.code == verdicts.OK, record.verdict
+    assert "GOT" not in said(record), said(record)
+    assert_next_game_is_clean(mode, tmp_path)
+
+
+def test_under_bwrap_nothing_but_its_own_file_is_there(
+    tmp_path: Path, secrets: dict[str, Path]
+) -> None:
+    if "bwrap" not in MODES:
+        pytest.skip("bubblewrap is not installed or does not work here")
+    from judge.solvers.cache import cache_dir
+
+    cache = cache_dir()
+    cache.mkdir(parents=True, exist_ok=True)
+    in_home = Path.home() / f".judge-test-{os.getpid()}"
+    in_home.write_text("SECRET")
+    paths = [str(secrets["other"]), str(secrets["db"]), str(cache), str(ROOT / "README.md"),
+             str(in_home), "/etc/passwd", "/var/run", "/run/lock"]
+    attack = "\n".join(f"attempt('see {p}', lambda: os.stat({p!r}))" for p in paths)
+    bot = write_bot(tmp_path / "contestants" / "me", attack)
+    try:
+        record = play(bot, "bwrap")
+    finally:
+        in_home.unlink()
+    assert record.verdict.code == verdicts.OK, record.verdict
+    assert "GOT" not in said(record), said(record)
+
+
+def test_host_sockets_are_out_of_reach_under_bwrap(tmp_path: Path) -> None:
+    if "bwrap" not in MODES:
+        pytest.skip("bubblewrap is not installed or does not work here")
+    import socket
+
+    path = tmp_path / "judge-test.sock"
+    with socket.socket(socket.AF_UNIX) as server:
+        server.bind(str(path))
+        path.chmod(0o777)
+        tmp_path.chmod(0o755)
+        server.listen()
+        server.setblocking(False)
+        attack = f"""
+import socket
+def connect():
+    s = socket.socket(socket.AF_UNIX)
+    s.connect({str(path)!r})
+attempt("connect", connect)
+"""
+        record = play(write_bot(tmp_path / "bot", attack), "bwrap")
+        assert "NOT connect" in said(record), said(record)
+        with pytest.raises(BlockingIOError):
+            server.accept()
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_no_new_user_namespaces(mode: str, tmp_path: Path) -> None:
+    if not full_tier(mode).holds()["userns"]:
+        pytest.skip("this tier does not forbid user namespaces")
+    attack = """
+import ctypes
+libc = ctypes.CDLL(None, use_errno=True)
+def unshare():
+    if libc.unshare(0x10000000) != 0:
+        raise OSError(ctypes.get_errno(), "unshare(CLONE_NEWUSER)")
+attempt("user namespace", unshare)
+import subprocess
+attempt("unshare -U", lambda: subprocess.run(["unshare", "-U", "true"], check=True,
+                                               capture_output=True))
+"""
+    record = play(write_bot(tmp_path, attack), mode)
+    assert record.verdict.code == verdicts.OK, record.verdict
+    assert "NOT user namespace" in said(record) and "GOT" not in said(record), said(record)
+
+
+# --- 3. limits per bot, over all its processes -------------------------------------------
+
+
+def needs_cgroups(mode: str) -> None:
+    if not full_tier(mode).holds()["limits"]:
+        pytest.skip("limits over all processes need cgroups: a root judge")
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_memory_is_counted_over_all_processes(mode: str, tmp_path: Path) -> None:
+    needs_cgroups(mode)
+    attack = """
+kids = []
+for _ in range(4):
+    pid = os.fork()
+    if pid == 0:
+        block = bytearray(100 << 20)  # 100 MiB each, well under the address-space limit
+        for i in range(0, len(block), 4096):
+            block[i] = 1
+        time.sleep(30)
+        os._exit(0)
+    kids.append(pid)
+time.sleep(30)
+"""
+    limits = Limits(**{**vars(LIMITS), "first_move_seconds": 10.0})
+    started = time.monotonic()
+    record = play(write_bot(tmp_path, attack), mode, limits)
+    assert record.verdict.code == verdicts.MEMORY_LIMIT, record.verdict
+    assert time.monotonic() - started < 8
+    assert_next_game_is_clean(mode, tmp_path)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_cpu_is_summed_over_processes(mode: str, tmp_path: Path) -> None:
+    needs_cgroups(mode)
+    attack = """
+for _ in range(2):
+    if os.fork() == 0:
+        while True:
+            pass
+while True:
+    pass
+"""
+    limits = Limits(**{**vars(LIMITS), "cpu_seconds": 2, "first_move_seconds": 30.0})
+    started = time.monotonic()
+    record = play(write_bot(tmp_path, attack), mode, limits)
+    assert record.verdict.code == verdicts.CPU_LIMIT, record.verdict
+    # three processes on at most two cores: well before 2 s of wall time each would take
+    assert time.monotonic() - started < 20
+    assert "all its processes" in record.verdict.message
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_move_cpu_counts_every_thread(mode: str, tmp_path: Path) -> None:
+    needs_cgroups(mode)
+    attack = """
+import threading
+def burn():
+    end = time.thread_time() + 0.4
+    while time.thread_time() < end:
+        pass
+threads = [threading.Thread(target=burn) for _ in range(2)]
+for t in threads: t.start()
+for t in threads: t.join()
+"""
+    player = BotPlayer(write_bot(tmp_path, attack), LIMITS, mode)
+    record = play_game(GAME, [player, FirstPit()], GAME.start(), LIMITS)
+    assert record.verdict.code == verdicts.OK, record.verdict
+    assert record.moves[0].cpu_seconds is not None and record.moves[0].cpu_seconds >= 0.75
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("how", ["threads", "setsid"])
+def test_processes_and_threads_are_counted_together(mode: str, how: str, tmp_path: Path) -> None:
+    needs_cgroups(mode)
+    attack = {
+        "threads": """
+import threading
+threading.stack_size(1 << 16)  # small stacks: the address-space limit is not what stops it
+for _ in range(1000):
+    threading.Thread(target=time.sleep, args=(30,), daemon=True).start()
+""",
+        "setsid": """
+for _ in range(300):
+    if os.fork() == 0:
+        os.setsid()
+        time.sleep(30)
+        os._exit(0)
+""",
+    }[how]
+    record = play(write_bot(tmp_path, attack), mode)
+    assert record.verdict.code == verdicts.CRASH, record.verdict
+    assert "more than 16 processes" in record.verdict.message
+    assert_next_game_is_clean(mode, tmp_path)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_disk_is_capped_in_the_work_dir(mode: str, tmp_path: Path) -> None:
+    if not full_tier(mode).holds()["disk"]:
+        pytest.skip("this tier has no disk limit")
+    places = ["os.environ['HOME']"] + (["'/tmp'"] if mode == "bwrap" else [])
+    attack = "\n".join(f"""
+def fill(folder={place}):
+    for i in range(200):
+        with open(os.path.join(folder, f"f{{i}}"), "wb") as fh:
+            fh.write(b"x" * (1 << 20))
+attempt("fill " + {place}, fill)""" for place in places)
+    record = play(write_bot(tmp_path, attack), mode)
+    assert record.verdict.code == verdicts.OK, record.verdict
+    assert "GOT" not in said(record) and "No space left" in said(record), said(record)
+    assert_next_game_is_clean(mode, tmp_path)
+
+
+# --- 4. as root, a uid of its own in every mode ------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_as_root_a_bot_cannot_touch_the_judge(mode: str, tmp_path: Path) -> None:
+    if not AS_ROOT:
+        pytest.skip("the judge runs as an ordinary user: no uid of the bot's own")
+    from judge.sandbox.helper import helper_path
+
+    db = tmp_path / "results.sqlite"
+    db.write_text("stored games")
+    db.chmod(0o644)
+    tmp_path.chmod(0o755)
+    helper = helper_path()
+    judge = os.getpid()
+    attack = f"""
+import ctypes, signal
+libc = ctypes.CDLL(None, use_errno=True)
+attempt("signal the judge", lambda: os.kill({judge}, signal.SIGTERM))
+def trace():
+    if libc.ptrace(16, {judge}, 0, 0) != 0:  # PTRACE_ATTACH
+        raise OSError(ctypes.get_errno(), "ptrace")
+attempt("ptrace the judge", trace)
+attempt("write the database", lambda: open({str(db)!r}, "w").write("forged"))
+attempt("replace the helper", lambda: open({helper!r}, "wb").write(b"forged"))
+"""
+    record = play(write_bot(tmp_path / "bot", attack), mode)
+    assert record.verdict.code == verdicts.OK, record.verdict
+    assert "GOT" not in said(record), said(record)
+    assert db.read_text() == "stored games"
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_daemon_does_not_outlive_its_game(mode: str, tmp_path: Path) -> None:
+    marker = tmp_path / "alive"
+    tmp_path.chmod(0o755)
+    attack = """
+if os.fork() == 0:
+    os.setsid()
+    if os.fork() == 0:
+        os.execve("/bin/sleep", ["sleep", "1000"], {})
+    os._exit(0)
+time.sleep(0.2)
+"""
+    record = play(write_bot(tmp_path / "bot", attack), mode)
+    assert record.verdict.code == verdicts.OK, record.verdict
+    ps = subprocess.run(["ps", "-eo", "pid,args"], capture_output=True, text=True).stdout
+    assert "sleep 1000" not in ps
+    assert not marker.exists()
+
+
+# --- 5. the judge's interpreter under /tmp ---------------------------------------------------
+
+
+def test_a_judge_in_a_virtual_environment_under_tmp_runs_python_bots(tmp_path: Path) -> None:
+    venv = Path(tempfile.mkdtemp(prefix="judge-venv-", dir="/tmp"))
+    venv.chmod(0o755)  # as `python -m venv` makes it
+    try:
+        subprocess.run([sys.executable, "-m", "venv", "--without-pip",
+                        "--system-site-packages", str(venv)], check=True)
+        starts = tmp_path / "starts.txt"
+        starts.write_text("4 3 2 4 2 3 2\n")
+        out = subprocess.run(
+            [str(venv / "bin" / "python"), "-m", "judge", "run", "--game", "ioiwari",
+             "--tests", str(starts), "--db", str(tmp_path / "r.db"), "--format", "json",
+             "--details", str(ROOT / "bots" / "ioiwari" / "greedy.py")],
+            capture_output=True, text=True, timeout=120, cwd=tmp_path,
+        )
+        assert out.returncode == 0, out.stderr
+        run = json.loads(out.stdout)
+        assert run["bots"][0]["failures"] == {} and run["bots"][0]["games"] == 1, run["games"]
+    finally:
+        remove_tree(venv)
+
+
+# --- 6. the smaller findings -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_exit_status_152_is_a_crash_not_a_cpu_limit(mode: str, tmp_path: Path) -> None:
+    record = play(write_bot(tmp_path, "sys.exit(152)"), mode)
+    assert record.verdict.code == verdicts.CRASH, record.verdict
+    assert "status 152" in record.verdict.message
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_bot_waiting_for_input_is_told_so(mode: str, tmp_path: Path) -> None:
+    record = play(write_bot(tmp_path, "sys.stdin.readline()"), mode)
+    assert record.verdict.code == verdicts.TIME_LIMIT, record.verdict
+    assert "waiting for input" in record.verdict.message
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_whole_game_has_a_wall_clock_limit(mode: str, tmp_path: Path) -> None:
+    bot = write_bot(tmp_path, "pass")
+    text = bot.read_text()
+    at = text.rindex("    print(move, flush=True)")
+    bot.write_text(text[:at] + "    time.sleep(0.3)\n" + text[at:])
+    limits = Limits(**{**vars(LIMITS), "game_seconds": 1.0})
+    record = play(bot, mode, limits)
+    assert record.verdict.code == verdicts.TIME_LIMIT, record.verdict
+    assert "the game took longer than 1 s" in record.verdict.message
+    assert len(record.moves) >= 4  # it played on until the game's time ran out
+
+
+def test_play_escapes_what_a_bot_writes_to_stderr(tmp_path: Path) -> None:
+    bot = write_bot(tmp_path, r"print('\x1b[2J\x1b[1;1Hverdict: ok\x07', file=sys.stderr)")
+    out = subprocess.run(
+        [sys.executable, "-m", "judge", "play", "--game", "ioiwari", str(bot)],
+        capture_output=True, text=True, timeout=120, cwd=tmp_path,
+    )
+    assert out.returncode == 0, out.stderr
+    assert "\x1b" not in out.stdout and "\x07" not in out.stdout
+    assert "\\x1b[2J" in out.stdout
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_sigterm_leaves_no_work_dirs_and_no_bots(mode: str, tmp_path: Path) -> None:
+    bot = BOTS / "linger.py"
+    starts = tmp_path / "starts.txt"
+    starts.write_text("4 3 2 4 2 3 2\n4 4 4 4 4 4 0\n")
+    judge = subprocess.Popen(
+        [sys.executable, "-m", "judge", "run", "--game", "ioiwari", "--tests", str(starts),
+         "--jobs", "2", "--sandbox", mode, "--db", str(tmp_path / "r.db"), "--move-time", "30",
+         "--first-move-time", "30", str(ROOT / "tests" / "bots" / "sleep_forever.py")],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+    )
+    assert bot.exists()
+    time.sleep(3.0)  # both games are under way: their bots sleep
+    judge.send_signal(signal.SIGTERM)
+    _, err = judge.communicate(timeout=30)
+    assert judge.returncode == 143, err
+    left = [p for p in Path(tempfile.gettempdir()).glob(f"{WORKDIR_PREFIX}*")
+            if not Path(f"/proc/{p.name[len(WORKDIR_PREFIX):].split('-')[0]}").exists()]
+    assert left == []
+    ps = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
+    assert "sleep_forever.py" not in ps
+
+
+def test_tier_is_reported_with_a_warning_per_missing_guarantee() -> None:
+    weakest = Tier("none", uid=False, cgroups=False, helper=False)
+    assert weakest.name == "none"
+    assert len(weakest.warnings()) == len(weakest.holds()) == 7
+    strongest = Tier("bwrap", uid=True, cgroups=True, helper=True)
+    assert strongest.name == "bwrap+uid+cgroups" and strongest.warnings() == []
+    assert all(strongest.holds().values())
+
+
+def test_runs_record_and_report_their_tier(tmp_path: Path) -> None:
+    starts = tmp_path / "starts.txt"
+    starts.write_text("4 3 2 4 2 3 2\n")
+    out = subprocess.run(
+        [sys.executable, "-m", "judge", "run", "--game", "ioiwari", "--tests", str(starts),
+         "--db", str(tmp_path / "r.db"), "--format", "json",
+         str(ROOT / "bots" / "ioiwari" / "greedy.py")],
+        capture_output=True, text=True, timeout=120, cwd=tmp_path,
+    )
+    assert out.returncode == 0, out.stderr
+    tier = tier_for("auto")
+    assert json.loads(out.stdout)["tier"] == tier.name
+    for line in tier.warnings():
+        assert line in out.stderr
