@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -366,7 +367,12 @@ def test_killing_the_judge_leaves_no_worker_or_bot_behind(tmp_path):
 
 
 def test_without_bubblewrap_auto_warns_and_the_run_records_the_sandbox_used(tmp_path):
-    env = dict(os.environ, PATH=str(tmp_path))  # no bwrap (nor anything else) on the PATH
+    tools = tmp_path / "bin"  # no bwrap on the PATH, only the C compiler (for the helper)
+    tools.mkdir()
+    for name in ("cc", "gcc", "as", "ld"):
+        if shutil.which(name):
+            (tools / name).symlink_to(shutil.which(name))
+    env = dict(os.environ, PATH=str(tools))
     db = tmp_path / "r.db"
     out = subprocess.run([sys.executable, "-m", "judge", "run", "--game", "nim", "--tests",
                           starts_file(tmp_path, ["3 4 5"]), "--db", str(db),
