@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from judge.games.base import Game, MoveError
@@ -51,8 +51,11 @@ class MoveReview:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form, with `optimal`, `mistake`, `slow` and `changed_result`."""
-        return asdict(self) | {"optimal": self.optimal, "mistake": self.mistake,
-                               "slow": self.slow, "changed_result": self.changed_result}
+        return {"ply": self.ply, "seat": self.seat, "move": self.move, "before": self.before,
+                "after": self.after, "best_moves": list(self.best_moves), "lead": self.lead,
+                "remoteness": self.remoteness, "move_remoteness": self.move_remoteness,
+                "optimal": self.optimal, "mistake": self.mistake, "slow": self.slow,
+                "changed_result": self.changed_result}
 
 
 def _sign(value: Value, lead: int) -> int:
@@ -60,8 +63,9 @@ def _sign(value: Value, lead: int) -> int:
     return (v > 0) - (v < 0)
 
 
-def review(game: Game, start: Any, moves: Sequence[str]) -> list[MoveReview]:
-    """Replay wire-syntax `moves` from `start` and judge each one with the solver."""
+def review(game: Game, start: Any, moves: Sequence[str],
+           seats: Collection[int] = (0, 1)) -> list[MoveReview]:
+    """Replay wire-syntax `moves` from `start` and judge each one of `seats` with the solver."""
     solver = solver_for(game)
     pos = start
     out = []
@@ -70,6 +74,9 @@ def review(game: Game, start: Any, moves: Sequence[str]) -> list[MoveReview]:
             move = game.parse_move(line, pos)
         except MoveError:
             break  # the illegal last move of a forfeited game has nothing to review
+        if game.mover(pos) not in seats:
+            pos = game.play(pos, move)
+            continue
         ev = solver.evaluate(pos)
         mv = solver.move_value(pos, move)
         seat = game.mover(pos)

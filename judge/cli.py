@@ -12,10 +12,17 @@ from judge.games.base import InputError
 
 #: one module per subcommand under judge.commands, each with `register(subparsers)`
 COMMANDS = ["solve", "run", "tournament", "play", "opponent", "nim-batch"]
+#: the module that registers each subcommand (`run` also registers `show`)
+MODULE_OF = {"solve": "solve", "run": "run", "show": "run", "tournament": "tournament",
+             "play": "play", "opponent": "opponent", "nim-batch": "nimbatch"}
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The parser for every subcommand."""
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The parser for every subcommand, or (for a start-up that does not import them all)
+    only for the subcommand that `argv` names."""
+    words = [a for a in (sys.argv[1:] if argv is None else argv) if not a.startswith("-")]
+    chosen = MODULE_OF.get(words[0]) if words else None
+    modules = [chosen] if chosen else [name.replace("-", "") for name in COMMANDS]
     parser = argparse.ArgumentParser(
         prog="judge",
         description="A competition judge for Ioiwari, Nim and Chopsticks with a perfect "
@@ -23,8 +30,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"judge {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for name in COMMANDS:
-        import_module(f"judge.commands.{name.replace('-', '')}").register(sub)
+    for name in modules:
+        import_module(f"judge.commands.{name}").register(sub)
     return parser
 
 
@@ -40,7 +47,7 @@ def _terminated(signum: int, frame: object) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status (2 for bad input)."""
-    parser = build_parser()
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     signal.signal(signal.SIGTERM, _terminated)
     try:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 from judge import verdicts
@@ -59,8 +59,18 @@ class GameRecord:
     stderr: list[str | None] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
-        """The record as plain JSON-serialisable data."""
-        return asdict(self)
+        """The record as plain JSON-serialisable data (what `dataclasses.asdict` gives,
+        built directly: this runs once per game)."""
+        v = self.verdict
+        return {
+            "game": self.game, "start": self.start, "players": list(self.players),
+            "moves": [{"seat": m.seat, "move": m.move, "seconds": m.seconds,
+                       "cpu_seconds": m.cpu_seconds} for m in self.moves],
+            "results": list(self.results),
+            "verdict": {"code": v.code, "message": v.message, "seat": v.seat},
+            "final": self.final, "score": None if self.score is None else list(self.score),
+            "stderr": list(self.stderr),
+        }
 
 
 def play_game(

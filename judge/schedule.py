@@ -8,9 +8,11 @@ import os
 import signal
 import sys
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ProcessPoolExecutor
 
 OPTIMAL = "optimal"
 
@@ -59,7 +61,8 @@ def play_spec(setup: Setup, spec: GameSpec) -> dict[str, Any]:
     data["seed"] = seed
     data["players"] = list(spec.players)
     moves = [m["move"] for m in data["moves"]]
-    data["review"] = [r.to_dict() for r in review(game, start, moves)]
+    bots = [seat for seat, who in enumerate(spec.players) if who != OPTIMAL]
+    data["review"] = [r.to_dict() for r in review(game, start, moves, bots)]
     data["perfect"] = perfect_results(game, start)
     return data
 
@@ -112,6 +115,8 @@ def _play_all(setup: Setup, specs: list[GameSpec],
         for spec in specs:
             yield spec, play_spec(setup, spec)
         return
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_init)
     pending: dict[Future, GameSpec] = {}
     queue = iter(specs)

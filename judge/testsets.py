@@ -52,11 +52,13 @@ def ioiwari_second_seat_boards() -> list[Board]:
 
     No standard start is lost for the first player, so the second seat is graded on these.
     """
+    import numpy as np
+
     from judge.games.ioiwari import Ioiwari
     from judge.solvers.ioiwari import all_boards
 
     boards = all_boards()
-    best = solver_for(Ioiwari()).best
+    best = np.frombuffer(solver_for(Ioiwari()).best, dtype=np.int8)
     lost = boards[(boards.sum(axis=1) == START_BEADS) & (best < 0)]
     return [Board(p) for p in sorted({canonical_rotation(tuple(map(int, row))) for row in lost})]
 

@@ -7,7 +7,6 @@ import sys
 from pathlib import Path
 
 from judge.commands.common import add_harness_options, check_bots, harness_setup, read_lines
-from judge.nimbatch import grade_output, parse_input, run_program, standard_input
 from judge.report import FORMATS, render_rows, to_json
 
 
@@ -43,6 +42,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Grade each program."""
+    from judge.nimbatch import grade_output, parse_input, run_program, standard_input
+
     text = "\n".join(read_lines(args.input)) + "\n" if args.input else standard_input()
     cases = parse_input(text, str(args.input) if args.input else "nim.txt")
     programs = check_bots(args.programs)

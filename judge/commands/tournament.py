@@ -29,7 +29,6 @@ from judge.commands.common import (
 )
 from judge.games import load_game
 from judge.games.base import Game, InputError
-from judge.ratings import fit
 from judge.report import render_rows, to_json
 from judge.results import (
     TOURNAMENT_POINTS,
@@ -167,6 +166,8 @@ def standings(config: dict[str, Any], records: dict[str, dict[str, Any]]) -> dic
                       "results": rec["results"], "verdict": rec["verdict"]["code"],
                       "message": rec["verdict"]["message"], "moves": list(moves),
                       "identical_to": twin, "seed": rec.get("seed")})
+    from judge.ratings import fit  # NumPy: only once there are games to rate
+
     ratings = fit(entrants, pairs) if pairs else {}
     table = []
     for bot in entrants:

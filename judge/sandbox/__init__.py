@@ -12,14 +12,40 @@ Modules, by what a newcomer looks for:
 - `cleanup`: removing what a bot left on disk, whatever it did to it.
 """
 
-from judge.sandbox.cleanup import remove_stale_workdirs, remove_tree
-from judge.sandbox.limits import Limits
-from judge.sandbox.process import Confined, Exit, group_members
-from judge.sandbox.programs import CompileError, Program, check_bot_path, compiled, program_for
-from judge.sandbox.tiers import SANDBOX_MODES, Tier, bwrap_path, resolve_sandbox, tier_for
+from typing import TYPE_CHECKING, Any
 
+if TYPE_CHECKING:
+    from judge.sandbox.cleanup import remove_stale_workdirs, remove_tree
+    from judge.sandbox.limits import Limits
+    from judge.sandbox.process import Confined, Exit, group_members
+    from judge.sandbox.programs import (
+        CompileError,
+        Program,
+        check_bot_path,
+        compiled,
+        program_for,
+    )
+    from judge.sandbox.tiers import SANDBOX_MODES, Tier, bwrap_path, resolve_sandbox, tier_for
+
+#: where each name lives: the modules are imported on first use, so that a command that
+#: needs only `Limits` (its --help) does not import the process machinery
+_HOME = {
+    "remove_stale_workdirs": "cleanup", "remove_tree": "cleanup", "Limits": "limits",
+    "Confined": "process", "Exit": "process", "group_members": "process",
+    "CompileError": "programs", "Program": "programs", "check_bot_path": "programs",
+    "compiled": "programs", "program_for": "programs", "SANDBOX_MODES": "tiers",
+    "Tier": "tiers", "bwrap_path": "tiers", "resolve_sandbox": "tiers", "tier_for": "tiers",
+}
 __all__ = [
     "SANDBOX_MODES", "CompileError", "Confined", "Exit", "Limits", "Program", "Tier",
     "bwrap_path", "check_bot_path", "compiled", "group_members", "program_for",
     "remove_stale_workdirs", "remove_tree", "resolve_sandbox", "tier_for",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _HOME:
+        raise AttributeError(f"module 'judge.sandbox' has no attribute {name!r}")
+    from importlib import import_module
+
+    return getattr(import_module(f"judge.sandbox.{_HOME[name]}"), name)

@@ -11,7 +11,6 @@ never by scanning /proc; the judge waits on a pidfd, never by sleeping in turn.
 
 from __future__ import annotations
 
-import ctypes
 import functools
 import os
 import resource
@@ -49,10 +48,6 @@ SYSTEM_FILES = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/et
                 "/etc/localtime")
 #: the number of read(2), to tell a bot that waits for input (x86-64, arm64)
 _READ_SYSCALL = {"x86_64": 0, "aarch64": 63}.get(os.uname().machine, -1)
-try:
-    _prctl = ctypes.CDLL(None, use_errno=True).prctl
-except (OSError, AttributeError):  # not glibc or musl: bots then outlive a killed judge
-    _prctl = None
 
 
 class _StderrTail(threading.Thread):
@@ -206,10 +201,20 @@ def _rlimits(limits: Limits, own_uid: bool) -> list[tuple[int, int, int]]:
     return result
 
 
-def _confine_child(rlimits: list[tuple[int, int, int]], judge: int) -> None:
+@functools.cache
+def _prctl():  # noqa: ANN202 - libc's prctl, or None (not glibc or musl)
+    import ctypes
+
+    try:
+        return ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):  # bots then outlive a killed judge
+        return None
+
+
+def _confine_child(rlimits: list[tuple[int, int, int]], judge: int, prctl) -> None:  # noqa: ANN001
     # without the helper only: runs in the child between fork and exec
-    if _prctl is not None:
-        _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)  # die with the judge, even if it is killed
+    if prctl is not None:
+        prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)  # die with the judge, even if it is killed
         if os.getppid() != judge:  # it died before that took effect
             os._exit(1)
     for res, soft, hard in rlimits:
@@ -332,7 +337,8 @@ class Confined:
                 argv = [helper, *outer, *inner, "--", *program.argv]
             else:
                 argv = list(program.argv)
-                preexec = functools.partial(_confine_child, _rlimits(limits, False), os.getpid())
+                preexec = functools.partial(_confine_child, _rlimits(limits, False), os.getpid(),
+                                            _prctl())
         err_read, err_write = os.pipe()
         if pty:
             self._master, slave = os.openpty()

@@ -1,17 +1,25 @@
-"""Solved tables on disk: one checked file per table, rebuilt when corrupt or stale."""
+"""Solved tables on disk: one checked file per table, rebuilt when corrupt or stale.
+
+Tables are NumPy `.npz` files. A table of flat arrays of plain integers can also be read
+without NumPy (`cached_flat`): a grading run that only looks values up then starts without
+importing it.
+"""
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 import os
+import sys
 import tempfile
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-import platformdirs
+if TYPE_CHECKING:
+    import numpy as np
 
 #: bump when the meaning of any stored table changes; older files are then rebuilt
 FORMAT_VERSION = 1
@@ -20,10 +28,16 @@ FORMAT_VERSION = 1
 def cache_dir() -> Path:
     """Where tables live: ``$JUDGE_CACHE_DIR`` or the user's cache directory."""
     env = os.environ.get("JUDGE_CACHE_DIR")
-    return Path(env) if env else Path(platformdirs.user_cache_dir("judge"))
+    if env:
+        return Path(env)
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("judge"))
 
 
 def _digest(arrays: dict[str, np.ndarray]) -> str:
+    import numpy as np
+
     h = hashlib.sha256()
     for name in sorted(arrays):
         a = np.ascontiguousarray(arrays[name])
@@ -39,6 +53,8 @@ def _path(key: str) -> Path:
 
 def load(key: str) -> dict[str, np.ndarray] | None:
     """The arrays stored under `key`, or None when absent, corrupt or of another version."""
+    import numpy as np
+
     path = _path(key)
     try:
         with np.load(path, allow_pickle=False) as data:
@@ -55,6 +71,8 @@ def load(key: str) -> dict[str, np.ndarray] | None:
 
 def save(key: str, arrays: dict[str, np.ndarray]) -> None:
     """Store `arrays` under `key` atomically; a cache that cannot be written is skipped."""
+    import numpy as np
+
     meta = {"version": FORMAT_VERSION, "key": key, "sha256": _digest(arrays)}
     path = _path(key)
     try:
@@ -84,3 +102,63 @@ def cached(key: str, build: Callable[[], dict[str, np.ndarray]]) -> dict[str, np
 def path_for(key: str) -> Path:
     """The file that holds (or would hold) the table stored under `key`."""
     return _path(key)
+
+
+#: NumPy's type strings of the flat arrays `load_flat` reads, as `memoryview` formats
+_FLAT_TYPES = {"|i1": "b", "|u1": "B", "<i2": "h", "<u2": "H", "<i4": "i", "<u4": "I",
+               "<i8": "q", "<u8": "Q"}
+
+
+def _npy(raw: bytes) -> tuple[str, tuple[int, ...], memoryview]:
+    """(type string, shape, data) of a `.npy` file of a flat array, without NumPy."""
+    if raw[:6] != b"\x93NUMPY":
+        raise ValueError("not a .npy file")
+    size, start = (2, 8) if raw[6] == 1 else (4, 8)
+    length = int.from_bytes(raw[start : start + size], "little")
+    header = ast.literal_eval(raw[start + size : start + size + length].decode("latin1"))
+    descr, shape = header["descr"], tuple(header["shape"])
+    if header["fortran_order"] or descr not in _FLAT_TYPES or len(shape) != 1:
+        raise ValueError(f"not a flat array of plain integers: {descr} {shape}")
+    if sys.byteorder != "little" and descr[0] == "<":
+        raise ValueError("a big-endian machine reads this table through NumPy")
+    data = memoryview(raw[start + size + length :]).cast(_FLAT_TYPES[descr])
+    if len(data) != shape[0]:
+        raise ValueError("truncated array")
+    return descr, shape, data
+
+
+def load_flat(key: str) -> dict[str, memoryview] | None:
+    """Like `load`, for tables of flat integer arrays, as memoryviews and without NumPy."""
+    try:
+        with zipfile.ZipFile(_path(key)) as zf:
+            parts = {n.removesuffix(".npy"): _npy(zf.read(n)) for n in zf.namelist()}
+    except (OSError, ValueError, KeyError, SyntaxError, zipfile.BadZipFile):
+        return None
+    meta_part = parts.pop("__meta__", None)
+    if meta_part is None:
+        return None
+    try:
+        meta = json.loads(bytes(meta_part[2]).decode())
+    except (ValueError, UnicodeDecodeError):
+        return None
+    if meta.get("version") != FORMAT_VERSION or meta.get("key") != key:
+        return None
+    h = hashlib.sha256()  # the same digest as `_digest` gives for the NumPy arrays
+    for name in sorted(parts):
+        descr, shape, data = parts[name]
+        h.update(f"{name}:{descr}:{shape}".encode())
+        h.update(data.cast("B"))
+    if meta.get("sha256") != h.hexdigest():
+        return None
+    return {name: data for name, (_, _, data) in parts.items()}
+
+
+def cached_flat(key: str, build: Callable[[], dict[str, Any]]) -> dict[str, memoryview]:
+    """`cached` for tables of flat integer arrays, read without NumPy when stored."""
+    arrays = load_flat(key)
+    if arrays is None:
+        built = build()
+        save(key, built)
+        arrays = load_flat(key) or {k: memoryview(v.tobytes()).cast(_FLAT_TYPES[v.dtype.str])
+                                    for k, v in built.items()}
+    return arrays

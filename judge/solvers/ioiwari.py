@@ -1,16 +1,21 @@
-"""Perfect Ioiwari: the best score difference and remoteness of all 6^7 boards, vectorised."""
+"""Perfect Ioiwari: the best score difference and remoteness of all 6^7 boards, vectorised.
+
+NumPy builds the table; looking values up needs only the stored file (`cache.cached_flat`).
+"""
 
 from __future__ import annotations
 
-import numpy as np
+from typing import TYPE_CHECKING
 
 from judge.games.ioiwari import MAX_BEADS, PITS, Board, Ioiwari, sow
 from judge.solvers import cache
 from judge.solvers.base import Evaluation, MoveValue, Solver
 
+if TYPE_CHECKING:
+    import numpy as np
+
 BASE = MAX_BEADS + 1
 BOARDS = BASE**PITS  # 279,936: pit i is digit i (pit 1 least significant) in base 6
-WEIGHTS = BASE ** np.arange(PITS, dtype=np.int64)
 TABLE_KEY = f"ioiwari best+remoteness base{BASE}^{PITS}"
 
 
@@ -19,14 +24,25 @@ def board_index(pits: tuple[int, ...]) -> int:
     return sum(b * BASE**i for i, b in enumerate(pits))
 
 
+def weights() -> np.ndarray:
+    """The place value of each pit in a board's index."""
+    import numpy as np
+
+    return BASE ** np.arange(PITS, dtype=np.int64)
+
+
 def all_boards() -> np.ndarray:
     """Every board with 0..5 beads per pit, as rows of an (279936, 7) array, in index order."""
+    import numpy as np
+
     idx = np.arange(BOARDS, dtype=np.int64)
-    return ((idx[:, None] // WEIGHTS) % BASE).astype(np.int8)
+    return ((idx[:, None] // weights()) % BASE).astype(np.int8)
 
 
 def sow_all(boards: np.ndarray, pit: int) -> tuple[np.ndarray, np.ndarray]:
     """Play `pit` (0-based) on every board at once: indices after, and the mover's net gain."""
+    import numpy as np
+
     b = boards.astype(np.int16)
     hand = b[:, pit].copy()
     b[:, pit] = 0
@@ -47,11 +63,13 @@ def sow_all(boards: np.ndarray, pit: int) -> tuple[np.ndarray, np.ndarray]:
         col[capture] = 0
         hand -= drop
         hand[one] = 0
-    return b.astype(np.int64) @ WEIGHTS, gain
+    return b.astype(np.int64) @ weights(), gain
 
 
 def build_tables() -> dict[str, np.ndarray]:
     """Best score difference and remoteness of every board, layer by layer in bead count."""
+    import numpy as np
+
     boards = all_boards()
     beads = boards.sum(axis=1, dtype=np.int64)
     after = np.empty((BOARDS, PITS), dtype=np.int64)
@@ -84,7 +102,7 @@ class IoiwariSolver(Solver):
 
     def __init__(self, game: Ioiwari) -> None:
         super().__init__(game)
-        tables = cache.cached(TABLE_KEY, build_tables)
+        tables = cache.cached_flat(TABLE_KEY, build_tables)
         self.best = tables["best"]
         self.remoteness = tables["remoteness"]
 
