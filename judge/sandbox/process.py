@@ -33,7 +33,7 @@ from judge.sandbox.helper import helper_path
 from judge.sandbox.limits import Limits
 from judge.sandbox.programs import Program
 from judge.sandbox.slots import Slot, current_slot
-from judge.sandbox.tiers import Tier, bwrap_path, tier_for
+from judge.sandbox.tiers import bwrap_path, tier_for
 
 SAFE_PATH = "/usr/local/bin:/usr/bin:/bin"
 _STDERR_CHUNK = 1 << 16
@@ -118,9 +118,10 @@ def _system_binds() -> tuple[str, ...]:
     return tuple(options)
 
 
-def _bwrap_argv(tier: Tier, program: Program, limits: Limits, files: dict[str, int],
-                inner: list[str]) -> list[str]:
-    """bubblewrap's command line for `program`, ending with the helper's `inner` options."""
+def bwrap_command(program: Program, limits: Limits, files: dict[str, int]) -> list[str]:
+    """bubblewrap and its options for `program` (up to the command): namespaces, the
+    system read-only, its runtime and file, a tmpfs of `limits.disk_bytes` as work dir and
+    /tmp holding `files` (name -> fd to copy from)."""
     argv = [bwrap_path() or "bwrap", "--unshare-pid", "--unshare-net", "--unshare-ipc",
             "--unshare-uts", "--unshare-cgroup-try", "--die-with-parent"]
     if os.geteuid() != 0:
@@ -138,12 +139,18 @@ def _bwrap_argv(tier: Tier, program: Program, limits: Limits, files: dict[str, i
                 made.add(parent)
                 argv += ["--perms", "0755", "--dir", str(parent)]
         argv += ["--ro-bind", str(path), str(path)]
+    return [*argv, "--chdir", BOX]
+
+
+def _bwrap_argv(program: Program, limits: Limits, files: dict[str, int],
+                inner: list[str]) -> list[str]:
+    """bubblewrap's command line for `program`, with the helper and its `inner` options."""
+    argv = bwrap_command(program, limits, files)
     helper = helper_path()
     if helper is None:  # a non-root judge without a C compiler: no helper inside
-        return [*argv, "--chdir", BOX, "--", *program.argv]
-    return [*argv, "--ro-bind", helper, HELPER_INSIDE, "--chdir", BOX, "--",
-            HELPER_INSIDE, *inner, "-o", BOX, "--",
-            *program.argv]
+        return [*argv, "--", *program.argv]
+    return [*argv, "--ro-bind", helper, HELPER_INSIDE, "--", HELPER_INSIDE, *inner,
+            "-o", BOX, "--", *program.argv]
 
 
 def _unreachable(paths: list[Path]) -> tuple[list[str], list[str]]:
@@ -312,8 +319,8 @@ class Confined:
                 memfds.append(fd)
             info_read, info_write = os.pipe()
             keep_fds += [*memfds, info_write]
-            argv = _bwrap_argv(self.tier, program, limits,
-                               dict(zip(files or {}, memfds, strict=True)), inner)
+            argv = _bwrap_argv(program, limits, dict(zip(files or {}, memfds, strict=True)),
+                               inner)
             argv[1:1] = ["--info-fd", str(info_write)]
             if helper is not None:  # bwrap dies with the judge, even one killed as it starts
                 argv = [helper, "-p", str(os.getpid()), "--", *argv]

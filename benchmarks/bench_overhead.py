@@ -1,0 +1,186 @@
+"""The judge's own cost per game, against a bare harness, and what it costs to start.
+
+Every figure of the per-game goals of the overhead issue, printed side by side in one run
+(absolute times on a shared machine drift; ratios measured together hold):
+
+- per-game marginal cost: the slope between a 51-game and a 357-game run of one C bot
+  (Ioiwari greedy) against the optimal opponent, `--jobs 1`, so that start-up is not
+  counted; for the bare harness (pipes, no limits, no review, no database) without and
+  with the very bwrap command line the judge uses, and for `judge run` with
+  `--sandbox none` and `--sandbox bwrap`;
+- spawn cost flat in the judge's memory: a bot's start and end with and without 1 GiB of
+  the judge's memory in use;
+- `--jobs 2` against `--jobs 1` on the 357 games;
+- fixed start-up: a one-game `judge run`, next to `python -c pass`;
+- the README main command (the four sample bots, 1,428 games).
+
+With ``--before DIR`` (a checkout of an earlier version), its `judge run` figures are
+measured in the same run, next to this one's. Run: ``python benchmarks/bench_overhead.py
+[--before DIR] [--repeat N]``. Bytecode caching is on for the judge processes (whatever
+PYTHONDONTWRITEBYTECODE says here), as on a user's machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from judge.games.ioiwari import Ioiwari
+from judge.sandbox import Limits, program_for, tier_for
+from judge.solvers import solver_for
+
+ROOT = Path(__file__).resolve().parent.parent
+BOT = ROOT / "bots/ioiwari/greedy.c"
+STARTS_51 = ROOT / "samples/ioiwari-starts-51.txt"
+SAMPLE_BOTS = sorted(str(p) for p in (ROOT / "bots/ioiwari").iterdir())
+
+
+def bare(prefix: list[str], starts: list, argv: tuple[str, ...]) -> float:
+    """Seconds to play `starts` over plain pipes, the bot started as `prefix + argv`."""
+    game = Ioiwari()
+    solver = solver_for(game)
+    began = time.perf_counter()
+    for start in starts:
+        proc = subprocess.Popen([*prefix, *argv], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                text=True, bufsize=1)
+        assert proc.stdin and proc.stdout
+        pos = start
+        proc.stdin.write(game.wire_start(pos)[0] + "\n")
+        proc.stdin.flush()
+        while True:
+            pos = game.play(pos, game.parse_move(proc.stdout.readline().strip(), pos))
+            if game.is_over(pos):
+                break
+            reply = solver.choose(pos)
+            proc.stdin.write(f"{reply}\n")
+            proc.stdin.flush()
+            pos = game.play(pos, reply)
+            if game.is_over(pos):
+                break
+        proc.stdin.close()
+        proc.wait()
+    return time.perf_counter() - began
+
+
+def judge_run(tree: Path, args: list[str]) -> float:
+    """Seconds for `judge run ARGS` with the judge found in `tree`."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPATH"] = str(tree)
+    with tempfile.TemporaryDirectory() as tmp:
+        began = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "judge", "run", "--game", "ioiwari",
+                        "--db", os.path.join(tmp, "r.db"), *args],
+                       check=True, capture_output=True, env=env)
+        return time.perf_counter() - began
+
+
+def best(repeat: int, measure) -> float:  # noqa: ANN001 - a callable returning seconds
+    return min(measure() for _ in range(repeat))
+
+
+def slope(t51: float, t357: float) -> float:
+    """Milliseconds per game between the two runs."""
+    return (t357 - t51) / (357 - 51) * 1000
+
+
+def spawn_ms(games: int, ballast: bool) -> float:
+    """Median milliseconds for a bot's start, first move and end, with 1 GiB held or not."""
+    from judge.players.bot import BotPlayer
+
+    held = bytearray(1 << 30) if ballast else b""
+    if ballast:
+        for i in range(0, len(held), 4096):
+            held[i] = 1
+    game = Ioiwari()
+    player = BotPlayer(BOT, Limits(), "auto")
+    times = []
+    for _ in range(games):
+        began = time.perf_counter()
+        player.begin(game, 0)
+        player.choose(game.start(), None)
+        player.close()
+        times.append(time.perf_counter() - began)
+    del held
+    return statistics.median(times) * 1000
+
+
+def main() -> None:
+    """Print the figures."""
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--before", type=Path, help="a checkout of an earlier version to compare")
+    ap.add_argument("--repeat", type=int, default=3, help="best of N runs (default 3)")
+    args = ap.parse_args()
+    trees = [("now", ROOT)] + ([("before", args.before.resolve())] if args.before else [])
+    game = Ioiwari()
+    all_starts = game.standard_starts()
+    starts_51 = [game.parse_position(line) for line in STARTS_51.read_text().splitlines()
+                 if line.strip() and not line.startswith("#")]
+    argv = program_for(BOT).argv
+    tier = tier_for("auto")
+    print(f"{os.cpu_count()} cores; confinement here: {tier.name}; best of {args.repeat}")
+
+    from judge.sandbox.process import bwrap_command
+
+    wrap = [*bwrap_command(program_for(BOT), Limits(), {}), "--"]
+    print("\nPer-game marginal cost (ms per game, slope between 51 and 357 games, --jobs 1)")
+    rows = []
+    for label, prefix in (("none", []), ("bwrap", wrap)):
+        b51 = best(args.repeat, lambda p=prefix: bare(p, starts_51, argv))
+        b357 = best(args.repeat, lambda p=prefix: bare(p, all_starts, argv))
+        bare_ms = slope(b51, b357)
+        line = f"  {label:6} bare harness {bare_ms:6.2f}"
+        for name, tree in trees:
+            common = ["--jobs", "1", "--sandbox", label, str(BOT)]
+            j51 = best(args.repeat, lambda t=tree, c=common: judge_run(
+                t, ["--tests", str(STARTS_51), *c]))
+            j357 = best(args.repeat, lambda t=tree, c=common: judge_run(t, c))
+            ms = slope(j51, j357)
+            line += f"   judge ({name}) {ms:6.2f} = {ms / bare_ms:4.2f}x"
+            rows.append((label, name, ms))
+        print(line)
+
+    print("\nSpawn cost of one game (start, first move, end), median of 100, ms")
+    print(f"  judge memory as is: {spawn_ms(100, False):6.2f}   "
+          f"with 1 GiB more: {spawn_ms(100, True):6.2f}")
+
+    print("\nParallel games (357 games, the current judge)")
+    for label in ("none", "bwrap"):
+        t1 = best(args.repeat, lambda s=label: judge_run(ROOT, ["--jobs", "1", "--sandbox", s,
+                                                                 str(BOT)]))
+        t2 = best(args.repeat, lambda s=label: judge_run(ROOT, ["--jobs", "2", "--sandbox", s,
+                                                                 str(BOT)]))
+        print(f"  {label:6} --jobs 1 {t1:6.2f} s   --jobs 2 {t2:6.2f} s   speed-up {t1 / t2:4.2f}x")
+
+    print("\nFixed start-up: a one-game judge run (s)")
+    with tempfile.NamedTemporaryFile("w", suffix=".txt") as one:
+        one.write("4 3 2 4 2 3 2\n")
+        one.flush()
+        floor = best(5, lambda: _timed([sys.executable, "-c", "pass"]))
+        line = f"  python -c pass {floor:5.3f}"
+        for name, tree in trees:
+            t = best(5, lambda t=tree: judge_run(t, ["--tests", one.name, str(BOT)]))
+            line += f"   judge ({name}) {t:5.3f}"
+        print(line)
+
+    print("\nREADME main command: judge run --game ioiwari bots/ioiwari/* (1,428 games)")
+    line = " "
+    for name, tree in trees:
+        t = best(1, lambda t=tree: judge_run(t, SAMPLE_BOTS))
+        line += f"  {name} {t:6.2f} s"
+    print(line)
+
+
+def _timed(argv: list[str]) -> float:
+    began = time.perf_counter()
+    subprocess.run(argv, check=True)
+    return time.perf_counter() - began
+
+
+if __name__ == "__main__":
+    main()
