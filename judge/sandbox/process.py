@@ -328,11 +328,16 @@ class Confined:
             cwd = "/"
             env = {**base_env, "HOME": BOX, "TMPDIR": BOX, **(env or {})}
         else:
-            sweep_once()
-            self.workdir = Path(tempfile.mkdtemp(prefix=f"{WORKDIR_PREFIX}{os.getpid()}-"))
-            for name, content in (files or {}).items():
-                (self.workdir / name).write_bytes(content)
-            cwd = str(self.workdir)
+            if self.slot is not None and helper is not None and not files:
+                # the helper mounts a private tmpfs on the slot's own (empty) folder: no
+                # folder to make or remove per game
+                cwd = str(self.slot.box())
+            else:
+                sweep_once()
+                self.workdir = Path(tempfile.mkdtemp(prefix=f"{WORKDIR_PREFIX}{os.getpid()}-"))
+                for name, content in (files or {}).items():
+                    (self.workdir / name).write_bytes(content)
+                cwd = str(self.workdir)
             env = {**base_env, "HOME": cwd, "TMPDIR": cwd, **(env or {})}
             if helper is not None:
                 outer = ["-p", str(os.getpid())]
@@ -340,7 +345,7 @@ class Confined:
                     covers, keeps = _unreachable([*program.runtime, program.shown()])
                     outer += [x for c in covers for x in ("-K", c)]
                     outer += [x for k in keeps for x in ("-k", k)]
-                    outer += ["-w", f"{limits.disk_bytes}:{self.workdir}", "-d", cwd]
+                    outer += ["-w", f"{limits.disk_bytes}:{cwd}", "-d", cwd]
                 argv = [helper, *outer, *inner, "--", *program.argv]
             else:
                 argv = list(program.argv)

@@ -24,6 +24,8 @@ UID_BASE = 60000
 MAX_SLOTS = 256
 #: where the slot locks live (machine-wide, root only)
 LOCK_DIR = Path("/run/lock/judge-slots")
+#: the slots' work dir mount points, which a slot's uid can reach (root's, mode 0755)
+BOX_DIR = Path("/run/judge-boxes")
 CONTROLLERS = ("memory", "pids", "cpuacct")
 
 
@@ -95,12 +97,24 @@ class Slot:
                 self.cgroups = {c: b / f"judge-slot-{number}" for c, b in bases.items()}
                 for path in self.cgroups.values():
                     path.mkdir(exist_ok=True)
-                for name in ("pids.current", "cpuacct.usage", "memory.max_usage_in_bytes"):
+                for name in ("pids.current", "pids.events", "cpuacct.usage",
+                             "memory.max_usage_in_bytes", "memory.oom_control"):
                     ctrl = name.split(".", 1)[0]
-                    self._fds[name] = os.open(self.cgroups[ctrl] / name, os.O_RDWR)
+                    mode = os.O_RDWR if name in ("cpuacct.usage", "memory.max_usage_in_bytes") \
+                        else os.O_RDONLY
+                    self._fds[name] = os.open(self.cgroups[ctrl] / name, mode | os.O_CLOEXEC)
             except OSError:
                 self.cgroups = None
         self.kill_all()
+
+    def box(self) -> Path:
+        """The slot's work dir: an empty folder of root's on which each game's bot gets a
+        private tmpfs (in its own mount namespace, so nothing is ever written to it)."""
+        path = BOX_DIR / str(self.number)
+        if not path.is_dir():
+            BOX_DIR.mkdir(mode=0o755, exist_ok=True)
+            path.mkdir(mode=0o755, exist_ok=True)
+        return path
 
     # --- per game ----------------------------------------------------------------------
     def prepare(self, memory_bytes: int, processes: int) -> list[int]:
@@ -146,19 +160,17 @@ class Slot:
         """How many times the kernel killed a process of the slot for memory, ever."""
         if self.cgroups is None:
             return 0
-        control = self.cgroups["memory"] / "memory.oom_control"
-        with suppress(OSError, ValueError), open(control) as fh:
-            for line in fh:
-                if line.startswith("oom_kill "):
-                    return int(line.split()[1])
+        with suppress(OSError, ValueError, KeyError):
+            text = os.pread(self._fds["memory.oom_control"], 256, 0)
+            return int(text.split(b"oom_kill ", 1)[1].split()[0])
         return 0
 
     def fork_failures(self) -> int:
         """How many times a process of the slot could not start one for the limit, ever."""
         if self.cgroups is None:
             return 0
-        with suppress(OSError, ValueError), open(self.cgroups["pids"] / "pids.events") as fh:
-            return int(fh.read().split()[1])
+        with suppress(OSError, ValueError, KeyError, IndexError):
+            return int(os.pread(self._fds["pids.events"], 64, 0).split()[1])
         return 0
 
     def hit_process_limit(self) -> bool:
