@@ -294,8 +294,8 @@ def test_bots_die_with_a_killed_judge_whose_directory_is_swept_later(mode: str) 
     while group_members(int(pgid)) and time.monotonic() < deadline:
         time.sleep(0.01)
     assert group_members(int(pgid)) == []
-    if mode == "bwrap":  # its work dir was a tmpfs in its namespace: nothing on disk
-        assert workdir == "None"
+    if mode == "bwrap" or os.geteuid() == 0:  # a tmpfs in its own mount namespace
+        assert workdir == "None"  # nothing of it was ever on disk
         return
     assert Path(workdir).is_dir()  # a killed judge cannot clean up ...
     remove_stale_workdirs()

@@ -376,7 +376,8 @@ class Confined:
             raise
         finally:
             for fd in (err_write, *keep_fds):
-                os.close(fd)
+                if fd not in cgroup_fds:  # the slot keeps those
+                    os.close(fd)
             if slave >= 0:
                 os.close(slave)
         self._status_fd = status_read

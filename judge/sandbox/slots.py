@@ -91,6 +91,7 @@ class Slot:
         self._limits: tuple[int, int] | None = None
         self._oom_kills = 0
         self._fork_failures = 0
+        self._procs: list[int] = []
         bases = cgroup_bases()
         if bases is not None:
             try:
@@ -118,7 +119,8 @@ class Slot:
 
     # --- per game ----------------------------------------------------------------------
     def prepare(self, memory_bytes: int, processes: int) -> list[int]:
-        """Reset the counters for a new game; open fds of the cgroup.procs files to join."""
+        """Reset the counters for a new game; fds of the cgroup.procs files to join (kept
+        open by the slot: a bot's helper gets copies)."""
         if self.cgroups is None:
             return []
         cg = self.cgroups
@@ -139,7 +141,10 @@ class Slot:
         os.pwrite(self._fds["memory.max_usage_in_bytes"], b"0", 0)
         self._oom_kills = self.oom_kills()
         self._fork_failures = self.fork_failures()
-        return [os.open(cg[c] / "cgroup.procs", os.O_WRONLY | os.O_CLOEXEC) for c in cg]
+        if not self._procs:
+            self._procs = [os.open(cg[c] / "cgroup.procs", os.O_WRONLY | os.O_CLOEXEC)
+                           for c in cg]
+        return list(self._procs)
 
     def _read(self, name: str) -> int:
         return int(os.pread(self._fds[name], 64, 0))
