@@ -184,11 +184,14 @@ def _user_tasks() -> int:
     return count
 
 
-def _rlimits(limits: Limits, own_uid: bool) -> list[tuple[int, int, int]]:
+def _rlimits(limits: Limits, own_uid: bool, starters: int = 0) -> list[tuple[int, int, int]]:
     """(resource, soft, hard) for the bot, never above the judge's own hard limits."""
     # with a uid of its own, the slot's pids cgroup (when there is one) should be the limit
-    # that a fork meets first, so that the judge learns of it: RLIMIT_NPROC is one above
-    nproc = limits.processes + 1 if own_uid else _user_tasks() + limits.processes
+    # that a fork meets first, so that the judge learns of it: RLIMIT_NPROC is one above;
+    # under the judge's uid, its processes now and those that start the bot do not count,
+    # nor threads the judge may start meanwhile (the judge stops the bot at the limit)
+    nproc = (limits.processes + 1 if own_uid
+             else _user_tasks() + starters + limits.processes + 8)
     wanted = [
         # CPU: SIGXCPU at the soft limit, SIGKILL a second later if the bot ignores it
         (resource.RLIMIT_CPU, limits.cpu_seconds, limits.cpu_seconds + 1),
@@ -293,9 +296,12 @@ class Confined:
         cgroup_fds = self.slot.prepare(limits.memory_bytes, limits.processes) if (
             self.slot and self.tier.cgroups) else []
         own_uid = self.slot is not None
+        #: processes of the judge's own in the bot's process group: bwrap (outside and
+        #: PID 1 inside), the helper staying as the bot's parent
+        self._starters = (2 if self.mode == "bwrap" else 0) + (1 if helper else 0)
         # the helper's options: cgroups, rlimits, uid, no user namespaces
         inner = [x for fd in cgroup_fds for x in ("-c", str(fd))]
-        for res, soft, hard in _rlimits(limits, own_uid):
+        for res, soft, hard in _rlimits(limits, own_uid, self._starters):
             inner += ["-r", f"{res}:{_rlim(soft)}:{_rlim(hard)}"]
         if self.slot is not None:
             inner += ["-u", str(self.slot.uid)]
@@ -457,11 +463,8 @@ class Confined:
             reported = self._reported()
             if reported is not None:
                 return reported
-            pid, status, usage = os.wait4(self.popen.pid, os.WNOHANG)
-            if pid:
-                self._usage = usage
-                code = os.waitstatus_to_exitcode(status)
-                self.popen.returncode = code
+            if self._reap():
+                code = self.popen.returncode
                 reported = self._reported()
                 if reported is not None:
                     return reported
@@ -489,14 +492,14 @@ class Confined:
         cgroups count them; else the live processes of its process group)."""
         if self.slot is not None and self.tier.cgroups:
             return self.slot.process_count()
-        return len(group_members(self.pgid))
+        return len(group_members(self.pgid)) - self._starters
 
     def hit_process_limit(self) -> bool:
         """Whether the bot has tried to go past its process limit (or, without cgroups,
-        has more processes in its group than the limit)."""
+        has reached it in its process group: its rlimit stops it there)."""
         if self.slot is not None and self.tier.cgroups:
             return self.slot.hit_process_limit()
-        return self.process_count() > self.limits.processes
+        return self.process_count() >= self.limits.processes
 
     def killed_for_memory(self) -> bool:
         """Whether the kernel killed one of the bot's processes for its memory limit."""
@@ -606,6 +609,8 @@ class Confined:
         if self.slot is not None:  # first the bot's processes, which its helper reaps
             self.slot.kill_all()
             self._wait_started(0.5)
+        else:  # what it started, wherever it went: the helper is their subreaper
+            self._kill_tree()
         _kill_group(self.pgid)
         if not self._wait_started(5.0):  # only a process stuck in the kernel gets here
             self.popen.wait()
@@ -627,11 +632,9 @@ class Confined:
         if self.workdir is not None:
             remove_tree(self.workdir)
 
-    def _wait_started(self, timeout: float) -> bool:
-        """Wait for the process the judge started to end; whether it did."""
+    def _reap(self) -> bool:
+        """Reap the process the judge started if it has ended (once); whether it has."""
         if self.popen.returncode is None:
-            if self._pidfd >= 0:
-                select.select([self._pidfd], [], [], timeout)
             pid, status, usage = os.wait4(self.popen.pid, os.WNOHANG)
             if not pid:
                 return False
@@ -639,12 +642,18 @@ class Confined:
             self.popen.returncode = os.waitstatus_to_exitcode(status)
         return True
 
+    def _wait_started(self, timeout: float) -> bool:
+        """Wait for the process the judge started to end; whether it did."""
+        if not self._reap() and self._pidfd >= 0:
+            select.select([self._pidfd], [], [], timeout)
+        return self._reap()
+
     def _end_namespace(self) -> None:
         """Kill the PID 1 of the bot's namespace and wait until it is gone: the kernel ends
         every process of the namespace before it. Its pid comes from bwrap's --info-fd."""
         info = b""
-        with suppress(OSError):
-            while select.select([self._info_fd], [], [], 0.5)[0]:
+        with suppress(OSError):  # one small JSON object, written as the namespace starts
+            while b"}" not in info and select.select([self._info_fd], [], [], 0.5)[0]:
                 chunk = os.read(self._info_fd, 4096)
                 if not chunk:
                     break
@@ -662,6 +671,24 @@ class Confined:
             select.select([pidfd], [], [], 5.0)
         finally:
             os.close(pidfd)
+
+    def _kill_tree(self) -> None:
+        """Kill the descendants of the process the judge started, until none is left (the
+        helper stays their parent: orphans come back to it, not to init)."""
+        for _ in range(50):
+            tree, todo = [], [self.popen.pid]
+            while todo:
+                pid = todo.pop()
+                with suppress(OSError), open(f"/proc/{pid}/task/{pid}/children") as fh:
+                    kids = [int(k) for k in fh.read().split()]
+                    tree += kids
+                    todo += kids
+            if not tree:
+                return
+            for pid in tree:
+                with suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
+            time.sleep(0.001)
 
     def _kill_without_slot(self) -> None:
         """Without a slot's cgroup: kill the process group until it is gone, and (without a
