@@ -453,8 +453,13 @@ def test_a_judge_in_a_virtual_environment_under_tmp_runs_python_bots(tmp_path: P
     venv = Path(tempfile.mkdtemp(prefix="judge-venv-", dir="/tmp"))
     venv.chmod(0o755)  # as `python -m venv` makes it
     try:
-        subprocess.run([sys.executable, "-m", "venv", "--without-pip",
-                        "--system-site-packages", str(venv)], check=True)
+        subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+        # the judge's packages (this environment's, which may itself be a venv)
+        import site
+
+        inner = next(venv.glob("lib/python3*/site-packages"))
+        (inner / "judge-test.pth").write_text(
+            "".join(f"import site; site.addsitedir({p!r})\n" for p in site.getsitepackages()))
         starts = tmp_path / "starts.txt"
         starts.write_text("4 3 2 4 2 3 2\n")
         out = subprocess.run(
