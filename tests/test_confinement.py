@@ -408,7 +408,16 @@ def test_as_root_a_bot_cannot_touch_the_judge(mode: str, tmp_path: Path) -> None
     db.write_text("stored games")
     db.chmod(0o644)
     tmp_path.chmod(0o755)
+    from judge.sandbox import compiled
+    from judge.solvers import cache
+    from judge.solvers.ioiwari import TABLE_KEY
+
     helper = helper_path()
+    binary = compiled(BOTS / "first_pit.c")
+    from judge.solvers import solver_for
+
+    solver_for(GAME)  # the table is on disk
+    table = cache.path_for(TABLE_KEY)
     judge = os.getpid()
     attack = f"""
 import ctypes, signal
@@ -420,11 +429,14 @@ def trace():
 attempt("ptrace the judge", trace)
 attempt("write the database", lambda: open({str(db)!r}, "w").write("forged"))
 attempt("replace the helper", lambda: open({helper!r}, "wb").write(b"forged"))
+attempt("replace a compiled bot", lambda: open({str(binary)!r}, "wb").write(b"forged"))
+attempt("replace the Ioiwari table", lambda: open({str(table)!r}, "wb").write(b"forged"))
 """
     record = play(write_bot(tmp_path / "bot", attack), mode)
     assert record.verdict.code == verdicts.OK, record.verdict
     assert "GOT" not in said(record), said(record)
     assert db.read_text() == "stored games"
+    assert cache.load_flat(TABLE_KEY) is not None  # still the checked table
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -444,6 +456,19 @@ time.sleep(0.2)
     ps = subprocess.run(["ps", "-eo", "pid,args"], capture_output=True, text=True).stdout
     assert "sleep 1000" not in ps
     assert not marker.exists()
+
+
+def test_as_root_a_private_bot_file_still_runs(tmp_path: Path) -> None:
+    if not AS_ROOT:
+        pytest.skip("the judge runs as an ordinary user: the bot is that user")
+    private = tmp_path / "private"
+    private.mkdir(mode=0o700)
+    bot = write_bot(private, "pass")
+    bot.chmod(0o600)
+    for mode in MODES:
+        record = play(bot, mode)
+        assert record.verdict.code == verdicts.OK, (mode, record.verdict)
+    assert bot.stat().st_mode & 0o777 == 0o600  # the file itself was left as it was
 
 
 # --- 5. the judge's interpreter under /tmp ---------------------------------------------------

@@ -154,6 +154,13 @@ def tier_for_run(mode: str) -> Any:
               "without namespaces", file=sys.stderr)
     for line in tier.warnings():
         print(f"judge: warning: {line}", file=sys.stderr)
+    if tier.uid:
+        from judge.sandbox.programs import private_runtime
+
+        for path in private_runtime():
+            print(f"judge: warning: {path} may not be read by other users, so Python bots, "
+                  "which run under a uid of their own, cannot start: make it readable "
+                  f"(chmod o+rx {path})", file=sys.stderr)
     return tier
 
 

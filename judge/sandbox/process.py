@@ -153,6 +153,35 @@ def _bwrap_argv(program: Program, limits: Limits, files: dict[str, int],
             "-o", BOX, "--", *program.argv]
 
 
+def readable_by_others(program: Program) -> Program:
+    """`program`, or the same with a copy of its file that any user may read (and run, if
+    it could be run) when the file itself is private: a bot under a uid of its own must
+    read its file. Copies are kept by content in root's `COPIES` folder."""
+    from judge.sandbox.slots import COPIES
+
+    file = program.shown()
+    try:
+        st = os.stat(file)
+    except OSError:
+        return program
+    if st.st_mode & 0o004:
+        return program
+    import hashlib
+    from dataclasses import replace
+
+    data = file.read_bytes()
+    folder = COPIES / hashlib.sha256(data).hexdigest()[:32]
+    copy = folder / file.name
+    if not copy.exists():
+        COPIES.mkdir(mode=0o755, parents=True, exist_ok=True)
+        folder.mkdir(mode=0o755, exist_ok=True)
+        tmp = folder / f".{file.name}.{os.getpid()}"
+        tmp.write_bytes(data)
+        os.chmod(tmp, 0o755 if st.st_mode & 0o111 else 0o644)
+        os.replace(tmp, copy)
+    return replace(program, argv=(*program.argv[:-1], str(copy)))
+
+
 def _unreachable(paths: list[Path]) -> tuple[list[str], list[str]]:
     """For a slot uid outside bubblewrap: (covers, keeps) for the helper's -K and -k.
 
@@ -296,6 +325,8 @@ class Confined:
         cgroup_fds = self.slot.prepare(limits.memory_bytes, limits.processes) if (
             self.slot and self.tier.cgroups) else []
         own_uid = self.slot is not None
+        if own_uid:  # its own file must be readable by its uid: a private file gets a copy
+            program = readable_by_others(program)
         #: processes of the judge's own in the bot's process group: bwrap (outside and
         #: PID 1 inside), the helper staying as the bot's parent
         self._starters = (2 if self.mode == "bwrap" else 0) + (1 if helper else 0)

@@ -71,6 +71,19 @@ def _launcher() -> str:
     )
 
 
+def private_runtime() -> list[Path]:
+    """Folders of the judge's Python that other users may not read: a bot under a uid of
+    its own cannot run Python from them."""
+    private = []
+    for path in _python_runtime():
+        try:
+            if os.stat(path).st_mode & 0o005 != 0o005:
+                private.append(path)
+        except OSError:
+            continue
+    return private
+
+
 def _system(path: Path) -> bool:
     return any(path.is_relative_to(s) for s in (Path("/usr"), Path("/bin"), Path("/lib")))
 

@@ -26,6 +26,8 @@ MAX_SLOTS = 256
 LOCK_DIR = Path("/run/lock/judge-slots")
 #: the slots' work dir mount points, which a slot's uid can reach (root's, mode 0755)
 BOX_DIR = Path("/run/judge-boxes")
+#: copies that a slot's uid may read of bot files that are private to the judge's user
+COPIES = BOX_DIR / "copies"
 CONTROLLERS = ("memory", "pids", "cpuacct")
 
 
