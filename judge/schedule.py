@@ -80,11 +80,13 @@ def _worker_init() -> None:
     """Pool workers: Ctrl-C is the parent's business; die at once with the parent.
 
     A worker ends on SIGTERM without unwinding (the pool would catch the exception and
-    wait for work forever); its bots die with it (parent-death signal, or bubblewrap's
-    --die-with-parent) and the judge that started the pool removes their directories.
+    wait for work forever), killed by the kernel; its bots die with it (parent-death
+    signal) and the judge that started the pool removes their directories.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, lambda *_: os._exit(1))
+    # the kernel ends it at once: a Python handler would run only at the next bytecode,
+    # after whatever bot start is under way
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     try:
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
