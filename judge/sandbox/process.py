@@ -16,6 +16,7 @@ import os
 import resource
 import secrets
 import select
+import selectors
 import signal
 import subprocess
 import tempfile
@@ -50,38 +51,110 @@ SYSTEM_FILES = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/et
 _READ_SYSCALL = {"x86_64": 0, "aarch64": 63}.get(os.uname().machine, -1)
 
 
-class _StderrTail(threading.Thread):
-    """Drains the bot's stderr pipe, keeping only its last bytes, so that it never blocks."""
+class _StderrTail:
+    """The end of one bot's stderr, filled by the process's `_StderrPump`."""
 
     def __init__(self, fd: int, keep: int) -> None:
-        super().__init__(daemon=True, name="bot-stderr")
         self.fd, self.keep = fd, keep
         self.data = bytearray()
         self.total = 0
-        self.stopping = threading.Event()
+        #: set once the pipe has ended (or was given up) and its fd is closed
+        self.done = threading.Event()
+        self._lock = threading.Lock()
 
-    def run(self) -> None:
-        try:
-            while not self.stopping.is_set():
-                ready, _, _ = select.select([self.fd], [], [], 0.2)
-                if not ready:
-                    continue
-                chunk = os.read(self.fd, _STDERR_CHUNK)
-                if not chunk:
-                    break
-                self.total += len(chunk)
-                self.data += chunk
-                if len(self.data) > 2 * self.keep:
-                    del self.data[: -self.keep]
-        finally:
-            os.close(self.fd)
+    def feed(self, chunk: bytes) -> None:
+        with self._lock:
+            self.total += len(chunk)
+            self.data += chunk
+            if len(self.data) > 2 * self.keep:
+                del self.data[: -self.keep]
 
     def text(self) -> str:
         """The kept tail, decoded, saying how much came before it."""
-        tail = bytes(self.data[-self.keep :])
-        dropped = self.total - len(tail)
+        with self._lock:
+            tail = bytes(self.data[-self.keep :])
+            dropped = self.total - len(tail)
         text = tail.decode(errors="replace")
         return f"[{dropped} earlier bytes not kept]\n{text}" if dropped else text
+
+
+class _StderrPump(threading.Thread):
+    """One thread per judge process drains the stderr of every bot it runs, so that no bot
+    ever blocks on a full pipe (a thread per game cost 0.17 ms to start)."""
+
+    def __init__(self) -> None:
+        super().__init__(daemon=True, name="bot-stderr")
+        self.selector = selectors.DefaultSelector()
+        self._wake_r, self._wake_w = os.pipe()
+        os.set_blocking(self._wake_r, False)
+        self.selector.register(self._wake_r, selectors.EVENT_READ)
+        self._lock = threading.Lock()
+        self._pending: list[tuple[bool, _StderrTail]] = []
+
+    def add(self, tail: _StderrTail) -> None:
+        """Start draining `tail`'s pipe."""
+        self._ask(True, tail)
+
+    def give_up(self, tail: _StderrTail, timeout: float) -> None:
+        """Wait up to `timeout` s for `tail`'s pipe to end, then stop draining it."""
+        if not tail.done.wait(timeout):
+            self._ask(False, tail)
+            tail.done.wait(1.0)  # never forever: at worst an fd is left open
+
+    def _ask(self, add: bool, tail: _StderrTail) -> None:
+        with self._lock:
+            self._pending.append((add, tail))
+        os.write(self._wake_w, b".")
+
+    def run(self) -> None:
+        while True:
+            for key, _ in self.selector.select():
+                if key.data is None:
+                    self._take_requests()
+                    continue
+                tail = key.data
+                try:
+                    chunk = os.read(tail.fd, _STDERR_CHUNK)
+                except OSError:
+                    chunk = b""
+                if chunk:
+                    tail.feed(chunk)
+                else:
+                    self._close(tail)
+
+    def _take_requests(self) -> None:
+        with suppress(BlockingIOError):
+            os.read(self._wake_r, 4096)
+        with self._lock:
+            pending, self._pending = self._pending, []
+        for add, tail in pending:
+            if add:
+                try:
+                    self.selector.register(tail.fd, selectors.EVENT_READ, tail)
+                except (OSError, ValueError, KeyError):
+                    self._close(tail)
+            elif not tail.done.is_set():
+                self._close(tail)
+
+    def _close(self, tail: _StderrTail) -> None:
+        with suppress(OSError, ValueError, KeyError):
+            self.selector.unregister(tail.fd)
+        with suppress(OSError):
+            os.close(tail.fd)
+        tail.done.set()
+
+
+_pump: _StderrPump | None = None
+_pump_pid = 0
+
+
+def _stderr_pump() -> _StderrPump:
+    """This process's pump, started on first use (a forked child starts its own)."""
+    global _pump, _pump_pid
+    if _pump is None or _pump_pid != os.getpid():
+        _pump, _pump_pid = _StderrPump(), os.getpid()
+        _pump.start()
+    return _pump
 
 
 @dataclass(frozen=True)
@@ -424,7 +497,7 @@ class Confined:
         except OSError:
             self._pidfd = -1
         self._stderr = _StderrTail(err_read, limits.stderr_bytes)
-        self._stderr.start()
+        _stderr_pump().add(self._stderr)
         out_fd = self._master if pty else self.popen.stdout.fileno()
         self._in_fd = self._master if pty else self.popen.stdin.fileno()
         os.set_blocking(self._in_fd, False)
@@ -629,7 +702,7 @@ class Confined:
     def stderr_tail(self) -> str:
         """The end of what the bot wrote to stderr (all of it once the bot has exited)."""
         if self.exit is not None:
-            self._stderr.join(timeout=0.5)  # the pipe ends soon after the bot does
+            self._stderr.done.wait(timeout=0.5)  # the pipe ends soon after the bot does
         return self._stderr.text()
 
     def kill(self) -> None:
@@ -650,8 +723,7 @@ class Confined:
             self._end_namespace()
         elif self.slot is None:
             self._kill_without_slot()
-        self._stderr.stopping.set()
-        self._stderr.join(timeout=1.0)
+        _stderr_pump().give_up(self._stderr, timeout=1.0)
         for stream in (self.popen.stdin, self.popen.stdout):
             if stream:
                 with suppress(OSError):
