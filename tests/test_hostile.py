@@ -6,6 +6,7 @@ in each sandbox mode this machine has (none, and bwrap where it is installed and
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import shutil
@@ -86,7 +87,9 @@ def play(
     opponent: Player | None = None,
 ) -> tuple[GameRecord, float]:
     """One game of `bot` against the scripted player; checks that no process is left."""
-    player = BotPlayer(BOTS / bot if isinstance(bot, str) else bot, limits, mode, pty)
+    path = copy_bot(bot, STANDALONE) if isinstance(bot, str) and bot.endswith(".py") else (
+        BOTS / bot if isinstance(bot, str) else bot)
+    player = BotPlayer(path, limits, mode, pty)
     players = [player, opponent or FirstPit()]
     if seat == 1:
         players.reverse()
@@ -144,7 +147,7 @@ def test_processes_that_leave_the_group_and_session_die_too(mode: str) -> None:
     # it the judge finds them by the mark in their environment
     record, _ = play("setsid_escape.py", mode)
     assert record.verdict.code == verdicts.TIME_LIMIT
-    assert processes_running(BOTS / "setsid_escape.py") == []
+    assert processes_running(STANDALONE / "setsid_escape.py") == []
 
 
 def processes_running(script: Path) -> list[int]:
@@ -220,11 +223,24 @@ def test_no_flush_bot_works_on_a_pty(mode: str) -> None:
     assert record.verdict.code != verdicts.TIME_LIMIT
 
 
-def copy_bot(name: str, folder: Path) -> Path:
-    """A bot copied into `folder`, with the module it plays with."""
-    for file in (name, "first_pit.py"):
-        shutil.copy(BOTS / file, folder / file)
+def copy_bot(name: str, folder: Path, source: str | None = None) -> Path:
+    """The bot `name` as one file in `folder` (a bot sees only its own file): the module
+    it plays with, `first_pit`, is put in place of its import."""
+    text = (BOTS / name).read_text() if source is None else source
+    if "import first_pit\n" in text:
+        player = (BOTS / "first_pit.py").read_text()
+        player = player[: player.index('if __name__ == "__main__":')]
+        module = "import types as _types\nfirst_pit = _types.ModuleType('first_pit')\n"
+        module += f"exec({player!r}, first_pit.__dict__)\n"
+        text = text.replace("import first_pit\n", module, 1)
+    (folder / name).write_text(text)
     return folder / name
+
+
+#: the bots of tests/bots as single files
+STANDALONE = Path(tempfile.mkdtemp(prefix="judge-test-bots-"))
+os.chmod(STANDALONE, 0o755)
+atexit.register(shutil.rmtree, STANDALONE, True)
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -233,10 +249,9 @@ def test_network_is_closed_under_bwrap(mode: str, tmp_path: Path) -> None:
         server.bind(("127.0.0.1", 0))
         server.listen()
         server.setblocking(False)
-        bot = tmp_path / "network.py"
         port = server.getsockname()[1]
-        bot.write_text((BOTS / "network.py").read_text().replace("PORT = 0", f"PORT = {port}"))
-        record, _ = play(bot, mode)
+        source = (BOTS / "network.py").read_text().replace("PORT = 0", f"PORT = {port}")
+        record, _ = play(copy_bot("network.py", tmp_path, source), mode)
         assert record.verdict.code == verdicts.OK
         if mode == "bwrap":
             assert "no connection" in (record.stderr[0] or "")
@@ -280,7 +295,7 @@ sys.stdin.read()
 def test_bots_die_with_a_killed_judge_whose_directory_is_swept_later(mode: str) -> None:
     # the bot has moved (so it is fully started), and would linger after its input ends
     judge = subprocess.Popen(
-        [sys.executable, "-c", KILLED_JUDGE, str(BOTS / "linger.py"), mode],
+        [sys.executable, "-c", KILLED_JUDGE, str(copy_bot("linger.py", STANDALONE)), mode],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,

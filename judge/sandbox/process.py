@@ -23,6 +23,7 @@ import tempfile
 import termios
 import threading
 import time
+from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
@@ -778,20 +779,17 @@ class Confined:
     def _kill_tree(self) -> None:
         """Kill the descendants of the process the judge started, until none is left (the
         helper stays their parent: orphans come back to it, not to init)."""
-        for _ in range(50):
-            tree, todo = [], [self.popen.pid]
+        def tree() -> list[int]:
+            found, todo = [], [self.popen.pid]
             while todo:
                 pid = todo.pop()
                 with suppress(OSError), open(f"/proc/{pid}/task/{pid}/children") as fh:
                     kids = [int(k) for k in fh.read().split()]
-                    tree += kids
+                    found += kids
                     todo += kids
-            if not tree:
-                return
-            for pid in tree:
-                with suppress(OSError):
-                    os.kill(pid, signal.SIGKILL)
-            time.sleep(0.001)
+            return found
+
+        _kill_until_gone(tree, rounds=50, pause=0.001)
 
     def _kill_without_slot(self) -> None:
         """Without a slot's cgroup: kill the process group until it is gone, and (without a
@@ -801,14 +799,19 @@ class Confined:
             _kill_group(self.pgid)
             time.sleep(0.005)
         if self.mode == "none":
-            for _ in range(3):
-                escaped = marked_processes(self._token)
-                if not escaped:
-                    break
-                for pid in escaped:
-                    with suppress(OSError):
-                        os.kill(pid, signal.SIGKILL)
-                time.sleep(0.01)
+            _kill_until_gone(lambda: marked_processes(self._token), rounds=3, pause=0.01)
+
+
+def _kill_until_gone(find: Callable[[], list[int]], rounds: int, pause: float) -> None:
+    """SIGKILL what `find` lists, again after `pause`, until it lists nothing (or `rounds`)."""
+    for _ in range(rounds):
+        pids = find()
+        if not pids:
+            return
+        for pid in pids:
+            with suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        time.sleep(pause)
 
 
 def _rlim(value: int) -> int:

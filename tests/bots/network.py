@@ -4,38 +4,7 @@ it went on stderr, then plays well."""
 import socket
 import sys
 
-
-# the first-pit player, inlined: a bot sees only its own file
-def sow(pits: list[int], pit: int) -> None:
-    """Play `pit` (1..7) on `pits` in place; the banks do not matter to this bot."""
-    i = pit - 1
-    hand, pits[i] = pits[i], 0
-    while hand:
-        i = (i + 1) % 7
-        if hand > 1:
-            if pits[i] == 5:
-                pits[i] -= 1
-            else:
-                pits[i] += 1
-                hand -= 1
-        else:
-            if 1 <= pits[i] <= 4:
-                pits[i] = 0
-            hand = 0
-
-
-def play() -> None:
-    """Answer every board or opponent move with the first non-empty pit until EOF."""
-    pits = [int(t) for t in sys.stdin.readline().split()]
-    while True:
-        move = next(i + 1 for i, beads in enumerate(pits) if beads)
-        sow(pits, move)
-        print(move, flush=True)
-        line = sys.stdin.readline()
-        if not line:
-            return
-        sow(pits, int(line))
-
+import first_pit
 
 PORT = 0
 port = PORT
@@ -44,4 +13,4 @@ try:
     print("connected", file=sys.stderr)
 except OSError as exc:
     print(f"no connection: {exc}", file=sys.stderr)
-play()
+first_pit.play()
