@@ -91,8 +91,10 @@ def add_harness_options(p: argparse.ArgumentParser, jobs: bool = True, seed: boo
                        help=f"games played at once (default: the number of cores, "
                        f"{os.cpu_count()})")
     p.add_argument("--sandbox", choices=("auto", "bwrap", "none"), default="auto",
-                   help="confine bots with bubblewrap (no network, read-only system) when it "
-                   "is installed (auto, the default), always (bwrap), or only with limits (none)")
+                   help="confine bots with bubblewrap (no network, a minimal read-only "
+                   "system, a private tmpfs) when it is installed (auto, the default), always "
+                   "(bwrap), or without namespaces (none); as root each game also gets a uid "
+                   "and cgroups of its own. The tier a run had is printed and recorded")
     if seed:
         p.add_argument("--seed", type=int, default=None, metavar="N",
                        help="let the optimal player choose at random among equally good moves, "
