@@ -8,13 +8,18 @@
  *   -c FD          join a cgroup: write "0" to FD (an open cgroup.procs), then close it
  *   -k PATH        (as root) make PATH reachable: bind it back under -K covers
  *   -K DIR         (as root) cover DIR with an empty read-only tmpfs (hides the rest of it)
- *   -w SIZE:DIR    (as root) mount a private tmpfs of SIZE bytes on DIR, owned by -u,
- *                  copying the regular files DIR held
+ *   -T DIR         (as root) a private, writable tmpfs of -w's SIZE on DIR (a /tmp)
+ *   -w SIZE:DIR    (as root) mount a private tmpfs of SIZE bytes on DIR, owned by -u
+ *   -f DIR         (as root) copy the regular files of DIR into -w's tmpfs
+ *   -i             (as root) a private IPC namespace (System V and POSIX queues)
  *   -r R:SOFT:HARD set resource limit R (numbers; -1 is unlimited)
  *   -o PATH        (as root) give PATH to -u's uid (chown, not following a link)
- *   -x FD          stay as the bot's parent and write its wait status to FD ("S9", "E0")
+ *   -x FD          stay as the bot's parent and reaper of all it leaves, and write its wait
+ *                  status to FD ("S9", "E0")
+ *   -R             the same without the report (around bwrap, whose PID 1 outlives it)
  *   -u UID         drop every group and become UID (gid UID), losing all capabilities
- *   -s             no new privileges, and no new user namespaces (seccomp)
+ *   -s             no new privileges, no new user namespaces, no keyrings, io_uring or perf
+ *                  events (seccomp)
  *   -d DIR         change to DIR last
  *
  * Everything after "--" is the command. A failure exits with status 126 and a message on
@@ -55,29 +60,52 @@ static void die(const char *what, const char *arg) {
 #define ARCH AUDIT_ARCH_AARCH64
 #endif
 
+#define DENY(nr, err)                                                \
+    do {                                                             \
+        code[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (nr), 0, 1); \
+        code[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (err)); \
+    } while (0)
+
+/* No new user namespaces; and nothing that outlives the bot in per-uid kernel state (the
+   keyrings of its slot's uid), nor io_uring (whose operations seccomp does not see), nor
+   perf events. */
 static void no_user_namespaces(void) {
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)) die("no_new_privs", NULL);
 #ifdef ARCH
-    struct sock_filter code[] = {
-        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ARCH, 1, 0),
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
-        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-#ifdef __NR_clone3
-        /* clone3 passes its flags in memory: say it does not exist, glibc falls back */
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_clone3, 0, 1),
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+    struct sock_filter code[64];
+    int n = 0;
+    code[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+                                             offsetof(struct seccomp_data, arch));
+    code[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ARCH, 1, 0);
+    code[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS);
+    code[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+                                             offsetof(struct seccomp_data, nr));
+#if defined(__x86_64__)
+    /* the x32 numbers of the same calls would pass the checks below */
+    code[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000, 0, 1);
+    code[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS);
 #endif
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_setns, 0, 1),
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_unshare, 1, 0),
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_clone, 0, 3),
-        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])),
-        BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, CLONE_NEWUSER, 0, 1),
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-    };
-    struct sock_fprog prog = {sizeof code / sizeof code[0], code};
+#ifdef __NR_clone3
+    DENY(__NR_clone3, ENOSYS); /* its flags are in memory: say it does not exist */
+#endif
+    DENY(__NR_setns, EPERM);
+    DENY(__NR_keyctl, ENOSYS);
+    DENY(__NR_add_key, ENOSYS);
+    DENY(__NR_request_key, ENOSYS);
+#ifdef __NR_io_uring_setup
+    DENY(__NR_io_uring_setup, ENOSYS);
+    DENY(__NR_io_uring_enter, ENOSYS);
+    DENY(__NR_io_uring_register, ENOSYS);
+#endif
+    DENY(__NR_perf_event_open, EPERM);
+    code[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_unshare, 1, 0);
+    code[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_clone, 0, 3);
+    code[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+                                             offsetof(struct seccomp_data, args[0]));
+    code[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, CLONE_NEWUSER, 0, 1);
+    code[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM);
+    code[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+    struct sock_fprog prog = {(unsigned short)n, code};
     if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog)) die("seccomp", NULL);
 #endif
 }
@@ -129,12 +157,15 @@ int main(int argc, char **argv) {
     long ppid = -1, uid = -1, work_size = 0;
     int cgroups[MAX_ITEMS], ncg = 0, nkeep = 0, ncover = 0, nlim = 0, seccomp = 0;
     char *keep[MAX_ITEMS], *cover[MAX_ITEMS], *own[MAX_ITEMS], *work = NULL, *chdir_to = NULL;
-    int nown = 0, status_fd = -1;
+    char *temp[MAX_ITEMS], *files_from = NULL;
+    int nown = 0, status_fd = -1, ntemp = 0, new_ipc = 0, reaper = 0;
     long long lims[MAX_ITEMS][3];
     int i = 1;
     for (; i < argc && strcmp(argv[i], "--"); i++) {
         char *opt = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(opt, "-s")) { seccomp = 1; continue; }
+        if (!strcmp(opt, "-i")) { new_ipc = 1; continue; }
+        if (!strcmp(opt, "-R")) { reaper = 1; continue; }
         if (!val || opt[0] != '-' || opt[2]) { errno = EINVAL; die("bad option", opt); }
         i++;
         switch (opt[1]) {
@@ -142,6 +173,8 @@ int main(int argc, char **argv) {
         case 'c': if (ncg < MAX_ITEMS) cgroups[ncg++] = atoi(val); break;
         case 'k': if (nkeep < MAX_ITEMS) keep[nkeep++] = val; break;
         case 'K': if (ncover < MAX_ITEMS) cover[ncover++] = val; break;
+        case 'T': if (ntemp < MAX_ITEMS) temp[ntemp++] = val; break;
+        case 'f': files_from = val; break;
         case 'w': work_size = atol(val); work = strchr(val, ':') + 1; break;
         case 'r':
             if (nlim < MAX_ITEMS &&
@@ -158,7 +191,7 @@ int main(int argc, char **argv) {
     if (i + 1 >= argc) { errno = EINVAL; die("no command", NULL); }
     char **command = argv + i + 1;
 
-    if (status_fd >= 0) {
+    if (status_fd >= 0 || reaper) {
         /* stay as the bot's parent and reaper of all it leaves (orphans come here, not to
            an init that may never reap them), and report the bot's own wait status:
            through bwrap it would arrive as 128 + signal, like an exit with that status */
@@ -176,13 +209,14 @@ int main(int argc, char **argv) {
             while ((reaped = wait(&status)) > 0 || errno == EINTR) {
                 if (reaped != child) continue;
                 code = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+                if (status_fd < 0) continue;
                 if (WIFSIGNALED(status)) dprintf(status_fd, "S%d", WTERMSIG(status));
                 else dprintf(status_fd, "E%d", WEXITSTATUS(status));
                 close(status_fd);
             }
             _exit(code);
         }
-        close(status_fd);
+        if (status_fd >= 0) close(status_fd);
         prctl(PR_SET_CHILD_SUBREAPER, 0);
         if (ppid >= 0) ppid = getppid();
     }
@@ -190,36 +224,41 @@ int main(int argc, char **argv) {
         if (write(cgroups[k], "0", 1) != 1) die("join cgroup", NULL);
         close(cgroups[k]);
     }
-    if (nkeep || ncover || work) {
-        int kept[MAX_ITEMS], old_work = -1;
+    if (new_ipc && unshare(CLONE_NEWIPC)) die("unshare", "ipc namespace");
+    if (nkeep || ncover || ntemp || work) {
+        int kept[MAX_ITEMS], from = -1;
         struct stat st;
+        char opts[128];
         if (unshare(CLONE_NEWNS)) die("unshare", "mount namespace");
         if (mount("none", "/", NULL, MS_REC | MS_PRIVATE, NULL)) die("mount", "/");
         /* opened in the new namespace, before covering: bound back after it */
         for (int k = 0; k < nkeep; k++)
             if ((kept[k] = open(keep[k], O_PATH | O_CLOEXEC)) < 0) die("open", keep[k]);
-        if (work && (old_work = open(work, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
-            die("open", work);
+        if (files_from && (from = open(files_from, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+            die("open", files_from);
         for (int k = 0; k < ncover; k++)
             if (mount("tmpfs", cover[k], "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=1m"))
                 die("cover", cover[k]);
+        snprintf(opts, sizeof opts, "mode=1777,size=%ld", work_size > 0 ? work_size : 1L << 24);
+        for (int k = 0; k < ntemp; k++)
+            if (mount("tmpfs", temp[k], "tmpfs", MS_NOSUID | MS_NODEV, opts))
+                die("tmpfs", temp[k]);
         for (int k = 0; k < nkeep; k++) {
-            char from[64];
+            char path[64];
             if (fstat(kept[k], &st)) die("stat", keep[k]);
             mount_point(keep[k], S_ISDIR(st.st_mode));
-            snprintf(from, sizeof from, "/proc/self/fd/%d", kept[k]);
-            if (mount(from, keep[k], NULL, MS_BIND | MS_REC, NULL)) die("bind", keep[k]);
+            snprintf(path, sizeof path, "/proc/self/fd/%d", kept[k]);
+            if (mount(path, keep[k], NULL, MS_BIND | MS_REC, NULL)) die("bind", keep[k]);
             close(kept[k]);
         }
         for (int k = 0; k < ncover; k++)
             if (mount(NULL, cover[k], NULL, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV, NULL))
                 die("remount", cover[k]);
         if (work) {
-            char opts[128];
             snprintf(opts, sizeof opts, "size=%ld,mode=0700,uid=%ld,gid=%ld", work_size,
                      uid < 0 ? (long)getuid() : uid, uid < 0 ? (long)getgid() : uid);
             if (mount("tmpfs", work, "tmpfs", MS_NOSUID | MS_NODEV, opts)) die("mount", work);
-            copy_files(old_work, work, uid < 0 ? getuid() : (uid_t)uid);
+            if (from >= 0) copy_files(from, work, uid < 0 ? getuid() : (uid_t)uid);
         }
     }
     for (int k = 0; k < nlim; k++) {

@@ -256,15 +256,31 @@ def readable_by_others(program: Program) -> Program:
     return replace(program, argv=(*program.argv[:-1], str(copy)))
 
 
+#: world-writable folders that a bot under a slot uid gets private (tmpfs) copies of,
+#: outside bubblewrap: nothing it writes there outlives its game or reaches the host
+SHARED_TEMPS = ("/tmp", "/var/tmp", "/dev/shm", "/run/lock")
+
+
+@functools.cache
+def _shared_temps() -> tuple[str, ...]:
+    return tuple(d for d in SHARED_TEMPS
+                 if os.path.isdir(d) and not os.path.islink(d) and os.stat(d).st_mode & 0o002)
+
+
 def _unreachable(paths: list[Path]) -> tuple[list[str], list[str]]:
     """For a slot uid outside bubblewrap: (covers, keeps) for the helper's -K and -k.
 
     A folder on the way to a needed path that others may not enter (a home of mode 0700)
-    is covered with an empty tmpfs, and the needed paths under it are bound back.
+    is covered with an empty tmpfs, and the needed paths under it are bound back; so are
+    the needed paths under the shared temporary folders, which the bot gets private.
     """
     covers: list[str] = []
     keeps: list[str] = []
+    temps = [Path(t) for t in _shared_temps()]
     for path in paths:
+        if any(path.is_relative_to(t) for t in temps):
+            keeps.append(str(path))
+            continue
         for parent in reversed(path.parents[:-1]):  # from the top down, without "/"
             with suppress(OSError):
                 if not os.stat(parent).st_mode & 0o001:
@@ -396,16 +412,25 @@ class Confined:
         self.workdir: Path | None = None
         self._info_fd = -1
         helper = helper_path()
-        cgroup_fds = self.slot.prepare(limits.memory_bytes, limits.processes) if (
+        # under bwrap its starters (bwrap, PID 1 inside, the inner helper as the bot's
+        # parent; not the outer helper, which joins after it forks) are in the slot's pids
+        # cgroup too: whatever becomes of them, they end
+        # with the slot's processes
+        in_pids = 3 if self.mode == "bwrap" and helper is not None else 0
+        cgroup_fds = self.slot.prepare(limits.memory_bytes, limits.processes + in_pids) if (
             self.slot and self.tier.cgroups) else []
+        self._in_pids = in_pids
         own_uid = self.slot is not None
         if own_uid:  # its own file must be readable by its uid: a private file gets a copy
             program = readable_by_others(program)
         #: processes of the judge's own in the bot's process group: bwrap (outside and
         #: PID 1 inside), the helper staying as the bot's parent
-        self._starters = (2 if self.mode == "bwrap" else 0) + (1 if helper else 0)
+        self._starters = (2 if self.mode == "bwrap" else 0) + (
+            (2 if self.mode == "bwrap" else 1) if helper else 0)
         # the helper's options: cgroups, rlimits, uid, no user namespaces
-        inner = [x for fd in cgroup_fds for x in ("-c", str(fd))]
+        # under bwrap the outer helper joins the pids cgroup (see above), the inner the rest
+        inner_fds = [fd for i, fd in enumerate(cgroup_fds) if not (in_pids and i == 1)]
+        inner = [x for fd in inner_fds for x in ("-c", str(fd))]
         for res, soft, hard in _rlimits(limits, own_uid, self._starters):
             inner += ["-r", f"{res}:{_rlim(soft)}:{_rlim(hard)}"]
         if self.slot is not None:
@@ -434,29 +459,34 @@ class Confined:
                                inner)
             argv[1:1] = ["--info-fd", str(info_write)]
             if helper is not None:  # bwrap dies with the judge, even one killed as it starts
-                argv = [helper, "-p", str(os.getpid()), "--", *argv]
+                joins = ["-c", str(cgroup_fds[1])] if len(cgroup_fds) == 3 else []  # pids
+                # ... and it stays as the reaper of bwrap's PID 1, which exits after bwrap
+                # (an init that never reaps would keep it as a zombie)
+                argv = [helper, "-p", str(os.getpid()), "-R", *joins, "--", *argv]
             self._info_fd = info_read
             cwd = "/"
             env = {**base_env, "HOME": BOX, "TMPDIR": BOX, **(env or {})}
         else:
-            if self.slot is not None and helper is not None and not files:
-                # the helper mounts a private tmpfs on the slot's own (empty) folder: no
-                # folder to make or remove per game
-                cwd = str(self.slot.box())
-            else:
+            boxed = self.slot is not None and helper is not None
+            if files or not boxed:  # files to hand over, or a work dir on disk
                 sweep_once()
                 self.workdir = Path(tempfile.mkdtemp(prefix=f"{WORKDIR_PREFIX}{os.getpid()}-"))
                 for name, content in (files or {}).items():
                     (self.workdir / name).write_bytes(content)
-                cwd = str(self.workdir)
+            # as root, the helper mounts a private tmpfs on the slot's own (empty) folder:
+            # no folder to make or remove per game
+            cwd = str(self.slot.box()) if boxed else str(self.workdir)
             env = {**base_env, "HOME": cwd, "TMPDIR": cwd, **(env or {})}
             if helper is not None:
                 outer = ["-p", str(os.getpid())]
-                if self.slot is not None:
+                if boxed:
                     covers, keeps = _unreachable([*program.runtime, program.shown()])
                     outer += [x for c in covers for x in ("-K", c)]
+                    outer += [x for t in _shared_temps() for x in ("-T", t)]
                     outer += [x for k in keeps for x in ("-k", k)]
-                    outer += ["-w", f"{limits.disk_bytes}:{cwd}", "-d", cwd]
+                    outer += ["-i", "-w", f"{limits.disk_bytes}:{cwd}", "-d", cwd]
+                    if self.workdir is not None:
+                        outer += ["-f", str(self.workdir)]
                 argv = [helper, *outer, *inner, "--", *program.argv]
             else:
                 argv = list(program.argv)
@@ -596,7 +626,7 @@ class Confined:
         """How many processes and threads the bot has (sandbox helpers not counted where
         cgroups count them; else the live processes of its process group)."""
         if self.slot is not None and self.tier.cgroups:
-            return self.slot.process_count()
+            return self.slot.process_count() - self._in_pids
         return len(group_members(self.pgid)) - self._starters
 
     def hit_process_limit(self) -> bool:
@@ -682,12 +712,14 @@ class Confined:
             return False
 
     def _bot_pid(self) -> int | None:
-        """The bot's own process, down the chain of its starters (the helper execs the bot;
-        under bwrap: bwrap -> bwrap, PID 1 of the namespace -> helper -> bot)."""
+        """The bot's own process, down the chain of its starters (the helper stays as the
+        bot's parent; under bwrap: helper -> bwrap -> bwrap, PID 1 of the namespace ->
+        helper -> bot)."""
         if self._pid is not None:
             return self._pid
         pid = self.popen.pid
-        depth = (2 if self.mode == "bwrap" else 0) + (1 if self._status_fd >= 0 else 0)
+        helped = 1 if self._status_fd >= 0 else 0  # a helper stays as the parent
+        depth = (4 if helped else 2) if self.mode == "bwrap" else helped
         for _ in range(depth):
             try:
                 with open(f"/proc/{pid}/task/{pid}/children") as fh:
@@ -711,7 +743,9 @@ class Confined:
         if self._closed:
             return
         self._closed = True
-        if self.slot is not None:  # first the bot's processes, which its helper reaps
+        if self.mode == "bwrap":  # first PID 1 inside, which bwrap outside then reaps
+            self._end_namespace()
+        if self.slot is not None:  # the bot's processes, which its helper reaps
             self.slot.kill_all()
             self._wait_started(0.5)
         else:  # what it started, wherever it went: the helper is their subreaper
@@ -720,9 +754,7 @@ class Confined:
         if not self._wait_started(5.0):  # only a process stuck in the kernel gets here
             self.popen.wait()
         self.poll()
-        if self.mode == "bwrap":
-            self._end_namespace()
-        elif self.slot is None:
+        if self.mode != "bwrap" and self.slot is None:
             self._kill_without_slot()
         _stderr_pump().give_up(self._stderr, timeout=1.0)
         for stream in (self.popen.stdin, self.popen.stdout):
@@ -754,7 +786,8 @@ class Confined:
 
     def _end_namespace(self) -> None:
         """Kill the PID 1 of the bot's namespace and wait until it is gone: the kernel ends
-        every process of the namespace before it. Its pid comes from bwrap's --info-fd."""
+        every process of the namespace before it, and bwrap, still there, reaps it. Its pid
+        comes from bwrap's --info-fd."""
         info = b""
         with suppress(OSError):  # one small JSON object, written as the namespace starts
             while b"}" not in info and select.select([self._info_fd], [], [], 0.5)[0]:

@@ -250,7 +250,9 @@ def current_slot() -> Slot | None:
             os.close(fd)
             continue
         slot = Slot(number, fd, uid)
-        if _uid_processes(uid):  # e.g. zombies an init that never reaps was left with
+        # zombies that an init that never reaps was left with: they would count against
+        # the slot's processes (RLIMIT_NPROC by uid, pids.max by cgroup) for ever
+        if _uid_processes(uid) or (slot.cgroups is not None and slot.process_count()):
             os.close(fd)
             continue
         _slot, _slot_pid = slot, os.getpid()

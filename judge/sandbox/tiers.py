@@ -28,10 +28,15 @@ def bwrap_path() -> str | None:
     if exe is None:
         return None
     user = [] if os.geteuid() == 0 else ["--unshare-user", "--disable-userns"]
+    from judge.sandbox.helper import helper_path
+
+    helper = helper_path()
+    # the helper reaps bwrap's PID 1, which exits after bwrap itself
+    reaper = [helper, "-R", "--"] if helper else []
     with tempfile.TemporaryDirectory(prefix="judge-bwrap-") as tmp:
         try:
             done = subprocess.run(
-                [exe, "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev",
+                [*reaper, exe, "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev",
                  "--size", str(1 << 20), "--tmpfs", tmp, *user, "--unshare-pid",
                  "--unshare-net", "--die-with-parent", "--", "true"],
                 stdin=subprocess.DEVNULL, capture_output=True, timeout=10,
