@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import time
 from pathlib import Path
@@ -44,13 +45,26 @@ class Store:
 
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
+        made = False
+        try:  # readable by the judge's user only: a bot under another uid cannot open it
+            os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+            made = True
+        except FileExistsError:
+            pass
+        except OSError as exc:
+            raise InputError(f"cannot create the results database {self.path}: "
+                             f"{exc.strerror}") from None
         try:
             self.db = sqlite3.connect(self.path, timeout=30)
             self._check_schema()
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.executescript(SCHEMA)
-        except sqlite3.DatabaseError as exc:
+        except (sqlite3.DatabaseError, InputError) as exc:
+            if made:
+                self.path.unlink(missing_ok=True)
+            if isinstance(exc, InputError):
+                raise
             raise InputError(f"cannot use {self.path} as a results database: {exc}") from None
 
     def _check_schema(self) -> None:

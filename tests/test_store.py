@@ -61,3 +61,11 @@ def test_a_refused_command_creates_no_database(tmp_path):
                          cwd=tmp_path, capture_output=True, text=True, timeout=60)
     assert out.returncode == 2 and "missing.py" in out.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_new_results_database_is_private_to_the_judges_user(tmp_path) -> None:
+    from judge.store import Store
+
+    store = Store(tmp_path / "r.db")
+    store.close()
+    assert (tmp_path / "r.db").stat().st_mode & 0o777 == 0o600

@@ -6,6 +6,7 @@ import argparse
 import hashlib
 import math
 import os
+import sqlite3
 import sys
 from dataclasses import asdict
 from pathlib import Path
@@ -274,6 +275,9 @@ def play_missing(store: Store, run_id: int, config: dict[str, Any], specs: list,
         print(f"judge: stopped with {len(store.done_keys(run_id))} of {len(specs)} games "
               f"stored; {resume_hint(store, store.run(run_id))}", file=sys.stderr)
         raise
+    except sqlite3.OperationalError as exc:  # e.g. locked by another program for too long
+        raise InputError(f"cannot store a game in {store.path}: {exc}; the games stored so "
+                         f"far are kept: {resume_hint(store, store.run(run_id))}") from None
     store.finish(run_id)
 
 
