@@ -585,3 +585,40 @@ def test_runs_record_and_report_their_tier(tmp_path: Path) -> None:
     assert json.loads(out.stdout)["tier"] == tier.name
     for line in tier.warnings():
         assert line in out.stderr
+
+
+# --- compilation is untrusted work too --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        '#include "{secret}"\nint main(void) {{ return 0; }}\n',
+        'asm(".section .rodata\\n.incbin \\"{secret}\\"\\n.text");\n'
+        'int main(void) {{ return 0; }}\n',
+    ],
+    ids=["include", "incbin"],
+)
+def test_a_source_cannot_take_in_a_file_that_is_not_its_own(
+    source: str, tmp_path: Path, secrets: dict[str, Path]
+) -> None:
+    from judge.sandbox import CompileError, compiled
+
+    bot = tmp_path / "bot" / "leak.c"
+    bot.parent.mkdir()
+    bot.write_text(source.format(secret=secrets["home"]))
+    with pytest.raises(CompileError) as failed:
+        compiled(bot)
+    assert "SECRET" not in str(failed.value)
+    assert "leak.c" in str(failed.value) or "input" in str(failed.value)
+
+
+def test_a_compiler_bomb_ends_in_a_compile_error(tmp_path: Path) -> None:
+    from judge.sandbox import CompileError, compiled
+
+    bot = tmp_path / "zero.c"
+    bot.write_text('#include "/dev/zero"\nint main(void) { return 0; }\n')
+    started = time.monotonic()
+    with pytest.raises(CompileError, match="memory|took longer"):
+        compiled(bot)
+    assert time.monotonic() - started < 70

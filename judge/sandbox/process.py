@@ -205,7 +205,7 @@ def bwrap_command(program: Program, limits: Limits, files: dict[str, int]) -> li
     for name, fd in files.items():
         argv += ["--perms", "0644", "--file", str(fd), f"{BOX}/{name}"]
     made: set[Path] = set()
-    for path in (*program.runtime, program.shown()):
+    for path in program.shown_paths():
         # the folders on the way are made open to all: bwrap would copy the modes of the
         # host's (a home of mode 0700), which the slot's uid could not enter
         for parent in reversed(path.parents[:-1]):
@@ -421,8 +421,8 @@ class Confined:
             self.slot and self.tier.cgroups) else []
         self._in_pids = in_pids
         own_uid = self.slot is not None
-        if own_uid:  # its own file must be readable by its uid: a private file gets a copy
-            program = readable_by_others(program)
+        if own_uid and program.shows is None:  # its own file must be readable by its uid:
+            program = readable_by_others(program)  # a private file gets a copy
         #: processes of the judge's own in the bot's process group: bwrap (outside and
         #: PID 1 inside), the helper staying as the bot's parent
         self._starters = (2 if self.mode == "bwrap" else 0) + (
@@ -480,7 +480,7 @@ class Confined:
             if helper is not None:
                 outer = ["-p", str(os.getpid())]
                 if boxed:
-                    covers, keeps = _unreachable([*program.runtime, program.shown()])
+                    covers, keeps = _unreachable(list(program.shown_paths()))
                     outer += [x for c in covers for x in ("-K", c)]
                     outer += [x for t in _shared_temps() for x in ("-T", t)]
                     outer += [x for k in keeps for x in ("-k", k)]

@@ -5,8 +5,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
-import shutil
-import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -37,10 +35,16 @@ class Program:
     argv: tuple[str, ...]
     #: folders of its runtime beyond the system's (an interpreter installed elsewhere)
     runtime: tuple[Path, ...] = ()
+    #: what a sandbox must show of it, when not its own file (the last argument)
+    shows: tuple[Path, ...] | None = None
 
     def shown(self) -> Path:
-        """What a sandbox must show of the bot: its own file, nothing beside it."""
+        """The bot's own file (its last argument): a sandbox shows it, nothing beside it."""
         return Path(self.argv[-1])
+
+    def shown_paths(self) -> tuple[Path, ...]:
+        """Everything a sandbox must show of the program, beyond the system."""
+        return (*self.runtime, *((self.shown(),) if self.shows is None else self.shows))
 
 
 def _python_runtime() -> tuple[Path, ...]:
@@ -114,16 +118,19 @@ def program_for(path: str | Path) -> Program:
     return Program(source, (str(source),))
 
 
-def _kill_group(pgid: int) -> None:
-    import signal
-    from contextlib import suppress
-
-    with suppress(ProcessLookupError, PermissionError):
-        os.killpg(pgid, signal.SIGKILL)
+#: what compiling one bot may use: it runs confined like a bot, as untrusted work (a
+#: source may `#include` or `.incbin` any file it can see, or make the compiler explode)
+COMPILE_LIMITS = {
+    "first_move_seconds": COMPILE_SECONDS, "cpu_seconds": COMPILE_SECONDS,
+    "memory_bytes": 2 << 30, "processes": 16, "disk_bytes": 256 << 20,
+    "file_bytes": 256 << 20, "open_files": 256, "output_bytes": 64 << 20,
+    "stderr_bytes": COMPILE_MESSAGE_CHARS, "grace_seconds": 1.0,
+}
 
 
 def compiled(source: Path) -> Path:
-    """The binary built from a C/C++ `source`, compiled once and cached by content."""
+    """The binary built from a C/C++ `source`, compiled once (confined, in the strongest
+    tier this machine has) and cached by content; raises `CompileError`."""
     from judge.solvers.cache import cache_dir
 
     suffix = source.suffix.lower()
@@ -136,31 +143,64 @@ def compiled(source: Path) -> Path:
     if failure.exists():
         raise CompileError(failure.read_text(errors="replace"))
     folder.mkdir(parents=True, exist_ok=True)
+    built, message = _compile(compiler, source, LINK_LIBRARIES[suffix])
     with tempfile.TemporaryDirectory(dir=folder, prefix="build-") as tmp:
-        copy = Path(tmp) / source.name
-        shutil.copyfile(source, copy)
-        out = Path(tmp) / "bot"
-        argv = [*compiler, "-o", str(out), str(copy), *LINK_LIBRARIES[suffix]]
-        try:
-            proc = subprocess.Popen(
-                argv, cwd=tmp, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                stderr=subprocess.STDOUT, start_new_session=True,
-            )
-        except OSError as exc:
-            raise InputError(f"bot {source}: cannot run {compiler[0]}: {exc}") from None
-        try:
-            output, _ = proc.communicate(timeout=COMPILE_SECONDS)
-        except subprocess.TimeoutExpired:
-            _kill_group(proc.pid)
-            proc.communicate()
-            output = f"the compiler took longer than {COMPILE_SECONDS} s".encode()
-        if proc.returncode == 0:
+        if built is not None:
+            out = Path(tmp) / "bot"
+            out.write_bytes(built)
             os.chmod(out, 0o755)
             os.replace(out, binary)
             return binary
-        message = output.decode(errors="replace").replace(tmp + "/", "")
-        message = message[-COMPILE_MESSAGE_CHARS:] or f"{compiler[0]} failed"
         failed = Path(tmp) / "err"
         failed.write_text(message)
         os.replace(failed, failure)
     raise CompileError(message)
+
+
+def _compile(compiler: tuple[str, ...], source: Path,
+             libraries: tuple[str, ...]) -> tuple[bytes | None, str]:
+    """(the binary, "") or (None, the compiler's message): the compiler runs as a bot does,
+    in its own work dir with the source, and writes the binary to its standard output."""
+    import shlex
+    import time
+
+    import pexpect
+
+    from judge.sandbox.limits import Limits
+    from judge.sandbox.process import Confined
+
+    name = "source" + source.suffix.lower()
+    command = shlex.join([*compiler, "-o", "bot", name, *libraries]) + " && cat bot"
+    program = Program(source, ("/bin/sh", "-c", command), shows=())
+    limits = Limits(**COMPILE_LIMITS)
+    proc = Confined(program, limits, "auto", files={name: source.read_bytes()})
+    chunks: list[bytes] = []
+    size, why = 0, ""
+    try:
+        proc.close_input()
+        deadline = time.monotonic() + COMPILE_SECONDS
+        while not why:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                why = f"the compiler took longer than {COMPILE_SECONDS} s"
+                break
+            try:
+                chunk = proc.output.read_nonblocking(1 << 16, timeout=min(left, 0.1))
+            except pexpect.TIMEOUT:
+                continue
+            except pexpect.EOF:
+                break
+            size += len(chunk)
+            if size > limits.output_bytes:
+                why = f"the program is larger than {limits.output_bytes >> 20} MiB"
+            chunks.append(chunk)
+        ended = None if why else proc.poll(timeout=limits.grace_seconds)
+        said = proc.stderr_tail() if ended is not None else ""
+    finally:
+        proc.kill()
+    if not why and ended is not None and ended.returncode == 0:
+        return b"".join(chunks), ""
+    if not why and ended is not None and ended.oom_killed:
+        why = f"the compiler ran out of memory (limit {limits.memory_bytes >> 20} MiB)"
+    said = said.replace(name, source.name)[-COMPILE_MESSAGE_CHARS:]
+    return None, "\n".join(filter(None, [said.rstrip(), why])) or f"{compiler[0]} failed"
