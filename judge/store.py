@@ -6,6 +6,8 @@ import json
 import os
 import sqlite3
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -86,13 +88,22 @@ class Store:
                                  f"{', '.join(sorted(found))}, not the judge's "
                                  f"{', '.join(sorted(columns))}")
 
+    @contextmanager
+    def _writing(self) -> Iterator[None]:
+        """A write that another program holds up too long is an `InputError`."""
+        try:
+            yield
+        except sqlite3.OperationalError as exc:
+            raise InputError(f"cannot write to the results database {self.path}: {exc}"
+                             ) from None
+
     def close(self) -> None:
         """Close the connection."""
         self.db.close()
 
     def create_run(self, kind: str, game: str, config: dict[str, Any]) -> int:
         """A new run; returns its number."""
-        with self.db:
+        with self._writing(), self.db:
             cur = self.db.execute(
                 "INSERT INTO runs (kind, game, config, created) VALUES (?, ?, ?, ?)",
                 (kind, game, json.dumps(config), time.time()),
@@ -138,5 +149,5 @@ class Store:
 
     def finish(self, run_id: int) -> None:
         """Mark a run complete."""
-        with self.db:
+        with self._writing(), self.db:
             self.db.execute("UPDATE runs SET finished = ? WHERE id = ?", (time.time(), run_id))

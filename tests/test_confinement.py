@@ -622,3 +622,53 @@ def test_a_compiler_bomb_ends_in_a_compile_error(tmp_path: Path) -> None:
     with pytest.raises(CompileError, match="memory|took longer"):
         compiled(bot)
     assert time.monotonic() - started < 70
+
+
+KILLED_JUDGE = """
+import sys
+from judge.games.ioiwari import Ioiwari
+from judge.players.bot import BotPlayer
+game = Ioiwari()
+bot = BotPlayer(sys.argv[1], sandbox=sys.argv[2])
+bot.begin(game, 0)
+bot.choose(game.start(), None)
+print("moved", flush=True)
+sys.stdin.read()
+"""
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_what_left_the_session_dies_with_a_killed_judge(mode: str, tmp_path: Path) -> None:
+    attack = """
+if os.fork() == 0:
+    os.setsid()
+    if os.fork() == 0:
+        time.sleep(60)
+    os._exit(0)
+"""
+    bot = write_bot(tmp_path / "bot", attack, name="escaper_bot.py")
+    tmp_path.chmod(0o755)
+    judge = subprocess.Popen([sys.executable, "-c", KILLED_JUDGE, str(bot), mode],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert judge.stdout is not None and judge.stdout.readline() == "moved\n"
+    judge.kill()
+    judge.wait()
+    deadline = time.monotonic() + 5
+    while running("escaper_bot.py") and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert running("escaper_bot.py") == []
+
+
+def running(text: str) -> list[str]:
+    """Live processes whose command line mentions `text`."""
+    found = []
+    for proc in Path("/proc").iterdir():
+        if proc.name.isdigit():
+            try:
+                cmd = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+                state = (proc / "stat").read_text().rsplit(")", 1)[1].split()[0]
+            except (OSError, IndexError):
+                continue
+            if text in cmd and state != "Z":
+                found.append(cmd)
+    return found

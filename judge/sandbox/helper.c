@@ -49,6 +49,13 @@
 
 #define MAX_ITEMS 32
 
+static volatile sig_atomic_t judge_gone = 0;
+
+static void on_term(int sig) {
+    (void)sig;
+    judge_gone = 1;
+}
+
 static void die(const char *what, const char *arg) {
     dprintf(2, "judge-exec: %s %s: %s\n", what, arg ? arg : "", strerror(errno));
     _exit(126);
@@ -196,7 +203,15 @@ int main(int argc, char **argv) {
            an init that may never reap them), and report the bot's own wait status:
            through bwrap it would arrive as 128 + signal, like an exit with that status */
         if (ppid >= 0) {
-            if (prctl(PR_SET_PDEATHSIG, SIGKILL)) die("pdeathsig", NULL);
+            /* with a uid of the bot's own, the judge's death is a SIGTERM here: every
+               process of that uid is then killed (what left the bot's session too) */
+            if (uid >= 0) {
+                struct sigaction sa;
+                memset(&sa, 0, sizeof sa);
+                sa.sa_handler = on_term;
+                if (sigaction(SIGTERM, &sa, NULL)) die("sigaction", NULL);
+            }
+            if (prctl(PR_SET_PDEATHSIG, uid >= 0 ? SIGTERM : SIGKILL)) die("pdeathsig", NULL);
             if (getppid() != ppid) _exit(126);
         }
         if (prctl(PR_SET_CHILD_SUBREAPER, 1)) die("subreaper", NULL);
@@ -207,6 +222,12 @@ int main(int argc, char **argv) {
             for (int fd = 0; fd < 3; fd++) close(fd);
             for (int k = 0; k < ncg; k++) close(cgroups[k]);
             while ((reaped = wait(&status)) > 0 || errno == EINTR) {
+                if (judge_gone == 1) {
+                    judge_gone = 2;
+                    if (setgroups(0, NULL) || setresgid(uid, uid, uid) || setresuid(uid, uid, uid))
+                        _exit(126);
+                    kill(-1, SIGKILL); /* every process of the uid but this one */
+                }
                 if (reaped != child) continue;
                 code = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
                 if (status_fd < 0) continue;

@@ -247,7 +247,8 @@ def readable_by_others(program: Program) -> Program:
     folder = COPIES / hashlib.sha256(data).hexdigest()[:32]
     copy = folder / file.name
     if not copy.exists():
-        COPIES.mkdir(mode=0o755, parents=True, exist_ok=True)
+        COPIES.mkdir(mode=0o711, parents=True, exist_ok=True)
+        os.chmod(COPIES, 0o711)
         folder.mkdir(mode=0o755, exist_ok=True)
         tmp = folder / f".{file.name}.{os.getpid()}"
         tmp.write_bytes(data)
@@ -573,16 +574,15 @@ class Confined:
         if code is None:
             return None
         usage = self._usage
+        # memory: the largest address space sampled or resident size of a process of the
+        # bot (what its rlimit bounds), and with cgroups the slot's peak in this game
+        cpu, memory, oom = self._cpu, self._memory, False
+        if usage is not None:
+            cpu = max(usage.ru_utime + usage.ru_stime, cpu)
+            memory = max(usage.ru_maxrss * 1024, memory)
         if self.slot is not None and self.tier.cgroups:
-            cpu, memory = self.slot.cpu_seconds(), self.slot.memory_peak()
-            oom = self.slot.killed_for_memory()
-        else:
-            # under bwrap the usage of the namespace's processes does not reach us: the
-            # figures sampled while the bot ran stand in for it
-            cpu, memory, oom = self._cpu, self._memory, False
-            if usage is not None:
-                cpu = max(usage.ru_utime + usage.ru_stime, cpu)
-                memory = max(usage.ru_maxrss * 1024, memory)
+            cpu, oom = self.slot.cpu_seconds(), self.slot.killed_for_memory()
+            memory = max(memory, self.slot.memory_peak())  # this game's: see Slot.prepare
         self.exit = Exit(code, cpu, memory, oom)
         return self.exit
 
@@ -668,11 +668,7 @@ class Confined:
         return self._cpu
 
     def sample_memory(self) -> int:
-        """The most memory of the bot seen so far (bytes): its cgroup's peak, or else the
-        largest address space of its process sampled now."""
-        if self.slot is not None and self.tier.cgroups:
-            self._memory = self.slot.memory_peak()
-            return self._memory
+        """The largest address space of the bot's process seen so far, sampled now (bytes)."""
         fd = self._proc_fd("stat")
         if fd is not None:
             with suppress(OSError):

@@ -20,6 +20,8 @@ COMPILERS: dict[str, tuple[str, ...]] = {
 #: libraries linked after the source, by suffix
 LINK_LIBRARIES: dict[str, tuple[str, ...]] = {".c": ("-lm",), ".cpp": ()}
 COMPILE_SECONDS = 60
+#: part of every compiled bot's cache key: bump when the way bots are built changes
+COMPILE_VERSION = "confined-1"
 COMPILE_MESSAGE_CHARS = 4000
 
 
@@ -135,7 +137,9 @@ def compiled(source: Path) -> Path:
 
     suffix = source.suffix.lower()
     compiler = COMPILERS[suffix]
-    key = hashlib.sha256("\0".join(compiler).encode() + b"\0" + source.read_bytes()).hexdigest()
+    # the version names how binaries are built: none built unconfined (before it) is used
+    key = hashlib.sha256("\0".join((COMPILE_VERSION, *compiler)).encode() + b"\0"
+                         + source.read_bytes()).hexdigest()
     folder = cache_dir() / "bots"
     binary, failure = folder / key[:32], folder / f"{key[:32]}.err"
     if binary.exists():

@@ -26,7 +26,9 @@ MAX_SLOTS = 256
 LOCK_DIR = Path("/run/lock/judge-slots")
 #: the slots' work dir mount points, which a slot's uid can reach (root's, mode 0755)
 BOX_DIR = Path("/run/judge-boxes")
-#: copies that a slot's uid may read of bot files that are private to the judge's user
+#: copies that a slot's uid may read of bot files that are private to the judge's user;
+#: the folder may be crossed but not listed (mode 0711): a bot finds only a copy whose
+#: content it knows
 COPIES = BOX_DIR / "copies"
 CONTROLLERS = ("memory", "pids", "cpuacct")
 
@@ -101,7 +103,8 @@ class Slot:
                 for path in self.cgroups.values():
                     path.mkdir(exist_ok=True)
                 for name in ("pids.current", "pids.events", "cpuacct.usage",
-                             "memory.max_usage_in_bytes", "memory.oom_control"):
+                             "memory.max_usage_in_bytes", "memory.usage_in_bytes",
+                             "memory.oom_control"):
                     ctrl = name.split(".", 1)[0]
                     mode = os.O_RDWR if name in ("cpuacct.usage", "memory.max_usage_in_bytes") \
                         else os.O_RDONLY
@@ -140,6 +143,11 @@ class Slot:
             _write(cg["pids"] / "pids.max", str(processes))
             self._limits = (memory_bytes, processes)
         os.pwrite(self._fds["cpuacct.usage"], b"0", 0)
+        if self._read("memory.usage_in_bytes"):
+            # page cache an earlier game left charged to the slot: given back, so that this
+            # game's peak is its own
+            with suppress(OSError):
+                _write(cg["memory"] / "memory.force_empty", "0")
         os.pwrite(self._fds["memory.max_usage_in_bytes"], b"0", 0)
         self._oom_kills = self.oom_kills()
         self._fork_failures = self.fork_failures()
