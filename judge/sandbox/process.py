@@ -597,6 +597,9 @@ class Confined:
         while True:
             reported = self._reported()
             if reported is not None:
+                # the helper ends right after the bot unless the bot left processes: its
+                # usage then gives the bot's peak resident size (for the verdict)
+                self._wait_started(0.05)
                 return reported
             if self._reap():
                 code = self.popen.returncode
