@@ -206,7 +206,7 @@ class BotPlayer(Player):
             raise PlayerFailure(
                 verdicts.MEMORY_LIMIT,
                 f"move {self._moves}: its processes used more than"
-                f" {self.limits.memory_bytes >> 20} MiB together; the kernel killed one",
+                f" {self.limits.memory_bytes >> 20} MiB together",
             )
         if proc.hit_process_limit():
             proc.kill()

@@ -39,6 +39,8 @@ from judge.sandbox.tiers import bwrap_path, tier_for
 
 SAFE_PATH = "/usr/local/bin:/usr/bin:/bin"
 _STDERR_CHUNK = 1 << 16
+_TICKS = os.sysconf("SC_CLK_TCK")
+_PAGE = os.sysconf("SC_PAGE_SIZE")
 _PR_SET_PDEATHSIG = 1
 #: the bot's work dir inside bubblewrap, which is also its /tmp: one tmpfs of --disk bytes
 BOX = "/tmp"
@@ -410,6 +412,8 @@ class Confined:
         self._memory = 0
         self._status = b""
         self._usage: resource.struct_rusage | None = None
+        self._rss = 0
+        self._parent_of_bot: int | None = None
         self.workdir: Path | None = None
         self._info_fd = -1
         helper = helper_path()
@@ -640,8 +644,11 @@ class Confined:
         return self.process_count() >= self.limits.processes
 
     def killed_for_memory(self) -> bool:
-        """Whether the kernel killed one of the bot's processes for its memory limit."""
-        return self.slot is not None and self.tier.cgroups and self.slot.killed_for_memory()
+        """Whether the kernel killed one of the bot's processes for its memory limit (with
+        cgroups), or (without) its processes together hold more than the limit."""
+        if self.slot is not None and self.tier.cgroups:
+            return self.slot.killed_for_memory()
+        return self._rss > self.limits.memory_bytes
 
     def waiting_for_input(self) -> bool:
         """Whether the bot's process is blocked reading its standard input."""
@@ -662,13 +669,36 @@ class Confined:
         if self.slot is not None and self.tier.cgroups:
             self._cpu = self.slot.cpu_seconds()
             return self._cpu
-        fd = self._proc_fd("schedstat")
-        if fd is not None:
-            try:
-                self._cpu = int(os.pread(fd, 128, 0).split(None, 1)[0]) / 1e9
-            except OSError:  # it has died
-                pass
+        self._sum_tree()
         return self._cpu
+
+    def _sum_tree(self) -> None:
+        """Without cgroups: CPU (with what its processes reaped) and resident memory summed
+        over the bot's processes, read from /proc (its starter's descendants: what left its
+        session too, as the helper is their subreaper)."""
+        pid = self._bot_pid()
+        if pid is None:
+            return
+        parent = self._parent_of_bot if self._parent_of_bot is not None else pid
+        todo = [pid] if parent == pid else [parent]
+        cpu, rss, seen = 0, 0, False
+        while todo:
+            node = todo.pop()
+            with suppress(OSError), open(f"/proc/{node}/task/{node}/children") as fh:
+                todo += [int(k) for k in fh.read().split()]
+            if node == parent and parent != pid:
+                continue
+            try:
+                with open(f"/proc/{node}/stat", "rb") as fh:
+                    fields = fh.read().rsplit(b")", 1)[1].split()
+            except (OSError, IndexError):
+                continue
+            seen = True
+            cpu += sum(int(f) for f in fields[11:15])  # utime, stime, cutime, cstime
+            rss += int(fields[21])
+        if seen:
+            self._cpu = max(self._cpu, cpu / _TICKS)
+            self._rss = rss * _PAGE
 
     def sample_memory(self) -> int:
         """The largest address space of the bot's process seen so far, sampled now (bytes)."""
@@ -719,6 +749,7 @@ class Confined:
         pid = self.popen.pid
         helped = 1 if self._status_fd >= 0 else 0  # a helper stays as the parent
         depth = (4 if helped else 2) if self.mode == "bwrap" else helped
+        parent = None
         for _ in range(depth):
             try:
                 with open(f"/proc/{pid}/task/{pid}/children") as fh:
@@ -727,8 +758,8 @@ class Confined:
                 return None
             if not children:
                 return None
-            pid = int(children[0])
-        self._pid = pid
+            parent, pid = pid, int(children[0])
+        self._pid, self._parent_of_bot = pid, parent if helped else None
         return self._pid
 
     def stderr_tail(self) -> str:

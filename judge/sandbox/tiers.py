@@ -63,7 +63,8 @@ GUARANTEES = (
     ("network", "no network"),
     ("userns", "no new user namespaces"),
     ("uid", "a uid of its own: it cannot signal, trace or write to the judge or its files"),
-    ("limits", "memory, CPU and processes counted over all of the bot's processes"),
+    ("limits", "memory, CPU and processes counted over all of the bot's processes by the "
+               "kernel (without cgroups the judge sums memory and CPU every 0.1 s)"),
     ("disk", "its work dir and /tmp capped by --disk"),
     ("lifetime", "nothing it starts outlives its game"),
 )
