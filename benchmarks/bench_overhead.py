@@ -125,7 +125,7 @@ def main() -> None:
     tier = tier_for("auto")
     print(f"{os.cpu_count()} cores; confinement here: {tier.name}; best of {args.repeat}")
 
-    from judge.sandbox.process import bwrap_command
+    from judge.sandbox.launch import bwrap_command
 
     wrap = [*bwrap_command(program_for(BOT), Limits(), {}), "--"]
     print("\nPer-game marginal cost (ms per game, slope between 51 and 357 games, --jobs 1)")

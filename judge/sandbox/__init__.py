@@ -6,7 +6,10 @@ Modules, by what a newcomer looks for:
 - `tiers`: the `--sandbox` modes, the tier this machine gives, what each guarantees;
 - `limits`: what a bot may use in one game;
 - `programs`: bot files to commands (interpreters, C/C++ compiled once);
+- `launch`: the command line that starts a bot in each tier (bwrap's and the helper's
+  options, rlimits);
 - `process`: one confined bot process, from spawn to reaping (`Confined`);
+- `stderr`: draining every bot's stderr, keeping its tail;
 - `slots`: a uid and cgroups per concurrent game (a root judge);
 - `helper` and `helper.c`: the exec helper that confines and execs a bot;
 - `cleanup`: removing what a bot left on disk, whatever it did to it.

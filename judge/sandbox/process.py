@@ -11,17 +11,12 @@ never by scanning /proc; the judge waits on a pidfd, never by sleeping in turn.
 
 from __future__ import annotations
 
-import functools
 import os
 import resource
-import secrets
 import select
-import selectors
 import signal
 import subprocess
-import tempfile
 import termios
-import threading
 import time
 from collections.abc import Callable
 from contextlib import suppress
@@ -30,134 +25,20 @@ from pathlib import Path
 
 import pexpect.fdpexpect
 
-from judge.sandbox.cleanup import WORKDIR_PREFIX, remove_tree, sweep_once
-from judge.sandbox.helper import helper_path
+from judge.sandbox.cleanup import remove_tree
+from judge.sandbox.launch import (
+    plan,
+)
 from judge.sandbox.limits import Limits
 from judge.sandbox.programs import Program
 from judge.sandbox.slots import Slot, current_slot
-from judge.sandbox.tiers import bwrap_path, tier_for
+from judge.sandbox.stderr import StderrTail, stderr_pump
+from judge.sandbox.tiers import tier_for
 
-SAFE_PATH = "/usr/local/bin:/usr/bin:/bin"
-_STDERR_CHUNK = 1 << 16
 _TICKS = os.sysconf("SC_CLK_TCK")
 _PAGE = os.sysconf("SC_PAGE_SIZE")
-_PR_SET_PDEATHSIG = 1
-#: the bot's work dir inside bubblewrap, which is also its /tmp: one tmpfs of --disk bytes
-BOX = "/tmp"
-#: where the exec helper is shown inside bubblewrap
-HELPER_INSIDE = "/run/judge-exec"
-#: system folders shown read-only inside bubblewrap (a link stays a link)
-SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
-SYSTEM_FILES = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives",
-                "/etc/localtime")
 #: the number of read(2), to tell a bot that waits for input (x86-64, arm64)
 _READ_SYSCALL = {"x86_64": 0, "aarch64": 63}.get(os.uname().machine, -1)
-
-
-class _StderrTail:
-    """The end of one bot's stderr, filled by the process's `_StderrPump`."""
-
-    def __init__(self, fd: int, keep: int) -> None:
-        self.fd, self.keep = fd, keep
-        self.data = bytearray()
-        self.total = 0
-        #: set once the pipe has ended (or was given up) and its fd is closed
-        self.done = threading.Event()
-        self._lock = threading.Lock()
-
-    def feed(self, chunk: bytes) -> None:
-        with self._lock:
-            self.total += len(chunk)
-            self.data += chunk
-            if len(self.data) > 2 * self.keep:
-                del self.data[: -self.keep]
-
-    def text(self) -> str:
-        """The kept tail, decoded, saying how much came before it."""
-        with self._lock:
-            tail = bytes(self.data[-self.keep :])
-            dropped = self.total - len(tail)
-        text = tail.decode(errors="replace")
-        return f"[{dropped} earlier bytes not kept]\n{text}" if dropped else text
-
-
-class _StderrPump(threading.Thread):
-    """One thread per judge process drains the stderr of every bot it runs, so that no bot
-    ever blocks on a full pipe (a thread per game cost 0.17 ms to start)."""
-
-    def __init__(self) -> None:
-        super().__init__(daemon=True, name="bot-stderr")
-        self.selector = selectors.DefaultSelector()
-        self._wake_r, self._wake_w = os.pipe()
-        os.set_blocking(self._wake_r, False)
-        self.selector.register(self._wake_r, selectors.EVENT_READ)
-        self._lock = threading.Lock()
-        self._pending: list[tuple[bool, _StderrTail]] = []
-
-    def add(self, tail: _StderrTail) -> None:
-        """Start draining `tail`'s pipe."""
-        self._ask(True, tail)
-
-    def give_up(self, tail: _StderrTail, timeout: float) -> None:
-        """Wait up to `timeout` s for `tail`'s pipe to end, then stop draining it."""
-        if not tail.done.wait(timeout):
-            self._ask(False, tail)
-            tail.done.wait(1.0)  # never forever: at worst an fd is left open
-
-    def _ask(self, add: bool, tail: _StderrTail) -> None:
-        with self._lock:
-            self._pending.append((add, tail))
-        os.write(self._wake_w, b".")
-
-    def run(self) -> None:
-        while True:
-            for key, _ in self.selector.select():
-                if key.data is None:
-                    self._take_requests()
-                    continue
-                tail = key.data
-                try:
-                    chunk = os.read(tail.fd, _STDERR_CHUNK)
-                except OSError:
-                    chunk = b""
-                if chunk:
-                    tail.feed(chunk)
-                else:
-                    self._close(tail)
-
-    def _take_requests(self) -> None:
-        with suppress(BlockingIOError):
-            os.read(self._wake_r, 4096)
-        with self._lock:
-            pending, self._pending = self._pending, []
-        for add, tail in pending:
-            if add:
-                try:
-                    self.selector.register(tail.fd, selectors.EVENT_READ, tail)
-                except (OSError, ValueError, KeyError):
-                    self._close(tail)
-            elif not tail.done.is_set():
-                self._close(tail)
-
-    def _close(self, tail: _StderrTail) -> None:
-        with suppress(OSError, ValueError, KeyError):
-            self.selector.unregister(tail.fd)
-        with suppress(OSError):
-            os.close(tail.fd)
-        tail.done.set()
-
-
-_pump: _StderrPump | None = None
-_pump_pid = 0
-
-
-def _stderr_pump() -> _StderrPump:
-    """This process's pump, started on first use (a forked child starts its own)."""
-    global _pump, _pump_pid
-    if _pump is None or _pump_pid != os.getpid():
-        _pump, _pump_pid = _StderrPump(), os.getpid()
-        _pump.start()
-    return _pump
 
 
 @dataclass(frozen=True)
@@ -175,182 +56,6 @@ class Exit:
     def signal(self) -> int | None:
         """The signal that killed the bot, if any."""
         return -self.returncode if self.returncode < 0 else None
-
-
-@functools.cache
-def _system_binds() -> tuple[str, ...]:
-    """The bwrap options that show the system read-only, computed once."""
-    options: list[str] = []
-    for path in SYSTEM_DIRS:
-        if os.path.islink(path):
-            options += ["--symlink", os.readlink(path), path]
-        elif os.path.isdir(path):
-            options += ["--ro-bind", path, path]
-    if any(os.path.exists(path) for path in SYSTEM_FILES):
-        options += ["--perms", "0755", "--dir", "/etc"]
-    for path in SYSTEM_FILES:
-        if os.path.exists(path):
-            options += ["--ro-bind", path, path]
-    return tuple(options)
-
-
-def bwrap_command(program: Program, limits: Limits, files: dict[str, int]) -> list[str]:
-    """bubblewrap and its options for `program` (up to the command): namespaces, the
-    system read-only, its runtime and file, a tmpfs of `limits.disk_bytes` as work dir and
-    /tmp holding `files` (name -> fd to copy from)."""
-    argv = [bwrap_path() or "bwrap", "--unshare-pid", "--unshare-net", "--unshare-ipc",
-            "--unshare-uts", "--unshare-cgroup-try", "--die-with-parent"]
-    if os.geteuid() != 0:
-        argv += ["--unshare-user", "--disable-userns"]
-    argv += [*_system_binds(), "--proc", "/proc", "--dev", "/dev",
-             "--size", str(limits.disk_bytes), "--tmpfs", BOX]
-    for name, fd in files.items():
-        argv += ["--perms", "0644", "--file", str(fd), f"{BOX}/{name}"]
-    made: set[Path] = set()
-    for path in program.shown_paths():
-        # the folders on the way are made open to all: bwrap would copy the modes of the
-        # host's (a home of mode 0700), which the slot's uid could not enter
-        for parent in reversed(path.parents[:-1]):
-            if parent not in made:
-                made.add(parent)
-                argv += ["--perms", "0755", "--dir", str(parent)]
-        argv += ["--ro-bind", str(path), str(path)]
-    return [*argv, "--chdir", BOX]
-
-
-def _bwrap_argv(program: Program, limits: Limits, files: dict[str, int],
-                inner: list[str]) -> list[str]:
-    """bubblewrap's command line for `program`, with the helper and its `inner` options."""
-    argv = bwrap_command(program, limits, files)
-    helper = helper_path()
-    if helper is None:  # a non-root judge without a C compiler: no helper inside
-        return [*argv, "--", *program.argv]
-    return [*argv, "--ro-bind", helper, HELPER_INSIDE, "--", HELPER_INSIDE, *inner,
-            "-o", BOX, "--", *program.argv]
-
-
-def readable_by_others(program: Program) -> Program:
-    """`program`, or the same with a copy of its file that any user may read (and run, if
-    it could be run) when the file itself is private: a bot under a uid of its own must
-    read its file. Copies are kept by content in root's `COPIES` folder."""
-    from judge.sandbox.slots import COPIES
-
-    file = program.shown()
-    try:
-        st = os.stat(file)
-    except OSError:
-        return program
-    if st.st_mode & 0o004:
-        return program
-    import hashlib
-    from dataclasses import replace
-
-    data = file.read_bytes()
-    folder = COPIES / hashlib.sha256(data).hexdigest()[:32]
-    copy = folder / file.name
-    if not copy.exists():
-        COPIES.mkdir(mode=0o711, parents=True, exist_ok=True)
-        os.chmod(COPIES, 0o711)
-        folder.mkdir(mode=0o755, exist_ok=True)
-        tmp = folder / f".{file.name}.{os.getpid()}"
-        tmp.write_bytes(data)
-        os.chmod(tmp, 0o755 if st.st_mode & 0o111 else 0o644)
-        os.replace(tmp, copy)
-    return replace(program, argv=(*program.argv[:-1], str(copy)))
-
-
-#: world-writable folders that a bot under a slot uid gets private (tmpfs) copies of,
-#: outside bubblewrap: nothing it writes there outlives its game or reaches the host
-SHARED_TEMPS = ("/tmp", "/var/tmp", "/dev/shm", "/run/lock")
-
-
-@functools.cache
-def _shared_temps() -> tuple[str, ...]:
-    return tuple(d for d in SHARED_TEMPS
-                 if os.path.isdir(d) and not os.path.islink(d) and os.stat(d).st_mode & 0o002)
-
-
-def _unreachable(paths: list[Path]) -> tuple[list[str], list[str]]:
-    """For a slot uid outside bubblewrap: (covers, keeps) for the helper's -K and -k.
-
-    A folder on the way to a needed path that others may not enter (a home of mode 0700)
-    is covered with an empty tmpfs, and the needed paths under it are bound back; so are
-    the needed paths under the shared temporary folders, which the bot gets private.
-    """
-    covers: list[str] = []
-    keeps: list[str] = []
-    temps = [Path(t) for t in _shared_temps()]
-    for path in paths:
-        if any(path.is_relative_to(t) for t in temps):
-            keeps.append(str(path))
-            continue
-        for parent in reversed(path.parents[:-1]):  # from the top down, without "/"
-            with suppress(OSError):
-                if not os.stat(parent).st_mode & 0o001:
-                    if str(parent) not in covers:
-                        covers.append(str(parent))
-                    keeps.append(str(path))
-                    break
-    return covers, keeps
-
-
-def _user_tasks() -> int:
-    """Processes and threads now running under this real uid (what RLIMIT_NPROC counts)."""
-    uid, count = os.getuid(), 0
-    for name in os.listdir("/proc"):
-        if name.isdigit():
-            with suppress(OSError):
-                st = os.stat(f"/proc/{name}/task")  # its link count is 2 + the threads
-                if st.st_uid == uid:
-                    count += st.st_nlink - 2
-    return count
-
-
-def _rlimits(limits: Limits, own_uid: bool, starters: int = 0) -> list[tuple[int, int, int]]:
-    """(resource, soft, hard) for the bot, never above the judge's own hard limits."""
-    # with a uid of its own, the slot's pids cgroup (when there is one) should be the limit
-    # that a fork meets first, so that the judge learns of it: RLIMIT_NPROC is one above;
-    # under the judge's uid, its processes now and those that start the bot do not count,
-    # nor threads the judge may start meanwhile (the judge stops the bot at the limit)
-    nproc = (limits.processes + 1 if own_uid
-             else _user_tasks() + starters + limits.processes + 8)
-    wanted = [
-        # CPU: SIGXCPU at the soft limit, SIGKILL a second later if the bot ignores it
-        (resource.RLIMIT_CPU, limits.cpu_seconds, limits.cpu_seconds + 1),
-        (resource.RLIMIT_AS, limits.memory_bytes, limits.memory_bytes),
-        (resource.RLIMIT_NPROC, nproc, None),
-        (resource.RLIMIT_FSIZE, limits.file_bytes, None),
-        (resource.RLIMIT_NOFILE, limits.open_files, None),
-        (resource.RLIMIT_CORE, 0, None),
-    ]
-    result = []
-    for res, soft, hard in wanted:
-        ceiling = resource.getrlimit(res)[1]
-        hard = soft if hard is None else hard
-        if ceiling != resource.RLIM_INFINITY:
-            soft, hard = min(soft, ceiling), min(hard, ceiling)
-        result.append((res, soft, hard))
-    return result
-
-
-@functools.cache
-def _prctl():  # noqa: ANN202 - libc's prctl, or None (not glibc or musl)
-    import ctypes
-
-    try:
-        return ctypes.CDLL(None, use_errno=True).prctl
-    except (OSError, AttributeError):  # bots then outlive a killed judge
-        return None
-
-
-def _confine_child(rlimits: list[tuple[int, int, int]], judge: int, prctl) -> None:  # noqa: ANN001
-    # without the helper only: runs in the child between fork and exec
-    if prctl is not None:
-        prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)  # die with the judge, even if it is killed
-        if os.getppid() != judge:  # it died before that took effect
-            os._exit(1)
-    for res, soft, hard in rlimits:
-        resource.setrlimit(res, (soft, hard))
 
 
 def _kill_group(pgid: int) -> None:
@@ -416,87 +121,10 @@ class Confined:
         self._parent_of_bot: int | None = None
         self.workdir: Path | None = None
         self._info_fd = -1
-        helper = helper_path()
-        # under bwrap its starters (bwrap, PID 1 inside, the inner helper as the bot's
-        # parent; not the outer helper, which joins after it forks) are in the slot's pids
-        # cgroup too: whatever becomes of them, they end
-        # with the slot's processes
-        in_pids = 3 if self.mode == "bwrap" and helper is not None else 0
-        cgroup_fds = self.slot.prepare(limits.memory_bytes, limits.processes + in_pids) if (
-            self.slot and self.tier.cgroups) else []
-        self._in_pids = in_pids
-        own_uid = self.slot is not None
-        if own_uid and program.shows is None:  # its own file must be readable by its uid:
-            program = readable_by_others(program)  # a private file gets a copy
-        #: processes of the judge's own in the bot's process group: bwrap (outside and
-        #: PID 1 inside), the helper staying as the bot's parent
-        self._starters = (2 if self.mode == "bwrap" else 0) + (
-            (2 if self.mode == "bwrap" else 1) if helper else 0)
-        # the helper's options: cgroups, rlimits, uid, no user namespaces
-        # under bwrap the outer helper joins the pids cgroup (see above), the inner the rest
-        inner_fds = [fd for i, fd in enumerate(cgroup_fds) if not (in_pids and i == 1)]
-        inner = [x for fd in inner_fds for x in ("-c", str(fd))]
-        for res, soft, hard in _rlimits(limits, own_uid, self._starters):
-            inner += ["-r", f"{res}:{_rlim(soft)}:{_rlim(hard)}"]
-        if self.slot is not None:
-            inner += ["-u", str(self.slot.uid)]
-        inner.append("-s")
-        self._token = secrets.token_hex(8)
-        base_env = {"PATH": SAFE_PATH, "LANG": "C.UTF-8", "JUDGE_BOT": self._token}
-        keep_fds = list(cgroup_fds)
-        memfds: list[int] = []
-        preexec = None
-        status_read = -1
-        if helper is not None:  # the helper reports the bot's own exit status here
-            status_read, status_write = os.pipe()
-            os.set_blocking(status_read, False)
-            keep_fds.append(status_write)
-            inner = ["-x", str(status_write), *inner]
-        if self.mode == "bwrap":
-            for content in (files or {}).values():
-                fd = os.memfd_create("judge-file", 0)
-                os.write(fd, content)
-                os.lseek(fd, 0, os.SEEK_SET)
-                memfds.append(fd)
-            info_read, info_write = os.pipe()
-            keep_fds += [*memfds, info_write]
-            argv = _bwrap_argv(program, limits, dict(zip(files or {}, memfds, strict=True)),
-                               inner)
-            argv[1:1] = ["--info-fd", str(info_write)]
-            if helper is not None:  # bwrap dies with the judge, even one killed as it starts
-                joins = ["-c", str(cgroup_fds[1])] if len(cgroup_fds) == 3 else []  # pids
-                # ... and it stays as the reaper of bwrap's PID 1, which exits after bwrap
-                # (an init that never reaps would keep it as a zombie)
-                argv = [helper, "-p", str(os.getpid()), "-R", *joins, "--", *argv]
-            self._info_fd = info_read
-            cwd = "/"
-            env = {**base_env, "HOME": BOX, "TMPDIR": BOX, **(env or {})}
-        else:
-            boxed = self.slot is not None and helper is not None
-            if files or not boxed:  # files to hand over, or a work dir on disk
-                sweep_once()
-                self.workdir = Path(tempfile.mkdtemp(prefix=f"{WORKDIR_PREFIX}{os.getpid()}-"))
-                for name, content in (files or {}).items():
-                    (self.workdir / name).write_bytes(content)
-            # as root, the helper mounts a private tmpfs on the slot's own (empty) folder:
-            # no folder to make or remove per game
-            cwd = str(self.slot.box()) if boxed else str(self.workdir)
-            env = {**base_env, "HOME": cwd, "TMPDIR": cwd, **(env or {})}
-            if helper is not None:
-                outer = ["-p", str(os.getpid())]
-                if boxed:
-                    covers, keeps = _unreachable(list(program.shown_paths()))
-                    outer += [x for c in covers for x in ("-K", c)]
-                    outer += [x for t in _shared_temps() for x in ("-T", t)]
-                    outer += [x for k in keeps for x in ("-k", k)]
-                    outer += ["-i", "-w", f"{limits.disk_bytes}:{cwd}", "-d", cwd]
-                    if self.workdir is not None:
-                        outer += ["-f", str(self.workdir)]
-                argv = [helper, *outer, *inner, "--", *program.argv]
-            else:
-                argv = list(program.argv)
-                preexec = functools.partial(_confine_child, _rlimits(limits, False), os.getpid(),
-                                            _prctl())
+        launch = plan(program, limits, self.tier, self.slot, files, env)
+        self.workdir, self._info_fd = launch.workdir, launch.info_read
+        self._starters, self._in_pids, self._token = launch.starters, launch.in_pids, launch.token
+        status_read = launch.status_read
         err_read, err_write = os.pipe()
         if pty:
             self._master, slave = os.openpty()
@@ -510,8 +138,9 @@ class Confined:
             stdin = stdout = subprocess.PIPE
         try:
             self.popen = subprocess.Popen(
-                argv, stdin=stdin, stdout=stdout, stderr=err_write, cwd=cwd, env=env,
-                start_new_session=True, pass_fds=keep_fds, preexec_fn=preexec,
+                launch.argv, stdin=stdin, stdout=stdout, stderr=err_write, cwd=launch.cwd,
+                env=launch.env, start_new_session=True, pass_fds=launch.pass_fds,
+                preexec_fn=launch.preexec,
             )
         except BaseException:
             for fd in (err_read, self._master, status_read, self._info_fd):
@@ -521,8 +150,8 @@ class Confined:
                 remove_tree(self.workdir)
             raise
         finally:
-            for fd in (err_write, *keep_fds):
-                if fd not in cgroup_fds:  # the slot keeps those
+            for fd in (err_write, *launch.pass_fds):
+                if fd not in launch.slot_fds:  # the slot keeps those
                     os.close(fd)
             if slave >= 0:
                 os.close(slave)
@@ -532,8 +161,8 @@ class Confined:
             self._pidfd = os.pidfd_open(self.popen.pid)
         except OSError:
             self._pidfd = -1
-        self._stderr = _StderrTail(err_read, limits.stderr_bytes)
-        _stderr_pump().add(self._stderr)
+        self._stderr = StderrTail(err_read, limits.stderr_bytes)
+        stderr_pump().add(self._stderr)
         out_fd = self._master if pty else self.popen.stdout.fileno()
         self._in_fd = self._master if pty else self.popen.stdin.fileno()
         os.set_blocking(self._in_fd, False)
@@ -786,7 +415,7 @@ class Confined:
         self.poll()
         if self.mode != "bwrap" and self.slot is None:
             self._kill_without_slot()
-        _stderr_pump().give_up(self._stderr, timeout=1.0)
+        stderr_pump().give_up(self._stderr, timeout=1.0)
         for stream in (self.popen.stdin, self.popen.stdout):
             if stream:
                 with suppress(OSError):
@@ -875,7 +504,3 @@ def _kill_until_gone(find: Callable[[], list[int]], rounds: int, pause: float) -
             with suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
         time.sleep(pause)
-
-
-def _rlim(value: int) -> int:
-    return -1 if value == resource.RLIM_INFINITY else value

@@ -1,0 +1,325 @@
+"""The command line that starts a bot in each tier: bubblewrap's options, the exec
+helper's, the rlimits, and (without the helper) what runs between fork and exec."""
+
+from __future__ import annotations
+
+import functools
+import os
+import resource
+import secrets
+import signal
+import tempfile
+from collections.abc import Callable
+from contextlib import suppress
+from dataclasses import dataclass
+from pathlib import Path
+
+from judge.sandbox.cleanup import WORKDIR_PREFIX, sweep_once
+from judge.sandbox.helper import helper_path
+from judge.sandbox.limits import Limits
+from judge.sandbox.programs import Program
+from judge.sandbox.slots import Slot
+from judge.sandbox.tiers import Tier, bwrap_path
+
+SAFE_PATH = "/usr/local/bin:/usr/bin:/bin"
+_PR_SET_PDEATHSIG = 1
+#: the bot's work dir inside bubblewrap, which is also its /tmp: one tmpfs of --disk bytes
+BOX = "/tmp"
+#: where the exec helper is shown inside bubblewrap
+HELPER_INSIDE = "/run/judge-exec"
+#: system folders shown read-only inside bubblewrap (a link stays a link)
+SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+SYSTEM_FILES = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives",
+                "/etc/localtime")
+
+
+@functools.cache
+def _system_binds() -> tuple[str, ...]:
+    """The bwrap options that show the system read-only, computed once."""
+    options: list[str] = []
+    for path in SYSTEM_DIRS:
+        if os.path.islink(path):
+            options += ["--symlink", os.readlink(path), path]
+        elif os.path.isdir(path):
+            options += ["--ro-bind", path, path]
+    if any(os.path.exists(path) for path in SYSTEM_FILES):
+        options += ["--perms", "0755", "--dir", "/etc"]
+    for path in SYSTEM_FILES:
+        if os.path.exists(path):
+            options += ["--ro-bind", path, path]
+    return tuple(options)
+
+
+def bwrap_command(program: Program, limits: Limits, files: dict[str, int]) -> list[str]:
+    """bubblewrap and its options for `program` (up to the command): namespaces, the
+    system read-only, its runtime and file, a tmpfs of `limits.disk_bytes` as work dir and
+    /tmp holding `files` (name -> fd to copy from)."""
+    argv = [bwrap_path() or "bwrap", "--unshare-pid", "--unshare-net", "--unshare-ipc",
+            "--unshare-uts", "--unshare-cgroup-try", "--die-with-parent"]
+    if os.geteuid() != 0:
+        argv += ["--unshare-user", "--disable-userns"]
+    argv += [*_system_binds(), "--proc", "/proc", "--dev", "/dev",
+             "--size", str(limits.disk_bytes), "--tmpfs", BOX]
+    for name, fd in files.items():
+        argv += ["--perms", "0644", "--file", str(fd), f"{BOX}/{name}"]
+    made: set[Path] = set()
+    for path in program.shown_paths():
+        # the folders on the way are made open to all: bwrap would copy the modes of the
+        # host's (a home of mode 0700), which the slot's uid could not enter
+        for parent in reversed(path.parents[:-1]):
+            if parent not in made:
+                made.add(parent)
+                argv += ["--perms", "0755", "--dir", str(parent)]
+        argv += ["--ro-bind", str(path), str(path)]
+    return [*argv, "--chdir", BOX]
+
+
+def bwrap_argv(program: Program, limits: Limits, files: dict[str, int],
+                inner: list[str]) -> list[str]:
+    """bubblewrap's command line for `program`, with the helper and its `inner` options."""
+    argv = bwrap_command(program, limits, files)
+    helper = helper_path()
+    if helper is None:  # a non-root judge without a C compiler: no helper inside
+        return [*argv, "--", *program.argv]
+    return [*argv, "--ro-bind", helper, HELPER_INSIDE, "--", HELPER_INSIDE, *inner,
+            "-o", BOX, "--", *program.argv]
+
+
+def readable_by_others(program: Program) -> Program:
+    """`program`, or the same with a copy of its file that any user may read (and run, if
+    it could be run) when the file itself is private: a bot under a uid of its own must
+    read its file. Copies are kept by content in root's `COPIES` folder."""
+    from judge.sandbox.slots import COPIES
+
+    file = program.shown()
+    try:
+        st = os.stat(file)
+    except OSError:
+        return program
+    if st.st_mode & 0o004:
+        return program
+    import hashlib
+    from dataclasses import replace
+
+    data = file.read_bytes()
+    folder = COPIES / hashlib.sha256(data).hexdigest()[:32]
+    copy = folder / file.name
+    if not copy.exists():
+        COPIES.mkdir(mode=0o711, parents=True, exist_ok=True)
+        os.chmod(COPIES, 0o711)
+        folder.mkdir(mode=0o755, exist_ok=True)
+        tmp = folder / f".{file.name}.{os.getpid()}"
+        tmp.write_bytes(data)
+        os.chmod(tmp, 0o755 if st.st_mode & 0o111 else 0o644)
+        os.replace(tmp, copy)
+    return replace(program, argv=(*program.argv[:-1], str(copy)))
+
+
+#: world-writable folders that a bot under a slot uid gets private (tmpfs) copies of,
+#: outside bubblewrap: nothing it writes there outlives its game or reaches the host
+SHARED_TEMPS = ("/tmp", "/var/tmp", "/dev/shm", "/run/lock")
+
+
+@functools.cache
+def shared_temps() -> tuple[str, ...]:
+    return tuple(d for d in SHARED_TEMPS
+                 if os.path.isdir(d) and not os.path.islink(d) and os.stat(d).st_mode & 0o002)
+
+
+def unreachable(paths: list[Path]) -> tuple[list[str], list[str]]:
+    """For a slot uid outside bubblewrap: (covers, keeps) for the helper's -K and -k.
+
+    A folder on the way to a needed path that others may not enter (a home of mode 0700)
+    is covered with an empty tmpfs, and the needed paths under it are bound back; so are
+    the needed paths under the shared temporary folders, which the bot gets private.
+    """
+    covers: list[str] = []
+    keeps: list[str] = []
+    temps = [Path(t) for t in shared_temps()]
+    for path in paths:
+        if any(path.is_relative_to(t) for t in temps):
+            keeps.append(str(path))
+            continue
+        for parent in reversed(path.parents[:-1]):  # from the top down, without "/"
+            with suppress(OSError):
+                if not os.stat(parent).st_mode & 0o001:
+                    if str(parent) not in covers:
+                        covers.append(str(parent))
+                    keeps.append(str(path))
+                    break
+    return covers, keeps
+
+
+def _user_tasks() -> int:
+    """Processes and threads now running under this real uid (what RLIMIT_NPROC counts)."""
+    uid, count = os.getuid(), 0
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            with suppress(OSError):
+                st = os.stat(f"/proc/{name}/task")  # its link count is 2 + the threads
+                if st.st_uid == uid:
+                    count += st.st_nlink - 2
+    return count
+
+
+def rlimits(limits: Limits, own_uid: bool, starters: int = 0) -> list[tuple[int, int, int]]:
+    """(resource, soft, hard) for the bot, never above the judge's own hard limits."""
+    # with a uid of its own, the slot's pids cgroup (when there is one) should be the limit
+    # that a fork meets first, so that the judge learns of it: RLIMIT_NPROC is one above;
+    # under the judge's uid, its processes now and those that start the bot do not count,
+    # nor threads the judge may start meanwhile (the judge stops the bot at the limit)
+    nproc = (limits.processes + 1 if own_uid
+             else _user_tasks() + starters + limits.processes + 8)
+    wanted = [
+        # CPU: SIGXCPU at the soft limit, SIGKILL a second later if the bot ignores it
+        (resource.RLIMIT_CPU, limits.cpu_seconds, limits.cpu_seconds + 1),
+        (resource.RLIMIT_AS, limits.memory_bytes, limits.memory_bytes),
+        (resource.RLIMIT_NPROC, nproc, None),
+        (resource.RLIMIT_FSIZE, limits.file_bytes, None),
+        (resource.RLIMIT_NOFILE, limits.open_files, None),
+        (resource.RLIMIT_CORE, 0, None),
+    ]
+    result = []
+    for res, soft, hard in wanted:
+        ceiling = resource.getrlimit(res)[1]
+        hard = soft if hard is None else hard
+        if ceiling != resource.RLIM_INFINITY:
+            soft, hard = min(soft, ceiling), min(hard, ceiling)
+        result.append((res, soft, hard))
+    return result
+
+
+@functools.cache
+def libc_prctl():  # noqa: ANN202 - libc's prctl, or None (not glibc or musl)
+    import ctypes
+
+    try:
+        return ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):  # bots then outlive a killed judge
+        return None
+
+
+def confine_child(rlimits: list[tuple[int, int, int]], judge: int, prctl) -> None:  # noqa: ANN001
+    # without the helper only: runs in the child between fork and exec
+    if prctl is not None:
+        prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)  # die with the judge, even if it is killed
+        if os.getppid() != judge:  # it died before that took effect
+            os._exit(1)
+    for res, soft, hard in rlimits:
+        resource.setrlimit(res, (soft, hard))
+
+
+def rlim_arg(value: int) -> int:
+    return -1 if value == resource.RLIM_INFINITY else value
+
+
+@dataclass
+class Launch:
+    """How to start one bot: its command line, where, with what, and what to keep."""
+
+    argv: list[str]
+    cwd: str
+    env: dict[str, str]
+    #: descriptors the child gets (the judge closes its copies once it has started, but
+    #: for the slot's `slot_fds`, which the slot keeps)
+    pass_fds: list[int]
+    slot_fds: list[int]
+    preexec: Callable[[], None] | None
+    #: the read ends of the helper's status pipe and of bwrap's --info-fd (or -1)
+    status_read: int
+    info_read: int
+    #: a work dir on disk (files handed over, or no tmpfs for it), removed at the end
+    workdir: Path | None
+    #: processes of the judge's own in the bot's process group, and in its pids cgroup
+    starters: int
+    in_pids: int
+    #: the mark in its environment (tiers without cgroups find what left its session)
+    token: str
+
+
+def plan(program: Program, limits: Limits, tier: Tier, slot: Slot | None,
+         files: dict[str, bytes] | None, env: dict[str, str] | None) -> Launch:
+    """The command line and set-up that start `program` in `tier` (see `Confined`)."""
+    mode = tier.sandbox
+    workdir: Path | None = None
+    info_read = -1
+    helper = helper_path()
+    # under bwrap its starters (bwrap, PID 1 inside, the inner helper as the bot's
+    # parent; not the outer helper, which joins after it forks) are in the slot's pids
+    # cgroup too: whatever becomes of them, they end with the slot's processes
+    in_pids = 3 if mode == "bwrap" and helper is not None else 0
+    cgroup_fds = slot.prepare(limits.memory_bytes, limits.processes + in_pids) if (
+        slot and tier.cgroups) else []
+    own_uid = slot is not None
+    if own_uid and program.shows is None:  # its own file must be readable by its uid:
+        program = readable_by_others(program)  # a private file gets a copy
+    #: processes of the judge's own in the bot's process group: bwrap (outside and
+    #: PID 1 inside), the helper staying as the bot's parent
+    starters = (2 if mode == "bwrap" else 0) + (
+        (2 if mode == "bwrap" else 1) if helper else 0)
+    # the helper's options: cgroups, rlimits, uid, no user namespaces
+    # under bwrap the outer helper joins the pids cgroup (see above), the inner the rest
+    inner_fds = [fd for i, fd in enumerate(cgroup_fds) if not (in_pids and i == 1)]
+    inner = [x for fd in inner_fds for x in ("-c", str(fd))]
+    for res, soft, hard in rlimits(limits, own_uid, starters):
+        inner += ["-r", f"{res}:{rlim_arg(soft)}:{rlim_arg(hard)}"]
+    if slot is not None:
+        inner += ["-u", str(slot.uid)]
+    inner.append("-s")
+    token = secrets.token_hex(8)
+    base_env = {"PATH": SAFE_PATH, "LANG": "C.UTF-8", "JUDGE_BOT": token}
+    keep_fds = list(cgroup_fds)
+    memfds: list[int] = []
+    preexec = None
+    status_read = -1
+    if helper is not None:  # the helper reports the bot's own exit status here
+        status_read, status_write = os.pipe()
+        os.set_blocking(status_read, False)
+        keep_fds.append(status_write)
+        inner = ["-x", str(status_write), *inner]
+    if mode == "bwrap":
+        for content in (files or {}).values():
+            fd = os.memfd_create("judge-file", 0)
+            os.write(fd, content)
+            os.lseek(fd, 0, os.SEEK_SET)
+            memfds.append(fd)
+        info_read, info_write = os.pipe()
+        keep_fds += [*memfds, info_write]
+        argv = bwrap_argv(program, limits, dict(zip(files or {}, memfds, strict=True)),
+                           inner)
+        argv[1:1] = ["--info-fd", str(info_write)]
+        if helper is not None:  # bwrap dies with the judge, even one killed as it starts
+            joins = ["-c", str(cgroup_fds[1])] if len(cgroup_fds) == 3 else []  # pids
+            # ... and it stays as the reaper of bwrap's PID 1, which exits after bwrap
+            # (an init that never reaps would keep it as a zombie)
+            argv = [helper, "-p", str(os.getpid()), "-R", *joins, "--", *argv]
+        cwd = "/"
+        env = {**base_env, "HOME": BOX, "TMPDIR": BOX, **(env or {})}
+    else:
+        boxed = slot is not None and helper is not None
+        if files or not boxed:  # files to hand over, or a work dir on disk
+            sweep_once()
+            workdir = Path(tempfile.mkdtemp(prefix=f"{WORKDIR_PREFIX}{os.getpid()}-"))
+            for name, content in (files or {}).items():
+                (workdir / name).write_bytes(content)
+        # as root, the helper mounts a private tmpfs on the slot's own (empty) folder:
+        # no folder to make or remove per game
+        cwd = str(slot.box()) if boxed else str(workdir)
+        env = {**base_env, "HOME": cwd, "TMPDIR": cwd, **(env or {})}
+        if helper is not None:
+            outer = ["-p", str(os.getpid())]
+            if boxed:
+                covers, keeps = unreachable(list(program.shown_paths()))
+                outer += [x for c in covers for x in ("-K", c)]
+                outer += [x for t in shared_temps() for x in ("-T", t)]
+                outer += [x for k in keeps for x in ("-k", k)]
+                outer += ["-i", "-w", f"{limits.disk_bytes}:{cwd}", "-d", cwd]
+                if workdir is not None:
+                    outer += ["-f", str(workdir)]
+            argv = [helper, *outer, *inner, "--", *program.argv]
+        else:
+            argv = list(program.argv)
+            preexec = functools.partial(confine_child, rlimits(limits, False), os.getpid(),
+                                        libc_prctl())
+    return Launch(argv, cwd, env, keep_fds, cgroup_fds, preexec, status_read, info_read,
+                  workdir, starters, in_pids, token)
