@@ -16,7 +16,6 @@ from pathlib import Path
 
 from judge.games.ioiwari import Ioiwari
 from judge.sandbox import program_for, resolve_sandbox
-from judge.solvers import solver_for
 
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = sorted(str(p) for p in (ROOT / "bots/ioiwari").iterdir() if p.suffix in (".py", ".c"))
@@ -24,31 +23,11 @@ BOTS = sorted(str(p) for p in (ROOT / "bots/ioiwari").iterdir() if p.suffix in (
 
 def bare_harness() -> float:
     """Seconds to play every bot on every start over plain pipes, one game at a time."""
+    from bench_overhead import bare
+
     game = Ioiwari()
-    solver = solver_for(game)
-    argvs = [program_for(b).argv for b in BOTS]
-    started = time.perf_counter()
-    for argv in argvs:
-        for start in game.standard_starts():
-            proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                    text=True, bufsize=1)
-            assert proc.stdin and proc.stdout
-            pos = start
-            proc.stdin.write(game.wire_start(pos)[0] + "\n")
-            proc.stdin.flush()
-            while True:
-                pos = game.play(pos, game.parse_move(proc.stdout.readline().strip(), pos))
-                if game.is_over(pos):
-                    break
-                reply = solver.choose(pos)
-                proc.stdin.write(f"{reply}\n")
-                proc.stdin.flush()
-                pos = game.play(pos, reply)
-                if game.is_over(pos):
-                    break
-            proc.stdin.close()
-            proc.wait()
-    return time.perf_counter() - started
+    starts = game.standard_starts()
+    return sum(bare([], starts, program_for(b).argv) for b in BOTS)
 
 
 def judge_run(jobs: int) -> float:
