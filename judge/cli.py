@@ -8,7 +8,7 @@ import sys
 from importlib import import_module
 
 from judge import __version__
-from judge.games.base import InputError
+from judge.games.base import InputError, Stopped
 
 #: one module per subcommand under judge.commands, each with `register(subparsers)`
 COMMANDS = ["solve", "run", "tournament", "play", "opponent", "nim-batch"]
@@ -58,6 +58,9 @@ def main(argv: list[str] | None = None) -> int:
     except InputError as exc:
         print(f"judge: error: {exc}", file=sys.stderr)
         return 2
+    except Stopped as exc:
+        print(f"judge: error: {exc}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print("judge: interrupted", file=sys.stderr)
         return 130

@@ -141,11 +141,12 @@ def run_program(path: str, nim_txt: str, limits: Any, sandbox: str) -> tuple[str
             try:
                 chunk = proc.output.read_nonblocking(65536, timeout=min(left, 0.1))
             except pexpect.TIMEOUT:
-                if proc.process_count() > limits.processes:
+                if proc.hit_process_limit():
                     failure = PlayerFailure(verdicts.CRASH, "more processes than the limit of "
                                             f"{limits.processes}; the judge killed them")
                     break
-                if proc.output_closed() and proc.poll() is not None:
+                if proc.poll() is not None:  # it has ended; what it left may hold its output
+                    chunks.append(_rest(proc))
                     break
                 continue
             except pexpect.EOF:
@@ -163,3 +164,15 @@ def run_program(path: str, nim_txt: str, limits: Any, sandbox: str) -> tuple[str
     finally:
         proc.kill()
     return b"".join(chunks).decode("utf-8", errors="replace"), failure
+
+
+def _rest(proc) -> bytes:  # noqa: ANN001 - a Confined
+    """What is still in the pipe of a program that has ended (without waiting for EOF)."""
+    import pexpect
+
+    rest = b""
+    while True:
+        try:
+            rest += proc.output.read_nonblocking(65536, timeout=0)
+        except (pexpect.TIMEOUT, pexpect.EOF):
+            return rest

@@ -674,3 +674,20 @@ def running(text: str) -> list[str]:
             if text in cmd and state != "Z":
                 found.append(cmd)
     return found
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_bot_that_exits_leaving_a_daemon_gets_its_verdict_at_once(
+    mode: str, tmp_path: Path
+) -> None:
+    attack = """
+if os.fork() == 0:
+    os.setsid()
+    time.sleep(30)
+sys.exit(3)
+"""
+    started = time.monotonic()
+    record = play(write_bot(tmp_path, attack), mode)
+    assert record.verdict.code == verdicts.CRASH, record.verdict
+    assert "status 3" in record.verdict.message
+    assert time.monotonic() - started < LIMITS.first_move_seconds  # not its time-limit

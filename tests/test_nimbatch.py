@@ -112,3 +112,24 @@ def test_nim_batch_command_grades_programs_in_their_own_directory(tmp_path):
     assert good["correct"] == good["cases"] == 50 and good["verdict"] == "ok"
     assert bad["correct"] == 0 and bad["first_wrong"]["line"] == 1
     assert slow["verdict"] == "time-limit"
+
+
+def test_a_batch_program_that_leaves_a_daemon_is_graded_when_it_ends(tmp_path):
+    import json
+    import subprocess
+    import sys
+    import time
+
+    daemon = "import os, time\nif os.fork() == 0:\n    os.setsid()\n    time.sleep(30)\n"
+    (tmp_path / "good.py").write_text(daemon + GOOD)
+    started = time.monotonic()
+    out = subprocess.run(
+        [sys.executable, "-m", "judge", "nim-batch", "--format", "json",
+         "--first-move-time", "8", str(tmp_path / "good.py")],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert out.returncode == 0, out.stderr
+    (good,) = json.loads(out.stdout)["programs"]
+    assert good["correct"] == 50 and good["verdict"] == "ok", good
+    assert time.monotonic() - started < 8  # not held until its time limit
+    assert "confinement" in out.stderr

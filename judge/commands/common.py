@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from judge.games import GAMES, load_game
-from judge.games.base import Game, InputError
+from judge.games.base import Game, InputError, Stopped
 from judge.report import FORMATS
 from judge.store import Store
 
@@ -278,6 +278,14 @@ def play_missing(store: Store, run_id: int, config: dict[str, Any], specs: list,
     except sqlite3.OperationalError as exc:  # e.g. locked by another program for too long
         raise InputError(f"cannot store a game in {store.path}: {exc}; the games stored so "
                          f"far are kept: {resume_hint(store, store.run(run_id))}") from None
+    except Exception as exc:
+        from concurrent.futures.process import BrokenProcessPool  # only a pool raises it
+
+        if not isinstance(exc, BrokenProcessPool):
+            raise
+        raise Stopped(f"a process of the judge that played games was killed; "
+                      f"{len(store.done_keys(run_id))} of {len(specs)} games are stored: "
+                      f"{resume_hint(store, store.run(run_id))}") from None
     store.finish(run_id)
 
 

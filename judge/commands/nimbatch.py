@@ -48,6 +48,8 @@ def run(args: argparse.Namespace) -> int:
     cases = parse_input(text, str(args.input) if args.input else "nim.txt")
     programs = check_bots(args.programs)
     setup = harness_setup(args)
+    print(f"judge: nim-batch: {len(args.programs)} programs, confinement "
+          f"{setup['tier']['name']}", file=sys.stderr)
     from judge.sandbox import Limits
 
     limits = Limits(**setup["limits"])

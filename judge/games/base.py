@@ -16,6 +16,11 @@ class InputError(ValueError):
     """Something the user typed (a position, a rule, a file line) is malformed."""
 
 
+class Stopped(RuntimeError):
+    """The judge could not go on (one of its own processes was killed); what was stored is
+    kept. The command line reports it in one line, with exit status 1."""
+
+
 class RulesError(InputError):
     """A `--rules` string names an unknown key, a bad value or a senseless combination."""
 

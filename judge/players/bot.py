@@ -199,7 +199,8 @@ class BotPlayer(Player):
         self._watched = time.monotonic()
         cpu = proc.cpu_seconds()
         proc.sample_memory()
-        if waiting and proc.output_closed():
+        if waiting and (proc.output_closed() or proc.poll() is not None):
+            # it closed its output, or ended while what it left holds the pipe open
             raise self._output_ended(proc)
         if proc.killed_for_memory():
             proc.kill()
