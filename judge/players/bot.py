@@ -211,11 +211,7 @@ class BotPlayer(Player):
             )
         if proc.hit_process_limit():
             proc.kill()
-            raise PlayerFailure(
-                verdicts.CRASH,
-                f"move {self._moves}: tried to run more than {self.limits.processes}"
-                " processes and threads; the judge killed them",
-            )
+            raise self._process_limit("; the judge killed them")
         if cpu > self.limits.cpu_seconds:  # summed over all its processes
             proc.kill()
             raise PlayerFailure(
@@ -224,15 +220,19 @@ class BotPlayer(Player):
                 f" ({cpu:.2f} s, all its processes)",
             )
 
+    def _process_limit(self, then: str = "") -> PlayerFailure:
+        return PlayerFailure(
+            verdicts.CRASH,
+            f"move {self._moves}: tried to run more than {self.limits.processes}"
+            f" processes and threads{then}",
+        )
+
     def _output_ended(self, proc: Confined) -> PlayerFailure:
         """The verdict for a bot whose output ended before its move."""
         ended = proc.poll(timeout=self.limits.grace_seconds)
         where = f"move {self._moves}: "
         if proc.hit_process_limit():  # what it died of, whatever it said
-            return PlayerFailure(
-                verdicts.CRASH, where + f"tried to run more than {self.limits.processes}"
-                " processes and threads",
-            )
+            return self._process_limit()
         if ended is None:
             return PlayerFailure(verdicts.NO_MOVE, where + "closed its output without moving")
         failure = exit_failure(ended, proc.stderr_tail(), self.limits, where)
@@ -255,7 +255,7 @@ def exit_failure(ended: Exit, tail: str, limits: Limits, where: str) -> PlayerFa
             where + f"used more than {limits.cpu_seconds} s of CPU time"
             f" ({ended.cpu_seconds:.2f} s)",
         )
-    near_limit = ended.oom_killed or ended.memory_bytes >= MEMORY_NEAR_LIMIT * limits.memory_bytes
+    near_limit = ended.memory_bytes >= MEMORY_NEAR_LIMIT * limits.memory_bytes
     # a failed allocation kills by a signal, or makes a careful program exit non-zero
     failed = sig in ALLOCATION_SIGNALS or (sig is None and ended.returncode != 0)
     if ended.oom_killed or any(word in tail for word in OUT_OF_MEMORY) or (failed and near_limit):

@@ -4,6 +4,7 @@ helper's, the rlimits, and (without the helper) what runs between fork and exec.
 from __future__ import annotations
 
 import functools
+import hashlib
 import os
 import resource
 import secrets
@@ -11,14 +12,14 @@ import signal
 import tempfile
 from collections.abc import Callable
 from contextlib import suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from judge.sandbox.cleanup import WORKDIR_PREFIX, sweep_once
 from judge.sandbox.helper import helper_path
 from judge.sandbox.limits import Limits
 from judge.sandbox.programs import Program
-from judge.sandbox.slots import Slot
+from judge.sandbox.slots import COPIES, Slot
 from judge.sandbox.tiers import Tier, bwrap_path
 
 SAFE_PATH = "/usr/local/bin:/usr/bin:/bin"
@@ -89,8 +90,6 @@ def readable_by_others(program: Program) -> Program:
     """`program`, or the same with a copy of its file that any user may read (and run, if
     it could be run) when the file itself is private: a bot under a uid of its own must
     read its file. Copies are kept by content in root's `COPIES` folder."""
-    from judge.sandbox.slots import COPIES
-
     file = program.shown()
     try:
         st = os.stat(file)
@@ -98,9 +97,6 @@ def readable_by_others(program: Program) -> Program:
         return program
     if st.st_mode & 0o004:
         return program
-    import hashlib
-    from dataclasses import replace
-
     data = file.read_bytes()
     folder = COPIES / hashlib.sha256(data).hexdigest()[:32]
     copy = folder / file.name
@@ -248,8 +244,8 @@ def plan(program: Program, limits: Limits, tier: Tier, slot: Slot | None,
     # parent; not the outer helper, which joins after it forks) are in the slot's pids
     # cgroup too: whatever becomes of them, they end with the slot's processes
     in_pids = 3 if mode == "bwrap" and helper is not None else 0
-    cgroup_fds = slot.prepare(limits.memory_bytes, limits.processes + in_pids) if (
-        slot and tier.cgroups) else []
+    procs = slot.prepare(limits.memory_bytes, limits.processes + in_pids) if (
+        slot and tier.cgroups) else {}
     own_uid = slot is not None
     if own_uid and program.shows is None:  # its own file must be readable by its uid:
         program = readable_by_others(program)  # a private file gets a copy
@@ -259,16 +255,18 @@ def plan(program: Program, limits: Limits, tier: Tier, slot: Slot | None,
         (2 if mode == "bwrap" else 1) if helper else 0)
     # the helper's options: cgroups, rlimits, uid, no user namespaces
     # under bwrap the outer helper joins the pids cgroup (see above), the inner the rest
-    inner_fds = [fd for i, fd in enumerate(cgroup_fds) if not (in_pids and i == 1)]
-    inner = [x for fd in inner_fds for x in ("-c", str(fd))]
-    for res, soft, hard in rlimits(limits, own_uid, starters):
+    outer_joins = ["-c", str(procs["pids"])] if in_pids and procs else []
+    inner = [x for c, fd in procs.items() if not (outer_joins and c == "pids")
+             for x in ("-c", str(fd))]
+    bot_rlimits = rlimits(limits, own_uid, starters)
+    for res, soft, hard in bot_rlimits:
         inner += ["-r", f"{res}:{rlim_arg(soft)}:{rlim_arg(hard)}"]
     if slot is not None:
         inner += ["-u", str(slot.uid)]
     inner.append("-s")
     token = secrets.token_hex(8)
     base_env = {"PATH": SAFE_PATH, "LANG": "C.UTF-8", "JUDGE_BOT": token}
-    keep_fds = list(cgroup_fds)
+    keep_fds = list(procs.values())
     memfds: list[int] = []
     preexec = None
     status_read = -1
@@ -289,10 +287,9 @@ def plan(program: Program, limits: Limits, tier: Tier, slot: Slot | None,
                            inner)
         argv[1:1] = ["--info-fd", str(info_write)]
         if helper is not None:  # bwrap dies with the judge, even one killed as it starts
-            joins = ["-c", str(cgroup_fds[1])] if len(cgroup_fds) == 3 else []  # pids
             # ... and it stays as the reaper of bwrap's PID 1, which exits after bwrap
             # (an init that never reaps would keep it as a zombie)
-            argv = [helper, "-p", str(os.getpid()), "-R", *joins, "--", *argv]
+            argv = [helper, "-p", str(os.getpid()), "-R", *outer_joins, "--", *argv]
         cwd = "/"
         env = {**base_env, "HOME": BOX, "TMPDIR": BOX, **(env or {})}
     else:
@@ -319,7 +316,6 @@ def plan(program: Program, limits: Limits, tier: Tier, slot: Slot | None,
             argv = [helper, *outer, *inner, "--", *program.argv]
         else:
             argv = list(program.argv)
-            preexec = functools.partial(confine_child, rlimits(limits, False), os.getpid(),
-                                        libc_prctl())
-    return Launch(argv, cwd, env, keep_fds, cgroup_fds, preexec, status_read, info_read,
+            preexec = functools.partial(confine_child, bot_rlimits, os.getpid(), libc_prctl())
+    return Launch(argv, cwd, env, keep_fds, list(procs.values()), preexec, status_read, info_read,
                   workdir, starters, in_pids, token)

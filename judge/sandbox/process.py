@@ -26,9 +26,7 @@ from pathlib import Path
 import pexpect.fdpexpect
 
 from judge.sandbox.cleanup import remove_tree
-from judge.sandbox.launch import (
-    plan,
-)
+from judge.sandbox.launch import plan
 from judge.sandbox.limits import Limits
 from judge.sandbox.programs import Program
 from judge.sandbox.slots import Slot, current_slot
@@ -119,10 +117,9 @@ class Confined:
         self._usage: resource.struct_rusage | None = None
         self._rss = 0
         self._parent_of_bot: int | None = None
-        self.workdir: Path | None = None
-        self._info_fd = -1
         launch = plan(program, limits, self.tier, self.slot, files, env)
-        self.workdir, self._info_fd = launch.workdir, launch.info_read
+        self.workdir: Path | None = launch.workdir
+        self._info_fd = launch.info_read
         self._starters, self._in_pids, self._token = launch.starters, launch.in_pids, launch.token
         status_read = launch.status_read
         err_read, err_write = os.pipe()
@@ -308,15 +305,10 @@ class Confined:
         pid = self._bot_pid()
         if pid is None:
             return
-        parent = self._parent_of_bot if self._parent_of_bot is not None else pid
-        todo = [pid] if parent == pid else [parent]
+        parent = self._parent_of_bot
+        nodes = _descendants(parent) if parent is not None else [pid, *_descendants(pid)]
         cpu, rss, seen = 0, 0, False
-        while todo:
-            node = todo.pop()
-            with suppress(OSError), open(f"/proc/{node}/task/{node}/children") as fh:
-                todo += [int(k) for k in fh.read().split()]
-            if node == parent and parent != pid:
-                continue
+        for node in nodes:
             try:
                 with open(f"/proc/{node}/stat", "rb") as fh:
                     fields = fh.read().rsplit(b")", 1)[1].split()
@@ -413,8 +405,8 @@ class Confined:
         if not self._wait_started(5.0):  # only a process stuck in the kernel gets here
             self.popen.wait()
         self.poll()
-        if self.mode != "bwrap" and self.slot is None:
-            self._kill_without_slot()
+        if self.mode != "bwrap" and self.slot is None and self._status_fd < 0:
+            self._kill_without_slot()  # no helper to be the subreaper of what it left
         stderr_pump().give_up(self._stderr, timeout=1.0)
         for stream in (self.popen.stdin, self.popen.stdout):
             if stream:
@@ -471,17 +463,7 @@ class Confined:
     def _kill_tree(self) -> None:
         """Kill the descendants of the process the judge started, until none is left (the
         helper stays their parent: orphans come back to it, not to init)."""
-        def tree() -> list[int]:
-            found, todo = [], [self.popen.pid]
-            while todo:
-                pid = todo.pop()
-                with suppress(OSError), open(f"/proc/{pid}/task/{pid}/children") as fh:
-                    kids = [int(k) for k in fh.read().split()]
-                    found += kids
-                    todo += kids
-            return found
-
-        _kill_until_gone(tree, rounds=50, pause=0.001)
+        _kill_until_gone(lambda: _descendants(self.popen.pid), rounds=50, pause=0.001)
 
     def _kill_without_slot(self) -> None:
         """Without a slot's cgroup: kill the process group until it is gone, and (without a
@@ -492,6 +474,19 @@ class Confined:
             time.sleep(0.005)
         if self.mode == "none":
             _kill_until_gone(lambda: marked_processes(self._token), rounds=3, pause=0.01)
+
+
+def _descendants(root: int) -> list[int]:
+    """The processes below `root` (its children, theirs, ...), from /proc."""
+    found: list[int] = []
+    todo = [root]
+    while todo:
+        pid = todo.pop()
+        with suppress(OSError), open(f"/proc/{pid}/task/{pid}/children") as fh:
+            kids = [int(k) for k in fh.read().split()]
+            found += kids
+            todo += kids
+    return found
 
 
 def _kill_until_gone(find: Callable[[], list[int]], rounds: int, pause: float) -> None:

@@ -95,7 +95,7 @@ class Slot:
         self._limits: tuple[int, int] | None = None
         self._oom_kills = 0
         self._fork_failures = 0
-        self._procs: list[int] = []
+        self._procs: dict[str, int] = {}
         bases = cgroup_bases()
         if bases is not None:
             try:
@@ -113,6 +113,12 @@ class Slot:
                 self.cgroups = None
         self.kill_all()
 
+    def release(self) -> None:
+        """Give the slot up: its descriptors and its lock."""
+        for fd in (*self._fds.values(), *self._procs.values(), self._lock):
+            with suppress(OSError):
+                os.close(fd)
+
     def box(self) -> Path:
         """The slot's work dir: an empty folder of root's on which each game's bot gets a
         private tmpfs (in its own mount namespace, so nothing is ever written to it)."""
@@ -123,11 +129,11 @@ class Slot:
         return path
 
     # --- per game ----------------------------------------------------------------------
-    def prepare(self, memory_bytes: int, processes: int) -> list[int]:
-        """Reset the counters for a new game; fds of the cgroup.procs files to join (kept
-        open by the slot: a bot's helper gets copies)."""
+    def prepare(self, memory_bytes: int, processes: int) -> dict[str, int]:
+        """Reset the counters for a new game; fds of the cgroup.procs files to join, by
+        controller (kept open by the slot: a bot's helper gets copies)."""
         if self.cgroups is None:
-            return []
+            return {}
         cg = self.cgroups
         if self._limits != (memory_bytes, processes):
             mem = cg["memory"]
@@ -152,9 +158,9 @@ class Slot:
         self._oom_kills = self.oom_kills()
         self._fork_failures = self.fork_failures()
         if not self._procs:
-            self._procs = [os.open(cg[c] / "cgroup.procs", os.O_WRONLY | os.O_CLOEXEC)
-                           for c in cg]
-        return list(self._procs)
+            self._procs = {c: os.open(cg[c] / "cgroup.procs", os.O_WRONLY | os.O_CLOEXEC)
+                           for c in cg}
+        return dict(self._procs)
 
     def _read(self, name: str) -> int:
         return int(os.pread(self._fds[name], 64, 0))
@@ -209,8 +215,7 @@ class Slot:
         deadline = time.monotonic() + timeout
         pause = 0.0002
         while True:
-            # zombies too: until its parent reaps one, it counts against RLIMIT_NPROC and
-            # pids.max, and would take a process from the next game
+            # (a zombie is not listed: its parent, the bot's helper, reaps it)
             pids = self.members() if self.cgroups is not None else _uid_processes(self.uid)
             if not pids:
                 return True
@@ -261,7 +266,7 @@ def current_slot() -> Slot | None:
         # zombies that an init that never reaps was left with: they would count against
         # the slot's processes (RLIMIT_NPROC by uid, pids.max by cgroup) for ever
         if _uid_processes(uid) or (slot.cgroups is not None and slot.process_count()):
-            os.close(fd)
+            slot.release()
             continue
         _slot, _slot_pid = slot, os.getpid()
         return _slot
