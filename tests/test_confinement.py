@@ -1,7 +1,8 @@
 """The confinement guarantees, each against a bot that attacks it.
 
-Every bot here is written for its test: it tries its attack on its first move, reports on
-stderr what it could do (``GOT ...`` for a success), then plays the first non-empty pit.
+Every bot here is written for its test: it tries its attack as it starts (within its first
+move's time), reports on stderr what it could do (``GOT ...`` for a success), then plays
+the first non-empty pit with `first_pit.play`.
 A test plants what the bot must not reach, and checks the verdict, what the bot could not
 do, that nothing of it is left, and that the next game in the same slot is unaffected.
 Tests of a guarantee that a tier does not give are skipped where that tier is the one here.
@@ -60,19 +61,9 @@ def attempt(what, action):
     except Exception as exc:
         report(f"{what} ({type(exc).__name__}: {exc})", False)
 
-sys.stdin = os.fdopen(0, "r", buffering=1)
-first = sys.stdin.readline()
 {attack}
 {plays}
-pits = [int(t) for t in first.split()]
-while True:
-    move = next(i + 1 for i, beads in enumerate(pits) if beads)
-    sow(pits, move)
-    print(move, flush=True)
-    line = sys.stdin.readline()
-    if not line:
-        break
-    sow(pits, int(line))
+play()
 """
 
 
@@ -519,9 +510,8 @@ def test_a_bot_waiting_for_input_is_told_so(mode: str, tmp_path: Path) -> None:
 @pytest.mark.parametrize("mode", MODES)
 def test_a_whole_game_has_a_wall_clock_limit(mode: str, tmp_path: Path) -> None:
     bot = write_bot(tmp_path, "pass")
-    text = bot.read_text()
-    at = text.rindex("    print(move, flush=True)")
-    bot.write_text(text[:at] + "    time.sleep(0.3)\n" + text[at:])
+    moving = "        print(move, flush=True)\n"  # in first_pit's play()
+    bot.write_text(bot.read_text().replace(moving, "        time.sleep(0.3)\n" + moving))
     limits = Limits(**{**vars(LIMITS), "game_seconds": 1.0})
     record = play(bot, mode, limits)
     assert record.verdict.code == verdicts.TIME_LIMIT, record.verdict
