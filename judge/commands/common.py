@@ -167,11 +167,6 @@ def tier_for_run(mode: str) -> Any:
     return tier
 
 
-def sandbox_for(mode: str) -> str:
-    """The sandbox a `--sandbox` mode resolves to here, with the tier's warnings."""
-    return tier_for_run(mode).sandbox
-
-
 def tier_name(config: dict[str, Any]) -> str:
     """The confinement tier a stored run was played in (older runs: their sandbox)."""
     return (config.get("tier") or {}).get("name") or config.get("sandbox", "unknown")

@@ -38,11 +38,19 @@ def cache_dir() -> Path:
 def _digest(arrays: dict[str, np.ndarray]) -> str:
     import numpy as np
 
+    contiguous = {name: np.ascontiguousarray(a) for name, a in arrays.items()}
+    return _digest_of({name: (a.dtype.str, a.shape, memoryview(a))
+                       for name, a in contiguous.items()})
+
+
+def _digest_of(parts: dict[str, tuple[str, tuple[int, ...], memoryview]]) -> str:
+    """The checksum of arrays given as name -> (type string, shape, data): the one stored
+    with a table, whether it is read with NumPy or without."""
     h = hashlib.sha256()
-    for name in sorted(arrays):
-        a = np.ascontiguousarray(arrays[name])
-        h.update(f"{name}:{a.dtype.str}:{a.shape}".encode())
-        h.update(memoryview(a).cast("B"))
+    for name in sorted(parts):
+        descr, shape, data = parts[name]
+        h.update(f"{name}:{descr}:{shape}".encode())
+        h.update(data.cast("B"))
     return h.hexdigest()
 
 
@@ -113,7 +121,7 @@ def _npy(raw: bytes) -> tuple[str, tuple[int, ...], memoryview]:
     """(type string, shape, data) of a `.npy` file of a flat array, without NumPy."""
     if raw[:6] != b"\x93NUMPY":
         raise ValueError("not a .npy file")
-    size, start = (2, 8) if raw[6] == 1 else (4, 8)
+    start, size = 8, 2 if raw[6] == 1 else 4  # the header's length: 2 bytes in version 1
     length = int.from_bytes(raw[start : start + size], "little")
     header = ast.literal_eval(raw[start + size : start + size + length].decode("latin1"))
     descr, shape = header["descr"], tuple(header["shape"])
@@ -143,12 +151,7 @@ def load_flat(key: str) -> dict[str, memoryview] | None:
         return None
     if meta.get("version") != FORMAT_VERSION or meta.get("key") != key:
         return None
-    h = hashlib.sha256()  # the same digest as `_digest` gives for the NumPy arrays
-    for name in sorted(parts):
-        descr, shape, data = parts[name]
-        h.update(f"{name}:{descr}:{shape}".encode())
-        h.update(data.cast("B"))
-    if meta.get("sha256") != h.hexdigest():
+    if meta.get("sha256") != _digest_of(parts):
         return None
     return {name: data for name, (_, _, data) in parts.items()}
 
