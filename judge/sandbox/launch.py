@@ -97,6 +97,18 @@ def readable_by_others(program: Program) -> Program:
         return program
     if st.st_mode & 0o004:
         return program
+    version = (file, st.st_ino, st.st_size, st.st_mtime_ns, st.st_mode & 0o111)
+    copy = _readable_copy(*version)
+    if not copy.exists():  # removed since: made again
+        _readable_copy.cache_clear()
+        copy = _readable_copy(*version)
+    return replace(program, argv=(*program.argv[:-1], str(copy)))
+
+
+@functools.lru_cache(maxsize=256)
+def _readable_copy(file: Path, ino: int, size: int, mtime_ns: int, runnable: int) -> Path:
+    """The copy of `file` as it is now (its inode, size and time name the version): made
+    once, not read and hashed again for every game."""
     data = file.read_bytes()
     folder = COPIES / hashlib.sha256(data).hexdigest()[:32]
     copy = folder / file.name
@@ -106,9 +118,9 @@ def readable_by_others(program: Program) -> Program:
         folder.mkdir(mode=0o755, exist_ok=True)
         tmp = folder / f".{file.name}.{os.getpid()}"
         tmp.write_bytes(data)
-        os.chmod(tmp, 0o755 if st.st_mode & 0o111 else 0o644)
+        os.chmod(tmp, 0o755 if runnable else 0o644)
         os.replace(tmp, copy)
-    return replace(program, argv=(*program.argv[:-1], str(copy)))
+    return copy
 
 
 #: world-writable folders that a bot under a slot uid gets private (tmpfs) copies of,
