@@ -168,7 +168,7 @@ def main() -> None:
         source.write_text(BOT_SOURCE)
         script = Path(tmp) / "answer_one.py"
         script.write_text(PYTHON_SOURCE)
-        binary = compiled(source)
+        binary = compiled(source)[0] / "bot"
         modes = ["none", "bwrap"] if bwrap_path() else ["none"]
         rows = []
         for mode in modes:

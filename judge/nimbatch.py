@@ -122,7 +122,7 @@ def run_program(path: str, nim_txt: str, limits: Any, sandbox: str) -> tuple[str
     from judge.sandbox import CompileError, Confined, program_for
 
     try:
-        program = program_for(path)
+        program, limits = program_for(path).under(limits)
     except CompileError as exc:
         return "", PlayerFailure(verdicts.COMPILE_ERROR, str(exc))
     proc = Confined(program, limits, sandbox, files={"nim.txt": nim_txt.encode()})

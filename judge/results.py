@@ -6,6 +6,8 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
+from judge import verdicts
+
 #: points per game result, by game (the original Ioiwari task scored 4/2/0 per test)
 POINTS = {
     "ioiwari": {"win": 4.0, "tie": 2.0, "loss": 0.0},
@@ -75,3 +77,32 @@ def failures_text(failures: dict[str, int], judge_errors: int = 0) -> str:
     if judge_errors:
         parts.append(f"judge-error {judge_errors} (void, not counted)")
     return ", ".join(parts)
+
+
+def compile_error(records: list[tuple[dict[str, Any], int]]) -> str | None:
+    """The compiler's message for a bot that did not compile (its games all say so), or None."""
+    for rec, seat in records:
+        if rec["verdict"]["code"] == verdicts.COMPILE_ERROR and rec["verdict"].get("seat") in (
+                seat, None):
+            return rec["verdict"]["message"]
+    return None
+
+
+def game_message(rec: dict[str, Any]) -> str:
+    """The verdict's message for one game's line: a compile error's is given once per bot."""
+    if rec["verdict"]["code"] == verdicts.COMPILE_ERROR:
+        return "did not compile (the compiler's message is given once, with the bot)"
+    return rec["verdict"]["message"]
+
+
+def compile_errors_text(bots: list[dict[str, Any]]) -> str:
+    """The compile errors of a table's bots, each once, escaped for a terminal."""
+    from judge.report import printable
+
+    out = []
+    for b in bots:
+        if b.get("compile_error"):
+            message = printable(b["compile_error"]).rstrip("\n")
+            out.append(f"\n{b['bot']}: compile error:\n"
+                       + "".join(f"  {line}\n" for line in message.splitlines()))
+    return "".join(out)

@@ -35,6 +35,8 @@ class Setup:
     limits: dict[str, Any]
     sandbox: str
     seed: int | None = None
+    #: the run's changes to the language table (see `judge.sandbox.languages`)
+    languages: dict[str, Any] | None = None
 
 
 def play_spec(setup: Setup, spec: GameSpec) -> dict[str, Any]:
@@ -44,8 +46,9 @@ def play_spec(setup: Setup, spec: GameSpec) -> dict[str, Any]:
     from judge.players.bot import BotPlayer
     from judge.players.optimal import OptimalPlayer
     from judge.referee import play_game
-    from judge.sandbox import Limits
+    from judge.sandbox import Limits, languages
 
+    languages.configure(setup.languages)
     game = load_game(setup.game, setup.rules)
     start = game.parse_position(spec.start)
     limits = Limits(**setup.limits)

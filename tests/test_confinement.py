@@ -403,7 +403,7 @@ def test_as_root_a_bot_cannot_touch_the_judge(mode: str, tmp_path: Path) -> None
     from judge.solvers.ioiwari import TABLE_KEY
 
     helper = helper_path()
-    binary = compiled(BOTS / "first_pit.c")
+    binary = compiled(BOTS / "first_pit.c")[0] / "bot"
     from judge.solvers import solver_for
 
     solver_for(GAME)  # the table is on disk

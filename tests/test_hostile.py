@@ -355,8 +355,8 @@ def test_missing_or_unrunnable_bot_is_an_input_error(tmp_path: Path) -> None:
 def test_compiled_bot_is_cached_by_content(tmp_path: Path) -> None:
     source = tmp_path / "bot.c"
     shutil.copy(BOTS / "first_pit.c", source)
-    binary = compiled(source)
+    binary = compiled(source)[0] / "bot"
     stamp = binary.stat().st_mtime_ns
-    assert compiled(source) == binary and binary.stat().st_mtime_ns == stamp
+    assert compiled(source)[0] / "bot" == binary and binary.stat().st_mtime_ns == stamp
     source.write_text(source.read_text() + "\n/* changed */\n")
-    assert compiled(source) != binary
+    assert compiled(source)[0] / "bot" != binary

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import math
 import os
 import sqlite3
 import sys
+from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -96,6 +98,14 @@ def add_harness_options(p: argparse.ArgumentParser, jobs: bool = True, seed: boo
                    "system, a private tmpfs) when it is installed (auto, the default), always "
                    "(bwrap), or without namespaces (none); as root each game also gets a uid "
                    "and cgroups of its own. The tier a run had is printed and recorded")
+    p.add_argument("--languages", metavar="FILE",
+                   help="a TOML file that changes or adds languages (the shape of the "
+                   "judge's own table: see the README)")
+    p.add_argument("--flags", action="append", metavar='LANG="FLAGS"',
+                   help="compiler flags for one language instead of its own, e.g. "
+                   "cpp=\"-O2 -std=c++98 -fpermissive\" (repeatable)")
+    # the language table is read only when the help is shown (not at every start-up)
+    p.format_help = functools.partial(_help_with_languages, p.format_help)  # type: ignore
     if seed:
         p.add_argument("--seed", type=int, default=None, metavar="N",
                        help="let the optimal player choose at random among equally good moves, "
@@ -110,6 +120,12 @@ def add_harness_options(p: argparse.ArgumentParser, jobs: bool = True, seed: boo
         default = getattr(Limits(), field) / scale
         g.add_argument(flag, dest=f"limit_{field}", type=float, default=None, metavar="N",
                        help=f"{(limits or {}).get(flag, text)} (default: {default:g})")
+
+
+def _help_with_languages(format_help: Callable[[], str]) -> str:
+    from judge.sandbox.languages import help_text
+
+    return format_help() + "\n" + help_text()
 
 
 #: the argparse destination of each limit flag
@@ -141,9 +157,14 @@ def harness_setup(args: argparse.Namespace) -> dict[str, Any]:
     if asked is not None and asked < 1:
         raise InputError("--jobs must be at least 1")
     jobs = asked or os.cpu_count() or 1
+    from judge.sandbox import languages
+
+    overrides = languages.read_overrides(getattr(args, "languages", None),
+                                         getattr(args, "flags", None))
+    languages.configure(overrides)  # before the bots are compiled
     tier = tier_for_run(args.sandbox)
     return {"limits": asdict(limits), "sandbox": tier.sandbox, "tier": tier.describe(),
-            "jobs": jobs, "seed": getattr(args, "seed", None)}
+            "jobs": jobs, "seed": getattr(args, "seed", None), "languages": overrides}
 
 
 def tier_for_run(mode: str) -> Any:
@@ -172,24 +193,38 @@ def tier_name(config: dict[str, Any]) -> str:
     return (config.get("tier") or {}).get("name") or config.get("sandbox", "unknown")
 
 
-def check_bots(paths: list[str]) -> list[str]:
-    """The bot paths as given, after checking each names a runnable program.
+#: the exit status of a command that graded what it could, but skipped a bot whose
+#: language has no toolchain here (its games are not played, nor charged to it)
+EXIT_SKIPPED = 3
 
-    Folders and files that cannot be bots (a shell glob such as ``bots/nim/*`` may catch a
-    README or ``__pycache__``) are skipped with a note on stderr; a missing file is an error.
+
+def check_bots(paths: list[str]) -> tuple[list[str], list[str]]:
+    """(the bot paths as given, after checking each names a runnable program; the messages
+    of bots skipped because their language is not installed here).
+
+    Every bot is compiled here, once, before any game: one that does not compile gets the
+    compile-error verdict in each of its games, its message reported once. Folders and
+    files that cannot be bots (a shell glob such as ``bots/nim/*`` may catch a README or
+    ``__pycache__``) are skipped with a note on stderr; a missing file is an error.
     """
-    from judge.sandbox import CompileError, program_for
+    from judge.sandbox import CompileError, ToolchainMissing, program_for
 
     bots: list[str] = []
+    skipped: list[str] = []
     seen: dict[Path, str] = {}
     for path in paths:
         if Path(path).is_dir():
             print(f"judge: skipping {path}: a folder, not a bot", file=sys.stderr)
             continue
         try:
-            program_for(path)  # C and C++ bots are compiled (and cached) once, here
+            program_for(path)  # compiled (and cached) once, here
         except CompileError:
             pass  # every game of that bot gets the compile-error verdict
+        except ToolchainMissing as exc:
+            message = f"bot {path}: {exc}"
+            print(f"judge: skipping {message}", file=sys.stderr)
+            skipped.append(message)
+            continue
         except InputError as exc:
             if not Path(path).exists() or len(paths) == 1:
                 raise
@@ -201,8 +236,8 @@ def check_bots(paths: list[str]) -> list[str]:
         seen[real] = path
         bots.append(path)
     if not bots:
-        raise InputError("no bot files among the arguments")
-    return bots
+        raise InputError("; ".join(skipped) if skipped else "no bot files among the arguments")
+    return bots, skipped
 
 
 def open_store(path: str, must_exist: bool = False) -> Store:
@@ -261,7 +296,7 @@ def play_missing(store: Store, run_id: int, config: dict[str, Any], specs: list,
           f"{len(specs)} games, {len(todo)} to play{seed}, confinement {tier_name(config)} "
           f"({store.path})", file=sys.stderr)
     setup = Setup(config["game"], config["rules"], config["limits"], config["sandbox"],
-                  config.get("seed"))
+                  config.get("seed"), config.get("languages") or {})
     try:
         run_specs(setup, todo, config["jobs"] if args.jobs is None else args.jobs,
                   lambda spec, rec: store.add_game(run_id, spec.key, rec),
@@ -323,7 +358,8 @@ def load_starts(game: Game, path: str) -> list[str]:
 
 
 #: the settings a stored run keeps: given again with --resume, they are refused
-HARNESS_SETTINGS = ["--sandbox", "--seed", *(flag for flag, *_ in LIMIT_OPTIONS)]
+HARNESS_SETTINGS = ["--sandbox", "--seed", "--languages", "--flags",
+                    *(flag for flag, *_ in LIMIT_OPTIONS)]
 
 
 def refuse_with_resume(args: argparse.Namespace, *names: str) -> None:

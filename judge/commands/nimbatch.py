@@ -6,7 +6,13 @@ import argparse
 import sys
 from pathlib import Path
 
-from judge.commands.common import add_harness_options, check_bots, harness_setup, read_lines
+from judge.commands.common import (
+    EXIT_SKIPPED,
+    add_harness_options,
+    check_bots,
+    harness_setup,
+    read_lines,
+)
 from judge.report import FORMATS, render_rows, to_json
 
 
@@ -46,9 +52,10 @@ def run(args: argparse.Namespace) -> int:
 
     text = "\n".join(read_lines(args.input)) + "\n" if args.input else standard_input()
     cases = parse_input(text, str(args.input) if args.input else "nim.txt")
-    programs = check_bots(args.programs)
-    setup = harness_setup(args)
-    print(f"judge: nim-batch: {len(args.programs)} programs, confinement "
+    setup = harness_setup(args)  # the language table first: programs are compiled next
+    programs, skipped = check_bots(args.programs)
+    status = EXIT_SKIPPED if skipped else 0
+    print(f"judge: nim-batch: {len(programs)} programs, confinement "
           f"{setup['tier']['name']}", file=sys.stderr)
     from judge.sandbox import Limits
 
@@ -66,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         sys.stdout.write(to_json({"programs": [{k: v for k, v in r.items() if k != "score"}
                                                for r in rows]}))
-        return 0
+        return status
     table = []
     for r in rows:
         wrong = r["first_wrong"]
@@ -81,4 +88,4 @@ def run(args: argparse.Namespace) -> int:
             sys.stdout.write(f"\n{r['program']}\n")
             sys.stdout.write(render_rows(r["lines"], args.format,
                                          ["line", "heaps", "expected", "got", "ok"]))
-    return 0
+    return status

@@ -79,9 +79,11 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("the start position is already the end of the game")
     names = [args.bot, args.vs]
     programs = [n for n in names if n not in (OPTIMAL, "human")]
+    setup = harness_setup(args)  # the language table first: bots are compiled next
     if programs:
-        check_bots(list(dict.fromkeys(programs)))  # a bot may play itself
-    setup = harness_setup(args)
+        _, skipped = check_bots(list(dict.fromkeys(programs)))  # a bot may play itself
+        if skipped:
+            raise InputError("; ".join(skipped))
     bot_seat = game.mover(start) if args.seat == 1 else 1 - game.mover(start)
     seated = names if bot_seat == 0 else names[::-1]
     # with JSON on stdout, the dialogue with a human goes to stderr

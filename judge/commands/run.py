@@ -7,6 +7,7 @@ import sys
 from typing import Any
 
 from judge.commands.common import (
+    EXIT_SKIPPED,
     add_game_options,
     add_harness_options,
     add_output_options,
@@ -26,7 +27,16 @@ from judge.commands.common import (
 from judge.games import load_game
 from judge.games.base import Game, InputError
 from judge.report import render_rows, to_json
-from judge.results import POINTS, failures_text, result_for, seat_of, summarise
+from judge.results import (
+    POINTS,
+    compile_error,
+    compile_errors_text,
+    failures_text,
+    game_message,
+    result_for,
+    seat_of,
+    summarise,
+)
 from judge.schedule import OPTIMAL, GameSpec
 from judge.testsets import default_tests
 
@@ -115,8 +125,9 @@ def run(args: argparse.Namespace) -> int:
         game = game_from_args(args)
         harness = harness_setup(args)
         starts = test_starts(game, args.tests, args.seats)
+        bots, skipped = check_bots(args.bots)
         config = {
-            "game": game.name, "rules": game.rules_string(), "bots": check_bots(args.bots),
+            "game": game.name, "rules": game.rules_string(), "bots": bots,
             "tests": args.tests, "seats": args.seats, "starts": starts, **harness,
         }
         config.update(run_identity(config["bots"]))
@@ -126,7 +137,7 @@ def run(args: argparse.Namespace) -> int:
     specs = schedule(game, config["bots"], config["starts"])
     play_missing(store, run_id, config, specs, args)
     print_run(store, run_id, args.format, args.details)
-    return 0
+    return EXIT_SKIPPED if args.resume is None and skipped else 0
 
 
 def grading_rows(game_name: str, config: dict[str, Any],
@@ -136,7 +147,7 @@ def grading_rows(game_name: str, config: dict[str, Any],
     bots, games = [], []
     for bot in config["bots"]:
         mine = [(rec, seat_of(rec, bot)) for rec in records.values() if bot in rec["players"]]
-        bots.append(summarise(bot, mine, points))
+        bots.append(dict(summarise(bot, mine, points), compile_error=compile_error(mine)))
         for rec, seat in mine:
             games.append({
                 "bot": bot,
@@ -144,7 +155,7 @@ def grading_rows(game_name: str, config: dict[str, Any],
                 "seat": seat + 1,
                 "result": result_for(rec, seat) or "void",
                 "verdict": rec["verdict"]["code"],
-                "message": rec["verdict"]["message"],
+                "message": game_message(rec),
                 "moves": [m["move"] for m in rec["moves"]],
             })
     return bots, games
@@ -168,6 +179,8 @@ def print_run(store: Any, run_id: int, fmt: str, details: bool) -> None:
     if fmt == "table":
         sys.stdout.write(f"run {run_id}: {info['game']} (confinement {tier_name(config)})\n")
     sys.stdout.write(render_rows(rows, fmt, headers))
+    if fmt == "table":
+        sys.stdout.write(compile_errors_text(bots))
     if details:
         sys.stdout.write("\n")
         detail = [dict(g, moves=", ".join(g["moves"])) for g in games]

@@ -10,6 +10,7 @@ from itertools import combinations
 from typing import Any
 
 from judge.commands.common import (
+    EXIT_SKIPPED,
     add_game_options,
     add_harness_options,
     add_output_options,
@@ -32,7 +33,10 @@ from judge.games.base import Game, InputError
 from judge.report import render_rows, to_json
 from judge.results import (
     TOURNAMENT_POINTS,
+    compile_error,
+    compile_errors_text,
     failures_text,
+    game_message,
     result_for,
     summarise,
 )
@@ -116,7 +120,8 @@ def run(args: argparse.Namespace) -> int:
         names = list(args.bots)
         if args.gauntlet and args.gauntlet not in names:
             names.insert(0, args.gauntlet)
-        bots = check_bots(names) if names else []
+        harness = harness_setup(args)  # the language table first: bots are compiled next
+        bots, skipped = check_bots(names) if names else ([], [])
         entrants = bots + ([OPTIMAL] if args.include_optimal else [])
         if len(entrants) < 2:
             raise InputError("a tournament needs at least two participants "
@@ -124,7 +129,6 @@ def run(args: argparse.Namespace) -> int:
         if args.rounds < 1:
             raise InputError("--rounds must be at least 1")
         game = game_from_args(args)
-        harness = harness_setup(args)
         seed = harness["seed"] if harness["seed"] is not None else random.randrange(2**31)
         starts = (load_starts(game, args.starts) if args.starts
                   else [game.format_position(p) for p in solvable(game, default_starts(game))])
@@ -136,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
     game = load_game(config["game"], config["rules"])
     play_missing(store, run_id, config, schedule(game, config), args)
     print_tournament(store, run_id, args.format, args.details)
-    return 0
+    return EXIT_SKIPPED if args.resume is None and skipped else 0
 
 
 def standings(config: dict[str, Any], records: dict[str, dict[str, Any]]) -> dict[str, Any]:
@@ -164,7 +168,7 @@ def standings(config: dict[str, Any], records: dict[str, dict[str, Any]]) -> dic
         seen_games.setdefault(ident, key)
         games.append({"key": key, "players": [a, b], "start": rec["start"],
                       "results": rec["results"], "verdict": rec["verdict"]["code"],
-                      "message": rec["verdict"]["message"], "moves": list(moves),
+                      "message": game_message(rec), "moves": list(moves),
                       "identical_to": twin, "seed": rec.get("seed")})
     from judge.ratings import fit  # NumPy: only once there are games to rate
 
@@ -172,6 +176,7 @@ def standings(config: dict[str, Any], records: dict[str, dict[str, Any]]) -> dic
     table = []
     for bot in entrants:
         row = summarise(bot, per_bot[bot], TOURNAMENT_POINTS)
+        row["compile_error"] = compile_error(per_bot[bot])
         r = ratings.get(bot)
         row.update(rating=None if r is None else round(r.rating, 1),
                    rating_low=None if r is None else round(r.low, 1),
@@ -210,6 +215,8 @@ def print_tournament(store: Any, run_id: int, fmt: str, details: bool) -> None:
                          f" confinement {tier_name(info['config'])})\n")
     sys.stdout.write(render_rows(rows, fmt, ["rank", "bot", "points", "wins", "ties", "losses",
                                              "rating", "interval", "accuracy", "failures"]))
+    if fmt == "table":
+        sys.stdout.write(compile_errors_text(data["standings"]))
     names = [s["bot"] for s in data["standings"]]
     cross = data["crosstable"]
     cross_rows = [{"bot": a, **{f"#{j}": (f"{cross[a][b]:g}" if b in cross[a] else "")

@@ -41,8 +41,9 @@ class BotPlayer(Player):
     ) -> None:
         """Prepare the bot at `path`; raises `InputError` for a missing or unrunnable file.
 
-        A C/C++ bot is compiled here (once per content); a compile error is reported as the
-        ``compile-error`` verdict of every game it plays. With `pty`, the bot's stdin and
+        A bot in a compiled language is compiled here (once per content); a compile error is
+        reported as the ``compile-error`` verdict of every game it plays. Its language may
+        add to `limits` (a runtime's start-up). With `pty`, the bot's stdin and
         stdout are a terminal, so that a program that never flushes still works.
         """
         self.path = Path(path)
@@ -54,7 +55,7 @@ class BotPlayer(Player):
         self.seed = seed
         self.compile_error: str | None = None
         try:
-            self.program = program_for(path)
+            self.program, self.limits = program_for(path).under(self.limits)
         except CompileError as exc:
             self.compile_error = str(exc)
         self.process: Confined | None = None

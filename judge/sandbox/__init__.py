@@ -5,7 +5,8 @@ Modules, by what a newcomer looks for:
 
 - `tiers`: the `--sandbox` modes, the tier this machine gives, what each guarantees;
 - `limits`: what a bot may use in one game;
-- `programs`: bot files to commands (interpreters, C/C++ compiled once);
+- `languages`: the language table (`languages.toml`): suffixes, compile and run commands;
+- `programs`: bot files to commands (compiled once, confined, cached; or interpreted);
 - `launch`: the command line that starts a bot in each tier (bwrap's and the helper's
   options, rlimits);
 - `process`: one confined bot process, from spawn to reaping (`Confined`);
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
     from judge.sandbox.programs import (
         CompileError,
         Program,
+        ToolchainMissing,
         check_bot_path,
         compiled,
         program_for,
@@ -36,11 +38,13 @@ _HOME = {
     "remove_stale_workdirs": "cleanup", "remove_tree": "cleanup", "Limits": "limits",
     "Confined": "process", "Exit": "process", "group_members": "process",
     "CompileError": "programs", "Program": "programs", "check_bot_path": "programs",
-    "compiled": "programs", "program_for": "programs", "SANDBOX_MODES": "tiers",
+    "compiled": "programs", "program_for": "programs", "ToolchainMissing": "programs",
+    "SANDBOX_MODES": "tiers",
     "Tier": "tiers", "bwrap_path": "tiers", "resolve_sandbox": "tiers", "tier_for": "tiers",
 }
 __all__ = [
     "SANDBOX_MODES", "CompileError", "Confined", "Exit", "Limits", "Program", "Tier",
+    "ToolchainMissing",
     "bwrap_path", "check_bot_path", "compiled", "group_members", "program_for",
     "remove_stale_workdirs", "remove_tree", "resolve_sandbox", "tier_for",
 ]

@@ -170,8 +170,10 @@ def _user_tasks() -> int:
     return count
 
 
-def rlimits(limits: Limits, own_uid: bool, starters: int = 0) -> list[tuple[int, int, int]]:
-    """(resource, soft, hard) for the bot, never above the judge's own hard limits."""
+def rlimits(limits: Limits, own_uid: bool, starters: int = 0,
+            address_space: bool = True) -> list[tuple[int, int, int]]:
+    """(resource, soft, hard) for the bot, never above the judge's own hard limits; without
+    the address-space limit for a managed runtime (`Program.address_space`)."""
     # with a uid of its own, the slot's pids cgroup (when there is one) should be the limit
     # that a fork meets first, so that the judge learns of it: RLIMIT_NPROC is one above;
     # under the judge's uid, its processes now and those that start the bot do not count,
@@ -181,7 +183,8 @@ def rlimits(limits: Limits, own_uid: bool, starters: int = 0) -> list[tuple[int,
     wanted = [
         # CPU: SIGXCPU at the soft limit, SIGKILL a second later if the bot ignores it
         (resource.RLIMIT_CPU, limits.cpu_seconds, limits.cpu_seconds + 1),
-        (resource.RLIMIT_AS, limits.memory_bytes, limits.memory_bytes),
+        *([(resource.RLIMIT_AS, limits.memory_bytes, limits.memory_bytes)]
+          if address_space else []),
         (resource.RLIMIT_NPROC, nproc, None),
         (resource.RLIMIT_FSIZE, limits.file_bytes, None),
         (resource.RLIMIT_NOFILE, limits.open_files, None),
@@ -270,14 +273,14 @@ def plan(program: Program, limits: Limits, tier: Tier, slot: Slot | None,
     outer_joins = ["-c", str(procs["pids"])] if in_pids and procs else []
     inner = [x for c, fd in procs.items() if not (outer_joins and c == "pids")
              for x in ("-c", str(fd))]
-    bot_rlimits = rlimits(limits, own_uid, starters)
+    bot_rlimits = rlimits(limits, own_uid, starters, program.address_space)
     for res, soft, hard in bot_rlimits:
         inner += ["-r", f"{res}:{rlim_arg(soft)}:{rlim_arg(hard)}"]
     if slot is not None:
         inner += ["-u", str(slot.uid)]
     inner.append("-s")
     token = secrets.token_hex(8)
-    base_env = {"PATH": SAFE_PATH, "LANG": "C.UTF-8", "JUDGE_BOT": token}
+    base_env = {"PATH": SAFE_PATH, "LANG": "C.UTF-8", "JUDGE_BOT": token, **dict(program.env)}
     keep_fds = list(procs.values())
     memfds: list[int] = []
     preexec = None

@@ -1,32 +1,37 @@
-"""Turning a bot file into a command: interpreters, and C/C++ compiled once and cached."""
+"""Turning a bot file into a command: its language (see `languages`), compiled once,
+confined, and cached by content, toolchain and flags; or its interpreter."""
 
 from __future__ import annotations
 
 import functools
 import hashlib
+import io
 import os
+import re
+import shlex
 import sys
+import tarfile
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from judge.games.base import InputError
+from judge.sandbox.languages import Language, ToolchainMissing, table
+from judge.sandbox.limits import Limits
 
-#: how a C or C++ source is compiled, by suffix (the output and source are appended)
-COMPILERS: dict[str, tuple[str, ...]] = {
-    ".c": ("gcc", "-O2", "-pipe"),
-    ".cpp": ("g++", "-O2", "-pipe"),
-}
-#: libraries linked after the source, by suffix
-LINK_LIBRARIES: dict[str, tuple[str, ...]] = {".c": ("-lm",), ".cpp": ()}
 COMPILE_SECONDS = 60
 #: part of every compiled bot's cache key: bump when the way bots are built changes
-COMPILE_VERSION = "confined-1"
+COMPILE_VERSION = "languages-1"
 COMPILE_MESSAGE_CHARS = 4000
+#: headers of pre-standard C++ (<iostream.h> and kin), for the C++ compile command
+COMPAT = Path(__file__).with_name("compat")
+
+__all__ = ["CompileError", "Program", "ToolchainMissing", "check_bot_path", "compiled",
+           "program_for"]
 
 
 class CompileError(Exception):
-    """A C or C++ bot that does not compile; the message is the compiler's output."""
+    """A bot that does not compile; the message is the compiler's output."""
 
 
 @dataclass(frozen=True)
@@ -39,6 +44,14 @@ class Program:
     runtime: tuple[Path, ...] = ()
     #: what a sandbox must show of it, when not its own file (the last argument)
     shows: tuple[Path, ...] | None = None
+    #: its language's name ("" for an executable)
+    language: str = ""
+    #: whether the address-space rlimit applies (not to a managed runtime's reservations)
+    address_space: bool = True
+    #: what its language adds to the run's limits (a runtime's start, its threads)
+    extra: tuple[tuple[str, float], ...] = ()
+    #: variables its language sets
+    env: tuple[tuple[str, str], ...] = ()
 
     def shown(self) -> Path:
         """The bot's own file (its last argument): a sandbox shows it, nothing beside it."""
@@ -47,6 +60,15 @@ class Program:
     def shown_paths(self) -> tuple[Path, ...]:
         """Everything a sandbox must show of the program, beyond the system."""
         return (*self.runtime, *((self.shown(),) if self.shows is None else self.shows))
+
+    def under(self, limits: Limits) -> tuple[Program, Limits]:
+        """The command and limits for a run's `limits`: its language's allowances added,
+        and a managed heap ({heap}) sized to two thirds of the memory limit."""
+        if self.extra:
+            limits = replace(limits, **{k: type(getattr(limits, k))(getattr(limits, k) + v)
+                                        for k, v in self.extra})
+        heap = str(max(16, (limits.memory_bytes >> 20) * 2 // 3))
+        return replace(self, argv=tuple(a.replace("{heap}", heap) for a in self.argv)), limits
 
 
 def _python_runtime() -> tuple[Path, ...]:
@@ -101,83 +123,156 @@ def check_bot_path(path: str | Path) -> Path:
         raise InputError(f"bot {path}: no such file")
     if not os.access(source, os.R_OK):
         raise InputError(f"bot {path}: the file cannot be read")
-    if source.suffix.lower() not in (".py", *COMPILERS) and not os.access(source, os.X_OK):
-        raise InputError(f"bot {path}: not executable, and not a .py, .c or .cpp file")
+    if table().for_file(source) is None and not os.access(source, os.X_OK):
+        raise InputError(f"bot {path}: not executable, and not a source file of a known "
+                         f"language ({' '.join(table().suffixes())}; see --help)")
     return source
 
 
 def program_for(path: str | Path) -> Program:
-    """The command for a bot file; raises `InputError` (bad path) or `CompileError`."""
+    """The command for a bot file; raises `InputError` (a bad path), `ToolchainMissing`
+    (an `InputError`: its language is not installed here) or `CompileError`."""
     source = check_bot_path(path)
-    suffix = source.suffix.lower()
-    if suffix == ".py":
+    lang = table().for_file(source)
+    if lang is None:  # any executable: a shebang script or a binary
+        return Program(source, (str(source),))
+    common = {"language": lang.name, "address_space": lang.address_space,
+              "extra": lang.extra, "env": lang.env}
+    if lang.compile:
+        folder, main = compiled(source, lang)
+        argv = _fill(lang.run, {"{dir}": str(folder), "{main}": main, "{src}": str(source)})
+        return Program(source, (lang.tool(argv[0]), *argv[1:]), lang.needed(),
+                       shows=(folder,), **common)
+    if lang.run[0] == "{python}":  # Python 3: the judge's own interpreter, started fast
         # -u: a bot that forgets to flush still works; -B: no __pycache__ next to the bot;
         # -S and the launcher: the judge's site-packages without running its .pth files
         return Program(source, (sys.executable, "-S", "-u", "-B", "-c", _launcher(),
-                                str(source)), _python_runtime())
-    if suffix in COMPILERS:
-        return Program(source, (str(compiled(source)),))
-    return Program(source, (str(source),))
+                                str(source)), _python_runtime(), **common)
+    argv = _fill(lang.run, {"{src}": str(source)})
+    tool = lang.tool(argv[0])
+    return Program(source, (tool, *argv[1:]), (*_runtime_of(tool), *lang.needed()), **common)
+
+
+def _fill(template: tuple[str, ...] | list[str], values: dict[str, str]) -> list[str]:
+    """`template` with each {name} of `values` replaced (others, like {heap}, kept)."""
+    out = []
+    for word in template:
+        for name, value in values.items():
+            word = word.replace(name, value)
+        out.append(word)
+    return out
+
+
+def _runtime_of(tool: str) -> tuple[Path, ...]:
+    """The installation a command outside the system comes from (its bin folder's parent),
+    which a sandbox must show; nothing for a command of the system's."""
+    real = Path(os.path.realpath(tool))
+    return () if _system(real) else (real.parent.parent,)
 
 
 #: what compiling one bot may use: it runs confined like a bot, as untrusted work (a
 #: source may `#include` or `.incbin` any file it can see, or make the compiler explode)
 COMPILE_LIMITS = {
     "first_move_seconds": COMPILE_SECONDS, "cpu_seconds": COMPILE_SECONDS,
-    "memory_bytes": 2 << 30, "processes": 16, "disk_bytes": 256 << 20,
+    "memory_bytes": 2 << 30, "processes": 128, "disk_bytes": 512 << 20,
     "file_bytes": 256 << 20, "open_files": 256, "output_bytes": 64 << 20,
     "stderr_bytes": COMPILE_MESSAGE_CHARS, "grace_seconds": 1.0,
 }
 
 
-def compiled(source: Path) -> Path:
-    """The binary built from a C/C++ `source`, compiled once (confined, in the strongest
-    tier this machine has) and cached by content; raises `CompileError`."""
+def source_name(source: Path, lang: Language) -> str:
+    """The source's name in the build folder: its own where that is a plain name that the
+    compiler takes (a crate or module name), and for Java the name its public class needs."""
+    if lang.key == "java":
+        text = _without_comments(source.read_text(errors="replace"))
+        public = re.search(r"\bpublic\s+(?:(?:final|abstract|sealed|strictfp)\s+)*"
+                           r"(?:class|interface|enum|record)\s+([A-Za-z_$][\w$]*)", text)
+        return f"{public.group(1) if public else 'Main'}.java"
+    stem = re.sub(r"\W", "_", source.stem, flags=re.ASCII) or "bot"
+    if stem[0].isdigit() or stem in ("out", "bot"):
+        stem = f"bot_{stem}"
+    return stem + source.suffix
+
+
+def _without_comments(text: str) -> str:
+    return re.sub(r"//[^\n]*|/\*.*?\*/", " ", text, flags=re.S)
+
+
+def compiled(source: Path, lang: Language | None = None) -> tuple[Path, str]:
+    """(the folder built from `source`, the main class for a JVM language or ""), compiled
+    once, confined in the strongest tier this machine has, and cached by the content, the
+    toolchain (its file's identity: a new version is a new build) and the command line;
+    raises `CompileError` or `ToolchainMissing`."""
     from judge.solvers.cache import cache_dir
 
-    suffix = source.suffix.lower()
-    compiler = COMPILERS[suffix]
-    # the version names how binaries are built: none built unconfined (before it) is used
-    key = hashlib.sha256("\0".join((COMPILE_VERSION, *compiler)).encode() + b"\0"
-                         + source.read_bytes()).hexdigest()
+    lang = lang or table().for_file(source)
+    if lang is None or not lang.compile:
+        raise InputError(f"{source}: not a source file of a compiled language")
+    compiler = lang.tool(lang.compile[0])
+    name = source_name(source, lang)
+    command = _fill(lang.command(lang.compile), {"{src}": name, "{out}": "out",
+                                                  "{compat}": str(COMPAT)})
+    st = os.stat(compiler)
+    key = hashlib.sha256("\0".join(
+        (COMPILE_VERSION, lang.key, os.path.realpath(compiler), str(st.st_size),
+         str(st.st_mtime_ns), *command, *(f"{k}={v}" for k, v in lang.env))).encode()
+        + b"\0" + source.read_bytes()).hexdigest()[:32]
     folder = cache_dir() / "bots"
-    binary, failure = folder / key[:32], folder / f"{key[:32]}.err"
-    if binary.exists():
-        return binary
+    built, failure, main_file = folder / key, folder / f"{key}.err", folder / f"{key}.main"
+    if built.is_dir():
+        return built, main_file.read_text() if main_file.exists() else ""
     if failure.exists():
         raise CompileError(failure.read_text(errors="replace"))
     folder.mkdir(parents=True, exist_ok=True)
-    built, message = _compile(compiler, source, LINK_LIBRARIES[suffix])
+    files, message = _compile(lang, [compiler, *command[1:]], source, name)
     with tempfile.TemporaryDirectory(dir=folder, prefix="build-") as tmp:
-        if built is not None:
-            out = Path(tmp) / "bot"
-            out.write_bytes(built)
-            os.chmod(out, 0o755)
-            os.replace(out, binary)
-            return binary
-        failed = Path(tmp) / "err"
-        failed.write_text(message)
-        os.replace(failed, failure)
-    raise CompileError(message)
+        if files is None:
+            failed = Path(tmp) / "err"
+            failed.write_text(message)
+            os.replace(failed, failure)
+            raise CompileError(message)
+        out = Path(tmp) / "out"
+        out.mkdir(mode=0o755)
+        for rel, (data, runnable) in files.items():
+            target = out / rel
+            target.parent.mkdir(mode=0o755, parents=True, exist_ok=True)
+            target.write_bytes(data)
+            os.chmod(target, 0o755 if runnable else 0o644)
+        main = main_class(out) if lang.key == "java" else ""
+        if lang.key == "java" and not main:
+            message = "no class has a `public static void main(String[])` method"
+            (Path(tmp) / "err").write_text(message)
+            os.replace(Path(tmp) / "err", failure)
+            raise CompileError(message)
+        (Path(tmp) / "main").write_text(main)
+        os.replace(Path(tmp) / "main", main_file)
+        try:
+            os.replace(out, built)
+        except OSError:  # built meanwhile by another process of the judge: the same
+            pass
+    return built, main
 
 
-def _compile(compiler: tuple[str, ...], source: Path,
-             libraries: tuple[str, ...]) -> tuple[bytes | None, str]:
-    """(the binary, "") or (None, the compiler's message): the compiler runs as a bot does,
-    in its own work dir with the source, and writes the binary to its standard output."""
-    import shlex
+def _compile(lang: Language, command: list[str], source: Path,
+             name: str) -> tuple[dict[str, tuple[bytes, bool]] | None, str]:
+    """(the files built, "") or (None, the compiler's message): the compiler runs as a bot
+    does, in its own work dir with the source, and sends the folder it built as a tar on
+    its standard output (its own output goes to its stderr, the message)."""
     import time
 
     import pexpect
 
-    from judge.sandbox.limits import Limits
     from judge.sandbox.process import Confined
 
-    name = "source" + source.suffix.lower()
-    command = shlex.join([*compiler, "-o", "bot", name, *libraries]) + " && cat bot"
-    program = Program(source, ("/bin/sh", "-c", command), shows=())
+    shell = (f"mkdir out && {shlex.join(command)} >&2 && cd out && "
+             f"exec tar --owner=0 --group=0 -cf - .")
+    runtime = (*_runtime_of(command[0]), *lang.needed(),
+               *((COMPAT,) if "{compat}" in lang.compile else ()))
+    program = Program(source, ("/bin/sh", "-c", shell), runtime, shows=(),
+                      address_space=lang.address_space)
     limits = Limits(**COMPILE_LIMITS)
-    proc = Confined(program, limits, "auto", files={name: source.read_bytes()})
+    proc = Confined(program, limits, "auto", files={name: source.read_bytes()},
+                    env=dict(lang.env))
     chunks: list[bytes] = []
     size, why = 0, ""
     try:
@@ -203,8 +298,92 @@ def _compile(compiler: tuple[str, ...], source: Path,
     finally:
         proc.kill()
     if not why and ended is not None and ended.returncode == 0:
-        return b"".join(chunks), ""
+        files = _untar(b"".join(chunks))
+        if files:
+            return files, ""
+        why = "the compiler wrote no program"
     if not why and ended is not None and ended.oom_killed:
         why = f"the compiler ran out of memory (limit {limits.memory_bytes >> 20} MiB)"
-    said = said.replace(name, source.name)[-COMPILE_MESSAGE_CHARS:]
-    return None, "\n".join(filter(None, [said.rstrip(), why])) or f"{compiler[0]} failed"
+    if name != source.name:
+        said = said.replace(name, source.name)
+    said = said[-COMPILE_MESSAGE_CHARS:]
+    return None, ("\n".join(filter(None, [said.rstrip(), why]))
+                  or f"{Path(command[0]).name} failed")
+
+
+def _untar(data: bytes) -> dict[str, tuple[bytes, bool]] | None:
+    """The regular files of a tar made by the compile step: (content, runnable) by relative
+    path; links, devices and names that leave the folder are dropped (untrusted output)."""
+    files: dict[str, tuple[bytes, bool]] = {}
+    try:
+        with tarfile.open(fileobj=io.BytesIO(data), mode="r:") as tar:
+            for member in tar:
+                rel = os.path.normpath(member.name)
+                if (not member.isfile() or rel.startswith(("..", "/")) or rel == "."
+                        or "\0" in rel):
+                    continue
+                fh = tar.extractfile(member)
+                if fh is not None:
+                    files[rel] = (fh.read(), bool(member.mode & 0o100))
+    except tarfile.TarError:
+        return None
+    return files
+
+
+def main_class(folder: Path) -> str:
+    """The class in `folder` (compiled Java) with `public static void main(String[])`:
+    read from the class files themselves, whatever the source file was called."""
+    found = []
+    for path in sorted(folder.rglob("*.class")):
+        if "$" not in path.name and _has_main(path.read_bytes()):
+            found.append(".".join(path.relative_to(folder).with_suffix("").parts))
+    return found[0] if found else ""
+
+
+def _has_main(data: bytes) -> bool:
+    """Whether a class file declares `public static void main(String[])`."""
+    import struct
+
+    try:
+        if data[:4] != b"\xca\xfe\xba\xbe":
+            return False
+        count, at = struct.unpack_from(">H", data, 8)[0], 10
+        utf8: dict[int, bytes] = {}
+        index = 1
+        while index < count:
+            tag = data[at]
+            if tag == 1:
+                size = struct.unpack_from(">H", data, at + 1)[0]
+                utf8[index] = data[at + 3:at + 3 + size]
+                at += 3 + size
+            elif tag in (3, 4, 9, 10, 11, 12, 17, 18):
+                at += 5
+            elif tag in (5, 6):
+                at += 9
+                index += 1  # 8-byte constants take two entries
+            elif tag in (7, 8, 16, 19, 20):
+                at += 3
+            elif tag == 15:
+                at += 4
+            else:
+                return False
+            index += 1
+        at += 6  # access flags, this class, super class
+        interfaces = struct.unpack_from(">H", data, at)[0]
+        at += 2 + 2 * interfaces
+        for kind in ("fields", "methods"):
+            members = struct.unpack_from(">H", data, at)[0]
+            at += 2
+            for _ in range(members):
+                flags, name, desc, attrs = struct.unpack_from(">HHHH", data, at)
+                at += 8
+                if (kind == "methods" and flags & 0x9 == 0x9  # public static
+                        and utf8.get(name) == b"main"
+                        and utf8.get(desc) == b"([Ljava/lang/String;)V"):
+                    return True
+                for _a in range(attrs):
+                    length = struct.unpack_from(">I", data, at + 2)[0]
+                    at += 6 + length
+    except (struct.error, IndexError):
+        return False
+    return False

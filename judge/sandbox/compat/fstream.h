@@ -1,0 +1,4 @@
+/* <fstream.h> of pre-standard C++ (see iostream.h). */
+#include <fstream>
+#include <iostream>
+using namespace std;

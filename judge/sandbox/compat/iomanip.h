@@ -1,0 +1,4 @@
+/* <iomanip.h> of pre-standard C++ (see iostream.h). */
+#include <iomanip>
+#include <iostream>
+using namespace std;

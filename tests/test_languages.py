@@ -1,0 +1,351 @@
+"""The language table: every language's sample bot graded, compile errors once per bot, a
+missing toolchain named, compilation confined, and the user's own table and flags.
+
+A test of a language is skipped (with the reason) only where its toolchain is missing here;
+CI installs them all.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from judge.games.base import InputError
+from judge.sandbox import languages
+from judge.sandbox.languages import Table, locate, read_overrides
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "bots" / "languages"
+TABLE = Table()
+
+
+def need(key: str) -> None:
+    """Skip unless the toolchain of language `key` is installed here."""
+    lang = TABLE.languages[key]
+    word = (lang.compile or lang.run)[0]
+    if locate(word, lang.find) is None:
+        pytest.skip(f"no {lang.name} toolchain here (install {lang.package})")
+
+
+def folder(parent: Path, name: str) -> Path:
+    (parent / name).mkdir()
+    return parent / name
+
+
+def judge(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "judge", *args], capture_output=True,
+                          text=True, timeout=600, cwd=cwd)
+
+
+def grade(tmp_path: Path, game: str, *bots: Path | str, extra: tuple[str, ...] = (),
+          starts: str | None = None) -> tuple[subprocess.CompletedProcess, dict | None]:
+    """`judge run --format json` of `bots` (on `starts`, one per line, if given)."""
+    args = ["run", "--game", game, "--db", str(tmp_path / "r.db"), "--format", "json",
+            "--jobs", "2", *extra]
+    if starts is not None:
+        (tmp_path / "starts.txt").write_text(starts)
+        args += ["--tests", str(tmp_path / "starts.txt")]
+    out = judge(*args, *map(str, bots), cwd=tmp_path)
+    return out, (json.loads(out.stdout) if out.stdout.startswith("{") else None)
+
+
+# --- the table --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name, key", [
+    ("a.c", "c"), ("a.C", "cpp"), ("a.cc", "cpp"), ("a.cxx", "cpp"), ("a.cpp", "cpp"),
+    ("a.CPP", "cpp"), ("a.pas", "pascal"), ("a.dpr", "pascal"), ("Main.java", "java"),
+    ("a.rs", "rust"), ("a.go", "go"), ("a.js", "javascript"), ("a.py", "python3"),
+    ("a.py2", "python2"),
+])
+def test_each_suffix_names_its_language(name: str, key: str, tmp_path: Path) -> None:
+    (tmp_path / name).write_text("")
+    lang = TABLE.for_file(tmp_path / name)
+    assert lang is not None and lang.key == key
+
+
+@pytest.mark.parametrize("text, key", [
+    ('print "hello"\n', "python2"),
+    ("try:\n    pass\nexcept ValueError, e:\n    pass\n", "python2"),
+    ("#!/usr/bin/env python2\nprint('hello')\n", "python2"),
+    ("print('hello')\n", "python3"),
+    ("def broken(:\n    pass\n", "python3"),  # a broken Python 3 bot stays Python 3
+])
+def test_a_py_file_in_python_2_is_told_from_python_3(text: str, key: str,
+                                                     tmp_path: Path) -> None:
+    bot = tmp_path / "bot.py"
+    bot.write_text(text)
+    assert TABLE.for_file(bot).key == key
+
+
+@pytest.mark.parametrize("content, message", [
+    ("[c]\nflags = '-O2'\n", "flags has the wrong type"),
+    ("[c]\nflavour = ['x']\n", "unknown key 'flavour'"),
+    ("[cobol]\nsuffixes = ['.cob']\n", "cobol: name is missing"),
+    ("[c]\nsuffixes = ['c']\n", "starts with a dot"),
+    ("[c\n", "not a TOML file"),
+])
+def test_a_wrong_languages_file_is_refused_with_the_reason(content: str, message: str,
+                                                           tmp_path: Path) -> None:
+    path = tmp_path / "languages.toml"
+    path.write_text(content)
+    with pytest.raises(InputError, match=message):
+        read_overrides(str(path), None)
+
+
+def test_flags_are_refused_for_a_language_the_table_lacks() -> None:
+    with pytest.raises(InputError, match="no language 'cobol'"):
+        read_overrides(None, ["cobol=-O2"])
+    with pytest.raises(InputError, match="LANGUAGE=FLAGS"):
+        read_overrides(None, ["-O2"])
+    assert read_overrides(None, ["cpp=-std=c++98 -fpermissive"]) == {
+        "cpp": {"flags": ["-std=c++98", "-fpermissive"]}}
+
+
+def test_help_lists_every_language_with_its_extra_limits(tmp_path: Path) -> None:
+    out = judge("run", "--help", cwd=tmp_path)
+    assert out.returncode == 0
+    for lang in TABLE.languages.values():
+        assert f"{lang.key}: {lang.name} (" in out.stdout
+    java = out.stdout[out.stdout.index("java: Java"):]
+    assert "+5 s first move" in " ".join(java.split()[:60])
+
+
+# --- sample bots in every language ---------------------------------------------------------------
+
+IOIWARI_STARTS = "4 3 2 4 2 3 2\n2 2 2 2 2 2 2\n1 2 3 4 5 1 2\n5 5 1 1 1 1 4\n"
+
+
+@pytest.mark.parametrize("bot, key", [("ioiwari/greedy.pas", "pascal"),
+                                      ("ioiwari/Greedy.java", "java")])
+def test_ioiwari_samples_play_as_the_c_greedy_does(bot: str, key: str, tmp_path: Path) -> None:
+    need(key)
+    c_bot = ROOT / "bots" / "ioiwari" / "greedy.c"
+    out, run = grade(tmp_path, "ioiwari", SAMPLES / bot, c_bot, starts=IOIWARI_STARTS)
+    assert out.returncode == 0, out.stderr
+    assert run is not None and run["bots"][0]["failures"] == {}, run["games"][:2]
+    moves = {}
+    for g in run["games"]:
+        moves.setdefault(g["start"], {})[Path(g["bot"]).suffix] = g["moves"]
+    for start, by in moves.items():  # the same player, move for move
+        assert len(set(map(tuple, by.values()))) == 1, (start, by)
+    mine, c = run["bots"]
+    assert (mine["wins"], mine["ties"], mine["losses"]) == (c["wins"], c["ties"], c["losses"])
+
+
+@pytest.mark.parametrize("bot, key", [("nim/optimal.rs", "rust"), ("nim/optimal.go", "go"),
+                                      ("nim/optimal.js", "javascript")])
+def test_nim_samples_win_every_won_start_as_the_c_bot_does(bot: str, key: str,
+                                                           tmp_path: Path) -> None:
+    need(key)
+    c_bot = ROOT / "bots" / "nim" / "optimal.c"
+    out, run = grade(tmp_path, "nim", SAMPLES / bot, c_bot, extra=("--seats", "both"))
+    assert out.returncode == 0, out.stderr
+    assert run is not None
+    mine, c = run["bots"]
+    assert mine["games"] > 0 and mine["losses"] == 0 and mine["failures"] == {}
+    moves: dict[tuple, set] = {}
+    for g in run["games"]:
+        moves.setdefault((g["start"], g["seat"]), set()).add(tuple(g["moves"]))
+    assert all(len(both) == 1 for both in moves.values())  # move for move
+    assert mine["accuracy"] == c["accuracy"]
+
+
+def test_python_2_bots_run_where_an_interpreter_exists(tmp_path: Path) -> None:
+    need("python2")
+    bot = tmp_path / "nim2.py"
+    bot.write_text(
+        "import sys\n"
+        "def main():\n"
+        "    line = sys.stdin.readline()\n"
+        "    while line:\n"
+        "        print '1 1'\n"  # a Python 2 statement: always one counter from heap 1
+        "        sys.stdout.flush()\n"
+        "        line = sys.stdin.readline()\n"
+        "main()\n")
+    out, run = grade(tmp_path, "nim", bot, starts="1\n")
+    assert out.returncode == 0, out.stderr
+    assert run is not None and run["bots"][0]["wins"] == 1, run["games"]
+
+
+# --- compile errors: once per bot, with the compiler's message -----------------------------------
+
+BROKEN = {
+    "c": ("broken.c", "int main(void) { return undeclared_name; }\n", "undeclared_name"),
+    "cpp": ("broken.cc", "int main() { return undeclared_name; }\n", "undeclared_name"),
+    "pascal": ("broken.pas", "program p;\nbegin\n  writeln(undeclared_name);\nend.\n",
+               "undeclared_name"),
+    "java": ("Broken.java", "public class Broken { public static void main(String[] a) "
+             "{ int x = undeclared_name; } }\n", "undeclared_name"),
+    "rust": ("broken.rs", "fn main() { let x = undeclared_name; }\n", "undeclared_name"),
+    "go": ("broken.go", "package main\nfunc main() { x := undeclared_name }\n",
+           "undeclared_name"),
+}
+
+
+@pytest.mark.parametrize("key", sorted(BROKEN))
+def test_a_bot_that_does_not_compile_gets_compile_error_once(key: str, tmp_path: Path) -> None:
+    need(key)
+    name, source, word = BROKEN[key]
+    bot = tmp_path / "bots" / name
+    bot.parent.mkdir()
+    bot.write_text(source)
+    starts = "4 3 2 4 2 3 2\n2 2 2 2 2 2 2\n"
+    out, run = grade(tmp_path, "ioiwari", bot, starts=starts)
+    assert out.returncode == 0, out.stderr
+    assert run is not None
+    entry = run["bots"][0]
+    assert entry["failures"] == {"compile-error": 2} and entry["losses"] == 2
+    assert word in entry["compile_error"] and name in entry["compile_error"]
+    assert all(g["verdict"] == "compile-error" and word not in g["message"]
+               for g in run["games"])
+    table = judge("show", "1", "--db", str(tmp_path / "r.db"), "--details", cwd=tmp_path)
+    assert table.stdout.count(f"{bot}: compile error:") == 1
+    first = next(line for line in entry["compile_error"].splitlines() if word in line)
+    assert table.stdout.count(first.strip()) == 1  # the message once, not once per game
+
+
+def test_a_missing_toolchain_skips_the_bot_with_the_package_to_install(tmp_path: Path) -> None:
+    table = tmp_path / "languages.toml"
+    table.write_text('[pascal]\ncompile = ["no-such-pascal-compiler", "{src}"]\n')
+    pas = tmp_path / "bot.pas"
+    pas.write_text("program p; begin end.\n")
+    ok = ROOT / "bots" / "ioiwari" / "greedy.py"
+    out, run = grade(tmp_path, "ioiwari", pas, ok, extra=("--languages", str(table)),
+                     starts="4 3 2 4 2 3 2\n")
+    assert out.returncode == 3, out.stderr
+    assert "no Pascal compiler (no-such-pascal-compiler): install fp-compiler" in out.stderr
+    assert run is not None and [b["bot"] for b in run["bots"]] == [str(ok)]
+    assert all(g["bot"] == str(ok) for g in run["games"])  # never charged a game
+    alone, _ = grade(folder(tmp_path, "again"), "ioiwari", pas,
+                     extra=("--languages", str(table)), starts="4 3 2 4 2 3 2\n")
+    assert alone.returncode == 2 and "Traceback" not in alone.stderr
+    assert "install fp-compiler" in alone.stderr
+
+
+# --- compilation is confined ----------------------------------------------------------------
+
+
+@pytest.fixture
+def planted(tmp_path: Path) -> Path:
+    """A secret outside the submission, in a folder only the judge's user may enter."""
+    folder = tmp_path / "private"
+    folder.mkdir(mode=0o700)
+    secret = folder / "secret.txt"
+    secret.write_text("PLANTED-SECRET-8d1f\n")
+    return secret
+
+
+LEAKS = {
+    "cpp": ("leak.cpp", '#include "{path}"\nint main() {{ return 0; }}\n'),
+    "pascal": ("leak.pas", "program leak;\n{{$I {path}}}\nbegin\nend.\n"),
+    "rust": ("leak.rs", 'fn main() {{ let s = include_str!("{path}"); let x: u8 = s; }}\n'),
+}
+
+
+@pytest.mark.parametrize("key", sorted(LEAKS))
+@pytest.mark.parametrize("target", ["planted", "/etc/passwd"])
+def test_a_source_cannot_bring_a_file_that_is_not_its_own_into_the_message(
+    key: str, target: str, planted: Path, tmp_path: Path
+) -> None:
+    need(key)
+    path = planted if target == "planted" else Path(target)
+    name, source = LEAKS[key]
+    bot = tmp_path / "bots" / name
+    bot.parent.mkdir()
+    bot.write_text(source.format(path=path))
+    out, run = grade(tmp_path, "ioiwari", bot, starts="4 3 2 4 2 3 2\n")
+    assert run is not None, out.stderr
+    message = run["bots"][0]["compile_error"]
+    assert message, run["games"]
+    assert "PLANTED-SECRET" not in message and "root:x:0" not in message
+    assert "PLANTED-SECRET" not in out.stdout + out.stderr
+
+
+def test_a_program_larger_than_the_compile_output_cap_is_a_compile_error(
+    tmp_path: Path
+) -> None:
+    need("c")
+    bot = tmp_path / "huge.c"
+    bot.write_text("char big[100 << 20] = {1};\nint main(void) { return big[5]; }\n")
+    out, run = grade(tmp_path, "ioiwari", bot, starts="4 3 2 4 2 3 2\n")
+    assert run is not None, out.stderr
+    assert "larger than 64 MiB" in run["bots"][0]["compile_error"]
+
+
+# --- the user's flags and table -------------------------------------------------------------------
+
+
+def test_old_cpp_compiles_with_the_headers_and_flags_it_needs(tmp_path: Path) -> None:
+    need("cpp")
+    bot = tmp_path / "old.cpp"
+    bot.write_text(
+        "#include <iostream.h>\n"  # pre-standard: no such header in a C++ compiler today
+        "#include <stdlib.h>\n"
+        "int main() {\n"
+        "    long *heap = malloc(sizeof(long));\n"  # C's way: refused without -fpermissive
+        "    while (cin >> *heap) cout << \"1 \" << *heap << endl;\n"
+        "    return 0;\n"
+        "}\n")
+    out, run = grade(tmp_path, "nim", bot, starts="5\n")
+    assert run is not None, out.stderr
+    assert "invalid conversion from" in (run["bots"][0]["compile_error"] or "")
+    again, run = grade(folder(tmp_path, "flags"), "nim", bot, starts="5\n",
+                       extra=("--flags", "cpp=-O2 -std=c++98 -fpermissive"))
+    assert again.returncode == 0, again.stderr
+    assert run is not None and run["bots"][0]["compile_error"] is None, run["bots"]
+    assert run["bots"][0]["wins"] == 1, run["games"]  # takes the whole heap
+
+
+def test_a_java_bot_runs_whatever_its_file_and_classes_are_called(tmp_path: Path) -> None:
+    need("java")
+    bot = tmp_path / "my-nim bot.java"
+    bot.write_text(
+        "import java.io.*;\n"
+        "class Helper { static String move() { return \"1 1\"; } }\n"
+        "class Player {\n"
+        "    public static void main(String[] args) throws IOException {\n"
+        "        BufferedReader in = new BufferedReader(new InputStreamReader(System.in));\n"
+        "        while (in.readLine() != null) {\n"
+        "            System.out.println(Helper.move());\n"
+        "            System.out.flush();\n"
+        "        }\n"
+        "    }\n"
+        "}\n")
+    out, run = grade(tmp_path, "nim", bot, starts="1\n")
+    assert out.returncode == 0, out.stderr
+    assert run is not None and run["bots"][0]["wins"] == 1, run["games"]
+
+
+def test_the_compile_cache_is_keyed_by_the_flags(tmp_path: Path) -> None:
+    need("c")
+    from judge.sandbox import compiled
+
+    bot = tmp_path / "bot.c"
+    bot.write_text("int main(void) { return 0; }\n")
+    first, _ = compiled(bot)
+    assert compiled(bot)[0] == first
+    try:
+        languages.configure(read_overrides(None, ["c=-O0"]))
+        assert compiled(bot)[0] != first
+    finally:
+        languages.configure(None)
+    assert compiled(bot)[0] == first
+
+
+def test_a_program_in_the_users_own_language_runs(tmp_path: Path) -> None:
+    table = tmp_path / "languages.toml"
+    table.write_text(
+        "[shell]\nname = 'POSIX shell'\nsuffixes = ['.sh']\nrun = ['sh', '{src}']\n"
+        "package = 'dash'\n")
+    bot = tmp_path / "bot.sh"
+    bot.write_text("while read line; do echo '1 1'; done\n")
+    os.chmod(bot, 0o644)  # not executable: run through the table's command
+    out, run = grade(tmp_path, "nim", bot, starts="1\n", extra=("--languages", str(table)))
+    assert out.returncode == 0, out.stderr
+    assert run is not None and run["bots"][0]["wins"] == 1, run["games"]
