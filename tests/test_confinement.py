@@ -49,7 +49,7 @@ _FIRST_PIT = (BOTS / "first_pit.py").read_text()
 PLAYS = _FIRST_PIT[_FIRST_PIT.index("def sow") : _FIRST_PIT.index("if __name__")]
 
 BOT = """
-import os, sys, time
+import os, signal, sys, time
 
 def report(what, ok):
     print(("GOT " if ok else "NOT ") + what, file=sys.stderr, flush=True)
@@ -448,6 +448,26 @@ time.sleep(0.2)
     assert not marker.exists()
 
 
+@pytest.mark.parametrize("mode", MODES)
+def test_a_bot_that_kills_its_parent_leaves_no_daemon(mode: str, tmp_path: Path) -> None:
+    attack = """
+if os.fork() == 0:
+    os.setsid()
+    if os.fork() == 0:
+        time.sleep(60)  # keeps the bot's file name in its command line
+    os._exit(0)
+time.sleep(0.2)
+attempt("kill the helper", lambda: os.kill(os.getppid(), signal.SIGKILL))
+"""
+    bot = write_bot(tmp_path / "bot", attack, name=f"parricide_bot_{mode}.py")
+    tmp_path.chmod(0o755)
+    play(bot, mode)
+    deadline = time.monotonic() + 5
+    while running(bot.name) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert running(bot.name) == []
+
+
 def test_as_root_a_private_bot_file_still_runs(tmp_path: Path) -> None:
     if not AS_ROOT:
         pytest.skip("the judge runs as an ordinary user: the bot is that user")
@@ -628,9 +648,9 @@ sys.stdin.read()
 
 @pytest.mark.parametrize("mode", MODES)
 def test_what_left_the_session_dies_with_a_killed_judge(mode: str, tmp_path: Path) -> None:
-    if not full_tier(mode).holds()["lifetime"] or (mode == "none" and not AS_ROOT):
-        pytest.skip("without a uid of its own or a PID namespace, a killed judge cannot "
-                    "reach what left the bot's session")
+    if not full_tier(mode).holds()["lifetime"] and not full_tier(mode).helper:
+        pytest.skip("without the exec helper (no C compiler), a cgroup or a PID namespace, "
+                    "a killed judge cannot reach what left the bot's session")
     attack = """
 if os.fork() == 0:
     os.setsid()

@@ -56,6 +56,36 @@ static void on_term(int sig) {
     judge_gone = 1;
 }
 
+/* SIGKILL every descendant of `pid` that /proc lists now (the children of each of its
+   threads, theirs, ...). What one of them forks meanwhile comes back to this process, their
+   subreaper, once its parent is dead: the caller repeats until it has no child left. */
+static void kill_descendants(pid_t pid, int depth) {
+    char path[64], line[4096];
+    snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
+    DIR *tasks = opendir(path);
+    if (!tasks) return;
+    struct dirent *task;
+    while ((task = readdir(tasks))) {
+        if (task->d_name[0] == '.') continue;
+        snprintf(path, sizeof path, "/proc/%d/task/%.16s/children", (int)pid, task->d_name);
+        FILE *fh = fopen(path, "re");
+        if (!fh) continue;
+        size_t got = fread(line, 1, sizeof line - 1, fh);
+        fclose(fh);
+        line[got] = 0;
+        char *rest = NULL;  /* strtok_r: the recursion below has its own */
+        for (char *word = strtok_r(line, " \n", &rest); word;
+             word = strtok_r(NULL, " \n", &rest)) {
+            pid_t kid = (pid_t)atoi(word);
+            if (kid <= 0) continue;
+            kill(kid, SIGSTOP); /* no more forks while its own children are listed */
+            if (depth < 64) kill_descendants(kid, depth + 1);
+            kill(kid, SIGKILL);
+        }
+    }
+    closedir(tasks);
+}
+
 static void die(const char *what, const char *arg) {
     dprintf(2, "judge-exec: %s %s: %s\n", what, arg ? arg : "", strerror(errno));
     _exit(126);
@@ -203,15 +233,14 @@ int main(int argc, char **argv) {
            an init that may never reap them), and report the bot's own wait status:
            through bwrap it would arrive as 128 + signal, like an exit with that status */
         if (ppid >= 0) {
-            /* with a uid of the bot's own, the judge's death is a SIGTERM here: every
-               process of that uid is then killed (what left the bot's session too) */
-            if (uid >= 0) {
-                struct sigaction sa;
-                memset(&sa, 0, sizeof sa);
-                sa.sa_handler = on_term;
-                if (sigaction(SIGTERM, &sa, NULL)) die("sigaction", NULL);
-            }
-            if (prctl(PR_SET_PDEATHSIG, uid >= 0 ? SIGTERM : SIGKILL)) die("pdeathsig", NULL);
+            /* the judge's death is a SIGTERM here: with a uid of the bot's own every
+               process of that uid is then killed, else every descendant of this helper
+               (what left the bot's session too, as it is their subreaper) */
+            struct sigaction sa;
+            memset(&sa, 0, sizeof sa);
+            sa.sa_handler = on_term;
+            if (sigaction(SIGTERM, &sa, NULL)) die("sigaction", NULL);
+            if (prctl(PR_SET_PDEATHSIG, SIGTERM)) die("pdeathsig", NULL);
             if (getppid() != ppid) _exit(126);
         }
         if (prctl(PR_SET_CHILD_SUBREAPER, 1)) die("subreaper", NULL);
@@ -221,19 +250,34 @@ int main(int argc, char **argv) {
             int status = 0, code = 126, reaped;
             for (int fd = 0; fd < 3; fd++) close(fd);
             for (int k = 0; k < ncg; k++) close(cgroups[k]);
-            while ((reaped = wait(&status)) > 0 || errno == EINTR) {
-                if (judge_gone == 1) {
+            /* SIGTERM (the judge's death) and SIGCHLD wait blocked, taken one at a time:
+               none can come between a look at the flag and the wait, where a blocking
+               wait() would miss it while the bot lives */
+            sigset_t waited;
+            sigemptyset(&waited);
+            sigaddset(&waited, SIGCHLD);
+            sigaddset(&waited, SIGTERM);
+            sigprocmask(SIG_BLOCK, &waited, NULL);
+            for (;;) {
+                if (judge_gone == 1 && uid >= 0) {
                     judge_gone = 2;
                     if (setgroups(0, NULL) || setresgid(uid, uid, uid) || setresuid(uid, uid, uid))
                         _exit(126);
                     kill(-1, SIGKILL); /* every process of the uid but this one */
+                } else if (judge_gone && uid < 0) {
+                    kill_descendants(getpid(), 0); /* again after each reaping */
                 }
-                if (reaped != child) continue;
-                code = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
-                if (status_fd < 0) continue;
-                if (WIFSIGNALED(status)) dprintf(status_fd, "S%d", WTERMSIG(status));
-                else dprintf(status_fd, "E%d", WEXITSTATUS(status));
-                close(status_fd);
+                while ((reaped = waitpid(-1, &status, WNOHANG)) > 0) {
+                    if (reaped != child) continue;
+                    code = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+                    if (status_fd < 0) continue;
+                    if (WIFSIGNALED(status)) dprintf(status_fd, "S%d", WTERMSIG(status));
+                    else dprintf(status_fd, "E%d", WEXITSTATUS(status));
+                    close(status_fd);
+                    status_fd = -1;
+                }
+                if (reaped < 0 && errno == ECHILD) break;
+                if (sigwaitinfo(&waited, NULL) == SIGTERM && !judge_gone) judge_gone = 1;
             }
             _exit(code);
         }

@@ -405,8 +405,10 @@ class Confined:
         if not self._wait_started(5.0):  # only a process stuck in the kernel gets here
             self.popen.wait()
         self.poll()
-        if self.mode != "bwrap" and self.slot is None and self._status_fd < 0:
-            self._kill_without_slot()  # no helper to be the subreaper of what it left
+        # no helper to be the subreaper of what it left, or the bot (its user's) killed it
+        if self.mode != "bwrap" and self.slot is None and (
+                self._status_fd < 0 or (self.popen.returncode or 0) < 0):
+            self._kill_without_slot()
         stderr_pump().give_up(self._stderr, timeout=1.0)
         for stream in (self.popen.stdin, self.popen.stdout):
             if stream:
