@@ -131,8 +131,22 @@ def check_bot_path(path: str | Path) -> Path:
 
 def program_for(path: str | Path) -> Program:
     """The command for a bot file; raises `InputError` (a bad path), `ToolchainMissing`
-    (an `InputError`: its language is not installed here) or `CompileError`."""
+    (an `InputError`: its language is not installed here) or `CompileError`.
+
+    Known once per version of the file (and of the language table) in a process: a run
+    asks for it at every game."""
     source = check_bot_path(path)
+    st = source.stat()
+    program = _program(source, st.st_ino, st.st_size, st.st_mtime_ns, st.st_mode, table())
+    if program.shows and not all(p.exists() for p in program.shows):  # its build removed
+        _program.cache_clear()
+        return program_for(path)
+    return program
+
+
+@functools.lru_cache(maxsize=256)
+def _program(source: Path, ino: int, size: int, mtime_ns: int, mode: int,
+             languages: object) -> Program:
     lang = table().for_file(source)
     if lang is None:  # any executable: a shebang script or a binary
         return Program(source, (str(source),))
