@@ -37,6 +37,8 @@ class Setup:
     seed: int | None = None
     #: the run's changes to the language table (see `judge.sandbox.languages`)
     languages: dict[str, Any] | None = None
+    #: the SHA-256 of each bot file when the run started: a bot is not rebuilt mid-run
+    fingerprints: dict[str, str] | None = None
 
 
 def play_spec(setup: Setup, spec: GameSpec) -> dict[str, Any]:
@@ -49,6 +51,9 @@ def play_spec(setup: Setup, spec: GameSpec) -> dict[str, Any]:
     from judge.sandbox import Limits, languages
 
     languages.configure(setup.languages)
+    for who in spec.players:
+        if setup.fingerprints and who in setup.fingerprints:
+            _same_bot(who, setup.fingerprints[who])
     game = load_game(setup.game, setup.rules)
     start = game.parse_position(spec.start)
     limits = Limits(**setup.limits)
@@ -68,6 +73,21 @@ def play_spec(setup: Setup, spec: GameSpec) -> dict[str, Any]:
     data["review"] = [r.to_dict() for r in review(game, start, moves, bots)]
     data["perfect"] = perfect_results(game, start)
     return data
+
+
+def _same_bot(path: str, digest: str) -> None:
+    """Stop the run if a bot's file changed since it started (its games would be another
+    program's): the games stored so far are kept."""
+    from judge.games.base import Stopped
+
+    try:
+        same = hashlib.sha256(open(path, "rb").read()).hexdigest() == digest
+    except OSError:
+        same = False
+    if not same:
+        raise Stopped(f"bot {path} changed (or went) during the run, so its next games would "
+                      f"be another program's; the games played are stored: put the bot back "
+                      f"as it was and continue with --resume, or start a new run")
 
 
 def game_seed(run_seed: int | None, key: str) -> int | None:

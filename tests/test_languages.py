@@ -11,6 +11,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -349,3 +350,170 @@ def test_a_program_in_the_users_own_language_runs(tmp_path: Path) -> None:
     out, run = grade(tmp_path, "nim", bot, starts="1\n", extra=("--languages", str(table)))
     assert out.returncode == 0, out.stderr
     assert run is not None and run["bots"][0]["wins"] == 1, run["games"]
+
+
+# --- found by a hostile audit ---------------------------------------------------------------
+
+
+def test_a_source_that_builds_no_program_is_a_compile_error_not_a_skip(tmp_path: Path) -> None:
+    need("rust")
+    lib = tmp_path / "lib.rs"
+    lib.write_text('#![crate_type = "lib"]\npub fn f() -> i32 { 1 }\n')
+    out, run = grade(tmp_path, "nim", lib, starts="1\n")
+    assert out.returncode == 0, out.stderr
+    assert run is not None and run["bots"][0]["failures"] == {"compile-error": 1}
+    assert "no program to run" in run["bots"][0]["compile_error"]
+
+
+def test_flags_that_cannot_build_any_program_are_refused_before_any_game(
+    tmp_path: Path
+) -> None:
+    need("c")
+    out, run = grade(tmp_path, "nim", ROOT / "bots" / "nim" / "optimal.c",
+                     extra=("--flags", "c=-O2 -c"), starts="1\n")
+    assert out.returncode == 2 and run is None
+    assert "cannot build even a minimal program" in out.stderr
+    assert not (tmp_path / "r.db").exists()
+
+
+def test_a_stray_python_2_line_without_python_2_here_loses_as_a_crash(tmp_path: Path) -> None:
+    table = tmp_path / "languages.toml"
+    table.write_text('[python2]\nrun = ["no-such-python2", "{src}"]\nfind = []\n')
+    bot = tmp_path / "typo.py"
+    bot.write_text("heaps = input()\nprint(f'1 {heaps}')\nprint 'debug'\n")
+    out, run = grade(tmp_path, "nim", bot, starts="1\n", extra=("--languages", str(table)))
+    assert out.returncode == 0, out.stderr
+    assert run is not None and run["bots"][0]["failures"] == {"crash": 1}
+
+
+@pytest.mark.parametrize("memory", ["256", "512"])
+def test_the_javascript_sample_runs_under_small_memory_limits(memory: str,
+                                                              tmp_path: Path) -> None:
+    need("javascript")
+    out, run = grade(tmp_path, "nim", SAMPLES / "nim" / "optimal.js", starts="3 4 5\n",
+                     extra=("--memory", memory))
+    assert out.returncode == 0, out.stderr
+    assert run is not None and run["bots"][0]["wins"] == 1, run["games"]
+
+
+def test_a_link_to_a_file_other_users_may_not_read_is_refused(tmp_path: Path) -> None:
+    private = tmp_path / "private"
+    private.mkdir(mode=0o700)
+    secret = private / "settings.py"
+    secret.write_text('print("TOPSECRET-91c2")\n')
+    secret.chmod(0o600)
+    link = tmp_path / "eve.py"
+    link.symlink_to(secret)
+    out, run = grade(tmp_path, "nim", link, starts="1\n")
+    assert out.returncode == 2 and "other users may not read" in out.stderr
+    assert "TOPSECRET" not in out.stdout + out.stderr
+
+
+@pytest.mark.parametrize("name", ["crt.pas", "math.pas", "system.pas"])
+def test_a_pascal_file_named_like_a_unit_compiles(name: str, tmp_path: Path) -> None:
+    need("pascal")
+    bot = tmp_path / name
+    bot.write_text("program p;\nuses math;\nvar heaps: string;\nbegin\n  readln(heaps);\n"
+                   "  writeln('1 ', heaps);\n  flush(output);\nend.\n")
+    out, run = grade(tmp_path, "nim", bot, starts="7\n")
+    assert out.returncode == 0, out.stderr
+    assert run is not None and run["bots"][0]["wins"] == 1, run["bots"][0]["compile_error"]
+
+
+@pytest.mark.parametrize("source", [
+    # a public class after a class with a nested public enum
+    "class Board { public enum Cell { EMPTY } }\n"
+    "public class Sol { public static void main(String[] a) throws Exception {\n"
+    "  java.io.BufferedReader in = new java.io.BufferedReader(\n"
+    "    new java.io.InputStreamReader(System.in));\n"
+    "  while (in.readLine() != null) { System.out.println(\"1 1\"); System.out.flush(); }\n"
+    "} }\n",
+    # two mains: the public class is the program; a string that looks like a class
+    "class Aaa { public static void main(String[] a) { System.out.println(\"9 9\"); } }\n"
+    "public class TwoMains { static String s = \"public class Fake /*\";\n"
+    "  public static void main(String[] a) throws Exception {\n"
+    "  java.io.BufferedReader in = new java.io.BufferedReader(\n"
+    "    new java.io.InputStreamReader(System.in));\n"
+    "  while (in.readLine() != null) { System.out.println(\"1 1\"); System.out.flush(); }\n"
+    "} }\n",
+], ids=["nested-enum", "two-mains"])
+def test_java_runs_the_public_class_with_main(source: str, tmp_path: Path) -> None:
+    need("java")
+    bot = tmp_path / "submission.java"
+    bot.write_text(source)
+    out, run = grade(tmp_path, "nim", bot, starts="1\n")
+    assert out.returncode == 0, out.stderr
+    assert run is not None and run["bots"][0]["wins"] == 1, (run["bots"], run["games"])
+
+
+def test_braces_in_a_bot_path_are_not_placeholders(tmp_path: Path) -> None:
+    need("javascript")
+    folder = tmp_path / "d{heap}{src}"
+    folder.mkdir()
+    bot = folder / "b{heap}.js"
+    bot.write_text((SAMPLES / "nim" / "optimal.js").read_text())
+    out, run = grade(tmp_path, "nim", bot, starts="3 4 5\n")
+    assert out.returncode == 0, out.stderr
+    assert run is not None and run["bots"][0]["wins"] == 1, run["games"]
+
+
+def test_a_compile_that_runs_out_of_memory_is_tried_again_next_time(tmp_path: Path) -> None:
+    table = tmp_path / "languages.toml"
+    table.write_text(
+        "[hog]\nname = 'Hog'\nsuffixes = ['.hog']\naddress_space = false\n"
+        "compile = ['python3', '-c', 'x = bytearray(3 << 30); x[::4096] = "
+        "bytes(len(x) // 4096)', '{src}']\nrun = ['{dir}/bot']\n")
+    bot = tmp_path / "bot.hog"
+    bot.write_text("anything\n")
+    from judge.solvers.cache import cache_dir
+
+    began = time.time()
+    out, run = grade(tmp_path, "nim", bot, starts="1\n", extra=("--languages", str(table)))
+    assert run is not None, out.stderr
+    assert "ran out of memory" in run["bots"][0]["compile_error"], run["bots"]
+    kept = [p for p in (cache_dir() / "bots").glob("*.err") if p.stat().st_mtime >= began - 1
+            and "ran out of memory" in p.read_text()]
+    assert kept == []  # not kept as the bot's lasting failure
+
+
+@pytest.mark.parametrize("content, message", [
+    (b"\xff\xfe[c]\n", "not a TOML file"),
+    (b"[c]\ncpu_seconds = nan\n", "cpu_seconds must be a number"),
+    (b"[c]\nprocesses = -100\n", "processes must be a number from 0"),
+    (b"[c]\ncompile = []\n", "compile is empty"),
+    (b"[c]\ncompile = ['gcc', '{unknown}']\n", "unknown placeholder {unknown}"),
+])
+def test_more_wrong_tables_are_refused_with_the_reason(content: bytes, message: str,
+                                                       tmp_path: Path) -> None:
+    path = tmp_path / "languages.toml"
+    path.write_bytes(content)
+    with pytest.raises(InputError, match=message):
+        read_overrides(str(path), None)
+
+
+def test_flags_for_a_language_whose_commands_take_none_are_refused() -> None:
+    with pytest.raises(InputError, match="take no flags"):
+        read_overrides(None, ["python3=-O"])
+
+
+def test_a_users_own_language_wins_the_suffix_it_claims(tmp_path: Path) -> None:
+    table = Table({"mine": {"name": "Mine", "suffixes": [".py"], "run": ["sh", "{src}"]}})
+    (tmp_path / "a.py").write_text("")
+    assert table.for_file(tmp_path / "a.py").key == "mine"
+
+
+def test_a_bot_changed_during_a_run_stops_it(tmp_path: Path) -> None:
+    bot = tmp_path / "slow.py"
+    bot.write_text("import sys, time\nfor line in sys.stdin:\n    time.sleep(0.3)\n"
+                   "    print(1, line.split()[0], flush=True)\n")
+    starts = "".join(f"{n}\n" for n in range(1, 31))
+    (tmp_path / "starts.txt").write_text(starts)
+    judge_run = subprocess.Popen(
+        [sys.executable, "-m", "judge", "run", "--game", "nim", "--jobs", "1", "--db",
+         str(tmp_path / "r.db"), "--tests", str(tmp_path / "starts.txt"), str(bot)],
+        cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(3)
+    bot.write_text(bot.read_text().replace("print(1,", "print(2,"))
+    _, err = judge_run.communicate(timeout=120)
+    assert judge_run.returncode == 1, err
+    assert "changed (or went) during the run" in err

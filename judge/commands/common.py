@@ -208,6 +208,7 @@ def check_bots(paths: list[str]) -> tuple[list[str], list[str]]:
     ``__pycache__``) are skipped with a note on stderr; a missing file is an error.
     """
     from judge.sandbox import CompileError, ToolchainMissing, program_for
+    from judge.sandbox.languages import SettingsError
 
     bots: list[str] = []
     skipped: list[str] = []
@@ -220,6 +221,8 @@ def check_bots(paths: list[str]) -> tuple[list[str], list[str]]:
             program_for(path)  # compiled (and cached) once, here
         except CompileError:
             pass  # every game of that bot gets the compile-error verdict
+        except SettingsError:
+            raise  # the user's flags or table: no bot of that language could run
         except ToolchainMissing as exc:
             message = f"bot {path}: {exc}"
             print(f"judge: skipping {message}", file=sys.stderr)
@@ -296,7 +299,8 @@ def play_missing(store: Store, run_id: int, config: dict[str, Any], specs: list,
           f"{len(specs)} games, {len(todo)} to play{seed}, confinement {tier_name(config)} "
           f"({store.path})", file=sys.stderr)
     setup = Setup(config["game"], config["rules"], config["limits"], config["sandbox"],
-                  config.get("seed"), config.get("languages") or {})
+                  config.get("seed"), config.get("languages") or {},
+                  config.get("fingerprints"))
     try:
         run_specs(setup, todo, config["jobs"] if args.jobs is None else args.jobs,
                   lambda spec, rec: store.add_game(run_id, spec.key, rec),

@@ -30,7 +30,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "  judge nim-batch --input samples/nim.txt --details alice.c",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("programs", nargs="+", metavar="PROGRAM", help=".py, .c, .cpp or executable")
+    p.add_argument("programs", nargs="+", metavar="PROGRAM",
+                   help="a source file in one of the languages below, or any executable")
     p.add_argument("--input", type=Path, metavar="FILE",
                    help="the nim.txt to give (default: the statement's example and 46 more "
                    "data sets, some with heaps beyond 64 bits)")

@@ -59,7 +59,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     add_game_options(p, required=False)
     p.add_argument("bots", nargs="*", metavar="BOT",
-                   help="bot programs: .py, .c, .cpp or any executable")
+                   help="bot programs: a source file in one of the languages below, or any "
+                   "executable")
     p.add_argument("--tests", metavar="FILE",
                    help="start positions, one per line (default: the game's standard set)")
     p.add_argument("--seats", choices=("first", "both"), default="first",
@@ -179,7 +180,7 @@ def print_run(store: Any, run_id: int, fmt: str, details: bool) -> None:
     if fmt == "table":
         sys.stdout.write(f"run {run_id}: {info['game']} (confinement {tier_name(config)})\n")
     sys.stdout.write(render_rows(rows, fmt, headers))
-    if fmt == "table":
+    if fmt in ("table", "markdown"):  # CSV stays one table; JSON has compile_error
         sys.stdout.write(compile_errors_text(bots))
     if details:
         sys.stdout.write("\n")

@@ -59,7 +59,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_game_options(p, required=False)
-    p.add_argument("bots", nargs="*", metavar="BOT", help="bot programs")
+    p.add_argument("bots", nargs="*", metavar="BOT",
+                   help="bot programs: a source file in one of the languages below, or any "
+                   "executable")
     p.add_argument("--starts", metavar="FILE",
                    help="start positions, one per line (default: the game's standard starts; "
                    "for Ioiwari the 51 up to rotation)")
@@ -215,7 +217,7 @@ def print_tournament(store: Any, run_id: int, fmt: str, details: bool) -> None:
                          f" confinement {tier_name(info['config'])})\n")
     sys.stdout.write(render_rows(rows, fmt, ["rank", "bot", "points", "wins", "ties", "losses",
                                              "rating", "interval", "accuracy", "failures"]))
-    if fmt == "table":
+    if fmt in ("table", "markdown"):  # CSV stays one table; JSON has compile_error
         sys.stdout.write(compile_errors_text(data["standings"]))
     names = [s["bot"] for s in data["standings"]]
     cross = data["crosstable"]

@@ -20,7 +20,9 @@ READ_CHUNK = 1 << 16
 #: after a move when the last look is older than that (a bot may fork and keep moving)
 WATCH_SECONDS = 0.1
 #: stderr words that show a bot ran out of memory
-OUT_OF_MEMORY = ("MemoryError", "std::bad_alloc", "Cannot allocate memory", "out of memory")
+OUT_OF_MEMORY = ("MemoryError", "std::bad_alloc", "Cannot allocate memory", "out of memory",
+                 "OutOfMemoryError", "Array buffer allocation failed",
+                 "Failed to reserve virtual memory")
 #: signals a program typically dies of when an allocation fails
 ALLOCATION_SIGNALS = {signal.SIGSEGV, signal.SIGABRT, signal.SIGKILL, signal.SIGBUS}
 #: share of the address-space limit which, seen in use, makes such a death a memory-limit

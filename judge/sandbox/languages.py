@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import functools
 import glob
+import math
 import os
+import re
 import shlex
 import shutil
 import tomllib
@@ -27,14 +29,21 @@ KEYS: dict[str, type | tuple[type, ...]] = {
     "name": str, "suffixes": list, "compile": list, "run": list, "flags": list,
     "package": str, "find": list, "needs": list, "env": dict, "address_space": bool,
     "first_move_seconds": (int, float), "cpu_seconds": (int, float), "processes": int,
-    "detect": str,
+    "detect": str, "probe": str,
 }
+#: the placeholders each command may use
+PLACEHOLDERS = {"compile": {"{src}", "{out}", "{flags}", "{compat}"},
+                "run": {"{src}", "{dir}", "{main}", "{heap}", "{flags}", "{python}"}}
 #: the limits a language may add to
 EXTRA_LIMITS = ("first_move_seconds", "cpu_seconds", "processes")
 
 
 class ToolchainMissing(InputError):
     """A bot's language has no compiler or interpreter on this machine."""
+
+
+class SettingsError(InputError):
+    """The user's flags or table make a language unusable (for every bot, not one)."""
 
 
 @dataclass(frozen=True)
@@ -54,6 +63,7 @@ class Language:
     address_space: bool = True
     extra: tuple[tuple[str, float], ...] = field(default=())
     detect: str = ""
+    probe: str = ""
 
     def command(self, template: tuple[str, ...]) -> list[str]:
         """`template` with {flags} spread into its words."""
@@ -66,7 +76,8 @@ class Language:
         """The path of the command `word` (or of one of `find`); raises `ToolchainMissing`."""
         found = locate(word, self.find if word == (self.compile or self.run)[0] else ())
         if found is None:
-            what = "compiler" if self.compile else "interpreter"
+            what = ("compiler" if self.compile and word == self.compile[0]
+                    else "runtime" if self.compile else "interpreter")
             raise ToolchainMissing(f"no {self.name} {what} ({word}): install {self.package}")
         return found
 
@@ -76,6 +87,10 @@ class Language:
         paths = [Path(p) for pattern in self.needs
                  for p in sorted(glob.glob(pattern.replace("~", home, 1)))]
         return tuple(dict.fromkeys(paths))
+
+    def installed(self) -> bool:
+        """Whether the first command of its toolchain is found here."""
+        return locate((self.compile or self.run)[0], self.find) is not None
 
     def summary(self) -> str:
         """One line for --help: suffixes, how it runs, and its extra limits."""
@@ -132,6 +147,20 @@ def _language(key: str, row: dict[str, Any], where: str) -> Language:
             raise InputError(f"{where}: language {key}: {name} is missing")
     if not all(s.startswith(".") and len(s) > 1 for s in row["suffixes"]):
         raise InputError(f"{where}: language {key}: a suffix starts with a dot, e.g. \".c\"")
+    if "compile" in row and not row["compile"]:
+        raise InputError(f"{where}: language {key}: compile is empty (leave it out for an "
+                         f"interpreted language)")
+    for command, known in PLACEHOLDERS.items():
+        for word in row.get(command, ()):
+            for name in re.findall(r"\{[a-z]+\}", word):
+                if name not in known:
+                    raise InputError(f"{where}: language {key}: {command} has an unknown "
+                                     f"placeholder {name} (known: {' '.join(sorted(known))})")
+    for name in EXTRA_LIMITS:
+        value = row.get(name, 0)
+        if not math.isfinite(value) or value < 0 or value > 1e6:
+            raise InputError(f"{where}: language {key}: {name} must be a number from 0 to "
+                             f"1000000 (added to the run's limit), not {value}")
     return Language(
         key=key, name=row["name"], suffixes=tuple(row["suffixes"]), run=tuple(row["run"]),
         compile=tuple(row.get("compile", ())), flags=tuple(row.get("flags", ())),
@@ -140,7 +169,7 @@ def _language(key: str, row: dict[str, Any], where: str) -> Language:
         env=tuple((str(k), str(v)) for k, v in row.get("env", {}).items()),
         address_space=row.get("address_space", True),
         extra=tuple((k, float(row[k])) for k in EXTRA_LIMITS if k in row),
-        detect=row.get("detect", ""),
+        detect=row.get("detect", ""), probe=row.get("probe", ""),
     )
 
 
@@ -160,7 +189,7 @@ def read_overrides(path: str | None, flags: list[str] | None) -> dict[str, dict[
                 data = tomllib.load(fh)
         except OSError as exc:
             raise InputError(f"--languages {path}: {exc.strerror or exc}") from None
-        except tomllib.TOMLDecodeError as exc:
+        except (tomllib.TOMLDecodeError, ValueError) as exc:  # a decode error too
             raise InputError(f"--languages {path}: not a TOML file: {exc}") from None
         for key, row in data.items():
             if not isinstance(row, dict):
@@ -175,6 +204,9 @@ def read_overrides(path: str | None, flags: list[str] | None) -> dict[str, dict[
         if not sep:
             raise InputError(f"--flags {given}: give LANGUAGE=FLAGS, e.g. "
                              f"cpp=\"-std=c++98 -fpermissive\"")
+        row = {**_shipped().get(key, {}), **overrides.get(key, {})}
+        if "{flags}" not in (*row.get("compile", ()), *row.get("run", ())):
+            raise InputError(f"--flags {given}: the commands of {key} take no flags")
         try:
             overrides.setdefault(key, {})["flags"] = shlex.split(words)
         except ValueError as exc:
@@ -194,7 +226,10 @@ class Table:
         self.languages = {key: _language(key, row, "--languages")
                           for key, row in rows.items()}
         self._by_suffix: dict[str, Language] = {}
-        for lang in self.languages.values():
+        # a user's own languages first: a suffix they claim is theirs
+        ordered = sorted(self.languages.values(), key=lambda lang: lang.key not in
+                         (overrides or {}) or lang.key in _shipped())
+        for lang in ordered:
             if lang.detect:
                 continue
             for suffix in lang.suffixes:
@@ -209,7 +244,7 @@ class Table:
             if path.suffix in other.suffixes or path.suffix.lower() in other.suffixes:
                 return other
             if lang is not None and other.detect == "python2" and lang.key == "python3" \
-                    and _python2_only(path, *_version(path)):
+                    and _python2_only(path, *_version(path), other.installed()):
                 return other
         return lang
 
@@ -223,7 +258,7 @@ def _version(path: Path) -> tuple[int, int]:
 
 
 @functools.lru_cache(maxsize=256)
-def _python2_only(path: Path, mtime_ns: int, size: int) -> bool:
+def _python2_only(path: Path, mtime_ns: int, size: int, interpreter: bool) -> bool:
     """A .py file whose first line asks for python2, or that Python 3 cannot compile for a
     statement only Python 2 has (print or exec without parentheses, `except E, e`, an
     octal 0777): not any syntax error, which is a broken Python 3 bot's own doing."""
@@ -234,6 +269,8 @@ def _python2_only(path: Path, mtime_ns: int, size: int) -> bool:
     first = text.split(b"\n", 1)[0]
     if first.startswith(b"#!") and b"python2" in first:
         return True
+    if not interpreter:  # a stray Python 2 line in a Python 3 bot is its crash, not a skip
+        return False
     try:
         compile(text, str(path), "exec", dont_inherit=True)
     except SyntaxError as exc:
@@ -276,8 +313,11 @@ def help_text() -> str:
     for lang in table().languages.values():
         word = (lang.compile or lang.run)[0]
         text = lang.summary().replace("{python}", "the judge's Python")
-        if locate(word, lang.find) is None:
+        found = locate(word, lang.find)
+        if found is None:
             text += f"; not installed here: install {lang.package}"
+        elif found != word:
+            text += f"; {word} here: {found}"
         lines += textwrap.wrap(f"{lang.key}: {text}", 88, initial_indent="  ",
                                subsequent_indent="      ")
     lines.append("  any other file that is executable runs as it is (a #! script, a binary)")

@@ -12,11 +12,12 @@ import shlex
 import sys
 import tarfile
 import tempfile
+from contextlib import suppress
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from judge.games.base import InputError
-from judge.sandbox.languages import Language, ToolchainMissing, table
+from judge.sandbox.languages import Language, SettingsError, ToolchainMissing, table
 from judge.sandbox.limits import Limits
 
 COMPILE_SECONDS = 60
@@ -52,6 +53,8 @@ class Program:
     extra: tuple[tuple[str, float], ...] = ()
     #: variables its language sets
     env: tuple[tuple[str, str], ...] = ()
+    #: the arguments that hold {heap} (a managed heap's size, known with the limits)
+    heap_at: tuple[int, ...] = ()
 
     def shown(self) -> Path:
         """The bot's own file (its last argument): a sandbox shows it, nothing beside it."""
@@ -68,7 +71,9 @@ class Program:
             limits = replace(limits, **{k: type(getattr(limits, k))(getattr(limits, k) + v)
                                         for k, v in self.extra})
         heap = str(max(16, (limits.memory_bytes >> 20) * 2 // 3))
-        return replace(self, argv=tuple(a.replace("{heap}", heap) for a in self.argv)), limits
+        argv = tuple(a.replace("{heap}", heap) if i in self.heap_at else a
+                     for i, a in enumerate(self.argv))
+        return replace(self, argv=argv), limits
 
 
 def _python_runtime() -> tuple[Path, ...]:
@@ -123,10 +128,29 @@ def check_bot_path(path: str | Path) -> Path:
         raise InputError(f"bot {path}: no such file")
     if not os.access(source, os.R_OK):
         raise InputError(f"bot {path}: the file cannot be read")
+    if _through_a_link(Path(path)) and not _open_to_all(source):
+        # a link in a submission must not make the judge read what its author could not
+        raise InputError(f"bot {path}: a link to {source}, which other users may not read "
+                         f"(give the file itself)")
     if table().for_file(source) is None and not os.access(source, os.X_OK):
         raise InputError(f"bot {path}: not executable, and not a source file of a known "
                          f"language ({' '.join(table().suffixes())}; see --help)")
     return source
+
+
+def _through_a_link(path: Path) -> bool:
+    """Whether a symbolic link is on the way to `path` (as given, made absolute)."""
+    here = Path(os.path.abspath(path))
+    return any(p.is_symlink() for p in (here, *here.parents))
+
+
+def _open_to_all(file: Path) -> bool:
+    """Whether any user may read `file` (and enter each folder on its way)."""
+    try:
+        return bool(os.stat(file).st_mode & 0o004) and all(
+            os.stat(p).st_mode & 0o001 for p in file.parents)
+    except OSError:
+        return False
 
 
 def program_for(path: str | Path) -> Program:
@@ -152,29 +176,38 @@ def _program(source: Path, ino: int, size: int, mtime_ns: int, mode: int,
         return Program(source, (str(source),))
     common = {"language": lang.name, "address_space": lang.address_space,
               "extra": lang.extra, "env": lang.env}
+    run = lang.command(lang.run)
+    common["heap_at"] = tuple(i for i, word in enumerate(run) if "{heap}" in word)
     if lang.compile:
+        if lang.key in table().overrides:
+            probe(lang)  # the user's flags or command: refused now if they cannot work
         folder, main = compiled(source, lang)
-        argv = _fill(lang.run, {"{dir}": str(folder), "{main}": main, "{src}": str(source)})
-        return Program(source, (lang.tool(argv[0]), *argv[1:]), lang.needed(),
+        argv = _fill(run, {"{dir}": str(folder), "{main}": main, "{src}": str(source)})
+        # the bot's own program (checked to be there when it was built), or a runtime's
+        own = lang.run[0].startswith("{dir}")
+        tool = argv[0] if own else lang.tool(argv[0])
+        runtime = () if own else _runtime_of(tool)  # never the cache of all builds
+        return Program(source, (tool, *argv[1:]), (*runtime, *lang.needed()),
                        shows=(folder,), **common)
     if lang.run[0] == "{python}":  # Python 3: the judge's own interpreter, started fast
         # -u: a bot that forgets to flush still works; -B: no __pycache__ next to the bot;
         # -S and the launcher: the judge's site-packages without running its .pth files
         return Program(source, (sys.executable, "-S", "-u", "-B", "-c", _launcher(),
                                 str(source)), _python_runtime(), **common)
-    argv = _fill(lang.run, {"{src}": str(source)})
+    argv = _fill(run, {"{src}": str(source)})
     tool = lang.tool(argv[0])
     return Program(source, (tool, *argv[1:]), (*_runtime_of(tool), *lang.needed()), **common)
 
 
 def _fill(template: tuple[str, ...] | list[str], values: dict[str, str]) -> list[str]:
-    """`template` with each {name} of `values` replaced (others, like {heap}, kept)."""
-    out = []
-    for word in template:
-        for name, value in values.items():
-            word = word.replace(name, value)
-        out.append(word)
-    return out
+    """`template` with each {name} of `values` replaced, in one pass: a value (a path) that
+    holds a brace is not read again; others, like {heap}, are kept."""
+    import re
+
+    def one(match: re.Match) -> str:
+        return values.get(match.group(0), match.group(0))
+
+    return [re.sub(r"\{[a-z]+\}", one, word) for word in template]
 
 
 def _runtime_of(tool: str) -> tuple[Path, ...]:
@@ -194,29 +227,63 @@ COMPILE_LIMITS = {
 }
 
 
+@functools.cache
+def probe(lang: Language) -> None:
+    """Build the language's minimal program (its `probe`) with the flags and command in use;
+    raises `SettingsError` when it does not build: the settings, not a bot, are wrong."""
+    if not lang.probe:
+        return
+    with tempfile.TemporaryDirectory(prefix="judge-probe-") as tmp:
+        name = "Probe" if lang.key == "java" else "probe"
+        source = Path(tmp) / f"{name}{lang.suffixes[0]}"
+        source.write_text(lang.probe)
+        try:
+            compiled(source, lang)
+        except CompileError as exc:
+            raise SettingsError(f"{lang.name} with the flags and command given cannot build "
+                                f"even a minimal program, so no bot could: {exc}") from None
+
+
 def source_name(source: Path, lang: Language) -> str:
-    """The source's name in the build folder: its own where that is a plain name that the
-    compiler takes (a crate or module name), and for Java the name its public class needs."""
+    """The source's name in the build folder: ``bot_<its name>`` in plain characters (never
+    a name the toolchain gives a meaning: a Pascal unit such as crt, a Go test file, a
+    crate name with a dash), and for Java the name its public top-level class needs."""
     if lang.key == "java":
-        text = _without_comments(source.read_text(errors="replace"))
-        public = re.search(r"\bpublic\s+(?:(?:final|abstract|sealed|strictfp)\s+)*"
-                           r"(?:class|interface|enum|record)\s+([A-Za-z_$][\w$]*)", text)
-        return f"{public.group(1) if public else 'Main'}.java"
-    stem = re.sub(r"\W", "_", source.stem, flags=re.ASCII) or "bot"
-    if stem[0].isdigit() or stem in ("out", "bot"):
-        stem = f"bot_{stem}"
-    return stem + source.suffix
+        public = java_classes(source.read_text(errors="replace"))[1]
+        return f"{public or 'Main'}.java"
+    stem = re.sub(r"\W", "_", source.stem, flags=re.ASCII)
+    return f"bot_{stem}{source.suffix}"
 
 
-def _without_comments(text: str) -> str:
-    return re.sub(r"//[^\n]*|/\*.*?\*/", " ", text, flags=re.S)
+def java_classes(text: str) -> tuple[list[str], str]:
+    """(the top-level classes, interfaces, enums and records of a Java source, in order;
+    the public one or ""), read past comments, strings and nested types."""
+    text = re.sub(r'"""(?:.|\n)*?"""|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|//[^\n]*'
+                  r"|/\*(?:.|\n)*?\*/", " ", text)
+    names, public, depth = [], "", 0
+    for token in re.finditer(r"[{}]|((?:\b(?:public|final|abstract|sealed|non-sealed|"
+                             r"strictfp|static)\s+)*)\b(class|interface|enum|record)\s+"
+                             r"([^\W\d][\w$]*)", text):
+        if token.group(0) == "{":
+            depth += 1
+        elif token.group(0) == "}":
+            depth = max(0, depth - 1)
+        elif depth == 0:
+            names.append(token.group(3))
+            if "public" in (token.group(1) or "") and not public:
+                public = token.group(3)
+    return names, public
 
 
 def compiled(source: Path, lang: Language | None = None) -> tuple[Path, str]:
     """(the folder built from `source`, the main class for a JVM language or ""), compiled
     once, confined in the strongest tier this machine has, and cached by the content, the
-    toolchain (its file's identity: a new version is a new build) and the command line;
-    raises `CompileError` or `ToolchainMissing`."""
+    toolchain (the identity of its files: a new version is a new build) and the command
+    line; raises `CompileError` or `ToolchainMissing`.
+
+    A failure that says something of the source (the compiler's message, a program too
+    large) is cached too; one that may say more of the machine's load than of the source
+    (out of time or memory) is not: the next run tries again."""
     from judge.solvers.cache import cache_dir
 
     lang = lang or table().for_file(source)
@@ -226,10 +293,14 @@ def compiled(source: Path, lang: Language | None = None) -> tuple[Path, str]:
     name = source_name(source, lang)
     command = _fill(lang.command(lang.compile), {"{src}": name, "{out}": "out",
                                                   "{compat}": str(COMPAT)})
-    st = os.stat(compiler)
+    identity = [os.path.realpath(compiler), *map(str, lang.needed())]
+    for path in identity:
+        with suppress(OSError):
+            st = os.stat(path)
+            identity += [str(st.st_size), str(st.st_mtime_ns)]
     key = hashlib.sha256("\0".join(
-        (COMPILE_VERSION, lang.key, os.path.realpath(compiler), str(st.st_size),
-         str(st.st_mtime_ns), *command, *(f"{k}={v}" for k, v in lang.env))).encode()
+        (COMPILE_VERSION, lang.key, *identity, *command, *lang.run,
+         *(f"{k}={v}" for k, v in lang.env))).encode()
         + b"\0" + source.read_bytes()).hexdigest()[:32]
     folder = cache_dir() / "bots"
     built, failure, main_file = folder / key, folder / f"{key}.err", folder / f"{key}.main"
@@ -238,12 +309,25 @@ def compiled(source: Path, lang: Language | None = None) -> tuple[Path, str]:
     if failure.exists():
         raise CompileError(failure.read_text(errors="replace"))
     folder.mkdir(parents=True, exist_ok=True)
-    files, message = _compile(lang, [compiler, *command[1:]], source, name)
+    files, message, lasting = _compile(lang, [compiler, *command[1:]], source, name)
+    main = ""
+    if files is not None:
+        if lang.key == "java":
+            main = main_class(files, name[:-len(".java")], source.stem)
+            if not main:
+                files, message = None, ("no class has a method "
+                                        "`public static void main(String[])`")
+        elif lang.run[0].startswith("{dir}/"):
+            wanted = lang.run[0][len("{dir}/"):]
+            if not files.get(wanted, (b"", False))[1]:
+                files, message = None, (f"the compiler wrote no program to run ({wanted}): "
+                                        f"a library, or flags that stop before linking?")
     with tempfile.TemporaryDirectory(dir=folder, prefix="build-") as tmp:
         if files is None:
-            failed = Path(tmp) / "err"
-            failed.write_text(message)
-            os.replace(failed, failure)
+            if lasting:
+                failed = Path(tmp) / "err"
+                failed.write_text(message)
+                os.replace(failed, failure)
             raise CompileError(message)
         out = Path(tmp) / "out"
         out.mkdir(mode=0o755)
@@ -252,12 +336,6 @@ def compiled(source: Path, lang: Language | None = None) -> tuple[Path, str]:
             target.parent.mkdir(mode=0o755, parents=True, exist_ok=True)
             target.write_bytes(data)
             os.chmod(target, 0o755 if runnable else 0o644)
-        main = main_class(out) if lang.key == "java" else ""
-        if lang.key == "java" and not main:
-            message = "no class has a `public static void main(String[])` method"
-            (Path(tmp) / "err").write_text(message)
-            os.replace(Path(tmp) / "err", failure)
-            raise CompileError(message)
         (Path(tmp) / "main").write_text(main)
         os.replace(Path(tmp) / "main", main_file)
         try:
@@ -268,18 +346,21 @@ def compiled(source: Path, lang: Language | None = None) -> tuple[Path, str]:
 
 
 def _compile(lang: Language, command: list[str], source: Path,
-             name: str) -> tuple[dict[str, tuple[bytes, bool]] | None, str]:
-    """(the files built, "") or (None, the compiler's message): the compiler runs as a bot
-    does, in its own work dir with the source, and sends the folder it built as a tar on
-    its standard output (its own output goes to its stderr, the message)."""
+             name: str) -> tuple[dict[str, tuple[bytes, bool]] | None, str, bool]:
+    """(the files built, "", True) or (None, the compiler's message, whether the failure
+    lasts: not one of time or memory): the compiler runs as a bot does, in its own work dir
+    with the source, and sends the folder it built as a tar on its standard output (its
+    own output goes to its stderr, the message)."""
     import time
 
     import pexpect
 
+    from judge.sandbox.languages import locate
     from judge.sandbox.process import Confined
 
-    shell = (f"mkdir out && {shlex.join(command)} >&2 && cd out && "
-             f"exec tar --owner=0 --group=0 -cf - .")
+    mkdir, tar = locate("mkdir") or "mkdir", locate("tar") or "tar"  # whatever PATH it has
+    shell = (f"{mkdir} out && {shlex.join(command)} >&2 && cd out && "
+             f"exec {tar} --owner=0 --group=0 -cf - .")
     runtime = (*_runtime_of(command[0]), *lang.needed(),
                *((COMPAT,) if "{compat}" in lang.compile else ()))
     program = Program(source, ("/bin/sh", "-c", shell), runtime, shows=(),
@@ -300,6 +381,10 @@ def _compile(lang: Language, command: list[str], source: Path,
             try:
                 chunk = proc.output.read_nonblocking(1 << 16, timeout=min(left, 0.1))
             except pexpect.TIMEOUT:
+                proc.cpu_seconds()  # without cgroups: sums its processes' memory too
+                if proc.killed_for_memory():
+                    why = (f"the compiler ran out of memory (limit "
+                           f"{limits.memory_bytes >> 20} MiB)")
                 continue
             except pexpect.EOF:
                 break
@@ -311,18 +396,21 @@ def _compile(lang: Language, command: list[str], source: Path,
         said = proc.stderr_tail() if ended is not None else ""
     finally:
         proc.kill()
+    lasting = why.startswith("the program is larger")  # not out of time or memory
     if not why and ended is not None and ended.returncode == 0:
         files = _untar(b"".join(chunks))
         if files:
-            return files, ""
-        why = "the compiler wrote no program"
+            return files, "", True
+        why, lasting = "the compiler wrote no program", True
     if not why and ended is not None and ended.oom_killed:
         why = f"the compiler ran out of memory (limit {limits.memory_bytes >> 20} MiB)"
+    elif not why and ended is not None:  # its message; unless killed (by a limit, say)
+        lasting = ended.signal is None and ended.returncode < 128
     if name != source.name:
         said = said.replace(name, source.name)
     said = said[-COMPILE_MESSAGE_CHARS:]
     return None, ("\n".join(filter(None, [said.rstrip(), why]))
-                  or f"{Path(command[0]).name} failed")
+                  or f"{Path(command[0]).name} failed"), lasting
 
 
 def _untar(data: bytes) -> dict[str, tuple[bytes, bool]] | None:
@@ -344,14 +432,20 @@ def _untar(data: bytes) -> dict[str, tuple[bytes, bool]] | None:
     return files
 
 
-def main_class(folder: Path) -> str:
-    """The class in `folder` (compiled Java) with `public static void main(String[])`:
-    read from the class files themselves, whatever the source file was called."""
-    found = []
-    for path in sorted(folder.rglob("*.class")):
-        if "$" not in path.name and _has_main(path.read_bytes()):
-            found.append(".".join(path.relative_to(folder).with_suffix("").parts))
-    return found[0] if found else ""
+def main_class(files: dict[str, tuple[bytes, bool]], public: str, stem: str) -> str:
+    """The class (of compiled Java `files`) to run: one with `public static void
+    main(String[])`, read from the class files themselves, whatever the source file was
+    called; the public top-level class first, then the one named as the file, then a
+    top-level one, then a nested one."""
+    found = [rel[:-len(".class")].replace("/", ".") for rel, (data, _) in sorted(files.items())
+             if rel.endswith(".class") and _has_main(data)]
+
+    def rank(name: str) -> tuple[int, str]:
+        simple = name.rpartition(".")[2]
+        return (0 if simple == public else 1 if simple == stem else
+                2 if "$" not in simple else 3, name)
+
+    return min(found, key=rank) if found else ""
 
 
 def _has_main(data: bytes) -> bool:
