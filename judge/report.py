@@ -78,3 +78,35 @@ def _cell(value: Any) -> str:
     if isinstance(value, list | tuple):
         return printable_line(", ".join(map(str, value)))
     return printable_line(str(value))
+
+
+def render_table(table: tuple[Sequence[dict[str, Any]], Sequence[str]], fmt: str) -> str:
+    """A (rows, headers) pair rendered as `render_rows` does."""
+    return render_rows(table[0], fmt, table[1])
+
+
+def write_tables(folder: str, fmt: str,
+                 tables: dict[str, tuple[Sequence[dict[str, Any]], Sequence[str]]]) -> None:
+    """Each table into `folder`/NAME.csv (or .md, .txt), written whole or not at all."""
+    import os
+
+    from judge.games.base import InputError
+
+    suffix = {"csv": ".csv", "markdown": ".md"}.get(fmt, ".txt")
+    try:
+        os.makedirs(folder, exist_ok=True)
+        _write_all(folder, fmt, suffix, tables)
+    except OSError as exc:
+        raise InputError(f"--output-dir {folder}: {exc.strerror or exc}") from None
+
+
+def _write_all(folder: str, fmt: str, suffix: str,
+               tables: dict[str, tuple[Sequence[dict[str, Any]], Sequence[str]]]) -> None:
+    import os
+    import tempfile
+
+    for name, table in tables.items():
+        with tempfile.NamedTemporaryFile("w", dir=folder, prefix=f".{name}-", delete=False,
+                                         encoding="utf-8", newline="") as fh:
+            fh.write(render_table(table, fmt if fmt in ("csv", "markdown") else "table"))
+        os.replace(fh.name, os.path.join(folder, name + suffix))

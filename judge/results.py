@@ -106,3 +106,28 @@ def compile_errors_text(bots: list[dict[str, Any]]) -> str:
             out.append(f"\n{b['bot']}: compile error:\n"
                        + "".join(f"  {line}\n" for line in message.splitlines()))
     return "".join(out)
+
+
+def first_mistake(rec: dict[str, Any], seat: int) -> dict[str, Any] | None:
+    """The first move by `seat` that gave value away (its number, what it played, what was
+    right, the values), from the record's review; None if it made none."""
+    for r in rec.get("review") or []:
+        if r["seat"] == seat and r["mistake"]:
+            return {"ply": r["ply"], "move": r["move"], "best_moves": r["best_moves"],
+                    "before": r["before"], "after": r["after"],
+                    "changed_result": r["changed_result"]}
+    return None
+
+
+def mistake_text(mistake: dict[str, Any] | None) -> str:
+    """`move 7: 3 (right: 1, 5)` for a details table, or empty."""
+    if mistake is None:
+        return ""
+    lost = "; it lost the game" if mistake["changed_result"] else ""
+    return (f"move {mistake['ply']}: {mistake['move']} (right: "
+            f"{', '.join(mistake['best_moves'])}{lost})")
+
+
+def void_games(records: Iterable[dict[str, Any]]) -> int:
+    """How many games were void: a judge error, never charged to a bot."""
+    return sum(1 for rec in records if rec["verdict"]["code"] == verdicts.JUDGE_ERROR)

@@ -75,3 +75,21 @@ def default_tests(game: Game, first: bool) -> list[Any]:
         step = len(keep) / CHOPSTICKS_TESTS
         keep = [keep[int(i * step)] for i in range(CHOPSTICKS_TESTS)]
     return keep
+
+
+#: starts of a default Nim or Chopsticks tournament (each is played in both seats)
+TOURNAMENT_STARTS = 12
+
+
+def tournament_starts(game: Game) -> list[Any]:
+    """A default tournament's starts: Ioiwari's standard ones, one per rotation class (51);
+    for Nim and Chopsticks `TOURNAMENT_STARTS` spread evenly over the grading candidates
+    (won and lost ones alike, as both seats play each), so that no one start decides it."""
+    if game.name == "ioiwari":
+        return [Board(p) for p in sorted({canonical_rotation(b.pits)
+                                          for b in game.standard_starts()})]
+    pool = [p for p in candidates(game, True) if not game.is_over(p)]
+    if len(pool) <= TOURNAMENT_STARTS:
+        return pool
+    step = len(pool) / TOURNAMENT_STARTS
+    return [pool[int(i * step)] for i in range(TOURNAMENT_STARTS)]

@@ -70,6 +70,12 @@ def test_each_suffix_names_its_language(name: str, key: str, tmp_path: Path) -> 
     assert lang is not None and lang.key == key
 
 
+#: tables with a Python 2 interpreter (a stand-in: detection only asks that it exists) and
+#: without one
+WITH_PY2 = Table({"python2": {"run": ["/bin/true", "{src}"], "find": []}})
+WITHOUT_PY2 = Table({"python2": {"run": ["no-such-python2", "{src}"], "find": []}})
+
+
 @pytest.mark.parametrize("text, key", [
     ('print "hello"\n', "python2"),
     ("try:\n    pass\nexcept ValueError, e:\n    pass\n", "python2"),
@@ -81,7 +87,10 @@ def test_a_py_file_in_python_2_is_told_from_python_3(text: str, key: str,
                                                      tmp_path: Path) -> None:
     bot = tmp_path / "bot.py"
     bot.write_text(text)
-    assert TABLE.for_file(bot).key == key
+    assert WITH_PY2.for_file(bot).key == key
+    # without an interpreter only an explicit python2 first line makes it Python 2
+    explicit = text.startswith("#!") and "python2" in text.splitlines()[0]
+    assert WITHOUT_PY2.for_file(bot).key == ("python2" if explicit else "python3")
 
 
 @pytest.mark.parametrize("content, message", [

@@ -15,6 +15,7 @@ import pytest
 
 from judge.games.ioiwari import Ioiwari
 from judge.solvers import solver_for
+from judge.testsets import TOURNAMENT_STARTS
 
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = [str(ROOT / "bots/ioiwari" / name) for name in ("random.py", "greedy.py", "optimal.py")]
@@ -145,7 +146,7 @@ def test_random_bots_get_a_recorded_seed_per_game_so_rounds_differ(tmp_path):
 
     first = run(args("first.db"))
     seeds = [g["seed"] for g in first["games"]]
-    assert len(set(seeds)) == len(seeds) == 3 * 2
+    assert len(set(seeds)) == len(seeds) == 3 * 2 * TOURNAMENT_STARTS  # rounds, seats, starts
     assert first["identical_games"] < len(seeds) - 2  # the rounds are not one game repeated
     again = run(args("again.db"))  # the same seed replays the same games
     assert [g["moves"] for g in again["games"]] == [g["moves"] for g in first["games"]]

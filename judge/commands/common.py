@@ -79,6 +79,9 @@ def add_output_options(p: argparse.ArgumentParser) -> None:
     """`--format`, `--details` and `--db`."""
     p.add_argument("--format", choices=FORMATS, default="table", help="output format")
     p.add_argument("--details", action="store_true", help="also list every game")
+    p.add_argument("--output-dir", metavar="DIR",
+                   help="also write every table (bots or standings, crosstable, games) to "
+                   "its own file in DIR, in the --format (csv: NAME.csv); stdout then has one")
     p.add_argument("--db", default=DEFAULT_DB, metavar="FILE",
                    help=f"the results database (default: {DEFAULT_DB} in this directory)")
 
@@ -135,6 +138,16 @@ LIMIT_DESTS = {flag: f"limit_{field}" for flag, field, *_ in LIMIT_OPTIONS}
 def remember_defaults(p: argparse.ArgumentParser) -> None:
     """Keep the parser's defaults in `args.defaults` (for `refuse_with_resume`)."""
     p.set_defaults(defaults={a.dest: a.default for a in p._actions})
+
+
+def check_output_dir(folder: str | None) -> None:
+    """Refuse an --output-dir that cannot be written, before anything is played."""
+    if folder is None:
+        return
+    path = Path(folder)
+    probe = path if path.is_dir() else next((p for p in path.parents if p.exists()), Path("."))
+    if (path.exists() and not path.is_dir()) or not os.access(probe, os.W_OK | os.X_OK):
+        raise InputError(f"--output-dir {folder}: not a folder that can be written")
 
 
 def harness_setup(args: argparse.Namespace) -> dict[str, Any]:
@@ -196,6 +209,21 @@ def tier_name(config: dict[str, Any]) -> str:
 #: the exit status of a command that graded what it could, but skipped a bot whose
 #: language has no toolchain here (its games are not played, nor charged to it)
 EXIT_SKIPPED = 3
+#: the exit status of a run with void games (a judge error, charged to no bot)
+EXIT_VOID = 4
+
+
+def exit_status(store: Store, run_id: int, skipped: bool) -> int:
+    """0 when every game of the run was played; `EXIT_VOID` when some were void (judge
+    error), else `EXIT_SKIPPED` when a bot could not be graded."""
+    from judge.results import void_games
+
+    void = void_games(store.games(run_id).values())
+    if void:
+        print(f"judge: warning: {void} games were void (judge error): see the verdicts",
+              file=sys.stderr)
+        return EXIT_VOID
+    return EXIT_SKIPPED if skipped else 0
 
 
 def check_bots(paths: list[str]) -> tuple[list[str], list[str]]:

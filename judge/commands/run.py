@@ -7,11 +7,12 @@ import sys
 from typing import Any
 
 from judge.commands.common import (
-    EXIT_SKIPPED,
     add_game_options,
     add_harness_options,
     add_output_options,
     check_bots,
+    check_output_dir,
+    exit_status,
     game_from_args,
     harness_setup,
     load_starts,
@@ -26,13 +27,15 @@ from judge.commands.common import (
 )
 from judge.games import load_game
 from judge.games.base import Game, InputError
-from judge.report import render_rows, to_json
+from judge.report import render_rows, to_json, write_tables
 from judge.results import (
     POINTS,
     compile_error,
     compile_errors_text,
     failures_text,
+    first_mistake,
     game_message,
+    mistake_text,
     result_for,
     seat_of,
     summarise,
@@ -76,6 +79,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                        description="Print the results of a stored run (grading or tournament).")
     s.add_argument("run_id", type=int, nargs="?", metavar="RUN",
                    help="the run number (default: list the runs)")
+    s.add_argument("--game", type=int, metavar="N", dest="game_number",
+                   help="replay game N of the run (its number in --details) move by move, "
+                        "with the boards and every bot move judged, as `judge play` does")
     add_output_options(s)
     s.set_defaults(func=show)
 
@@ -114,6 +120,8 @@ def schedule(game: Game, bots: list[str], starts: dict[str, list[str]]) -> list[
 
 def run(args: argparse.Namespace) -> int:
     """Grade the bots (or resume a run) and print the results."""
+    skipped: list[str] = []
+    check_output_dir(args.output_dir)
     if args.resume is not None:
         store = open_store(args.db, must_exist=True)
         refuse_with_resume(args, "--game", "--rules", "--tests", "--seats", "bots")
@@ -137,8 +145,16 @@ def run(args: argparse.Namespace) -> int:
     game = load_game(config["game"], config["rules"])
     specs = schedule(game, config["bots"], config["starts"])
     play_missing(store, run_id, config, specs, args)
-    print_run(store, run_id, args.format, args.details)
-    return EXIT_SKIPPED if args.resume is None and skipped else 0
+    print_run(store, run_id, args.format, args.details, args.output_dir)
+    return exit_status(store, run_id, args.resume is None and bool(skipped))
+
+
+def graded_games(config: dict[str, Any], records: dict[str, dict[str, Any]]
+                 ) -> list[tuple[str, list[tuple[dict[str, Any], int]]]]:
+    """Per bot of a grading run, its games (record, the bot's seat), in the order the
+    details list them (numbered from 1 across the bots: `judge show RUN --game N`)."""
+    return [(bot, [(rec, seat_of(rec, bot)) for rec in records.values()
+                   if bot in rec["players"]]) for bot in config["bots"]]
 
 
 def grading_rows(game_name: str, config: dict[str, Any],
@@ -146,8 +162,7 @@ def grading_rows(game_name: str, config: dict[str, Any],
     """The per-bot summaries and per-game rows of a grading run."""
     points = POINTS[game_name]
     bots, games = [], []
-    for bot in config["bots"]:
-        mine = [(rec, seat_of(rec, bot)) for rec in records.values() if bot in rec["players"]]
+    for bot, mine in graded_games(config, records):
         bots.append(dict(summarise(bot, mine, points), compile_error=compile_error(mine)))
         for rec, seat in mine:
             games.append({
@@ -157,13 +172,16 @@ def grading_rows(game_name: str, config: dict[str, Any],
                 "result": result_for(rec, seat) or "void",
                 "verdict": rec["verdict"]["code"],
                 "message": game_message(rec),
+                "first_mistake": first_mistake(rec, seat),
                 "moves": [m["move"] for m in rec["moves"]],
             })
     return bots, games
 
 
-def print_run(store: Any, run_id: int, fmt: str, details: bool) -> None:
-    """Print a stored grading run in the chosen format."""
+def print_run(store: Any, run_id: int, fmt: str, details: bool,
+              output_dir: str | None = None) -> None:
+    """Print a stored grading run in the chosen format (CSV: one table; all of them as
+    files in `output_dir`)."""
     info = store.run(run_id)
     config = info["config"]
     records = store.games(run_id)
@@ -177,6 +195,18 @@ def print_run(store: Any, run_id: int, fmt: str, details: bool) -> None:
                  accuracy="" if b["accuracy"] is None else f"{100 * b['accuracy']:.1f}%",
                  failures=failures_text(b["failures"], b["judge_errors"])) for b in bots]
     headers = ["bot", "games", "wins", "ties", "losses", "points", "accuracy", "failures"]
+    detail_headers = ["game", "bot", "start", "seat", "result", "verdict", "message",
+                      "first_mistake", "moves"]
+    detail = [dict(g, moves=", ".join(g["moves"]), game=n,
+                   first_mistake=mistake_text(g["first_mistake"]))
+              for n, g in enumerate(games, 1)]
+    if output_dir is not None and fmt != "json":
+        write_tables(output_dir, fmt, {"bots": (rows, headers),
+                                       "games": (detail, detail_headers)})
+    if fmt == "csv":  # one table: the games with --details, else the bots
+        sys.stdout.write(render_rows(detail, fmt, detail_headers) if details
+                         else render_rows(rows, fmt, headers))
+        return
     if fmt == "table":
         sys.stdout.write(f"run {run_id}: {info['game']} (confinement {tier_name(config)})\n")
     sys.stdout.write(render_rows(rows, fmt, headers))
@@ -184,13 +214,12 @@ def print_run(store: Any, run_id: int, fmt: str, details: bool) -> None:
         sys.stdout.write(compile_errors_text(bots))
     if details:
         sys.stdout.write("\n")
-        detail = [dict(g, moves=", ".join(g["moves"])) for g in games]
-        sys.stdout.write(render_rows(detail, fmt, ["bot", "start", "seat", "result", "verdict",
-                                                   "message", "moves"]))
+        sys.stdout.write(render_rows(detail, fmt, detail_headers))
 
 
 def show(args: argparse.Namespace) -> int:
     """Print a stored run, or list the runs."""
+    check_output_dir(args.output_dir)
     store = open_store(args.db, must_exist=True)
     if args.run_id is None:
         rows = [dict(r, state="finished" if r["finished"] else "interrupted")
@@ -202,10 +231,34 @@ def show(args: argparse.Namespace) -> int:
                                          ["id", "kind", "game", "games", "state"]))
         return 0
     info = store.run(args.run_id)
+    if args.game_number is not None:
+        sys.stdout.write(replay_text(store, args.run_id, args.game_number))
+        return 0
     if info["kind"] == "tournament":
         from judge.commands.tournament import print_tournament
 
-        print_tournament(store, args.run_id, args.format, args.details)
+        print_tournament(store, args.run_id, args.format, args.details, args.output_dir)
     else:
-        print_run(store, args.run_id, args.format, args.details)
+        print_run(store, args.run_id, args.format, args.details, args.output_dir)
     return 0
+
+
+def replay_text(store: Any, run_id: int, number: int) -> str:
+    """Game `number` (as --details numbers them) of a stored run, move by move."""
+    from judge.analysis import review
+    from judge.commands.play import play_text
+
+    info = store.run(run_id)
+    config, records = info["config"], store.games(run_id)
+    if info["kind"] == "tournament":
+        listed = [(records[key], 0) for key in sorted(records)]
+    else:
+        listed = [game for _, mine in graded_games(config, records) for game in mine]
+    if not 1 <= number <= len(listed):
+        raise InputError(f"run {run_id} has {len(listed)} stored games: give --game 1 to "
+                         f"{len(listed)}" if listed else f"run {run_id} has no stored games")
+    rec, seat = listed[number - 1]
+    game = load_game(config["game"], config["rules"])
+    start = game.parse_position(rec["start"])
+    reviews = review(game, start, [m["move"] for m in rec["moves"]])
+    return play_text(game, start, rec, reviews, list(rec["players"]), seat)

@@ -10,11 +10,12 @@ from itertools import combinations
 from typing import Any
 
 from judge.commands.common import (
-    EXIT_SKIPPED,
     add_game_options,
     add_harness_options,
     add_output_options,
     check_bots,
+    check_output_dir,
+    exit_status,
     game_from_args,
     harness_setup,
     load_starts,
@@ -30,7 +31,7 @@ from judge.commands.common import (
 )
 from judge.games import load_game
 from judge.games.base import Game, InputError
-from judge.report import render_rows, to_json
+from judge.report import render_table, to_json, write_tables
 from judge.results import (
     TOURNAMENT_POINTS,
     compile_error,
@@ -80,13 +81,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def default_starts(game: Game) -> list[Any]:
-    """The tournament's default starts: the standard ones (Ioiwari: one per rotation class)."""
-    if game.name == "ioiwari":
-        from judge.games.ioiwari import Board, canonical_rotation
+    """The tournament's default starts (see `judge.testsets.tournament_starts`)."""
+    from judge.testsets import tournament_starts
 
-        return [Board(p) for p in sorted({canonical_rotation(b.pits)
-                                          for b in game.standard_starts()})]
-    return game.standard_starts()
+    return tournament_starts(game)
 
 
 def schedule(game: Game, config: dict[str, Any]) -> list[GameSpec]:
@@ -111,6 +109,8 @@ def schedule(game: Game, config: dict[str, Any]) -> list[GameSpec]:
 
 def run(args: argparse.Namespace) -> int:
     """Play (or resume) a tournament and print the standings."""
+    skipped: list[str] = []
+    check_output_dir(args.output_dir)
     if args.resume is not None:
         store = open_store(args.db, must_exist=True)
         refuse_with_resume(args, "--game", "--rules", "--starts", "--gauntlet", "--rounds",
@@ -141,8 +141,8 @@ def run(args: argparse.Namespace) -> int:
         run_id = store.create_run("tournament", game.describe(), config)
     game = load_game(config["game"], config["rules"])
     play_missing(store, run_id, config, schedule(game, config), args)
-    print_tournament(store, run_id, args.format, args.details)
-    return EXIT_SKIPPED if args.resume is None and skipped else 0
+    print_tournament(store, run_id, args.format, args.details, args.output_dir)
+    return exit_status(store, run_id, args.resume is None and bool(skipped))
 
 
 def standings(config: dict[str, Any], records: dict[str, dict[str, Any]]) -> dict[str, Any]:
@@ -178,6 +178,8 @@ def standings(config: dict[str, Any], records: dict[str, dict[str, Any]]) -> dic
     table = []
     for bot in entrants:
         row = summarise(bot, per_bot[bot], TOURNAMENT_POINTS)
+        # against other bots the most a bot can score is a win in every game played
+        row["max_points"] = row["games"] * TOURNAMENT_POINTS["win"]
         row["compile_error"] = compile_error(per_bot[bot])
         r = ratings.get(bot)
         row.update(rating=None if r is None else round(r.rating, 1),
@@ -193,8 +195,9 @@ def standings(config: dict[str, Any], records: dict[str, dict[str, Any]]) -> dic
             "games": games}
 
 
-def print_tournament(store: Any, run_id: int, fmt: str, details: bool) -> None:
-    """Print a stored tournament."""
+def print_tournament(store: Any, run_id: int, fmt: str, details: bool,
+                     output_dir: str | None = None) -> None:
+    """Print a stored tournament (CSV: one table; all of them as files in `output_dir`)."""
     info = store.run(run_id)
     records = store.games(run_id)
     data = standings(info["config"], records)
@@ -212,27 +215,33 @@ def print_tournament(store: Any, run_id: int, fmt: str, details: bool) -> None:
                          interval=interval,
                          failures=failures_text(s["failures"], s["judge_errors"]),
                          accuracy="" if s["accuracy"] is None else f"{100 * s['accuracy']:.1f}%"))
-    if fmt == "table":
-        sys.stdout.write(f"tournament {run_id}: {info['game']} (seed {info['config']['seed']},"
-                         f" confinement {tier_name(info['config'])})\n")
-    sys.stdout.write(render_rows(rows, fmt, ["rank", "bot", "points", "wins", "ties", "losses",
-                                             "rating", "interval", "accuracy", "failures"]))
-    if fmt in ("table", "markdown"):  # CSV stays one table; JSON has compile_error
-        sys.stdout.write(compile_errors_text(data["standings"]))
     names = [s["bot"] for s in data["standings"]]
     cross = data["crosstable"]
     cross_rows = [{"bot": a, **{f"#{j}": (f"{cross[a][b]:g}" if b in cross[a] else "")
                                 for j, b in enumerate(names, 1)}} for a in names]
+    games = [dict(g, game=n, players=" vs ".join(g["players"]), results="-".join(g["results"]),
+                  moves=", ".join(g["moves"])) for n, g in enumerate(data["games"], 1)]
+    tables = {
+        "standings": (rows, ["rank", "bot", "points", "wins", "ties", "losses", "rating",
+                             "interval", "accuracy", "failures"]),
+        "crosstable": (cross_rows, ["bot", *[f"#{j}" for j in range(1, len(names) + 1)]]),
+        "games": (games, ["game", "key", "players", "results", "verdict", "message", "moves"]),
+    }
+    if output_dir is not None and fmt != "json":
+        write_tables(output_dir, fmt, tables)
+    if fmt == "csv":  # one table: the games with --details, else the standings
+        sys.stdout.write(render_table(tables["games" if details else "standings"], fmt))
+        return
+    if fmt == "table":
+        sys.stdout.write(f"tournament {run_id}: {info['game']} (seed {info['config']['seed']},"
+                         f" confinement {tier_name(info['config'])})\n")
+    sys.stdout.write(render_table(tables["standings"], fmt))
+    sys.stdout.write(compile_errors_text(data["standings"]))
     sys.stdout.write("\n")
-    sys.stdout.write(render_rows(cross_rows, fmt, ["bot", *[f"#{j}" for j in
-                                                            range(1, len(names) + 1)]]))
+    sys.stdout.write(render_table(tables["crosstable"], fmt))
     if data["identical_games"]:
         sys.stdout.write(f"\n{data['identical_games']} games repeat an earlier game move for "
                          "move (deterministic bots): more rounds add no information.\n")
     if details:
         sys.stdout.write("\n")
-        rows = [dict(g, players=" vs ".join(g["players"]),
-                     results="-".join(g["results"]),
-                     moves=", ".join(g["moves"])) for g in data["games"]]
-        sys.stdout.write(render_rows(rows, fmt, ["key", "players", "results", "verdict",
-                                                 "message", "moves"]))
+        sys.stdout.write(render_table(tables["games"], fmt))

@@ -1,0 +1,147 @@
+"""What grading and tournaments say: the move where each game was lost, a replay of any
+stored game, exit statuses, one CSV table, and fair default tournaments."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from judge.games import load_game
+from judge.testsets import TOURNAMENT_STARTS, tournament_starts
+
+ROOT = Path(__file__).resolve().parent.parent
+BOTS = ROOT / "bots"
+
+
+def judge(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "judge", *args], capture_output=True,
+                          text=True, timeout=300, cwd=cwd)
+
+
+def graded(tmp_path: Path, *extra: str) -> subprocess.CompletedProcess:
+    """Ioiwari greedy.py graded on two starts; it loses value in one of them."""
+    (tmp_path / "starts.txt").write_text("4 3 2 4 2 3 2\n2 2 2 2 2 2 2\n")
+    return judge("run", "--game", "ioiwari", "--tests", str(tmp_path / "starts.txt"),
+                 "--db", str(tmp_path / "r.db"), "--jobs", "1", *extra,
+                 str(BOTS / "ioiwari" / "greedy.py"), cwd=tmp_path)
+
+
+def test_json_games_carry_the_first_mistake_as_the_review_says(tmp_path: Path) -> None:
+    out = graded(tmp_path, "--format", "json")
+    assert out.returncode == 0, out.stderr
+    games = json.loads(out.stdout)["games"]
+    game = load_game("ioiwari", "")
+    from judge.analysis import review
+
+    for g in games:
+        reviews = review(game, game.parse_position(g["start"]), g["moves"], seats=(0,))
+        wrong = [r for r in reviews if r.mistake]
+        if not wrong:
+            assert g["first_mistake"] is None
+            continue
+        first = g["first_mistake"]
+        assert (first["ply"], first["move"], first["best_moves"]) == (
+            wrong[0].ply, wrong[0].move, wrong[0].best_moves)
+    assert any(g["first_mistake"] for g in games)  # greedy errs on one of these starts
+
+
+def test_details_name_the_first_mistake_of_each_game(tmp_path: Path) -> None:
+    out = graded(tmp_path, "--format", "json")
+    mistakes = [g["first_mistake"] for g in json.loads(out.stdout)["games"]]
+    table = judge("show", "1", "--db", str(tmp_path / "r.db"), "--details", cwd=tmp_path)
+    for m in filter(None, mistakes):
+        assert f"move {m['ply']}: {m['move']} (right: {', '.join(m['best_moves'])}" \
+            in table.stdout
+
+
+def test_show_replays_a_stored_game_as_play_prints_it(tmp_path: Path) -> None:
+    out = graded(tmp_path, "--format", "json")
+    games = json.loads(out.stdout)["games"]
+    for n, g in enumerate(games, 1):
+        shown = judge("show", "1", "--db", str(tmp_path / "r.db"), "--game", str(n),
+                      cwd=tmp_path)
+        assert shown.returncode == 0, shown.stderr
+        assert f"start: {g['start']}" in shown.stdout
+        lines = [line for line in shown.stdout.splitlines() if line[:1].isdigit()
+                 and ". player" in line]
+        assert [line.split(": ", 1)[1].split()[0] for line in lines] == g["moves"]
+        if g["first_mistake"]:
+            ply = g["first_mistake"]["ply"]
+            assert "MISTAKE" in lines[ply - 1]
+    missing = judge("show", "1", "--db", str(tmp_path / "r.db"), "--game", "99", cwd=tmp_path)
+    assert missing.returncode == 2 and "give --game 1 to 2" in missing.stderr
+
+
+def test_a_run_with_void_games_ends_with_status_4(tmp_path: Path) -> None:
+    from judge.commands.common import EXIT_SKIPPED, EXIT_VOID, exit_status
+    from judge.store import Store
+
+    store = Store(tmp_path / "r.db")
+    run = store.create_run("run", "nim", {"bots": []})
+
+    def record(code: str) -> dict:
+        return {"verdict": {"code": code, "message": "", "seat": None}, "moves": [],
+                "players": ["a", "optimal"], "results": ["win", "loss"], "start": "1"}
+
+    store.add_game(run, "a|1", record("ok"))
+    assert exit_status(store, run, skipped=False) == 0
+    assert exit_status(store, run, skipped=True) == EXIT_SKIPPED == 3
+    store.add_game(run, "a|2", record("judge-error"))
+    assert exit_status(store, run, skipped=True) == EXIT_VOID == 4
+
+
+def test_a_graded_run_ends_with_status_0(tmp_path: Path) -> None:
+    assert graded(tmp_path).returncode == 0
+
+
+def test_csv_is_one_table_and_the_others_go_to_files(tmp_path: Path) -> None:
+    out = graded(tmp_path, "--format", "csv", "--details", "--output-dir",
+                 str(tmp_path / "tables"))
+    assert out.returncode == 0, out.stderr
+    rows = list(csv.reader(io.StringIO(out.stdout)))
+    assert rows[0][:3] == ["game", "bot", "start"] and len(rows) == 3  # header + 2 games
+    assert all(len(r) == len(rows[0]) for r in rows)
+    bots = list(csv.reader((tmp_path / "tables" / "bots.csv").open()))
+    assert bots[0][0] == "bot" and len(bots) == 2
+    games = list(csv.reader((tmp_path / "tables" / "games.csv").open()))
+    assert games == rows
+
+
+def test_an_output_dir_that_cannot_be_written_is_refused_before_any_game(
+    tmp_path: Path
+) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    out = graded(tmp_path, "--format", "csv", "--output-dir", str(blocker))
+    assert out.returncode == 2 and "--output-dir" in out.stderr
+    assert not (tmp_path / "r.db").exists()
+
+
+def test_tournament_csv_is_one_table_and_max_points_bound_points(tmp_path: Path) -> None:
+    args = ["tournament", "--game", "nim", "--db", str(tmp_path / "t.db"), "--seed", "3",
+            "--include-optimal", str(BOTS / "nim" / "optimal.py"),
+            str(BOTS / "nim" / "random.py")]
+    out = judge(*args, "--format", "csv", "--output-dir", str(tmp_path / "t"), cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    rows = list(csv.reader(io.StringIO(out.stdout)))
+    assert rows[0][:2] == ["rank", "bot"] and len(rows) == 4
+    assert {p.name for p in (tmp_path / "t").iterdir()} == {
+        "standings.csv", "crosstable.csv", "games.csv"}
+    shown = judge("show", "1", "--db", str(tmp_path / "t.db"), "--format", "json",
+                  cwd=tmp_path)
+    for s in json.loads(shown.stdout)["standings"]:
+        assert s["max_points"] >= s["points"] and s["max_points"] == s["games"]
+
+
+def test_default_nim_and_chopsticks_tournaments_use_several_starts() -> None:
+    for name in ("nim", "chopsticks"):
+        game = load_game(name, "")
+        starts = tournament_starts(game)
+        assert len(starts) == TOURNAMENT_STARTS
+        assert len(set(starts)) == len(starts)
+        assert not any(game.is_over(p) for p in starts)
+    assert len(tournament_starts(load_game("ioiwari", ""))) == 51
