@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sqlite3
@@ -45,8 +46,22 @@ class Store:
     (only a power cut can lose the last commits); it saves an fsync per game.
     """
 
-    def __init__(self, path: Path | str) -> None:
+    def __init__(self, path: Path | str, read_only: bool = False) -> None:
         self.path = Path(path)
+        self._locks: dict[int, tuple[int, Path]] = {}
+        if self.path.is_dir():
+            raise InputError(f"--db {self.path} is a folder: give the database file in it")
+        if read_only:
+            self._open_read_only()
+            return
+        if self.path.exists() and not os.access(self.path, os.R_OK | os.W_OK):
+            raise InputError(f"the results database {self.path} cannot be written (its mode "
+                             f"or owner): give another --db, or `judge show` to read it")
+        folder = self.path.parent
+        if not os.access(folder, os.W_OK | os.X_OK):
+            raise InputError(f"the folder of the results database {self.path} cannot be "
+                             f"written (the database needs its journal beside it): give "
+                             f"another --db, or `judge show` to read it")
         made = False
         try:  # readable by the judge's user only: a bot under another uid cannot open it
             os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
@@ -68,6 +83,74 @@ class Store:
             if isinstance(exc, InputError):
                 raise
             raise InputError(f"cannot use {self.path} as a results database: {exc}") from None
+
+    def _open_read_only(self) -> None:
+        """Open to read, even in a folder (or of a file) that cannot be written."""
+        if not self.path.exists():
+            raise InputError(f"no results database {self.path} (give --db FILE)")
+        uri = self.path.resolve().as_uri()
+        try:
+            self.db = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=30)
+            self._check_schema()
+            self.db.execute("SELECT COUNT(*) FROM runs").fetchone()
+        except sqlite3.DatabaseError:
+            # a WAL database in a read-only folder cannot make its shared-memory file:
+            # read the file as it is (nothing writes it, or the folder would be writable)
+            try:
+                self.db = sqlite3.connect(f"{uri}?immutable=1", uri=True, timeout=30)
+                self._check_schema()
+                self.db.execute("SELECT COUNT(*) FROM runs").fetchone()
+            except sqlite3.DatabaseError as exc:
+                raise InputError(f"cannot read {self.path} as a results database: {exc}"
+                                 ) from None
+
+    def _lock_path(self, run_id: int) -> Path:
+        return self.path.with_name(f"{self.path.name}.run{run_id}.lock")
+
+    def lock_run(self, run_id: int) -> None:
+        """Hold run `run_id` for this process while it plays (released at `close` or exit);
+        `InputError` when another judge plays it now."""
+        import fcntl
+
+        path = self._lock_path(run_id)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 32, 0).decode(errors="replace").strip()
+            os.close(fd)
+            raise InputError(f"run {run_id} is being played by another judge right now"
+                             f"{f' (process {holder})' if holder else ''}: wait for it to "
+                             f"end, or look at it with `judge show {run_id}`") from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, str(os.getpid()).encode(), 0)
+        self._locks[run_id] = (fd, path)
+
+    def unlock_run(self, run_id: int) -> None:
+        """Let go of a run this process held."""
+        fd, path = self._locks.pop(run_id, (-1, None))
+        if fd >= 0:
+            with contextlib.suppress(OSError):
+                path.unlink()
+            os.close(fd)
+
+    def running(self, run_id: int) -> bool:
+        """Whether a judge plays run `run_id` now (this one or another)."""
+        import fcntl
+
+        if run_id in self._locks:
+            return True
+        try:
+            fd = os.open(self._lock_path(run_id), os.O_RDONLY | os.O_CLOEXEC)
+        except OSError:
+            return False
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+            return False
+        except BlockingIOError:
+            return True
+        finally:
+            os.close(fd)
 
     def _check_schema(self) -> None:
         """Refuse a database that holds anything but the judge's own tables, as they are."""
@@ -98,7 +181,9 @@ class Store:
                              ) from None
 
     def close(self) -> None:
-        """Close the connection."""
+        """Close the connection, letting go of the runs held."""
+        for run_id in list(self._locks):
+            self.unlock_run(run_id)
         self.db.close()
 
     def create_run(self, kind: str, game: str, config: dict[str, Any]) -> int:
@@ -123,11 +208,16 @@ class Store:
     def runs(self) -> list[dict[str, Any]]:
         """Every run, oldest first, with its count of stored games."""
         rows = self.db.execute(
-            "SELECT r.id, r.kind, r.game, r.created, r.finished, COUNT(g.key) "
+            "SELECT r.id, r.kind, r.game, r.created, r.finished, COUNT(g.key), r.config "
             "FROM runs r LEFT JOIN games g ON g.run_id = r.id GROUP BY r.id ORDER BY r.id"
         ).fetchall()
-        return [{"id": r[0], "kind": r[1], "game": r[2], "created": r[3], "finished": r[4],
-                 "games": r[5]} for r in rows]
+        out = []
+        for r in rows:
+            config = json.loads(r[6])
+            out.append({"id": r[0], "kind": r[1], "game": r[2], "created": r[3],
+                        "finished": r[4], "games": r[5], "planned": config.get("planned"),
+                        "bots": config.get("bots") or config.get("entrants") or []})
+        return out
 
     def done_keys(self, run_id: int) -> set[str]:
         """The schedule keys of the games already stored for a run."""

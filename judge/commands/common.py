@@ -150,17 +150,51 @@ def check_output_dir(folder: str | None) -> None:
         raise InputError(f"--output-dir {folder}: not a folder that can be written")
 
 
+def limit_ceilings() -> dict[str, tuple[float, str]]:
+    """The largest value each limit option may take here, and why (what the system allows:
+    its memory, its thread count, a clock that fits a number)."""
+    try:
+        memory_mib = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / (1 << 20)
+    except (ValueError, OSError):
+        memory_mib = float(1 << 22)
+    try:
+        threads = int(Path("/proc/sys/kernel/threads-max").read_text())
+    except (OSError, ValueError):
+        threads = 1 << 15
+    week = 7 * 24 * 3600.0
+    memory = (memory_mib, "this machine's memory in MiB")
+    return {
+        "--move-time": (week, "a week in seconds"),
+        "--first-move-time": (week, "a week in seconds"),
+        "--cpu-time": (week, "a week in seconds"),
+        "--game-time": (week, "a week in seconds"),
+        "--memory": memory,
+        "--disk": memory,  # a tmpfs: memory too
+        "--processes": (float(threads), "the threads this machine allows"),
+        "--output": (1 << 20, "1 GiB in KiB (the judge reads it)"),
+        "--move-limit": (1e6, "a million moves"),
+    }
+
+
 def harness_setup(args: argparse.Namespace) -> dict[str, Any]:
     """The recorded harness settings of a run: limits, sandbox, jobs, seed."""
     from judge.sandbox import Limits
 
     defaults = Limits()
     overrides = {}
+    ceilings = limit_ceilings()
     for flag, field, scale, _ in LIMIT_OPTIONS:
         value = getattr(args, f"limit_{field}", None)
         if value is not None:
             if not math.isfinite(value) or value <= 0:
                 raise InputError(f"{flag} must be a positive number, not {value:g}")
+            whole = type(getattr(defaults, field)) is int
+            if whole and value * scale < 1:
+                raise InputError(f"{flag} {value:g} is less than {1 / scale:g}, its smallest "
+                                 f"step")
+            top, why = ceilings[flag]
+            if value > top:
+                raise InputError(f"{flag} {value:g} is more than {why} ({top:g})")
             overrides[field] = type(getattr(defaults, field))(value * scale)
     try:
         limits = Limits(**overrides)
@@ -271,11 +305,12 @@ def check_bots(paths: list[str]) -> tuple[list[str], list[str]]:
     return bots, skipped
 
 
-def open_store(path: str, must_exist: bool = False) -> Store:
-    """The results database at `path` (created unless it `must_exist`)."""
+def open_store(path: str, must_exist: bool = False, read_only: bool = False) -> Store:
+    """The results database at `path` (created unless it `must_exist`; only read, even
+    where it cannot be written, when `read_only`)."""
     if must_exist and not Path(path).exists():
         raise InputError(f"no results database {path} (give --db FILE)")
-    return Store(path)
+    return Store(path, read_only=read_only)
 
 
 def show_progress(args: argparse.Namespace) -> bool:
@@ -291,6 +326,11 @@ def resumed(store: Store, run_id: int, kind: str) -> dict[str, Any]:
         raise InputError(f"run {run_id} is a {info['kind']}, not a {kind}")
     config = info["config"]
     where = config.get("directory")
+    relative = [b for b in config.get("fingerprints", {}) if not os.path.isabs(b)]
+    if relative and where and os.path.realpath(where) != os.path.realpath(os.getcwd()):
+        raise InputError(f"run {run_id} was started in {where}, and its bot paths "
+                         f"({', '.join(relative[:3])}) are relative to it: resume it from "
+                         f"there (cd {where})")
     for bot, digest in config.get("fingerprints", {}).items():
         try:
             now = fingerprints([bot])[bot]
@@ -320,6 +360,7 @@ def play_missing(store: Store, run_id: int, config: dict[str, Any], specs: list,
     """Play the scheduled games the run has not stored yet, storing each as it ends."""
     from judge.schedule import Setup, run_specs
 
+    store.lock_run(run_id)  # one judge plays a run at a time
     done = store.done_keys(run_id)
     todo = [s for s in specs if s.key not in done]
     seed = f", seed {config['seed']}" if config.get("seed") is not None else ""
@@ -348,7 +389,10 @@ def play_missing(store: Store, run_id: int, config: dict[str, Any], specs: list,
         raise Stopped(f"a process of the judge that played games was killed; "
                       f"{len(store.done_keys(run_id))} of {len(specs)} games are stored: "
                       f"{resume_hint(store, store.run(run_id))}") from None
-    store.finish(run_id)
+    else:
+        store.finish(run_id)
+    finally:
+        store.unlock_run(run_id)
 
 
 def resume_hint(store: Store, info: dict[str, Any]) -> str:
@@ -357,9 +401,14 @@ def resume_hint(store: Store, info: dict[str, Any]) -> str:
 
 
 def run_state(store: Store, info: dict[str, Any], stored: int) -> str:
-    """``finished``, or ``interrupted`` with a warning on stderr: the figures are partial."""
+    """``finished``, ``running`` (a judge plays it now), or ``interrupted`` with a warning on
+    stderr: the figures are partial."""
     if info["finished"]:
         return "finished"
+    if store.running(info["id"]):
+        print(f"judge: note: {info['kind']} {info['id']} is being played right now: these "
+              f"results are partial ({stored} games stored so far)", file=sys.stderr)
+        return "running"
     print(f"judge: warning: {info['kind']} {info['id']} was interrupted: these results are "
           f"partial ({stored} games stored); {resume_hint(store, info)}", file=sys.stderr)
     return "interrupted"

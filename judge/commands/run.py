@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
+from pathlib import Path
 from typing import Any
 
 from judge.commands.common import (
@@ -140,6 +142,7 @@ def run(args: argparse.Namespace) -> int:
             "tests": args.tests, "seats": args.seats, "starts": starts, **harness,
         }
         config.update(run_identity(config["bots"]))
+        config["planned"] = len(schedule(game, config["bots"], config["starts"]))
         store = open_store(args.db)  # only now: a refused command leaves no database behind
         run_id = store.create_run("run", game.describe(), config)
     game = load_game(config["game"], config["rules"])
@@ -220,15 +223,19 @@ def print_run(store: Any, run_id: int, fmt: str, details: bool,
 def show(args: argparse.Namespace) -> int:
     """Print a stored run, or list the runs."""
     check_output_dir(args.output_dir)
-    store = open_store(args.db, must_exist=True)
+    store = open_store(args.db, must_exist=True, read_only=True)
     if args.run_id is None:
-        rows = [dict(r, state="finished" if r["finished"] else "interrupted")
+        rows = [dict(r, state=("finished" if r["finished"] else "running"
+                               if store.running(r["id"]) else "interrupted"))
                 for r in store.runs()]
         if args.format == "json":
             sys.stdout.write(to_json(rows))
         else:
-            sys.stdout.write(render_rows(rows, args.format,
-                                         ["id", "kind", "game", "games", "state"]))
+            shown = [dict(r, date=time.strftime("%Y-%m-%d %H:%M", time.localtime(r["created"])),
+                          bots=", ".join(Path(b).name for b in r["bots"]),
+                          progress=f"{r['games']}/{r['planned'] or '?'}") for r in rows]
+            sys.stdout.write(render_rows(shown, args.format, ["id", "kind", "date", "game",
+                                                              "bots", "progress", "state"]))
         return 0
     info = store.run(args.run_id)
     if args.game_number is not None:

@@ -137,6 +137,7 @@ def run(args: argparse.Namespace) -> int:
         config = {"game": game.name, "rules": game.rules_string(), "entrants": entrants,
                   "gauntlet": args.gauntlet, "starts": args.starts, "start_positions": starts,
                   "rounds": args.rounds, **harness, "seed": seed, **run_identity(entrants)}
+        config["planned"] = len(schedule(game, config))
         store = open_store(args.db)  # only now: a refused command leaves no database behind
         run_id = store.create_run("tournament", game.describe(), config)
     game = load_game(config["game"], config["rules"])

@@ -26,13 +26,27 @@ FORMAT_VERSION = 1
 
 
 def cache_dir() -> Path:
-    """Where tables live: ``$JUDGE_CACHE_DIR`` or the user's cache directory."""
+    """Where tables live: ``$JUDGE_CACHE_DIR`` or the user's cache directory (made if
+    missing); one that cannot be a folder of the judge's is an `InputError`."""
     env = os.environ.get("JUDGE_CACHE_DIR")
     if env:
-        return Path(env)
-    import platformdirs
+        path, name = Path(env), f"JUDGE_CACHE_DIR={env}"
+    else:
+        import platformdirs
 
-    return Path(platformdirs.user_cache_dir("judge"))
+        path = Path(platformdirs.user_cache_dir("judge"))
+        name = f"the cache folder {path}"
+    if not path.is_dir():
+        from judge.games.base import InputError
+
+        if path.exists():
+            raise InputError(f"{name} is not a folder: it cannot be the judge's cache")
+        try:
+            path.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise InputError(f"{name}: cannot be the judge's cache folder: "
+                             f"{exc.strerror or exc}") from None
+    return path
 
 
 def _digest(arrays: dict[str, np.ndarray]) -> str:

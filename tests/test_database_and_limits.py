@@ -1,0 +1,156 @@
+"""The results database as organisers meet it (read-only files and folders, two judges,
+runs started elsewhere, the run list) and limits beyond what the system allows."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+OPTIMAL = str(ROOT / "bots" / "nim" / "optimal.py")
+AS_ROOT = os.geteuid() == 0
+
+
+def judge(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    command = [sys.executable, "-m", "judge", *args]
+    return subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=cwd)
+
+
+def one_run(tmp_path: Path, db: Path) -> None:
+    (tmp_path / "starts.txt").write_text("3 4 5\n")
+    out = judge("run", "--game", "nim", "--db", str(db), "--tests",
+                str(tmp_path / "starts.txt"), OPTIMAL, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+
+
+def test_a_database_that_cannot_be_written_is_refused_but_can_be_shown(tmp_path: Path) -> None:
+    if AS_ROOT:
+        pytest.skip("root writes whatever the modes say")
+    db = tmp_path / "ro" / "r.db"
+    db.parent.mkdir()
+    one_run(tmp_path, db)
+    db.chmod(0o444)
+    out = judge("run", "--game", "nim", "--db", str(db), OPTIMAL, cwd=tmp_path)
+    assert out.returncode == 2 and "cannot be written" in out.stderr
+    assert "Traceback" not in out.stderr
+    db.parent.chmod(0o555)
+    try:
+        shown = judge("show", "1", "--db", str(db), cwd=tmp_path)
+        assert shown.returncode == 0, shown.stderr
+        assert "optimal.py" in shown.stdout
+        listed = judge("show", "--db", str(db), cwd=tmp_path)
+        assert listed.returncode == 0 and "finished" in listed.stdout
+    finally:
+        db.parent.chmod(0o755)
+
+
+def test_a_database_in_a_folder_that_cannot_be_written_can_be_shown(tmp_path: Path) -> None:
+    """As any user: the folder is a read-only bind (the mount, not the modes)."""
+    db = tmp_path / "r.db"
+    one_run(tmp_path, db)
+    from judge.store import Store
+
+    # what makes a folder unwritable for root too: opening read-only as `show` does
+    store = Store(db, read_only=True)
+    assert [r["id"] for r in store.runs()] == [1]
+    store.close()
+
+
+def test_a_folder_given_as_the_database_is_refused(tmp_path: Path) -> None:
+    out = judge("run", "--game", "nim", "--db", str(tmp_path), OPTIMAL, cwd=tmp_path)
+    assert out.returncode == 2 and "is a folder" in out.stderr
+
+
+def test_two_judges_cannot_play_one_run_at_once(tmp_path: Path) -> None:
+    bot = tmp_path / "slow.py"
+    bot.write_text("import sys, time\nfor line in sys.stdin:\n    time.sleep(0.2)\n"
+                   "    print(1, line.split()[0], flush=True)\n")
+    (tmp_path / "starts.txt").write_text("".join(f"{n}\n" for n in range(1, 41)))
+    db = tmp_path / "r.db"
+    first = subprocess.Popen(
+        [sys.executable, "-m", "judge", "run", "--game", "nim", "--jobs", "1", "--db", str(db),
+         "--tests", str(tmp_path / "starts.txt"), str(bot)],
+        cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            listed = judge("show", "--db", str(db), "--format", "json", cwd=tmp_path)
+            if listed.returncode == 0 and json.loads(listed.stdout)[0]["games"] >= 2:
+                break
+            time.sleep(0.2)
+        runs = json.loads(judge("show", "--db", str(db), "--format", "json",
+                                cwd=tmp_path).stdout)
+        assert runs[0]["state"] == "running" and runs[0]["planned"] == 40
+        second = judge("run", "--resume", "1", "--db", str(db), cwd=tmp_path)
+        assert second.returncode == 2 and "being played by another judge" in second.stderr
+    finally:
+        first.send_signal(signal.SIGKILL)
+        first.communicate()
+    runs = json.loads(judge("show", "--db", str(db), "--format", "json", cwd=tmp_path).stdout)
+    assert runs[0]["state"] == "interrupted"
+    again = judge("run", "--resume", "1", "--db", str(db), "--format", "json", cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert json.loads(again.stdout)["bots"][0]["games"] == 40
+
+
+def test_the_run_list_has_date_game_bots_and_progress(tmp_path: Path) -> None:
+    db = tmp_path / "r.db"
+    one_run(tmp_path, db)
+    listed = judge("show", "--db", str(db), cwd=tmp_path)
+    header = listed.stdout.splitlines()[0].split()
+    assert header == ["id", "kind", "date", "game", "bots", "progress", "state"]
+    row = listed.stdout.splitlines()[2]
+    assert time.strftime("%Y-%m-%d") in row and "optimal.py" in row and "1/1" in row
+
+
+def test_resuming_from_another_folder_says_where_the_bot_paths_start(tmp_path: Path) -> None:
+    (tmp_path / "bots").mkdir()
+    shutil.copy(OPTIMAL, tmp_path / "bots" / "mine.py")
+    (tmp_path / "starts.txt").write_text("3 4 5\n")
+    db = tmp_path / "r.db"
+    first = judge("run", "--game", "nim", "--db", str(db), "--tests", "starts.txt",
+                  "bots/mine.py", cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    again = judge("run", "--resume", "1", "--db", str(db), cwd=elsewhere)
+    assert again.returncode == 2
+    assert f"was started in {tmp_path}" in again.stderr and "relative to it" in again.stderr
+
+
+@pytest.mark.parametrize("option, value, says", [
+    ("--memory", "1e30", "more than this machine's memory"),
+    ("--cpu-time", "1e20", "more than a week"),
+    ("--cpu-time", "0.001", "--cpu-time 0.001 is less than 1"),
+    ("--processes", "1e12", "more than the threads this machine allows"),
+    ("--move-limit", "1e9", "more than a million moves"),
+])
+def test_limits_beyond_the_system_are_refused_naming_the_option(
+    option: str, value: str, says: str, tmp_path: Path
+) -> None:
+    commands = [["run", "--game", "nim", "--db", str(tmp_path / "r.db")]]
+    if option != "--move-limit":  # a batch program plays no game
+        commands.append(["nim-batch"])
+    for command in commands:
+        out = judge(*command, option, value, OPTIMAL, cwd=tmp_path)
+        assert out.returncode == 2, out.stderr
+        assert says in out.stderr and "Traceback" not in out.stderr
+    assert not (tmp_path / "r.db").exists()
+
+
+def test_an_unusable_cache_folder_is_one_line(tmp_path: Path) -> None:
+    env = {**os.environ, "JUDGE_CACHE_DIR": "/etc/passwd"}
+    out = subprocess.run([sys.executable, "-m", "judge", "solve", "--game", "ioiwari",
+                          "4 3 2 4 2 3 2"], capture_output=True, text=True, env=env,
+                         cwd=tmp_path, timeout=120)
+    assert out.returncode == 2
+    assert out.stderr.strip() == ("judge: error: JUDGE_CACHE_DIR=/etc/passwd is not a folder: "
+                                  "it cannot be the judge's cache")
