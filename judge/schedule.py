@@ -39,6 +39,8 @@ class Setup:
     languages: dict[str, Any] | None = None
     #: the SHA-256 of each bot file when the run started: a bot is not rebuilt mid-run
     fingerprints: dict[str, str] | None = None
+    #: which perfect player sits where the schedule says "optimal" (optimal or tricky)
+    opponent: str = "optimal"
 
 
 def play_spec(setup: Setup, spec: GameSpec) -> dict[str, Any]:
@@ -46,7 +48,7 @@ def play_spec(setup: Setup, spec: GameSpec) -> dict[str, Any]:
     from judge.analysis import perfect_results, review
     from judge.games import load_game
     from judge.players.bot import BotPlayer
-    from judge.players.optimal import OptimalPlayer
+    from judge.players.optimal import opponent_player
     from judge.referee import play_game
     from judge.sandbox import Limits, languages
 
@@ -59,7 +61,7 @@ def play_spec(setup: Setup, spec: GameSpec) -> dict[str, Any]:
     limits = Limits(**setup.limits)
     seed = game_seed(setup.seed, spec.key)
     players = [
-        OptimalPlayer(seed) if who == OPTIMAL
+        opponent_player(setup.opponent, seed) if who == OPTIMAL
         else BotPlayer(who, limits=limits, sandbox=setup.sandbox, name=who, seed=seed)
         for who in spec.players
     ]

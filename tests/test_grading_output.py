@@ -145,3 +145,31 @@ def test_default_nim_and_chopsticks_tournaments_use_several_starts() -> None:
         assert len(set(starts)) == len(starts)
         assert not any(game.is_over(p) for p in starts)
     assert len(tournament_starts(load_game("ioiwari", ""))) == 51
+
+
+def test_the_tricky_opponent_takes_more_from_greedy_over_the_standard_set(
+    tmp_path: Path
+) -> None:
+    scores = {}
+    for kind in ("optimal", "tricky"):
+        out = judge("run", "--game", "ioiwari", "--db", str(tmp_path / f"{kind}.db"),
+                    "--format", "json", "--opponent", kind, str(BOTS / "ioiwari" / "greedy.c"),
+                    cwd=tmp_path)
+        assert out.returncode == 0, out.stderr
+        run = json.loads(out.stdout)
+        assert run["opponent"] == kind and run["bots"][0]["games"] == 357
+        scores[kind] = run["bots"][0]["points"]
+    assert scores["tricky"] < scores["optimal"]
+
+
+def test_play_and_opponent_take_the_tricky_opponent(tmp_path: Path) -> None:
+    out = judge("play", "--game", "nim", "--start", "3 4 5", "--vs", "tricky", "--format",
+                "json", str(BOTS / "nim" / "optimal.py"), cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["players"][1]["name"] == "tricky"
+    served = subprocess.run([sys.executable, "-m", "judge", "opponent", "--game", "nim",
+                             "--start", "2 2 1 1", "--opponent", "tricky", "--seat", "2"],
+                            input="", capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    # the tricky opponent opens 2 2 1 1 with heap 3 (see tests/test_tricky.py); the optimal
+    # one with heap 1: what it sent first after the heaps is the opening move applied
+    assert served.stdout.splitlines()[0] == "2 2 0 1"

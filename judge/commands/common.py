@@ -75,6 +75,15 @@ LIMIT_OPTIONS = [
 ]
 
 
+def add_opponent_option(p: argparse.ArgumentParser) -> None:
+    """`--opponent`: which perfect player plays where the optimal player is named."""
+    p.add_argument("--opponent", choices=("optimal", "tricky"), default="optimal",
+                   help="the perfect opponent: optimal (a best move; with --seed a random one "
+                   "of them), or tricky: just as perfect (a perfect bot gets the same result), "
+                   "but among its best moves it plays the one that leaves the bot the fewest "
+                   "replies that keep its value (default: optimal)")
+
+
 def add_output_options(p: argparse.ArgumentParser) -> None:
     """`--format`, `--details` and `--db`."""
     p.add_argument("--format", choices=FORMATS, default="table", help="output format")
@@ -369,7 +378,7 @@ def play_missing(store: Store, run_id: int, config: dict[str, Any], specs: list,
           f"({store.path})", file=sys.stderr)
     setup = Setup(config["game"], config["rules"], config["limits"], config["sandbox"],
                   config.get("seed"), config.get("languages") or {},
-                  config.get("fingerprints"))
+                  config.get("fingerprints"), config.get("opponent") or "optimal")
     try:
         run_specs(setup, todo, config["jobs"] if args.jobs is None else args.jobs,
                   lambda spec, rec: store.add_game(run_id, spec.key, rec),
@@ -439,7 +448,7 @@ def load_starts(game: Game, path: str) -> list[str]:
 
 
 #: the settings a stored run keeps: given again with --resume, they are refused
-HARNESS_SETTINGS = ["--sandbox", "--seed", "--languages", "--flags",
+HARNESS_SETTINGS = ["--sandbox", "--seed", "--languages", "--flags", "--opponent",
                     *(flag for flag, *_ in LIMIT_OPTIONS)]
 
 

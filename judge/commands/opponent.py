@@ -6,7 +6,12 @@ import argparse
 import sys
 from typing import Any
 
-from judge.commands.common import add_game_options, game_from_args, start_from
+from judge.commands.common import (
+    add_game_options,
+    add_opponent_option,
+    game_from_args,
+    start_from,
+)
 from judge.games.base import Game, InputError, MoveError
 from judge.solvers import solver_for
 
@@ -30,6 +35,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_game_options(p)
+    add_opponent_option(p)
     p.add_argument("--start", metavar="POS", help="the start position (default: the game's)")
     p.add_argument("--seat", type=int, choices=(1, 2), default=1,
                    help="YOUR seat: 1 moves first (default), 2 lets the opponent open")
@@ -46,9 +52,16 @@ def run(args: argparse.Namespace) -> int:
     game = game_from_args(args)
     pos = start_from(game, args.start)
     solver = solver_for(game)
+    if args.opponent == "tricky":
+        from judge.players.tricky import tricky_move
+
+        def choose(p: Any) -> Any:
+            return tricky_move(solver, p)
+    else:
+        choose = solver.choose
     you = (game.mover(pos) + args.seat - 1) % 2
     if game.mover(pos) != you and not game.is_over(pos):
-        pos = game.play(pos, solver.choose(pos))
+        pos = game.play(pos, choose(pos))
     if game.is_over(pos):
         if args.start and game.is_over(game.parse_position(args.start)):
             raise InputError("the start position is already the end of the game")
@@ -70,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
         moves += 1
         if game.is_over(pos) or (game.loopy and moves >= MOVE_LIMIT):
             return _finish(game, pos, you)
-        reply = solver.choose(pos)
+        reply = choose(pos)
         text = game.format_move(reply, pos)
         pos = game.play(pos, reply)
         if game.is_over(pos):  # as the judge does: the ending move is played, not sent

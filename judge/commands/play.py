@@ -11,6 +11,7 @@ from judge.analysis import MoveReview, review
 from judge.commands.common import (
     add_game_options,
     add_harness_options,
+    add_opponent_option,
     check_bots,
     game_from_args,
     harness_setup,
@@ -22,6 +23,9 @@ from judge.report import printable, printable_line, to_json
 from judge.schedule import OPTIMAL
 from judge.solvers.base import order
 from judge.verdicts import JUDGE_ERROR, OK
+
+#: the names of perfect players on the command line
+OPPONENTS = (OPTIMAL, "tricky")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -41,25 +45,27 @@ def register(sub: argparse._SubParsersAction) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_game_options(p)
-    p.add_argument("bot", metavar="BOT", help="a bot program, 'optimal' or 'human'")
+    p.add_argument("bot", metavar="BOT", help="a bot program, 'optimal', 'tricky' or 'human'")
     p.add_argument("--vs", default=OPTIMAL, metavar="OPPONENT",
-                   help="optimal (default), human, or another bot program")
+                   help="optimal (default: the --opponent kind), tricky, human, or another "
+                   "bot program")
     p.add_argument("--start", metavar="POS", help="the start position (default: the game's)")
     p.add_argument("--seat", type=int, choices=(1, 2), default=1,
                    help="BOT's seat: 1 moves first at the start (default), 2 second")
     p.add_argument("--format", choices=("text", "json"), default="text", help="output format")
     p.add_argument("--pty", action="store_true",
                    help="talk to bots through a pseudo-terminal instead of pipes")
+    add_opponent_option(p)
     add_harness_options(p, jobs=False)
     p.set_defaults(func=run)
 
 
 def make_player(who: str, setup: dict[str, Any], pty: bool, dialogue: TextIO) -> Player:
     """A player from a command-line name: optimal, human (talking on `dialogue`), or a bot."""
-    if who == OPTIMAL:
-        from judge.players.optimal import OptimalPlayer
+    if who in OPPONENTS:  # "optimal" is the --opponent kind; "tricky" names itself
+        from judge.players.optimal import opponent_player
 
-        return OptimalPlayer(setup["seed"])
+        return opponent_player(setup["opponent"] if who == OPTIMAL else who, setup["seed"])
     if who == "human":
         from judge.players.human import HumanPlayer
 
@@ -78,8 +84,8 @@ def run(args: argparse.Namespace) -> int:
     if game.is_over(start):
         raise InputError("the start position is already the end of the game")
     names = [args.bot, args.vs]
-    programs = [n for n in names if n not in (OPTIMAL, "human")]
-    setup = harness_setup(args)  # the language table first: bots are compiled next
+    programs = [n for n in names if n not in (*OPPONENTS, "human")]
+    setup = dict(harness_setup(args), opponent=args.opponent)  # languages before bots
     if programs:
         _, skipped = check_bots(list(dict.fromkeys(programs)))  # a bot may play itself
         if skipped:
@@ -210,7 +216,7 @@ def play_text(game: Game, start: Any, record: dict[str, Any], reviews: list[Move
     out = [f"{game.describe()}: player 1 {names[0]}, player 2 {names[1]}",
            f"start: {game.format_position(start)}", game.render(start), ""]
     pos = start
-    judged_seats = {s for s, n in enumerate(names) if n != OPTIMAL}
+    judged_seats = {s for s, n in enumerate(names) if n not in OPPONENTS}
     for i, m in enumerate(record["moves"]):
         seat = m["seat"]
         secs = "" if m.get("seconds") is None else f"  ({m['seconds']:.3f} s)"

@@ -11,6 +11,7 @@ from typing import Any
 from judge.commands.common import (
     add_game_options,
     add_harness_options,
+    add_opponent_option,
     add_output_options,
     check_bots,
     check_output_dir,
@@ -72,6 +73,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="grade the bot as the first player only (default), or in both seats")
     p.add_argument("--resume", type=int, metavar="RUN",
                    help="continue an interrupted run, playing only its missing games")
+    add_opponent_option(p)
     add_harness_options(p)
     add_output_options(p)
     p.set_defaults(func=run)
@@ -140,6 +142,7 @@ def run(args: argparse.Namespace) -> int:
         config = {
             "game": game.name, "rules": game.rules_string(), "bots": bots,
             "tests": args.tests, "seats": args.seats, "starts": starts, **harness,
+            "opponent": args.opponent,
         }
         config.update(run_identity(config["bots"]))
         config["planned"] = len(schedule(game, config["bots"], config["starts"]))
@@ -190,9 +193,11 @@ def print_run(store: Any, run_id: int, fmt: str, details: bool,
     records = store.games(run_id)
     bots, games = grading_rows(config["game"], config, records)
     state = run_state(store, info, len(records))
+    opponent = config.get("opponent") or "optimal"
     if fmt == "json":
         sys.stdout.write(to_json({"run": run_id, "game": info["game"], "state": state,
-                                  "tier": tier_name(config), "bots": bots, "games": games}))
+                                  "tier": tier_name(config), "opponent": opponent,
+                                  "bots": bots, "games": games}))
         return
     rows = [dict(b, points=f"{b['points']:g}/{b['max_points']:g}",
                  accuracy="" if b["accuracy"] is None else f"{100 * b['accuracy']:.1f}%",
@@ -211,7 +216,9 @@ def print_run(store: Any, run_id: int, fmt: str, details: bool,
                          else render_rows(rows, fmt, headers))
         return
     if fmt == "table":
-        sys.stdout.write(f"run {run_id}: {info['game']} (confinement {tier_name(config)})\n")
+        against = "" if opponent == "optimal" else f", against the {opponent} opponent"
+        sys.stdout.write(f"run {run_id}: {info['game']} (confinement {tier_name(config)}"
+                         f"{against})\n")
     sys.stdout.write(render_rows(rows, fmt, headers))
     if fmt in ("table", "markdown"):  # CSV stays one table; JSON has compile_error
         sys.stdout.write(compile_errors_text(bots))
