@@ -1,9 +1,19 @@
-"""The Nim batch assignment: a program reads `nim.txt` and answers every line; we grade it."""
+"""The Nim batch assignment: a program reads `nim.txt` and answers every line; we grade it.
+
+Grading is a careful human grader's: an output line is compared word by word (blank lines
+skipped, "counter" accepted for one counter), answers are matched with the data sets in
+order, and a program that fails on the whole file is run again on each data set it missed,
+alone, so that one bad line costs one line. `strict=True` compares exactly, line by line.
+"""
 
 from __future__ import annotations
 
+import difflib
+import time
+from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from judge.games.base import InputError, parse_int
 from judge.solvers.nim import winning_moves
@@ -30,6 +40,11 @@ def parse_input(text: str, name: str = "nim.txt") -> list[tuple[int, ...]]:
     return cases
 
 
+def data_lines(text: str, count: int) -> list[str]:
+    """The first `count` data set lines of a `nim.txt` that `parse_input` accepted, as written."""
+    return text.splitlines()[1 : count + 1]
+
+
 def expected_answer(sizes: tuple[int, ...]) -> str:
     """`Lose Game`, or the winning move from the first heap that allows one."""
     moves = winning_moves(sizes, misere=False)
@@ -37,6 +52,41 @@ def expected_answer(sizes: tuple[int, ...]) -> str:
         return "Lose Game"
     heap, count = moves[0]
     return f"Remove {count} counters from Heap {heap}"
+
+
+def answer_key(text: str, strict: bool = False) -> str:
+    """What an output line is compared by: strict, the line without trailing spaces; else its
+    words joined by single spaces, "counter" read as "counters" when one counter is removed."""
+    if strict:
+        return text.rstrip()
+    words = text.split()
+    if len(words) == 6 and words[:3] == ["Remove", "1", "counter"] and words[3:5] == [
+            "from", "Heap"]:
+        words[2] = "counters"
+    return " ".join(words)
+
+
+class OutputLine(NamedTuple):
+    """A line of a program's output that is matched with a data set."""
+
+    #: its number in the output, from 1
+    number: int
+    #: as written, without trailing spaces
+    text: str
+    #: what it is compared by (`answer_key`)
+    key: str
+
+
+def graded_lines(output: str, strict: bool = False) -> list[OutputLine]:
+    """The output lines matched with the data sets in order: the non-blank ones (strict: all)."""
+    return [OutputLine(number, text.rstrip(), answer_key(text, strict))
+            for number, text in enumerate(output.splitlines(), 1)
+            if strict or text.strip()]
+
+
+#: how a line was graded: from the run on the whole file, or from a run on its data set alone
+#: (as written, or with its heaps separated by single spaces)
+WHOLE_FILE, OWN_RUN, OWN_RUN_SINGLE_SPACES = "whole file", "own run", "own run, single spaces"
 
 
 @dataclass
@@ -47,37 +97,248 @@ class BatchGrade:
     correct: int = 0
     first_wrong: dict[str, Any] | None = None
     lines: list[dict[str, Any]] = field(default_factory=list)
+    #: compared exactly, line by line (`--strict`)
+    strict: bool = False
+    #: where the answers appear at other output lines than the data sets' (see `find_shifts`)
+    shifts: list[dict[str, Any]] = field(default_factory=list)
+    #: the first non-blank line after the answers to the last data set, as a wrong line
+    extra: dict[str, Any] | None = None
+    #: the lines correct in the run on the whole file
+    whole_file_correct: int | None = None
+    #: the runs on single data sets, when there were some (see `grade_program`)
+    per_case: dict[str, Any] | None = None
+    #: what a grader should know, one sentence each
+    notes: list[str] = field(default_factory=list)
+
+    def recount(self) -> None:
+        """`correct` and `first_wrong` from `lines` (and `extra`)."""
+        self.correct = sum(1 for entry in self.lines if entry["ok"])
+        self.first_wrong = next((e for e in self.lines if not e["ok"]), self.extra)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
         return {"cases": self.cases, "correct": self.correct, "first_wrong": self.first_wrong,
-                "lines": self.lines}
+                "lines": self.lines, "strict": self.strict, "shifts": self.shifts,
+                "whole_file_correct": self.whole_file_correct, "per_case": self.per_case,
+                "notes": self.notes}
 
 
-def grade_output(output: str, cases: list[tuple[int, ...]]) -> BatchGrade:
+def grade_output(output: str, cases: list[tuple[int, ...]], strict: bool = False) -> BatchGrade:
     """Compare a program's output with the expected answers, one point per correct line.
 
-    Trailing spaces and a missing final newline are forgiven; anything else must match.
+    By default the non-blank lines are matched with the data sets in order and compared by
+    their words (so surrounding and repeated spaces, blank lines and "1 counter" are
+    forgiven); `strict` compares line i with data set i, forgiving only trailing spaces.
     Lines beyond the last data set score nothing but are shown as the first wrong line.
     """
-    got = output.splitlines()
-    grade = BatchGrade(len(cases))
-    for i, sizes in enumerate(cases):
-        want = expected_answer(sizes)
-        line = got[i].rstrip() if i < len(got) else None
-        ok = line == want
-        grade.correct += ok
-        entry = {"line": i + 1, "heaps": " ".join(map(str, sizes)), "expected": want,
-                 "got": shortened(line), "ok": ok}
-        grade.lines.append(entry)
-        if not ok and grade.first_wrong is None:
-            grade.first_wrong = entry
-    extra = [g for g in got[len(cases):] if g.strip()]
-    if extra and grade.first_wrong is None:
-        grade.first_wrong = {"line": len(cases) + 1, "heaps": None,
-                             "expected": f"nothing (there are {len(cases)} data sets)",
-                             "got": shortened(extra[0]), "ok": False}
+    view = graded_lines(output, strict)
+    wanted = [expected_answer(sizes) for sizes in cases]
+    grade = BatchGrade(len(cases), strict=strict)
+    for i, (sizes, want) in enumerate(zip(cases, wanted, strict=True)):
+        got = view[i] if i < len(view) else None
+        grade.lines.append({
+            "line": i + 1, "heaps": " ".join(map(str, sizes)), "expected": want,
+            "got": shortened(got.text) if got else None, "ok": got is not None and got.key == want,
+            "output_line": got.number if got else None, "graded": WHOLE_FILE, "verdict": None})
+    extra = [line for line in view[len(cases):] if line.text.strip()]
+    if extra:
+        grade.extra = {"line": len(cases) + 1, "heaps": None,
+                       "expected": f"nothing (there are {len(cases)} data sets)",
+                       "got": shortened(extra[0].text), "ok": False,
+                       "output_line": extra[0].number, "graded": WHOLE_FILE, "verdict": None}
+    grade.recount()
+    grade.whole_file_correct = grade.correct
+    grade.shifts = find_shifts(view, wanted)
+    grade.notes = [shift["message"] for shift in grade.shifts[:SHIFT_NOTES]]
+    if len(grade.shifts) > SHIFT_NOTES:
+        grade.notes.append(f"{len(grade.shifts) - SHIFT_NOTES} more shifts (see the JSON)")
     return grade
+
+
+#: the most output lines and data sets `find_shifts` aligns (it takes quadratic time)
+SHIFT_WINDOW = 5000
+
+
+def find_shifts(view: list[OutputLine], wanted: list[str]) -> list[dict[str, Any]]:
+    """Where the answers stand K lines off their data sets' lines, K changing at line L.
+
+    The output is aligned with the expected answers (a diff of their keys); each aligned
+    stretch gives the offset of its answers (output line number minus data set number). A
+    shift is credited when the in-order grading matches the answers anyway (blank lines
+    skipped). A stretch of one line off the grading's order counts only when its answer is
+    unique among the expected answers and in the output (one `Lose Game` matches many).
+    """
+    keys = [line.key for line in view[:SHIFT_WINDOW]]
+    wanted = wanted[:SHIFT_WINDOW]
+    matcher = difflib.SequenceMatcher(None, keys, wanted, autojunk=False)
+    counts = Counter(keys) + Counter(wanted)  # 2: once in each
+    shifts: list[dict[str, Any]] = []
+    offset = seen = 0
+    for a, b, size in matcher.get_matching_blocks():
+        if size == 0 or (size == 1 and a != b and counts[keys[a]] > 2):
+            continue
+        for k in range(size):
+            by = view[a + k].number - (b + k + 1)
+            if by != offset:
+                shifts.append(_shift(b + k + 1, by, offset, a == b, view[seen:a + k]))
+                offset = by
+        seen = a + size
+    return shifts
+
+
+def _shift(line: int, by: int, before: int, credited: bool,
+           between: list[OutputLine]) -> dict[str, Any]:
+    """One entry of `find_shifts`, with its one-line message; `between` are the graded
+    output lines since the last aligned one."""
+    if by == 0:
+        message = f"output back in step from line {line}"
+    else:
+        message = f"output shifted by {by} line{'s' * (abs(by) != 1)} from line {line}"
+    if credited:
+        message += " (blank lines, skipped)" if by > before else ""
+    elif by < before:
+        message += " (answers missing before it, not credited)"
+    elif between and not any(line.text.strip() for line in between):
+        message += " (blank lines before it, not credited with --strict)"
+    else:
+        message += " (extra lines before it, not credited)"
+    return {"line": line, "by": by, "credited": credited, "message": message}
+
+
+#: the most shifts the notes tell one by one (`shifts` has them all)
+SHIFT_NOTES = 3
+
+
+#: per-case runs of one program stop after this many seconds at most
+PER_CASE_CAP_SECONDS = 180.0
+#: per-case runs of one program stop when this many first runs all reach the time limit
+PER_CASE_TIMEOUTS = 3
+
+
+def per_case_budget(limits: Any, cases: int) -> float:
+    """Seconds of per-case runs for one program: the first-move limit per data set, capped."""
+    return min(limits.first_move_seconds * cases, PER_CASE_CAP_SECONDS)
+
+
+#: how a program is run: (path, nim.txt, limits, sandbox) -> (output, failure or None)
+Runner = Callable[[str, str, Any, str], tuple[str, Any]]
+
+
+def grade_program(path: str, text: str, cases: list[tuple[int, ...]], limits: Any,
+                  sandbox: str, strict: bool = False, per_case: bool = False,
+                  budget: float | None = None, runner: Runner | None = None,
+                  progress: Callable[[str], None] | None = None) -> tuple[BatchGrade, Any]:
+    """Run a program on the whole `nim.txt` and grade it: (grade, failure of that run or None).
+
+    When that run fails (crash, limits) or gives fewer answers than data sets, each data set
+    it did not answer correctly is run again alone (a `nim.txt` of one data set, a fresh
+    confined run with the same limits); with `per_case`, every data set is. A data set that
+    fails as written is tried once more with its heaps separated by single spaces (not when
+    `strict`). Per-case runs stop after `budget` seconds (default `per_case_budget`), or when
+    the first `PER_CASE_TIMEOUTS` all time out; the grade's notes say so.
+    """
+    from judge import verdicts
+
+    run = runner or run_program
+    output, failure = run(path, text, limits, sandbox)
+    grade = grade_output(output, cases, strict)
+    if failure is not None and failure.code == verdicts.COMPILE_ERROR:
+        return grade, failure
+    answers = sum(1 for line in output.splitlines() if line.strip())
+    if per_case:
+        reason, todo = "--per-case", list(range(len(cases)))
+    elif failure is not None:
+        reason = f"the run on the whole file: {failure.code}"
+        todo = [i for i, entry in enumerate(grade.lines) if not entry["ok"]]
+    elif answers < len(cases):
+        reason = f"the run on the whole file gave {answers} answers for {len(cases)} data sets"
+        todo = [i for i, entry in enumerate(grade.lines) if not entry["ok"]]
+    else:
+        return grade, failure
+    if not todo:
+        return grade, failure
+    if progress:
+        progress(f"{path}: {reason}; running {len(todo)} data sets alone")
+    _grade_per_case(grade, todo, reason, text, cases, strict,
+                    lambda nim: run(path, nim, limits, sandbox),
+                    per_case_budget(limits, len(cases)) if budget is None else budget)
+    return grade, failure
+
+
+def _grade_per_case(grade: BatchGrade, todo: list[int], reason: str, text: str,
+                    cases: list[tuple[int, ...]], strict: bool,
+                    run: Callable[[str], tuple[str, Any]], budget: float) -> None:
+    """Regrade the lines `todo` (indexes) of `grade` from runs on their data sets alone."""
+    from judge import verdicts
+
+    written = data_lines(text, len(cases))
+    spent, timeouts, stopped = 0.0, 0, None
+    done: list[int] = []
+    single: list[int] = []
+    for i in todo:
+        if spent >= budget:
+            stopped = (f"per-case runs stopped after {spent:.1f} s, their budget of {budget:g} s "
+                       f"(the first-move limit per data set, at most "
+                       f"{PER_CASE_CAP_SECONDS:g} s)")
+            break
+        if len(done) == PER_CASE_TIMEOUTS and timeouts == len(done):
+            stopped = f"per-case runs stopped: the first {timeouts} all hit the time limit"
+            break
+        entry, took = _run_case(run, written[i], cases[i], i, strict)
+        spent += took
+        timeouts += entry["verdict"] == verdicts.TIME_LIMIT
+        respaced = " ".join(written[i].split())
+        if not entry["ok"] and not strict and respaced != written[i]:
+            again, took = _run_case(run, respaced, cases[i], i, strict)
+            spent += took
+            if again["ok"]:
+                entry = dict(again, graded=OWN_RUN_SINGLE_SPACES,
+                             as_written={"got": entry["got"], "verdict": entry["verdict"]})
+                single.append(i + 1)
+        grade.lines[i] = entry
+        done.append(i + 1)
+    not_run = [i + 1 for i in todo[len(done):]]
+    grade.recount()
+    grade.per_case = {"reason": reason, "lines": done, "single_spaces": single,
+                      "not_run": not_run, "stopped": stopped, "seconds": round(spent, 2),
+                      "budget_seconds": budget}
+    if done:
+        grade.notes.append(f"{lines_named(done)} graded per case, each in a run of its own "
+                           f"({reason})")
+    if single:
+        grade.notes.append(f"{lines_named(single, 'was', 'were')} answered only when run "
+                           "again with single spaces between the heaps")
+    if stopped:
+        grade.notes.append(f"{stopped}; {lines_named(not_run, 'was', 'were')} graded from the "
+                           "whole file")
+
+
+def _run_case(run: Callable[[str], tuple[str, Any]], line: str, sizes: tuple[int, ...],
+              index: int, strict: bool) -> tuple[dict[str, Any], float]:
+    """(the line entry, seconds taken) of one run on the data set `line` alone."""
+    started = time.monotonic()
+    output, failure = run(f"1\n{line}\n")
+    took = time.monotonic() - started
+    entry = grade_output(output, [sizes], strict).lines[0]
+    entry.update(line=index + 1, graded=OWN_RUN, verdict=failure.code if failure else "ok")
+    return entry, took
+
+
+def lines_named(numbers: list[int], one: str = "", many: str = "") -> str:
+    """`line 5` or `lines 1-3, 5`, followed by the verb `one` or `many` when given."""
+    verb = one if len(numbers) == 1 else many
+    return f"line{'s' * (len(numbers) != 1)} {line_ranges(numbers)}" + (f" {verb}" if verb else "")
+
+
+def line_ranges(numbers: list[int]) -> str:
+    """Line numbers as sorted ranges: `1-3, 5, 8-9`."""
+    runs: list[list[int]] = []
+    for n in sorted(numbers):
+        if runs and runs[-1][1] == n - 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
 
 
 #: the most characters of a program's line quoted in a grade

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from judge.games.base import InputError
-from judge.nimbatch import expected_answer, grade_output, parse_input
+from judge.nimbatch import expected_answer, grade_output, parse_input, standard_input
 
 EXAMPLE = Path(__file__).parent.parent / "samples" / "nim.txt"
 EXPECTED = [
@@ -110,8 +110,15 @@ def test_nim_batch_command_grades_programs_in_their_own_directory(tmp_path):
     assert out.returncode == 0, out.stderr
     good, bad, slow = json.loads(out.stdout)["programs"]
     assert good["correct"] == good["cases"] == 50 and good["verdict"] == "ok"
-    assert bad["correct"] == 0 and bad["first_wrong"]["line"] == 1
+    # one answer for 50 data sets: each is run alone, where "Lose Game" is right on the losing ones
+    losing = sum(expected_answer(c) == "Lose Game" for c in parse_input(standard_input()))
+    assert bad["correct"] == losing > 0 and bad["first_wrong"]["line"] == 1
+    assert bad["per_case"]["lines"] == list(range(1, 51))
     assert slow["verdict"] == "time-limit"
+    # per-case runs of a program whose first three all time out stop there, and say so
+    assert slow["per_case"]["lines"] == [1, 2, 3]
+    assert slow["per_case"]["not_run"] == list(range(4, 51))
+    assert "the first 3 all hit the time limit" in slow["per_case"]["stopped"]
 
 
 def test_a_batch_program_that_leaves_a_daemon_is_graded_when_it_ends(tmp_path):

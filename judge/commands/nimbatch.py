@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 from judge.commands.common import (
     EXIT_SKIPPED,
@@ -21,13 +22,22 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "nim-batch",
         help="grade programs for the Nim batch assignment",
-        description="Run each PROGRAM once with nim.txt in its working directory and grade its "
+        description="Run each PROGRAM with nim.txt in its working directory and grade its "
         "output line by line: 'Lose Game' when the nim-sum is 0, otherwise 'Remove X counters "
         "from Heap H' for the first heap H that allows a winning move. One point per correct "
-        "line; the first wrong line is shown. The whole run must finish within the "
-        "first-move time limit.",
-        epilog="examples:\n  judge nim-batch solutions/*.py\n"
-        "  judge nim-batch --input samples/nim.txt --details alice.c",
+        "line; the first wrong line is shown. Graded as a careful human would: lines are "
+        "compared word by word (spaces around and between words do not count, 'counter' is "
+        "accepted for one counter), blank lines are skipped and the answers matched with the "
+        "data sets in order; the details say where the output is shifted. When the run on "
+        "the whole file fails (crash, limits) or gives fewer answers than data sets, each "
+        "data set it missed is run again alone (a one-data-set nim.txt, a fresh confined run "
+        "with the same limits), so that one bad line costs one line; one that fails as "
+        "written is tried once more with single spaces between its heaps. Per-case runs of "
+        "a program stop after the first-move limit times the data sets (at most 180 s), or "
+        "when the first 3 all time out.",
+        epilog="examples:\n  judge nim-batch --details solutions/*.py\n"
+        "  judge nim-batch --strict solutions/*\n"
+        "  judge nim-batch --input samples/nim.txt --per-case --details alice.c",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("programs", nargs="+", metavar="PROGRAM",
@@ -35,11 +45,19 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--input", type=Path, metavar="FILE",
                    help="the nim.txt to give (default: the statement's example and 46 more "
                    "data sets, some with heaps beyond 64 bits)")
+    p.add_argument("--strict", action="store_true",
+                   help="compare exactly: output line i with data set i, only trailing spaces "
+                   "forgiven (no word-by-word comparison, no blank lines skipped, no "
+                   "'counter', no retry with single spaces)")
+    p.add_argument("--per-case", action="store_true",
+                   help="grade every data set from a run of its own, even when the run on "
+                   "the whole file succeeds")
     p.add_argument("--format", choices=FORMATS, default="table", help="output format")
-    p.add_argument("--details", action="store_true", help="show every line's verdict")
+    p.add_argument("--details", action="store_true",
+                   help="show every line's verdict, how it was graded, and the notes")
     add_harness_options(p, jobs=False, seed=False, limits={
-        "--first-move-time": "wall-clock seconds for the whole run",
-        "--cpu-time": "CPU seconds for the whole run",
+        "--first-move-time": "wall-clock seconds for the whole run (and for each per-case run)",
+        "--cpu-time": "CPU seconds for the whole run (and for each per-case run)",
         "--memory": "address space in MiB",
         "--processes": "processes and threads",
         "--output": "KiB of output",
@@ -49,7 +67,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Grade each program."""
-    from judge.nimbatch import grade_output, parse_input, run_program, standard_input
+    from judge.nimbatch import grade_program, parse_input, standard_input
 
     text = "\n".join(read_lines(args.input)) + "\n" if args.input else standard_input()
     cases = parse_input(text, str(args.input) if args.input else "nim.txt")
@@ -63,8 +81,9 @@ def run(args: argparse.Namespace) -> int:
     limits = Limits(**setup["limits"])
     rows = []
     for program in programs:
-        output, failure = run_program(program, text, limits, setup["sandbox"])
-        grade = grade_output(output, cases)
+        grade, failure = grade_program(
+            program, text, cases, limits, setup["sandbox"], strict=args.strict,
+            per_case=args.per_case, progress=lambda s: print(f"judge: {s}", file=sys.stderr))
         rows.append({
             "program": program, **grade.to_dict(),
             "score": f"{grade.correct}/{grade.cases}",
@@ -81,12 +100,46 @@ def run(args: argparse.Namespace) -> int:
         shown = "" if wrong is None else (
             f"line {wrong['line']}: expected {wrong['expected']!r}, got "
             + ("nothing" if wrong["got"] is None else repr(wrong["got"])))
-        table.append(dict(r, first_wrong=shown))
+        table.append(dict(r, first_wrong=shown, notes=summary(r)))
     sys.stdout.write(render_rows(table, args.format,
-                                 ["program", "score", "verdict", "first_wrong", "message"]))
+                                 ["program", "score", "verdict", "first_wrong", "message",
+                                  "notes"]))
     if args.details:
         for r in rows:
             sys.stdout.write(f"\n{r['program']}\n")
-            sys.stdout.write(render_rows(r["lines"], args.format,
-                                         ["line", "heaps", "expected", "got", "ok"]))
+            for note in r["notes"]:
+                sys.stdout.write(f"note: {note}\n")
+            lines = [dict(entry, graded=graded(entry)) for entry in r["lines"]]
+            sys.stdout.write(render_rows(lines, args.format,
+                                         ["line", "heaps", "expected", "got", "ok", "graded"]))
     return status
+
+
+def summary(row: dict[str, Any]) -> str:
+    """The notes of a program in short, for the table (`--details` has them in full)."""
+    parts = []
+    if row["shifts"]:
+        first = row["shifts"][0]
+        more = len(row["shifts"]) - 1
+        parts.append(f"output shifted from line {first['line']}" + (f" (+{more})" if more else ""))
+    per_case = row["per_case"]
+    if per_case:
+        parts.append(f"{len(per_case['lines'])} lines graded per case")
+        if per_case["single_spaces"]:
+            parts.append(f"{len(per_case['single_spaces'])} only with single spaces")
+        if per_case["stopped"]:
+            parts.append("per-case runs stopped")
+    return "; ".join(parts)
+
+
+def graded(entry: dict[str, Any]) -> str:
+    """How a line was graded, for the details: its run, and that run's verdict if it failed."""
+    shown = entry["graded"]
+    if entry.get("verdict") not in (None, "ok"):
+        shown += f" ({entry['verdict']})"
+    before = entry.get("as_written")
+    if before and before["verdict"] not in (None, "ok"):
+        shown += f" (as written: {before['verdict']})"
+    elif before:
+        shown += " (as written: wrong)"
+    return shown
