@@ -16,6 +16,7 @@ GARBAGE = "garbage"
 NO_MOVE = "no-move"
 OUTPUT_LIMIT = "output-limit"
 COMPILE_ERROR = "compile-error"
+RESIGNED = "resigned"
 JUDGE_ERROR = "judge-error"
 
 #: every verdict code with its meaning, in the order reports list them
@@ -30,6 +31,7 @@ MEANINGS: dict[str, str] = {
     NO_MOVE: "the bot exited, or closed its output, without moving",
     OUTPUT_LIMIT: "the bot wrote a line or a game's worth of output over the limit",
     COMPILE_ERROR: "the bot's source did not compile",
+    RESIGNED: "a human player gave the game up (typed quit, or their input ended)",
     JUDGE_ERROR: "the judge itself failed; never charged to a bot, the game is void",
 }
 

@@ -155,3 +155,23 @@ def test_markdown_escapes_the_bar_of_research_notation_so_each_row_keeps_its_cel
     assert "(1 4 \\| 1 1)" in row
     unescaped = row.replace("\\|", "")
     assert unescaped.count("|") == header.count("|") == rule.count("|")
+
+
+def test_research_notation_with_other_hand_counts_than_the_rules_is_reported():
+    import subprocess
+    import sys
+
+    def solve(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "judge", "solve", "--game", "chopsticks",
+                               *args], capture_output=True, text=True, timeout=120)
+
+    named = solve("--rules", "hands=2", "--format", "json", "(1 1 4 | 1 1 1)")
+    assert named.returncode == 0
+    assert ("(1 1 4 | 1 1 1) is solved with 3/3 hands, its own (the rules say hands=2/2)"
+            in named.stderr)
+    assert json.loads(named.stdout)[0]["game"].startswith("chopsticks hands=3/3")
+    noted = solve("(1 4 | 1 1 1)")
+    assert noted.returncode == 0
+    assert "is solved with 2/3 hands, its own (the rules default to hands=3/3)" in noted.stderr
+    agreed = solve("--rules", "hands=2/3", "(1 4 | 1 1 1)")
+    assert agreed.returncode == 0 and agreed.stderr == ""

@@ -69,3 +69,30 @@ def test_with_json_the_dialogue_goes_to_stderr_and_stdout_is_one_json_object():
     assert data["result"] == "win" and data["verdict"] == "ok"
     assert [m["move"] for m in data["moves"]][0] == "2 1"
     assert "you>" in out.stderr and "optimal plays 1 1" in out.stderr
+
+
+def test_quit_and_the_end_of_input_resign_the_game_with_status_0():
+    for typed, why in (("1 3\nquit\n", "typed quit"), ("", "their input ended")):
+        out = play(typed, "--game", "nim", "--start", "3 4 5", "--vs", "human", "optimal",
+                   "--format", "json")
+        assert out.returncode == 0, out.stderr
+        human = json.loads(out.stdout)["players"][1]
+        assert (human["result"], human["verdict"]) == ("loss", "resigned")
+        assert why in human["message"]
+
+
+def test_ctrl_c_alone_interrupts_the_game():
+    import signal
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-m", "judge", "play", "--game", "nim", "--start",
+                             "3 4 5", "--vs", "human", "optimal"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    deadline = time.monotonic() + 30
+    seen = ""
+    while not seen.endswith("> ") and time.monotonic() < deadline:
+        seen += proc.stdout.read(1)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130 and "interrupted" in err

@@ -22,7 +22,7 @@ from judge.players.base import Played, Player, PlayerFailure
 from judge.report import printable, printable_line, to_json
 from judge.schedule import OPTIMAL
 from judge.solvers.base import order
-from judge.verdicts import JUDGE_ERROR, OK
+from judge.verdicts import JUDGE_ERROR, OK, RESIGNED
 
 #: the names of perfect players on the command line
 OPPONENTS = (OPTIMAL, "tricky")
@@ -120,7 +120,7 @@ def play_interactive(game: Game, players: list[Player], start: Any,
     the game for it as in any refereed game, and every player is closed at the end.
     """
     from judge.players.bot import BotPlayer
-    from judge.players.human import HELP, HumanPlayer, Redo, Undo
+    from judge.players.human import HELP, HumanPlayer, Redo, Resigned, Undo
     from judge.referee import GameRecord, MoveRecord, Verdict, close_players, finish
 
     def say(text: str) -> None:
@@ -161,6 +161,9 @@ def play_interactive(game: Game, players: list[Player], start: Any,
         last = Played(*history[-1]) if history else None
         for p in players:
             p.end(pos, last)
+    except Resigned as exc:
+        record.verdict = Verdict(RESIGNED, f"{players[seat].name} resigned ({exc})", seat)
+        say(f"  {players[seat].name} resigned")
     except (PlayerFailure, MoveError) as exc:
         record.verdict = Verdict(exc.code, str(exc), seat)
         say(f"  {players[seat].name} fails: {exc.code}: {exc}")

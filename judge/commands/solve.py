@@ -81,6 +81,14 @@ def run(args: argparse.Namespace) -> int:
         if not listed:
             raise InputError(f"{args.positions_file}: no positions in the file")
         positions += listed
+    hands = getattr(game, "hands", None)
+    given = any(t.split("=", 1)[0].lower() == "hands" for t in args.rules.split())
+    for text, pos in zip(texts, positions, strict=False):
+        shape = getattr(pos, "shape", hands)
+        if hands is not None and shape != hands:  # research notation: its own hand counts
+            said = "say" if given else "default to"
+            print(f"judge: note: {text} is solved with {shape[0]}/{shape[1]} hands, its own "
+                  f"(the rules {said} hands={hands[0]}/{hands[1]})", file=sys.stderr)
     solver = solver_for(game)
     targets = positions or [game.start()]
     solver.check(targets)

@@ -22,6 +22,10 @@ class Redo(Exception):
     """The human asked to replay a move they took back."""
 
 
+class Resigned(Exception):
+    """The human typed quit, or their input ended: they give the game up."""
+
+
 class HumanPlayer(Player):
     """Reads moves from a terminal; bad input is explained and asked again, never a forfeit."""
 
@@ -46,7 +50,7 @@ class HumanPlayer(Player):
             self.stdout.flush()
             line = self.stdin.readline()
             if not line or line.strip() == "quit":
-                raise KeyboardInterrupt
+                raise Resigned("typed quit" if line else "their input ended")
             text = line.strip()
             if text == "undo":
                 raise Undo
