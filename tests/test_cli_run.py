@@ -192,7 +192,7 @@ def test_a_bot_for_another_game_gets_verdicts_not_a_crash(tmp_path):
         (["--game", "nim"], "at least one BOT"),
         (["--resume", "42"], "no results database"),
         (["--move-time", "nan", "--game", "nim", "x.py"], "--move-time must be a positive"),
-        (["--output", "-1", "--game", "nim", "x.py"], "--output must be a positive"),
+        (["--output-limit", "-1", "--game", "nim", "x.py"], "--output-limit must be a positive"),
     ],
 )
 def test_bad_command_lines_exit_2_with_a_message_and_no_traceback(tmp_path, args, message):

@@ -9,7 +9,8 @@ import math
 import os
 import sqlite3
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, redirect_stdout
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -68,7 +69,7 @@ LIMIT_OPTIONS = [
     ("--memory", "memory_bytes", 1 << 20, "memory in MiB (with cgroups: all of the bot's "
      "processes and its files in tmpfs; else address space per process)"),
     ("--processes", "processes", 1, "processes and threads at once"),
-    ("--output", "output_bytes", 1 << 10, "KiB of output per game"),
+    ("--output-limit", "output_bytes", 1 << 10, "KiB of output per game"),
     ("--disk", "disk_bytes", 1 << 20, "MiB the bot may store in its work dir and /tmp"),
     ("--game-time", "game_seconds", 1, "wall-clock seconds for a bot's whole game"),
     ("--move-limit", "move_limit", 1, "moves before a loopy game is a tie"),
@@ -84,9 +85,14 @@ def add_opponent_option(p: argparse.ArgumentParser) -> None:
                    "replies that keep its value (default: optimal)")
 
 
-def add_output_options(p: argparse.ArgumentParser) -> None:
-    """`--format`, `--details` and `--db`."""
-    p.add_argument("--format", choices=FORMATS, default="table", help="output format")
+def add_output_options(p: argparse.ArgumentParser, extra: tuple[str, ...] = ("html",)) -> None:
+    """`--format` (the table formats and `extra` ones), `--output`, `--details`, `--db`."""
+    p.add_argument("--format", choices=(*FORMATS, *extra), default="table",
+                   help="output format: html is one self-contained page (a game viewer for "
+                   "every game)" + (", jsonl one transcript line per game, replayable"
+                                    if "jsonl" in extra else ""))
+    p.add_argument("--output", metavar="FILE",
+                   help="write the output to FILE (whole, or not at all) instead of stdout")
     p.add_argument("--details", action="store_true", help="also list every game")
     p.add_argument("--output-dir", metavar="DIR",
                    help="also write every table (bots or standings, crosstable, games) to "
@@ -149,6 +155,40 @@ def remember_defaults(p: argparse.ArgumentParser) -> None:
     p.set_defaults(defaults={a.dest: a.default for a in p._actions})
 
 
+@contextmanager
+def output_to(path: str | None) -> Iterator[None]:
+    """What the block prints goes to `path`, written whole when the block ends well (a
+    failure leaves no half-written file), or to stdout when there is no `path`."""
+    if path is None:
+        yield
+        return
+    import io
+    import tempfile
+
+    buffer = io.StringIO()
+    with redirect_stdout(buffer):
+        yield
+    target = Path(path)
+    try:
+        with tempfile.NamedTemporaryFile("w", dir=target.parent or ".", delete=False,
+                                         prefix=f".{target.name}-", encoding="utf-8") as fh:
+            fh.write(buffer.getvalue())
+        os.replace(fh.name, target)
+    except OSError as exc:
+        raise InputError(f"--output {path}: {exc.strerror or exc}") from None
+    print(f"judge: wrote {path}", file=sys.stderr)
+
+
+def check_output(path: str | None) -> None:
+    """Refuse an --output FILE that cannot be written, before anything is played."""
+    if path is None:
+        return
+    target = Path(path)
+    if target.is_dir() or not os.access(target.parent if str(target.parent) else ".",
+                                        os.W_OK | os.X_OK):
+        raise InputError(f"--output {path}: not a file that can be written here")
+
+
 def check_output_dir(folder: str | None) -> None:
     """Refuse an --output-dir that cannot be written, before anything is played."""
     if folder is None:
@@ -180,7 +220,7 @@ def limit_ceilings() -> dict[str, tuple[float, str]]:
         "--memory": memory,
         "--disk": memory,  # a tmpfs: memory too
         "--processes": (float(threads), "the threads this machine allows"),
-        "--output": (1 << 20, "1 GiB in KiB (the judge reads it)"),
+        "--output-limit": (1 << 20, "1 GiB in KiB (the judge reads it)"),
         "--move-limit": (1e6, "a million moves"),
     }
 

@@ -60,7 +60,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--cpu-time": "CPU seconds for the whole run (and for each per-case run)",
         "--memory": "address space in MiB",
         "--processes": "processes and threads",
-        "--output": "KiB of output",
+        "--output-limit": "KiB of output",
     })
     p.set_defaults(func=run)
 

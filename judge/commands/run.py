@@ -14,12 +14,14 @@ from judge.commands.common import (
     add_opponent_option,
     add_output_options,
     check_bots,
+    check_output,
     check_output_dir,
     exit_status,
     game_from_args,
     harness_setup,
     load_starts,
     open_store,
+    output_to,
     play_missing,
     refuse_with_resume,
     remember_defaults,
@@ -86,7 +88,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--game", type=int, metavar="N", dest="game_number",
                    help="replay game N of the run (its number in --details) move by move, "
                         "with the boards and every bot move judged, as `judge play` does")
-    add_output_options(s)
+    add_output_options(s, extra=("html", "jsonl"))
+    s.add_argument("--replay", metavar="FILE",
+                   help="replay the transcripts of FILE (lines of --format jsonl) through the "
+                   "rules and say whether each is consistent")
     s.set_defaults(func=show)
 
 
@@ -126,6 +131,7 @@ def run(args: argparse.Namespace) -> int:
     """Grade the bots (or resume a run) and print the results."""
     skipped: list[str] = []
     check_output_dir(args.output_dir)
+    check_output(args.output)
     if args.resume is not None:
         store = open_store(args.db, must_exist=True)
         refuse_with_resume(args, "--game", "--rules", "--tests", "--seats", "bots")
@@ -151,7 +157,8 @@ def run(args: argparse.Namespace) -> int:
     game = load_game(config["game"], config["rules"])
     specs = schedule(game, config["bots"], config["starts"])
     play_missing(store, run_id, config, specs, args)
-    print_run(store, run_id, args.format, args.details, args.output_dir)
+    with output_to(args.output):
+        print_run(store, run_id, args.format, args.details, args.output_dir)
     return exit_status(store, run_id, args.resume is None and bool(skipped))
 
 
@@ -194,6 +201,11 @@ def print_run(store: Any, run_id: int, fmt: str, details: bool,
     bots, games = grading_rows(config["game"], config, records)
     state = run_state(store, info, len(records))
     opponent = config.get("opponent") or "optimal"
+    if fmt == "html":
+        from judge.html import render_report
+
+        sys.stdout.write(render_report(store, run_id))
+        return
     if fmt == "json":
         sys.stdout.write(to_json({"run": run_id, "game": info["game"], "state": state,
                                   "tier": tier_name(config), "opponent": opponent,
@@ -228,9 +240,17 @@ def print_run(store: Any, run_id: int, fmt: str, details: bool,
 
 
 def show(args: argparse.Namespace) -> int:
-    """Print a stored run, or list the runs."""
+    """Print a stored run, list the runs, or replay transcripts."""
     check_output_dir(args.output_dir)
+    check_output(args.output)
+    if args.replay is not None:
+        return replay_file(args.replay)
     store = open_store(args.db, must_exist=True, read_only=True)
+    with output_to(args.output):
+        return _show(store, args)
+
+
+def _show(store: Any, args: argparse.Namespace) -> int:
     if args.run_id is None:
         rows = [dict(r, state=("finished" if r["finished"] else "running"
                                if store.running(r["id"]) else "interrupted"))
@@ -245,6 +265,12 @@ def show(args: argparse.Namespace) -> int:
                                                               "bots", "progress", "state"]))
         return 0
     info = store.run(args.run_id)
+    if args.format == "jsonl":
+        from judge.transcripts import transcript_lines
+
+        for line in transcript_lines(store, args.run_id):
+            sys.stdout.write(line + "\n")
+        return 0
     if args.game_number is not None:
         sys.stdout.write(replay_text(store, args.run_id, args.game_number))
         return 0
@@ -276,3 +302,30 @@ def replay_text(store: Any, run_id: int, number: int) -> str:
     start = game.parse_position(rec["start"])
     reviews = review(game, start, [m["move"] for m in rec["moves"]])
     return play_text(game, start, rec, reviews, list(rec["players"]), seat)
+
+
+#: the exit status of `show --replay` when a transcript does not replay as recorded
+EXIT_INCONSISTENT = 5
+
+
+def replay_file(path: str) -> int:
+    """Check every transcript line of `path` against the rules; print what is wrong."""
+    from judge.commands.common import read_lines
+    from judge.report import printable_line
+    from judge.transcripts import check_line
+
+    lines = [(n, line) for n, line in enumerate(read_lines(Path(path)), 1) if line.strip()]
+    if not lines:
+        raise InputError(f"{path}: no transcript lines in the file")
+    bad = 0
+    for n, line in lines:
+        try:
+            problems = check_line(line)
+        except InputError as exc:
+            raise InputError(f"{path}, line {n}: {exc}") from None
+        if problems:
+            bad += 1
+            for problem in problems:
+                print(f"{path}, line {n}: inconsistent: {printable_line(problem)}")
+    print(f"{len(lines) - bad} of {len(lines)} transcripts replay as recorded")
+    return EXIT_INCONSISTENT if bad else 0

@@ -14,12 +14,14 @@ from judge.commands.common import (
     add_harness_options,
     add_output_options,
     check_bots,
+    check_output,
     check_output_dir,
     exit_status,
     game_from_args,
     harness_setup,
     load_starts,
     open_store,
+    output_to,
     play_missing,
     refuse_with_resume,
     remember_defaults,
@@ -111,6 +113,7 @@ def run(args: argparse.Namespace) -> int:
     """Play (or resume) a tournament and print the standings."""
     skipped: list[str] = []
     check_output_dir(args.output_dir)
+    check_output(args.output)
     if args.resume is not None:
         store = open_store(args.db, must_exist=True)
         refuse_with_resume(args, "--game", "--rules", "--starts", "--gauntlet", "--rounds",
@@ -142,7 +145,8 @@ def run(args: argparse.Namespace) -> int:
         run_id = store.create_run("tournament", game.describe(), config)
     game = load_game(config["game"], config["rules"])
     play_missing(store, run_id, config, schedule(game, config), args)
-    print_tournament(store, run_id, args.format, args.details, args.output_dir)
+    with output_to(args.output):
+        print_tournament(store, run_id, args.format, args.details, args.output_dir)
     return exit_status(store, run_id, args.resume is None and bool(skipped))
 
 
@@ -203,6 +207,11 @@ def print_tournament(store: Any, run_id: int, fmt: str, details: bool,
     records = store.games(run_id)
     data = standings(info["config"], records)
     state = run_state(store, info, len(records))
+    if fmt == "html":
+        from judge.html import render_report
+
+        sys.stdout.write(render_report(store, run_id))
+        return
     if fmt == "json":
         sys.stdout.write(to_json({"run": run_id, "game": info["game"], "state": state,
                                   "seed": info["config"]["seed"],

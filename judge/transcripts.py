@@ -1,0 +1,130 @@
+"""Transcripts in a replayable format: one JSON line per game, and checking such a line
+against the rules.
+
+A line holds everything another program needs to replay the game: the game and its exact
+rules, the judge's version and confinement tier, the seeds, each player with the SHA-256 of
+its file, the start, and every move (seat, wire text, time, CPU, and the solver's value of
+the position for the mover before and after it), then the result, verdict and final
+position. `check_line` replays it through the rules and says whether it is consistent.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from judge import __version__
+from judge.games.base import InputError, MoveError
+
+FORMAT = "judge-transcript/1"
+
+
+def transcript_lines(store: Any, run_id: int) -> Iterator[str]:
+    """The stored games of run `run_id`, one JSON line each, in the order `--details`
+    numbers them."""
+    from judge.analysis import review
+    from judge.games import load_game
+
+    info = store.run(run_id)
+    config = info["config"]
+    game = load_game(config["game"], config["rules"])
+    tier = (config.get("tier") or {}).get("name") or config.get("sandbox")
+    hashes = config.get("fingerprints") or {}
+    for number, rec in enumerate(_ordered(info, store.games(run_id)), 1):
+        start = game.parse_position(rec["start"])
+        moves = [m["move"] for m in rec["moves"]]
+        reviews = review(game, start, moves)
+        yield json.dumps({
+            "format": FORMAT, "judge": __version__, "run": run_id, "kind": info["kind"],
+            "game_number": number, "key": rec.get("key"), "game": config["game"],
+            "rules": config["rules"], "tier": tier, "run_seed": config.get("seed"),
+            "seed": rec.get("seed"), "opponent": config.get("opponent") or "optimal",
+            "players": [{"seat": s + 1, "name": name, "sha256": hashes.get(name)}
+                        for s, name in enumerate(rec["players"])],
+            "start": rec["start"],
+            "moves": [
+                {"ply": i + 1, "seat": m["seat"] + 1, "move": m["move"],
+                 "seconds": m.get("seconds"), "cpu_seconds": m.get("cpu_seconds"),
+                 **({"before": reviews[i].before, "after": reviews[i].after}
+                    if i < len(reviews) else {})}
+                for i, m in enumerate(rec["moves"])],
+            "results": rec["results"], "verdict": rec["verdict"], "score": rec.get("score"),
+            "final": rec.get("final"),
+        }, separators=(",", ":"))
+
+
+def _ordered(info: dict[str, Any], records: dict[str, dict[str, Any]]) -> list[dict]:
+    if info["kind"] == "tournament":
+        return [records[key] for key in sorted(records)]
+    from judge.commands.run import graded_games
+
+    return [rec for _, mine in graded_games(info["config"], records) for rec, _ in mine]
+
+
+def check_line(text: str) -> list[str]:
+    """What is inconsistent in one transcript line (empty: it replays as recorded).
+
+    The moves are replayed from the start through the rules: each must be legal and by the
+    seat to move (the last may be the illegal move that forfeited the game, when the verdict
+    says so); the final position, the score, and for a game played to its end the results,
+    must be those the rules give; the values before and after each move must be the
+    solver's. Raises `InputError` for a line that is not a transcript at all.
+    """
+    from judge.games import load_game
+    from judge.solvers import solver_for
+
+    try:
+        data = json.loads(text)
+        if data.get("format") != FORMAT:
+            raise ValueError(f"not a {FORMAT} line")
+        game = load_game(data["game"], data["rules"])
+        pos = game.parse_position(data["start"])
+        moves, verdict = data["moves"], data["verdict"]
+    except (ValueError, KeyError, TypeError, AttributeError, InputError) as exc:
+        raise InputError(f"not a transcript line: {exc}") from None
+    problems: list[str] = []
+    solver = solver_for(game)
+    for i, m in enumerate(moves):
+        ply = i + 1
+        if game.is_over(pos):
+            problems.append(f"move {ply} comes after the end of the game")
+            break
+        if m.get("seat") != game.mover(pos) + 1:
+            problems.append(f"move {ply} is by seat {m.get('seat')}, but seat "
+                            f"{game.mover(pos) + 1} is to move")
+            break
+        try:
+            move = game.parse_move(str(m.get("move")), pos)
+        except MoveError as exc:
+            forfeit = (ply == len(moves) and verdict.get("code") in ("illegal-move", "garbage")
+                       and verdict.get("seat") == game.mover(pos))
+            if not forfeit:
+                problems.append(f"move {ply} ({m.get('move')!r}) is not legal: {exc.reason}")
+            break
+        if "before" in m:
+            values = solver.move_value(pos, move)
+            before = solver.evaluate(pos).value
+            if (m["before"], m["after"]) != (_plain(before), _plain(values.value)):
+                problems.append(f"move {ply}: the values recorded ({m['before']} -> "
+                                f"{m['after']}) are not the solver's ({_plain(before)} -> "
+                                f"{_plain(values.value)})")
+        pos = game.play(pos, move)
+    if data.get("final") is not None and data["final"] != game.format_position(pos):
+        problems.append(f"the final position recorded ({data['final']}) is not where the "
+                        f"moves lead ({game.format_position(pos)})")
+    score = game.score(pos)
+    if data.get("score") is not None and score is not None and list(score) != data["score"]:
+        problems.append(f"the score recorded {data['score']} is not the rules' {list(score)}")
+    if verdict.get("code") == "ok" and game.is_over(pos):
+        winner = game.winner(pos)
+        wanted = (["tie", "tie"] if winner is None
+                  else ["win" if s == winner else "loss" for s in (0, 1)])
+        if data.get("results") != wanted:
+            problems.append(f"the results recorded {data.get('results')} are not the rules' "
+                            f"{wanted}")
+    return problems
+
+
+def _plain(value: Any) -> Any:
+    return value if isinstance(value, int | str) else str(value)

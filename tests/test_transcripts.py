@@ -1,0 +1,109 @@
+"""Transcripts: `judge show RUN --format jsonl` writes one replayable line per game, and
+`judge show --replay FILE` checks each against the rules."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from judge.analysis import review
+from judge.games import load_game
+
+ROOT = Path(__file__).resolve().parent.parent
+BOTS = ROOT / "bots"
+TESTS_BOTS = ROOT / "tests" / "bots"
+
+
+def judge(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "judge", *args], capture_output=True,
+                          text=True, timeout=300, cwd=cwd)
+
+
+def exported(tmp_path: Path, game: str, starts: str, *bots: Path) -> list[str]:
+    (tmp_path / "starts.txt").write_text(starts)
+    db = str(tmp_path / "r.db")
+    ran = judge("run", "--game", game, "--db", db, "--tests", str(tmp_path / "starts.txt"),
+                *map(str, bots), cwd=tmp_path)
+    assert ran.returncode == 0, ran.stderr
+    out = judge("show", "1", "--db", db, "--format", "jsonl", "--output",
+                str(tmp_path / "t.jsonl"), cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    return (tmp_path / "t.jsonl").read_text().splitlines()
+
+
+@pytest.mark.parametrize("game, starts, bots", [
+    ("ioiwari", "4 3 2 4 2 3 2\n2 2 2 2 2 2 2\n", ["ioiwari/greedy.py", "ioiwari/random.py"]),
+    ("nim", "3 4 5\n1 2 3 4\n", ["nim/optimal.py", "nim/random.py"]),
+    ("chopsticks", "(L 1 1 1 1 1 1)\n", ["chopsticks/greedy.py"]),
+])
+def test_every_stored_game_exports_as_a_line_that_replays(game: str, starts: str,
+                                                          bots: list[str],
+                                                          tmp_path: Path) -> None:
+    lines = exported(tmp_path, game, starts, *(BOTS / b for b in bots))
+    assert len(lines) == len(starts.splitlines()) * len(bots)
+    rules = load_game(game, "")
+    for line in lines:
+        data = json.loads(line)
+        for key in ("game", "rules", "judge", "tier", "seed", "run_seed", "players", "start",
+                    "moves", "results", "verdict", "final"):
+            assert key in data
+        bot = next(p for p in data["players"] if p["name"] != "optimal")
+        assert len(bot["sha256"]) == 64
+        start = rules.parse_position(data["start"])
+        reviews = review(rules, start, [m["move"] for m in data["moves"]])
+        for m, r in zip(data["moves"], reviews, strict=False):
+            assert (m["before"], m["after"]) == (r.before, r.after)
+            assert m["seat"] == r.seat + 1 and "seconds" in m and "cpu_seconds" in m
+    replay = judge("show", "--replay", str(tmp_path / "t.jsonl"), cwd=tmp_path)
+    assert replay.returncode == 0, replay.stdout + replay.stderr
+    assert f"{len(lines)} of {len(lines)} transcripts replay as recorded" in replay.stdout
+
+
+def test_a_forfeited_game_replays_with_its_illegal_last_move(tmp_path: Path) -> None:
+    bot = tmp_path / "illegal.py"
+    bot.write_text("import sys\nsys.stdin.readline()\nprint(9, flush=True)\n")
+    lines = exported(tmp_path, "ioiwari", "4 3 2 4 2 3 2\n", bot)
+    assert json.loads(lines[0])["verdict"]["code"] == "illegal-move"
+    replay = judge("show", "--replay", str(tmp_path / "t.jsonl"), cwd=tmp_path)
+    assert replay.returncode == 0, replay.stdout
+
+
+@pytest.mark.parametrize("tamper, says", [
+    (lambda d: d["moves"][2].update(move="9"), "move 3 ('9') is not legal"),
+    (lambda d: d.update(final="1 1 1 1 1 1 1 | 0 0 1"), "the final position recorded"),
+    (lambda d: d["moves"][0].update(after=-20), "move 1: the values recorded"),
+    (lambda d: d["moves"][1].update(seat=1), "move 2 is by seat 1, but seat 2 is to move"),
+    (lambda d: d.update(results=["loss", "win"] if d["results"][0] == "win"
+                        else ["win", "loss"]), "the results recorded"),
+])
+def test_a_transcript_that_does_not_replay_is_named(tamper, says: str, tmp_path: Path) -> None:
+    line = exported(tmp_path, "ioiwari", "4 3 2 4 2 3 2\n", BOTS / "ioiwari" / "greedy.py")[0]
+    data = json.loads(line)
+    tamper(data)
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(line + "\n" + json.dumps(data) + "\n")
+    replay = judge("show", "--replay", str(bad), cwd=tmp_path)
+    assert replay.returncode == 5
+    assert f"line 2: inconsistent: {says}" in replay.stdout
+    assert "line 1:" not in replay.stdout and "1 of 2 transcripts" in replay.stdout
+
+
+def test_a_file_that_is_not_transcripts_is_refused(tmp_path: Path) -> None:
+    junk = tmp_path / "junk.jsonl"
+    junk.write_text("hello\n")
+    out = judge("show", "--replay", str(junk), cwd=tmp_path)
+    assert out.returncode == 2 and "not a transcript line" in out.stderr
+
+
+def test_an_output_file_that_cannot_be_written_is_refused_before_any_game(
+    tmp_path: Path
+) -> None:
+    out = judge("run", "--game", "nim", "--db", str(tmp_path / "r.db"), "--output",
+                str(tmp_path / "no" / "such" / "report.html"), "--format", "html",
+                str(BOTS / "nim" / "optimal.py"), cwd=tmp_path)
+    assert out.returncode == 2 and "--output" in out.stderr
+    assert not (tmp_path / "r.db").exists()
