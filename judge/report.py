@@ -109,4 +109,7 @@ def _write_all(folder: str, fmt: str, suffix: str,
         with tempfile.NamedTemporaryFile("w", dir=folder, prefix=f".{name}-", delete=False,
                                          encoding="utf-8", newline="") as fh:
             fh.write(render_table(table, fmt if fmt in ("csv", "markdown") else "table"))
+        mask = os.umask(0o022)
+        os.umask(mask)
+        os.chmod(fh.name, 0o666 & ~mask)  # as a plain open() would make it
         os.replace(fh.name, os.path.join(folder, name + suffix))

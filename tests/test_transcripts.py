@@ -107,3 +107,31 @@ def test_an_output_file_that_cannot_be_written_is_refused_before_any_game(
                 str(BOTS / "nim" / "optimal.py"), cwd=tmp_path)
     assert out.returncode == 2 and "--output" in out.stderr
     assert not (tmp_path / "r.db").exists()
+
+
+def test_run_tournament_and_show_write_the_html_report_to_a_file(tmp_path: Path) -> None:
+    (tmp_path / "starts.txt").write_text("3 4 5\n")
+    db = str(tmp_path / "r.db")
+    out = judge("run", "--game", "nim", "--db", db, "--tests", str(tmp_path / "starts.txt"),
+                "--format", "html", "--output", str(tmp_path / "run.html"),
+                str(BOTS / "nim" / "random.py"), cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == ""  # all of it went to the file
+    page = (tmp_path / "run.html").read_text()
+    assert page.lstrip().lower().startswith("<!doctype html") and "random.py" in page
+    assert (tmp_path / "run.html").stat().st_mode & 0o777 == 0o666 & ~_umask()
+    tour = judge("tournament", "--game", "nim", "--db", db, "--include-optimal", "--starts",
+                 str(tmp_path / "starts.txt"), "--format", "html",
+                 str(BOTS / "nim" / "random.py"), cwd=tmp_path)
+    assert tour.returncode == 0, tour.stderr
+    assert "<svg" in tour.stdout and "optimal" in tour.stdout
+    shown = judge("show", "2", "--db", db, "--format", "html", cwd=tmp_path)
+    assert shown.stdout == tour.stdout
+
+
+def _umask() -> int:
+    import os
+
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask

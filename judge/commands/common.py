@@ -173,10 +173,17 @@ def output_to(path: str | None) -> Iterator[None]:
         with tempfile.NamedTemporaryFile("w", dir=target.parent or ".", delete=False,
                                          prefix=f".{target.name}-", encoding="utf-8") as fh:
             fh.write(buffer.getvalue())
+        os.chmod(fh.name, 0o666 & ~_umask())  # as a plain open() would make it
         os.replace(fh.name, target)
     except OSError as exc:
         raise InputError(f"--output {path}: {exc.strerror or exc}") from None
     print(f"judge: wrote {path}", file=sys.stderr)
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def check_output(path: str | None) -> None:

@@ -1,0 +1,172 @@
+"""A self-contained HTML report of a stored grading run or tournament.
+
+`render_report(store, run_id)` gives one page: summaries, charts, the run's settings and how
+to reproduce it, the list of games, and a viewer that steps through any game move by move.
+The styles and the viewer's script are inlined (the page loads nothing). Each game's data is
+a ``<script type="application/json" id="game-N">`` block that the browser does not parse
+until the viewer opens game N, so a run of many thousands of games opens quickly.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib.resources import files
+from typing import Any
+
+from markupsafe import Markup, escape
+
+from judge.games import load_game
+from judge.html.boards import board_meta
+from judge.html.pages import (
+    about,
+    column_widths,
+    crosstable,
+    failure_totals,
+    game_payload,
+    json_block,
+    rating_chart,
+    result_words,
+    tournament_result,
+)
+from judge.results import mistake_text
+
+__all__ = ["render_report"]
+
+#: the game list's columns: (key, header, widest in ch; None takes the rest of the width)
+RUN_COLUMNS = [("n", "#", 9), ("bot", "bot", 40), ("start", "start", 30), ("seat", "seat", 6),
+               ("result", "result", 8), ("perfect", "perfect", 8), ("verdict", "verdict", 16),
+               ("mistake", "first mistake", None), ("moves", "moves", 8), ("seed", "seed", 13)]
+TOURNAMENT_COLUMNS = [("n", "#", 9), ("one", "player 1", 40), ("two", "player 2", 40),
+                      ("start", "start", 30), ("result", "result", 8),
+                      ("verdict_text", "verdict", 26), ("moves", "moves", 8),
+                      ("twin", "repeats", None), ("seed", "seed", 13)]
+#: rows per table of the game list: a browser lays out only the tables in view
+CHUNK = 250
+
+
+@cache
+def _environment() -> Any:
+    """The templates' environment (made once): autoescaped, undefined names are errors."""
+    import jinja2
+
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("judge.html", "templates"),
+        autoescape=True,  # every string is escaped unless it is our own Markup
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["path"] = _breakable
+    env.filters["percent"] = lambda v: "" if v is None else f"{100 * v:.1f}%"
+    return env
+
+
+def _breakable(text: str) -> Markup:
+    """A bot's path, escaped, with a line-break opportunity after each slash."""
+    return Markup("/<wbr>").join(escape(part) for part in str(text).split("/"))
+
+
+@cache
+def _static(name: str) -> Markup:
+    """Our own script or stylesheet, to inline (never bot text)."""
+    text = files("judge.html").joinpath("static", name).read_text(encoding="utf-8")
+    closing = "</script" if name.endswith(".js") else "</style"
+    if closing in text.lower():
+        raise ValueError(f"static/{name} must not contain {closing}")
+    return Markup(text)  # noqa: S704 - a file of this package
+
+
+def render_report(store: Any, run_id: int) -> str:
+    """One self-contained HTML page for the stored run `run_id` (a grading run or a
+    tournament) of `store`."""
+    info = store.run(run_id)
+    config = info["config"]
+    records = store.games(run_id)
+    game = load_game(config["game"], config["rules"])
+    context: dict[str, Any] = {
+        "about": about(info, str(store.path)),
+        "stored": len(records),
+        "css": _static("report.css"),
+        "js": _static("viewer.js"),
+        "chunk": CHUNK,
+    }
+    if info["kind"] == "tournament":
+        context.update(_tournament(game, config, records))
+        template = "tournament.html.j2"
+    else:
+        context.update(_grading(game, config, records))
+        template = "run.html.j2"
+    context["meta"] = json_block({"kind": info["kind"], "board": board_meta(game),
+                                  "games": len(context["games"]), "run": run_id})
+    page = _environment().get_template(template).render(context)
+    # a bot's text may hold lone surrogates (bytes that were not UTF-8): keep the page writable
+    return page.encode("utf-8", "replace").decode("utf-8")
+
+
+def _data_blocks(game: Any, listed: list[tuple[dict[str, Any], int | None]]) -> Markup:
+    """The per-game JSON blocks, numbered from 1 in the order of `listed`."""
+    parts = []
+    for n, (rec, graded) in enumerate(listed, 1):
+        parts.append(f'<script type="application/json" id="game-{n}">'
+                     f"{json_block(game_payload(game, rec, n, graded))}</script>\n")
+    return Markup("".join(parts))  # noqa: S704 - json_block escapes every payload
+
+
+def _grading(game: Any, config: dict[str, Any], records: dict[str, dict[str, Any]]
+             ) -> dict[str, Any]:
+    """The bots' summaries and the games of a grading run (numbered as `judge show --game`)."""
+    from judge.commands.run import graded_games, grading_rows
+
+    bots, rows = grading_rows(config["game"], config, records)
+    listed = [(rec, seat) for _, mine in graded_games(config, records) for rec, seat in mine]
+    games = []
+    for n, (row, (rec, seat)) in enumerate(zip(rows, listed, strict=True), 1):
+        mistake = row["first_mistake"]
+        games.append({
+            "n": n, "bot": row["bot"], "start": row["start"], "seat": row["seat"],
+            "result": row["result"], "verdict": row["verdict"],
+            "perfect": (rec.get("perfect") or ["", ""])[seat],
+            "mistake": mistake_text(mistake), "lost": bool(mistake and mistake["changed_result"]),
+            "moves": len(row["moves"]), "seed": rec.get("seed"),
+        })
+    return {"bots": bots, "games": games, "data": _data_blocks(game, listed),
+            "columns": column_widths(games, RUN_COLUMNS)}
+
+
+def _tournament(game: Any, config: dict[str, Any], records: dict[str, dict[str, Any]]
+                ) -> dict[str, Any]:
+    """Standings, rating chart, crosstable heat map and games of a tournament."""
+    from judge.commands.tournament import standings
+
+    data = standings(config, records)
+    table = data["standings"]
+    names = [row["bot"] for row in table]
+    number = {g["key"]: n for n, g in enumerate(data["games"], 1)}
+    games = []
+    for n, g in enumerate(data["games"], 1):
+        games.append({
+            "n": n, "players": g["players"], "start": g["start"],
+            "result": tournament_result(g["results"]), "verdict": g["verdict"],
+            "verdict_text": _verdict_text(g["verdict"], records[g["key"]]["verdict"].get("seat")),
+            "moves": len(g["moves"]), "seed": g["seed"],
+            "twin": number.get(g["identical_to"]) if g["identical_to"] else None,
+            "results": [result_words(g["results"], s) for s in (0, 1)],
+        })
+    listed = [(records[g["key"]], None) for g in data["games"]]
+    return {
+        "standings": table,
+        "chart": rating_chart(table),
+        "cross": crosstable(names, records, data["crosstable"]),
+        "names": names,
+        "failures": failure_totals(table),
+        "identical": data["identical_games"],
+        "games": games,
+        "data": _data_blocks(game, listed),
+        "columns": column_widths([dict(g, one=g["players"][0], two=g["players"][1])
+                                  for g in games], TOURNAMENT_COLUMNS),
+    }
+
+
+def _verdict_text(code: str, seat: int | None) -> str:
+    """`garbage (player 2)`: the verdict and the seat it was charged to."""
+    return code if code == "ok" or seat is None else f"{code} (player {seat + 1})"

@@ -1,0 +1,333 @@
+"""What a report page shows, as plain data for the templates: summaries, charts, the viewer's
+compact per-game JSON, the run's settings and how to reproduce it.
+
+Everything a bot wrote (names, moves, messages, stderr) stays plain text here: the templates
+escape it (autoescape), and `json_block` escapes the JSON embedded in the page.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import shlex
+import time
+from collections import Counter, defaultdict
+from dataclasses import asdict
+from typing import Any
+
+from markupsafe import Markup
+
+import judge
+from judge.analysis import MoveReview
+from judge.games.base import Game
+from judge.html.boards import columns, replay
+from judge.report import printable
+from judge.results import game_message
+from judge.verdicts import MEANINGS
+
+#: judgement codes of the viewer's JSON, and the CSS classes of a move
+JUDGEMENTS = {"o": "optimal", "s": "slow", "m": "mistake", "l": "mistake lost",
+              "x": "illegal", "": "unjudged"}
+_FIELDS = ("ply", "seat", "move", "before", "after", "best_moves", "lead", "remoteness",
+           "move_remoteness")
+
+
+def json_block(data: Any) -> Markup:
+    """`data` as compact JSON that is safe inside a ``<script type="application/json">``:
+    ASCII only, and ``<``, ``>`` and ``&`` written as ``\\u`` escapes, so no text in it can
+    close the element or open a comment, whatever a bot wrote."""
+    text = json.dumps(data, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
+    text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    return Markup(text)  # noqa: S704 - escaped just above: JSON.parse gives the text back
+
+
+def judgement(entry: dict[str, Any]) -> tuple[str, str]:
+    """(code, text) of one stored review entry: the text as `judge play` words it, empty
+    for an optimal move."""
+    from judge.commands.play import judged
+
+    r = MoveReview(**{k: entry.get(k) for k in _FIELDS})
+    if r.optimal:
+        return "o", ""
+    code = "s" if r.slow else "l" if r.changed_result else "m"
+    return code, judged(r)
+
+
+def seconds_ms(value: float | None) -> float | None:
+    """Seconds as milliseconds with one decimal (compact), or None."""
+    if value is None or not math.isfinite(value):
+        return None
+    return round(value * 1000, 1)
+
+
+def game_payload(game: Game, rec: dict[str, Any], number: int,
+                 graded: int | None) -> dict[str, Any]:
+    """The viewer's data for one stored game (keys kept short: a run may hold many games).
+
+    n: number; p: players by seat; g: the graded seat (grading runs); s: start;
+    m: per move [move, seat, milliseconds, judgement code, judgement text];
+    b: the board of every step, one list per key (step 0 is the start); t: what each step's
+    move touched; x: the first move that could not be played; res, pf, sc, fin: results,
+    results under perfect play, score, final position; v: [verdict code, message, seat];
+    e: stderr tails by seat; seed: the game's seed.
+    """
+    start = game.parse_position(rec["start"])
+    moves = [m["move"] for m in rec["moves"]]
+    states, touched, broken = replay(game, start, moves)
+    reviews = {r["ply"]: r for r in rec.get("review") or []}
+    rows = []
+    for ply, m in enumerate(rec["moves"], 1):
+        if broken is not None and ply >= broken:
+            code, text = "x", ""
+        elif ply in reviews:
+            code, text = judgement(reviews[ply])
+        else:
+            code, text = "", ""
+        row = [printable(m["move"]), m["seat"], seconds_ms(m.get("seconds")), code]
+        if text:
+            row.append(text)
+        rows.append(row)
+    verdict = rec["verdict"]
+    data: dict[str, Any] = {
+        "n": number,
+        "p": list(rec["players"]),
+        "g": graded,
+        "s": rec["start"],
+        "m": rows,
+        "b": columns(states),
+        "t": touched,
+        "res": rec["results"],
+        # a compile error's message is long and the same in every game: the bot's summary
+        # gives it once
+        "v": [verdict["code"], printable(game_message(rec)), verdict.get("seat")],
+    }
+    if broken is not None:
+        data["x"] = broken
+    for key, field in (("pf", "perfect"), ("sc", "score"), ("fin", "final"), ("seed", "seed")):
+        if rec.get(field) is not None:
+            data[key] = rec[field]
+    tails = [printable(t) if t else "" for t in rec.get("stderr") or []]
+    if any(tails):
+        data["e"] = tails
+    return data
+
+
+def when(stamp: float | None) -> str:
+    """A stored time as a local date and time, or empty."""
+    return "" if stamp is None else time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(stamp))
+
+
+def limit_flags(limits: dict[str, Any]) -> list[str]:
+    """The limit options that differ from the judge's defaults, as command-line words."""
+    from judge.commands.common import LIMIT_OPTIONS
+    from judge.sandbox import Limits
+
+    defaults = asdict(Limits())
+    words = []
+    for flag, field, scale, _ in LIMIT_OPTIONS:
+        value = limits.get(field)
+        if value is not None and value != defaults.get(field):
+            words += [flag, f"{value / scale:g}"]
+    return words
+
+
+def limit_rows(limits: dict[str, Any]) -> list[dict[str, str]]:
+    """Every recorded limit with the option that sets it (if any)."""
+    from judge.commands.common import LIMIT_OPTIONS
+
+    flags = {field: (flag, scale, text) for flag, field, scale, text in LIMIT_OPTIONS}
+    rows = []
+    for field, value in limits.items():
+        flag, scale, text = flags.get(field, ("", 1, ""))
+        shown = f"{value / scale:g}" if isinstance(value, int | float) else str(value)
+        rows.append({"name": field, "value": shown, "option": flag, "meaning": text})
+    return rows
+
+
+def reproduce(info: dict[str, Any]) -> dict[str, Any]:
+    """How to play the run again: the command line (run from its folder), and notes on what
+    a command line cannot carry."""
+    from judge.schedule import OPTIMAL
+
+    config = info["config"]
+    kind = info["kind"]
+    words = ["judge", kind, "--game", config["game"]]
+    if config.get("rules"):
+        words += ["--rules", config["rules"]]
+    notes = []
+    if kind == "run":
+        if config.get("tests"):
+            words += ["--tests", config["tests"]]
+        if config.get("seats", "first") != "first":
+            words += ["--seats", config["seats"]]
+        if (config.get("opponent") or "optimal") != "optimal":
+            words += ["--opponent", config["opponent"]]
+        bots = list(config.get("bots") or [])
+    else:
+        if config.get("starts"):
+            words += ["--starts", config["starts"]]
+        if config.get("rounds", 1) != 1:
+            words += ["--rounds", str(config["rounds"])]
+        if config.get("gauntlet"):
+            words += ["--gauntlet", config["gauntlet"]]
+        entrants = list(config.get("entrants") or [])
+        if OPTIMAL in entrants:
+            words.append("--include-optimal")
+        bots = [b for b in entrants if b != OPTIMAL]  # the gauntlet's bot too: same order
+    if config.get("sandbox"):
+        words += ["--sandbox", config["sandbox"]]
+    if config.get("seed") is not None:
+        words += ["--seed", str(config["seed"])]
+    words += limit_flags(config.get("limits") or {})
+    if config.get("languages"):
+        notes.append("the run changed the language table (--languages/--flags): "
+                      + json.dumps(config["languages"], sort_keys=True))
+    if config.get("tests") or config.get("starts"):
+        notes.append("the start positions were read from a file; the report lists them")
+    command = shlex.join(words + bots)
+    folder = config.get("directory")
+    return {"command": f"cd {shlex.quote(folder)} && {command}" if folder else command,
+            "notes": notes}
+
+
+def about(info: dict[str, Any], db_path: str) -> dict[str, Any]:
+    """The run's identity: rules, judge version, confinement, seeds, times, reproduction."""
+    from judge.commands.common import tier_name
+
+    config = info["config"]
+    tier = config.get("tier") or {}
+    rules = [dict(zip(("key", "value"), t.split("=", 1), strict=False))
+             for t in (config.get("rules") or "").split()]
+    return {
+        "id": info["id"],
+        "kind": info["kind"],
+        "game": info["game"],
+        "game_name": config["game"],
+        "rules": rules,
+        "rules_string": config.get("rules") or "",
+        "version": judge.__version__,
+        "tier": tier_name(config),
+        "guarantees": tier.get("guarantees") or {},
+        "seed": config.get("seed"),
+        "created": when(info.get("created")),
+        "finished": when(info.get("finished")),
+        "state": "finished" if info.get("finished") else "unfinished (partial results)",
+        "planned": config.get("planned"),
+        "opponent": config.get("opponent") or "optimal",
+        "limits": limit_rows(config.get("limits") or {}),
+        "reproduce": reproduce(info),
+        "show": shlex.join(["judge", "show", str(info["id"]), "--db", db_path]),
+        "verdicts": MEANINGS,
+    }
+
+
+def result_words(results: list[str], seat: int) -> str:
+    """`win` / `tie` / `loss` of a seat, or `void`."""
+    result = results[seat]
+    return "void" if result == "none" else result
+
+
+def tournament_result(results: list[str]) -> str:
+    """`1-0`, `½-½`, `0-1` or `void` for seat 1 against seat 2."""
+    return {"win": "1-0", "tie": "½-½", "loss": "0-1"}.get(results[0], "void")
+
+
+def _nice_step(span: float) -> float:
+    """A round tick step giving about six ticks over `span`."""
+    raw = span / 6 or 1.0
+    power = 10 ** math.floor(math.log10(raw))
+    return next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
+
+
+def rating_chart(rows: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """An error-bar chart of the ratings with their 95% intervals (SVG coordinates), one bar
+    per entrant that has a rating, best first; None when nobody has one."""
+    rated = [r for r in rows if r.get("rating") is not None]
+    if not rated:
+        return None
+    width, label, right, row_h, top, axis = 760, 260, 70, 30, 12, 34
+    low = min(r["rating_low"] for r in rated)
+    high = max(r["rating_high"] for r in rated)
+    pad = max((high - low) * 0.05, 10.0)
+    low, high = low - pad, high + pad
+    plot = width - label - right
+
+    def x(v: float) -> float:
+        return round(label + (v - low) / (high - low) * plot, 1)
+
+    bars = []
+    for i, r in enumerate(rated):
+        y = top + i * row_h + row_h / 2
+        name = r["bot"]
+        short = name if len(name) <= 34 else "…" + name[-33:]
+        bars.append({"bot": name, "label": short, "y": y, "x": x(r["rating"]),
+                     "x1": x(r["rating_low"]), "x2": x(r["rating_high"]),
+                     "rating": r["rating"], "low": r["rating_low"], "high": r["rating_high"]})
+    step = _nice_step(high - low)
+    first = math.ceil(low / step) * step
+    ticks = []
+    v = first
+    while v <= high:
+        ticks.append({"x": x(v), "value": f"{v:g}"})
+        v += step
+    height = top + len(rated) * row_h + axis
+    return {"width": width, "height": height, "bars": bars, "ticks": ticks,
+            "axis_y": top + len(rated) * row_h, "label": label, "right": width - right,
+            "base": x(1500.0) if low <= 1500 <= high else None}
+
+
+def heat_colour(share: float) -> str:
+    """A cell colour for a score share from 0 (red) through 0.5 (yellow) to 1 (green)."""
+    share = min(max(share, 0.0), 1.0)
+    return f"hsl({round(share * 120)}, 70%, {round(82 - 8 * abs(share - 0.5))}%)"
+
+
+def crosstable(names: list[str], records: dict[str, dict[str, Any]],
+               cross: dict[str, dict[str, float]]) -> list[dict[str, Any]]:
+    """The crosstable as heat-map rows: each cell the points, the games and the share."""
+    played: dict[str, Counter[str]] = defaultdict(Counter)
+    for rec in records.values():
+        if rec["results"][0] != "none":
+            a, b = rec["players"]
+            played[a][b] += 1
+            played[b][a] += 1
+    rows = []
+    for a in names:
+        cells = []
+        for b in names:
+            n = played[a][b]
+            if a == b or not n:
+                cells.append({"self": a == b, "games": n})
+                continue
+            points = cross.get(a, {}).get(b, 0.0)
+            share = points / n
+            cells.append({"self": False, "games": n, "points": f"{points:g}",
+                          "share": round(share, 3), "colour": heat_colour(share),
+                          "against": b})
+        rows.append({"bot": a, "cells": cells})
+    return rows
+
+
+def failure_totals(rows: list[dict[str, Any]]) -> list[tuple[str, int, str]]:
+    """(verdict, games, meaning) over every participant's failures, most frequent first."""
+    totals: Counter[str] = Counter()
+    for r in rows:
+        totals.update(r["failures"])
+    return [(code, n, MEANINGS.get(code, "")) for code, n in totals.most_common()]
+
+
+def column_widths(rows: list[dict[str, Any]], columns: list[tuple[str, str, int | None]]
+                  ) -> list[dict[str, Any]]:
+    """The game list's columns with widths in `ch` from their longest text (at most the
+    column's cap; a cap of None leaves the column the rest of the width). The list is cut
+    into tables of fixed layout that must share these widths to line up."""
+    out = []
+    for key, header, cap in columns:
+        if cap is None:
+            out.append({"key": key, "header": header, "width": None})
+            continue
+        longest = max((len(str(r.get(key) if r.get(key) is not None else "")) for r in rows),
+                      default=0)
+        out.append({"key": key, "header": header,
+                    "width": min(max(longest, len(header)) + 3, cap)})
+    return out

@@ -1,0 +1,407 @@
+/* The judge report's game viewer. It draws the positions that the judge computed with the
+ * game's own rules (stored per step in each game's JSON block): it knows no rule itself.
+ * A game's block is parsed only when the game is opened. Every text a bot wrote is put in
+ * the page with textContent, never as markup. */
+(function () {
+  "use strict";
+
+  var SVG = "http://www.w3.org/2000/svg";
+  var meta = JSON.parse(document.getElementById("report-meta").textContent);
+  var board = meta.board || {};
+  var viewer = document.getElementById("viewer");
+  var ui = {};
+  ["viewer-title", "game-summary", "step", "board", "caption", "moves", "game-info",
+    "stderr", "first", "prev", "next", "last", "close"].forEach(function (id) {
+    ui[id] = document.getElementById(id);
+  });
+  var cache = {};
+  var parsed = 0;
+  var current = null; // {n, data, step, steps}
+
+  /* ---- small DOM helpers ------------------------------------------------------------ */
+  function el(tag, attrs, text) {
+    var node = document.createElement(tag);
+    setAttrs(node, attrs);
+    if (text !== undefined && text !== null) node.textContent = String(text);
+    return node;
+  }
+  function sv(tag, attrs, text) {
+    var node = document.createElementNS(SVG, tag);
+    setAttrs(node, attrs);
+    if (text !== undefined && text !== null) node.textContent = String(text);
+    return node;
+  }
+  function setAttrs(node, attrs) {
+    if (!attrs) return;
+    Object.keys(attrs).forEach(function (k) {
+      if (attrs[k] !== null && attrs[k] !== undefined && attrs[k] !== false) {
+        node.setAttribute(k, String(attrs[k]));
+      }
+    });
+  }
+  function clear(node) {
+    while (node.firstChild) node.removeChild(node.firstChild);
+  }
+
+  /* ---- data --------------------------------------------------------------------------- */
+  function load(n) {
+    if (!Object.prototype.hasOwnProperty.call(cache, n)) {
+      var block = document.getElementById("game-" + n);
+      if (!block) return null;
+      cache[n] = JSON.parse(block.textContent);
+      parsed += 1;
+      viewer.setAttribute("data-parsed", String(parsed));
+    }
+    return cache[n];
+  }
+  /** The drawable state of step k: {key: value} from the per-key lists. */
+  function stateAt(data, k) {
+    var s = {};
+    Object.keys(data.b).forEach(function (key) { s[key] = data.b[key][k]; });
+    s.touched = data.t[k] || [];
+    s.prev = null;
+    if (k > 0) {
+      s.prev = {};
+      Object.keys(data.b).forEach(function (key) { s.prev[key] = data.b[key][k - 1]; });
+    }
+    return s;
+  }
+  function player(data, seat) {
+    return "player " + (seat + 1) + " (" + data.p[seat] + ")";
+  }
+  function ms(value) {
+    if (value === null || value === undefined) return "";
+    if (value < 1) return "<1 ms";
+    if (value < 1000) return value.toFixed(value < 10 ? 1 : 0) + " ms";
+    return (value / 1000).toFixed(2) + " s";
+  }
+  var LABEL = {o: "optimal", s: "slow", m: "mistake", l: "lost", x: "not played", "": ""};
+  var CLASS = {o: "optimal", s: "slow", m: "mistake", l: "mistake lost", x: "illegal", "": "unjudged"};
+
+  /* ---- boards: each draws a state computed by the judge -------------------------------- */
+  function touches(state, what) {
+    return state.touched.some(function (t) {
+      return JSON.stringify(t) === JSON.stringify(what);
+    });
+  }
+
+  var BEAD_SPOTS = [[], [[0, 0]], [[-9, 0], [9, 0]], [[-9, 7], [9, 7], [0, -9]],
+    [[-9, -9], [9, -9], [-9, 9], [9, 9]], [[-10, -10], [10, -10], [-10, 10], [10, 10], [0, 0]]];
+
+  function drawIoiwari(host, s) {
+    var pits = s.pits, n = pits.length;
+    var W = 480, H = 300, cx = 240, cy = 150, ring = 100;
+    var root = sv("svg", {viewBox: "0 0 " + W + " " + H, "class": "ioiwari", role: "img",
+      "aria-label": "Ioiwari board"});
+    root.appendChild(sv("circle", {cx: cx, cy: cy, r: ring, "class": "ring"}));
+    for (var i = 0; i < n; i++) {
+      var angle = (-90 + i * 360 / n) * Math.PI / 180;
+      var x = cx + ring * Math.cos(angle), y = cy + ring * Math.sin(angle);
+      var g = sv("g", {"class": "pit" + (touches(s, i + 1) ? " touched" : ""),
+        "data-pit": i + 1, "data-beads": pits[i], transform: "translate(" + x.toFixed(1) +
+        "," + y.toFixed(1) + ")"});
+      g.appendChild(sv("title", null, "pit " + (i + 1) + ": " + pits[i] + " beads"));
+      g.appendChild(sv("circle", {r: 30, "class": "hole"}));
+      var spots = BEAD_SPOTS[pits[i]];
+      if (spots) {
+        spots.forEach(function (p) {
+          g.appendChild(sv("circle", {cx: p[0], cy: p[1], r: 6.5, "class": "bead"}));
+        });
+      } else {
+        g.appendChild(sv("text", {y: 6, "class": "count"}, pits[i]));
+      }
+      var lx = 47 * Math.cos(angle), ly = 47 * Math.sin(angle) + 5;
+      g.appendChild(sv("text", {x: lx.toFixed(1), y: ly.toFixed(1), "class": "label"}, i + 1));
+      root.appendChild(g);
+    }
+    [0, 1].forEach(function (seat) {
+      var x = seat === 0 ? 8 : W - 80;
+      var g = sv("g", {"class": "bank" + (!s.over && s.mover === seat ? " mover" : ""),
+        "data-bank": seat, "data-beads": s.banks[seat]});
+      g.appendChild(sv("rect", {x: x, y: 95, width: 72, height: 110, rx: 14}));
+      g.appendChild(sv("text", {x: x + 36, y: 160, "class": "bank-count"}, s.banks[seat]));
+      g.appendChild(sv("text", {x: x + 36, y: 88, "class": "label"}, "player " + (seat + 1)));
+      g.appendChild(sv("text", {x: x + 36, y: 224, "class": "label"}, "bank"));
+      root.appendChild(g);
+    });
+    root.appendChild(sv("text", {x: cx, y: cy + 5, "class": "turn"},
+      s.over ? "game over" : "player " + (s.mover + 1) + " to move"));
+    root.appendChild(sv("text", {x: cx, y: cy + 22, "class": "hint"}, "sowing ↻"));
+    host.appendChild(root);
+  }
+
+  var MAX_COUNTERS = 40;
+  function drawNim(host, s) {
+    var box = el("div", {"class": "nim"});
+    s.heaps.forEach(function (count, i) {
+      var huge = typeof count === "string";
+      var before = s.prev ? s.prev.heaps[i] : count;
+      var taken = (!huge && typeof before === "number") ? before - count : 0;
+      var row = el("div", {"class": "heap" + (touches(s, i + 1) ? " touched" : ""),
+        "data-heap": i + 1, "data-count": count});
+      row.appendChild(el("span", {"class": "heap-label"}, "heap " + (i + 1)));
+      var line = el("span", {"class": "counters"});
+      var shown = huge ? MAX_COUNTERS : Math.min(count, MAX_COUNTERS);
+      for (var k = 0; k < shown; k++) line.appendChild(el("span", {"class": "counter"}));
+      var ghosts = Math.max(0, Math.min(taken, MAX_COUNTERS - shown));
+      for (k = 0; k < ghosts; k++) line.appendChild(el("span", {"class": "counter taken"}));
+      if (huge || count > MAX_COUNTERS) line.appendChild(el("span", {"class": "more"}, "…"));
+      row.appendChild(line);
+      row.appendChild(el("span", {"class": "heap-count"},
+        String(count) + (taken > 0 ? "  (−" + taken + ")" : "")));
+      box.appendChild(row);
+    });
+    box.appendChild(el("p", {"class": "turn"}, s.over ? "game over"
+      : "player " + (s.mover + 1) + " to move" + (board.misere ? " (misère)" : "")));
+    host.appendChild(box);
+  }
+
+  function handSvg(value, fingers, drawn) {
+    var many = fingers > Math.min(drawn || 20, 10);
+    var w = many ? 64 : Math.max(52, 10 * fingers + 14), h = 82;
+    var root = sv("svg", {viewBox: "0 0 " + w + " " + h, width: w, height: h,
+      "class": "hand-svg", "aria-hidden": "true"});
+    root.appendChild(sv("rect", {x: 4, y: 42, width: w - 8, height: 36, rx: 12,
+      "class": "palm"}));
+    if (many) {
+      root.appendChild(sv("text", {x: w / 2, y: 66, "class": "hand-count"},
+        value ? value + "/" + fingers : "out"));
+      return root;
+    }
+    var step = (w - 14) / fingers;
+    for (var f = 0; f < fingers; f++) {
+      var up = f < value;
+      root.appendChild(sv("rect", {x: (7 + f * step + 1).toFixed(1), y: up ? 4 : 30,
+        width: (step - 2).toFixed(1), height: up ? 44 : 16, rx: 3.5,
+        "class": up ? "finger up" : "finger down"}));
+    }
+    if (!value) root.appendChild(sv("text", {x: w / 2, y: 66, "class": "hand-count"}, "out"));
+    return root;
+  }
+
+  function drawChopsticks(host, s) {
+    var box = el("div", {"class": "chopsticks"});
+    var names = board.sides || ["Left", "Right"];
+    [["left", 0, "L"], ["right", 1, "R"]].forEach(function (side) {
+      var hands = s[side[0]], seat = side[1];
+      var mover = !s.over && s.mover === seat;
+      var row = el("div", {"class": "side" + (mover ? " mover" : ""), "data-side": side[2],
+        "data-seat": seat});
+      row.appendChild(el("div", {"class": "side-label"},
+        names[seat] + " (player " + (seat + 1) + ")" + (mover ? " to move" : "")));
+      var line = el("div", {"class": "hands"});
+      hands.forEach(function (v, i) {
+        var hand = el("div", {"class": "hand" + (v ? "" : " out") +
+          (touches(s, [seat, i + 1]) ? " touched" : ""), "data-side": side[2],
+          "data-hand": i + 1, "data-fingers": v, title: names[seat] + " hand " + (i + 1) +
+          ": " + (v ? v + " fingers" : "out")});
+        hand.appendChild(handSvg(v, board.fingers || 5, board.drawn_fingers));
+        hand.appendChild(el("span", {"class": "hand-label"}, side[2] + (i + 1) + ": " + v));
+        line.appendChild(hand);
+      });
+      row.appendChild(line);
+      box.appendChild(row);
+    });
+    if (s.over) box.appendChild(el("p", {"class": "turn"}, "game over"));
+    host.appendChild(box);
+  }
+
+  var DRAW = {ioiwari: drawIoiwari, nim: drawNim, chopsticks: drawChopsticks};
+
+  /* ---- the viewer ---------------------------------------------------------------------- */
+  function resultText(data) {
+    var res = data.res;
+    if (res[0] === "none") return "void (judge error)";
+    var score = data.sc ? " " + data.sc[0] + "–" + data.sc[1] : "";
+    if (data.g !== null && data.g !== undefined) {
+      var words = {win: "wins", tie: "ties", loss: "loses"};
+      return data.p[data.g] + " " + words[res[data.g]] + score;
+    }
+    var seat1 = {win: "1–0", tie: "½–½", loss: "0–1"}[res[0]];
+    return seat1 + score + " (player 1 " + res[0] + ")";
+  }
+
+  function info(dl, term, value, attrs) {
+    dl.appendChild(el("dt", null, term));
+    dl.appendChild(el("dd", attrs || null, value));
+  }
+
+  function open(n, step) {
+    var data = load(n);
+    if (!data) return false;
+    var steps = data.m.length;
+    current = {n: n, data: data, step: 0, steps: steps};
+    viewer.hidden = false;
+    viewer.setAttribute("data-game", String(n));
+    document.body.classList.add("viewing");
+    ui["viewer-title"].textContent = "Game " + n;
+    ui["game-summary"].textContent = data.p[0] + " vs " + data.p[1] + " · start " + data.s +
+      " · " + resultText(data);
+    var rows = document.querySelectorAll("tr.current");
+    for (var r = 0; r < rows.length; r++) rows[r].classList.remove("current");
+    var row = document.querySelector('tr[data-game="' + n + '"]');
+    if (row) row.classList.add("current");
+    buildMoves(data);
+    buildInfo(data);
+    go(step === undefined ? 0 : step);
+    return true;
+  }
+
+  function buildMoves(data) {
+    clear(ui.moves);
+    var start = el("li", {"data-ply": 0, "class": "move start"});
+    start.appendChild(el("span", {"class": "mv"}, "start"));
+    ui.moves.appendChild(start);
+    data.m.forEach(function (m, i) {
+      var code = m[3];
+      var graded = data.g === null || data.g === undefined || data.g === m[1];
+      var li = el("li", {"data-ply": i + 1, "data-seat": m[1], "data-judgement": code,
+        "class": "move s" + m[1] + " " + CLASS[code] + (graded ? "" : " opponent"),
+        title: m[4] || LABEL[code] || ""});
+      li.appendChild(el("span", {"class": "ply"}, (i + 1) + "."));
+      li.appendChild(el("span", {"class": "who"}, "P" + (m[1] + 1)));
+      li.appendChild(el("span", {"class": "mv"}, m[0]));
+      if (LABEL[code]) li.appendChild(el("span", {"class": "tag " + CLASS[code]}, LABEL[code]));
+      var t = ms(m[2]);
+      if (t) li.appendChild(el("span", {"class": "time"}, t));
+      ui.moves.appendChild(li);
+    });
+    var end = ending(data);
+    if (end) ui.moves.appendChild(el("li", {"class": "end", id: "game-end"}, end));
+  }
+
+  /** How the game ended when a player failed (or the judge did), else "". */
+  function ending(data) {
+    var v = data.v;
+    if (v[0] === "ok") return v[1] ? "ended: " + v[1] : "";
+    var who = v[2] !== null && v[2] !== undefined ? " " + player(data, v[2]) : "";
+    return "ended:" + who + " " + v[0] + (v[1] ? ": " + v[1] : "");
+  }
+
+  function buildInfo(data) {
+    var dl = ui["game-info"];
+    clear(dl);
+    [0, 1].forEach(function (seat) {
+      info(dl, "player " + (seat + 1), data.p[seat] + (data.g === seat ? " (graded)" : ""),
+        {"data-seat": seat, "class": "player"});
+    });
+    info(dl, "start", data.s);
+    info(dl, "result", resultText(data), {id: "game-result"});
+    if (data.pf) info(dl, "perfect play", "player 1 " + data.pf[0] + ", player 2 " + data.pf[1]);
+    if (data.fin) info(dl, "final position", data.fin);
+    var v = data.v;
+    var verdict = v[0] + (v[2] !== null && v[2] !== undefined ? " (" + player(data, v[2]) + ")" : "");
+    info(dl, "verdict", verdict + (v[1] ? ": " + v[1] : ""), {id: "game-verdict",
+      "data-verdict": v[0]});
+    info(dl, "game seed", data.seed === undefined ? "none" : data.seed, {id: "game-seed"});
+    clear(ui.stderr);
+    (data.e || []).forEach(function (tail, seat) {
+      if (!tail) return;
+      var box = el("details", {"class": "stderr", "data-seat": seat, open: "open"});
+      box.appendChild(el("summary", null, "stderr of " + player(data, seat) + " (last lines)"));
+      box.appendChild(el("pre", {"data-seat": seat}, tail));
+      ui.stderr.appendChild(box);
+    });
+  }
+
+  function go(k) {
+    if (!current) return;
+    k = Math.max(0, Math.min(current.steps, k));
+    current.step = k;
+    var data = current.data;
+    var state = stateAt(data, k);
+    clear(ui.board);
+    ui.board.setAttribute("data-step", String(k));
+    ui.board.setAttribute("data-mover", state.mover);
+    ui.board.setAttribute("data-over", state.over ? "1" : "0");
+    (DRAW[board.game] || function () {})(ui.board, state);
+    ui.step.textContent = "step " + k + " / " + current.steps;
+    ui.step.setAttribute("data-step", String(k));
+    ui.step.setAttribute("data-steps", String(current.steps));
+    var items = ui.moves.children;
+    for (var i = 0; i < items.length; i++) {
+      var on = i === k;
+      items[i].classList.toggle("current", on);
+      if (on) items[i].setAttribute("aria-current", "step");
+      else items[i].removeAttribute("aria-current");
+    }
+    if (items[k] && items[k].scrollIntoView && !viewer.hidden) {
+      items[k].scrollIntoView({block: "nearest"});
+    }
+    caption(data, k);
+    ui.first.disabled = ui.prev.disabled = k === 0;
+    ui.next.disabled = ui.last.disabled = k === current.steps;
+    if (history.replaceState) {
+      history.replaceState(null, "", "#game=" + current.n + (k ? "&step=" + k : ""));
+    }
+  }
+
+  function caption(data, k) {
+    var c = ui.caption;
+    clear(c);
+    c.className = "caption";
+    if (k === 0) {
+      c.textContent = "Start " + data.s + ": " + (data.m.length ? player(data, data.m[0][1]) +
+        " moves first." : "no move was played; the game " + (ending(data) || "ended") + ".");
+      return;
+    }
+    var m = data.m[k - 1];
+    c.classList.add(CLASS[m[3]].split(" ")[0]);
+    c.appendChild(el("strong", null, "Move " + k + ": "));
+    c.appendChild(document.createTextNode(player(data, m[1]) + " plays " + m[0]));
+    if (m[2] !== null && m[2] !== undefined) {
+      c.appendChild(el("span", {"class": "time"}, " (" + ms(m[2]) + ")"));
+    }
+    var text = m[3] === "x" ? "not played: " + (data.v[1] || data.v[0])
+      : m[4] || LABEL[m[3]];
+    if (text) c.appendChild(el("span", {"class": "judgement", id: "judgement"}, " — " + text));
+    if (k === current.steps && m[3] !== "x" && ending(data)) {
+      c.appendChild(el("span", {"class": "ending"}, " Then the game " + ending(data) + "."));
+    }
+  }
+
+  function close() {
+    viewer.hidden = true;
+    document.body.classList.remove("viewing");
+    current = null;
+    if (history.replaceState) history.replaceState(null, "", location.pathname + location.search);
+  }
+
+  function fromHash() {
+    var m = /^#game=(\d+)(?:&step=(\d+))?$/.exec(location.hash);
+    if (m) open(Number(m[1]), m[2] === undefined ? 0 : Number(m[2]));
+  }
+
+  ui.first.addEventListener("click", function () { go(0); });
+  ui.prev.addEventListener("click", function () { go(current.step - 1); });
+  ui.next.addEventListener("click", function () { go(current.step + 1); });
+  ui.last.addEventListener("click", function () { go(current.steps); });
+  ui.close.addEventListener("click", close);
+  ui.moves.addEventListener("click", function (e) {
+    var li = e.target.closest ? e.target.closest("li[data-ply]") : null;
+    if (li) go(Number(li.getAttribute("data-ply")));
+  });
+  document.addEventListener("click", function (e) {
+    var a = e.target.closest ? e.target.closest('a[href^="#game="]') : null;
+    if (!a) return;
+    var m = /^#game=(\d+)$/.exec(a.getAttribute("href"));
+    if (m && open(Number(m[1]))) e.preventDefault();
+  });
+  document.addEventListener("keydown", function (e) {
+    if (!current || e.altKey || e.ctrlKey || e.metaKey) return;
+    var tag = (e.target && e.target.tagName) || "";
+    if (/^(INPUT|TEXTAREA|SELECT)$/.test(tag)) return;
+    var to = {ArrowLeft: current.step - 1, ArrowRight: current.step + 1, Home: 0,
+      End: current.steps}[e.key];
+    if (to !== undefined) {
+      e.preventDefault();
+      go(to);
+    } else if (e.key === "Escape") {
+      close();
+    }
+  });
+  window.addEventListener("hashchange", fromHash);
+  window.judgeViewer = {open: open, go: go, close: close,
+    parsed: function () { return parsed; }};
+  fromHash();
+})();
