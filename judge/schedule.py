@@ -41,6 +41,8 @@ class Setup:
     fingerprints: dict[str, str] | None = None
     #: which perfect player sits where the schedule says "optimal" (optimal or tricky)
     opponent: str = "optimal"
+    #: on a cluster worker: each bot's file by name (bots travel by content)
+    bot_files: dict[str, bytes] | None = None
 
 
 def play_spec(setup: Setup, spec: GameSpec) -> dict[str, Any]:
@@ -53,8 +55,13 @@ def play_spec(setup: Setup, spec: GameSpec) -> dict[str, Any]:
     from judge.sandbox import Limits, languages
 
     languages.configure(setup.languages)
+    paths = {who: who for who in spec.players}
     for who in spec.players:
-        if setup.fingerprints and who in setup.fingerprints:
+        if setup.bot_files and who in setup.bot_files:  # its content, kept here by hash
+            from judge.cluster import local_copy
+
+            paths[who] = local_copy(who, setup.bot_files[who])
+        elif setup.fingerprints and who in setup.fingerprints:
             _same_bot(who, setup.fingerprints[who])
     game = load_game(setup.game, setup.rules)
     start = game.parse_position(spec.start)
@@ -62,7 +69,7 @@ def play_spec(setup: Setup, spec: GameSpec) -> dict[str, Any]:
     seed = game_seed(setup.seed, spec.key)
     players = [
         opponent_player(setup.opponent, seed) if who == OPTIMAL
-        else BotPlayer(who, limits=limits, sandbox=setup.sandbox, name=who, seed=seed)
+        else BotPlayer(paths[who], limits=limits, sandbox=setup.sandbox, name=who, seed=seed)
         for who in spec.players
     ]
     record = play_game(game, players, start, limits)
@@ -123,11 +130,19 @@ def _worker_init() -> None:
 
 def run_specs(setup: Setup, specs: list[GameSpec], jobs: int,
               on_done: Callable[[GameSpec, dict[str, Any]], None],
-              progress: bool = False) -> None:
-    """Play `specs` on `jobs` processes, calling `on_done` in this process as each ends."""
+              progress: bool = False, cluster: str | None = None) -> None:
+    """Play `specs` on `jobs` processes (or on the Dask `cluster` at that address), calling
+    `on_done` in this process as each ends."""
     bar = _progress(len(specs), progress)
+    if cluster is not None:
+        from judge.cluster import play_on_cluster
+
+        games: Iterator[tuple[GameSpec, dict[str, Any]]] = play_on_cluster(setup, specs,
+                                                                             cluster)
+    else:
+        games = _play_all(setup, specs, jobs)
     try:
-        for spec, record in _play_all(setup, specs, jobs):
+        for spec, record in games:
             on_done(spec, record)
             if bar is not None:
                 bar.update(1)

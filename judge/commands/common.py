@@ -111,6 +111,10 @@ def add_harness_options(p: argparse.ArgumentParser, jobs: bool = True, seed: boo
         p.add_argument("--jobs", type=int, metavar="N", default=None,
                        help=f"games played at once (default: the number of cores, "
                        f"{os.cpu_count()})")
+        p.add_argument("--cluster", metavar="ADDRESS",
+                       help="play the games on the Dask scheduler at ADDRESS (e.g. "
+                       "tcp://10.0.0.5:8786; workers started with `judge worker ADDRESS`); "
+                       "the results are stored here as they arrive")
     p.add_argument("--sandbox", choices=("auto", "bwrap", "none"), default="auto",
                    help="confine bots with bubblewrap (no network, a minimal read-only "
                    "system, a private tmpfs) when it is installed (auto, the default), always "
@@ -429,7 +433,7 @@ def play_missing(store: Store, run_id: int, config: dict[str, Any], specs: list,
     try:
         run_specs(setup, todo, config["jobs"] if args.jobs is None else args.jobs,
                   lambda spec, rec: store.add_game(run_id, spec.key, rec),
-                  progress=show_progress(args))
+                  progress=show_progress(args), cluster=getattr(args, "cluster", None))
     except KeyboardInterrupt:
         print(f"judge: stopped with {len(store.done_keys(run_id))} of {len(specs)} games "
               f"stored; {resume_hint(store, store.run(run_id))}", file=sys.stderr)

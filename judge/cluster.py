@@ -1,0 +1,102 @@
+"""Playing a run's games on a Dask distributed cluster (`pip install 'judge[cluster]'`).
+
+The coordinator (the `judge` that was given `--cluster ADDRESS`) keeps the SQLite store as
+the only source of truth: workers play games and send back records, which it stores as they
+arrive, so `--resume` works as for local runs. Bots travel by content: each worker keeps a
+copy of every bot file under its hash in its cache (and compiles it once, as locally), and
+confines it as locally; each record says which worker played it and in what tier. Games are
+submitted with ``pure=False`` (identical arguments are not one task) and each needs one
+``games`` resource, which `judge worker` gives every worker process: a worker process plays
+one game at a time. A worker killed mid-game loses nothing: the scheduler gives its games
+to another worker, and a game stored twice replaces itself (stored by its schedule key).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import socket
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from judge.games.base import InputError
+
+if TYPE_CHECKING:
+    from judge.schedule import GameSpec, Setup
+
+#: seconds to reach the scheduler before the command gives up (exit status 2)
+CONNECT_SECONDS = 10
+#: the resource each game needs, and each worker process has one of
+RESOURCE = "games"
+
+
+def connect(address: str) -> Any:
+    """A Dask client of the scheduler at `address`; `InputError` when it is not there."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise InputError("--cluster needs Dask distributed: pip install 'judge[cluster]'"
+                         ) from None
+    try:
+        return Client(address, timeout=CONNECT_SECONDS, set_as_default=False)
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise InputError(f"--cluster {address}: no Dask scheduler answers there "
+                         f"({exc.__class__.__name__}: {exc})") from None
+
+
+def play_on_cluster(setup: Setup, specs: list[GameSpec],
+                    address: str) -> Iterator[tuple[GameSpec, dict[str, Any]]]:
+    """Play `specs` on the cluster, yielding (spec, record) as each game ends."""
+    from distributed import as_completed
+
+    from judge.schedule import OPTIMAL
+
+    client = connect(address)
+    try:
+        workers = client.scheduler_info().get("workers", {})
+        if not any(w.get("resources", {}).get(RESOURCE) for w in workers.values()):
+            raise InputError(f"--cluster {address}: no worker offers the '{RESOURCE}' "
+                             f"resource: start workers with `judge worker {address}`")
+        names = sorted({who for spec in specs for who in spec.players if who != OPTIMAL})
+        try:
+            files = {name: Path(name).read_bytes() for name in names}
+        except OSError as exc:
+            raise InputError(f"cannot read bot {exc.filename}: {exc.strerror}") from None
+        shipped = client.scatter(replace(setup, bot_files=files), broadcast=True)
+        futures = {client.submit(play_remote, shipped, spec, pure=False,
+                                 resources={RESOURCE: 1}): spec for spec in specs}
+        for future in as_completed(futures, loop=client.loop):
+            yield futures[future], future.result()
+    finally:
+        client.close()
+
+
+def play_remote(setup: Setup, spec: GameSpec) -> dict[str, Any]:
+    """One game on a worker: played as locally, the record naming the worker and its tier."""
+    from judge.sandbox import tier_for
+    from judge.schedule import play_spec
+
+    record = play_spec(setup, spec)
+    record["worker"] = socket.gethostname()
+    record["tier"] = tier_for(setup.sandbox).name
+    return record
+
+
+def local_copy(name: str, content: bytes) -> str:
+    """The path of this worker's copy of bot `name` (kept under its content's hash, with
+    its own file name, so that its language is the same), written once."""
+    from judge.solvers.cache import cache_dir
+
+    digest = hashlib.sha256(content).hexdigest()[:32]
+    folder = cache_dir() / "cluster-bots" / digest
+    path = folder / Path(name).name
+    if not path.exists():
+        folder.mkdir(parents=True, exist_ok=True)
+        tmp = folder / f".{path.name}.{os.getpid()}"
+        tmp.write_bytes(content)
+        runnable = content[:2] == b"#!" or content[:4] == b"\x7fELF"
+        os.chmod(tmp, 0o755 if runnable else 0o644)
+        os.replace(tmp, path)
+    return str(path)

@@ -1,0 +1,127 @@
+"""Runs on a Dask cluster: a real scheduler and two `judge worker`s on 127.0.0.1, started
+here as subprocesses. The same seed gives the same standings as the local pool, and a worker
+killed mid-run loses and duplicates nothing."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("distributed", reason="Dask distributed is not installed (judge[cluster])")
+
+ROOT = Path(__file__).resolve().parent.parent
+NIM = ROOT / "bots" / "nim"
+
+
+def start(args: list[str], log: Path) -> subprocess.Popen:
+    return subprocess.Popen(args, stdout=log.open("w"), stderr=subprocess.STDOUT,
+                            start_new_session=True)
+
+
+def stop(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    proc.wait()
+
+
+@pytest.fixture
+def cluster(tmp_path: Path) -> Iterator[tuple[str, list[subprocess.Popen]]]:
+    """A scheduler's address and its two workers (one game at a time each)."""
+    info = tmp_path / "scheduler.json"
+    scheduler = start([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host",
+                       "127.0.0.1", "--port", "0", "--no-dashboard", "--scheduler-file",
+                       str(info)], tmp_path / "scheduler.log")
+    workers: list[subprocess.Popen] = []
+    try:
+        deadline = time.monotonic() + 60
+        address = ""
+        while not address and time.monotonic() < deadline:
+            time.sleep(0.2)
+            try:  # written by the scheduler once it listens
+                address = json.loads(info.read_text())["address"]
+            except (OSError, ValueError, KeyError):
+                continue
+        for n in range(2):
+            workers.append(start([sys.executable, "-m", "judge", "worker", address, "--jobs",
+                                  "1", "--name", f"w{n}"], tmp_path / f"worker{n}.log"))
+        from distributed import Client
+
+        with Client(address, timeout=30) as client:
+            client.wait_for_workers(2, timeout=60)
+        yield address, workers
+    finally:
+        for proc in [*workers, scheduler]:
+            stop(proc)
+
+
+def judge(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "judge", *args], capture_output=True,
+                          text=True, timeout=600, cwd=cwd)
+
+
+def test_a_tournament_on_the_cluster_has_the_local_standings(cluster, tmp_path: Path) -> None:
+    address, _ = cluster
+    args = ["tournament", "--game", "nim", "--seed", "5", "--include-optimal", "--format",
+            "json", str(NIM / "optimal.py"), str(NIM / "random.py")]
+    remote = judge(*args, "--db", str(tmp_path / "c.db"), "--cluster", address, cwd=tmp_path)
+    assert remote.returncode == 0, remote.stderr
+    local = judge(*args, "--db", str(tmp_path / "l.db"), cwd=tmp_path)
+    assert local.returncode == 0, local.stderr
+
+    def table(out: subprocess.CompletedProcess) -> list:
+        return [(s["bot"], s["points"], s["wins"], s["losses"])
+                for s in json.loads(out.stdout)["standings"]]
+
+    assert table(remote) == table(local)
+    moves = {g["key"]: g["moves"] for g in json.loads(remote.stdout)["games"]}
+    assert moves == {g["key"]: g["moves"] for g in json.loads(local.stdout)["games"]}
+
+
+def test_a_worker_killed_mid_run_loses_and_duplicates_nothing(cluster, tmp_path: Path) -> None:
+    address, workers = cluster
+    slow = tmp_path / "slow.py"
+    slow.write_text("import sys, time\nfor line in sys.stdin:\n    time.sleep(0.05)\n"
+                    "    print(1, line.split()[0], flush=True)\n")
+    (tmp_path / "starts.txt").write_text("".join(f"{n}\n" for n in range(1, 41)))
+    db = tmp_path / "r.db"
+    run = subprocess.Popen(
+        [sys.executable, "-m", "judge", "run", "--game", "nim", "--db", str(db), "--tests",
+         str(tmp_path / "starts.txt"), "--cluster", address, "--format", "json", str(slow)],
+        cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    import sqlite3
+
+    deadline = time.monotonic() + 120
+    stored = 0
+    while stored < 5 and time.monotonic() < deadline and run.poll() is None:
+        time.sleep(0.2)
+        try:
+            with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as con:
+                stored = con.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+        except sqlite3.Error:
+            continue
+    assert run.poll() is None, "the run ended before a worker could be killed"
+    stop(workers[0])  # kill -9, mid-game
+    out, err = run.communicate(timeout=300)
+    assert run.returncode == 0, err
+    result = json.loads(out)
+    assert result["bots"][0]["games"] == 40  # each start once: nothing lost
+    keys = [g["start"] for g in result["games"]]
+    assert sorted(keys, key=int) == [str(n) for n in range(1, 41)]  # nothing twice
+    assert result["bots"][0]["judge_errors"] == 0
+
+
+def test_a_scheduler_that_does_not_answer_is_exit_status_2(tmp_path: Path) -> None:
+    out = judge("run", "--game", "nim", "--db", str(tmp_path / "r.db"), "--cluster",
+                "tcp://127.0.0.1:9", str(NIM / "optimal.py"), cwd=tmp_path)
+    assert out.returncode == 2 and "no Dask scheduler answers" in out.stderr
+    assert "Traceback" not in out.stderr
