@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import os
 import socket
+import sys
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -65,20 +66,57 @@ def play_on_cluster(setup: Setup, specs: list[GameSpec],
         except OSError as exc:
             raise InputError(f"cannot read bot {exc.filename}: {exc.strerror}") from None
         shipped = client.scatter(replace(setup, bot_files=files), broadcast=True)
-        futures = {client.submit(play_remote, shipped, spec, pure=False,
-                                 resources={RESOURCE: 1}): spec for spec in specs}
-        for future in as_completed(futures, loop=client.loop):
-            yield futures[future], future.result()
+        excluded: set[str] = set()
+
+        def submit(spec: GameSpec) -> Any:
+            allowed = [w for w in client.scheduler_info().get("workers", {})
+                       if w not in excluded]
+            if not allowed:
+                raise InputError(f"--cluster {address}: every worker was excluded (see "
+                                 f"above); the games stored so far are kept")
+            return client.submit(play_remote, shipped, spec, pure=False,
+                                 resources={RESOURCE: 1}, workers=allowed,
+                                 allow_other_workers=False)
+
+        futures = {submit(spec): spec for spec in specs}
+        pending = as_completed(futures, loop=client.loop)
+        for future in pending:
+            spec = futures.pop(future)
+            try:
+                result = future.result()
+            except WorkerFailed as exc:  # that worker cannot play: its games go elsewhere
+                if exc.worker not in excluded:
+                    excluded.add(exc.worker)
+                    print(f"judge: worker {exc.worker} is excluded: {exc.reason}",
+                          file=sys.stderr)
+                again = submit(spec)
+                futures[again] = spec
+                pending.add(again)
+                continue
+            yield spec, result
     finally:
         client.close()
 
 
+class WorkerFailed(Exception):
+    """A worker could not play a game for a reason of its own (its sandbox, its cache)."""
+
+    def __init__(self, worker: str, reason: str) -> None:
+        super().__init__(worker, reason)
+        self.worker, self.reason = worker, reason
+
+
 def play_remote(setup: Setup, spec: GameSpec) -> dict[str, Any]:
     """One game on a worker: played as locally, the record naming the worker and its tier."""
+    from distributed import get_worker
+
     from judge.sandbox import tier_for
     from judge.schedule import play_spec
 
-    record = play_spec(setup, spec)
+    try:
+        record = play_spec(setup, spec)
+    except (InputError, OSError) as exc:  # the worker's own trouble, not the bot's
+        raise WorkerFailed(get_worker().address, f"{exc.__class__.__name__}: {exc}") from None
     record["worker"] = socket.gethostname()
     record["tier"] = tier_for(setup.sandbox).name
     return record

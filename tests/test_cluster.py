@@ -125,3 +125,25 @@ def test_a_scheduler_that_does_not_answer_is_exit_status_2(tmp_path: Path) -> No
                 "tcp://127.0.0.1:9", str(NIM / "optimal.py"), cwd=tmp_path)
     assert out.returncode == 2 and "no Dask scheduler answers" in out.stderr
     assert "Traceback" not in out.stderr
+
+
+def test_a_worker_whose_sandbox_fails_is_excluded_with_a_message(cluster,
+                                                                 tmp_path: Path) -> None:
+    address, workers = cluster
+    broken = {**os.environ, "JUDGE_CACHE_DIR": "/etc/passwd"}  # no cache: no helper, no build
+    bad = subprocess.Popen([sys.executable, "-m", "judge", "worker", address, "--jobs", "1",
+                            "--name", "broken"], env=broken, start_new_session=True,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    workers.append(bad)  # stopped with the others
+    from distributed import Client
+
+    with Client(address, timeout=30) as client:
+        client.wait_for_workers(3, timeout=60)
+    (tmp_path / "starts.txt").write_text("".join(f"{n} {n + 1}\n" for n in range(1, 13)))
+    out = judge("run", "--game", "nim", "--db", str(tmp_path / "r.db"), "--tests",
+                str(tmp_path / "starts.txt"), "--cluster", address, "--format", "json",
+                str(NIM / "optimal.c"), cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout)
+    assert result["bots"][0]["games"] == 12 and result["bots"][0]["judge_errors"] == 0
+    assert "is excluded" in out.stderr and "JUDGE_CACHE_DIR" in out.stderr
