@@ -147,3 +147,34 @@ def test_a_worker_whose_sandbox_fails_is_excluded_with_a_message(cluster,
     result = json.loads(out.stdout)
     assert result["bots"][0]["games"] == 12 and result["bots"][0]["judge_errors"] == 0
     assert "is excluded" in out.stderr and "JUDGE_CACHE_DIR" in out.stderr
+
+
+def test_a_coordinator_killed_mid_run_resumes_on_the_cluster(cluster, tmp_path: Path) -> None:
+    import sqlite3
+
+    address, _ = cluster
+    slow = tmp_path / "slow.py"
+    slow.write_text("import sys, time\nfor line in sys.stdin:\n    time.sleep(0.3)\n"
+                    "    print(1, line.split()[0], flush=True)\n")
+    (tmp_path / "starts.txt").write_text("".join(f"{n}\n" for n in range(1, 31)))
+    db = tmp_path / "r.db"
+    first = subprocess.Popen(
+        [sys.executable, "-m", "judge", "run", "--game", "nim", "--db", str(db), "--tests",
+         str(tmp_path / "starts.txt"), "--cluster", address, str(slow)], cwd=tmp_path,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    stored, deadline = 0, time.monotonic() + 120
+    while stored < 3 and time.monotonic() < deadline:
+        time.sleep(0.2)
+        try:
+            with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as con:
+                stored = con.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+        except sqlite3.Error:
+            continue
+    assert first.poll() is None and stored < 30, "the run ended before it could be killed"
+    stop(first)  # the coordinator, killed with SIGKILL
+    again = judge("run", "--resume", "1", "--db", str(db), "--cluster", address, "--format",
+                  "json", cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    result = json.loads(again.stdout)
+    assert result["state"] == "finished" and result["bots"][0]["games"] == 30
+    assert sorted(int(g["start"]) for g in result["games"]) == list(range(1, 31))
