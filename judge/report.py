@@ -106,10 +106,16 @@ def _write_all(folder: str, fmt: str, suffix: str,
     import tempfile
 
     for name, table in tables.items():
-        with tempfile.NamedTemporaryFile("w", dir=folder, prefix=f".{name}-", delete=False,
-                                         encoding="utf-8", newline="") as fh:
-            fh.write(render_table(table, fmt if fmt in ("csv", "markdown") else "table"))
-        mask = os.umask(0o022)
-        os.umask(mask)
-        os.chmod(fh.name, 0o666 & ~mask)  # as a plain open() would make it
-        os.replace(fh.name, os.path.join(folder, name + suffix))
+        fh = tempfile.NamedTemporaryFile("w", dir=folder, prefix=f".{name}-", delete=False,
+                                         encoding="utf-8", newline="")
+        try:
+            with fh:
+                fh.write(render_table(table, fmt if fmt in ("csv", "markdown") else "table"))
+            mask = os.umask(0o022)
+            os.umask(mask)
+            os.chmod(fh.name, 0o666 & ~mask)  # as a plain open() would make it
+            os.replace(fh.name, os.path.join(folder, name + suffix))
+        except OSError:
+            if os.path.exists(fh.name):
+                os.unlink(fh.name)
+            raise

@@ -114,7 +114,7 @@ def first_mistake(rec: dict[str, Any], seat: int) -> dict[str, Any] | None:
     for r in rec.get("review") or []:
         if r["seat"] == seat and r["mistake"]:
             return {"ply": r["ply"], "move": r["move"], "best_moves": r["best_moves"],
-                    "before": r["before"], "after": r["after"],
+                    "before": r["before"], "after": r["after"], "lead": r.get("lead", 0),
                     "changed_result": r["changed_result"]}
     return None
 
@@ -123,7 +123,12 @@ def mistake_text(mistake: dict[str, Any] | None) -> str:
     """`move 7: 3 (right: 1, 5)` for a details table, or empty."""
     if mistake is None:
         return ""
-    lost = "; it lost the game" if mistake["changed_result"] else ""
+    lost = ""
+    if mistake["changed_result"]:
+        before = mistake["before"]
+        won = (before + mistake.get("lead", 0) > 0 if isinstance(before, int)
+               else before == "win")
+        lost = "; it threw away the win" if won else "; it lost the game"
     return (f"move {mistake['ply']}: {mistake['move']} (right: "
             f"{', '.join(mistake['best_moves'])}{lost})")
 

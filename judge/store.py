@@ -197,6 +197,8 @@ class Store:
 
     def run(self, run_id: int) -> dict[str, Any]:
         """A run's kind, game, config and state; `InputError` if there is no such run."""
+        if not 0 <= run_id < 1 << 63:
+            raise InputError(f"there is no run {run_id} in {self.path}")
         row = self.db.execute(
             "SELECT id, kind, game, config, created, finished FROM runs WHERE id = ?", (run_id,)
         ).fetchone()

@@ -63,6 +63,17 @@ def _ordered(info: dict[str, Any], records: dict[str, dict[str, Any]]) -> list[d
 
 
 def check_line(text: str) -> list[str]:
+    """What is inconsistent in one transcript line (see `_check`); `InputError` for a line
+    that is not a transcript at all."""
+    try:
+        return _check(text)
+    except InputError:
+        raise
+    except (AttributeError, TypeError, KeyError, ValueError, IndexError) as exc:
+        raise InputError(f"not a transcript line: {exc.__class__.__name__}: {exc}") from None
+
+
+def _check(text: str) -> list[str]:
     """What is inconsistent in one transcript line (empty: it replays as recorded).
 
     The moves are replayed from the start through the rules: each must be legal and by the

@@ -154,3 +154,87 @@ def test_an_unusable_cache_folder_is_one_line(tmp_path: Path) -> None:
     assert out.returncode == 2
     assert out.stderr.strip() == ("judge: error: JUDGE_CACHE_DIR=/etc/passwd is not a folder: "
                                   "it cannot be the judge's cache")
+
+
+# --- found by an audit of the organiser's commands ----------------------------------------
+
+
+def test_a_relative_cache_folder_is_used_as_given(tmp_path: Path) -> None:
+    env = {**os.environ, "JUDGE_CACHE_DIR": "cache"}
+    (tmp_path / "starts.txt").write_text("3 4 5\n")
+    out = subprocess.run([sys.executable, "-m", "judge", "run", "--game", "nim", "--db",
+                          str(tmp_path / "r.db"), "--tests", str(tmp_path / "starts.txt"),
+                          "--format", "json", OPTIMAL], capture_output=True, text=True,
+                         env=env, cwd=tmp_path, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["bots"][0]["failures"] == {}
+    assert (tmp_path / "cache").is_dir()
+
+
+def test_a_cache_folder_that_cannot_be_written_is_one_line(tmp_path: Path) -> None:
+    if AS_ROOT:
+        pytest.skip("root writes whatever the modes say")
+    cache = tmp_path / "cache"
+    cache.mkdir(mode=0o555)
+    env = {**os.environ, "JUDGE_CACHE_DIR": str(cache)}
+    out = subprocess.run([sys.executable, "-m", "judge", "solve", "--game", "ioiwari",
+                          "4 3 2 4 2 3 2"], capture_output=True, text=True, env=env,
+                         timeout=120)
+    assert out.returncode == 2 and "cannot write its cache folder" in out.stderr
+
+
+def test_output_never_overwrites_the_database_or_a_bot(tmp_path: Path) -> None:
+    db = tmp_path / "r.db"
+    one_run(tmp_path, db)
+    shown = judge("show", "1", "--db", str(db), "--output", str(db), cwd=tmp_path)
+    assert shown.returncode == 2 and "would overwrite" in shown.stderr
+    bot = tmp_path / "bot.py"
+    shutil.copy(OPTIMAL, bot)
+    ran = judge("run", "--game", "nim", "--db", str(tmp_path / "s.db"), "--output", str(bot),
+                str(bot), cwd=tmp_path)
+    assert ran.returncode == 2 and bot.read_bytes() == Path(OPTIMAL).read_bytes()
+    assert judge("show", "1", "--db", str(db), cwd=tmp_path).returncode == 0
+
+
+@pytest.mark.parametrize("args, says", [
+    (["show", "99999999999999999999999"], "there is no run 99999999999999999999999"),
+    (["run", "--game", "nim", "--jobs", "100000", OPTIMAL], "--jobs 100000 is more than"),
+    (["tournament", "--game", "nim", "--rounds", "100000000", "--include-optimal", OPTIMAL],
+     "--rounds must be from 1 to"),
+    (["show", "--game", "1"], "give the RUN too"),
+    (["show", "1", "--game", "1", "--format", "json"], "prints the game as text"),
+    (["run", "--game", "nim", "--memory", "0.001", OPTIMAL], "less than 1 MiB"),
+])
+def test_more_bad_settings_are_one_line_and_status_2(args: list[str], says: str,
+                                                    tmp_path: Path) -> None:
+    db = tmp_path / "r.db"
+    one_run(tmp_path, db)
+    out = judge(*args, "--db", str(db), cwd=tmp_path)
+    assert out.returncode == 2 and says in out.stderr, out.stderr
+    assert "Traceback" not in out.stderr
+
+
+def test_a_malformed_transcript_line_is_refused_not_a_traceback(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"format": "judge-transcript/1", "game": "nim", "rules": "", '
+                   '"start": "3 4 5", "moves": "oops", "verdict": null}\n')
+    out = judge("show", "--replay", str(bad), cwd=tmp_path)
+    assert out.returncode == 2 and "not a transcript line" in out.stderr
+    assert "Traceback" not in out.stderr
+
+
+def test_a_win_thrown_away_into_a_tie_is_said_so(tmp_path: Path) -> None:
+    from judge.results import mistake_text
+
+    tie = {"ply": 1, "move": "4", "best_moves": ["6"], "before": 4, "after": 0, "lead": 0,
+           "changed_result": True}
+    assert mistake_text(tie) == "move 1: 4 (right: 6; it threw away the win)"
+    lost = dict(tie, before=0, after=-2)
+    assert mistake_text(lost) == "move 1: 4 (right: 6; it lost the game)"
+
+
+def test_play_names_the_tricky_opponent_as_it_played(tmp_path: Path) -> None:
+    out = judge("play", "--game", "nim", "--start", "3 4 5", "--opponent", "tricky",
+                "--format", "json", OPTIMAL, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert [p["name"] for p in json.loads(out.stdout)["players"]] == [OPTIMAL, "tricky"]

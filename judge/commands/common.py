@@ -10,7 +10,7 @@ import os
 import sqlite3
 import sys
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, redirect_stdout
+from contextlib import contextmanager, redirect_stdout, suppress
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -173,6 +173,7 @@ def output_to(path: str | None) -> Iterator[None]:
     with redirect_stdout(buffer):
         yield
     target = Path(path)
+    fh = None
     try:
         with tempfile.NamedTemporaryFile("w", dir=target.parent or ".", delete=False,
                                          prefix=f".{target.name}-", encoding="utf-8") as fh:
@@ -180,6 +181,9 @@ def output_to(path: str | None) -> Iterator[None]:
         os.chmod(fh.name, 0o666 & ~_umask())  # as a plain open() would make it
         os.replace(fh.name, target)
     except OSError as exc:
+        if fh is not None:
+            with suppress(OSError):
+                os.unlink(fh.name)
         raise InputError(f"--output {path}: {exc.strerror or exc}") from None
     print(f"judge: wrote {path}", file=sys.stderr)
 
@@ -190,11 +194,18 @@ def _umask() -> int:
     return mask
 
 
-def check_output(path: str | None) -> None:
-    """Refuse an --output FILE that cannot be written, before anything is played."""
+def check_output(path: str | None, keep: list[str] | None = None) -> None:
+    """Refuse an --output FILE that cannot be written, or that is one of the files in
+    `keep` (the database, a bot), before anything is played."""
     if path is None:
         return
     target = Path(path)
+    for precious in keep or []:
+        for suffix in ("", "-wal", "-shm"):
+            if target.exists() and Path(precious + suffix).exists() and \
+                    os.path.samefile(target, precious + suffix):
+                raise InputError(f"--output {path} is {precious}{suffix}, which it would "
+                                 f"overwrite: give another file")
     if target.is_dir() or not os.access(target.parent if str(target.parent) else ".",
                                         os.W_OK | os.X_OK):
         raise InputError(f"--output {path}: not a file that can be written here")
@@ -208,6 +219,10 @@ def check_output_dir(folder: str | None) -> None:
     probe = path if path.is_dir() else next((p for p in path.parents if p.exists()), Path("."))
     if (path.exists() and not path.is_dir()) or not os.access(probe, os.W_OK | os.X_OK):
         raise InputError(f"--output-dir {folder}: not a folder that can be written")
+
+
+#: the most games played at once on one machine (each is a process of the judge's)
+MAX_JOBS = 256
 
 
 def limit_ceilings() -> dict[str, tuple[float, str]]:
@@ -255,6 +270,8 @@ def harness_setup(args: argparse.Namespace) -> dict[str, Any]:
             top, why = ceilings[flag]
             if value > top:
                 raise InputError(f"{flag} {value:g} is more than {why} ({top:g})")
+            if flag in ("--memory", "--disk") and value < 1:
+                raise InputError(f"{flag} {value:g} is less than 1 MiB")
             overrides[field] = type(getattr(defaults, field))(value * scale)
     try:
         limits = Limits(**overrides)
@@ -263,6 +280,8 @@ def harness_setup(args: argparse.Namespace) -> dict[str, Any]:
     asked = getattr(args, "jobs", None)  # commands that play one game at a time have none
     if asked is not None and asked < 1:
         raise InputError("--jobs must be at least 1")
+    if asked is not None and asked > MAX_JOBS:
+        raise InputError(f"--jobs {asked} is more than {MAX_JOBS} games at once")
     jobs = asked or os.cpu_count() or 1
     from judge.sandbox import languages
 

@@ -102,6 +102,8 @@ def run(args: argparse.Namespace) -> int:
         from judge.sandbox import Limits
 
         record = play_game(game, players, start, Limits(**setup["limits"])).to_dict()
+    # the perfect player named as it played (optimal stands for the --opponent kind)
+    seated = [args.opponent if n == OPTIMAL else n for n in seated]
     record["players"] = seated
     reviews = review(game, start, [m["move"] for m in record["moves"]])
     if args.format == "json":
@@ -216,14 +218,15 @@ def judged(r: MoveReview) -> str:
 def play_text(game: Game, start: Any, record: dict[str, Any], reviews: list[MoveReview],
               names: list[str], bot_seat: int) -> str:
     """The game as text: boards, moves with times and judgements, result and verdict."""
+    judged_seats = {s for s, n in enumerate(names) if n not in OPPONENTS}
+    names = [printable_line(n) for n in names]  # a bot's file name is the contestant's text
     out = [f"{game.describe()}: player 1 {names[0]}, player 2 {names[1]}",
            f"start: {game.format_position(start)}", game.render(start), ""]
     pos = start
-    judged_seats = {s for s, n in enumerate(names) if n not in OPPONENTS}
     for i, m in enumerate(record["moves"]):
         seat = m["seat"]
         secs = "" if m.get("seconds") is None else f"  ({m['seconds']:.3f} s)"
-        line = f"{i + 1}. player {seat + 1} ({names[seat]}): {m['move']}{secs}"
+        line = f"{i + 1}. player {seat + 1} ({names[seat]}): {printable_line(m['move'])}{secs}"
         if i < len(reviews) and seat in judged_seats:
             line += f"  {judged(reviews[i])}"
         out.append(line)

@@ -131,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
     """Grade the bots (or resume a run) and print the results."""
     skipped: list[str] = []
     check_output_dir(args.output_dir)
-    check_output(args.output)
+    check_output(args.output, [args.db, *args.bots])
     if args.resume is not None:
         store = open_store(args.db, must_exist=True)
         refuse_with_resume(args, "--game", "--rules", "--tests", "--seats", "bots")
@@ -166,8 +166,17 @@ def graded_games(config: dict[str, Any], records: dict[str, dict[str, Any]]
                  ) -> list[tuple[str, list[tuple[dict[str, Any], int]]]]:
     """Per bot of a grading run, its games (record, the bot's seat), in the order the
     details list them (numbered from 1 across the bots: `judge show RUN --game N`)."""
-    return [(bot, [(rec, seat_of(rec, bot)) for rec in records.values()
-                   if bot in rec["players"]]) for bot in config["bots"]]
+    starts = config.get("starts") or {}
+    order = {f"{text}|{seat}": (n, i) for n, (seat, texts) in enumerate(starts.items())
+             for i, text in enumerate(texts)}
+
+    def place(rec: dict[str, Any]) -> tuple[int, int]:  # where its start is in the schedule
+        start_seat = str(rec.get("key", "")).split("|", 1)[-1]
+        return order.get(start_seat, (len(order), 0))
+
+    return [(bot, sorted(((rec, seat_of(rec, bot)) for rec in records.values()
+                          if bot in rec["players"]), key=lambda rs: place(rs[0])))
+            for bot in config["bots"]]
 
 
 def grading_rows(game_name: str, config: dict[str, Any],
@@ -242,9 +251,19 @@ def print_run(store: Any, run_id: int, fmt: str, details: bool,
 def show(args: argparse.Namespace) -> int:
     """Print a stored run, list the runs, or replay transcripts."""
     check_output_dir(args.output_dir)
-    check_output(args.output)
+    check_output(args.output, [args.db])
     if args.replay is not None:
+        if args.run_id is not None or args.game_number is not None or args.output:
+            raise InputError("--replay checks a file of transcripts: give it alone")
         return replay_file(args.replay)
+    if args.game_number is not None:
+        if args.run_id is None:
+            raise InputError("--game N replays a game of a run: give the RUN too")
+        if args.format != "table" or args.output_dir:
+            raise InputError("--game N prints the game as text; for a machine, give "
+                             "--format jsonl (every game) or json without --game")
+    if args.output_dir and args.format in ("json", "jsonl", "html"):
+        raise InputError("--output-dir writes tables: give --format csv, markdown or table")
     store = open_store(args.db, must_exist=True, read_only=True)
     with output_to(args.output):
         return _show(store, args)

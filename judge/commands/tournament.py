@@ -82,6 +82,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     remember_defaults(p)
 
 
+#: the most rounds of a tournament (each plays every pair on every start twice)
+MAX_ROUNDS = 1000
+
+
 def default_starts(game: Game) -> list[Any]:
     """The tournament's default starts (see `judge.testsets.tournament_starts`)."""
     from judge.testsets import tournament_starts
@@ -113,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
     """Play (or resume) a tournament and print the standings."""
     skipped: list[str] = []
     check_output_dir(args.output_dir)
-    check_output(args.output)
+    check_output(args.output, [args.db, *args.bots])
     if args.resume is not None:
         store = open_store(args.db, must_exist=True)
         refuse_with_resume(args, "--game", "--rules", "--starts", "--gauntlet", "--rounds",
@@ -131,8 +135,8 @@ def run(args: argparse.Namespace) -> int:
         if len(entrants) < 2:
             raise InputError("a tournament needs at least two participants "
                              "(name two bots, or add --include-optimal)")
-        if args.rounds < 1:
-            raise InputError("--rounds must be at least 1")
+        if not 1 <= args.rounds <= MAX_ROUNDS:
+            raise InputError(f"--rounds must be from 1 to {MAX_ROUNDS}")
         game = game_from_args(args)
         seed = harness["seed"] if harness["seed"] is not None else random.randrange(2**31)
         starts = (load_starts(game, args.starts) if args.starts

@@ -30,7 +30,7 @@ def cache_dir() -> Path:
     missing); one that cannot be a folder of the judge's is an `InputError`."""
     env = os.environ.get("JUDGE_CACHE_DIR")
     if env:
-        path, name = Path(env), f"JUDGE_CACHE_DIR={env}"
+        path, name = Path(os.path.abspath(env)), f"JUDGE_CACHE_DIR={env}"
     else:
         import platformdirs
 
@@ -46,6 +46,10 @@ def cache_dir() -> Path:
         except OSError as exc:
             raise InputError(f"{name}: cannot be the judge's cache folder: "
                              f"{exc.strerror or exc}") from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        from judge.games.base import InputError
+
+        raise InputError(f"{name}: the judge cannot write its cache folder there")
     return path
 
 
