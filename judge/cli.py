@@ -11,10 +11,10 @@ from judge import __version__
 from judge.games.base import InputError, Stopped
 
 #: one module per subcommand under judge.commands, each with `register(subparsers)`
-COMMANDS = ["solve", "run", "tournament", "play", "opponent", "nim-batch", "worker"]
+COMMANDS = ["solve", "run", "tournament", "match", "play", "opponent", "nim-batch", "worker"]
 #: the module that registers each subcommand (`run` also registers `show`)
 MODULE_OF = {"solve": "solve", "run": "run", "show": "run", "tournament": "tournament",
-             "play": "play", "opponent": "opponent", "nim-batch": "nimbatch",
+             "match": "match", "play": "play", "opponent": "opponent", "nim-batch": "nimbatch",
              "worker": "worker"}
 
 

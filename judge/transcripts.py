@@ -55,6 +55,10 @@ def transcript_lines(store: Any, run_id: int) -> Iterator[str]:
 
 
 def _ordered(info: dict[str, Any], records: dict[str, dict[str, Any]]) -> list[dict]:
+    if info["kind"] == "match":
+        from judge.commands.match import ordered_records
+
+        return [rec for _, rec in ordered_records(info["config"], records)]
     if info["kind"] == "tournament":
         return [records[key] for key in sorted(records)]
     from judge.commands.run import graded_games

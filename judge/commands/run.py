@@ -293,7 +293,11 @@ def _show(store: Any, args: argparse.Namespace) -> int:
     if args.game_number is not None:
         sys.stdout.write(replay_text(store, args.run_id, args.game_number))
         return 0
-    if info["kind"] == "tournament":
+    if info["kind"] == "match":
+        from judge.commands.match import print_match
+
+        print_match(store, args.run_id, args.format, args.details, args.output_dir)
+    elif info["kind"] == "tournament":
         from judge.commands.tournament import print_tournament
 
         print_tournament(store, args.run_id, args.format, args.details, args.output_dir)
@@ -309,7 +313,11 @@ def replay_text(store: Any, run_id: int, number: int) -> str:
 
     info = store.run(run_id)
     config, records = info["config"], store.games(run_id)
-    if info["kind"] == "tournament":
+    if info["kind"] == "match":
+        from judge.commands.match import ordered_records
+
+        listed = [(rec, 0) for _, rec in ordered_records(config, records)]
+    elif info["kind"] == "tournament":
         listed = [(records[key], 0) for key in sorted(records)]
     else:
         listed = [game for _, mine in graded_games(config, records) for game in mine]

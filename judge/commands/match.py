@@ -1,0 +1,405 @@
+"""`judge match`: two bots play paired games until a sequential probability ratio test
+decides which is stronger (or a bound on the games is reached)."""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sqlite3
+import sys
+from collections import defaultdict
+from typing import Any
+
+from judge.commands.common import (
+    add_game_options,
+    add_harness_options,
+    add_output_options,
+    check_bots,
+    check_output,
+    check_output_dir,
+    exit_status,
+    game_from_args,
+    harness_setup,
+    load_starts,
+    open_store,
+    output_to,
+    refuse_with_resume,
+    remember_defaults,
+    resume_hint,
+    resumed,
+    run_identity,
+    run_state,
+    solvable,
+    tier_name,
+)
+from judge.games.base import InputError, Stopped
+from judge.report import render_table, to_json, write_tables
+from judge.results import game_message, result_for, seat_of
+from judge.schedule import GameSpec
+from judge.sprt import DEFAULTS, SprtParams, pair_score, parse_sprt, pentanomial, summary
+
+#: --sprt when it is not given
+DEFAULT_SPRT = " ".join(f"{k}={v:g}" for k, v in DEFAULTS.items())
+#: --max-games when it is not given
+DEFAULT_MAX_GAMES = 2000
+#: pairs scheduled at once, per job: the SPRT is checked between batches
+PAIRS_PER_JOB = 2
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the `match` subcommand."""
+    p = sub.add_parser(
+        "match",
+        help="two bots play paired games until an SPRT decides (like fishtest, fastchess)",
+        description="BOT_A and BOT_B play each start twice, seats swapped, with the same\n"
+        "seed (a pair), in batches, until a sequential probability ratio test on the\n"
+        "pairs (the pentanomial model and logistic Elo of fishtest and fastchess) accepts\n"
+        "H1 (BOT_A is stronger: Elo elo1 rather than elo0) or H0 (Elo elo0 rather than\n"
+        "elo1), or --max-games is reached. Starts repeat in rounds, each round in an order\n"
+        "and with seeds of its own. Every game is stored as it ends; --resume continues.",
+        epilog="examples:\n  judge match --game nim bots/nim/optimal.py bots/nim/random.py\n"
+        "  judge match --game ioiwari --sprt 'elo0=0 elo1=5' --max-games 10000 new.py old.py\n"
+        "  judge match --resume 4 --format json",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_game_options(p, required=False)
+    p.add_argument("bots", nargs="*", metavar="BOT",
+                   help="the two bots, BOT_A then BOT_B (Elo and the SPRT are BOT_A's "
+                   "view): a source file in one of the languages below, or any executable")
+    p.add_argument("--starts", metavar="FILE",
+                   help="start positions, one per line (default: the tournament's: for "
+                   "Ioiwari the 51 standard starts up to rotation, for Nim and Chopsticks 12)")
+    p.add_argument("--sprt", metavar='"elo0=E0 elo1=E1 alpha=A beta=B"', default=None,
+                   help="the test, in logistic Elo of BOT_A over BOT_B: H0 Elo = elo0 "
+                   "against H1 Elo = elo1, error rates alpha and beta; keys left out keep "
+                   f"their defaults (default: {DEFAULT_SPRT!r})")
+    p.add_argument("--max-games", type=int, default=None, metavar="N",
+                   help=f"stop without a decision after N games, N/2 pairs (an even number; "
+                   f"default {DEFAULT_MAX_GAMES})")
+    p.add_argument("--resume", type=int, metavar="RUN",
+                   help="continue a stopped match until the SPRT decides or --max-games")
+    add_harness_options(p)
+    add_output_options(p, extra=())
+    p.set_defaults(func=run)
+    remember_defaults(p)
+
+
+def sprt_from(text: str | None) -> SprtParams:
+    """The SPRT of --sprt (its default when None); `InputError` naming what is wrong."""
+    try:
+        return parse_sprt(DEFAULT_SPRT if text is None else text)
+    except ValueError as exc:
+        raise InputError(f"--sprt {text!r}: {exc}") from None
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play (or resume) a match and print its result."""
+    check_output_dir(args.output_dir)
+    check_output(args.output)
+    if args.jobs is not None and args.jobs < 1:
+        raise InputError("--jobs must be at least 1")
+    if args.resume is not None:
+        store = open_store(args.db, must_exist=True)
+        refuse_with_resume(args, "--game", "--rules", "--starts", "--sprt", "--max-games",
+                           "bots")
+        run_id, config = args.resume, resumed(store, args.resume, "match")
+    else:
+        if not args.game:
+            raise InputError("--game is required (or --resume RUN)")
+        if len(args.bots) != 2:
+            raise InputError(f"a match is between two bots, BOT_A and BOT_B (given "
+                             f"{len(args.bots)})")
+        params = sprt_from(args.sprt)  # bad input is refused before any bot is compiled
+        max_games = DEFAULT_MAX_GAMES if args.max_games is None else args.max_games
+        if max_games < 2 or max_games % 2:
+            raise InputError(f"--max-games {max_games}: games are played in pairs, so it "
+                             f"must be an even number of at least 2")
+        harness = harness_setup(args)  # the language table first: bots are compiled next
+        bots, skipped = check_bots(list(args.bots))
+        if len(bots) != 2:
+            raise InputError("a match needs both bots: " + "; ".join(skipped or
+                                                                      ["a bot was skipped"]))
+        game = game_from_args(args)
+        seed = harness["seed"] if harness["seed"] is not None else random.randrange(2**31)
+        starts = (load_starts(game, args.starts) if args.starts
+                  else [game.format_position(p) for p in solvable(game, default_starts(game))])
+        config = {"game": game.name, "rules": game.rules_string(), "bots": bots,
+                  "starts": args.starts, "start_positions": starts,
+                  "sprt": params.to_dict(), "max_games": max_games, **harness,
+                  "seed": seed, **run_identity(bots), "planned": max_games}
+        store = open_store(args.db)  # only now: a refused command leaves no database behind
+        run_id = store.create_run("match", game.describe(), config)
+    play_match(store, run_id, config, args)
+    with output_to(args.output):
+        print_match(store, run_id, args.format, args.details, args.output_dir)
+    return exit_status(store, run_id, False)
+
+
+def default_starts(game: Any) -> list[Any]:
+    """The match's default starts: the tournament's (`judge.testsets.tournament_starts`)."""
+    from judge.testsets import tournament_starts
+
+    return tournament_starts(game)
+
+
+def pair_games(config: dict[str, Any], pair: int) -> list[tuple[str, GameSpec]]:
+    """The two games of pair number `pair` (from 0): (store key, spec) each.
+
+    Round r = pair // len(starts) + 1 plays every start once, in an order shuffled by the
+    run's seed and r. Both games have the spec key ``r|start`` (the pair key), so both get
+    the same seed (`judge.schedule.game_seed` of the run's seed and that key); their store
+    keys start with the pair's number from 1, then the key and the seats.
+    """
+    starts = list(config["start_positions"])
+    rnd, index = divmod(pair, len(starts))
+    random.Random(f"{config['seed']}|round {rnd + 1}").shuffle(starts)
+    text = starts[index]
+    pair_key = f"{rnd + 1}|{text}"
+    a, b = config["bots"]
+    return [(f"{pair + 1}|{pair_key}|{first}|{second}", GameSpec(pair_key, (first, second), text))
+            for first, second in ((a, b), (b, a))]
+
+
+def pair_number(key: str) -> int:
+    """The pair (from 1) of a stored game's key."""
+    return int(key.split("|", 1)[0])
+
+
+def match_stats(config: dict[str, Any], records: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """The pentanomial of the complete pairs stored (BOT_A's view) and what follows from it
+    (see `judge.sprt.summary`), with BOT_A's wins, ties and losses in those pairs' games.
+
+    A pair with a void game (a judge error) counts for no one (`void_pairs`); a pair whose
+    second game is not stored yet is left out.
+    """
+    a = config["bots"][0]
+    by_pair: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for key, rec in records.items():
+        by_pair[pair_number(key)].append(rec)
+    scores = []
+    results: dict[str, int] = {"win": 0, "tie": 0, "loss": 0}
+    void = 0
+    for recs in by_pair.values():
+        if len(recs) < 2:
+            continue
+        mine = [result_for(rec, seat_of(rec, a)) for rec in recs]
+        if None in mine:
+            void += 1
+            continue
+        scores.append(pair_score(mine))
+        for r in mine:
+            results[r] += 1
+    data = summary(pentanomial(scores), SprtParams(**config["sprt"]))
+    return {**data, "wins": results["win"], "ties": results["tie"],
+            "losses": results["loss"], "void_pairs": void}
+
+
+def live_line(stats: dict[str, Any]) -> str:
+    """One line of a match's state: pairs, pentanomial, Elo, LOS, LLR and its bounds."""
+    lower, upper = stats["llr_bounds"]
+    ptnml = " ".join(map(str, stats["pentanomial"]))
+    elo = ("Elo -" if stats["elo"] is None
+           else f"Elo {stats['elo']:+.1f} ± {stats['elo_error']:.1f}, "
+           f"LOS {100 * stats['los']:.1f}%")
+    return (f"{stats['pairs']} pairs, ptnml(0-2) {ptnml}, {elo}, LLR {stats['llr']:.2f} "
+            f"[{lower:.2f}, {upper:.2f}]")
+
+
+class Live:
+    """The match's state on one line of stderr, redrawn as pairs end (a terminal only)."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+        self.line = ""
+
+    def show(self, stats: dict[str, Any]) -> None:
+        """Redraw the line (when it changed)."""
+        line = live_line(stats)
+        if self.enabled and line != self.line:
+            sys.stderr.write(f"\r{line}\x1b[K")
+            sys.stderr.flush()
+            self.line = line
+
+    def end(self) -> None:
+        """Leave the line as it is and go on below it."""
+        if self.line:
+            sys.stderr.write("\n")
+            sys.stderr.flush()
+            self.line = ""
+
+
+def play_match(store: Any, run_id: int, config: dict[str, Any],
+               args: argparse.Namespace) -> None:
+    """Play batches of pairs, storing each game as it ends, until the SPRT decides or the
+    match has played its --max-games; then mark the run finished.
+
+    The pairs are numbered in one fixed sequence, so a resumed match plays the games
+    missing from the batches already begun, then goes on where it stopped. The SPRT is
+    checked before each batch (of `PAIRS_PER_JOB` pairs per job).
+    """
+    from judge.schedule import Setup, run_specs
+
+    store.lock_run(run_id)  # one judge plays a run at a time
+    records = store.games(run_id)
+    jobs = config["jobs"] if args.jobs is None else args.jobs
+    per_batch = max(1, PAIRS_PER_JOB * jobs)
+    max_pairs = config["max_games"] // 2
+    params = SprtParams(**config["sprt"])
+    info = store.run(run_id)
+    print(f"judge: match {run_id}: {info['game']}: {config['bots'][0]} vs "
+          f"{config['bots'][1]}, SPRT {params.text()}, at most {config['max_games']} games, "
+          f"{len(records)} stored, seed {config['seed']}, confinement {tier_name(config)} "
+          f"({store.path})", file=sys.stderr)
+    setup = Setup(config["game"], config["rules"], config["limits"], config["sandbox"],
+                  config.get("seed"), config.get("languages") or {},
+                  config.get("fingerprints"), "optimal")
+    extra = {"cluster": args.cluster} if getattr(args, "cluster", None) else {}
+    live = Live(sys.stderr.isatty())
+
+    def done(key_of: dict[GameSpec, str], spec: GameSpec, rec: dict[str, Any]) -> None:
+        key = key_of[spec]
+        rec["key"] = key
+        store.add_game(run_id, key, rec)
+        records[key] = rec
+        if live.enabled:
+            live.show(match_stats(config, records))
+
+    try:
+        pair = 0
+        while True:
+            stats = match_stats(config, records)
+            live.show(stats)
+            if stats["decision"] is not None or pair >= max_pairs:
+                break
+            end = min(pair + per_batch, max_pairs)
+            key_of = {spec: key for n in range(pair, end)
+                      for key, spec in pair_games(config, n) if key not in records}
+            if key_of:
+                run_specs(setup, list(key_of), jobs,
+                          lambda spec, rec, key_of=key_of: done(key_of, spec, rec),
+                          False, **extra)
+            pair = end
+    except KeyboardInterrupt:
+        live.end()
+        print(f"judge: stopped with {len(records)} games stored; "
+              f"{resume_hint(store, store.run(run_id))}", file=sys.stderr)
+        raise
+    except sqlite3.OperationalError as exc:  # e.g. locked by another program for too long
+        live.end()
+        raise InputError(f"cannot store a game in {store.path}: {exc}; the games stored so "
+                         f"far are kept: {resume_hint(store, store.run(run_id))}") from None
+    except Exception as exc:
+        live.end()
+        from concurrent.futures.process import BrokenProcessPool  # only a pool raises it
+
+        if not isinstance(exc, BrokenProcessPool):
+            raise
+        raise Stopped(f"a process of the judge that played games was killed; "
+                      f"{len(records)} games are stored: "
+                      f"{resume_hint(store, store.run(run_id))}") from None
+    else:
+        live.end()
+        store.finish(run_id)
+    finally:
+        store.unlock_run(run_id)
+
+
+def ordered_records(config: dict[str, Any],
+                    records: dict[str, dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
+    """The stored games as (key, record) in the order they were scheduled: by pair, BOT_A
+    in the first seat first. Game N of `--details` is the N-th."""
+    return sorted(records.items(), key=lambda item: (pair_number(item[0]),
+                                                     item[1]["players"] != config["bots"]))
+
+
+def match_data(config: dict[str, Any], records: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """The match's statistics and its games, in the order they were scheduled."""
+    stats = match_stats(config, records)
+    games = []
+    seen: dict[tuple, str] = {}
+    for key, rec in ordered_records(config, records):
+        moves = [m["move"] for m in rec["moves"]]
+        ident = (*rec["players"], rec["start"], tuple(moves))
+        twin = seen.setdefault(ident, key)
+        games.append({"key": key, "pair": pair_number(key), "players": list(rec["players"]),
+                      "start": rec["start"], "results": rec["results"],
+                      "verdict": rec["verdict"]["code"], "message": game_message(rec),
+                      "moves": moves, "identical_to": None if twin == key else twin,
+                      "seed": rec.get("seed")})
+    return {**stats, "games": games}
+
+
+def decision_text(config: dict[str, Any], data: dict[str, Any], state: str) -> str:
+    """What the SPRT concluded, in words."""
+    p = SprtParams(**config["sprt"])
+    a, b = config["bots"]
+    lower, upper = data["llr_bounds"]
+    if data["decision"] == "H1":
+        return (f"H1 accepted: {a} is stronger than {b} (Elo {p.elo1:g} rather than "
+                f"{p.elo0:g}; LLR {data['llr']:.2f} >= {upper:.2f})")
+    if data["decision"] == "H0":
+        return (f"H0 accepted: {a} is not stronger than {b} by {p.elo1:g} Elo (Elo "
+                f"{p.elo0:g} rather than {p.elo1:g}; LLR {data['llr']:.2f} <= {lower:.2f})")
+    if state == "finished":
+        return (f"no decision: --max-games {config['max_games']} reached with LLR "
+                f"{data['llr']:.2f} inside ({lower:.2f}, {upper:.2f})")
+    return f"no decision yet (the match is {state})"
+
+
+def print_match(store: Any, run_id: int, fmt: str, details: bool,
+                output_dir: str | None = None) -> None:
+    """Print a stored match (CSV: one table; every table as a file in `output_dir`)."""
+    info = store.run(run_id)
+    config = info["config"]
+    records = store.games(run_id)
+    data = match_data(config, records)
+    state = run_state(store, info, len(records))
+    if fmt not in ("table", "json", "csv", "markdown"):
+        raise InputError(f"a match is shown as table, json, csv or markdown, not {fmt}")
+    if fmt == "json":
+        sys.stdout.write(to_json({"run": run_id, "game": info["game"], "state": state,
+                                  "seed": config["seed"], "tier": tier_name(config),
+                                  "bots": config["bots"], "sprt": config["sprt"],
+                                  "max_games": config["max_games"], **data}))
+        return
+    a, b = config["bots"]
+    interval = ("" if data["elo"] is None
+                else f"[{data['elo_low']:.1f}, {data['elo_high']:.1f}]")
+    row = {"bot_a": a, "bot_b": b, "pairs": data["pairs"], "games": len(records),
+           "wins": data["wins"], "ties": data["ties"], "losses": data["losses"],
+           "pentanomial": " ".join(map(str, data["pentanomial"])),
+           "score": "" if data["score"] is None else f"{data['score']:.3f}",
+           "elo": "" if data["elo"] is None else f"{data['elo']:+.1f} ± {data['elo_error']:.1f}",
+           "interval": interval,
+           "los": "" if data["los"] is None else f"{100 * data['los']:.1f}%",
+           "llr": f"{data['llr']:.2f}",
+           "bounds": f"[{data['llr_bounds'][0]:.2f}, {data['llr_bounds'][1]:.2f}]",
+           "decision": data["decision"] or ""}
+    games = [dict(g, game=n, players=" vs ".join(g["players"]), results="-".join(g["results"]),
+                  moves=", ".join(g["moves"])) for n, g in enumerate(data["games"], 1)]
+    tables = {
+        "match": ([row], ["bot_a", "bot_b", "pairs", "games", "wins", "ties", "losses",
+                          "pentanomial", "score", "elo", "interval", "los", "llr", "bounds",
+                          "decision"]),
+        "games": (games, ["game", "pair", "key", "players", "results", "verdict", "message",
+                          "moves"]),
+    }
+    if output_dir is not None:
+        write_tables(output_dir, fmt, tables)
+    if fmt == "csv":  # one table: the games with --details, else the match
+        sys.stdout.write(render_table(tables["games" if details else "match"], fmt))
+        return
+    if fmt == "table":
+        sys.stdout.write(f"match {run_id}: {info['game']} (seed {config['seed']}, "
+                         f"confinement {tier_name(config)}); wins, ties, losses and Elo "
+                         f"are {a}'s\n")
+    sys.stdout.write(render_table(tables["match"], fmt))
+    params = SprtParams(**config["sprt"])
+    sys.stdout.write(f"\nSPRT {params.text()} (pentanomial, logistic Elo): "
+                     f"{decision_text(config, data, state)}\n")
+    if data["void_pairs"]:
+        sys.stdout.write(f"{data['void_pairs']} pairs had a void game (judge error) and "
+                         f"count for neither bot\n")
+    if details:
+        sys.stdout.write("\n")
+        sys.stdout.write(render_table(tables["games"], fmt))
