@@ -211,7 +211,8 @@ def read_overrides(path: str | None, flags: list[str] | None) -> dict[str, dict[
             overrides.setdefault(key, {})["flags"] = shlex.split(words)
         except ValueError as exc:
             raise InputError(f"--flags {given}: {exc}") from None
-    Table(overrides)  # refused now if wrong, not in the middle of a run
+    if overrides:
+        Table(overrides)  # refused now if wrong, not in the middle of a run
     return overrides
 
 

@@ -134,6 +134,13 @@ def shared_temps() -> tuple[str, ...]:
                  if os.path.isdir(d) and not os.path.islink(d) and os.stat(d).st_mode & 0o002)
 
 
+@functools.lru_cache(maxsize=64)
+def unreachable_for(paths: tuple[Path, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """`unreachable`, once per set of paths in a process (a run asks at every game)."""
+    covers, keeps = unreachable(list(paths))
+    return tuple(covers), tuple(keeps)
+
+
 def unreachable(paths: list[Path]) -> tuple[list[str], list[str]]:
     """For a slot uid outside bubblewrap: (covers, keeps) for the helper's -K and -k.
 
@@ -321,7 +328,7 @@ def plan(program: Program, limits: Limits, tier: Tier, slot: Slot | None,
         if helper is not None:
             outer = ["-p", str(os.getpid())]
             if boxed:
-                covers, keeps = unreachable(list(program.shown_paths()))
+                covers, keeps = unreachable_for(program.shown_paths())
                 outer += [x for c in covers for x in ("-K", c)]
                 outer += [x for t in shared_temps() for x in ("-T", t)]
                 outer += [x for k in keeps for x in ("-k", k)]

@@ -122,7 +122,17 @@ def _system(path: Path) -> bool:
 
 
 def check_bot_path(path: str | Path) -> Path:
-    """The bot file, resolved; raises `InputError` when it is missing or cannot be run."""
+    """The bot file, resolved; raises `InputError` when it is missing or cannot be run.
+    Checked once per version of the file in a process (a run asks at every game)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return _checked_bot_path(str(path), None)
+    return _checked_bot_path(str(path), (st.st_ino, st.st_mtime_ns, st.st_mode, table()))
+
+
+@functools.lru_cache(maxsize=256)
+def _checked_bot_path(path: str, version: tuple | None) -> Path:
     source = Path(path).resolve()
     if not source.is_file():
         raise InputError(f"bot {path}: no such file")
