@@ -370,3 +370,21 @@ def test_the_sloppy_sample_loses_its_marks_with_strict():
     assert out.returncode == 0, out.stderr
     (row,) = json.loads(out.stdout)["programs"]
     assert row["correct"] < 50 // 2
+
+
+def test_csv_with_details_is_one_table_of_every_line_of_every_program(tmp_path) -> None:
+    import csv
+    import io
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    out = subprocess.run([sys.executable, "-m", "judge", "nim-batch", "--format", "csv",
+                          "--details", "solutions/correct.py", "solutions/wrong_heap.py"],
+                         capture_output=True, text=True, timeout=300, cwd=root)
+    assert out.returncode == 0, out.stderr
+    rows = list(csv.reader(io.StringIO(out.stdout)))
+    assert rows[0] == ["program", "line", "heaps", "expected", "got", "ok", "graded"]
+    assert len(rows) == 1 + 2 * 50 and all(len(r) == 7 for r in rows)
+    assert {r[0] for r in rows[1:]} == {"solutions/correct.py", "solutions/wrong_heap.py"}

@@ -101,6 +101,12 @@ def run(args: argparse.Namespace) -> int:
             f"line {wrong['line']}: expected {wrong['expected']!r}, got "
             + ("nothing" if wrong["got"] is None else repr(wrong["got"])))
         table.append(dict(r, first_wrong=shown, notes=summary(r)))
+    if args.format == "csv" and args.details:  # one table: every line of every program
+        lines = [dict(entry, program=r["program"], graded=graded(entry))
+                 for r in rows for entry in r["lines"]]
+        sys.stdout.write(render_rows(lines, "csv", ["program", "line", "heaps", "expected",
+                                                    "got", "ok", "graded"]))
+        return status
     sys.stdout.write(render_rows(table, args.format,
                                  ["program", "score", "verdict", "first_wrong", "message",
                                   "notes"]))
