@@ -48,7 +48,11 @@ def _terminated(signum: int, frame: object) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status (2 for bad input)."""
-    parser = build_parser(argv)
+    try:  # Ctrl-C while the command's modules load is an interruption too, not a traceback
+        parser = build_parser(argv)
+    except KeyboardInterrupt:
+        print("judge: interrupted", file=sys.stderr)
+        return 130
     args = parser.parse_args(argv)
     signal.signal(signal.SIGTERM, _terminated)
     try:

@@ -175,3 +175,10 @@ def test_research_notation_with_other_hand_counts_than_the_rules_is_reported():
     assert "is solved with 2/3 hands, its own (the rules default to hands=3/3)" in noted.stderr
     agreed = solve("--rules", "hands=2/3", "(1 4 | 1 1 1)")
     assert agreed.returncode == 0 and agreed.stderr == ""
+
+
+def test_stats_of_research_notation_name_the_hand_counts_counted():
+    out = judge("solve", "--game", "chopsticks", "--rules", "hands=3", "--stats", "--format",
+                "json", "(1 1 | 1 1)")
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["game"].startswith("chopsticks hands=2/2")

@@ -96,3 +96,13 @@ def test_ctrl_c_alone_interrupts_the_game():
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=30)
     assert proc.returncode == 130 and "interrupted" in err
+
+
+def test_ctrl_c_while_the_command_loads_is_an_interruption_not_a_traceback(monkeypatch):
+    from judge import cli
+
+    def interrupted(argv=None):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "build_parser", interrupted)
+    assert cli.main(["run"]) == 130

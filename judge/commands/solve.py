@@ -94,7 +94,10 @@ def run(args: argparse.Namespace) -> int:
     solver.check(targets)
     if args.stats:
         counts = solver.stats(targets)
-        record = {"game": game.describe(), **counts}
+        # the counts are of the positions' own hand counts (research notation), if they agree
+        shapes = {getattr(p, "shape", None) for p in targets}
+        described = game.describe_at(targets[0]) if len(shapes) == 1 else game.describe()
+        record = {"game": described, **counts}
         if args.format == "json":
             sys.stdout.write(to_json(record))
         else:
