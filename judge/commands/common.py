@@ -434,28 +434,27 @@ def run_identity(bots: list[str]) -> dict[str, Any]:
     return {"directory": os.getcwd(), "fingerprints": fingerprints(bots)}
 
 
-def play_missing(store: Store, run_id: int, config: dict[str, Any], specs: list,
-                 args: argparse.Namespace) -> None:
-    """Play the scheduled games the run has not stored yet, storing each as it ends."""
-    from judge.schedule import Setup, run_specs
+def setup_of(config: dict[str, Any]) -> Any:
+    """What a process that plays the run's games needs, from its recorded config."""
+    from judge.schedule import Setup
 
-    store.lock_run(run_id)  # one judge plays a run at a time
-    done = store.done_keys(run_id)
-    todo = [s for s in specs if s.key not in done]
-    seed = f", seed {config['seed']}" if config.get("seed") is not None else ""
-    print(f"judge: {store.run(run_id)['kind']} {run_id}: {store.run(run_id)['game']}: "
-          f"{len(specs)} games, {len(todo)} to play{seed}, confinement {tier_name(config)} "
-          f"({store.path})", file=sys.stderr)
-    setup = Setup(config["game"], config["rules"], config["limits"], config["sandbox"],
-                  config.get("seed"), config.get("languages") or {},
-                  config.get("fingerprints"), config.get("opponent") or "optimal")
+    return Setup(config["game"], config["rules"], config["limits"], config["sandbox"],
+                 config.get("seed"), config.get("languages") or {},
+                 config.get("fingerprints"), config.get("opponent") or "optimal")
+
+
+@contextmanager
+def storing(store: Store, run_id: int, stored: Callable[[], str]) -> Iterator[None]:
+    """Hold run `run_id` while the block plays and stores its games (one judge plays a run
+    at a time), and mark it finished when the block ends well. A stop says how many games
+    are kept (`stored()`: "12" or "12 of 357") and how to resume; a database held up too
+    long, or a killed process of the pool, is a one-line error."""
+    store.lock_run(run_id)
     try:
-        run_specs(setup, todo, config["jobs"] if args.jobs is None else args.jobs,
-                  lambda spec, rec: store.add_game(run_id, spec.key, rec),
-                  progress=show_progress(args), cluster=getattr(args, "cluster", None))
+        yield
     except KeyboardInterrupt:
-        print(f"judge: stopped with {len(store.done_keys(run_id))} of {len(specs)} games "
-              f"stored; {resume_hint(store, store.run(run_id))}", file=sys.stderr)
+        print(f"judge: stopped with {stored()} games stored; "
+              f"{resume_hint(store, store.run(run_id))}", file=sys.stderr)
         raise
     except sqlite3.OperationalError as exc:  # e.g. locked by another program for too long
         raise InputError(f"cannot store a game in {store.path}: {exc}; the games stored so "
@@ -466,12 +465,30 @@ def play_missing(store: Store, run_id: int, config: dict[str, Any], specs: list,
         if not isinstance(exc, BrokenProcessPool):
             raise
         raise Stopped(f"a process of the judge that played games was killed; "
-                      f"{len(store.done_keys(run_id))} of {len(specs)} games are stored: "
+                      f"{stored()} games are stored: "
                       f"{resume_hint(store, store.run(run_id))}") from None
     else:
         store.finish(run_id)
     finally:
         store.unlock_run(run_id)
+
+
+def play_missing(store: Store, run_id: int, config: dict[str, Any], specs: list,
+                 args: argparse.Namespace) -> None:
+    """Play the scheduled games the run has not stored yet, storing each as it ends."""
+    from judge.schedule import run_specs
+
+    with storing(store, run_id,
+                 lambda: f"{len(store.done_keys(run_id))} of {len(specs)}"):
+        done = store.done_keys(run_id)
+        todo = [s for s in specs if s.key not in done]
+        seed = f", seed {config['seed']}" if config.get("seed") is not None else ""
+        print(f"judge: {store.run(run_id)['kind']} {run_id}: {store.run(run_id)['game']}: "
+              f"{len(specs)} games, {len(todo)} to play{seed}, confinement "
+              f"{tier_name(config)} ({store.path})", file=sys.stderr)
+        run_specs(setup_of(config), todo, config["jobs"] if args.jobs is None else args.jobs,
+                  lambda spec, rec: store.add_game(run_id, spec.key, rec),
+                  progress=show_progress(args), cluster=getattr(args, "cluster", None))
 
 
 def resume_hint(store: Store, info: dict[str, Any]) -> str:

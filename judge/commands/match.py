@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import random
-import sqlite3
 import sys
 from collections import defaultdict
 from typing import Any
@@ -25,14 +24,15 @@ from judge.commands.common import (
     output_to,
     refuse_with_resume,
     remember_defaults,
-    resume_hint,
     resumed,
     run_identity,
     run_state,
+    setup_of,
     solvable,
+    storing,
     tier_name,
 )
-from judge.games.base import InputError, Stopped
+from judge.games.base import InputError
 from judge.report import render_table, to_json, write_tables
 from judge.results import game_message, result_for, seat_of
 from judge.schedule import GameSpec
@@ -237,22 +237,14 @@ def play_match(store: Any, run_id: int, config: dict[str, Any],
     missing from the batches already begun, then goes on where it stopped. The SPRT is
     checked before each batch (of `PAIRS_PER_JOB` pairs per job).
     """
-    from judge.schedule import Setup, run_specs
+    from judge.schedule import run_specs
 
-    store.lock_run(run_id)  # one judge plays a run at a time
-    records = store.games(run_id)
+    records: dict[str, dict[str, Any]] = {}  # read once the run is held
     jobs = config["jobs"] if args.jobs is None else args.jobs
     per_batch = max(1, PAIRS_PER_JOB * jobs)
     max_pairs = config["max_games"] // 2
     params = SprtParams(**config["sprt"])
-    info = store.run(run_id)
-    print(f"judge: match {run_id}: {info['game']}: {config['bots'][0]} vs "
-          f"{config['bots'][1]}, SPRT {params.text()}, at most {config['max_games']} games, "
-          f"{len(records)} stored, seed {config['seed']}, confinement {tier_name(config)} "
-          f"({store.path})", file=sys.stderr)
-    setup = Setup(config["game"], config["rules"], config["limits"], config["sandbox"],
-                  config.get("seed"), config.get("languages") or {},
-                  config.get("fingerprints"), "optimal")
+    setup = setup_of(config)
     extra = {"cluster": args.cluster} if getattr(args, "cluster", None) else {}
     live = Live(sys.stderr.isatty())
 
@@ -264,44 +256,30 @@ def play_match(store: Any, run_id: int, config: dict[str, Any],
         if live.enabled:
             live.show(match_stats(config, records))
 
-    try:
-        pair = 0
-        while True:
-            stats = match_stats(config, records)
-            live.show(stats)
-            if stats["decision"] is not None or pair >= max_pairs:
-                break
-            end = min(pair + per_batch, max_pairs)
-            key_of = {spec: key for n in range(pair, end)
-                      for key, spec in pair_games(config, n) if key not in records}
-            if key_of:
-                run_specs(setup, list(key_of), jobs,
-                          lambda spec, rec, key_of=key_of: done(key_of, spec, rec),
-                          False, **extra)
-            pair = end
-    except KeyboardInterrupt:
-        live.end()
-        print(f"judge: stopped with {len(records)} games stored; "
-              f"{resume_hint(store, store.run(run_id))}", file=sys.stderr)
-        raise
-    except sqlite3.OperationalError as exc:  # e.g. locked by another program for too long
-        live.end()
-        raise InputError(f"cannot store a game in {store.path}: {exc}; the games stored so "
-                         f"far are kept: {resume_hint(store, store.run(run_id))}") from None
-    except Exception as exc:
-        live.end()
-        from concurrent.futures.process import BrokenProcessPool  # only a pool raises it
-
-        if not isinstance(exc, BrokenProcessPool):
-            raise
-        raise Stopped(f"a process of the judge that played games was killed; "
-                      f"{len(records)} games are stored: "
-                      f"{resume_hint(store, store.run(run_id))}") from None
-    else:
-        live.end()
-        store.finish(run_id)
-    finally:
-        store.unlock_run(run_id)
+    with storing(store, run_id, lambda: str(len(records))):
+        records.update(store.games(run_id))
+        info = store.run(run_id)
+        print(f"judge: match {run_id}: {info['game']}: {config['bots'][0]} vs "
+              f"{config['bots'][1]}, SPRT {params.text()}, at most {config['max_games']} "
+              f"games, {len(records)} stored, seed {config['seed']}, confinement "
+              f"{tier_name(config)} ({store.path})", file=sys.stderr)
+        try:
+            pair = 0
+            while True:
+                stats = match_stats(config, records)
+                live.show(stats)
+                if stats["decision"] is not None or pair >= max_pairs:
+                    break
+                end = min(pair + per_batch, max_pairs)
+                key_of = {spec: key for n in range(pair, end)
+                          for key, spec in pair_games(config, n) if key not in records}
+                if key_of:
+                    run_specs(setup, list(key_of), jobs,
+                              lambda spec, rec, key_of=key_of: done(key_of, spec, rec),
+                              False, **extra)
+                pair = end
+        finally:
+            live.end()  # the live line ends before any message below it
 
 
 def ordered_records(config: dict[str, Any],
