@@ -103,19 +103,29 @@ def write_tables(folder: str, fmt: str,
 def _write_all(folder: str, fmt: str, suffix: str,
                tables: dict[str, tuple[Sequence[dict[str, Any]], Sequence[str]]]) -> None:
     import os
-    import tempfile
 
     for name, table in tables.items():
-        fh = tempfile.NamedTemporaryFile("w", dir=folder, prefix=f".{name}-", delete=False,
-                                         encoding="utf-8", newline="")
-        try:
-            with fh:
-                fh.write(render_table(table, fmt if fmt in ("csv", "markdown") else "table"))
-            mask = os.umask(0o022)
-            os.umask(mask)
-            os.chmod(fh.name, 0o666 & ~mask)  # as a plain open() would make it
-            os.replace(fh.name, os.path.join(folder, name + suffix))
-        except OSError:
-            if os.path.exists(fh.name):
-                os.unlink(fh.name)
-            raise
+        write_whole(os.path.join(folder, name + suffix),
+                    render_table(table, fmt if fmt in ("csv", "markdown") else "table"))
+
+
+def write_whole(path: str, text: str) -> None:
+    """`text` into the file `path`, whole or not at all: written beside it, given the mode a
+    plain open() would give it, then put in its place (a failure leaves nothing behind)."""
+    import os
+    import tempfile
+
+    folder, name = os.path.split(path)
+    fh = tempfile.NamedTemporaryFile("w", dir=folder or ".", prefix=f".{name}-",
+                                     delete=False, encoding="utf-8", newline="")
+    try:
+        with fh:
+            fh.write(text)
+        mask = os.umask(0o022)
+        os.umask(mask)
+        os.chmod(fh.name, 0o666 & ~mask)
+        os.replace(fh.name, path)
+    except OSError:
+        if os.path.exists(fh.name):
+            os.unlink(fh.name)
+        raise

@@ -10,7 +10,7 @@ import os
 import sqlite3
 import sys
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, redirect_stdout, suppress
+from contextlib import contextmanager, redirect_stdout
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -167,31 +167,17 @@ def output_to(path: str | None) -> Iterator[None]:
         yield
         return
     import io
-    import tempfile
+
+    from judge.report import write_whole
 
     buffer = io.StringIO()
     with redirect_stdout(buffer):
         yield
-    target = Path(path)
-    fh = None
     try:
-        with tempfile.NamedTemporaryFile("w", dir=target.parent or ".", delete=False,
-                                         prefix=f".{target.name}-", encoding="utf-8") as fh:
-            fh.write(buffer.getvalue())
-        os.chmod(fh.name, 0o666 & ~_umask())  # as a plain open() would make it
-        os.replace(fh.name, target)
+        write_whole(path, buffer.getvalue())
     except OSError as exc:
-        if fh is not None:
-            with suppress(OSError):
-                os.unlink(fh.name)
         raise InputError(f"--output {path}: {exc.strerror or exc}") from None
     print(f"judge: wrote {path}", file=sys.stderr)
-
-
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
 
 
 def check_output(path: str | None, keep: list[str] | None = None) -> None:
