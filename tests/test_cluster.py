@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -64,6 +65,20 @@ def cluster(tmp_path: Path) -> Iterator[tuple[str, list[subprocess.Popen]]]:
             stop(proc)
 
 
+def wait_for_games(db: Path, count: int, run: subprocess.Popen) -> int:
+    """Wait (up to 2 minutes) until `count` games of the run are stored or it ends; how
+    many are stored then."""
+    stored, deadline = 0, time.monotonic() + 120
+    while stored < count and time.monotonic() < deadline and run.poll() is None:
+        time.sleep(0.2)
+        try:
+            with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as con:
+                stored = con.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+        except sqlite3.Error:
+            continue
+    return stored
+
+
 def judge(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "judge", *args], capture_output=True,
                           text=True, timeout=600, cwd=cwd)
@@ -98,17 +113,7 @@ def test_a_worker_killed_mid_run_loses_and_duplicates_nothing(cluster, tmp_path:
         [sys.executable, "-m", "judge", "run", "--game", "nim", "--db", str(db), "--tests",
          str(tmp_path / "starts.txt"), "--cluster", address, "--format", "json", str(slow)],
         cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    import sqlite3
-
-    deadline = time.monotonic() + 120
-    stored = 0
-    while stored < 5 and time.monotonic() < deadline and run.poll() is None:
-        time.sleep(0.2)
-        try:
-            with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as con:
-                stored = con.execute("SELECT COUNT(*) FROM games").fetchone()[0]
-        except sqlite3.Error:
-            continue
+    wait_for_games(db, 5, run)
     assert run.poll() is None, "the run ended before a worker could be killed"
     stop(workers[0])  # kill -9, mid-game
     out, err = run.communicate(timeout=300)
@@ -150,8 +155,6 @@ def test_a_worker_whose_sandbox_fails_is_excluded_with_a_message(cluster,
 
 
 def test_a_coordinator_killed_mid_run_resumes_on_the_cluster(cluster, tmp_path: Path) -> None:
-    import sqlite3
-
     address, _ = cluster
     slow = tmp_path / "slow.py"
     slow.write_text("import sys, time\nfor line in sys.stdin:\n    time.sleep(0.3)\n"
@@ -162,14 +165,7 @@ def test_a_coordinator_killed_mid_run_resumes_on_the_cluster(cluster, tmp_path: 
         [sys.executable, "-m", "judge", "run", "--game", "nim", "--db", str(db), "--tests",
          str(tmp_path / "starts.txt"), "--cluster", address, str(slow)], cwd=tmp_path,
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-    stored, deadline = 0, time.monotonic() + 120
-    while stored < 3 and time.monotonic() < deadline:
-        time.sleep(0.2)
-        try:
-            with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as con:
-                stored = con.execute("SELECT COUNT(*) FROM games").fetchone()[0]
-        except sqlite3.Error:
-            continue
+    stored = wait_for_games(db, 3, first)
     assert first.poll() is None and stored < 30, "the run ended before it could be killed"
     stop(first)  # the coordinator, killed with SIGKILL
     again = judge("run", "--resume", "1", "--db", str(db), "--cluster", address, "--format",
