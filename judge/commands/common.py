@@ -520,6 +520,16 @@ def load_starts(game: Game, path: str) -> list[str]:
     return texts
 
 
+def paired_starts(game: Game, path: str | None) -> list[str]:
+    """The starts of a tournament or match, as texts: those of --starts FILE, or the
+    default set (`judge.testsets.tournament_starts`), checked to be solvable here."""
+    if path:
+        return load_starts(game, path)
+    from judge.testsets import tournament_starts
+
+    return [game.format_position(p) for p in solvable(game, tournament_starts(game))]
+
+
 #: the settings a stored run keeps: given again with --resume, they are refused
 HARNESS_SETTINGS = ["--sandbox", "--seed", "--languages", "--flags", "--opponent",
                     *(flag for flag, *_ in LIMIT_OPTIONS)]

@@ -19,16 +19,15 @@ from judge.commands.common import (
     exit_status,
     game_from_args,
     harness_setup,
-    load_starts,
     open_store,
     output_to,
+    paired_starts,
     refuse_with_resume,
     remember_defaults,
     resumed,
     run_identity,
     run_state,
     setup_of,
-    solvable,
     storing,
     tier_name,
 )
@@ -121,8 +120,7 @@ def run(args: argparse.Namespace) -> int:
                                                                       ["a bot was skipped"]))
         game = game_from_args(args)
         seed = harness["seed"] if harness["seed"] is not None else random.randrange(2**31)
-        starts = (load_starts(game, args.starts) if args.starts
-                  else [game.format_position(p) for p in solvable(game, default_starts(game))])
+        starts = paired_starts(game, args.starts)
         config = {"game": game.name, "rules": game.rules_string(), "bots": bots,
                   "starts": args.starts, "start_positions": starts,
                   "sprt": params.to_dict(), "max_games": max_games, **harness,
@@ -133,13 +131,6 @@ def run(args: argparse.Namespace) -> int:
     with output_to(args.output):
         print_match(store, run_id, args.format, args.details, args.output_dir)
     return exit_status(store, run_id, False)
-
-
-def default_starts(game: Any) -> list[Any]:
-    """The match's default starts: the tournament's (`judge.testsets.tournament_starts`)."""
-    from judge.testsets import tournament_starts
-
-    return tournament_starts(game)
 
 
 def pair_games(config: dict[str, Any], pair: int) -> list[tuple[str, GameSpec]]:

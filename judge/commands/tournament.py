@@ -19,16 +19,15 @@ from judge.commands.common import (
     exit_status,
     game_from_args,
     harness_setup,
-    load_starts,
     open_store,
     output_to,
+    paired_starts,
     play_missing,
     refuse_with_resume,
     remember_defaults,
     resumed,
     run_identity,
     run_state,
-    solvable,
     tier_name,
 )
 from judge.games import load_game
@@ -86,13 +85,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 MAX_ROUNDS = 1000
 
 
-def default_starts(game: Game) -> list[Any]:
-    """The tournament's default starts (see `judge.testsets.tournament_starts`)."""
-    from judge.testsets import tournament_starts
-
-    return tournament_starts(game)
-
-
 def schedule(game: Game, config: dict[str, Any]) -> list[GameSpec]:
     """All games of the tournament, in an order shuffled by the recorded seed."""
     entrants = config["entrants"]
@@ -139,8 +131,7 @@ def run(args: argparse.Namespace) -> int:
             raise InputError(f"--rounds must be from 1 to {MAX_ROUNDS}")
         game = game_from_args(args)
         seed = harness["seed"] if harness["seed"] is not None else random.randrange(2**31)
-        starts = (load_starts(game, args.starts) if args.starts
-                  else [game.format_position(p) for p in solvable(game, default_starts(game))])
+        starts = paired_starts(game, args.starts)
         config = {"game": game.name, "rules": game.rules_string(), "entrants": entrants,
                   "gauntlet": args.gauntlet, "starts": args.starts, "start_positions": starts,
                   "rounds": args.rounds, **harness, "seed": seed, **run_identity(entrants)}
