@@ -69,14 +69,18 @@ def play_on_cluster(setup: Setup, specs: list[GameSpec],
         excluded: set[str] = set()
 
         def submit(spec: GameSpec) -> Any:
-            allowed = [w for w in client.scheduler_info().get("workers", {})
-                       if w not in excluded]
-            if not allowed:
-                raise InputError(f"--cluster {address}: every worker was excluded (see "
-                                 f"above); the games stored so far are kept")
+            # only once a worker is excluded are games pinned to the others (a worker that
+            # joins later gets games until then): one question to the scheduler per failure
+            pinned: dict[str, Any] = {}
+            if excluded:
+                allowed = [w for w in client.scheduler_info().get("workers", {})
+                           if w not in excluded]
+                if not allowed:
+                    raise InputError(f"--cluster {address}: every worker was excluded (see "
+                                     f"above); the games stored so far are kept")
+                pinned = {"workers": allowed, "allow_other_workers": False}
             return client.submit(play_remote, shipped, spec, pure=False,
-                                 resources={RESOURCE: 1}, workers=allowed,
-                                 allow_other_workers=False)
+                                 resources={RESOURCE: 1}, **pinned)
 
         futures = {submit(spec): spec for spec in specs}
         pending = as_completed(futures, loop=client.loop)
