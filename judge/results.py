@@ -132,7 +132,3 @@ def mistake_text(mistake: dict[str, Any] | None) -> str:
     return (f"move {mistake['ply']}: {mistake['move']} (right: "
             f"{', '.join(mistake['best_moves'])}{lost})")
 
-
-def void_games(records: Iterable[dict[str, Any]]) -> int:
-    """How many games were void: a judge error, never charged to a bot."""
-    return sum(1 for rec in records if rec["verdict"]["code"] == verdicts.JUDGE_ERROR)

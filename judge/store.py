@@ -234,6 +234,14 @@ class Store:
                 (run_id, key, json.dumps(record), time.time()),
             )
 
+    def count_verdict(self, run_id: int, code: str) -> int:
+        """How many stored games of a run ended with the verdict `code` (counted by SQLite,
+        without reading every record)."""
+        row = self.db.execute(
+            "SELECT COUNT(*) FROM games WHERE run_id = ? "
+            "AND json_extract(record, '$.verdict.code') = ?", (run_id, code)).fetchone()
+        return int(row[0])
+
     def games(self, run_id: int) -> dict[str, dict[str, Any]]:
         """Every stored game of a run, by schedule key."""
         rows = self.db.execute("SELECT key, record FROM games WHERE run_id = ?", (run_id,))

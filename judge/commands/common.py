@@ -15,6 +15,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from judge import verdicts
 from judge.games import GAMES, load_game
 from judge.games.base import Game, InputError, Stopped
 from judge.report import FORMATS
@@ -315,9 +316,7 @@ EXIT_VOID = 4
 def exit_status(store: Store, run_id: int, skipped: bool) -> int:
     """0 when every game of the run was played; `EXIT_VOID` when some were void (judge
     error), else `EXIT_SKIPPED` when a bot could not be graded."""
-    from judge.results import void_games
-
-    void = void_games(store.games(run_id).values())
+    void = store.count_verdict(run_id, verdicts.JUDGE_ERROR)
     if void:
         print(f"judge: warning: {void} games were void (judge error): see the verdicts",
               file=sys.stderr)
