@@ -65,6 +65,20 @@ def cluster(tmp_path: Path) -> Iterator[tuple[str, list[subprocess.Popen]]]:
             stop(proc)
 
 
+def slow_run(tmp_path: Path, address: str, games: int, pause: float, extra: list[str],
+             **popen: object) -> subprocess.Popen:
+    """`judge run` on the cluster of a Nim bot that thinks `pause` s a move, on starts of one
+    heap of 1 to `games` counters (one game each), stored in tmp_path/r.db."""
+    slow = tmp_path / "slow.py"
+    slow.write_text(f"import sys, time\nfor line in sys.stdin:\n    time.sleep({pause})\n"
+                    "    print(1, line.split()[0], flush=True)\n")
+    (tmp_path / "starts.txt").write_text("".join(f"{n}\n" for n in range(1, games + 1)))
+    return subprocess.Popen(
+        [sys.executable, "-m", "judge", "run", "--game", "nim", "--db", str(tmp_path / "r.db"),
+         "--tests", str(tmp_path / "starts.txt"), "--cluster", address, *extra, str(slow)],
+        cwd=tmp_path, **popen)
+
+
 def wait_for_games(db: Path, count: int, run: subprocess.Popen) -> int:
     """Wait (up to 2 minutes) until `count` games of the run are stored or it ends; how
     many are stored then."""
@@ -104,15 +118,9 @@ def test_a_tournament_on_the_cluster_has_the_local_standings(cluster, tmp_path: 
 
 def test_a_worker_killed_mid_run_loses_and_duplicates_nothing(cluster, tmp_path: Path) -> None:
     address, workers = cluster
-    slow = tmp_path / "slow.py"
-    slow.write_text("import sys, time\nfor line in sys.stdin:\n    time.sleep(0.05)\n"
-                    "    print(1, line.split()[0], flush=True)\n")
-    (tmp_path / "starts.txt").write_text("".join(f"{n}\n" for n in range(1, 41)))
     db = tmp_path / "r.db"
-    run = subprocess.Popen(
-        [sys.executable, "-m", "judge", "run", "--game", "nim", "--db", str(db), "--tests",
-         str(tmp_path / "starts.txt"), "--cluster", address, "--format", "json", str(slow)],
-        cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    run = slow_run(tmp_path, address, 40, 0.05, ["--format", "json"],
+                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     wait_for_games(db, 5, run)
     assert run.poll() is None, "the run ended before a worker could be killed"
     stop(workers[0])  # kill -9, mid-game
@@ -156,15 +164,9 @@ def test_a_worker_whose_sandbox_fails_is_excluded_with_a_message(cluster,
 
 def test_a_coordinator_killed_mid_run_resumes_on_the_cluster(cluster, tmp_path: Path) -> None:
     address, _ = cluster
-    slow = tmp_path / "slow.py"
-    slow.write_text("import sys, time\nfor line in sys.stdin:\n    time.sleep(0.3)\n"
-                    "    print(1, line.split()[0], flush=True)\n")
-    (tmp_path / "starts.txt").write_text("".join(f"{n}\n" for n in range(1, 31)))
     db = tmp_path / "r.db"
-    first = subprocess.Popen(
-        [sys.executable, "-m", "judge", "run", "--game", "nim", "--db", str(db), "--tests",
-         str(tmp_path / "starts.txt"), "--cluster", address, str(slow)], cwd=tmp_path,
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    first = slow_run(tmp_path, address, 30, 0.3, [], stdout=subprocess.DEVNULL,
+                     stderr=subprocess.DEVNULL, start_new_session=True)
     stored = wait_for_games(db, 3, first)
     assert first.poll() is None and stored < 30, "the run ended before it could be killed"
     stop(first)  # the coordinator, killed with SIGKILL
