@@ -266,8 +266,8 @@ def plan(program: Program, limits: Limits, tier: Tier, slot: Slot | None,
     # parent; not the outer helper, which joins after it forks) are in the slot's pids
     # cgroup too: whatever becomes of them, they end with the slot's processes
     in_pids = 3 if mode == "bwrap" and helper is not None else 0
-    procs = slot.prepare(limits.memory_bytes, limits.processes + in_pids) if (
-        slot and tier.cgroups) else {}
+    starter_joins, bot_joins = slot.prepare(limits.memory_bytes, limits.processes + in_pids) \
+        if slot else ([], [])
     own_uid = slot is not None
     if own_uid and program.shows is None:  # its own file must be readable by its uid:
         program = readable_by_others(program)  # a private file gets a copy
@@ -276,10 +276,11 @@ def plan(program: Program, limits: Limits, tier: Tier, slot: Slot | None,
     starters = (2 if mode == "bwrap" else 0) + (
         (2 if mode == "bwrap" else 1) if helper else 0)
     # the helper's options: cgroups, rlimits, uid, no user namespaces
-    # under bwrap the outer helper joins the pids cgroup (see above), the inner the rest
-    outer_joins = ["-c", str(procs["pids"])] if in_pids and procs else []
-    inner = [x for c, fd in procs.items() if not (outer_joins and c == "pids")
-             for x in ("-c", str(fd))]
+    # under bwrap the outer helper puts the starters in the slot's cgroups (see above),
+    # and the bot stays in those of them that are its own too (v1's pids)
+    joined = starter_joins if in_pids else []
+    outer_joins = [x for fd in joined for x in ("-c", str(fd))]
+    inner = [x for fd in bot_joins if fd not in joined for x in ("-c", str(fd))]
     bot_rlimits = rlimits(limits, own_uid, starters, program.address_space)
     for res, soft, hard in bot_rlimits:
         inner += ["-r", f"{res}:{rlim_arg(soft)}:{rlim_arg(hard)}"]
@@ -288,7 +289,8 @@ def plan(program: Program, limits: Limits, tier: Tier, slot: Slot | None,
     inner.append("-s")
     token = secrets.token_hex(8)
     base_env = {"PATH": SAFE_PATH, "LANG": "C.UTF-8", "JUDGE_BOT": token, **dict(program.env)}
-    keep_fds = list(procs.values())
+    slot_fds = list(dict.fromkeys([*starter_joins, *bot_joins]))
+    keep_fds = list(slot_fds)
     memfds: list[int] = []
     preexec = None
     status_read = -1
@@ -339,5 +341,5 @@ def plan(program: Program, limits: Limits, tier: Tier, slot: Slot | None,
         else:
             argv = list(program.argv)
             preexec = functools.partial(confine_child, bot_rlimits, os.getpid(), libc_prctl())
-    return Launch(argv, cwd, env, keep_fds, list(procs.values()), preexec, status_read, info_read,
+    return Launch(argv, cwd, env, keep_fds, slot_fds, preexec, status_read, info_read,
                   workdir, starters, in_pids, token)

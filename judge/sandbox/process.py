@@ -210,9 +210,12 @@ class Confined:
         if usage is not None:
             cpu = max(usage.ru_utime + usage.ru_stime, cpu)
             memory = max(usage.ru_maxrss * 1024, memory)
-        if self.slot is not None and self.tier.cgroups:
-            cpu, oom = self.slot.cpu_seconds(), self.slot.killed_for_memory()
-            memory = max(memory, self.slot.memory_peak())  # this game's: see Slot.prepare
+        cg = self._cgroup()
+        if cg is not None:
+            cpu = cg.cpu_seconds()
+            if cg.counts_memory:
+                oom = cg.killed_for_memory()
+                memory = max(memory, cg.memory_peak())  # this game's: see Slot.prepare
         self.exit = Exit(code, cpu, memory, oom)
         return self.exit
 
@@ -258,22 +261,25 @@ class Confined:
     def process_count(self) -> int:
         """How many processes and threads the bot has (sandbox helpers not counted where
         cgroups count them; else the live processes of its process group)."""
-        if self.slot is not None and self.tier.cgroups:
-            return self.slot.process_count() - self._in_pids
+        cg = self._cgroup()
+        if cg is not None:
+            return cg.process_count() - self._in_pids
         return len(group_members(self.pgid)) - self._starters
 
     def hit_process_limit(self) -> bool:
         """Whether the bot has tried to go past its process limit (or, without cgroups,
         has reached it in its process group: its rlimit stops it there)."""
-        if self.slot is not None and self.tier.cgroups:
-            return self.slot.hit_process_limit()
+        cg = self._cgroup()
+        if cg is not None and cg.counts_pids:
+            return cg.hit_process_limit()
         return self.process_count() >= self.limits.processes
 
     def killed_for_memory(self) -> bool:
         """Whether the kernel killed one of the bot's processes for its memory limit (with
         cgroups), or (without) its processes together hold more than the limit."""
-        if self.slot is not None and self.tier.cgroups:
-            return self.slot.killed_for_memory()
+        cg = self._cgroup()
+        if cg is not None and cg.counts_memory:
+            return cg.killed_for_memory()
         return self._rss > self.limits.memory_bytes
 
     def waiting_for_input(self) -> bool:
@@ -292,11 +298,17 @@ class Confined:
         """CPU time the bot has used so far: all its processes (cgroups), else its own."""
         if self.exit is not None:
             return self.exit.cpu_seconds
-        if self.slot is not None and self.tier.cgroups:
-            self._cpu = self.slot.cpu_seconds()
-            return self._cpu
-        self._sum_tree()
+        cg = self._cgroup()
+        if cg is None or not cg.counts_memory:
+            self._sum_tree()  # (without a memory cgroup: the resident memory summed)
+        if cg is not None:
+            self._cpu = cg.cpu_seconds()
         return self._cpu
+
+    def _cgroup(self) -> Slot | None:
+        """The slot whose cgroup holds the bot (CPU, processes; memory and the process
+        limit where its `counts_memory` and `counts_pids` say), or None."""
+        return self.slot if self.slot is not None and self.slot.cgroups is not None else None
 
     def _sum_tree(self) -> None:
         """Without cgroups: CPU (with what its processes reaped) and resident memory summed

@@ -2,9 +2,13 @@
 boxes do), taken with a lock that every judge on the machine respects.
 
 A slot's uid owns nothing and runs nothing outside its games, so file permissions and
-RLIMIT_NPROC bind the bot and it can neither signal nor trace the judge. Its cgroups (v1
-controllers memory, pids and cpuacct, made under the judge's own) count the bot's memory,
-processes and CPU over all of its processes and threads, and list them for killing.
+RLIMIT_NPROC bind the bot and it can neither signal nor trace the judge. Its cgroups count
+the bot's memory, processes and CPU over all of its processes and threads, and list them for
+killing: v1 controllers memory, pids and cpuacct (made under the judge's own), or one v2
+cgroup per slot (under ``judge-slots`` at the top of the v2 hierarchy) with children for the
+bot and for what starts it. A v2 hierarchy that does not offer the memory and pids
+controllers still sums CPU and lists and kills; memory and processes then fall back to the
+judge's sums and the uid's RLIMIT_NPROC (`Slot.counts_memory`, `Slot.counts_pids`).
 """
 
 from __future__ import annotations
@@ -16,7 +20,10 @@ import pwd
 import signal
 import time
 from contextlib import suppress
+from dataclasses import dataclass
 from pathlib import Path
+
+from judge.games.base import InputError
 
 #: uids of slots start here (as isolate's boxes); a uid that names a user is skipped
 UID_BASE = 60000
@@ -30,25 +37,42 @@ BOX_DIR = Path("/run/judge-boxes")
 #: the folder may be crossed but not listed (mode 0711): a bot finds only a copy whose
 #: content it knows
 COPIES = BOX_DIR / "copies"
+#: the v1 controllers a slot needs (all three, or no v1 cgroups)
 CONTROLLERS = ("memory", "pids", "cpuacct")
+#: the v2 controllers that bound a slot (CPU is counted by every v2 cgroup: cpu.stat)
+V2_CONTROLLERS = ("memory", "pids")
+#: which cgroups to use: auto (v1 when its three controllers are mounted, else v2), v1,
+#: v2 or off
+CGROUPS_ENV = "JUDGE_CGROUPS"
+#: the v2 cgroup under which slots are made (default: judge-slots at the hierarchy's top);
+#: e.g. a cgroup delegated to the judge by systemd
+CGROUP_ROOT_ENV = "JUDGE_CGROUP_ROOT"
+
+
+def _mounts(fstype: str) -> list[tuple[Path, list[str]]]:
+    """(mount point, super options) of every mount of `fstype`, in mount order."""
+    found = []
+    with suppress(OSError), open("/proc/self/mountinfo") as fh:
+        for line in fh:
+            left, _, right = line.partition(" - ")
+            fields, after = left.split(), right.split()
+            if len(after) >= 3 and after[0] == fstype:
+                found.append((Path(fields[4]), after[2].split(",")))
+    return found
 
 
 def _v1_mounts() -> dict[str, Path]:
     """Mount points of the cgroup v1 controllers we use."""
     found: dict[str, Path] = {}
-    with suppress(OSError), open("/proc/self/mountinfo") as fh:
-        for line in fh:
-            left, _, right = line.partition(" - ")
-            fields, after = left.split(), right.split()
-            if len(after) >= 3 and after[0] == "cgroup":
-                for ctrl in after[2].split(","):
-                    if ctrl in CONTROLLERS:
-                        found.setdefault(ctrl, Path(fields[4]))
+    for point, options in _mounts("cgroup"):
+        for ctrl in options:
+            if ctrl in CONTROLLERS:
+                found.setdefault(ctrl, point)
     return found
 
 
 def _own_cgroups() -> dict[str, str]:
-    """This process's cgroup path per v1 controller."""
+    """This process's cgroup path per v1 controller ("" for the v2 hierarchy)."""
     own: dict[str, str] = {}
     with suppress(OSError), open("/proc/self/cgroup") as fh:
         for line in fh:
@@ -58,11 +82,45 @@ def _own_cgroups() -> dict[str, str]:
     return own
 
 
-@functools.cache
-def cgroup_bases() -> dict[str, Path] | None:
-    """Where slot cgroups are made, per controller; None when they cannot be made here."""
-    if os.geteuid() != 0:
-        return None
+def _write(path: Path, value: str) -> None:
+    fd = os.open(path, os.O_WRONLY)
+    try:
+        os.write(fd, value.encode())
+    finally:
+        os.close(fd)
+
+
+def _words(path: Path) -> list[str]:
+    try:
+        return path.read_text().split()
+    except OSError:
+        return []
+
+
+def _field(text: bytes, key: bytes) -> int:
+    """The number after `key` in a flat-keyed cgroup file (0 when it is not there)."""
+    for line in text.splitlines():
+        name, _, value = line.partition(b" ")
+        if name == key:
+            return int(value)
+    return 0
+
+
+@dataclass(frozen=True)
+class Cgroups:
+    """Where slot cgroups are made on this machine and what they count."""
+
+    #: 1 or 2
+    version: int
+    #: v1: the folder per controller under which slots are made; v2: {"": that folder}
+    bases: dict[str, Path]
+    #: whether the kernel bounds the bot's memory (tmpfs included) and its processes and
+    #: threads; CPU summed over its processes, listing and killing them always hold
+    counts_memory: bool
+    counts_pids: bool
+
+
+def _v1() -> Cgroups | None:
     mounts, own = _v1_mounts(), _own_cgroups()
     if set(mounts) != set(CONTROLLERS):
         return None
@@ -74,67 +132,83 @@ def cgroup_bases() -> dict[str, Path] | None:
             (base / probe).rmdir()
     except OSError:
         return None
-    return bases
+    return Cgroups(1, bases, True, True)
 
 
-def _write(path: Path, value: str) -> None:
-    fd = os.open(path, os.O_WRONLY)
-    try:
-        os.write(fd, value.encode())
-    finally:
-        os.close(fd)
-
-
-class Slot:
-    """One game slot: its uid and (when the machine allows) its cgroups."""
-
-    def __init__(self, number: int, lock_fd: int, uid: int) -> None:
-        self.number, self.uid, self._lock = number, uid, lock_fd
-        self.cgroups: dict[str, Path] | None = None
-        self._fds: dict[str, int] = {}
-        self._limits: tuple[int, int] | None = None
-        self._oom_kills = 0
-        self._fork_failures = 0
-        self._procs: dict[str, int] = {}
-        bases = cgroup_bases()
-        if bases is not None:
-            try:
-                self.cgroups = {c: b / f"judge-slot-{number}" for c, b in bases.items()}
-                for path in self.cgroups.values():
-                    path.mkdir(exist_ok=True)
-                for name in ("pids.current", "pids.events", "cpuacct.usage",
-                             "memory.max_usage_in_bytes", "memory.usage_in_bytes",
-                             "memory.oom_control"):
-                    ctrl = name.split(".", 1)[0]
-                    mode = os.O_RDWR if name in ("cpuacct.usage", "memory.max_usage_in_bytes") \
-                        else os.O_RDONLY
-                    self._fds[name] = os.open(self.cgroups[ctrl] / name, mode | os.O_CLOEXEC)
-            except OSError:
-                self.cgroups = None
-        self.kill_all()
-
-    def release(self) -> None:
-        """Give the slot up: its descriptors and its lock."""
-        for fd in (*self._fds.values(), *self._procs.values(), self._lock):
+def _enable(cgroup: Path, controllers: tuple[str, ...]) -> set[str]:
+    """Enable `controllers` for the children of `cgroup` where its parent offers them;
+    the ones enabled."""
+    offered = set(_words(cgroup / "cgroup.controllers"))
+    for ctrl in controllers:
+        if ctrl in offered:
+            # refused (EBUSY) where the cgroup holds processes and is not the top
             with suppress(OSError):
-                os.close(fd)
+                _write(cgroup / "cgroup.subtree_control", f"+{ctrl}")
+    return set(_words(cgroup / "cgroup.subtree_control")) & set(controllers)
 
-    def box(self) -> Path:
-        """The slot's work dir: an empty folder of root's on which each game's bot gets a
-        private tmpfs (in its own mount namespace, so nothing is ever written to it)."""
-        path = BOX_DIR / str(self.number)
-        if not path.is_dir():
-            BOX_DIR.mkdir(mode=0o755, exist_ok=True)
-            path.mkdir(mode=0o755, exist_ok=True)
-        return path
 
-    # --- per game ----------------------------------------------------------------------
-    def prepare(self, memory_bytes: int, processes: int) -> dict[str, int]:
-        """Reset the counters for a new game; fds of the cgroup.procs files to join, by
-        controller (kept open by the slot: a bot's helper gets copies)."""
-        if self.cgroups is None:
-            return {}
-        cg = self.cgroups
+def _v2() -> Cgroups | None:
+    mounts = _mounts("cgroup2")
+    if not mounts and os.environ.get(CGROUP_ROOT_ENV) is None:
+        return None
+    given = os.environ.get(CGROUP_ROOT_ENV)
+    base = Path(given) if given else mounts[0][0] / "judge-slots"
+    try:
+        base.mkdir(exist_ok=True)
+        if not (base / "cgroup.procs").exists():
+            return None  # not a v2 cgroup
+    except OSError:
+        return None
+    if not given:  # the top offers its controllers to judge-slots (where it may)
+        _enable(base.parent, V2_CONTROLLERS)
+    enabled = _enable(base, V2_CONTROLLERS)
+    return Cgroups(2, {"": base}, "memory" in enabled, "pids" in enabled)
+
+
+@functools.cache
+def cgroups_here() -> Cgroups | None:
+    """The cgroups slots get on this machine; None when the judge cannot make them (not
+    root, none mounted, or `JUDGE_CGROUPS=off`)."""
+    if os.geteuid() != 0:
+        return None
+    want = os.environ.get(CGROUPS_ENV, "auto").strip().lower() or "auto"
+    if want not in ("auto", "v1", "v2", "off"):
+        raise InputError(f"{CGROUPS_ENV} must be auto, v1, v2 or off, not {want!r}")
+    if want == "off":
+        return None
+    found = _v1() if want in ("auto", "v1") else None
+    if found is None and want in ("auto", "v2"):
+        found = _v2()
+    return found
+
+
+class _V1:
+    """A slot's v1 cgroups: one per controller, the same path under each."""
+
+    def __init__(self, bases: dict[str, Path], name: str) -> None:
+        self.paths = {c: b / name for c, b in bases.items()}
+        for path in self.paths.values():
+            path.mkdir(exist_ok=True)
+        self._fds: dict[str, int] = {}
+        for file in ("pids.current", "pids.events", "cpuacct.usage",
+                     "memory.max_usage_in_bytes", "memory.usage_in_bytes",
+                     "memory.oom_control"):
+            ctrl = file.split(".", 1)[0]
+            mode = os.O_RDWR if file in ("cpuacct.usage", "memory.max_usage_in_bytes") \
+                else os.O_RDONLY
+            self._fds[file] = os.open(self.paths[ctrl] / file, mode | os.O_CLOEXEC)
+        self._procs = {c: os.open(p / "cgroup.procs", os.O_WRONLY | os.O_CLOEXEC)
+                       for c, p in self.paths.items()}
+        self._limits: tuple[int, int] | None = None
+
+    def fds(self) -> list[int]:
+        return [*self._fds.values(), *self._procs.values()]
+
+    def _read(self, file: str) -> int:
+        return int(os.pread(self._fds[file], 64, 0))
+
+    def prepare(self, memory_bytes: int, processes: int) -> tuple[list[int], list[int]]:
+        cg = self.paths
         if self._limits != (memory_bytes, processes):
             mem = cg["memory"]
             memsw = mem / "memory.memsw.limit_in_bytes"
@@ -155,60 +229,224 @@ class Slot:
             with suppress(OSError):
                 _write(cg["memory"] / "memory.force_empty", "0")
         os.pwrite(self._fds["memory.max_usage_in_bytes"], b"0", 0)
-        self._oom_kills = self.oom_kills()
-        self._fork_failures = self.fork_failures()
-        if not self._procs:
-            self._procs = {c: os.open(cg[c] / "cgroup.procs", os.O_WRONLY | os.O_CLOEXEC)
-                           for c in cg}
-        return dict(self._procs)
-
-    def _read(self, name: str) -> int:
-        return int(os.pread(self._fds[name], 64, 0))
+        # the starters join the pids cgroup (counted, killed with the slot), the bot all
+        return [self._procs["pids"]], list(self._procs.values())
 
     def cpu_seconds(self) -> float:
-        """CPU time of every process of the game so far."""
         return self._read("cpuacct.usage") / 1e9
 
     def memory_peak(self) -> int:
-        """The most memory the game's processes held at once (bytes, tmpfs included)."""
         return self._read("memory.max_usage_in_bytes")
 
     def process_count(self) -> int:
-        """Processes and threads now in the slot."""
         return self._read("pids.current")
 
     def oom_kills(self) -> int:
-        """How many times the kernel killed a process of the slot for memory, ever."""
-        if self.cgroups is None:
+        return _field(os.pread(self._fds["memory.oom_control"], 256, 0), b"oom_kill")
+
+    def fork_failures(self) -> int:
+        return int(os.pread(self._fds["pids.events"], 64, 0).split()[1])
+
+    def members(self) -> list[int]:
+        with suppress(OSError), open(self.paths["pids"] / "cgroup.procs") as fh:
+            return [int(p) for p in fh.read().split()]
+        return []
+
+    def kill(self) -> None:
+        for pid in self.members():
+            with suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+
+
+class _V2:
+    """A slot's v2 cgroup: the slot bounds the processes, its child `bot` holds the bot
+    (memory and CPU are its own), its child `starters` what starts it under bwrap."""
+
+    def __init__(self, base: Path, name: str, memory: bool, pids: bool) -> None:
+        self.path = base / name
+        self.path.mkdir(exist_ok=True)
+        enabled = _enable(self.path, tuple(c for c, on in (("memory", memory), ("pids", pids))
+                                           if on))
+        self.counts_memory, self.counts_pids = "memory" in enabled, "pids" in enabled
+        self.bot, self.starters = self.path / "bot", self.path / "starters"
+        for path in (self.bot, self.starters):
+            path.mkdir(exist_ok=True)
+        ro, wo = os.O_RDONLY | os.O_CLOEXEC, os.O_WRONLY | os.O_CLOEXEC
+        self._fds: dict[str, int] = {"cpu.stat": os.open(self.bot / "cpu.stat", ro)}
+        if self.counts_memory:
+            self._fds["memory.peak"] = os.open(self.bot / "memory.peak", os.O_RDWR | os.O_CLOEXEC)
+            self._fds["memory.events"] = os.open(self.bot / "memory.events", ro)
+        if self.counts_pids:
+            self._fds["pids.current"] = os.open(self.path / "pids.current", ro)
+            self._fds["pids.events"] = os.open(self.path / "pids.events", ro)
+        with suppress(OSError):  # Linux 5.14 and later
+            self._fds["cgroup.kill"] = os.open(self.path / "cgroup.kill", wo)
+        self._procs = [os.open(p / "cgroup.procs", wo) for p in (self.starters, self.bot)]
+        self._limits: tuple[int, int] | None = None
+        self._cpu_base = 0
+        self._peak_resets = True
+
+    def fds(self) -> list[int]:
+        return [*self._fds.values(), *self._procs]
+
+    def _cpu_usec(self) -> int:
+        return _field(os.pread(self._fds["cpu.stat"], 4096, 0), b"usage_usec")
+
+    def prepare(self, memory_bytes: int, processes: int) -> tuple[list[int], list[int]]:
+        if self._limits != (memory_bytes, processes):
+            if self.counts_memory:
+                _write(self.bot / "memory.max", str(memory_bytes))
+                with suppress(OSError):
+                    _write(self.bot / "memory.swap.max", "0")
+            if self.counts_pids:
+                _write(self.path / "pids.max", str(processes))
+            self._limits = (memory_bytes, processes)
+        self._cpu_base = self._cpu_usec()
+        if self.counts_memory:
+            # page cache an earlier game left charged to the slot: given back, so that
+            # this game's peak is its own (as far as the kernel can reclaim it)
+            with suppress(OSError, ValueError):
+                current = int((self.bot / "memory.current").read_text())
+                if current:
+                    _write(self.bot / "memory.reclaim", str(current))
+            try:  # Linux 6.12 and later: the peak read through this descriptor restarts
+                os.pwrite(self._fds["memory.peak"], b"reset", 0)
+            except OSError:
+                self._peak_resets = False
+        return [self._procs[0]], [self._procs[1]]
+
+    def cpu_seconds(self) -> float:
+        return (self._cpu_usec() - self._cpu_base) / 1e6
+
+    def memory_peak(self) -> int:
+        if not self.counts_memory or not self._peak_resets:
+            return 0  # the peak of every game so far: the judge's own samples stand
+        return int(os.pread(self._fds["memory.peak"], 64, 0))
+
+    def process_count(self) -> int:
+        if self.counts_pids:
+            return int(os.pread(self._fds["pids.current"], 64, 0))
+        count = 0
+        for path in (self.starters, self.bot):
+            with suppress(OSError), open(path / "cgroup.threads") as fh:
+                count += len(fh.read().split())
+        return count
+
+    def oom_kills(self) -> int:
+        if not self.counts_memory:
             return 0
-        with suppress(OSError, ValueError, KeyError):
-            text = os.pread(self._fds["memory.oom_control"], 256, 0)
-            return int(text.split(b"oom_kill ", 1)[1].split()[0])
+        return _field(os.pread(self._fds["memory.events"], 1024, 0), b"oom_kill")
+
+    def fork_failures(self) -> int:
+        if not self.counts_pids:
+            return 0
+        return _field(os.pread(self._fds["pids.events"], 256, 0), b"max")
+
+    def members(self) -> list[int]:
+        found: list[int] = []
+        for path in (self.starters, self.bot):
+            with suppress(OSError), open(path / "cgroup.procs") as fh:
+                found += [int(p) for p in fh.read().split()]
+        return found
+
+    def kill(self) -> None:
+        fd = self._fds.get("cgroup.kill")
+        if fd is not None:
+            with suppress(OSError):
+                os.write(fd, b"1")
+                return
+        for pid in self.members():
+            with suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+
+
+class Slot:
+    """One game slot: its uid and (when the machine allows) its cgroups."""
+
+    def __init__(self, number: int, lock_fd: int, uid: int) -> None:
+        self.number, self.uid, self._lock = number, uid, lock_fd
+        self.cgroups: _V1 | _V2 | None = None
+        self.counts_memory = self.counts_pids = False
+        self._oom_kills = 0
+        self._fork_failures = 0
+        here = cgroups_here()
+        if here is not None:
+            name = f"judge-slot-{number}"
+            try:
+                if here.version == 1:
+                    self.cgroups = _V1(here.bases, name)
+                    self.counts_memory = self.counts_pids = True
+                else:
+                    v2 = self.cgroups = _V2(here.bases[""], name, here.counts_memory,
+                                            here.counts_pids)
+                    self.counts_memory, self.counts_pids = v2.counts_memory, v2.counts_pids
+            except OSError:
+                self.cgroups = None
+        self.kill_all()
+
+    def release(self) -> None:
+        """Give the slot up: its descriptors and its lock."""
+        for fd in (*(self.cgroups.fds() if self.cgroups else ()), self._lock):
+            with suppress(OSError):
+                os.close(fd)
+
+    def box(self) -> Path:
+        """The slot's work dir: an empty folder of root's on which each game's bot gets a
+        private tmpfs (in its own mount namespace, so nothing is ever written to it)."""
+        path = BOX_DIR / str(self.number)
+        if not path.is_dir():
+            BOX_DIR.mkdir(mode=0o755, exist_ok=True)
+            path.mkdir(mode=0o755, exist_ok=True)
+        return path
+
+    # --- per game ----------------------------------------------------------------------
+    def prepare(self, memory_bytes: int, processes: int) -> tuple[list[int], list[int]]:
+        """Set the limits and reset the counters for a new game; the descriptors of the
+        cgroup.procs files that the bot's starters (bwrap and its PID 1) join, and those
+        that the bot joins (kept open by the slot: a bot's helper gets copies)."""
+        if self.cgroups is None:
+            return [], []
+        joins = self.cgroups.prepare(memory_bytes, processes)
+        self._oom_kills = self.oom_kills()
+        self._fork_failures = self.fork_failures()
+        return joins
+
+    def cpu_seconds(self) -> float:
+        """CPU time of every process of the game so far."""
+        return self.cgroups.cpu_seconds() if self.cgroups else 0.0
+
+    def memory_peak(self) -> int:
+        """The most memory the game's processes held at once (bytes, tmpfs included; 0
+        where the slot's cgroup cannot tell)."""
+        return self.cgroups.memory_peak() if self.cgroups else 0
+
+    def process_count(self) -> int:
+        """Processes and threads now in the slot."""
+        return self.cgroups.process_count() if self.cgroups else 0
+
+    def oom_kills(self) -> int:
+        """How many times the kernel killed a process of the slot for memory, ever."""
+        with suppress(OSError, ValueError, IndexError):
+            return self.cgroups.oom_kills() if self.cgroups else 0
         return 0
 
     def fork_failures(self) -> int:
         """How many times a process of the slot could not start one for the limit, ever."""
-        if self.cgroups is None:
-            return 0
-        with suppress(OSError, ValueError, KeyError, IndexError):
-            return int(os.pread(self._fds["pids.events"], 64, 0).split()[1])
+        with suppress(OSError, ValueError, IndexError):
+            return self.cgroups.fork_failures() if self.cgroups else 0
         return 0
 
     def hit_process_limit(self) -> bool:
         """Whether the game's bot tried to have more processes than its limit."""
-        return self.cgroups is not None and self.fork_failures() > self._fork_failures
+        return self.counts_pids and self.fork_failures() > self._fork_failures
 
     def killed_for_memory(self) -> bool:
         """Whether the kernel killed a process of this game for memory."""
-        return self.cgroups is not None and self.oom_kills() > self._oom_kills
+        return self.counts_memory and self.oom_kills() > self._oom_kills
 
     def members(self) -> list[int]:
         """Pids of the processes in the slot's cgroup (empty without cgroups)."""
-        if self.cgroups is None:
-            return []
-        with suppress(OSError), open(self.cgroups["pids"] / "cgroup.procs") as fh:
-            return [int(p) for p in fh.read().split()]
-        return []
+        return self.cgroups.members() if self.cgroups else []
 
     def kill_all(self, timeout: float = 5.0) -> bool:
         """SIGKILL every process of the slot until none is left; False if some remain."""
@@ -216,12 +454,17 @@ class Slot:
         pause = 0.0002
         while True:
             # (a zombie is not listed: its parent, the bot's helper, reaps it)
-            pids = self.members() if self.cgroups is not None else _uid_processes(self.uid)
+            if self.cgroups is not None:
+                pids = self.members()
+                if pids:
+                    self.cgroups.kill()
+            else:
+                pids = _uid_processes(self.uid)
+                for pid in pids:
+                    with suppress(OSError):
+                        os.kill(pid, signal.SIGKILL)
             if not pids:
                 return True
-            for pid in pids:
-                with suppress(OSError):
-                    os.kill(pid, signal.SIGKILL)
             if time.monotonic() > deadline:
                 return False
             time.sleep(pause)

@@ -78,16 +78,23 @@ class Tier:
     sandbox: str
     #: a uid of its own per game slot (the judge runs as root)
     uid: bool
-    #: cgroups per game slot (memory, pids, cpuacct)
+    #: a cgroup per game slot: CPU summed over the bot's processes, which it lists and kills
     cgroups: bool
     #: the exec helper is built (posix_spawn, seccomp, private mounts)
     helper: bool
+    #: 1 or 2: the cgroup hierarchy the slots use
+    cgroup_version: int = 1
+    #: the slot's cgroup also bounds memory (tmpfs included) and processes (controllers
+    #: memory and pids)
+    cgroup_limits: bool = True
 
     @property
     def name(self) -> str:
         """E.g. ``bwrap+uid+cgroups``: recorded with every run."""
+        cgroups = "cgroups" if self.cgroup_version == 1 else (
+            "cgroups2" if self.cgroup_limits else "cgroups2-partial")
         return "+".join([self.sandbox, *(["uid"] if self.uid else []),
-                         *(["cgroups"] if self.cgroups else [])])
+                         *([cgroups] if self.cgroups else [])])
 
     def holds(self) -> dict[str, bool]:
         """Each guarantee of `GUARANTEES`: whether it holds in this tier."""
@@ -97,7 +104,7 @@ class Tier:
             "network": bwrap,
             "userns": bwrap or self.helper,
             "uid": self.uid,
-            "limits": self.cgroups,
+            "limits": self.cgroups and self.cgroup_limits,
             "disk": bwrap or (self.uid and self.helper),
             "lifetime": bwrap or self.cgroups,
         }
@@ -109,7 +116,8 @@ class Tier:
             "network": "install bubblewrap",
             "userns": "install bubblewrap or a C compiler",
             "uid": "run the judge as root",
-            "limits": "run the judge as root where cgroup v1 controllers can be created",
+            "limits": "run the judge as root where cgroups with the memory and pids "
+                      "controllers can be created: v1, or v2 with both offered to the judge",
             "disk": "install bubblewrap",
             "lifetime": "install bubblewrap",
         }
@@ -126,7 +134,7 @@ class Tier:
 def tier_for(mode: str) -> Tier:
     """The tier bots get for a `--sandbox` mode on this machine; raises `InputError`."""
     from judge.sandbox.helper import helper_path
-    from judge.sandbox.slots import cgroup_bases
+    from judge.sandbox.slots import cgroups_here
 
     sandbox = resolve_sandbox(mode)
     root = os.geteuid() == 0
@@ -134,4 +142,8 @@ def tier_for(mode: str) -> Tier:
     if root and not helper:
         raise InputError("as root, bots run under a uid of their own, set by the judge's exec "
                          "helper, which needs a C compiler: install gcc")
-    return Tier(sandbox, root, root and cgroup_bases() is not None, helper)
+    cgroups = cgroups_here() if root else None
+    if cgroups is None:
+        return Tier(sandbox, root, False, helper)
+    return Tier(sandbox, root, True, helper, cgroups.version,
+                cgroups.counts_memory and cgroups.counts_pids)
