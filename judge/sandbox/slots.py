@@ -273,9 +273,13 @@ class _V2:
             path.mkdir(exist_ok=True)
         ro, wo = os.O_RDONLY | os.O_CLOEXEC, os.O_WRONLY | os.O_CLOEXEC
         self._fds: dict[str, int] = {"cpu.stat": os.open(self.bot / "cpu.stat", ro)}
+        self._peak_resets = False
         if self.counts_memory:
-            self._fds["memory.peak"] = os.open(self.bot / "memory.peak", os.O_RDWR | os.O_CLOEXEC)
             self._fds["memory.events"] = os.open(self.bot / "memory.events", ro)
+            with suppress(OSError):  # Linux 5.19 and later
+                self._fds["memory.peak"] = os.open(self.bot / "memory.peak",
+                                                   os.O_RDWR | os.O_CLOEXEC)
+                self._peak_resets = True
         if self.counts_pids:
             self._fds["pids.current"] = os.open(self.path / "pids.current", ro)
             self._fds["pids.events"] = os.open(self.path / "pids.events", ro)
@@ -284,7 +288,6 @@ class _V2:
         self._procs = [os.open(p / "cgroup.procs", wo) for p in (self.starters, self.bot)]
         self._limits: tuple[int, int] | None = None
         self._cpu_base = 0
-        self._peak_resets = True
 
     def fds(self) -> list[int]:
         return [*self._fds.values(), *self._procs]
@@ -309,18 +312,19 @@ class _V2:
                 current = int((self.bot / "memory.current").read_text())
                 if current:
                     _write(self.bot / "memory.reclaim", str(current))
-            try:  # Linux 6.12 and later: the peak read through this descriptor restarts
-                os.pwrite(self._fds["memory.peak"], b"reset", 0)
-            except OSError:
-                self._peak_resets = False
+            if self._peak_resets:
+                try:  # Linux 6.12 and later: the peak read through this descriptor restarts
+                    os.pwrite(self._fds["memory.peak"], b"reset", 0)
+                except OSError:
+                    self._peak_resets = False
         return [self._procs[0]], [self._procs[1]]
 
     def cpu_seconds(self) -> float:
         return (self._cpu_usec() - self._cpu_base) / 1e6
 
     def memory_peak(self) -> int:
-        if not self.counts_memory or not self._peak_resets:
-            return 0  # the peak of every game so far: the judge's own samples stand
+        if not self._peak_resets:
+            return 0  # none, or the peak of every game so far: the judge's samples stand
         return int(os.pread(self._fds["memory.peak"], 64, 0))
 
     def process_count(self) -> int:
