@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 import pytest
-from test_hostile import FirstPit, children_of_this_process
+from test_hostile import FirstPit, assert_nothing_runs_on
 
 from judge import verdicts
 from judge.games.ioiwari import Ioiwari
@@ -79,7 +79,7 @@ def play(bot: Path, mode: str, limits: Limits = LIMITS) -> GameRecord:
     """One game of `bot` as the first player; checks that nothing of it is left running."""
     player = BotPlayer(bot, limits, mode)
     record = play_game(GAME, [player, FirstPit()], GAME.start(), limits)
-    assert children_of_this_process() == []
+    assert_nothing_runs_on(player)
     slot = current_slot()
     if slot is not None and slot.cgroups is not None:
         assert slot.members() == [] and slot.process_count() == 0

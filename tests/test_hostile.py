@@ -7,9 +7,11 @@ in each sandbox mode this machine has (none, and bwrap where it is installed and
 from __future__ import annotations
 
 import atexit
+import dataclasses
 import json
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -34,6 +36,7 @@ from judge.sandbox import (
     remove_stale_workdirs,
     resolve_sandbox,
 )
+from judge.sandbox.slots import finish_all
 
 BOTS = Path(__file__).parent / "bots"
 MODES = ["none", "bwrap"] if bwrap_path() else ["none"]
@@ -46,8 +49,9 @@ LIMITS = Limits(
     grace_seconds=0.2,
     stderr_bytes=2048,
 )
-#: how much longer than its limit a verdict may take to arrive
-MARGIN = 1.0
+#: how much longer than its limit a verdict may take to arrive (a bound that tells a hang
+#: from a verdict in time, wide enough for a busy machine)
+MARGIN = 3.0
 GAME = Ioiwari()
 
 
@@ -67,6 +71,10 @@ class Broken(Player):
 
     def choose(self, pos: Board, last: Played | None) -> int:
         raise RuntimeError("solver table missing")
+
+
+#: the kernel's flag of a process in exit (field 9 of /proc/PID/stat)
+PF_EXITING = 0x4
 
 
 def children_of_this_process() -> list[int]:
@@ -96,10 +104,58 @@ def play(
     started = time.monotonic()
     record = play_game(GAME, players, GAME.start(), limits)
     elapsed = time.monotonic() - started
+    assert_nothing_runs_on(player)
+    return record, elapsed
+
+
+def assert_nothing_runs_on(player: BotPlayer) -> None:
+    """Right after its game no process of the bot runs (each is gone, a zombie, or has
+    SIGKILL pending); once the judge has settled the game (at the slot's next game, or at
+    its exit) nothing of it is left at all, starters included."""
+    if player.pgid is not None:
+        # (dying last: a process may end between the two looks, never come back)
+        running = [p for p in group_members(player.pgid) if not starter(p) and not dying(p)]
+        assert running == [], [describe(p) for p in running]
+    finish_all()
     if player.pgid is not None:
         assert group_members(player.pgid) == []
     assert children_of_this_process() == []
-    return record, elapsed
+
+
+def dying(pid: int) -> bool:
+    """Whether process `pid` is gone, a zombie, exiting, or has SIGKILL pending."""
+    try:
+        with open(f"/proc/{pid}/status") as fh:
+            fields = dict(line.split(":", 1) for line in fh if ":" in line)
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            flags = int(fh.read().rsplit(b")", 1)[1].split()[6])
+    except OSError:
+        return True
+    pending = int(fields["ShdPnd"], 16) | int(fields["SigPnd"], 16)
+    return (fields["State"].split()[0] in ("Z", "X") or bool(flags & PF_EXITING)
+            or bool(pending & (1 << (signal.SIGKILL - 1))))
+
+
+def describe(pid: int) -> str:
+    """What a test says of a process it finds left: its command, state and parent."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            stat = fh.read().decode(errors="replace")
+        with open(f"/proc/{pid}/cmdline", "rb") as fh:
+            command = fh.read().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return f"{pid} (gone)"
+    return f"{pid} {command[:80]!r} {stat[:120]}"
+
+
+def starter(pid: int) -> bool:
+    """Whether `pid` is one of the judge's own processes that started a bot (its exec
+    helper: around bwrap, or as the bot's reaper, which ends once it has reaped all)."""
+    try:
+        exe = os.readlink(f"/proc/{pid}/exe")
+    except OSError:
+        return False
+    return pid in children_of_this_process() and os.path.basename(exe).startswith("judge-exec")
 
 
 def first_pit_game() -> GameRecord:
@@ -120,7 +176,6 @@ def first_pit_game() -> GameRecord:
         ("stdout_flood.py", verdicts.OUTPUT_LIMIT, "longer than 4096 bytes"),
         ("garbage.py", verdicts.GARBAGE, "'hello, judge'"),
         ("illegal_move.py", verdicts.ILLEGAL_MOVE, "no pit 8"),
-        ("memory_hog.py", verdicts.MEMORY_LIMIT, "MemoryError"),
         ("close_stdout.py", verdicts.NO_MOVE, "closed its output"),
         ("compile_error.c", verdicts.COMPILE_ERROR, "undeclared_variable"),
     ],
@@ -130,6 +185,17 @@ def test_hostile_bot_gets_its_verdict_in_time(mode: str, bot: str, code: str, wo
     assert (record.verdict.code, record.verdict.seat, record.results) == (code, 0, ["loss", "win"])
     assert words in record.verdict.message
     assert elapsed < LIMITS.first_move_seconds + LIMITS.grace_seconds + MARGIN
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_memory_hog_gets_memory_limit(mode: str) -> None:
+    # its time limits are wide: on a busy machine filling the memory limit may take longer
+    # than the usual first move's time, and the verdict must be memory-limit whatever the load
+    limits = dataclasses.replace(LIMITS, move_seconds=30, first_move_seconds=30)
+    record, _ = play("memory_hog.py", mode, limits=limits)
+    assert (record.verdict.code, record.verdict.seat, record.results) == (
+        verdicts.MEMORY_LIMIT, 0, ["loss", "win"])
+    assert "MemoryError" in record.verdict.message
 
 
 @pytest.mark.parametrize("mode", MODES)

@@ -228,6 +228,46 @@ int main(int argc, char **argv) {
     if (i + 1 >= argc) { errno = EINVAL; die("no command", NULL); }
     char **command = argv + i + 1;
 
+    /* the private namespaces are made before the reaper forks, so that the reaper holds
+       them: the bot's exit is then not slowed by their teardown (an RCU grace period
+       for the mounts), which happens when the reaper ends, after it has reported */
+    if (new_ipc && unshare(CLONE_NEWIPC)) die("unshare", "ipc namespace");
+    if (nkeep || ncover || ntemp || work) {
+        int kept[MAX_ITEMS], from = -1;
+        struct stat st;
+        char opts[128];
+        if (unshare(CLONE_NEWNS)) die("unshare", "mount namespace");
+        if (mount("none", "/", NULL, MS_REC | MS_PRIVATE, NULL)) die("mount", "/");
+        /* opened in the new namespace, before covering: bound back after it */
+        for (int k = 0; k < nkeep; k++)
+            if ((kept[k] = open(keep[k], O_PATH | O_CLOEXEC)) < 0) die("open", keep[k]);
+        if (files_from && (from = open(files_from, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+            die("open", files_from);
+        for (int k = 0; k < ncover; k++)
+            if (mount("tmpfs", cover[k], "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=1m"))
+                die("cover", cover[k]);
+        snprintf(opts, sizeof opts, "mode=1777,size=%ld", work_size > 0 ? work_size : 1L << 24);
+        for (int k = 0; k < ntemp; k++)
+            if (mount("tmpfs", temp[k], "tmpfs", MS_NOSUID | MS_NODEV, opts))
+                die("tmpfs", temp[k]);
+        for (int k = 0; k < nkeep; k++) {
+            char path[64];
+            if (fstat(kept[k], &st)) die("stat", keep[k]);
+            mount_point(keep[k], S_ISDIR(st.st_mode));
+            snprintf(path, sizeof path, "/proc/self/fd/%d", kept[k]);
+            if (mount(path, keep[k], NULL, MS_BIND | MS_REC, NULL)) die("bind", keep[k]);
+            close(kept[k]);
+        }
+        for (int k = 0; k < ncover; k++)
+            if (mount(NULL, cover[k], NULL, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV, NULL))
+                die("remount", cover[k]);
+        if (work) {
+            snprintf(opts, sizeof opts, "size=%ld,mode=0700,uid=%ld,gid=%ld", work_size,
+                     uid < 0 ? (long)getuid() : uid, uid < 0 ? (long)getgid() : uid);
+            if (mount("tmpfs", work, "tmpfs", MS_NOSUID | MS_NODEV, opts)) die("mount", work);
+            if (from >= 0) copy_files(from, work, uid < 0 ? getuid() : (uid_t)uid);
+        }
+    }
     if (status_fd >= 0 || reaper) {
         /* stay as the bot's parent and reaper of all it leaves (orphans come here, not to
            an init that may never reap them), and report the bot's own wait status:
@@ -288,43 +328,6 @@ int main(int argc, char **argv) {
     for (int k = 0; k < ncg; k++) {
         if (write(cgroups[k], "0", 1) != 1) die("join cgroup", NULL);
         close(cgroups[k]);
-    }
-    if (new_ipc && unshare(CLONE_NEWIPC)) die("unshare", "ipc namespace");
-    if (nkeep || ncover || ntemp || work) {
-        int kept[MAX_ITEMS], from = -1;
-        struct stat st;
-        char opts[128];
-        if (unshare(CLONE_NEWNS)) die("unshare", "mount namespace");
-        if (mount("none", "/", NULL, MS_REC | MS_PRIVATE, NULL)) die("mount", "/");
-        /* opened in the new namespace, before covering: bound back after it */
-        for (int k = 0; k < nkeep; k++)
-            if ((kept[k] = open(keep[k], O_PATH | O_CLOEXEC)) < 0) die("open", keep[k]);
-        if (files_from && (from = open(files_from, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
-            die("open", files_from);
-        for (int k = 0; k < ncover; k++)
-            if (mount("tmpfs", cover[k], "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=1m"))
-                die("cover", cover[k]);
-        snprintf(opts, sizeof opts, "mode=1777,size=%ld", work_size > 0 ? work_size : 1L << 24);
-        for (int k = 0; k < ntemp; k++)
-            if (mount("tmpfs", temp[k], "tmpfs", MS_NOSUID | MS_NODEV, opts))
-                die("tmpfs", temp[k]);
-        for (int k = 0; k < nkeep; k++) {
-            char path[64];
-            if (fstat(kept[k], &st)) die("stat", keep[k]);
-            mount_point(keep[k], S_ISDIR(st.st_mode));
-            snprintf(path, sizeof path, "/proc/self/fd/%d", kept[k]);
-            if (mount(path, keep[k], NULL, MS_BIND | MS_REC, NULL)) die("bind", keep[k]);
-            close(kept[k]);
-        }
-        for (int k = 0; k < ncover; k++)
-            if (mount(NULL, cover[k], NULL, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV, NULL))
-                die("remount", cover[k]);
-        if (work) {
-            snprintf(opts, sizeof opts, "size=%ld,mode=0700,uid=%ld,gid=%ld", work_size,
-                     uid < 0 ? (long)getuid() : uid, uid < 0 ? (long)getgid() : uid);
-            if (mount("tmpfs", work, "tmpfs", MS_NOSUID | MS_NODEV, opts)) die("mount", work);
-            if (from >= 0) copy_files(from, work, uid < 0 ? getuid() : (uid_t)uid);
-        }
     }
     for (int k = 0; k < nlim; k++) {
         struct rlimit rl = {(rlim_t)lims[k][1], (rlim_t)lims[k][2]};

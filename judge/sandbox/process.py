@@ -29,7 +29,7 @@ from judge.sandbox.cleanup import remove_tree
 from judge.sandbox.launch import plan
 from judge.sandbox.limits import Limits
 from judge.sandbox.programs import Program
-from judge.sandbox.slots import Slot, current_slot
+from judge.sandbox.slots import Slot, take_slot
 from judge.sandbox.stderr import StderrTail, stderr_pump
 from judge.sandbox.tiers import tier_for
 
@@ -106,7 +106,7 @@ class Confined:
         self.limits = limits
         self.tier = tier_for(sandbox)
         self.mode = self.tier.sandbox
-        self.slot: Slot | None = current_slot() if self.tier.uid else None
+        self.slot: Slot | None = take_slot() if self.tier.uid else None
         self.exit: Exit | None = None
         self._closed = False
         self._pid: int | None = None
@@ -231,8 +231,11 @@ class Confined:
             reported = self._reported()
             if reported is not None:
                 # the helper ends right after the bot unless the bot left processes: its
-                # usage then gives the bot's peak resident size (for the verdict)
-                self._wait_started(0.05)
+                # usage then gives the bot's peak resident size (for the verdict), where
+                # no memory cgroup gives the peak
+                cg = self._cgroup()
+                if cg is None or not cg.counts_memory:
+                    self._wait_started(0.05)
                 return reported
             if self._reap():
                 code = self.popen.returncode
@@ -402,34 +405,61 @@ class Confined:
         return self._stderr.text()
 
     def kill(self) -> None:
-        """Kill every process of the bot, reap it, and remove its files (idempotent)."""
+        """Kill every process of the bot, and settle its end (idempotent): at once, or,
+        in a slot with cgroups, when the slot's next game starts (`Slot.defer`): the bot's
+        processes are killed now and can start no other, while the wait for them and its
+        starters to be gone (namespaces torn down, reaped) overlaps the next game."""
         if self._closed:
             return
         self._closed = True
+        deferred = self._cgroup() is not None
         if self.mode == "bwrap":  # first PID 1 inside, which bwrap outside then reaps
-            self._end_namespace()
-        if self.slot is not None:  # the bot's processes, which its helper reaps
+            self._end_namespace(wait=not deferred)
+        if deferred:
+            self.slot.stop()
+        elif self.slot is not None:  # the bot's processes, which its helper reaps
             self.slot.kill_all()
             self._wait_started(0.5)
         else:  # what it started, wherever it went: the helper is their subreaper
             self._kill_tree()
-        _kill_group(self.pgid)
-        if not self._wait_started(5.0):  # only a process stuck in the kernel gets here
-            self.popen.wait()
+        if not deferred:  # (deferred: its starters end by themselves, having reaped all)
+            _kill_group(self.pgid)
+            self._wait_gone()
         self.poll()
         # no helper to be the subreaper of what it left, or the bot (its user's) killed it
         if self.mode != "bwrap" and self.slot is None and (
                 self._status_fd < 0 or (self.popen.returncode or 0) < 0):
             self._kill_without_slot()
-        stderr_pump().give_up(self._stderr, timeout=1.0)
+        stderr_pump().give_up(self._stderr)
         for stream in (self.popen.stdin, self.popen.stdout):
             if stream:
                 with suppress(OSError):
                     stream.close()
-        for fd in (self._master, self._pidfd, self._status_fd, self._info_fd,
-                   *self._proc_fds.values()):
+        for fd in (self._master, *self._proc_fds.values()):
             if fd >= 0:
                 os.close(fd)
+        if deferred:
+            self.slot.defer(self._settle)
+        else:
+            self._settle()
+
+    def _wait_gone(self) -> None:
+        """Wait for the process the judge started to end (only a process stuck in the
+        kernel takes longer than a few seconds), and reap it."""
+        if not self._wait_started(5.0):
+            _kill_group(self.pgid)
+            self.popen.wait()
+
+    def _settle(self) -> None:
+        """The end of a killed bot: every process of its slot gone, its starter reaped,
+        the judge's last descriptors closed, its work dir on disk removed."""
+        if self.slot is not None and self.slot.cgroups is not None:
+            self.slot.kill_all()
+        self._wait_gone()
+        for fd in (self._pidfd, self._status_fd, self._info_fd):
+            if fd >= 0:
+                os.close(fd)
+        self._pidfd = self._status_fd = self._info_fd = -1
         if self.workdir is not None:
             remove_tree(self.workdir)
 
@@ -449,10 +479,10 @@ class Confined:
             select.select([self._pidfd], [], [], timeout)
         return self._reap()
 
-    def _end_namespace(self) -> None:
-        """Kill the PID 1 of the bot's namespace and wait until it is gone: the kernel ends
-        every process of the namespace before it, and bwrap, still there, reaps it. Its pid
-        comes from bwrap's --info-fd."""
+    def _end_namespace(self, wait: bool = True) -> None:
+        """Kill the PID 1 of the bot's namespace and (if `wait`) wait until it is gone: the
+        kernel ends every process of the namespace before it, and bwrap, still there, reaps
+        it. Its pid comes from bwrap's --info-fd."""
         info = b""
         with suppress(OSError):  # one small JSON object, written as the namespace starts
             while b"}" not in info and select.select([self._info_fd], [], [], 0.5)[0]:
@@ -470,7 +500,8 @@ class Confined:
         try:
             with suppress(OSError):
                 signal.pidfd_send_signal(pidfd, signal.SIGKILL)
-            select.select([pidfd], [], [], 5.0)
+            if wait:
+                select.select([pidfd], [], [], 5.0)
         finally:
             os.close(pidfd)
 

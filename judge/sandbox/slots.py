@@ -13,12 +13,15 @@ judge's sums and the uid's RLIMIT_NPROC (`Slot.counts_memory`, `Slot.counts_pids
 
 from __future__ import annotations
 
+import atexit
 import fcntl
 import functools
 import os
 import pwd
 import signal
+import sys
 import time
+from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,6 +44,9 @@ COPIES = BOX_DIR / "copies"
 CONTROLLERS = ("memory", "pids", "cpuacct")
 #: the v2 controllers that bound a slot (CPU is counted by every v2 cgroup: cpu.stat)
 V2_CONTROLLERS = ("memory", "pids")
+#: memory an earlier game left charged to a slot (page cache) is given back before the next
+#: game when it is more than this fraction (1/N) of the memory limit
+LEFT_CHARGED = 64
 #: which cgroups to use: auto (v1 when its three controllers are mounted, else v2), v1,
 #: v2 or off
 CGROUPS_ENV = "JUDGE_CGROUPS"
@@ -190,16 +196,18 @@ class _V1:
         for path in self.paths.values():
             path.mkdir(exist_ok=True)
         self._fds: dict[str, int] = {}
-        for file in ("pids.current", "pids.events", "cpuacct.usage",
+        for file in ("pids.current", "pids.events", "pids.max", "cpuacct.usage",
                      "memory.max_usage_in_bytes", "memory.usage_in_bytes",
                      "memory.oom_control"):
             ctrl = file.split(".", 1)[0]
-            mode = os.O_RDWR if file in ("cpuacct.usage", "memory.max_usage_in_bytes") \
-                else os.O_RDONLY
+            mode = os.O_RDWR if file in ("cpuacct.usage", "memory.max_usage_in_bytes",
+                                         "pids.max") else os.O_RDONLY
             self._fds[file] = os.open(self.paths[ctrl] / file, mode | os.O_CLOEXEC)
         self._procs = {c: os.open(p / "cgroup.procs", os.O_WRONLY | os.O_CLOEXEC)
                        for c, p in self.paths.items()}
         self._limits: tuple[int, int] | None = None
+        #: pids.max is 0 (or not yet set): set it at the next prepare
+        self._stopped = False
 
     def fds(self) -> list[int]:
         return [*self._fds.values(), *self._procs.values()]
@@ -220,12 +228,15 @@ class _V1:
                 _write(memsw, str(memory_bytes))
             with suppress(OSError):
                 _write(mem / "memory.swappiness", "0")
-            _write(cg["pids"] / "pids.max", str(processes))
             self._limits = (memory_bytes, processes)
+            self._stopped = True
+        if self._stopped:  # (see stop)
+            os.pwrite(self._fds["pids.max"], str(processes).encode(), 0)
+            self._stopped = False
         os.pwrite(self._fds["cpuacct.usage"], b"0", 0)
-        if self._read("memory.usage_in_bytes"):
+        if self._read("memory.usage_in_bytes") > memory_bytes // LEFT_CHARGED:
             # page cache an earlier game left charged to the slot: given back, so that this
-            # game's peak is its own
+            # game's peak is its own (a little, as a bot's own program leaves, is let be)
             with suppress(OSError):
                 _write(cg["memory"] / "memory.force_empty", "0")
         os.pwrite(self._fds["memory.max_usage_in_bytes"], b"0", 0)
@@ -257,6 +268,14 @@ class _V1:
             with suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
 
+    def stop(self) -> None:
+        # no process of the slot can start another from now on (the next game's prepare
+        # sets the limit again), so one round of SIGKILL reaches them all
+        with suppress(OSError):
+            os.pwrite(self._fds["pids.max"], b"0", 0)
+            self._stopped = True
+        self.kill()
+
 
 class _V2:
     """A slot's v2 cgroup: the slot bounds the processes, its child `bot` holds the bot
@@ -283,10 +302,13 @@ class _V2:
         if self.counts_pids:
             self._fds["pids.current"] = os.open(self.path / "pids.current", ro)
             self._fds["pids.events"] = os.open(self.path / "pids.events", ro)
+            self._fds["pids.max"] = os.open(self.path / "pids.max", os.O_RDWR | os.O_CLOEXEC)
         with suppress(OSError):  # Linux 5.14 and later
             self._fds["cgroup.kill"] = os.open(self.path / "cgroup.kill", wo)
         self._procs = [os.open(p / "cgroup.procs", wo) for p in (self.starters, self.bot)]
         self._limits: tuple[int, int] | None = None
+        #: pids.max is 0 (or not yet set): set it at the next prepare
+        self._stopped = False
         self._cpu_base = 0
 
     def fds(self) -> list[int]:
@@ -301,16 +323,18 @@ class _V2:
                 _write(self.bot / "memory.max", str(memory_bytes))
                 with suppress(OSError):
                     _write(self.bot / "memory.swap.max", "0")
-            if self.counts_pids:
-                _write(self.path / "pids.max", str(processes))
             self._limits = (memory_bytes, processes)
+            self._stopped = self.counts_pids
+        if self._stopped:  # (see stop)
+            os.pwrite(self._fds["pids.max"], str(processes).encode(), 0)
+            self._stopped = False
         self._cpu_base = self._cpu_usec()
         if self.counts_memory:
             # page cache an earlier game left charged to the slot: given back, so that
             # this game's peak is its own (as far as the kernel can reclaim it)
             with suppress(OSError, ValueError):
                 current = int((self.bot / "memory.current").read_text())
-                if current:
+                if current > memory_bytes // LEFT_CHARGED:
                     _write(self.bot / "memory.reclaim", str(current))
             if self._peak_resets:
                 try:  # Linux 6.12 and later: the peak read through this descriptor restarts
@@ -363,6 +387,15 @@ class _V2:
             with suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
 
+    def stop(self) -> None:
+        # cgroup.kill reaches every process, even one forked meanwhile; without it, no
+        # process of the slot may start another (the next game's prepare sets it again)
+        if "cgroup.kill" not in self._fds and self.counts_pids:
+            with suppress(OSError):
+                os.pwrite(self._fds["pids.max"], b"0", 0)
+                self._stopped = True
+        self.kill()
+
 
 class Slot:
     """One game slot: its uid and (when the machine allows) its cgroups."""
@@ -373,6 +406,8 @@ class Slot:
         self.counts_memory = self.counts_pids = False
         self._oom_kills = 0
         self._fork_failures = 0
+        #: what is left of the slot's last game to wait for (see `defer`)
+        self._unfinished: list[Callable[[], None]] = []
         here = cgroups_here()
         if here is not None:
             name = f"judge-slot-{number}"
@@ -389,7 +424,8 @@ class Slot:
         self.kill_all()
 
     def release(self) -> None:
-        """Give the slot up: its descriptors and its lock."""
+        """Give the slot up (once its last game is finished): its descriptors, its lock."""
+        self.finish()
         for fd in (*(self.cgroups.fds() if self.cgroups else ()), self._lock):
             with suppress(OSError):
                 os.close(fd)
@@ -452,6 +488,27 @@ class Slot:
         """Pids of the processes in the slot's cgroup (empty without cgroups)."""
         return self.cgroups.members() if self.cgroups else []
 
+    def stop(self) -> None:
+        """SIGKILL every process of the slot, without waiting: none of them runs on (with
+        cgroups none can start another meanwhile); `kill_all` later makes sure."""
+        if self.cgroups is not None:
+            self.cgroups.stop()
+        else:
+            for pid in _uid_processes(self.uid):
+                with suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
+
+    def defer(self, finish: Callable[[], None]) -> None:
+        """Keep `finish` (the wait for what ends a game: its processes gone, its starters
+        reaped, its namespaces torn down) until the slot's next game, or the end of the
+        judge, so that the judge need not wait for it between games."""
+        self._unfinished.append(finish)
+
+    def finish(self) -> None:
+        """Do what the last game left to `defer`; the slot is then empty."""
+        while self._unfinished:
+            self._unfinished.pop(0)()
+
     def kill_all(self, timeout: float = 5.0) -> bool:
         """SIGKILL every process of the slot until none is left; False if some remain."""
         deadline = time.monotonic() + timeout
@@ -486,17 +543,59 @@ def _uid_processes(uid: int) -> list[int]:
     return found
 
 
-_slot: Slot | None = None
-_slot_pid = 0
+#: slots held by this process (`_held_pid`), taken in turn by its games
+_held: list[Slot] = []
+_held_pid = 0
+_last: Slot | None = None
+#: how many slots a judge process takes turns with: the end of one game (its processes and
+#: namespaces going away) is waited for only when its slot comes round again
+SLOTS_PER_PROCESS = 2
 
 
 def current_slot() -> Slot | None:
-    """This process's slot, taken on first use and held until it exits; None unless root."""
-    global _slot, _slot_pid
+    """The slot of this process's latest game (None before its first, or unless root)."""
+    return _last if _held_pid == os.getpid() else None
+
+
+def take_slot() -> Slot | None:
+    """The slot for a new game of this process, its last game finished; None unless root.
+
+    A process holds up to `SLOTS_PER_PROCESS` slots, taken on first use and kept until it
+    exits, and plays its games in them in turn.
+    """
+    global _held, _held_pid, _last
     if os.geteuid() != 0:
         return None
-    if _slot is not None and _slot_pid == os.getpid():
-        return _slot
+    if _held_pid != os.getpid():  # a new process (a fork inherits none of its parent's)
+        _held, _held_pid = [], os.getpid()
+        atexit.register(finish_all)
+        if "multiprocessing" in sys.modules:  # a pool's worker ends without atexit
+            from multiprocessing.util import Finalize
+
+            Finalize(None, finish_all, exitpriority=100)
+    if len(_held) < SLOTS_PER_PROCESS:
+        try:
+            _held.append(_new_slot())
+        except RuntimeError:
+            if not _held:
+                raise
+    slot = _held[0] if _last is None or _last not in _held else \
+        _held[(_held.index(_last) + 1) % len(_held)]
+    slot.finish()
+    _last = slot
+    return slot
+
+
+def finish_all() -> None:
+    """Finish the last games of this process's slots (at its exit)."""
+    if _held_pid == os.getpid():
+        for slot in _held:
+            with suppress(Exception):
+                slot.finish()
+
+
+def _new_slot() -> Slot:
+    """A free slot of the machine, locked for this process."""
     LOCK_DIR.mkdir(mode=0o700, parents=True, exist_ok=True)
     for number in range(MAX_SLOTS):
         uid = UID_BASE + number
@@ -515,6 +614,5 @@ def current_slot() -> Slot | None:
         if _uid_processes(uid) or (slot.cgroups is not None and slot.process_count()):
             slot.release()
             continue
-        _slot, _slot_pid = slot, os.getpid()
-        return _slot
+        return slot
     raise RuntimeError(f"all {MAX_SLOTS} game slots of this machine are in use")

@@ -8,6 +8,8 @@ import threading
 from contextlib import suppress
 
 _STDERR_CHUNK = 1 << 16
+#: the most read from a pipe when its bot has ended (a pipe holds 64 KiB by default)
+_DRAIN_BYTES = 1 << 20
 
 
 class StderrTail:
@@ -54,9 +56,11 @@ class _StderrPump(threading.Thread):
         """Start draining `tail`'s pipe."""
         self._ask(True, tail)
 
-    def give_up(self, tail: StderrTail, timeout: float) -> None:
-        """Wait up to `timeout` s for `tail`'s pipe to end, then stop draining it."""
-        if not tail.done.wait(timeout):
+    def give_up(self, tail: StderrTail) -> None:
+        """Stop draining `tail` once what its pipe holds now is read (its bot is dead or
+        dying: what it wrote is there, and the pipe's end need not be waited for, which
+        under bwrap comes only when the sandbox is torn down)."""
+        if not tail.done.is_set():
             self._ask(False, tail)
             tail.done.wait(1.0)  # never forever: at worst an fd is left open
 
@@ -93,7 +97,18 @@ class _StderrPump(threading.Thread):
                 except (OSError, ValueError, KeyError):
                     self._close(tail)
             elif not tail.done.is_set():
+                self._drain(tail)
                 self._close(tail)
+
+    def _drain(self, tail: StderrTail) -> None:
+        """Read what `tail`'s pipe holds now, without waiting (at most `_DRAIN_BYTES`)."""
+        with suppress(OSError):
+            os.set_blocking(tail.fd, False)
+            for _ in range(_DRAIN_BYTES // _STDERR_CHUNK):
+                chunk = os.read(tail.fd, _STDERR_CHUNK)
+                if not chunk:
+                    return
+                tail.feed(chunk)
 
     def _close(self, tail: StderrTail) -> None:
         with suppress(OSError, ValueError, KeyError):
