@@ -419,6 +419,14 @@ def run_identity(bots: list[str]) -> dict[str, Any]:
     return {"directory": os.getcwd(), "fingerprints": fingerprints(bots)}
 
 
+def shown_name(config: dict[str, Any], who: str) -> str:
+    """A player of a stored run as it played: the perfect player ("optimal" in the schedule)
+    under the kind the run recorded (optimal or tricky), a bot by its path."""
+    from judge.schedule import OPTIMAL
+
+    return (config.get("opponent") or OPTIMAL) if who == OPTIMAL else who
+
+
 def setup_of(config: dict[str, Any]) -> Any:
     """What a process that plays the run's games needs, from its recorded config."""
     from judge.schedule import Setup
