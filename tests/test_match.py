@@ -405,3 +405,18 @@ def test_a_match_is_not_between_two_perfect_players(tmp_path):
                 check=False)
     assert out.returncode == 2 and "needs a bot program" in out.stderr
     assert not (tmp_path / "m.db").exists()
+
+
+def test_a_bot_that_does_not_compile_has_its_message_once(tmp_path):
+    broken = tmp_path / "broken.c"
+    broken.write_text("int main(void) { return undeclared_variable; }\n")
+    db = str(tmp_path / "m.db")
+    out = judge("match", "--game", "nim", "--max-games", "4", "--jobs", "1", "--db", db,
+                str(broken), str(NIM / "random.py"))
+    # after the table, once (gcc quotes the source line too), not in each game
+    assert out.stdout.count(f"{broken}: compile error:") == 1
+    assert out.stdout.count("undeclared (first use in this function)") == 1
+    data = json.loads(judge("show", "--db", db, "1", "--format", "json").stdout)
+    assert set(data["compile_errors"]) == {str(broken)}
+    assert "undeclared_variable" in data["compile_errors"][str(broken)]
+    assert all(g["verdict"] == "compile-error" for g in data["games"])

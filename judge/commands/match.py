@@ -35,7 +35,13 @@ from judge.commands.common import (
 )
 from judge.games.base import InputError
 from judge.report import render_table, to_json, write_tables
-from judge.results import game_message, result_for, seat_of
+from judge.results import (
+    compile_error,
+    compile_errors_text,
+    game_message,
+    result_for,
+    seat_of,
+)
 from judge.schedule import OPTIMAL, GameSpec
 from judge.sprt import DEFAULTS, SprtParams, pair_score, parse_sprt, pentanomial, summary
 
@@ -339,6 +345,11 @@ def print_match(store: Any, run_id: int, fmt: str, details: bool,
     records = store.games(run_id)
     data = match_data(config, records)
     state = run_state(store, info, len(records))
+    # a bot that did not compile: the compiler's message once, not in each of its games
+    errors = [{"bot": shown_name(config, who),
+               "compile_error": compile_error([(rec, seat_of(rec, who))
+                                               for rec in records.values()])}
+              for who in config["bots"]]
     if fmt not in ("table", "json", "csv", "markdown"):
         raise InputError(f"a match is shown as table, json, csv or markdown, not {fmt}")
     if fmt == "json":
@@ -347,7 +358,10 @@ def print_match(store: Any, run_id: int, fmt: str, details: bool,
                                   "bots": [shown_name(config, who) for who in config["bots"]],
                                   "opponent": config.get("opponent") or OPTIMAL,
                                   "sprt": config["sprt"],
-                                  "max_games": config["max_games"], **data}))
+                                  "max_games": config["max_games"],
+                                  "compile_errors": {e["bot"]: e["compile_error"]
+                                                     for e in errors if e["compile_error"]},
+                                  **data}))
         return
     a, b = (shown_name(config, who) for who in config["bots"])
     interval = ("" if data["elo"] is None
@@ -382,6 +396,7 @@ def print_match(store: Any, run_id: int, fmt: str, details: bool,
                          f"confinement {tier_name(config)}); wins, ties, losses and Elo "
                          f"are {a}'s\n")
     sys.stdout.write(render_table(tables["match"], fmt))
+    sys.stdout.write(compile_errors_text(errors))
     params = SprtParams(**config["sprt"])
     sys.stdout.write(f"\nSPRT {params.text()} (pentanomial, logistic Elo): "
                      f"{decision_text(config, data, state)}\n")
