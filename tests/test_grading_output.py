@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -185,3 +186,11 @@ def test_show_replays_a_game_against_tricky_naming_it(tmp_path: Path) -> None:
     assert shown.returncode == 0, shown.stderr
     header = shown.stdout.splitlines()[0]
     assert "tricky" in header and "optimal" not in header.replace("optimal.py", "")
+    page = tmp_path / "run.html"
+    html = judge("show", "--db", str(tmp_path / "r.db"), "1", "--format", "html", "--output",
+                 str(page), cwd=tmp_path)
+    assert html.returncode == 0, html.stderr
+    blocks = re.findall(r'<script type="application/json" id="game-\d+">(.*?)</script>',
+                        page.read_text(), re.S)
+    assert blocks and all("tricky" in json.loads(b)["p"] and "optimal" not in json.loads(b)["p"]
+                          for b in blocks)
