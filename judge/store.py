@@ -218,7 +218,8 @@ class Store:
             config = json.loads(r[6])
             out.append({"id": r[0], "kind": r[1], "game": r[2], "created": r[3],
                         "finished": r[4], "games": r[5], "planned": config.get("planned"),
-                        "bots": config.get("bots") or config.get("entrants") or []})
+                        "bots": config.get("bots") or config.get("entrants") or [],
+                        "opponent": config.get("opponent") or "optimal"})
         return out
 
     def done_keys(self, run_id: int) -> set[str]:

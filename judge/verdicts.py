@@ -31,7 +31,7 @@ MEANINGS: dict[str, str] = {
     NO_MOVE: "the bot exited, or closed its output, without moving",
     OUTPUT_LIMIT: "the bot wrote a line or a game's worth of output over the limit",
     COMPILE_ERROR: "the bot's source did not compile",
-    RESIGNED: "a human player gave the game up (typed quit, or their input ended)",
+    RESIGNED: "a human player gave the game up (typed quit, or the input ended)",
     JUDGE_ERROR: "the judge itself failed; never charged to a bot, the game is void",
 }
 

@@ -131,6 +131,11 @@ def test_resuming_from_another_folder_says_where_the_bot_paths_start(tmp_path: P
     ("--cpu-time", "1e20", "more than a week"),
     ("--cpu-time", "0.001", "--cpu-time 0.001 is less than 1"),
     ("--processes", "1e12", "more than the threads this machine allows"),
+    # the value as given, and the bound as a whole number
+    ("--processes", "1000000000000", "--processes 1000000000000 is more than"),
+    ("--output-limit", "2000000", "--output-limit 2000000 is more than 1 GiB in KiB (the "
+     "judge reads it) (1048576)"),
+    ("--output-limit", "0.0001", "less than 0.0009765625, its smallest step"),
     ("--move-limit", "1e9", "more than a million moves"),
 ])
 def test_limits_beyond_the_system_are_refused_naming_the_option(

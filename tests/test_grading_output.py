@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -173,3 +174,23 @@ def test_play_and_opponent_take_the_tricky_opponent(tmp_path: Path) -> None:
     # the tricky opponent opens 2 2 1 1 with heap 3 (see tests/test_tricky.py); the optimal
     # one with heap 1: what it sent first after the heaps is the opening move applied
     assert served.stdout.splitlines()[0] == "2 2 0 1"
+
+
+def test_show_replays_a_game_against_tricky_naming_it(tmp_path: Path) -> None:
+    (tmp_path / "starts.txt").write_text("2 2 1 1\n")
+    out = judge("run", "--game", "nim", "--tests", str(tmp_path / "starts.txt"), "--seats",
+                "both", "--opponent", "tricky", "--db", str(tmp_path / "r.db"), "--jobs", "1",
+                str(BOTS / "nim" / "optimal.py"), cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    shown = judge("show", "--db", str(tmp_path / "r.db"), "1", "--game", "1", cwd=tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    header = shown.stdout.splitlines()[0]
+    assert "tricky" in header and "optimal" not in header.replace("optimal.py", "")
+    page = tmp_path / "run.html"
+    html = judge("show", "--db", str(tmp_path / "r.db"), "1", "--format", "html", "--output",
+                 str(page), cwd=tmp_path)
+    assert html.returncode == 0, html.stderr
+    blocks = re.findall(r'<script type="application/json" id="game-\d+">(.*?)</script>',
+                        page.read_text(), re.S)
+    assert blocks and all("tricky" in json.loads(b)["p"] and "optimal" not in json.loads(b)["p"]
+                          for b in blocks)

@@ -72,7 +72,7 @@ def test_with_json_the_dialogue_goes_to_stderr_and_stdout_is_one_json_object():
 
 
 def test_quit_and_the_end_of_input_resign_the_game_with_status_0():
-    for typed, why in (("1 3\nquit\n", "typed quit"), ("", "their input ended")):
+    for typed, why in (("1 3\nquit\n", "typed quit"), ("", "the input ended")):
         out = play(typed, "--game", "nim", "--start", "3 4 5", "--vs", "human", "optimal",
                    "--format", "json")
         assert out.returncode == 0, out.stderr

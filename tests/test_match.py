@@ -361,3 +361,62 @@ def test_a_match_needs_exactly_two_bots_and_an_even_max_games(tmp_path):
     odd = judge("match", "--game", "nim", "--max-games", "7", "--db", str(tmp_path / "m.db"),
                 a, b, check=False)
     assert odd.returncode == 2 and "must be an even number" in odd.stderr
+
+
+@pytest.mark.parametrize("names", [
+    ["optimal"], ["optimal", "--opponent", "tricky"], ["tricky"],
+])
+def test_the_perfect_player_takes_a_seat_in_a_match_as_the_opponent_kind(tmp_path, names):
+    from judge.games import load_game
+    from judge.players.optimal import opponent_player
+
+    (tmp_path / "starts.txt").write_text("2 2 1 1\n")
+    db = str(tmp_path / "m.db")
+    perfect, *option = names
+    out = judge("match", "--game", "nim", "--starts", str(tmp_path / "starts.txt"),
+                "--max-games", "8", "--jobs", "1", "--seed", "1", "--db", db, "--format",
+                "json", *option, perfect, str(NIM / "optimal.py"))
+    data = json.loads(out.stdout)
+    kind = "tricky" if "tricky" in names else "optimal"
+    assert data["bots"] == [kind, str(NIM / "optimal.py")] and data["opponent"] == kind
+    game = load_game("nim", "")
+    for g in data["games"]:
+        # each move of the perfect player is the one that kind plays with the game's seed
+        seat = g["players"].index("optimal")
+        player = opponent_player(kind, g["seed"])
+        player.begin(game, seat)
+        pos = game.parse_position(g["start"])
+        for text in g["moves"]:
+            move = game.parse_move(text, pos)
+            if game.mover(pos) == seat:
+                assert player.choose(pos, None) == move
+            pos = game.play(pos, move)
+        if seat == 0 and kind == "tricky":  # it opens 2 2 1 1 by emptying a 1-heap
+            assert g["moves"][0] in ("3 1", "4 1")
+    # every pair of a perfect bot against a perfect player scores one point
+    assert data["pentanomial"] == [0, 0, 4, 0, 0]
+    assert f"{kind}, optimal.py" in judge("show", "--db", db).stdout
+    replay = judge("show", "--db", db, "1", "--game", "1").stdout
+    assert f"player 1 {kind}" in replay or f"player 2 {kind}" in replay
+
+
+def test_a_match_is_not_between_two_perfect_players(tmp_path):
+    out = judge("match", "--game", "nim", "--db", str(tmp_path / "m.db"), "tricky", "optimal",
+                check=False)
+    assert out.returncode == 2 and "needs a bot program" in out.stderr
+    assert not (tmp_path / "m.db").exists()
+
+
+def test_a_bot_that_does_not_compile_has_its_message_once(tmp_path):
+    broken = tmp_path / "broken.c"
+    broken.write_text("int main(void) { return undeclared_variable; }\n")
+    db = str(tmp_path / "m.db")
+    out = judge("match", "--game", "nim", "--max-games", "4", "--jobs", "1", "--db", db,
+                str(broken), str(NIM / "random.py"))
+    # after the table, once (gcc quotes the source line too), not in each game
+    assert out.stdout.count(f"{broken}: compile error:") == 1
+    assert out.stdout.count("undeclared (first use in this function)") == 1
+    data = json.loads(judge("show", "--db", db, "1", "--format", "json").stdout)
+    assert set(data["compile_errors"]) == {str(broken)}
+    assert "undeclared_variable" in data["compile_errors"][str(broken)]
+    assert all(g["verdict"] == "compile-error" for g in data["games"])

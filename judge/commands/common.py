@@ -238,6 +238,13 @@ def limit_ceilings() -> dict[str, tuple[float, str]]:
     }
 
 
+def number(value: float) -> str:
+    """A limit's value as a person writes it: 100000000, 1048576, 0.0009765625, 1e+30."""
+    if math.isfinite(value) and value == int(value) and abs(value) < 1e15:
+        return str(int(value))
+    return f"{value:.10g}"
+
+
 def harness_setup(args: argparse.Namespace) -> dict[str, Any]:
     """The recorded harness settings of a run: limits, sandbox, jobs, seed."""
     from judge.sandbox import Limits
@@ -249,16 +256,17 @@ def harness_setup(args: argparse.Namespace) -> dict[str, Any]:
         value = getattr(args, f"limit_{field}", None)
         if value is not None:
             if not math.isfinite(value) or value <= 0:
-                raise InputError(f"{flag} must be a positive number, not {value:g}")
+                raise InputError(f"{flag} must be a positive number, not {number(value)}")
             whole = type(getattr(defaults, field)) is int
             if whole and value * scale < 1:
-                raise InputError(f"{flag} {value:g} is less than {1 / scale:g}, its smallest "
-                                 f"step")
+                raise InputError(f"{flag} {number(value)} is less than {number(1 / scale)}, "
+                                 f"its smallest step")
             top, why = ceilings[flag]
             if value > top:
-                raise InputError(f"{flag} {value:g} is more than {why} ({top:g})")
+                raise InputError(f"{flag} {number(value)} is more than {why} "
+                                 f"({number(math.floor(top))})")
             if flag in ("--memory", "--disk") and value < 1:
-                raise InputError(f"{flag} {value:g} is less than 1 MiB")
+                raise InputError(f"{flag} {number(value)} is less than 1 MiB")
             overrides[field] = type(getattr(defaults, field))(value * scale)
     try:
         limits = Limits(**overrides)
@@ -417,6 +425,14 @@ def fingerprints(bots: list[str]) -> dict[str, str]:
 def run_identity(bots: list[str]) -> dict[str, Any]:
     """What a stored run keeps to resume safely: where it started and its bots' content."""
     return {"directory": os.getcwd(), "fingerprints": fingerprints(bots)}
+
+
+def shown_name(config: dict[str, Any], who: str) -> str:
+    """A player of a stored run as it played: the perfect player ("optimal" in the schedule)
+    under the kind the run recorded (optimal or tricky), a bot by its path."""
+    from judge.schedule import OPTIMAL
+
+    return (config.get("opponent") or OPTIMAL) if who == OPTIMAL else who
 
 
 def setup_of(config: dict[str, Any]) -> Any:

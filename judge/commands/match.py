@@ -12,6 +12,7 @@ from typing import Any
 from judge.commands.common import (
     add_game_options,
     add_harness_options,
+    add_opponent_option,
     add_output_options,
     check_bots,
     check_output,
@@ -28,15 +29,24 @@ from judge.commands.common import (
     run_identity,
     run_state,
     setup_of,
+    shown_name,
     storing,
     tier_name,
 )
 from judge.games.base import InputError
 from judge.report import render_table, to_json, write_tables
-from judge.results import game_message, result_for, seat_of
-from judge.schedule import GameSpec
+from judge.results import (
+    compile_error,
+    compile_errors_text,
+    game_message,
+    result_for,
+    seat_of,
+)
+from judge.schedule import OPTIMAL, GameSpec
 from judge.sprt import DEFAULTS, SprtParams, pair_score, parse_sprt, pentanomial, summary
 
+#: the names of the perfect player among the bots (its kind: `--opponent`, or tricky)
+PERFECT = (OPTIMAL, "tricky")
 #: --sprt when it is not given
 DEFAULT_SPRT = " ".join(f"{k}={v:g}" for k, v in DEFAULTS.items())
 #: --max-games when it is not given
@@ -57,6 +67,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "elo1), or --max-games is reached. Starts repeat in rounds, each round in an order\n"
         "and with seeds of its own. Every game is stored as it ends; --resume continues.",
         epilog="examples:\n  judge match --game nim bots/nim/optimal.py bots/nim/random.py\n"
+        "  judge match --game ioiwari --opponent tricky bots/ioiwari/greedy.py optimal\n"
         "  judge match --game ioiwari --sprt 'elo0=0 elo1=5' --max-games 10000 new.py old.py\n"
         "  judge match --resume 4 --format json",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -64,7 +75,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_game_options(p, required=False)
     p.add_argument("bots", nargs="*", metavar="BOT",
                    help="the two bots, BOT_A then BOT_B (Elo and the SPRT are BOT_A's "
-                   "view): a source file in one of the languages below, or any executable")
+                   "view): a source file in one of the languages below, or any executable; "
+                   "or one of them 'optimal' (the perfect player of --opponent) or 'tricky'")
     p.add_argument("--starts", metavar="FILE",
                    help="start positions, one per line (default: the tournament's: for "
                    "Ioiwari the 51 standard starts up to rotation, for Nim and Chopsticks 12)")
@@ -77,6 +89,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    f"default {DEFAULT_MAX_GAMES})")
     p.add_argument("--resume", type=int, metavar="RUN",
                    help="continue a stopped match until the SPRT decides or --max-games")
+    add_opponent_option(p)
     add_harness_options(p)
     add_output_options(p, extra=())
     p.set_defaults(func=run)
@@ -113,18 +126,26 @@ def run(args: argparse.Namespace) -> int:
         if max_games < 2 or max_games % 2:
             raise InputError(f"--max-games {max_games}: games are played in pairs, so it "
                              f"must be an even number of at least 2")
+        perfect = [name for name in args.bots if name in PERFECT]
+        if len(perfect) > 1:
+            raise InputError("a match needs a bot program: name one, the perfect player "
+                             "may be the other")
+        opponent = "tricky" if "tricky" in perfect else args.opponent
         harness = harness_setup(args)  # the language table first: bots are compiled next
-        bots, skipped = check_bots(list(args.bots))
-        if len(bots) != 2:
+        programs, skipped = check_bots([n for n in args.bots if n not in PERFECT])
+        if len(programs) + len(perfect) != 2:
             raise InputError("a match needs both bots: " + "; ".join(skipped or
                                                                       ["a bot was skipped"]))
+        # the schedule seats the perfect player as "optimal"; the run records its kind
+        bots = [OPTIMAL if n in PERFECT else programs.pop(0) for n in args.bots]
         game = game_from_args(args)
         seed = harness["seed"] if harness["seed"] is not None else random.randrange(2**31)
         starts = paired_starts(game, args.starts)
         config = {"game": game.name, "rules": game.rules_string(), "bots": bots,
                   "starts": args.starts, "start_positions": starts,
                   "sprt": params.to_dict(), "max_games": max_games, **harness,
-                  "seed": seed, **run_identity(bots), "planned": max_games}
+                  "seed": seed, **run_identity(bots), "planned": max_games,
+                  "opponent": opponent}
         store = open_store(args.db)  # only now: a refused command leaves no database behind
         run_id = store.create_run("match", game.describe(), config)
     play_match(store, run_id, config, args)
@@ -250,8 +271,9 @@ def play_match(store: Any, run_id: int, config: dict[str, Any],
     with storing(store, run_id, lambda: str(len(records))):
         records.update(store.games(run_id))
         info = store.run(run_id)
-        print(f"judge: match {run_id}: {info['game']}: {config['bots'][0]} vs "
-              f"{config['bots'][1]}, SPRT {params.text()}, at most {config['max_games']} "
+        a, b = (shown_name(config, who) for who in config["bots"])
+        print(f"judge: match {run_id}: {info['game']}: {a} vs {b}, SPRT {params.text()}, "
+              f"at most {config['max_games']} "
               f"games, {len(records)} stored, seed {config['seed']}, confinement "
               f"{tier_name(config)} ({store.path})", file=sys.stderr)
         try:
@@ -301,7 +323,7 @@ def match_data(config: dict[str, Any], records: dict[str, dict[str, Any]]) -> di
 def decision_text(config: dict[str, Any], data: dict[str, Any], state: str) -> str:
     """What the SPRT concluded, in words."""
     p = SprtParams(**config["sprt"])
-    a, b = config["bots"]
+    a, b = (shown_name(config, who) for who in config["bots"])
     lower, upper = data["llr_bounds"]
     if data["decision"] == "H1":
         return (f"H1 accepted: {a} is stronger than {b} (Elo {p.elo1:g} rather than "
@@ -323,15 +345,25 @@ def print_match(store: Any, run_id: int, fmt: str, details: bool,
     records = store.games(run_id)
     data = match_data(config, records)
     state = run_state(store, info, len(records))
+    # a bot that did not compile: the compiler's message once, not in each of its games
+    errors = [{"bot": shown_name(config, who),
+               "compile_error": compile_error([(rec, seat_of(rec, who))
+                                               for rec in records.values()])}
+              for who in config["bots"]]
     if fmt not in ("table", "json", "csv", "markdown"):
         raise InputError(f"a match is shown as table, json, csv or markdown, not {fmt}")
     if fmt == "json":
         sys.stdout.write(to_json({"run": run_id, "game": info["game"], "state": state,
                                   "seed": config["seed"], "tier": tier_name(config),
-                                  "bots": config["bots"], "sprt": config["sprt"],
-                                  "max_games": config["max_games"], **data}))
+                                  "bots": [shown_name(config, who) for who in config["bots"]],
+                                  "opponent": config.get("opponent") or OPTIMAL,
+                                  "sprt": config["sprt"],
+                                  "max_games": config["max_games"],
+                                  "compile_errors": {e["bot"]: e["compile_error"]
+                                                     for e in errors if e["compile_error"]},
+                                  **data}))
         return
-    a, b = config["bots"]
+    a, b = (shown_name(config, who) for who in config["bots"])
     interval = ("" if data["elo"] is None
                 else f"[{data['elo_low']:.1f}, {data['elo_high']:.1f}]")
     row = {"bot_a": a, "bot_b": b, "pairs": data["pairs"], "games": len(records),
@@ -344,8 +376,9 @@ def print_match(store: Any, run_id: int, fmt: str, details: bool,
            "llr": f"{data['llr']:.2f}",
            "bounds": f"[{data['llr_bounds'][0]:.2f}, {data['llr_bounds'][1]:.2f}]",
            "decision": data["decision"] or ""}
-    games = [dict(g, game=n, players=" vs ".join(g["players"]), results="-".join(g["results"]),
-                  moves=", ".join(g["moves"])) for n, g in enumerate(data["games"], 1)]
+    games = [dict(g, game=n, players=" vs ".join(shown_name(config, who) for who in g["players"]),
+                  results="-".join(g["results"]), moves=", ".join(g["moves"]))
+             for n, g in enumerate(data["games"], 1)]
     tables = {
         "match": ([row], ["bot_a", "bot_b", "pairs", "games", "wins", "ties", "losses",
                           "pentanomial", "score", "elo", "interval", "los", "llr", "bounds",
@@ -363,6 +396,7 @@ def print_match(store: Any, run_id: int, fmt: str, details: bool,
                          f"confinement {tier_name(config)}); wins, ties, losses and Elo "
                          f"are {a}'s\n")
     sys.stdout.write(render_table(tables["match"], fmt))
+    sys.stdout.write(compile_errors_text(errors))
     params = SprtParams(**config["sprt"])
     sys.stdout.write(f"\nSPRT {params.text()} (pentanomial, logistic Elo): "
                      f"{decision_text(config, data, state)}\n")

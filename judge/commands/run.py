@@ -28,6 +28,7 @@ from judge.commands.common import (
     resumed,
     run_identity,
     run_state,
+    shown_name,
     tier_name,
 )
 from judge.games import load_game
@@ -278,7 +279,7 @@ def _show(store: Any, args: argparse.Namespace) -> int:
             sys.stdout.write(to_json(rows))
         else:
             shown = [dict(r, date=time.strftime("%Y-%m-%d %H:%M", time.localtime(r["created"])),
-                          bots=", ".join(Path(b).name for b in r["bots"]),
+                          bots=", ".join(Path(shown_name(r, b)).name for b in r["bots"]),
                           progress=f"{r['games']}/{r['planned'] or '?'}") for r in rows]
             sys.stdout.write(render_rows(shown, args.format, ["id", "kind", "date", "game",
                                                               "bots", "progress", "state"]))
@@ -328,7 +329,8 @@ def replay_text(store: Any, run_id: int, number: int) -> str:
     game = load_game(config["game"], config["rules"])
     start = game.parse_position(rec["start"])
     reviews = review(game, start, [m["move"] for m in rec["moves"]])
-    return play_text(game, start, rec, reviews, list(rec["players"]), seat)
+    names = [shown_name(config, who) for who in rec["players"]]
+    return play_text(game, start, rec, reviews, names, seat)
 
 
 #: the exit status of `show --replay` when a transcript does not replay as recorded

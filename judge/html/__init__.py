@@ -103,12 +103,14 @@ def render_report(store: Any, run_id: int) -> str:
     return page.encode("utf-8", "replace").decode("utf-8")
 
 
-def _data_blocks(game: Any, listed: list[tuple[dict[str, Any], int | None]]) -> Markup:
+def _data_blocks(game: Any, listed: list[tuple[dict[str, Any], int | None]],
+                 opponent: str = "optimal") -> Markup:
     """The per-game JSON blocks, numbered from 1 in the order of `listed`."""
     parts = []
     for n, (rec, graded) in enumerate(listed, 1):
+        payload = game_payload(game, rec, n, graded, opponent)
         parts.append(f'<script type="application/json" id="game-{n}">'
-                     f"{json_block(game_payload(game, rec, n, graded))}</script>\n")
+                     f"{json_block(payload)}</script>\n")
     return Markup("".join(parts))  # noqa: S704 - json_block escapes every payload
 
 
@@ -129,7 +131,8 @@ def _grading(game: Any, config: dict[str, Any], records: dict[str, dict[str, Any
             "mistake": mistake_text(mistake), "lost": bool(mistake and mistake["changed_result"]),
             "moves": len(row["moves"]), "seed": rec.get("seed"),
         })
-    return {"bots": bots, "games": games, "data": _data_blocks(game, listed),
+    opponent = config.get("opponent") or "optimal"
+    return {"bots": bots, "games": games, "data": _data_blocks(game, listed, opponent),
             "columns": column_widths(games, RUN_COLUMNS)}
 
 

@@ -61,10 +61,11 @@ def seconds_ms(value: float | None) -> float | None:
 
 
 def game_payload(game: Game, rec: dict[str, Any], number: int,
-                 graded: int | None) -> dict[str, Any]:
+                 graded: int | None, opponent: str = "optimal") -> dict[str, Any]:
     """The viewer's data for one stored game (keys kept short: a run may hold many games).
 
-    n: number; p: players by seat; g: the graded seat (grading runs); s: start;
+    n: number; p: players by seat (the perfect player named as the run's `opponent` kind);
+    g: the graded seat (grading runs); s: start;
     m: per move [move, seat, milliseconds, judgement code, judgement text];
     b: the board of every step, one list per key (step 0 is the start); t: what each step's
     move touched; x: the first move that could not be played; res, pf, sc, fin: results,
@@ -90,7 +91,7 @@ def game_payload(game: Game, rec: dict[str, Any], number: int,
     verdict = rec["verdict"]
     data: dict[str, Any] = {
         "n": number,
-        "p": list(rec["players"]),
+        "p": [opponent if who == "optimal" else who for who in rec["players"]],
         "g": graded,
         "s": rec["start"],
         "m": rows,

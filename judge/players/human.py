@@ -50,7 +50,7 @@ class HumanPlayer(Player):
             self.stdout.flush()
             line = self.stdin.readline()
             if not line or line.strip() == "quit":
-                raise Resigned("typed quit" if line else "their input ended")
+                raise Resigned("typed quit" if line else "the input ended")
             text = line.strip()
             if text == "undo":
                 raise Undo
