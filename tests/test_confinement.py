@@ -28,7 +28,7 @@ from judge.players.bot import BotPlayer
 from judge.referee import GameRecord, play_game
 from judge.sandbox import Limits, Tier, bwrap_path, tier_for
 from judge.sandbox.cleanup import WORKDIR_PREFIX, remove_tree
-from judge.sandbox.slots import current_slot
+from judge.sandbox.slots import SLOTS_PER_PROCESS, current_slot
 
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = Path(__file__).parent / "bots"
@@ -91,9 +91,11 @@ def said(record: GameRecord) -> str:
 
 
 def assert_next_game_is_clean(mode: str, tmp_path: Path) -> None:
-    """A plain bot in the same slot plays its whole game."""
-    record = play(write_bot(tmp_path / "next", "pass"), mode)
-    assert record.verdict.code == verdicts.OK, record.verdict
+    """A plain bot plays its whole game in each of the process's slots, the one the
+    hostile bot played in included (a process takes turns with its slots)."""
+    for _ in range(SLOTS_PER_PROCESS):
+        record = play(write_bot(tmp_path / "next", "pass"), mode)
+        assert record.verdict.code == verdicts.OK, record.verdict
 
 
 def full_tier(mode: str) -> Tier:

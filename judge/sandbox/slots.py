@@ -16,6 +16,7 @@ from __future__ import annotations
 import atexit
 import fcntl
 import functools
+import logging
 import os
 import pwd
 import signal
@@ -505,9 +506,14 @@ class Slot:
         self._unfinished.append(finish)
 
     def finish(self) -> None:
-        """Do what the last game left to `defer`; the slot is then empty."""
+        """Do what the last game left to `defer`; the slot is then empty. A failure here
+        is logged: it never voids the game that comes next."""
         while self._unfinished:
-            self._unfinished.pop(0)()
+            try:
+                self._unfinished.pop(0)()
+            except Exception as exc:  # e.g. a descriptor gone: the next game goes on
+                logging.getLogger("judge.sandbox").warning("ending a game in slot %d: %s",
+                                                           self.number, exc)
 
     def kill_all(self, timeout: float = 5.0) -> bool:
         """SIGKILL every process of the slot until none is left; False if some remain."""
