@@ -13,11 +13,14 @@ to another worker, and a game stored twice replaces itself (stored by its schedu
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import hashlib
 import os
 import socket
 import sys
 from collections.abc import Iterator
+from concurrent.futures import CancelledError
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -32,40 +35,91 @@ CONNECT_SECONDS = 10
 #: the resource each game needs, and each worker process has one of
 RESOURCE = "games"
 
+#: the clients of this command, by scheduler address
+_clients: dict[str, Any] = {}
+
 
 def connect(address: str) -> Any:
-    """A Dask client of the scheduler at `address`; `InputError` when it is not there."""
+    """A Dask client of the scheduler at `address` (one per address, kept open for the rest
+    of the command: a match plays its batches through one connection); `InputError` when
+    no scheduler is there. A port where nothing listens is refused at once, not after
+    `CONNECT_SECONDS` of retries."""
+    client = _clients.get(address)
+    if client is not None and client.status == "running":
+        return client
     try:
         from distributed import Client
+        from distributed.comm import parse_address
+        from distributed.comm.addressing import parse_host_port
     except ImportError:
         raise InputError("--cluster needs Dask distributed: pip install 'judge[cluster]'"
                          ) from None
     try:
-        return Client(address, timeout=CONNECT_SECONDS, set_as_default=False)
-    except (OSError, TimeoutError, ValueError) as exc:
+        protocol, location = parse_address(address)
+        if protocol in ("tcp", "tls"):
+            host, port = parse_host_port(location)
+            socket.create_connection((host, port), timeout=CONNECT_SECONDS).close()
+        client = Client(address, timeout=CONNECT_SECONDS, set_as_default=False)
+    except (OSError, TimeoutError, ValueError, TypeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
         raise InputError(f"--cluster {address}: no Dask scheduler answers there "
+                         f"({exc.__class__.__name__}: {reason})") from None
+    if not _clients:
+        atexit.register(_close_all)
+    _clients[address] = client
+    return client
+
+
+def _close_all() -> None:
+    for client in _clients.values():
+        with contextlib.suppress(Exception):
+            client.close(timeout=2)
+    _clients.clear()
+
+
+def slots(address: str) -> int:
+    """How many games the cluster at `address` plays at once (its workers' `games`
+    resources); `InputError` when no worker offers one. Called before a run is created, so
+    that a cluster that cannot play leaves nothing behind."""
+    client = connect(address)
+    try:
+        workers = client.scheduler_info().get("workers", {})
+    except (OSError, TimeoutError) as exc:
+        raise InputError(f"--cluster {address}: the scheduler stopped answering "
                          f"({exc.__class__.__name__}: {exc})") from None
+    total = sum(int(w.get("resources", {}).get(RESOURCE, 0)) for w in workers.values())
+    if not total:
+        raise InputError(f"--cluster {address}: no worker offers the '{RESOURCE}' "
+                         f"resource: start workers with `judge worker {address}`")
+    return total
+
+
+class ClusterLost(Exception):
+    """The cluster could not go on with the run (the scheduler went, every worker was
+    excluded, a game was cancelled): the games stored so far are kept."""
 
 
 def play_on_cluster(setup: Setup, specs: list[GameSpec],
                     address: str) -> Iterator[tuple[GameSpec, dict[str, Any]]]:
-    """Play `specs` on the cluster, yielding (spec, record) as each game ends."""
+    """Play `specs` on the cluster, yielding (spec, record) as each game ends; games not
+    ended when the caller stops (or the cluster fails: `ClusterLost`) are cancelled."""
     from distributed import as_completed
 
     from judge.schedule import OPTIMAL
 
+    slots(address)
     client = connect(address)
+    names = sorted({who for spec in specs for who in spec.players if who != OPTIMAL})
     try:
-        workers = client.scheduler_info().get("workers", {})
-        if not any(w.get("resources", {}).get(RESOURCE) for w in workers.values()):
-            raise InputError(f"--cluster {address}: no worker offers the '{RESOURCE}' "
-                             f"resource: start workers with `judge worker {address}`")
-        names = sorted({who for spec in specs for who in spec.players if who != OPTIMAL})
-        try:
-            files = {name: Path(name).read_bytes() for name in names}
-        except OSError as exc:
-            raise InputError(f"cannot read bot {exc.filename}: {exc.strerror}") from None
-        shipped = client.scatter(replace(setup, bot_files=files), broadcast=True)
+        files = {name: Path(name).read_bytes() for name in names}
+    except OSError as exc:
+        raise InputError(f"cannot read bot {exc.filename}: {exc.strerror}") from None
+    futures: dict[Any, GameSpec] = {}
+    shipped = None
+    try:
+        # a key of its own (hash=False): a setup of the same content scattered by an
+        # earlier batch may be being released right now, and would take this one with it
+        shipped = client.scatter(replace(setup, bot_files=files), broadcast=True, hash=False)
         excluded: set[str] = set()
 
         def submit(spec: GameSpec) -> Any:
@@ -76,13 +130,13 @@ def play_on_cluster(setup: Setup, specs: list[GameSpec],
                 allowed = [w for w in client.scheduler_info().get("workers", {})
                            if w not in excluded]
                 if not allowed:
-                    raise InputError(f"--cluster {address}: every worker was excluded (see "
-                                     f"above); the games stored so far are kept")
+                    raise ClusterLost(f"--cluster {address}: every worker was excluded "
+                                      f"(see above)")
                 pinned = {"workers": allowed, "allow_other_workers": False}
             return client.submit(play_remote, shipped, spec, pure=False,
                                  resources={RESOURCE: 1}, **pinned)
 
-        futures = {submit(spec): spec for spec in specs}
+        futures.update({submit(spec): spec for spec in specs})
         pending = as_completed(futures, loop=client.loop)
         for future in pending:
             spec = futures.pop(future)
@@ -97,9 +151,19 @@ def play_on_cluster(setup: Setup, specs: list[GameSpec],
                 futures[again] = spec
                 pending.add(again)
                 continue
+            except (CancelledError, OSError, TimeoutError) as exc:
+                raise ClusterLost(f"--cluster {address}: a game was lost by the cluster "
+                                  f"({exc.__class__.__name__}: {exc})") from None
             yield spec, result
+    except (OSError, TimeoutError) as exc:  # the scheduler went away
+        raise ClusterLost(f"--cluster {address}: the scheduler stopped answering "
+                          f"({exc.__class__.__name__}: {exc})") from None
     finally:
-        client.close()
+        with contextlib.suppress(Exception):
+            if futures:
+                client.cancel(list(futures))
+            if shipped is not None:
+                client.cancel([shipped])
 
 
 class WorkerFailed(Exception):

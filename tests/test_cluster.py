@@ -35,23 +35,32 @@ def stop(proc: subprocess.Popen) -> None:
     proc.wait()
 
 
-@pytest.fixture
-def cluster(tmp_path: Path) -> Iterator[tuple[str, list[subprocess.Popen]]]:
-    """A scheduler's address and its two workers (one game at a time each)."""
+def start_scheduler(tmp_path: Path) -> tuple[subprocess.Popen, str]:
+    """A Dask scheduler on 127.0.0.1 and its address (once it listens)."""
     info = tmp_path / "scheduler.json"
     scheduler = start([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host",
                        "127.0.0.1", "--port", "0", "--no-dashboard", "--scheduler-file",
                        str(info)], tmp_path / "scheduler.log")
+    deadline = time.monotonic() + 60
+    address = ""
+    while not address and time.monotonic() < deadline and scheduler.poll() is None:
+        time.sleep(0.2)
+        try:  # written by the scheduler once it listens
+            address = json.loads(info.read_text())["address"]
+        except (OSError, ValueError, KeyError):
+            continue
+    if not address:
+        stop(scheduler)
+        pytest.fail("the Dask scheduler did not start")
+    return scheduler, address
+
+
+@pytest.fixture
+def cluster(tmp_path: Path) -> Iterator[tuple[str, list[subprocess.Popen]]]:
+    """A scheduler's address and its two workers (one game at a time each)."""
+    scheduler, address = start_scheduler(tmp_path)
     workers: list[subprocess.Popen] = []
     try:
-        deadline = time.monotonic() + 60
-        address = ""
-        while not address and time.monotonic() < deadline:
-            time.sleep(0.2)
-            try:  # written by the scheduler once it listens
-                address = json.loads(info.read_text())["address"]
-            except (OSError, ValueError, KeyError):
-                continue
         for n in range(2):
             workers.append(start([sys.executable, "-m", "judge", "worker", address, "--jobs",
                                   "1", "--name", f"w{n}"], tmp_path / f"worker{n}.log"))
@@ -133,11 +142,30 @@ def test_a_worker_killed_mid_run_loses_and_duplicates_nothing(cluster, tmp_path:
     assert result["bots"][0]["judge_errors"] == 0
 
 
-def test_a_scheduler_that_does_not_answer_is_exit_status_2(tmp_path: Path) -> None:
-    out = judge("run", "--game", "nim", "--db", str(tmp_path / "r.db"), "--cluster",
-                "tcp://127.0.0.1:9", str(NIM / "optimal.py"), cwd=tmp_path)
+@pytest.mark.parametrize("command", ["run", "tournament", "match"])
+def test_a_scheduler_that_does_not_answer_is_exit_status_2_and_stores_nothing(
+        tmp_path: Path, command: str) -> None:
+    bots = [str(NIM / "optimal.py")] + ([str(NIM / "random.py")] if command != "run" else [])
+    out = judge(command, "--game", "nim", "--db", str(tmp_path / "r.db"), "--cluster",
+                "tcp://127.0.0.1:9", *bots, cwd=tmp_path)
     assert out.returncode == 2 and "no Dask scheduler answers" in out.stderr
+    # nothing listens there: refused at once, not after the client's connect timeout
+    assert "Connection refused" in out.stderr
     assert "Traceback" not in out.stderr
+    assert not (tmp_path / "r.db").exists()  # no run was created to be left interrupted
+
+
+def test_a_scheduler_without_judge_workers_is_refused_before_a_run_is_created(
+        tmp_path: Path) -> None:
+    scheduler, address = start_scheduler(tmp_path)
+    try:
+        out = judge("run", "--game", "nim", "--db", str(tmp_path / "r.db"), "--cluster",
+                    address, str(NIM / "optimal.py"), cwd=tmp_path)
+    finally:
+        stop(scheduler)
+    assert out.returncode == 2, out.stderr
+    assert f"start workers with `judge worker {address}`" in out.stderr
+    assert not (tmp_path / "r.db").exists()
 
 
 def test_a_worker_whose_sandbox_fails_is_excluded_with_a_message(cluster,
@@ -176,3 +204,26 @@ def test_a_coordinator_killed_mid_run_resumes_on_the_cluster(cluster, tmp_path: 
     result = json.loads(again.stdout)
     assert result["state"] == "finished" and result["bots"][0]["games"] == 30
     assert sorted(int(g["start"]) for g in result["games"]) == list(range(1, 31))
+
+
+def test_a_match_on_the_cluster_plays_the_local_match_batch_after_batch(
+        cluster, tmp_path: Path) -> None:
+    # 15 batches of 4 pairs through one client: each batch ships the bots again, and none
+    # may lose the copy the batch before it is releasing
+    address, _ = cluster
+    bots = []
+    for name in ("a.py", "b.py"):
+        (tmp_path / name).write_text((NIM / "random.py").read_text())
+        bots.append(str(tmp_path / name))
+    args = ["match", "--game", "nim", "--max-games", "120", "--seed", "6", "--jobs", "2",
+            "--format", "json", *bots]
+    remote = judge(*args, "--db", str(tmp_path / "c.db"), "--cluster", address, cwd=tmp_path)
+    assert remote.returncode == 0, remote.stderr
+    local = judge(*args, "--db", str(tmp_path / "l.db"), cwd=tmp_path)
+    assert local.returncode == 0, local.stderr
+    got, want = json.loads(remote.stdout), json.loads(local.stdout)
+    assert got["state"] == "finished" and got["pairs"] == 60
+    for key in ("pairs", "pentanomial", "elo", "llr", "decision"):
+        assert got[key] == want[key]
+    assert ([(g["key"], g["moves"]) for g in got["games"]]
+            == [(g["key"], g["moves"]) for g in want["games"]])

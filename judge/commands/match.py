@@ -14,6 +14,7 @@ from judge.commands.common import (
     add_harness_options,
     add_output_options,
     check_bots,
+    check_cluster,
     check_output,
     check_output_dir,
     exit_status,
@@ -102,6 +103,7 @@ def run(args: argparse.Namespace) -> int:
         refuse_with_resume(args, "--game", "--rules", "--starts", "--sprt", "--max-games",
                            "bots")
         run_id, config = args.resume, resumed(store, args.resume, "match")
+        check_cluster(args)  # before the run is touched
     else:
         if not args.game:
             raise InputError("--game is required (or --resume RUN)")
@@ -125,6 +127,7 @@ def run(args: argparse.Namespace) -> int:
                   "starts": args.starts, "start_positions": starts,
                   "sprt": params.to_dict(), "max_games": max_games, **harness,
                   "seed": seed, **run_identity(bots), "planned": max_games}
+        check_cluster(args)
         store = open_store(args.db)  # only now: a refused command leaves no database behind
         run_id = store.create_run("match", game.describe(), config)
     play_match(store, run_id, config, args)
