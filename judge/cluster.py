@@ -16,6 +16,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import hashlib
+import logging
 import os
 import socket
 import sys
@@ -70,7 +71,17 @@ def connect(address: str) -> Any:
     return client
 
 
+def _first_line(exc: BaseException) -> str:
+    """``Name: the first line of its message`` (Dask's run over several lines)."""
+    text = str(exc).strip().splitlines()
+    return f"{exc.__class__.__name__}: {text[0]}" if text else exc.__class__.__name__
+
+
 def _close_all() -> None:
+    # a client whose scheduler went logs its failed reconnection as it closes: the
+    # command has said so already, in one line
+    for name in [n for n in logging.root.manager.loggerDict if n.startswith("distributed")]:
+        logging.getLogger(name).setLevel(logging.CRITICAL)
     for client in _clients.values():
         with contextlib.suppress(Exception):
             client.close(timeout=2)
@@ -151,13 +162,13 @@ def play_on_cluster(setup: Setup, specs: list[GameSpec],
                 futures[again] = spec
                 pending.add(again)
                 continue
-            except (CancelledError, OSError, TimeoutError) as exc:
-                raise ClusterLost(f"--cluster {address}: a game was lost by the cluster "
-                                  f"({exc.__class__.__name__}: {exc})") from None
+            except (CancelledError, OSError, TimeoutError) as exc:  # the scheduler went
+                raise ClusterLost(f"--cluster {address}: the cluster stopped playing "
+                                  f"({_first_line(exc)})") from None
             yield spec, result
     except (OSError, TimeoutError) as exc:  # the scheduler went away
         raise ClusterLost(f"--cluster {address}: the scheduler stopped answering "
-                          f"({exc.__class__.__name__}: {exc})") from None
+                          f"({_first_line(exc)})") from None
     finally:
         with contextlib.suppress(Exception):
             if futures:

@@ -56,8 +56,8 @@ def start_scheduler(tmp_path: Path) -> tuple[subprocess.Popen, str]:
 
 
 @pytest.fixture
-def cluster(tmp_path: Path) -> Iterator[tuple[str, list[subprocess.Popen]]]:
-    """A scheduler's address and its two workers (one game at a time each)."""
+def cluster(tmp_path: Path) -> Iterator[tuple[str, list[subprocess.Popen], subprocess.Popen]]:
+    """A scheduler's address, its two workers (one game at a time each) and itself."""
     scheduler, address = start_scheduler(tmp_path)
     workers: list[subprocess.Popen] = []
     try:
@@ -68,7 +68,7 @@ def cluster(tmp_path: Path) -> Iterator[tuple[str, list[subprocess.Popen]]]:
 
         with Client(address, timeout=30) as client:
             client.wait_for_workers(2, timeout=60)
-        yield address, workers
+        yield address, workers, scheduler
     finally:
         for proc in [*workers, scheduler]:
             stop(proc)
@@ -108,7 +108,7 @@ def judge(*args: str, cwd: Path) -> subprocess.CompletedProcess:
 
 
 def test_a_tournament_on_the_cluster_has_the_local_standings(cluster, tmp_path: Path) -> None:
-    address, _ = cluster
+    address, *_ = cluster
     args = ["tournament", "--game", "nim", "--seed", "5", "--include-optimal", "--format",
             "json", str(NIM / "optimal.py"), str(NIM / "random.py")]
     remote = judge(*args, "--db", str(tmp_path / "c.db"), "--cluster", address, cwd=tmp_path)
@@ -126,7 +126,7 @@ def test_a_tournament_on_the_cluster_has_the_local_standings(cluster, tmp_path: 
 
 
 def test_a_worker_killed_mid_run_loses_and_duplicates_nothing(cluster, tmp_path: Path) -> None:
-    address, workers = cluster
+    address, workers, _ = cluster
     db = tmp_path / "r.db"
     run = slow_run(tmp_path, address, 40, 0.05, ["--format", "json"],
                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -170,7 +170,7 @@ def test_a_scheduler_without_judge_workers_is_refused_before_a_run_is_created(
 
 def test_a_worker_whose_sandbox_fails_is_excluded_with_a_message(cluster,
                                                                  tmp_path: Path) -> None:
-    address, workers = cluster
+    address, workers, _ = cluster
     broken = {**os.environ, "JUDGE_CACHE_DIR": "/etc/passwd"}  # no cache: no helper, no build
     bad = subprocess.Popen([sys.executable, "-m", "judge", "worker", address, "--jobs", "1",
                             "--name", "broken"], env=broken, start_new_session=True,
@@ -191,7 +191,7 @@ def test_a_worker_whose_sandbox_fails_is_excluded_with_a_message(cluster,
 
 
 def test_a_coordinator_killed_mid_run_resumes_on_the_cluster(cluster, tmp_path: Path) -> None:
-    address, _ = cluster
+    address, *_ = cluster
     db = tmp_path / "r.db"
     first = slow_run(tmp_path, address, 30, 0.3, [], stdout=subprocess.DEVNULL,
                      stderr=subprocess.DEVNULL, start_new_session=True)
@@ -210,7 +210,7 @@ def test_a_match_on_the_cluster_plays_the_local_match_batch_after_batch(
         cluster, tmp_path: Path) -> None:
     # 15 batches of 4 pairs through one client: each batch ships the bots again, and none
     # may lose the copy the batch before it is releasing
-    address, _ = cluster
+    address, *_ = cluster
     bots = []
     for name in ("a.py", "b.py"):
         (tmp_path / name).write_text((NIM / "random.py").read_text())
@@ -227,3 +227,20 @@ def test_a_match_on_the_cluster_plays_the_local_match_batch_after_batch(
         assert got[key] == want[key]
     assert ([(g["key"], g["moves"]) for g in got["games"]]
             == [(g["key"], g["moves"]) for g in want["games"]])
+
+
+def test_a_scheduler_killed_mid_run_stops_the_run_with_the_way_to_resume(
+        cluster, tmp_path: Path) -> None:
+    address, _, scheduler = cluster
+    db = tmp_path / "r.db"
+    run = slow_run(tmp_path, address, 30, 0.2, [], stdout=subprocess.PIPE,
+                   stderr=subprocess.PIPE, text=True)
+    stored = wait_for_games(db, 3, run)
+    assert run.poll() is None and stored < 30, "the run ended before the scheduler was killed"
+    stop(scheduler)
+    _, err = run.communicate(timeout=300)
+    assert run.returncode == 1, err
+    assert "Traceback" not in err
+    lines = err.strip().splitlines()
+    assert f"--cluster {address}: the cluster stopped playing" in lines[-1]
+    assert f"continue with: judge run --resume 1 --db {db}" in lines[-1]
