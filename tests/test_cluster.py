@@ -155,6 +155,12 @@ def test_a_scheduler_that_does_not_answer_is_exit_status_2_and_stores_nothing(
     assert not (tmp_path / "r.db").exists()  # no run was created to be left interrupted
 
 
+@pytest.mark.parametrize("jobs", ["0", "-3"])
+def test_a_worker_needs_at_least_one_job(tmp_path: Path, jobs: str) -> None:
+    out = judge("worker", "tcp://127.0.0.1:9", "--jobs", jobs, cwd=tmp_path)
+    assert out.returncode == 2 and "--jobs must be at least 1" in out.stderr
+
+
 def test_a_scheduler_without_judge_workers_is_refused_before_a_run_is_created(
         tmp_path: Path) -> None:
     scheduler, address = start_scheduler(tmp_path)
