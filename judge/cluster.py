@@ -38,6 +38,8 @@ RESOURCE = "games"
 
 #: the clients of this command, by scheduler address
 _clients: dict[str, Any] = {}
+#: the workers this command excluded (their sandbox or cache failed), by scheduler address
+_excluded: dict[str, set[str]] = {}
 
 
 def connect(address: str) -> Any:
@@ -88,13 +90,21 @@ def _close_all() -> None:
     _clients.clear()
 
 
+def _workers(client: Any) -> dict[str, Any]:
+    """The scheduler's workers, by address, asked now. (`Client.scheduler_info()` returns
+    the client's cached copy, which its periodic refresh replaces with one that lists no
+    worker: read at the wrong moment, the cluster looks empty.)"""
+    info = client.sync(client.scheduler.identity, n_workers=-1)
+    return dict(info.get("workers") or {})
+
+
 def slots(address: str) -> int:
     """How many games the cluster at `address` plays at once (its workers' `games`
     resources); `InputError` when no worker offers one. Called before a run is created, so
     that a cluster that cannot play leaves nothing behind."""
     client = connect(address)
     try:
-        workers = client.scheduler_info().get("workers", {})
+        workers = _workers(client)
     except (OSError, TimeoutError) as exc:
         raise InputError(f"--cluster {address}: the scheduler stopped answering "
                          f"({exc.__class__.__name__}: {exc})") from None
@@ -131,19 +141,26 @@ def play_on_cluster(setup: Setup, specs: list[GameSpec],
         # a key of its own (hash=False): a setup of the same content scattered by an
         # earlier batch may be being released right now, and would take this one with it
         shipped = client.scatter(replace(setup, bot_files=files), broadcast=True, hash=False)
-        excluded: set[str] = set()
+        excluded = _excluded.setdefault(address, set())  # for the rest of the command
+
+        allowed: list[list[str]] = []  # the workers not excluded, once one is
+
+        def pin() -> None:
+            # only once a worker is excluded are games pinned to the others (a worker that
+            # joins later gets games until then): one question to the scheduler per
+            # exclusion (and per batch of a match), not per game
+            allowed[:] = [[w for w in _workers(client)
+                           if w not in excluded]]
+            if not allowed[0]:
+                raise ClusterLost(f"--cluster {address}: every worker was excluded "
+                                  f"(see above)")
 
         def submit(spec: GameSpec) -> Any:
-            # only once a worker is excluded are games pinned to the others (a worker that
-            # joins later gets games until then): one question to the scheduler per failure
             pinned: dict[str, Any] = {}
             if excluded:
-                allowed = [w for w in client.scheduler_info().get("workers", {})
-                           if w not in excluded]
                 if not allowed:
-                    raise ClusterLost(f"--cluster {address}: every worker was excluded "
-                                      f"(see above)")
-                pinned = {"workers": allowed, "allow_other_workers": False}
+                    pin()
+                pinned = {"workers": allowed[0], "allow_other_workers": False}
             return client.submit(play_remote, shipped, spec, pure=False,
                                  resources={RESOURCE: 1}, **pinned)
 
@@ -156,6 +173,7 @@ def play_on_cluster(setup: Setup, specs: list[GameSpec],
             except WorkerFailed as exc:  # that worker cannot play: its games go elsewhere
                 if exc.worker not in excluded:
                     excluded.add(exc.worker)
+                    allowed.clear()
                     print(f"judge: worker {exc.worker} is excluded: {exc.reason}",
                           file=sys.stderr)
                 again = submit(spec)

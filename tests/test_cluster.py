@@ -194,6 +194,17 @@ def test_a_worker_whose_sandbox_fails_is_excluded_with_a_message(cluster,
     result = json.loads(out.stdout)
     assert result["bots"][0]["games"] == 12 and result["bots"][0]["judge_errors"] == 0
     assert "is excluded" in out.stderr and "JUDGE_CACHE_DIR" in out.stderr
+    # a match plays batch after batch: the worker stays excluded, said once
+    bots = []
+    for name in ("a.py", "b.py"):
+        (tmp_path / name).write_text((NIM / "random.py").read_text())
+        bots.append(str(tmp_path / name))
+    match = judge("match", "--game", "nim", "--max-games", "48", "--seed", "2", "--db",
+                  str(tmp_path / "m.db"), "--cluster", address, "--format", "json", *bots,
+                  cwd=tmp_path)
+    assert match.returncode == 0, match.stderr
+    assert json.loads(match.stdout)["pairs"] == 24
+    assert match.stderr.count("is excluded") <= 1
 
 
 def test_a_coordinator_killed_mid_run_resumes_on_the_cluster(cluster, tmp_path: Path) -> None:
