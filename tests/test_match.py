@@ -100,6 +100,14 @@ def test_logistic_elo_inverts_the_score_and_is_clamped_like_fishtest():
     assert logistic_elo(0.0) == pytest.approx(-400 * math.log10(999))
 
 
+def test_a_symmetric_pentanomial_is_elo_zero_not_a_rounding_error_below_it():
+    for counts in ([4, 0, 12, 0, 4], [3, 7, 11, 7, 3], [1, 0, 0, 0, 1]):
+        est = elo_estimate(counts)
+        assert est.elo == 0.0 and math.copysign(1, est.elo) == 1
+        assert est.low == pytest.approx(-est.high)
+        assert live_line(summary(counts, SprtParams())).count("Elo +0.0 ±") == 1
+
+
 def test_the_maximum_likelihood_distribution_has_the_hypothesis_mean_and_is_a_maximum():
     # van den Bergh, Prop. 1.1: of all distributions on the five scores with mean s, the
     # p_i = phat_i / (1 + x (a_i - s)) maximises sum phat_i log p_i
