@@ -26,7 +26,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from judge.games.base import InputError
+from judge.games.base import InputError, Stopped
 
 if TYPE_CHECKING:
     from judge.schedule import GameSpec, Setup
@@ -128,13 +128,25 @@ def play_on_cluster(setup: Setup, specs: list[GameSpec],
 
     from judge.schedule import OPTIMAL
 
+    names = sorted({who for spec in specs for who in spec.players if who != OPTIMAL})
+    files: dict[str, bytes] = {}
+    for name in names:
+        digest = (setup.fingerprints or {}).get(name)
+        try:
+            files[name] = Path(name).read_bytes()
+        except OSError as exc:
+            if digest is None:
+                raise InputError(f"cannot read bot {name}: {exc.strerror}") from None
+        # what a local run checks before each game: the content shipped must be the
+        # program the run started with
+        if digest is not None and (name not in files
+                                   or hashlib.sha256(files[name]).hexdigest() != digest):
+            raise Stopped(f"bot {name} changed (or went) during the run, so its next games "
+                          f"would be another program's; the games played are stored: put "
+                          f"the bot back as it was and continue with --resume, or start a "
+                          f"new run")
     slots(address)
     client = connect(address)
-    names = sorted({who for spec in specs for who in spec.players if who != OPTIMAL})
-    try:
-        files = {name: Path(name).read_bytes() for name in names}
-    except OSError as exc:
-        raise InputError(f"cannot read bot {exc.filename}: {exc.strerror}") from None
     futures: dict[Any, GameSpec] = {}
     shipped = None
     try:

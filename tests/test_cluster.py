@@ -261,3 +261,26 @@ def test_a_scheduler_killed_mid_run_stops_the_run_with_the_way_to_resume(
     lines = err.strip().splitlines()
     assert f"--cluster {address}: the cluster stopped playing" in lines[-1]
     assert f"continue with: judge run --resume 1 --db {db}" in lines[-1]
+
+
+def test_a_bot_changed_during_a_run_on_the_cluster_stops_it_as_locally(tmp_path: Path) -> None:
+    # a local run checks each bot's SHA-256 before every game; on a cluster the bots are
+    # shipped by content, so the content shipped is checked against the run's fingerprints
+    # (before the scheduler is even asked)
+    import hashlib
+
+    from judge.cluster import play_on_cluster
+    from judge.games.base import Stopped
+    from judge.schedule import OPTIMAL, GameSpec, Setup
+
+    bot = tmp_path / "bot.py"
+    bot.write_text((NIM / "random.py").read_text())
+    setup = Setup("nim", "", {}, "none",
+                  fingerprints={str(bot): hashlib.sha256(bot.read_bytes()).hexdigest()})
+    specs = [GameSpec("k", (str(bot), OPTIMAL), "1 2")]
+    bot.write_text((NIM / "optimal.py").read_text())
+    with pytest.raises(Stopped, match="changed .or went. during the run"):
+        next(play_on_cluster(setup, specs, "tcp://127.0.0.1:9"))
+    bot.unlink()
+    with pytest.raises(Stopped, match="changed .or went. during the run"):
+        next(play_on_cluster(setup, specs, "tcp://127.0.0.1:9"))
