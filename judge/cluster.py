@@ -124,7 +124,7 @@ def play_on_cluster(setup: Setup, specs: list[GameSpec],
                     address: str) -> Iterator[tuple[GameSpec, dict[str, Any]]]:
     """Play `specs` on the cluster, yielding (spec, record) as each game ends; games not
     ended when the caller stops (or the cluster fails: `ClusterLost`) are cancelled."""
-    from distributed import as_completed
+    from distributed import KilledWorker, as_completed
 
     from judge.schedule import OPTIMAL
 
@@ -194,6 +194,10 @@ def play_on_cluster(setup: Setup, specs: list[GameSpec],
                 continue
             except (CancelledError, OSError, TimeoutError) as exc:  # the scheduler went
                 raise ClusterLost(f"--cluster {address}: the cluster stopped playing "
+                                  f"({_first_line(exc)})") from None
+            except KilledWorker as exc:  # every worker that took this game died in it
+                raise ClusterLost(f"--cluster {address}: the game {spec.key} was given up "
+                                  f"by the scheduler: each worker that played it died "
                                   f"({_first_line(exc)})") from None
             yield spec, result
     except (OSError, TimeoutError) as exc:  # the scheduler went away

@@ -22,9 +22,9 @@ ROOT = Path(__file__).resolve().parent.parent
 NIM = ROOT / "bots" / "nim"
 
 
-def start(args: list[str], log: Path) -> subprocess.Popen:
+def start(args: list[str], log: Path, env: dict[str, str] | None = None) -> subprocess.Popen:
     return subprocess.Popen(args, stdout=log.open("w"), stderr=subprocess.STDOUT,
-                            start_new_session=True)
+                            start_new_session=True, env=env)
 
 
 def stop(proc: subprocess.Popen) -> None:
@@ -35,12 +35,13 @@ def stop(proc: subprocess.Popen) -> None:
     proc.wait()
 
 
-def start_scheduler(tmp_path: Path) -> tuple[subprocess.Popen, str]:
-    """A Dask scheduler on 127.0.0.1 and its address (once it listens)."""
+def start_scheduler(tmp_path: Path, **env: str) -> tuple[subprocess.Popen, str]:
+    """A Dask scheduler on 127.0.0.1 (with `env` added to its environment) and its address
+    (once it listens)."""
     info = tmp_path / "scheduler.json"
     scheduler = start([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host",
                        "127.0.0.1", "--port", "0", "--no-dashboard", "--scheduler-file",
-                       str(info)], tmp_path / "scheduler.log")
+                       str(info)], tmp_path / "scheduler.log", env={**os.environ, **env})
     deadline = time.monotonic() + 60
     address = ""
     while not address and time.monotonic() < deadline and scheduler.poll() is None:
@@ -284,3 +285,31 @@ def test_a_bot_changed_during_a_run_on_the_cluster_stops_it_as_locally(tmp_path:
     bot.unlink()
     with pytest.raises(Stopped, match="changed .or went. during the run"):
         next(play_on_cluster(setup, specs, "tcp://127.0.0.1:9"))
+
+
+def test_a_game_whose_workers_all_die_stops_the_run_in_one_line(tmp_path: Path) -> None:
+    # the scheduler gives a game up once the workers that took it died (here at the first,
+    # allowed-failures=0): the run stops with what is stored and how to resume
+    scheduler, address = start_scheduler(
+        tmp_path, DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES="0")
+    worker = start([sys.executable, "-m", "judge", "worker", address, "--jobs", "1"],
+                   tmp_path / "worker.log")
+    try:
+        from distributed import Client
+
+        with Client(address, timeout=30) as client:
+            client.wait_for_workers(1, timeout=60)
+        db = tmp_path / "r.db"
+        run = slow_run(tmp_path, address, 20, 0.2, [], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True)
+        wait_for_games(db, 2, run)
+        assert run.poll() is None, "the run ended before its worker could be killed"
+        stop(worker)  # the worker's processes, with the game under way
+        _, err = run.communicate(timeout=300)
+    finally:
+        for proc in (worker, scheduler):
+            stop(proc)
+    assert run.returncode == 1, err
+    assert "Traceback" not in err
+    last = err.strip().splitlines()[-1]
+    assert "was given up by the scheduler" in last and "judge run --resume 1" in last
