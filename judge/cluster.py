@@ -13,16 +13,20 @@ to another worker, and a game stored twice replaces itself (stored by its schedu
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import hashlib
+import logging
 import os
 import socket
 import sys
 from collections.abc import Iterator
+from concurrent.futures import CancelledError
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from judge.games.base import InputError
+from judge.games.base import InputError, Stopped
 
 if TYPE_CHECKING:
     from judge.schedule import GameSpec, Setup
@@ -32,57 +36,147 @@ CONNECT_SECONDS = 10
 #: the resource each game needs, and each worker process has one of
 RESOURCE = "games"
 
+#: the clients of this command, by scheduler address
+_clients: dict[str, Any] = {}
+#: the workers this command excluded (their sandbox or cache failed), by scheduler address
+_excluded: dict[str, set[str]] = {}
+
 
 def connect(address: str) -> Any:
-    """A Dask client of the scheduler at `address`; `InputError` when it is not there."""
+    """A Dask client of the scheduler at `address` (one per address, kept open for the rest
+    of the command: a match plays its batches through one connection); `InputError` when
+    no scheduler is there. A port where nothing listens is refused at once, not after
+    `CONNECT_SECONDS` of retries."""
+    client = _clients.get(address)
+    if client is not None and client.status == "running":
+        return client
     try:
         from distributed import Client
+        from distributed.comm import parse_address
+        from distributed.comm.addressing import parse_host_port
     except ImportError:
         raise InputError("--cluster needs Dask distributed: pip install 'judge[cluster]'"
                          ) from None
     try:
-        return Client(address, timeout=CONNECT_SECONDS, set_as_default=False)
-    except (OSError, TimeoutError, ValueError) as exc:
+        protocol, location = parse_address(address)
+        if protocol in ("tcp", "tls"):
+            host, port = parse_host_port(location)
+            socket.create_connection((host, port), timeout=CONNECT_SECONDS).close()
+        client = Client(address, timeout=CONNECT_SECONDS, set_as_default=False)
+    except (OSError, TimeoutError, ValueError, TypeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
         raise InputError(f"--cluster {address}: no Dask scheduler answers there "
+                         f"({exc.__class__.__name__}: {reason})") from None
+    if not _clients:
+        atexit.register(_close_all)
+    _clients[address] = client
+    return client
+
+
+def _first_line(exc: BaseException) -> str:
+    """``Name: the first line of its message`` (Dask's run over several lines)."""
+    text = str(exc).strip().splitlines()
+    return f"{exc.__class__.__name__}: {text[0]}" if text else exc.__class__.__name__
+
+
+def _close_all() -> None:
+    # a client whose scheduler went logs its failed reconnection as it closes: the
+    # command has said so already, in one line
+    for name in [n for n in logging.root.manager.loggerDict if n.startswith("distributed")]:
+        logging.getLogger(name).setLevel(logging.CRITICAL)
+    for client in _clients.values():
+        with contextlib.suppress(Exception):
+            client.close(timeout=2)
+    _clients.clear()
+
+
+def _workers(client: Any) -> dict[str, Any]:
+    """The scheduler's workers, by address, asked now. (`Client.scheduler_info()` returns
+    the client's cached copy, which its periodic refresh replaces with one that lists no
+    worker: read at the wrong moment, the cluster looks empty.)"""
+    info = client.sync(client.scheduler.identity, n_workers=-1)
+    return dict(info.get("workers") or {})
+
+
+def slots(address: str) -> int:
+    """How many games the cluster at `address` plays at once (its workers' `games`
+    resources); `InputError` when no worker offers one. Called before a run is created, so
+    that a cluster that cannot play leaves nothing behind."""
+    client = connect(address)
+    try:
+        workers = _workers(client)
+    except (OSError, TimeoutError) as exc:
+        raise InputError(f"--cluster {address}: the scheduler stopped answering "
                          f"({exc.__class__.__name__}: {exc})") from None
+    total = sum(int(w.get("resources", {}).get(RESOURCE, 0)) for w in workers.values())
+    if not total:
+        raise InputError(f"--cluster {address}: no worker offers the '{RESOURCE}' "
+                         f"resource: start workers with `judge worker {address}`")
+    return total
+
+
+class ClusterLost(Exception):
+    """The cluster could not go on with the run (the scheduler went, every worker was
+    excluded, a game was cancelled): the games stored so far are kept."""
 
 
 def play_on_cluster(setup: Setup, specs: list[GameSpec],
                     address: str) -> Iterator[tuple[GameSpec, dict[str, Any]]]:
-    """Play `specs` on the cluster, yielding (spec, record) as each game ends."""
-    from distributed import as_completed
+    """Play `specs` on the cluster, yielding (spec, record) as each game ends; games not
+    ended when the caller stops (or the cluster fails: `ClusterLost`) are cancelled."""
+    from distributed import KilledWorker, as_completed
 
     from judge.schedule import OPTIMAL
 
-    client = connect(address)
-    try:
-        workers = client.scheduler_info().get("workers", {})
-        if not any(w.get("resources", {}).get(RESOURCE) for w in workers.values()):
-            raise InputError(f"--cluster {address}: no worker offers the '{RESOURCE}' "
-                             f"resource: start workers with `judge worker {address}`")
-        names = sorted({who for spec in specs for who in spec.players if who != OPTIMAL})
+    names = sorted({who for spec in specs for who in spec.players if who != OPTIMAL})
+    files: dict[str, bytes] = {}
+    for name in names:
+        digest = (setup.fingerprints or {}).get(name)
         try:
-            files = {name: Path(name).read_bytes() for name in names}
+            files[name] = Path(name).read_bytes()
         except OSError as exc:
-            raise InputError(f"cannot read bot {exc.filename}: {exc.strerror}") from None
-        shipped = client.scatter(replace(setup, bot_files=files), broadcast=True)
-        excluded: set[str] = set()
+            if digest is None:
+                raise InputError(f"cannot read bot {name}: {exc.strerror}") from None
+        # what a local run checks before each game: the content shipped must be the
+        # program the run started with
+        if digest is not None and (name not in files
+                                   or hashlib.sha256(files[name]).hexdigest() != digest):
+            raise Stopped(f"bot {name} changed (or went) during the run, so its next games "
+                          f"would be another program's; the games played are stored: put "
+                          f"the bot back as it was and continue with --resume, or start a "
+                          f"new run")
+    slots(address)
+    client = connect(address)
+    futures: dict[Any, GameSpec] = {}
+    shipped = None
+    try:
+        # a key of its own (hash=False): a setup of the same content scattered by an
+        # earlier batch may be being released right now, and would take this one with it
+        shipped = client.scatter(replace(setup, bot_files=files), broadcast=True, hash=False)
+        excluded = _excluded.setdefault(address, set())  # for the rest of the command
+
+        allowed: list[list[str]] = []  # the workers not excluded, once one is
+
+        def pin() -> None:
+            # only once a worker is excluded are games pinned to the others (a worker that
+            # joins later gets games until then): one question to the scheduler per
+            # exclusion (and per batch of a match), not per game
+            allowed[:] = [[w for w in _workers(client)
+                           if w not in excluded]]
+            if not allowed[0]:
+                raise ClusterLost(f"--cluster {address}: every worker was excluded "
+                                  f"(see above)")
 
         def submit(spec: GameSpec) -> Any:
-            # only once a worker is excluded are games pinned to the others (a worker that
-            # joins later gets games until then): one question to the scheduler per failure
             pinned: dict[str, Any] = {}
             if excluded:
-                allowed = [w for w in client.scheduler_info().get("workers", {})
-                           if w not in excluded]
                 if not allowed:
-                    raise InputError(f"--cluster {address}: every worker was excluded (see "
-                                     f"above); the games stored so far are kept")
-                pinned = {"workers": allowed, "allow_other_workers": False}
+                    pin()
+                pinned = {"workers": allowed[0], "allow_other_workers": False}
             return client.submit(play_remote, shipped, spec, pure=False,
                                  resources={RESOURCE: 1}, **pinned)
 
-        futures = {submit(spec): spec for spec in specs}
+        futures.update({submit(spec): spec for spec in specs})
         pending = as_completed(futures, loop=client.loop)
         for future in pending:
             spec = futures.pop(future)
@@ -91,15 +185,30 @@ def play_on_cluster(setup: Setup, specs: list[GameSpec],
             except WorkerFailed as exc:  # that worker cannot play: its games go elsewhere
                 if exc.worker not in excluded:
                     excluded.add(exc.worker)
+                    allowed.clear()
                     print(f"judge: worker {exc.worker} is excluded: {exc.reason}",
                           file=sys.stderr)
                 again = submit(spec)
                 futures[again] = spec
                 pending.add(again)
                 continue
+            except (CancelledError, OSError, TimeoutError) as exc:  # the scheduler went
+                raise ClusterLost(f"--cluster {address}: the cluster stopped playing "
+                                  f"({_first_line(exc)})") from None
+            except KilledWorker as exc:  # every worker that took this game died in it
+                raise ClusterLost(f"--cluster {address}: the game {spec.key} was given up "
+                                  f"by the scheduler: each worker that played it died "
+                                  f"({_first_line(exc)})") from None
             yield spec, result
+    except (OSError, TimeoutError) as exc:  # the scheduler went away
+        raise ClusterLost(f"--cluster {address}: the scheduler stopped answering "
+                          f"({_first_line(exc)})") from None
     finally:
-        client.close()
+        with contextlib.suppress(Exception):
+            if futures:
+                client.cancel(list(futures))
+            if shipped is not None:
+                client.cancel([shipped])
 
 
 class WorkerFailed(Exception):

@@ -128,7 +128,10 @@ def logistic_elo(score: float) -> float:
     """The Elo difference of a score per game, ``-400 log10(1/score - 1)``, the score
     clamped to [1e-3, 1 - 1e-3] (about +-1200 Elo) as fishtest does."""
     x = min(max(score, SCORE_CLAMP), 1 - SCORE_CLAMP)
-    return -400 * math.log10(1 / x - 1) + 0.0  # + 0.0: never -0.0
+    elo = -400 * math.log10(1 / x - 1)
+    # a symmetric pentanomial has a mean of 0.5 up to the rounding of its sum: Elo 0, not
+    # -7e-14 (shown as "-0.0"); and never -0.0
+    return 0.0 if abs(elo) < 1e-9 else elo
 
 
 def phi(x: float) -> float:

@@ -38,7 +38,10 @@ def transcript_lines(store: Any, run_id: int) -> Iterator[str]:
         yield json.dumps({
             "format": FORMAT, "judge": __version__, "run": run_id, "kind": info["kind"],
             "game_number": number, "key": rec.get("key"), "game": config["game"],
-            "rules": config["rules"], "tier": tier, "run_seed": config.get("seed"),
+            # a game played on a cluster worker: that worker's tier, and the worker
+            "rules": config["rules"], "tier": rec.get("tier") or tier,
+            **({"worker": rec["worker"]} if rec.get("worker") else {}),
+            "run_seed": config.get("seed"),
             "seed": rec.get("seed"), "opponent": config.get("opponent") or "optimal",
             "players": [{"seat": s + 1, "name": name, "sha256": hashes.get(name)}
                         for s, name in enumerate(rec["players"])],

@@ -100,6 +100,14 @@ def test_logistic_elo_inverts_the_score_and_is_clamped_like_fishtest():
     assert logistic_elo(0.0) == pytest.approx(-400 * math.log10(999))
 
 
+def test_a_symmetric_pentanomial_is_elo_zero_not_a_rounding_error_below_it():
+    for counts in ([4, 0, 12, 0, 4], [3, 7, 11, 7, 3], [1, 0, 0, 0, 1]):
+        est = elo_estimate(counts)
+        assert est.elo == 0.0 and math.copysign(1, est.elo) == 1
+        assert est.low == pytest.approx(-est.high)
+        assert live_line(summary(counts, SprtParams())).count("Elo +0.0 ±") == 1
+
+
 def test_the_maximum_likelihood_distribution_has_the_hypothesis_mean_and_is_a_maximum():
     # van den Bergh, Prop. 1.1: of all distributions on the five scores with mean s, the
     # p_i = phat_i / (1 + x (a_i - s)) maximises sum phat_i log p_i
@@ -420,3 +428,36 @@ def test_a_bot_that_does_not_compile_has_its_message_once(tmp_path):
     assert set(data["compile_errors"]) == {str(broken)}
     assert "undeclared_variable" in data["compile_errors"][str(broken)]
     assert all(g["verdict"] == "compile-error" for g in data["games"])
+
+
+def test_on_a_cluster_a_batch_fills_the_clusters_game_slots_not_the_local_jobs(
+        tmp_path, monkeypatch):
+    # the coordinator may have 1 core and the cluster 8 game slots: a batch of 2 pairs per
+    # local job would leave 6 of them idle between SPRT checks
+    import argparse
+
+    import judge.commands.match as match
+    import judge.schedule
+
+    batches: list[int] = []
+
+    def fake_run_specs(setup, specs, jobs, on_done, progress=False, cluster=None):
+        assert cluster == "tcp://127.0.0.1:8786"
+        batches.append(len(specs))
+        for spec in specs:
+            on_done(spec, {"players": list(spec.players), "start": spec.start,
+                           "results": ["tie", "tie"], "moves": []})
+
+    asked: list[str] = []
+    monkeypatch.setattr(judge.schedule, "run_specs", fake_run_specs)
+    monkeypatch.setattr(match, "check_cluster", lambda args: asked.append(args.cluster) or 8)
+    store = Store(str(tmp_path / "m.db"))
+    config = {"game": "nim", "rules": "", "bots": ["A", "B"], "start_positions": ["1 2 3"],
+              "sprt": SprtParams().to_dict(), "max_games": 40, "jobs": 1, "seed": 1,
+              "limits": {}, "sandbox": "none"}
+    run_id = store.create_run("match", "nim", config)
+    args = argparse.Namespace(jobs=1, cluster="tcp://127.0.0.1:8786")
+    match.play_match(store, run_id, config, args)
+    assert asked == ["tcp://127.0.0.1:8786"]
+    assert batches == [32, 8]  # 16 pairs (2 per slot), then the 4 left of the 20
+    assert len(store.games(run_id)) == 40

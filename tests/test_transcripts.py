@@ -135,3 +135,29 @@ def _umask() -> int:
     mask = os.umask(0o022)
     os.umask(mask)
     return mask
+
+
+def test_a_game_played_on_a_cluster_worker_exports_that_workers_tier_and_name(
+        tmp_path: Path) -> None:
+    # on a cluster the run's recorded tier is the coordinator's; each game played on a
+    # worker carries the worker's own (`judge.cluster.play_remote`)
+    import sqlite3
+
+    lines = exported(tmp_path, "nim", "3 4 5\n1 2 3\n", BOTS / "nim" / "optimal.py")
+    local = [json.loads(line) for line in lines]
+    assert all("worker" not in d for d in local)
+    db = tmp_path / "r.db"
+    with sqlite3.connect(db) as con:
+        key, record = con.execute("SELECT key, record FROM games ORDER BY key").fetchone()
+        rec = json.loads(record)
+        rec.update(tier="none", worker="node-7")
+        con.execute("UPDATE games SET record = ? WHERE key = ?", (json.dumps(rec), key))
+    out = judge("show", "1", "--db", str(db), "--format", "jsonl", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    by_key = {d["key"]: d for d in map(json.loads, out.stdout.splitlines())}
+    assert (by_key[key]["tier"], by_key[key]["worker"]) == ("none", "node-7")
+    other = next(d for k, d in by_key.items() if k != key)
+    assert other["tier"] == local[0]["tier"] and "worker" not in other
+    (tmp_path / "c.jsonl").write_text(out.stdout)
+    replayed = judge("show", "--replay", str(tmp_path / "c.jsonl"), cwd=tmp_path)
+    assert replayed.returncode == 0, replayed.stdout + replayed.stderr

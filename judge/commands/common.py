@@ -463,6 +463,11 @@ def storing(store: Store, run_id: int, stored: Callable[[], str]) -> Iterator[No
     except Exception as exc:
         from concurrent.futures.process import BrokenProcessPool  # only a pool raises it
 
+        from judge.cluster import ClusterLost
+
+        if isinstance(exc, ClusterLost):
+            raise Stopped(f"{exc}; {stored()} games are stored: "
+                          f"{resume_hint(store, store.run(run_id))}") from None
         if not isinstance(exc, BrokenProcessPool):
             raise
         raise Stopped(f"a process of the judge that played games was killed; "
@@ -472,6 +477,18 @@ def storing(store: Store, run_id: int, stored: Callable[[], str]) -> Iterator[No
         store.finish(run_id)
     finally:
         store.unlock_run(run_id)
+
+
+def check_cluster(args: argparse.Namespace) -> int | None:
+    """With --cluster: how many games its workers play at once, asked before anything is
+    stored (a scheduler that does not answer, or one without a `judge worker`, is an
+    `InputError` and leaves no run behind); None without --cluster."""
+    address = getattr(args, "cluster", None)
+    if address is None:
+        return None
+    from judge.cluster import slots
+
+    return slots(address)
 
 
 def play_missing(store: Store, run_id: int, config: dict[str, Any], specs: list,

@@ -15,6 +15,7 @@ from judge.commands.common import (
     add_opponent_option,
     add_output_options,
     check_bots,
+    check_cluster,
     check_output,
     check_output_dir,
     exit_status,
@@ -115,6 +116,7 @@ def run(args: argparse.Namespace) -> int:
         refuse_with_resume(args, "--game", "--rules", "--starts", "--sprt", "--max-games",
                            "bots")
         run_id, config = args.resume, resumed(store, args.resume, "match")
+        check_cluster(args)  # before the run is touched
     else:
         if not args.game:
             raise InputError("--game is required (or --resume RUN)")
@@ -146,6 +148,7 @@ def run(args: argparse.Namespace) -> int:
                   "sprt": params.to_dict(), "max_games": max_games, **harness,
                   "seed": seed, **run_identity(bots), "planned": max_games,
                   "opponent": opponent}
+        check_cluster(args)
         store = open_store(args.db)  # only now: a refused command leaves no database behind
         run_id = store.create_run("match", game.describe(), config)
     play_match(store, run_id, config, args)
@@ -247,17 +250,22 @@ def play_match(store: Any, run_id: int, config: dict[str, Any],
 
     The pairs are numbered in one fixed sequence, so a resumed match plays the games
     missing from the batches already begun, then goes on where it stopped. The SPRT is
-    checked before each batch (of `PAIRS_PER_JOB` pairs per job).
+    checked before each batch (of `PAIRS_PER_JOB` pairs per job, or per game slot of the
+    cluster).
     """
     from judge.schedule import run_specs
 
     records: dict[str, dict[str, Any]] = {}  # read once the run is held
     jobs = config["jobs"] if args.jobs is None else args.jobs
-    per_batch = max(1, PAIRS_PER_JOB * jobs)
+    cluster = getattr(args, "cluster", None)
+    # a batch keeps every game slot busy: on a cluster, its workers' slots, not this
+    # machine's cores
+    slots = check_cluster(args) if cluster else jobs
+    per_batch = max(1, PAIRS_PER_JOB * slots)
     max_pairs = config["max_games"] // 2
     params = SprtParams(**config["sprt"])
     setup = setup_of(config)
-    extra = {"cluster": args.cluster} if getattr(args, "cluster", None) else {}
+    extra = {"cluster": cluster} if cluster else {}
     live = Live(sys.stderr.isatty())
 
     def done(key_of: dict[GameSpec, str], spec: GameSpec, rec: dict[str, Any]) -> None:

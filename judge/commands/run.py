@@ -14,6 +14,7 @@ from judge.commands.common import (
     add_opponent_option,
     add_output_options,
     check_bots,
+    check_cluster,
     check_output,
     check_output_dir,
     exit_status,
@@ -137,6 +138,7 @@ def run(args: argparse.Namespace) -> int:
         store = open_store(args.db, must_exist=True)
         refuse_with_resume(args, "--game", "--rules", "--tests", "--seats", "bots")
         run_id, config = args.resume, resumed(store, args.resume, "run")
+        check_cluster(args)  # before the run is touched
     else:
         if not args.game:
             raise InputError("--game is required (or --resume RUN)")
@@ -153,6 +155,7 @@ def run(args: argparse.Namespace) -> int:
         }
         config.update(run_identity(config["bots"]))
         config["planned"] = len(schedule(game, config["bots"], config["starts"]))
+        check_cluster(args)
         store = open_store(args.db)  # only now: a refused command leaves no database behind
         run_id = store.create_run("run", game.describe(), config)
     game = load_game(config["game"], config["rules"])

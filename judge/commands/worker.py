@@ -22,7 +22,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         epilog="example (three commands):\n"
         "  dask scheduler                                # on one machine: tcp://HOST:8786\n"
         "  judge worker tcp://HOST:8786 --jobs 16        # on each machine that plays\n"
-        "  judge tournament --game ioiwari --cluster tcp://HOST:8786 bots/ioiwari/*",
+        "  judge tournament --game ioiwari --cluster tcp://HOST:8786 bots/ioiwari/*\n"
+        "the same worker with Dask's own command:\n"
+        "  dask worker tcp://HOST:8786 --nworkers 16 --nthreads 1 --resources games=1",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("scheduler", metavar="SCHEDULER", help="the scheduler's address")
@@ -40,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     except ImportError:
         raise InputError("judge worker needs Dask distributed: pip install 'judge[cluster]'"
                          ) from None
-    jobs = args.jobs or os.cpu_count() or 1
+    jobs = (os.cpu_count() or 1) if args.jobs is None else args.jobs
     if jobs < 1:
         raise InputError("--jobs must be at least 1")
     command = [sys.executable, "-m", "distributed.cli.dask_worker", args.scheduler,
