@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 import pytest
-from test_hostile import FirstPit, assert_nothing_runs_on
+from test_hostile import FirstPit, assert_nothing_runs_on, dying
 
 from judge import verdicts
 from judge.games.ioiwari import Ioiwari
@@ -709,3 +709,35 @@ sys.exit(3)
     assert record.verdict.code == verdicts.CRASH, record.verdict
     assert "status 3" in record.verdict.message
     assert time.monotonic() - started < LIMITS.first_move_seconds  # not its time-limit
+
+
+@pytest.mark.skipif(not AS_ROOT, reason="slots are a root judge's")
+@pytest.mark.parametrize("mode", MODES)
+def test_games_take_turns_with_two_slots_each_settled_before_its_next_game(
+        mode: str, tmp_path: Path) -> None:
+    # a daemon left by the first game cannot run once that game is over; by the slot's
+    # next game (the third) nothing of the first is there, its starter reaped
+    attack = """
+if os.fork() == 0:
+    os.setsid()
+    if os.fork() == 0:
+        report(f"daemon {os.getpid()}", True)
+        time.sleep(60)
+    os._exit(0)
+time.sleep(0.2)
+"""
+    player = BotPlayer(write_bot(tmp_path / "a", attack), LIMITS, mode)
+    record = play_game(GAME, [player, FirstPit()], GAME.start(), LIMITS)
+    first, starter = current_slot(), player.pgid
+    daemon = int(said(record).split("GOT daemon ")[1].split()[0])  # its pid in the judge's view
+    if mode == "bwrap":  # (a pid of the bot's own namespace): the slot's members instead
+        daemon = -1
+    assert daemon == -1 or dying(daemon)
+    plain = BotPlayer(write_bot(tmp_path / "b", "pass"), LIMITS, mode)
+    play_game(GAME, [plain, FirstPit()], GAME.start(), LIMITS)
+    assert current_slot() is not first
+    play_game(GAME, [plain, FirstPit()], GAME.start(), LIMITS)
+    assert current_slot() is first
+    with pytest.raises(ChildProcessError):  # the first game's starter was reaped
+        os.waitpid(starter, os.WNOHANG)
+    assert daemon == -1 or not os.path.exists(f"/proc/{daemon}")
