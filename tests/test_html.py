@@ -173,6 +173,33 @@ def test_bot_text_is_escaped_in_html_and_in_json(pages, runs):
     assert all("<script>alert(3)</script>" in b["v"][1] for b in hostile)
 
 
+BIDI = "\u202e\u2066\u200f"
+
+
+def test_bidirectional_controls_of_a_bot_cannot_reorder_the_page(tmp_path):
+    """A right-to-left override in a bot's file name or stderr would show the text after it
+    reversed (`evil\u202egnp.py` reads as `evilyp.png`): the page shows it as an escape."""
+    from judge.report import printable
+
+    name = f"rtl{BIDI[0]}gnp.py"
+    (tmp_path / name).write_text(
+        f"import sys\nsys.stderr.write('a{BIDI}b\\n')\nsys.stdin.readline()\n"
+        "print('1 1', flush=True)\nsys.stdin.readline()\nprint('1 1', flush=True)\n")
+    db = tmp_path / "r.db"
+    judge("run", "--game", "nim", "--db", str(db), "--tests",
+          lines(tmp_path / "starts.txt", ["3 4 5"]), name, cwd=tmp_path)
+    page = render_report(Store(db, read_only=True), 1)
+    blocks = [json.loads(text) for attrs, text in parse(page).scripts
+              if attrs.get("type") == "application/json"]
+    shown = html.unescape(page) + json.dumps(blocks, ensure_ascii=False)
+    assert not set(BIDI) & set(shown)
+    assert "rtl\\u202egnp.py" in html.unescape(page)
+    game = next(b for b in blocks if "p" in b)
+    assert game["p"][0] == "rtl\\u202egnp.py"
+    assert game["e"][0] == "a\\u202e\\u2066\\u200fb\n"
+    assert printable(f"x{BIDI}\ty") == "x\\u202e\\u2066\\u200f\ty"  # the terminal too
+
+
 def test_the_json_of_every_game_holds_the_rules_positions_step_by_step(pages, runs):
     for name in ("ioiwari", "nim", "chopsticks", "tournament"):
         store = Store(runs[name], read_only=True)

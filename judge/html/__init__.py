@@ -28,6 +28,7 @@ from judge.html.pages import (
     result_words,
     tournament_result,
 )
+from judge.report import printable
 from judge.results import mistake_text
 
 __all__ = ["render_report"]
@@ -55,15 +56,25 @@ def _environment() -> Any:
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
+        finalize=_shown,
     )
     env.filters["path"] = _breakable
     env.filters["percent"] = lambda v: "" if v is None else f"{100 * v:.1f}%"
     return env
 
 
+def _shown(value: Any) -> Any:
+    """Every value a template writes: a string (a bot's name, a compiler's message) with its
+    control and bidirectional characters escaped, as in the terminal (`printable`), so that
+    none can reorder or hide the text around it; our own markup as it is."""
+    if isinstance(value, str) and not isinstance(value, Markup):
+        return printable(value)
+    return value
+
+
 def _breakable(text: str) -> Markup:
     """A bot's path, escaped, with a line-break opportunity after each slash."""
-    return Markup("/<wbr>").join(escape(part) for part in str(text).split("/"))
+    return Markup("/<wbr>").join(escape(printable(part)) for part in str(text).split("/"))
 
 
 @cache

@@ -90,7 +90,7 @@ def game_payload(game: Game, rec: dict[str, Any], number: int,
     verdict = rec["verdict"]
     data: dict[str, Any] = {
         "n": number,
-        "p": list(rec["players"]),
+        "p": [printable(name) for name in rec["players"]],
         "g": graded,
         "s": rec["start"],
         "m": rows,
