@@ -182,3 +182,19 @@ def test_a_line_that_is_json_but_no_object_is_refused_plainly(tmp_path: Path) ->
     assert replay.returncode == 2
     assert "not a transcript line: not a judge-transcript/1 line" in replay.stderr
     assert "Traceback" not in replay.stderr
+
+
+@pytest.mark.parametrize("args, says", [
+    (["--format", "html"], "--format html writes one run: give the RUN"),
+    (["--format", "jsonl", "--output", "runs.jsonl"], "--format jsonl writes one run"),
+    (["--replay", "t.jsonl", "--format", "html"], "--replay checks a file of transcripts"),
+    (["--replay", "t.jsonl", "--details"], "--replay checks a file of transcripts"),
+])
+def test_show_refuses_a_format_it_would_not_write(args: list[str], says: str,
+                                                  tmp_path: Path) -> None:
+    """`judge show` without a RUN lists the runs as a table: asked for a page or transcripts,
+    it says so rather than print that table; `--replay` prints only its own text."""
+    exported(tmp_path, "nim", "3 4 5\n", BOTS / "nim" / "optimal.py")
+    out = judge("show", "--db", str(tmp_path / "r.db"), *args, cwd=tmp_path)
+    assert out.returncode == 2 and says in out.stderr
+    assert out.stdout == "" and not (tmp_path / "runs.jsonl").exists()
