@@ -494,3 +494,21 @@ def test_the_browser_opens_ten_thousand_games_quickly_and_parses_only_the_one_op
           f"a game opened in {opened:.2f} s")
     assert browser.execute_script("return window.judgeViewer.parsed()") == 1
     assert loaded < 10 and opened < 2
+
+
+def test_printed_the_game_list_hides_no_text(browser, pages):
+    """On paper there is no hovering to read a cut cell: at a page's width (about 800 px),
+    every cell of the game list shows its whole text, wrapped where it must be."""
+    browser.set_window_size(800, 1000)
+    try:
+        browser.get(pages["ioiwari"].as_uri())
+        browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+        cut = browser.execute_script(
+            "return [...document.querySelectorAll('table.games td')]"
+            ".filter(td => td.scrollWidth > td.clientWidth + 1).map(td => td.textContent)")
+        mistakes = browser.execute_script(
+            "return document.querySelectorAll('table.games td:nth-child(8):not(:empty)').length")
+        assert mistakes and cut == []
+    finally:
+        browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
+        browser.set_window_size(1400, 1000)
