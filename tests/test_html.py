@@ -252,6 +252,15 @@ def test_the_page_states_rules_version_tier_seeds_and_a_command_that_replays_it(
         assert [m["move"] for m in rec["moves"]] == [m["move"] for m in second[key]["moves"]]
 
 
+def test_the_command_that_shows_the_run_again_works_from_any_folder(runs, tmp_path,
+                                                                   monkeypatch):
+    """A database given by a relative path is named by its absolute one on the page."""
+    monkeypatch.chdir(runs["nim"].parent)
+    page = render_report(Store(Path(runs["nim"].name), read_only=True), 1)
+    assert shlex.split(html.unescape(re.search(r"again: <code>([^<]*)</code>", page)[1])) == [
+        "judge", "show", "1", "--db", str(runs["nim"].resolve())]
+
+
 @pytest.fixture(scope="module")
 def big(runs, tmp_path_factory) -> tuple[Path, float]:
     """The report of a run of 10,000 games (copies of a real run's records, stored with

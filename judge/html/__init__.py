@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from functools import cache
 from importlib.resources import files
+from pathlib import Path
 from typing import Any
 
 from markupsafe import Markup, escape
@@ -95,7 +96,8 @@ def render_report(store: Any, run_id: int) -> str:
     records = store.games(run_id)
     game = load_game(config["game"], config["rules"])
     context: dict[str, Any] = {
-        "about": about(info, str(store.path)),
+        # absolute: the page may be read anywhere, the command run from any folder
+        "about": about(info, str(Path(store.path).resolve())),
         "stored": len(records),
         "css": _static("report.css"),
         "js": _static("viewer.js"),
