@@ -455,6 +455,42 @@ def test_the_browser_marks_the_move_that_lost(browser, pages, runs):
     assert "MISTAKE" in caption and "right: " + ", ".join(review["best_moves"]) in caption
 
 
+@pytest.mark.parametrize("before, after, lead, code, words", [
+    (2, 0, 0, "d", "threw away the win"),  # won by 2, now a draw: not lost
+    (0, -2, 0, "l", "lost the game"),  # a draw now lost
+    (2, -2, 0, "l", "threw away the win"),  # a win now lost
+    (-1, -2, 2, "d", "threw away the win"),  # ahead by 2 in the banks: won, now a draw
+    ("win", "loss", 0, "l", "threw away the win"),
+])
+def test_a_move_that_changed_the_result_is_tagged_by_what_it_left(before, after, lead, code,
+                                                                   words):
+    from judge.html.pages import judgement
+
+    entry = {"ply": 1, "seat": 0, "move": "1", "before": before, "after": after,
+             "best_moves": ["2"], "lead": lead}
+    assert judgement(entry)[0] == code and words in judgement(entry)[1]
+
+
+def test_the_browser_tags_a_lost_game_lost_and_a_win_turned_draw_lost_the_win(
+        browser, pages, runs):
+    from judge.analysis import MoveReview
+    from judge.html.pages import _FIELDS
+
+    games = listed_games(runs["ioiwari"])
+    changed = [(n, r) for n, rec in enumerate(games, 1) for r in rec["review"]
+               if r["changed_result"] and rec["players"][r["seat"]] != "optimal"]
+    assert changed
+    for number in sorted({n for n, _ in changed})[:6]:
+        open_game(browser, pages["ioiwari"], number)
+        tags = dict(browser.execute_script(
+            "return [...document.querySelectorAll('#moves li[data-ply]')]"
+            ".map(li => [Number(li.dataset.ply), (li.querySelector('.tag') || {}).textContent])"))
+        for n, r in changed:
+            if n == number:
+                lost = MoveReview(**{k: r.get(k) for k in _FIELDS}).lost_game
+                assert tags[r["ply"]] == ("lost" if lost else "lost the win"), (n, r)
+
+
 def test_the_browser_shows_one_error_bar_per_entrant(browser, pages, runs):
     browser.get(pages["tournament"].as_uri())
     entrants = Store(runs["tournament"], read_only=True).run(1)["config"]["entrants"]
