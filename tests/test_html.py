@@ -557,3 +557,25 @@ def test_printed_the_game_list_hides_no_text(browser, pages):
     finally:
         browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
         browser.set_window_size(1400, 1000)
+
+
+def test_on_a_phone_the_chart_is_legible_and_the_crosstable_in_view(browser, pages):
+    """At a phone's width (390 px) the rating chart's names are drawn at a readable size
+    (the chart scrolls sideways rather than shrink), and the crosstable's names wrap so that
+    its cells are in view."""
+    browser.set_window_size(390, 844)
+    try:
+        browser.get(pages["tournament"].as_uri())
+        width = browser.execute_script("return document.documentElement.clientWidth")
+        assert width <= 420
+        names = browser.execute_script(
+            "return [...document.querySelectorAll('#rating-chart text.name')]"
+            ".map(t => t.getBoundingClientRect().height)")
+        assert names and min(names) >= 10
+        right = browser.execute_script(
+            "return Math.max(...[...document.querySelectorAll('#crosstable-table td')]"
+            ".map(td => td.getBoundingClientRect().right))")
+        assert right <= width
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= width
+    finally:
+        browser.set_window_size(1400, 1000)
