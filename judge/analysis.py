@@ -49,6 +49,12 @@ class MoveReview:
         """Whether it turned a won game into a draw or loss, or a drawn one into a loss."""
         return _sign(self.after, self.lead) < _sign(self.before, self.lead)
 
+    @property
+    def lost_game(self) -> bool:
+        """Whether it changed the result to a loss (a won or drawn game now lost); a won game
+        turned into a draw changed the result without losing it."""
+        return self.changed_result and _sign(self.after, self.lead) < 0
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form, with `optimal`, `mistake`, `slow` and `changed_result`."""
         return {"ply": self.ply, "seat": self.seat, "move": self.move, "before": self.before,

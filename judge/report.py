@@ -10,12 +10,17 @@ from typing import Any
 
 FORMATS = ("table", "json", "csv", "markdown")
 #: control characters (C0 but tab and newline, DEL, C1) as \xNN: what a bot wrote cannot
-#: move the cursor, recolour or repaint what the terminal shows
+#: move the cursor, recolour or repaint what the terminal shows; and the bidirectional
+#: controls (embeddings, overrides, isolates, marks) as \uNNNN: it cannot reverse the text
+#: that follows it in a terminal or a page either
 _CONTROL = {c: f"\\x{c:02x}" for c in [*range(0x20), 0x7F, *range(0x80, 0xA0)] if c not in (9, 10)}
+_CONTROL.update({c: f"\\u{c:04x}" for c in [0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F),
+                                              *range(0x2066, 0x206A)]})
 
 
 def printable(text: str) -> str:
-    """`text` safe for a terminal: control characters escaped, tabs and newlines kept."""
+    """`text` safe for a terminal or a page: control characters and bidirectional controls
+    escaped, tabs and newlines kept."""
     return text.translate(_CONTROL)
 
 

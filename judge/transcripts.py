@@ -16,6 +16,7 @@ from typing import Any
 
 from judge import __version__
 from judge.games.base import InputError, MoveError
+from judge.verdicts import JUDGE_ERROR, LOSING, MEANINGS
 
 FORMAT = "judge-transcript/1"
 
@@ -94,13 +95,18 @@ def _check(text: str) -> list[str]:
 
     try:
         data = json.loads(text)
-        if data.get("format") != FORMAT:
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise ValueError(f"not a {FORMAT} line")
         game = load_game(data["game"], data["rules"])
-        pos = game.parse_position(data["start"])
         moves, verdict = data["moves"], data["verdict"]
+        if not isinstance(moves, list) or not isinstance(verdict, dict):
+            raise ValueError("'moves' must be a list and 'verdict' an object")
     except (ValueError, KeyError, TypeError, AttributeError, InputError) as exc:
         raise InputError(f"not a transcript line: {exc}") from None
+    try:
+        pos = game.parse_position(str(data.get("start")))
+    except InputError as exc:
+        return [f"the start recorded is not a position of these rules: {exc}"]
     problems: list[str] = []
     solver = solver_for(game)
     for i, m in enumerate(moves):
@@ -134,14 +140,34 @@ def _check(text: str) -> list[str]:
     score = game.score(pos)
     if data.get("score") is not None and score is not None and list(score) != data["score"]:
         problems.append(f"the score recorded {data['score']} is not the rules' {list(score)}")
-    if verdict.get("code") == "ok" and game.is_over(pos):
-        winner = game.winner(pos)
-        wanted = (["tie", "tie"] if winner is None
-                  else ["win" if s == winner else "loss" for s in (0, 1)])
-        if data.get("results") != wanted:
-            problems.append(f"the results recorded {data.get('results')} are not the rules' "
-                            f"{wanted}")
+    wanted = _results(game, pos, verdict)
+    if isinstance(wanted, str):
+        problems.append(wanted)
+    elif data.get("results") != wanted:
+        problems.append(f"the results recorded {data.get('results')} are not the rules' "
+                        f"{wanted}")
     return problems
+
+
+def _results(game: Any, pos: Any, verdict: dict[str, Any]) -> list[str] | str:
+    """The results the judge gives a game that stopped at `pos` with `verdict` (as the
+    referee does), or what is wrong with the verdict."""
+    code, seat = verdict.get("code"), verdict.get("seat")
+    if code == JUDGE_ERROR:
+        return ["none", "none"]
+    if code not in MEANINGS:
+        return f"the verdict recorded ({code!r}) is not a verdict of the judge"
+    if code in LOSING:
+        if seat not in (0, 1):
+            return f"the verdict {code} is charged to no seat (seat {seat!r})"
+        return ["loss" if s == seat else "win" for s in (0, 1)]
+    if not game.is_over(pos):
+        if not game.loopy:
+            return "the verdict is ok, but the moves stop before the end of the game"
+        return ["tie", "tie"]  # stopped by the move limit
+    winner = game.winner(pos)
+    return ["tie", "tie"] if winner is None else ["win" if s == winner else "loss"
+                                                  for s in (0, 1)]
 
 
 def _plain(value: Any) -> Any:

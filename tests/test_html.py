@@ -173,6 +173,33 @@ def test_bot_text_is_escaped_in_html_and_in_json(pages, runs):
     assert all("<script>alert(3)</script>" in b["v"][1] for b in hostile)
 
 
+BIDI = "\u202e\u2066\u200f"
+
+
+def test_bidirectional_controls_of_a_bot_cannot_reorder_the_page(tmp_path):
+    """A right-to-left override in a bot's file name or stderr would show the text after it
+    reversed (`evil\u202egnp.py` reads as `evilyp.png`): the page shows it as an escape."""
+    from judge.report import printable
+
+    name = f"rtl{BIDI[0]}gnp.py"
+    (tmp_path / name).write_text(
+        f"import sys\nsys.stderr.write('a{BIDI}b\\n')\nsys.stdin.readline()\n"
+        "print('1 1', flush=True)\nsys.stdin.readline()\nprint('1 1', flush=True)\n")
+    db = tmp_path / "r.db"
+    judge("run", "--game", "nim", "--db", str(db), "--tests",
+          lines(tmp_path / "starts.txt", ["3 4 5"]), name, cwd=tmp_path)
+    page = render_report(Store(db, read_only=True), 1)
+    blocks = [json.loads(text) for attrs, text in parse(page).scripts
+              if attrs.get("type") == "application/json"]
+    shown = html.unescape(page) + json.dumps(blocks, ensure_ascii=False)
+    assert not set(BIDI) & set(shown)
+    assert "rtl\\u202egnp.py" in html.unescape(page)
+    game = next(b for b in blocks if "p" in b)
+    assert game["p"][0] == "rtl\\u202egnp.py"
+    assert game["e"][0] == "a\\u202e\\u2066\\u200fb\n"
+    assert printable(f"x{BIDI}\ty") == "x\\u202e\\u2066\\u200f\ty"  # the terminal too
+
+
 def test_the_json_of_every_game_holds_the_rules_positions_step_by_step(pages, runs):
     for name in ("ioiwari", "nim", "chopsticks", "tournament"):
         store = Store(runs[name], read_only=True)
@@ -223,6 +250,15 @@ def test_the_page_states_rules_version_tier_seeds_and_a_command_that_replays_it(
     assert first.keys() == second.keys()
     for key, rec in first.items():
         assert [m["move"] for m in rec["moves"]] == [m["move"] for m in second[key]["moves"]]
+
+
+def test_the_command_that_shows_the_run_again_works_from_any_folder(runs, tmp_path,
+                                                                   monkeypatch):
+    """A database given by a relative path is named by its absolute one on the page."""
+    monkeypatch.chdir(runs["nim"].parent)
+    page = render_report(Store(Path(runs["nim"].name), read_only=True), 1)
+    assert shlex.split(html.unescape(re.search(r"again: <code>([^<]*)</code>", page)[1])) == [
+        "judge", "show", "1", "--db", str(runs["nim"].resolve())]
 
 
 @pytest.fixture(scope="module")
@@ -419,6 +455,42 @@ def test_the_browser_marks_the_move_that_lost(browser, pages, runs):
     assert "MISTAKE" in caption and "right: " + ", ".join(review["best_moves"]) in caption
 
 
+@pytest.mark.parametrize("before, after, lead, code, words", [
+    (2, 0, 0, "d", "threw away the win"),  # won by 2, now a draw: not lost
+    (0, -2, 0, "l", "lost the game"),  # a draw now lost
+    (2, -2, 0, "l", "threw away the win"),  # a win now lost
+    (-1, -2, 2, "d", "threw away the win"),  # ahead by 2 in the banks: won, now a draw
+    ("win", "loss", 0, "l", "threw away the win"),
+])
+def test_a_move_that_changed_the_result_is_tagged_by_what_it_left(before, after, lead, code,
+                                                                   words):
+    from judge.html.pages import judgement
+
+    entry = {"ply": 1, "seat": 0, "move": "1", "before": before, "after": after,
+             "best_moves": ["2"], "lead": lead}
+    assert judgement(entry)[0] == code and words in judgement(entry)[1]
+
+
+def test_the_browser_tags_a_lost_game_lost_and_a_win_turned_draw_lost_the_win(
+        browser, pages, runs):
+    from judge.analysis import MoveReview
+    from judge.html.pages import _FIELDS
+
+    games = listed_games(runs["ioiwari"])
+    changed = [(n, r) for n, rec in enumerate(games, 1) for r in rec["review"]
+               if r["changed_result"] and rec["players"][r["seat"]] != "optimal"]
+    assert changed
+    for number in sorted({n for n, _ in changed})[:6]:
+        open_game(browser, pages["ioiwari"], number)
+        tags = dict(browser.execute_script(
+            "return [...document.querySelectorAll('#moves li[data-ply]')]"
+            ".map(li => [Number(li.dataset.ply), (li.querySelector('.tag') || {}).textContent])"))
+        for n, r in changed:
+            if n == number:
+                lost = MoveReview(**{k: r.get(k) for k in _FIELDS}).lost_game
+                assert tags[r["ply"]] == ("lost" if lost else "lost the win"), (n, r)
+
+
 def test_the_browser_shows_one_error_bar_per_entrant(browser, pages, runs):
     browser.get(pages["tournament"].as_uri())
     entrants = Store(runs["tournament"], read_only=True).run(1)["config"]["entrants"]
@@ -467,3 +539,43 @@ def test_the_browser_opens_ten_thousand_games_quickly_and_parses_only_the_one_op
           f"a game opened in {opened:.2f} s")
     assert browser.execute_script("return window.judgeViewer.parsed()") == 1
     assert loaded < 10 and opened < 2
+
+
+def test_printed_the_game_list_hides_no_text(browser, pages):
+    """On paper there is no hovering to read a cut cell: at a page's width (about 800 px),
+    every cell of the game list shows its whole text, wrapped where it must be."""
+    browser.set_window_size(800, 1000)
+    try:
+        browser.get(pages["ioiwari"].as_uri())
+        browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+        cut = browser.execute_script(
+            "return [...document.querySelectorAll('table.games td')]"
+            ".filter(td => td.scrollWidth > td.clientWidth + 1).map(td => td.textContent)")
+        mistakes = browser.execute_script(
+            "return document.querySelectorAll('table.games td:nth-child(8):not(:empty)').length")
+        assert mistakes and cut == []
+    finally:
+        browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
+        browser.set_window_size(1400, 1000)
+
+
+def test_on_a_phone_the_chart_is_legible_and_the_crosstable_in_view(browser, pages):
+    """At a phone's width (390 px) the rating chart's names are drawn at a readable size
+    (the chart scrolls sideways rather than shrink), and the crosstable's names wrap so that
+    its cells are in view."""
+    browser.set_window_size(390, 844)
+    try:
+        browser.get(pages["tournament"].as_uri())
+        width = browser.execute_script("return document.documentElement.clientWidth")
+        assert width <= 420
+        names = browser.execute_script(
+            "return [...document.querySelectorAll('#rating-chart text.name')]"
+            ".map(t => t.getBoundingClientRect().height)")
+        assert names and min(names) >= 10
+        right = browser.execute_script(
+            "return Math.max(...[...document.querySelectorAll('#crosstable-table td')]"
+            ".map(td => td.getBoundingClientRect().right))")
+        assert right <= width
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= width
+    finally:
+        browser.set_window_size(1400, 1000)

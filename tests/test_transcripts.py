@@ -161,3 +161,66 @@ def test_a_game_played_on_a_cluster_worker_exports_that_workers_tier_and_name(
     (tmp_path / "c.jsonl").write_text(out.stdout)
     replayed = judge("show", "--replay", str(tmp_path / "c.jsonl"), cwd=tmp_path)
     assert replayed.returncode == 0, replayed.stdout + replayed.stderr
+
+
+def _replayed(tmp_path: Path, lines: list[str]) -> subprocess.CompletedProcess:
+    path = tmp_path / "check.jsonl"
+    path.write_text("".join(line + "\n" for line in lines))
+    return judge("show", "--replay", str(path), cwd=tmp_path)
+
+
+@pytest.mark.parametrize("tamper, says", [
+    # the forfeiting bot is made the winner
+    (lambda d: d.update(results=d["results"][::-1]), "the results recorded ['win', 'loss']"),
+    # the failure is struck out: an ok game that stops before its end
+    (lambda d: d.update(verdict={"code": "ok", "message": "", "seat": None}),
+     "the verdict is ok, but the moves stop before the end of the game"),
+    (lambda d: d["verdict"].update(code="lucky"),
+     "the verdict recorded ('lucky') is not a verdict of the judge"),
+])
+def test_a_forfeit_whose_results_or_verdict_were_changed_is_named(
+        tamper, says: str, tmp_path: Path) -> None:
+    (tmp_path / "quits.py").write_text(
+        "import sys\nsys.stdin.readline()\nprint('1 1', flush=True)\n"
+        "sys.stdin.readline()\nprint('nonsense', flush=True)\n")
+    line = exported(tmp_path, "nim", "3 4 5\n", tmp_path / "quits.py")[0]
+    data = json.loads(line)
+    assert data["verdict"]["code"] == "garbage" and data["results"] == ["loss", "win"]
+    tamper(data)
+    replay = _replayed(tmp_path, [line, json.dumps(data)])
+    assert replay.returncode == 5, replay.stderr
+    assert "line 2: inconsistent: " + says in replay.stdout
+    assert "line 1:" not in replay.stdout
+
+
+def test_a_start_the_rules_refuse_is_an_inconsistency_not_a_bad_file(tmp_path: Path) -> None:
+    line = exported(tmp_path, "nim", "3 4 5\n", BOTS / "nim" / "optimal.py")[0]
+    data = json.loads(line)
+    data["start"] = "3 -4 5"
+    replay = _replayed(tmp_path, [line, json.dumps(data)])
+    assert replay.returncode == 5, replay.stderr
+    assert "line 2: inconsistent: the start recorded is not a position" in replay.stdout
+    assert "1 of 2 transcripts" in replay.stdout
+
+
+def test_a_line_that_is_json_but_no_object_is_refused_plainly(tmp_path: Path) -> None:
+    replay = _replayed(tmp_path, ["[1, 2]"])
+    assert replay.returncode == 2
+    assert "not a transcript line: not a judge-transcript/1 line" in replay.stderr
+    assert "Traceback" not in replay.stderr
+
+
+@pytest.mark.parametrize("args, says", [
+    (["--format", "html"], "--format html writes one run: give the RUN"),
+    (["--format", "jsonl", "--output", "runs.jsonl"], "--format jsonl writes one run"),
+    (["--replay", "t.jsonl", "--format", "html"], "--replay checks a file of transcripts"),
+    (["--replay", "t.jsonl", "--details"], "--replay checks a file of transcripts"),
+])
+def test_show_refuses_a_format_it_would_not_write(args: list[str], says: str,
+                                                  tmp_path: Path) -> None:
+    """`judge show` without a RUN lists the runs as a table: asked for a page or transcripts,
+    it says so rather than print that table; `--replay` prints only its own text."""
+    exported(tmp_path, "nim", "3 4 5\n", BOTS / "nim" / "optimal.py")
+    out = judge("show", "--db", str(tmp_path / "r.db"), *args, cwd=tmp_path)
+    assert out.returncode == 2 and says in out.stderr
+    assert out.stdout == "" and not (tmp_path / "runs.jsonl").exists()

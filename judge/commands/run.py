@@ -257,9 +257,13 @@ def show(args: argparse.Namespace) -> int:
     check_output_dir(args.output_dir)
     check_output(args.output, [args.db])
     if args.replay is not None:
-        if args.run_id is not None or args.game_number is not None or args.output:
+        if (args.run_id is not None or args.game_number is not None or args.output
+                or args.format != "table" or args.output_dir or args.details):
             raise InputError("--replay checks a file of transcripts: give it alone")
         return replay_file(args.replay)
+    if args.run_id is None and args.format in ("html", "jsonl"):
+        raise InputError(f"--format {args.format} writes one run: give the RUN "
+                         "(`judge show` alone lists them)")
     if args.game_number is not None:
         if args.run_id is None:
             raise InputError("--game N replays a game of a run: give the RUN too")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from functools import cache
 from importlib.resources import files
+from pathlib import Path
 from typing import Any
 
 from markupsafe import Markup, escape
@@ -28,6 +29,7 @@ from judge.html.pages import (
     result_words,
     tournament_result,
 )
+from judge.report import printable
 from judge.results import mistake_text
 
 __all__ = ["render_report"]
@@ -55,15 +57,25 @@ def _environment() -> Any:
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
+        finalize=_shown,
     )
     env.filters["path"] = _breakable
     env.filters["percent"] = lambda v: "" if v is None else f"{100 * v:.1f}%"
     return env
 
 
+def _shown(value: Any) -> Any:
+    """Every value a template writes: a string (a bot's name, a compiler's message) with its
+    control and bidirectional characters escaped, as in the terminal (`printable`), so that
+    none can reorder or hide the text around it; our own markup as it is."""
+    if isinstance(value, str) and not isinstance(value, Markup):
+        return printable(value)
+    return value
+
+
 def _breakable(text: str) -> Markup:
     """A bot's path, escaped, with a line-break opportunity after each slash."""
-    return Markup("/<wbr>").join(escape(part) for part in str(text).split("/"))
+    return Markup("/<wbr>").join(escape(printable(part)) for part in str(text).split("/"))
 
 
 @cache
@@ -84,7 +96,8 @@ def render_report(store: Any, run_id: int) -> str:
     records = store.games(run_id)
     game = load_game(config["game"], config["rules"])
     context: dict[str, Any] = {
-        "about": about(info, str(store.path)),
+        # absolute: the page may be read anywhere, the command run from any folder
+        "about": about(info, str(Path(store.path).resolve())),
         "stored": len(records),
         "css": _static("report.css"),
         "js": _static("viewer.js"),

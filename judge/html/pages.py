@@ -27,7 +27,7 @@ from judge.verdicts import MEANINGS
 
 #: judgement codes of the viewer's JSON, and the CSS classes of a move
 JUDGEMENTS = {"o": "optimal", "s": "slow", "m": "mistake", "l": "mistake lost",
-              "x": "illegal", "": "unjudged"}
+              "d": "mistake lost", "x": "illegal", "": "unjudged"}
 _FIELDS = ("ply", "seat", "move", "before", "after", "best_moves", "lead", "remoteness",
            "move_remoteness")
 
@@ -42,14 +42,15 @@ def json_block(data: Any) -> Markup:
 
 
 def judgement(entry: dict[str, Any]) -> tuple[str, str]:
-    """(code, text) of one stored review entry: the text as `judge play` words it, empty
-    for an optimal move."""
+    """(code, text) of one stored review entry (codes as in `JUDGEMENTS`): the text as
+    `judge play` words it, empty for an optimal move."""
     from judge.commands.play import judged
 
     r = MoveReview(**{k: entry.get(k) for k in _FIELDS})
     if r.optimal:
         return "o", ""
-    code = "s" if r.slow else "l" if r.changed_result else "m"
+    # l: the move that lost the game; d: the move that turned a win into a draw
+    code = ("s" if r.slow else "l" if r.lost_game else "d" if r.changed_result else "m")
     return code, judged(r)
 
 
@@ -91,7 +92,7 @@ def game_payload(game: Game, rec: dict[str, Any], number: int,
     verdict = rec["verdict"]
     data: dict[str, Any] = {
         "n": number,
-        "p": [opponent if who == "optimal" else who for who in rec["players"]],
+        "p": [printable(opponent if who == "optimal" else who) for who in rec["players"]],
         "g": graded,
         "s": rec["start"],
         "m": rows,

@@ -75,8 +75,11 @@
     if (value < 1000) return value.toFixed(value < 10 ? 1 : 0) + " ms";
     return (value / 1000).toFixed(2) + " s";
   }
-  var LABEL = {o: "optimal", s: "slow", m: "mistake", l: "lost", x: "not played", "": ""};
-  var CLASS = {o: "optimal", s: "slow", m: "mistake", l: "mistake lost", x: "illegal", "": "unjudged"};
+  /* l: the move that lost the game; d: the move that turned a won game into a draw */
+  var LABEL = {o: "optimal", s: "slow", m: "mistake", l: "lost", d: "lost the win",
+    x: "not played", "": ""};
+  var CLASS = {o: "optimal", s: "slow", m: "mistake", l: "mistake lost", d: "mistake lost",
+    x: "illegal", "": "unjudged"};
 
   /* ---- boards: each draws a state computed by the judge -------------------------------- */
   function touches(state, what) {
