@@ -234,8 +234,31 @@ def test_a_missing_toolchain_skips_the_bot_with_the_package_to_install(tmp_path:
     assert all(g["bot"] == str(ok) for g in run["games"])  # never charged a game
     alone, _ = grade(folder(tmp_path, "again"), "ioiwari", pas,
                      extra=("--languages", str(table)), starts="4 3 2 4 2 3 2\n")
-    assert alone.returncode == 2 and "Traceback" not in alone.stderr
-    assert "install fp-compiler" in alone.stderr
+    # the machine lacks a toolchain: status 3 as above, not 2 (bad input); nothing stored
+    assert alone.returncode == 3 and "Traceback" not in alone.stderr
+    assert alone.stderr.count("install fp-compiler") == 1  # named once
+    assert "nothing to grade" in alone.stderr
+    assert not (tmp_path / "again" / "r.db").exists()
+
+
+@pytest.mark.parametrize("command", [
+    ("tournament", "--game", "nim"),
+    ("match", "--game", "nim"),
+    ("play", "--game", "nim", "--start", "3 4 5", "--vs", "optimal"),
+])
+def test_a_command_left_without_its_bots_by_a_missing_toolchain_exits_3(
+    command: tuple[str, ...], tmp_path: Path
+) -> None:
+    table = tmp_path / "languages.toml"
+    table.write_text('[pascal]\ncompile = ["no-such-pascal-compiler", "{src}"]\n')
+    pas = tmp_path / "bot.pas"
+    pas.write_text("program p; begin end.\n")
+    ok = ROOT / "bots" / "nim" / "optimal.py"
+    play = command[0] == "play"
+    bots = (str(pas),) if play else ("--db", str(tmp_path / "r.db"), str(pas), str(ok))
+    out = judge(*command, "--languages", str(table), *bots, cwd=tmp_path)
+    assert out.returncode == 3, out.stderr
+    assert "install fp-compiler" in out.stderr and "Traceback" not in out.stderr
 
 
 # --- compilation is confined ----------------------------------------------------------------

@@ -10,6 +10,7 @@ from collections import defaultdict
 from typing import Any
 
 from judge.commands.common import (
+    NothingToGrade,
     add_game_options,
     add_harness_options,
     add_output_options,
@@ -116,8 +117,9 @@ def run(args: argparse.Namespace) -> int:
         harness = harness_setup(args)  # the language table first: bots are compiled next
         bots, skipped = check_bots(list(args.bots))
         if len(bots) != 2:
-            raise InputError("a match needs both bots: " + "; ".join(skipped or
-                                                                      ["a bot was skipped"]))
+            error = NothingToGrade if skipped else InputError
+            raise error("a match needs both bots: " + "; ".join(skipped or
+                                                                ["a bot was skipped"]))
         game = game_from_args(args)
         seed = harness["seed"] if harness["seed"] is not None else random.randrange(2**31)
         starts = paired_starts(game, args.starts)
