@@ -220,6 +220,21 @@ def test_a_bot_that_does_not_compile_gets_compile_error_once(key: str, tmp_path:
     assert table.stdout.count(first.strip()) == 1  # the message once, not once per game
 
 
+
+def test_a_pascal_compile_error_starts_with_the_error_not_the_compilers_banner(
+    tmp_path: Path
+) -> None:
+    need("pascal")
+    from judge.sandbox.programs import CompileError, compiled
+
+    bot = tmp_path / "broken.pas"
+    bot.write_text(BROKEN["pascal"][1])
+    with pytest.raises(CompileError) as caught:
+        compiled(bot)
+    message = str(caught.value)
+    assert message.splitlines()[0].startswith("broken.pas(3,"), message
+    assert "Copyright" not in message and "Free Pascal Compiler version" not in message
+
 def test_a_missing_toolchain_skips_the_bot_with_the_package_to_install(tmp_path: Path) -> None:
     table = tmp_path / "languages.toml"
     table.write_text('[pascal]\ncompile = ["no-such-pascal-compiler", "{src}"]\n')
