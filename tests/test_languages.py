@@ -94,7 +94,7 @@ def test_a_py_file_in_python_2_is_told_from_python_3(text: str, key: str,
 
 
 @pytest.mark.parametrize("content, message", [
-    ("[c]\nflags = '-O2'\n", "flags has the wrong type"),
+    ("[c]\nflags = '-O2'\n", "languages.toml: language c: flags must be a list of strings"),
     ("[c]\nflavour = ['x']\n", "unknown key 'flavour'"),
     ("[cobol]\nsuffixes = ['.cob']\n", "cobol: name is missing"),
     ("[c]\nsuffixes = ['c']\n", "starts with a dot"),
