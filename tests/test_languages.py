@@ -326,6 +326,20 @@ def test_a_program_larger_than_the_compile_output_cap_is_a_compile_error(
     assert "larger than 64 MiB" in run["bots"][0]["compile_error"]
 
 
+
+def test_a_program_whose_object_file_exceeds_the_file_size_cap_is_said_to(
+    tmp_path: Path
+) -> None:
+    need("c")
+    from judge.sandbox.programs import COMPILE_LIMITS, CompileError, compiled
+
+    bot = tmp_path / "huge.c"  # a few lines of assembly, then 1 GiB of .data
+    bot.write_text("char big[1ULL << 30] = {1};\nint main(void) { return big[5]; }\n")
+    with pytest.raises(CompileError) as caught:
+        compiled(bot)
+    cap = COMPILE_LIMITS["file_bytes"] >> 20
+    assert f"wrote a file larger than {cap} MiB" in str(caught.value), str(caught.value)
+
 # --- the user's flags and table -------------------------------------------------------------------
 
 
