@@ -426,6 +426,22 @@ def test_a_source_that_builds_no_program_is_a_compile_error_not_a_skip(tmp_path:
     assert "no program to run" in run["bots"][0]["compile_error"]
 
 
+#: Nim bots as contestants write them in Free Pascal's modes: Delphi's (the judge's default:
+#: Result, dynamic arrays, no directive) and objfpc's, which the program asks for
+PASCAL_MODES = {"delphi.dpr": "nim_delphi.dpr", "objfpc.pas": "nim_objfpc.pas"}
+
+
+@pytest.mark.parametrize("name", sorted(PASCAL_MODES))
+def test_pascal_in_delphi_and_objfpc_modes_compiles_and_plays(name: str, tmp_path: Path) -> None:
+    need("pascal")
+    bot = tmp_path / name
+    bot.write_bytes((ROOT / "tests" / "bots" / PASCAL_MODES[name]).read_bytes())
+    out, run = grade(tmp_path, "nim", bot, starts="3 4 5\n1 2 4 8\n")
+    assert run is not None, out.stderr
+    assert run["bots"][0]["compile_error"] is None
+    assert run["bots"][0]["wins"] == 2, run["games"]
+
+
 def test_flags_that_cannot_build_any_program_are_refused_before_any_game(
     tmp_path: Path
 ) -> None:
