@@ -62,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
         return 143
     except InputError as exc:
         print(f"judge: error: {exc}", file=sys.stderr)
-        return 2
+        return getattr(exc, "status", 2)  # 3: a bot's language is not installed here
     except Stopped as exc:
         print(f"judge: error: {exc}", file=sys.stderr)
         return 1

@@ -94,7 +94,7 @@ def test_a_py_file_in_python_2_is_told_from_python_3(text: str, key: str,
 
 
 @pytest.mark.parametrize("content, message", [
-    ("[c]\nflags = '-O2'\n", "flags has the wrong type"),
+    ("[c]\nflags = '-O2'\n", "languages.toml: language c: flags must be a list of strings"),
     ("[c]\nflavour = ['x']\n", "unknown key 'flavour'"),
     ("[cobol]\nsuffixes = ['.cob']\n", "cobol: name is missing"),
     ("[c]\nsuffixes = ['c']\n", "starts with a dot"),
@@ -220,6 +220,21 @@ def test_a_bot_that_does_not_compile_gets_compile_error_once(key: str, tmp_path:
     assert table.stdout.count(first.strip()) == 1  # the message once, not once per game
 
 
+
+def test_a_pascal_compile_error_starts_with_the_error_not_the_compilers_banner(
+    tmp_path: Path
+) -> None:
+    need("pascal")
+    from judge.sandbox.programs import CompileError, compiled
+
+    bot = tmp_path / "broken.pas"
+    bot.write_text(BROKEN["pascal"][1])
+    with pytest.raises(CompileError) as caught:
+        compiled(bot)
+    message = str(caught.value)
+    assert message.splitlines()[0].startswith("broken.pas(3,"), message
+    assert "Copyright" not in message and "Free Pascal Compiler version" not in message
+
 def test_a_missing_toolchain_skips_the_bot_with_the_package_to_install(tmp_path: Path) -> None:
     table = tmp_path / "languages.toml"
     table.write_text('[pascal]\ncompile = ["no-such-pascal-compiler", "{src}"]\n')
@@ -234,8 +249,31 @@ def test_a_missing_toolchain_skips_the_bot_with_the_package_to_install(tmp_path:
     assert all(g["bot"] == str(ok) for g in run["games"])  # never charged a game
     alone, _ = grade(folder(tmp_path, "again"), "ioiwari", pas,
                      extra=("--languages", str(table)), starts="4 3 2 4 2 3 2\n")
-    assert alone.returncode == 2 and "Traceback" not in alone.stderr
-    assert "install fp-compiler" in alone.stderr
+    # the machine lacks a toolchain: status 3 as above, not 2 (bad input); nothing stored
+    assert alone.returncode == 3 and "Traceback" not in alone.stderr
+    assert alone.stderr.count("install fp-compiler") == 1  # named once
+    assert "nothing to grade" in alone.stderr
+    assert not (tmp_path / "again" / "r.db").exists()
+
+
+@pytest.mark.parametrize("command", [
+    ("tournament", "--game", "nim"),
+    ("match", "--game", "nim"),
+    ("play", "--game", "nim", "--start", "3 4 5", "--vs", "optimal"),
+])
+def test_a_command_left_without_its_bots_by_a_missing_toolchain_exits_3(
+    command: tuple[str, ...], tmp_path: Path
+) -> None:
+    table = tmp_path / "languages.toml"
+    table.write_text('[pascal]\ncompile = ["no-such-pascal-compiler", "{src}"]\n')
+    pas = tmp_path / "bot.pas"
+    pas.write_text("program p; begin end.\n")
+    ok = ROOT / "bots" / "nim" / "optimal.py"
+    play = command[0] == "play"
+    bots = (str(pas),) if play else ("--db", str(tmp_path / "r.db"), str(pas), str(ok))
+    out = judge(*command, "--languages", str(table), *bots, cwd=tmp_path)
+    assert out.returncode == 3, out.stderr
+    assert "install fp-compiler" in out.stderr and "Traceback" not in out.stderr
 
 
 # --- compilation is confined ----------------------------------------------------------------
@@ -287,6 +325,20 @@ def test_a_program_larger_than_the_compile_output_cap_is_a_compile_error(
     assert run is not None, out.stderr
     assert "larger than 64 MiB" in run["bots"][0]["compile_error"]
 
+
+
+def test_a_program_whose_object_file_exceeds_the_file_size_cap_is_said_to(
+    tmp_path: Path
+) -> None:
+    need("c")
+    from judge.sandbox.programs import COMPILE_LIMITS, CompileError, compiled
+
+    bot = tmp_path / "huge.c"  # a few lines of assembly, then 1 GiB of .data
+    bot.write_text("char big[1ULL << 30] = {1};\nint main(void) { return big[5]; }\n")
+    with pytest.raises(CompileError) as caught:
+        compiled(bot)
+    cap = COMPILE_LIMITS["file_bytes"] >> 20
+    assert f"wrote a file larger than {cap} MiB" in str(caught.value), str(caught.value)
 
 # --- the user's flags and table -------------------------------------------------------------------
 
@@ -372,6 +424,22 @@ def test_a_source_that_builds_no_program_is_a_compile_error_not_a_skip(tmp_path:
     assert out.returncode == 0, out.stderr
     assert run is not None and run["bots"][0]["failures"] == {"compile-error": 1}
     assert "no program to run" in run["bots"][0]["compile_error"]
+
+
+#: Nim bots as contestants write them in Free Pascal's modes: Delphi's (the judge's default:
+#: Result, dynamic arrays, no directive) and objfpc's, which the program asks for
+PASCAL_MODES = {"delphi.dpr": "nim_delphi.dpr", "objfpc.pas": "nim_objfpc.pas"}
+
+
+@pytest.mark.parametrize("name", sorted(PASCAL_MODES))
+def test_pascal_in_delphi_and_objfpc_modes_compiles_and_plays(name: str, tmp_path: Path) -> None:
+    need("pascal")
+    bot = tmp_path / name
+    bot.write_bytes((ROOT / "tests" / "bots" / PASCAL_MODES[name]).read_bytes())
+    out, run = grade(tmp_path, "nim", bot, starts="3 4 5\n1 2 4 8\n")
+    assert run is not None, out.stderr
+    assert run["bots"][0]["compile_error"] is None
+    assert run["bots"][0]["wins"] == 2, run["games"]
 
 
 def test_flags_that_cannot_build_any_program_are_refused_before_any_game(

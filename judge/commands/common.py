@@ -317,6 +317,14 @@ def tier_name(config: dict[str, Any]) -> str:
 #: the exit status of a command that graded what it could, but skipped a bot whose
 #: language has no toolchain here (its games are not played, nor charged to it)
 EXIT_SKIPPED = 3
+
+
+class NothingToGrade(InputError):
+    """Nothing can be played because bots were skipped, their language not installed here:
+    the command ends with `EXIT_SKIPPED` (the machine lacks a toolchain), not as bad input."""
+
+    status = EXIT_SKIPPED
+
 #: the exit status of a run with void games (a judge error, charged to no bot)
 EXIT_VOID = 4
 
@@ -372,8 +380,12 @@ def check_bots(paths: list[str]) -> tuple[list[str], list[str]]:
             raise InputError(f"{path} and {seen[real]} are the same bot")
         seen[real] = path
         bots.append(path)
+    if not bots and skipped:  # each was named above, with the package to install
+        raise NothingToGrade("nothing to grade: " + (
+            "the bot was skipped" if len(skipped) == 1 else "every bot was skipped")
+            + " (its language is not installed here)")
     if not bots:
-        raise InputError("; ".join(skipped) if skipped else "no bot files among the arguments")
+        raise InputError("no bot files among the arguments")
     return bots, skipped
 
 

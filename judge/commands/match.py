@@ -10,6 +10,7 @@ from collections import defaultdict
 from typing import Any
 
 from judge.commands.common import (
+    NothingToGrade,
     add_game_options,
     add_harness_options,
     add_opponent_option,
@@ -136,8 +137,9 @@ def run(args: argparse.Namespace) -> int:
         harness = harness_setup(args)  # the language table first: bots are compiled next
         programs, skipped = check_bots([n for n in args.bots if n not in PERFECT])
         if len(programs) + len(perfect) != 2:
-            raise InputError("a match needs both bots: " + "; ".join(skipped or
-                                                                      ["a bot was skipped"]))
+            error = NothingToGrade if skipped else InputError
+            raise error("a match needs both bots: " + "; ".join(skipped or
+                                                                ["a bot was skipped"]))
         # the schedule seats the perfect player as "optimal"; the run records its kind
         bots = [OPTIMAL if n in PERFECT else programs.pop(0) for n in args.bots]
         game = game_from_args(args)

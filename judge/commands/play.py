@@ -9,6 +9,7 @@ from typing import Any, TextIO
 
 from judge.analysis import MoveReview, review
 from judge.commands.common import (
+    NothingToGrade,
     add_game_options,
     add_harness_options,
     add_opponent_option,
@@ -89,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
     if programs:
         _, skipped = check_bots(list(dict.fromkeys(programs)))  # a bot may play itself
         if skipped:
-            raise InputError("; ".join(skipped))
+            raise NothingToGrade("; ".join(skipped))
     bot_seat = game.mover(start) if args.seat == 1 else 1 - game.mover(start)
     seated = names if bot_seat == 0 else names[::-1]
     # with JSON on stdout, the dialogue with a human goes to stderr

@@ -10,6 +10,7 @@ from itertools import combinations
 from typing import Any
 
 from judge.commands.common import (
+    NothingToGrade,
     add_game_options,
     add_harness_options,
     add_output_options,
@@ -127,8 +128,9 @@ def run(args: argparse.Namespace) -> int:
         bots, skipped = check_bots(names) if names else ([], [])
         entrants = bots + ([OPTIMAL] if args.include_optimal else [])
         if len(entrants) < 2:
-            raise InputError("a tournament needs at least two participants "
-                             "(name two bots, or add --include-optimal)")
+            error = NothingToGrade if skipped else InputError  # 3: a language is missing
+            raise error("a tournament needs at least two participants "
+                        "(name two bots, or add --include-optimal)")
         if not 1 <= args.rounds <= MAX_ROUNDS:
             raise InputError(f"--rounds must be from 1 to {MAX_ROUNDS}")
         game = game_from_args(args)

@@ -31,6 +31,9 @@ KEYS: dict[str, type | tuple[type, ...]] = {
     "first_move_seconds": (int, float), "cpu_seconds": (int, float), "processes": int,
     "detect": str, "probe": str,
 }
+#: how a message names the type of a key
+_KINDS = {str: "a string", list: "a list of strings", dict: "a table", bool: "true or false",
+          int: "a whole number", (int, float): "a number"}
 #: the placeholders each command may use
 PLACEHOLDERS = {"compile": {"{src}", "{out}", "{flags}", "{compat}"},
                 "run": {"{src}", "{dir}", "{main}", "{heap}", "{flags}", "{python}"}}
@@ -139,7 +142,8 @@ def _language(key: str, row: dict[str, Any], where: str) -> Language:
             raise InputError(f"{where}: language {key}: unknown key {name!r} "
                              f"(known: {', '.join(KEYS)})")
         if not isinstance(value, KEYS[name]) or isinstance(value, bool) != (KEYS[name] is bool):
-            raise InputError(f"{where}: language {key}: {name} has the wrong type")
+            raise InputError(f"{where}: language {key}: {name} must be {_KINDS[KEYS[name]]}, "
+                             f"not {value!r}"[:300])
         if isinstance(value, list) and not all(isinstance(v, str) for v in value):
             raise InputError(f"{where}: language {key}: {name} must be a list of strings")
     for name in ("name", "suffixes", "run"):
@@ -212,19 +216,20 @@ def read_overrides(path: str | None, flags: list[str] | None) -> dict[str, dict[
         except ValueError as exc:
             raise InputError(f"--flags {given}: {exc}") from None
     if overrides:
-        Table(overrides)  # refused now if wrong, not in the middle of a run
+        Table(overrides, f"--languages {path}" if path else "--flags")  # refused now if wrong
     return overrides
 
 
 class Table:
     """The languages: the shipped table with a user's `overrides` applied."""
 
-    def __init__(self, overrides: dict[str, dict[str, Any]] | None = None) -> None:
+    def __init__(self, overrides: dict[str, dict[str, Any]] | None = None,
+                 where: str = "--languages") -> None:
         rows = {key: dict(row) for key, row in _shipped().items()}
         for key, row in (overrides or {}).items():
             rows.setdefault(key, {}).update(row)
         self.overrides = overrides or {}
-        self.languages = {key: _language(key, row, "--languages")
+        self.languages = {key: _language(key, row, where)
                           for key, row in rows.items()}
         self._by_suffix: dict[str, Language] = {}
         # a user's own languages first: a suffix they claim is theirs

@@ -419,6 +419,8 @@ def _compile(lang: Language, command: list[str], source: Path,
     if name != source.name:
         said = said.replace(name, source.name)
     said = said[-COMPILE_MESSAGE_CHARS:]
+    if not why and "File size limit exceeded" in said:  # a tool of it killed by SIGXFSZ
+        why = f"the compiler wrote a file larger than {limits.file_bytes >> 20} MiB"
     return None, ("\n".join(filter(None, [said.rstrip(), why]))
                   or f"{Path(command[0]).name} failed"), lasting
 
