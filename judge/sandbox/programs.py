@@ -372,7 +372,7 @@ def _compile(lang: Language, command: list[str], source: Path,
     shell = (f"{mkdir} out && {shlex.join(command)} >&2 && cd out && "
              f"exec {tar} --owner=0 --group=0 -cf - .")
     runtime = (*_runtime_of(command[0]), *lang.needed(),
-               *((COMPAT,) if "{compat}" in lang.compile else ()))
+               *((COMPAT,) if any("{compat}" in word for word in lang.compile) else ()))
     program = Program(source, ("/bin/sh", "-c", shell), runtime, shows=(),
                       address_space=lang.address_space)
     limits = Limits(**COMPILE_LIMITS)
