@@ -426,3 +426,88 @@ def test_compiled_bot_is_cached_by_content(tmp_path: Path) -> None:
     assert compiled(source)[0] / "bot" == binary and binary.stat().st_mtime_ns == stamp
     source.write_text(source.read_text() + "\n/* changed */\n")
     assert compiled(source)[0] / "bot" != binary
+
+
+#: a bot that moves, then leaves children that sleep, and lingers itself
+MOVE_THEN_CHILDREN = """
+import os, sys, time
+sys.stdin.readline()
+print(next(i + 1 for i in range(7)), flush=True)
+for _ in range(4):
+    if os.fork() == 0:
+        time.sleep(10**6)
+time.sleep(10**6)
+"""
+
+#: a parent of the judge that takes in what the judge leaves (a child subreaper): it kills
+#: the judge with SIGKILL once its bot has moved, then reaps whatever comes to it, and
+#: prints, for each process it reaps but the judge, its name and how it ended
+ORPHANS_OF_A_KILLED_JUDGE = """
+import ctypes, json, os, subprocess, sys, time
+ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+judge = subprocess.Popen([sys.executable, "-c", sys.argv[1], *sys.argv[2:]],
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+judge.stdout.readline()
+judge.kill()
+judge.wait()
+ended, deadline = [], time.monotonic() + 10.0
+while time.monotonic() < deadline:
+    kids = []
+    for task in os.listdir(f"/proc/{os.getpid()}/task"):
+        with open(f"/proc/{os.getpid()}/task/{task}/children") as fh:
+            kids += [int(k) for k in fh.read().split()]
+    if not kids:
+        break
+    for kid in kids:
+        try:
+            with open(f"/proc/{kid}/stat") as fh:
+                name = fh.read().split("(", 1)[1].rsplit(")", 1)[0]
+        except OSError:
+            continue
+        pid, status = os.waitpid(kid, os.WNOHANG)
+        if pid:
+            ended.append([name, os.waitstatus_to_exitcode(status)])
+    time.sleep(0.01)
+print(json.dumps(ended))
+"""
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_killed_judge_leaves_only_its_helpers_which_end_by_themselves(mode: str) -> None:
+    # the helper that reaps the bot outlives the judge to kill what the bot started: it
+    # reaps all of it (none of it is left to the judge's parent, or to an init that may
+    # never reap), and is not killed on the way by telling a judge that is gone how the
+    # bot ended (SIGPIPE)
+    bot = copy_bot("move_then_children.py", STANDALONE, MOVE_THEN_CHILDREN)
+    out = subprocess.run(
+        [sys.executable, "-c", ORPHANS_OF_A_KILLED_JUDGE, KILLED_JUDGE, str(bot), mode],
+        capture_output=True, text=True, timeout=60, check=True,
+    ).stdout
+    ended = json.loads(out)
+    assert ended, "the helper outlives the judge, then ends"
+    assert all(name.startswith("judge-exec") for name, _ in ended), ended
+    assert all(code != -signal.SIGPIPE for _, code in ended), ended
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_bot_whose_start_fails_in_the_judge_after_it_runs_is_killed(
+        mode: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the judge's own failure once the bot's process exists (e.g. a descriptor it closes
+    # is found closed already) voids the game; it must not leave that process running
+    # into the slot's next game
+    import judge.sandbox.process as process
+
+    def failing(fd: int, keep: int) -> None:
+        raise OSError(9, "Bad file descriptor")
+
+    bot = copy_bot(f"linger_{mode}.py", STANDALONE, (BOTS / "linger.py").read_text())
+    monkeypatch.setattr(process, "StderrTail", failing)
+    record = play_game(GAME, [BotPlayer(bot, LIMITS, mode), FirstPit()], GAME.start(), LIMITS)
+    monkeypatch.undo()
+    assert record.verdict.code == verdicts.JUDGE_ERROR
+    finish_all()
+    deadline = time.monotonic() + MARGIN
+    while (left := [p for p in processes_running(bot) if not dying(p)]) and (
+            time.monotonic() < deadline):
+        time.sleep(0.01)
+    assert left == [], [describe(p) for p in left]
