@@ -377,10 +377,11 @@ for _ in range(300):
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_disk_is_capped_in_the_work_dir(mode: str, tmp_path: Path) -> None:
+def test_disk_is_capped_in_the_work_dir_tmp_and_dev_shm(mode: str, tmp_path: Path) -> None:
     if not full_tier(mode).holds()["disk"]:
         pytest.skip("this tier has no disk limit")
-    places = ["os.environ['HOME']"] + (["'/tmp'"] if mode == "bwrap" else [])
+    # its work dir and each folder every program may write to: /tmp and /dev/shm
+    places = ["os.environ['HOME']", "'/tmp'", "'/dev/shm'"]
     attack = "\n".join(f"""
 def fill(folder={place}):
     for i in range(200):

@@ -288,6 +288,9 @@ int main(int argc, char **argv) {
         if (child < 0) die("fork", NULL);
         if (child > 0) {
             int status = 0, code = 126, reaped;
+            /* a judge that is gone does not read its status pipe: the report must not end
+               the reaper (SIGPIPE) before it has reaped all (set here, not in the bot) */
+            signal(SIGPIPE, SIG_IGN);
             for (int fd = 0; fd < 3; fd++) close(fd);
             for (int k = 0; k < ncg; k++) close(cgroups[k]);
             /* SIGTERM (the judge's death) and SIGCHLD wait blocked, taken one at a time:

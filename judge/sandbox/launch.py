@@ -59,7 +59,10 @@ def bwrap_command(program: Program, limits: Limits, files: dict[str, int]) -> li
             "--unshare-uts", "--unshare-cgroup-try", "--die-with-parent"]
     if os.geteuid() != 0:
         argv += ["--unshare-user", "--disable-userns"]
+    # /dev/shm (POSIX shared memory) a tmpfs of its own, capped like the work dir: in
+    # bwrap's /dev it would be uncapped, and not counted as the bot's memory without cgroups
     argv += [*_system_binds(), "--proc", "/proc", "--dev", "/dev",
+             "--size", str(limits.disk_bytes), "--perms", "01777", "--tmpfs", "/dev/shm",
              "--size", str(limits.disk_bytes), "--tmpfs", BOX]
     for name, fd in files.items():
         argv += ["--perms", "0644", "--file", str(fd), f"{BOX}/{name}"]

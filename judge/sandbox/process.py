@@ -149,24 +149,50 @@ class Confined:
         finally:
             for fd in (err_write, *launch.pass_fds):
                 if fd not in launch.slot_fds:  # the slot keeps those
-                    os.close(fd)
+                    with suppress(OSError):
+                        os.close(fd)
             if slave >= 0:
                 os.close(slave)
         self._status_fd = status_read
         self.pgid = self.popen.pid
+        self._pidfd = -1
         try:
-            self._pidfd = os.pidfd_open(self.popen.pid)
-        except OSError:
-            self._pidfd = -1
-        self._stderr = StderrTail(err_read, limits.stderr_bytes)
-        stderr_pump().add(self._stderr)
-        out_fd = self._master if pty else self.popen.stdout.fileno()
-        self._in_fd = self._master if pty else self.popen.stdin.fileno()
-        os.set_blocking(self._in_fd, False)
-        #: the bot's output, read with deadlines through pexpect
-        self.output = pexpect.fdpexpect.fdspawn(out_fd, timeout=None)
-        self.output.delaybeforesend = None  # pexpect sleeps 50 ms per send by default
-        self.output.delayafterread = None  # ... and 0.1 ms after every read
+            with suppress(OSError):
+                self._pidfd = os.pidfd_open(self.popen.pid)
+            self._stderr = StderrTail(err_read, limits.stderr_bytes)
+            err_read = -1  # the tail's now
+            stderr_pump().add(self._stderr)
+            out_fd = self._master if pty else self.popen.stdout.fileno()
+            self._in_fd = self._master if pty else self.popen.stdin.fileno()
+            os.set_blocking(self._in_fd, False)
+            #: the bot's output, read with deadlines through pexpect
+            self.output = pexpect.fdpexpect.fdspawn(out_fd, timeout=None)
+            self.output.delaybeforesend = None  # pexpect sleeps 50 ms per send by default
+            self.output.delayafterread = None  # ... and 0.1 ms after every read
+        except BaseException:
+            self._abandon(err_read)
+            raise
+
+    def _abandon(self, err_read: int) -> None:
+        """The judge failed to take up a bot it has started: every process of it killed and
+        reaped, the judge's descriptors closed (any already closed is let be)."""
+        self._closed = True
+        if self.slot is not None:
+            self.slot.kill_all()
+        else:
+            self._kill_tree()
+        _kill_group(self.pgid)
+        self._wait_gone()
+        for stream in (self.popen.stdin, self.popen.stdout):
+            if stream:
+                with suppress(OSError):
+                    stream.close()
+        for fd in (err_read, self._master, self._pidfd, self._status_fd, self._info_fd):
+            if fd >= 0:
+                with suppress(OSError):
+                    os.close(fd)
+        if self.workdir is not None:
+            remove_tree(self.workdir)
 
     def send(self, data: bytes, timeout: float) -> None:
         """Write `data` to the bot's input; raises `TimeoutError` if it is not taken in time.

@@ -76,6 +76,10 @@ class _StderrPump(threading.Thread):
                     self._take_requests()
                     continue
                 tail = key.data
+                if tail.done.is_set():
+                    # given up and closed earlier in this batch: its number may be another
+                    # descriptor's by now, which is not the pump's to read or close
+                    continue
                 try:
                     chunk = os.read(tail.fd, _STDERR_CHUNK)
                 except OSError:
@@ -111,6 +115,8 @@ class _StderrPump(threading.Thread):
                 tail.feed(chunk)
 
     def _close(self, tail: StderrTail) -> None:
+        if tail.done.is_set():  # once: the number may be another descriptor's by now
+            return
         with suppress(OSError, ValueError, KeyError):
             self.selector.unregister(tail.fd)
         with suppress(OSError):
