@@ -8,7 +8,6 @@ from typing import Any
 
 from judge.games.base import InputError
 from judge.players.base import Played, Player
-from judge.players.tricky import TrickyPlayer
 from judge.solvers import solver_for
 
 #: the kinds of perfect opponent, for `opponent_player`
@@ -31,6 +30,8 @@ def opponent_player(kind: str, seed: int | None) -> Player:
     """The perfect opponent of `kind` (one of `OPPONENTS`) with the game's `seed`."""
     if kind == "optimal":
         return OptimalPlayer(seed)
-    if kind == "tricky":
+    if kind == "tricky":  # (imported here: a run with the plain opponent never needs it)
+        from judge.players.tricky import TrickyPlayer
+
         return TrickyPlayer(seed)
     raise InputError(f"unknown opponent {kind!r} (opponents: {', '.join(OPPONENTS)})")
