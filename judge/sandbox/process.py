@@ -183,10 +183,7 @@ class Confined:
             self._kill_tree()
         _kill_group(self.pgid)
         self._wait_gone()
-        for stream in (self.popen.stdin, self.popen.stdout):
-            if stream:
-                with suppress(OSError):
-                    stream.close()
+        self._close_pipes()
         for fd in (err_read, self._master, self._pidfd, self._status_fd, self._info_fd):
             if fd >= 0:
                 with suppress(OSError):
@@ -457,10 +454,7 @@ class Confined:
                 self._status_fd < 0 or (self.popen.returncode or 0) < 0):
             self._kill_without_slot()
         stderr_pump().give_up(self._stderr)
-        for stream in (self.popen.stdin, self.popen.stdout):
-            if stream:
-                with suppress(OSError):
-                    stream.close()
+        self._close_pipes()
         for fd in (self._master, *self._proc_fds.values()):
             if fd >= 0:
                 os.close(fd)
@@ -468,6 +462,13 @@ class Confined:
             self.slot.defer(self._settle)
         else:
             self._settle()
+
+    def _close_pipes(self) -> None:
+        """Close the judge's ends of the bot's stdin and stdout."""
+        for stream in (self.popen.stdin, self.popen.stdout):
+            if stream:
+                with suppress(OSError):
+                    stream.close()
 
     def _wait_gone(self) -> None:
         """Wait for the process the judge started to end (only a process stuck in the

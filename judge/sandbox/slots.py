@@ -490,14 +490,11 @@ class Slot:
         return self.cgroups.members() if self.cgroups else []
 
     def stop(self) -> None:
-        """SIGKILL every process of the slot, without waiting: none of them runs on (with
-        cgroups none can start another meanwhile); `kill_all` later makes sure."""
+        """SIGKILL every process of the slot's cgroups, without waiting: none of them runs
+        on, none can start another meanwhile; `kill_all` later makes sure (a slot without
+        cgroups is ended by `kill_all` alone)."""
         if self.cgroups is not None:
             self.cgroups.stop()
-        else:
-            for pid in _uid_processes(self.uid):
-                with suppress(OSError):
-                    os.kill(pid, signal.SIGKILL)
 
     def defer(self, finish: Callable[[], None]) -> None:
         """Keep `finish` (the wait for what ends a game: its processes gone, its starters
@@ -596,8 +593,7 @@ def finish_all() -> None:
     """Finish the last games of this process's slots (at its exit)."""
     if _held_pid == os.getpid():
         for slot in _held:
-            with suppress(Exception):
-                slot.finish()
+            slot.finish()
 
 
 def _new_slot() -> Slot:
