@@ -150,12 +150,25 @@ def describe(pid: int) -> str:
 
 def starter(pid: int) -> bool:
     """Whether `pid` is one of the judge's own processes that started a bot (its exec
-    helper: around bwrap, or as the bot's reaper, which ends once it has reaped all)."""
+    helper: around bwrap, or as the bot's reaper, which ends once it has reaped all),
+    forked by the judge's launcher (itself a child of the judge)."""
+    if not helper_process(pid):
+        return False
     try:
-        exe = os.readlink(f"/proc/{pid}/exe")
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            parent = int(fh.read().rsplit(b")", 1)[1].split()[1])
+    except (OSError, IndexError, ValueError):
+        return False
+    ours = children_of_this_process()
+    return pid in ours or (parent in ours and helper_process(parent))
+
+
+def helper_process(pid: int) -> bool:
+    """Whether `pid` runs the judge's exec helper."""
+    try:
+        return os.path.basename(os.readlink(f"/proc/{pid}/exe")).startswith("judge-exec")
     except OSError:
         return False
-    return pid in children_of_this_process() and os.path.basename(exe).startswith("judge-exec")
 
 
 def first_pit_game() -> GameRecord:

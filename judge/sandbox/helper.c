@@ -24,30 +24,41 @@
  *
  * Everything after "--" is the command. A failure exits with status 126 and a message on
  * stderr, which the judge reports as the bot's crash.
+ *
+ * `judge-exec -L FD:PPID` is the launcher a judge process keeps: it dies with PPID, and for
+ * each request on the socket FD it forks a child that does all of the above (no exec of
+ * the helper per game). See `launcher()` for the requests and reports.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <poll.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <sched.h>
 #include <signal.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #define MAX_ITEMS 32
+
+/* in a child of the launcher: the launcher's pid, the parent that -p names */
+static pid_t launcher_parent = 0;
 
 static volatile sig_atomic_t judge_gone = 0;
 
@@ -190,7 +201,7 @@ static void copy_files(int from, const char *to_dir, uid_t uid) {
     close(to);
 }
 
-int main(int argc, char **argv) {
+static int helper(int argc, char **argv) {
     long ppid = -1, uid = -1, work_size = 0;
     int cgroups[MAX_ITEMS], ncg = 0, nkeep = 0, ncover = 0, nlim = 0, seccomp = 0;
     char *keep[MAX_ITEMS], *cover[MAX_ITEMS], *own[MAX_ITEMS], *work = NULL, *chdir_to = NULL;
@@ -206,7 +217,7 @@ int main(int argc, char **argv) {
         if (!val || opt[0] != '-' || opt[2]) { errno = EINVAL; die("bad option", opt); }
         i++;
         switch (opt[1]) {
-        case 'p': ppid = atol(val); break;
+        case 'p': ppid = launcher_parent ? launcher_parent : atol(val); break;
         case 'c': if (ncg < MAX_ITEMS) cgroups[ncg++] = atoi(val); break;
         case 'k': if (nkeep < MAX_ITEMS) keep[nkeep++] = val; break;
         case 'K': if (ncover < MAX_ITEMS) cover[ncover++] = val; break;
@@ -352,4 +363,185 @@ int main(int argc, char **argv) {
     execvp(command[0], command);
     die("exec", command[0]);
     return 126;
+}
+
+/* ---- the launcher ---------------------------------------------------------------- */
+
+#define MAX_MESSAGE (1 << 20)
+#define MAX_FDS 64
+#define MAX_KIDS 256
+
+static struct { pid_t pid; int fd; } kids[MAX_KIDS];
+
+/* report how child `pid` ended on its report pipe: "STATUS MAXRSS_KB UTIME_US STIME_US" */
+static void report(pid_t pid, int status, const struct rusage *ru) {
+    for (int k = 0; k < MAX_KIDS; k++) {
+        if (kids[k].pid != pid) continue;
+        dprintf(kids[k].fd, "%d %ld %lld %lld\n", status, ru->ru_maxrss,
+                (long long)ru->ru_utime.tv_sec * 1000000 + ru->ru_utime.tv_usec,
+                (long long)ru->ru_stime.tv_sec * 1000000 + ru->ru_stime.tv_usec);
+        close(kids[k].fd);
+        kids[k].pid = 0;
+        return;
+    }
+}
+
+static void reap_all(void) {
+    int status;
+    struct rusage ru;
+    pid_t pid;
+    while ((pid = wait4(-1, &status, WNOHANG, &ru)) > 0) report(pid, status, &ru);
+}
+
+/* close every descriptor from `from` up but those in `keep` (sorted) */
+static void close_all_but(int from, const int *keep, int nkeep) {
+    for (int k = 0; k <= nkeep; k++) {
+        unsigned int last = k < nkeep ? (unsigned int)keep[k] - 1 : ~0U;
+        if ((unsigned int)from <= last && syscall(SYS_close_range, from, last, 0)) {
+            for (unsigned int fd = from; fd <= last && fd < 65536; fd++) close((int)fd);
+        }
+        if (k < nkeep && keep[k] + 1 > from) from = keep[k] + 1;
+    }
+}
+
+static int by_number(const void *a, const void *b) {
+    return *(const int *)a - *(const int *)b;
+}
+
+/* in the forked child: the request's descriptors where the judge asked for them, its
+   environment and folder, a session of its own; then the helper with its arguments */
+static void start_child(char **argv, int argc, char **env, const char *cwd, int *fds,
+                        int nfds, const int *targets) {
+    sigset_t none;
+    sigemptyset(&none);
+    signal(SIGCHLD, SIG_DFL);
+    signal(SIGPIPE, SIG_DFL);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    if (setsid() < 0) die("setsid", NULL);
+    int base = 3, keep[MAX_FDS];
+    for (int k = 0; k < nfds; k++)
+        if (targets[k] >= base) base = targets[k] + 1;
+    for (int k = 0; k < nfds; k++) {
+        if (targets[k] < 0) continue;
+        if ((fds[k] = fcntl(fds[k], F_DUPFD_CLOEXEC, base)) < 0) die("dup", NULL);
+    }
+    int nkeep = 0;
+    for (int k = 0; k < nfds; k++) {
+        if (targets[k] < 0) continue;
+        if (dup2(fds[k], targets[k]) < 0) die("dup2", NULL);
+        if (targets[k] >= 3) keep[nkeep++] = targets[k];
+    }
+    qsort(keep, nkeep, sizeof keep[0], by_number);
+    close_all_but(3, keep, nkeep);
+    if (chdir(cwd)) die("chdir", cwd);
+    environ = env;
+    _exit(helper(argc, argv));
+}
+
+/* Requests come on `sock` (SOCK_SEQPACKET), one message each: NUL-ended strings, the
+   number of arguments and each of them, the number of environment entries and each, the
+   folder to start in, the number of descriptors and, for each, the number it gets in the
+   child (-1: not passed on); the descriptors themselves come with it (SCM_RIGHTS), the
+   first being the write end of the report pipe (target -1). The answer is the child's pid
+   as a 4-byte int (negative: an errno, nothing started). When the child ends, reaped here,
+   a line on its report pipe says how (see `report`). */
+static int launcher(const char *spec) {
+    int sock = atoi(spec);
+    const char *colon = strchr(spec, ':');
+    pid_t judge = colon ? (pid_t)atol(colon + 1) : 0;
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL)) die("pdeathsig", NULL);
+    if (judge && getppid() != judge) _exit(126);
+    signal(SIGPIPE, SIG_IGN);
+    sigset_t chld;
+    sigemptyset(&chld);
+    sigaddset(&chld, SIGCHLD);
+    sigprocmask(SIG_BLOCK, &chld, NULL);
+    int sfd = signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK);
+    if (sfd < 0) die("signalfd", NULL);
+    static char buf[MAX_MESSAGE + 1];
+    static char *ptrs[MAX_MESSAGE / 2 + 4];
+    union {
+        char space[CMSG_SPACE(sizeof(int) * MAX_FDS)];
+        struct cmsghdr align;
+    } control;
+    for (;;) {
+        struct pollfd polled[2] = {{sock, POLLIN, 0}, {sfd, POLLIN, 0}};
+        if (poll(polled, 2, -1) < 0) {
+            if (errno == EINTR) continue;
+            die("poll", NULL);
+        }
+        if (polled[1].revents) {
+            struct signalfd_siginfo info;
+            while (read(sfd, &info, sizeof info) > 0) {}
+            reap_all();
+        }
+        if (!polled[0].revents) continue;
+        struct iovec iov = {buf, MAX_MESSAGE};
+        struct msghdr msg = {0};
+        msg.msg_iov = &iov;
+        msg.msg_iovlen = 1;
+        msg.msg_control = control.space;
+        msg.msg_controllen = sizeof control.space;
+        ssize_t got = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC);
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) break; /* the judge is done (or gone) */
+        buf[got] = 0;
+        int fds[MAX_FDS], nfds = 0;
+        for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c)) {
+            if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS) continue;
+            int n = (int)((c->cmsg_len - CMSG_LEN(0)) / sizeof(int));
+            for (int k = 0; k < n; k++) {
+                int fd;
+                memcpy(&fd, CMSG_DATA(c) + k * sizeof(int), sizeof fd);
+                if (nfds < MAX_FDS) fds[nfds++] = fd;
+                else close(fd);
+            }
+        }
+        /* split the strings */
+        int nptrs = 0;
+        for (char *p = buf; p < buf + got; p += strlen(p) + 1) ptrs[nptrs++] = p;
+        int at = 0, answer = -EINVAL, slot = -1, targets[MAX_FDS];
+        int argc = at < nptrs ? atoi(ptrs[at++]) : -1;
+        char **argv = ptrs + at;
+        at += argc > 0 ? argc : 0;
+        int envc = at < nptrs ? atoi(ptrs[at++]) : -1;
+        char **env = ptrs + at;
+        at += envc > 0 ? envc : 0;
+        char *cwd = at < nptrs ? ptrs[at++] : NULL;
+        int ntargets = at < nptrs ? atoi(ptrs[at++]) : -1;
+        for (int k = 0; k < ntargets && k < MAX_FDS && at < nptrs; k++)
+            targets[k] = atoi(ptrs[at++]);
+        for (int k = 0; k < MAX_KIDS && slot < 0; k++)
+            if (!kids[k].pid) slot = k;
+        if (slot < 0) answer = -EAGAIN;
+        if (argc > 0 && envc >= 0 && cwd && ntargets == nfds && nfds >= 1 && at == nptrs &&
+            slot >= 0) {
+            pid_t me = getpid(), pid = fork();
+            if (pid == 0) {
+                launcher_parent = me;
+                close(sock);
+                close(sfd);
+                argv[argc] = NULL; /* (this child's copy of the pointers, all parsed) */
+                env[envc] = NULL;
+                start_child(argv, argc, env, cwd, fds, nfds, targets);
+            }
+            answer = pid < 0 ? -errno : pid;
+            if (pid > 0) {
+                kids[slot].pid = pid;
+                kids[slot].fd = fds[0];
+                fds[0] = -1;
+            }
+        }
+        for (int k = 0; k < nfds; k++)
+            if (fds[k] >= 0) close(fds[k]);
+        int32_t word = answer;
+        if (send(sock, &word, sizeof word, MSG_NOSIGNAL) != sizeof word) break;
+    }
+    reap_all();
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    if (argc == 3 && !strcmp(argv[1], "-L")) return launcher(argv[2]);
+    return helper(argc, argv);
 }

@@ -12,7 +12,6 @@ never by scanning /proc; the judge waits on a pidfd, never by sleeping in turn.
 from __future__ import annotations
 
 import os
-import resource
 import select
 import signal
 import subprocess
@@ -26,7 +25,9 @@ from pathlib import Path
 import pexpect.fdpexpect
 
 from judge.sandbox.cleanup import remove_tree
-from judge.sandbox.launch import plan
+from judge.sandbox.helper import helper_path
+from judge.sandbox.launch import Launch, plan
+from judge.sandbox.launcher import Launched, Spawned, Started, launcher
 from judge.sandbox.limits import Limits
 from judge.sandbox.programs import Program
 from judge.sandbox.slots import Slot, take_slot
@@ -114,7 +115,6 @@ class Confined:
         self._cpu = 0.0
         self._memory = 0
         self._status = b""
-        self._usage: resource.struct_rusage | None = None
         self._rss = 0
         self._parent_of_bot: int | None = None
         launch = plan(program, limits, self.tier, self.slot, files, env)
@@ -129,44 +129,37 @@ class Confined:
             attrs[1] &= ~termios.OPOST  # "\n" stays "\n"
             attrs[3] &= ~(termios.ECHO | termios.ECHONL)
             termios.tcsetattr(slave, termios.TCSANOW, attrs)
-            stdin = stdout = slave
+            theirs_in = theirs_out = slave
+            self._in_fd = self._out_fd = self._master
         else:
-            self._master, slave = -1, -1
-            stdin = stdout = subprocess.PIPE
+            self._master = slave = -1
+            theirs_in, self._in_fd = os.pipe()
+            self._out_fd, theirs_out = os.pipe()
         try:
-            self.popen = subprocess.Popen(
-                launch.argv, stdin=stdin, stdout=stdout, stderr=err_write, cwd=launch.cwd,
-                env=launch.env, start_new_session=True, pass_fds=launch.pass_fds,
-                preexec_fn=launch.preexec,
-            )
+            self.started = _start(launch, (theirs_in, theirs_out, err_write))
         except BaseException:
-            for fd in (err_read, self._master, status_read, self._info_fd):
+            for fd in (err_read, self._master, status_read, self._info_fd, self._in_fd,
+                       self._out_fd):
                 if fd >= 0:
-                    os.close(fd)
+                    with suppress(OSError):
+                        os.close(fd)
             if self.workdir is not None:
                 remove_tree(self.workdir)
             raise
         finally:
-            for fd in (err_write, *launch.pass_fds):
+            for fd in {err_write, theirs_in, theirs_out, *launch.pass_fds}:
                 if fd not in launch.slot_fds:  # the slot keeps those
                     with suppress(OSError):
                         os.close(fd)
-            if slave >= 0:
-                os.close(slave)
         self._status_fd = status_read
-        self.pgid = self.popen.pid
-        self._pidfd = -1
+        self.pgid = self.started.pid
         try:
-            with suppress(OSError):
-                self._pidfd = os.pidfd_open(self.popen.pid)
             self._stderr = StderrTail(err_read, limits.stderr_bytes)
             err_read = -1  # the tail's now
             stderr_pump().add(self._stderr)
-            out_fd = self._master if pty else self.popen.stdout.fileno()
-            self._in_fd = self._master if pty else self.popen.stdin.fileno()
             os.set_blocking(self._in_fd, False)
             #: the bot's output, read with deadlines through pexpect
-            self.output = pexpect.fdpexpect.fdspawn(out_fd, timeout=None)
+            self.output = pexpect.fdpexpect.fdspawn(self._out_fd, timeout=None)
             self.output.delaybeforesend = None  # pexpect sleeps 50 ms per send by default
             self.output.delayafterread = None  # ... and 0.1 ms after every read
         except BaseException:
@@ -184,10 +177,11 @@ class Confined:
         _kill_group(self.pgid)
         self._wait_gone()
         self._close_pipes()
-        for fd in (err_read, self._master, self._pidfd, self._status_fd, self._info_fd):
+        for fd in (err_read, self._status_fd, self._info_fd):
             if fd >= 0:
                 with suppress(OSError):
                     os.close(fd)
+        self.started.close()
         if self.workdir is not None:
             remove_tree(self.workdir)
 
@@ -215,9 +209,10 @@ class Confined:
         if self._master >= 0:
             with suppress(OSError, TimeoutError):
                 self.send(termios.tcgetattr(self._master)[6][termios.VEOF], 0.1)
-        elif self.popen.stdin and not self.popen.stdin.closed:
+        elif self._in_fd >= 0:
             with suppress(OSError):
-                self.popen.stdin.close()
+                os.close(self._in_fd)
+            self._in_fd = -1
 
     def poll(self, timeout: float = 0.0) -> Exit | None:
         """How the bot ended, waiting up to `timeout` s; None while it still runs."""
@@ -226,7 +221,7 @@ class Confined:
         code = self._ended(timeout)
         if code is None:
             return None
-        usage = self._usage
+        usage = self.started.usage
         # memory: the largest address space sampled or resident size of a process of the
         # bot (what its rlimit bounds), and with cgroups the slot's peak in this game
         cpu, memory, oom = self._cpu, self._memory, False
@@ -248,7 +243,7 @@ class Confined:
         The helper reports it on the status pipe as soon as the bot's own process ends
         (the helper lives on while what the bot left runs); without a report, the status
         of the process the judge started (bwrap says 128 + N for a death by signal N)."""
-        watched = [fd for fd in (self._status_fd, self._pidfd) if fd >= 0]
+        watched = [fd for fd in (self._status_fd, self.started.ended_fd) if fd >= 0]
         deadline = time.monotonic() + timeout
         while True:
             reported = self._reported()
@@ -260,8 +255,8 @@ class Confined:
                 if cg is None or not cg.counts_memory:
                     self._wait_started(0.05)
                 return reported
-            if self._reap():
-                code = self.popen.returncode
+            if self.started.reap():
+                code = self.started.returncode
                 reported = self._reported()
                 if reported is not None:
                     return reported
@@ -405,7 +400,7 @@ class Confined:
         helper -> bot)."""
         if self._pid is not None:
             return self._pid
-        pid = self.popen.pid
+        pid = self.started.pid
         helped = 1 if self._status_fd >= 0 else 0  # a helper stays as the parent
         depth = (4 if helped else 2) if self.mode == "bwrap" else helped
         parent = None
@@ -451,31 +446,31 @@ class Confined:
         self.poll()
         # no helper to be the subreaper of what it left, or the bot (its user's) killed it
         if self.mode != "bwrap" and self.slot is None and (
-                self._status_fd < 0 or (self.popen.returncode or 0) < 0):
+                self._status_fd < 0 or (self.started.returncode or 0) < 0):
             self._kill_without_slot()
         stderr_pump().give_up(self._stderr)
         self._close_pipes()
-        for fd in (self._master, *self._proc_fds.values()):
-            if fd >= 0:
-                os.close(fd)
+        for fd in self._proc_fds.values():
+            os.close(fd)
         if deferred:
             self.slot.defer(self._settle)
         else:
             self._settle()
 
     def _close_pipes(self) -> None:
-        """Close the judge's ends of the bot's stdin and stdout."""
-        for stream in (self.popen.stdin, self.popen.stdout):
-            if stream:
+        """Close the judge's ends of the bot's stdin and stdout (or its pty), once."""
+        for fd in {self._in_fd, self._out_fd}:
+            if fd >= 0:
                 with suppress(OSError):
-                    stream.close()
+                    os.close(fd)
+        self._in_fd = self._out_fd = self._master = -1
 
     def _wait_gone(self) -> None:
         """Wait for the process the judge started to end (only a process stuck in the
         kernel takes longer than a few seconds), and reap it."""
-        if not self._wait_started(5.0):
+        if not self.started.wait(5.0):
             _kill_group(self.pgid)
-            self.popen.wait()
+            self.started.wait(None)
 
     def _settle(self) -> None:
         """The end of a killed bot: every process of its slot gone, its starter reaped,
@@ -483,28 +478,17 @@ class Confined:
         if self.slot is not None and self.slot.cgroups is not None:
             self.slot.kill_all()
         self._wait_gone()
-        for fd in (self._pidfd, self._status_fd, self._info_fd):
+        for fd in (self._status_fd, self._info_fd):
             if fd >= 0:
                 os.close(fd)
-        self._pidfd = self._status_fd = self._info_fd = -1
+        self._status_fd = self._info_fd = -1
+        self.started.close()
         if self.workdir is not None:
             remove_tree(self.workdir)
 
-    def _reap(self) -> bool:
-        """Reap the process the judge started if it has ended (once); whether it has."""
-        if self.popen.returncode is None:
-            pid, status, usage = os.wait4(self.popen.pid, os.WNOHANG)
-            if not pid:
-                return False
-            self._usage = usage
-            self.popen.returncode = os.waitstatus_to_exitcode(status)
-        return True
-
     def _wait_started(self, timeout: float) -> bool:
         """Wait for the process the judge started to end; whether it did."""
-        if not self._reap() and self._pidfd >= 0:
-            select.select([self._pidfd], [], [], timeout)
-        return self._reap()
+        return self.started.wait(timeout)
 
     def _end_namespace(self, wait: bool = True) -> None:
         """Kill the PID 1 of the bot's namespace and (if `wait`) wait until it is gone: the
@@ -535,7 +519,7 @@ class Confined:
     def _kill_tree(self) -> None:
         """Kill the descendants of the process the judge started, until none is left (the
         helper stays their parent: orphans come back to it, not to init)."""
-        _kill_until_gone(lambda: _descendants(self.popen.pid), rounds=50, pause=0.001)
+        _kill_until_gone(lambda: _descendants(self.started.pid), rounds=50, pause=0.001)
 
     def _kill_without_slot(self) -> None:
         """Without a slot's cgroup: kill the process group until it is gone, and (without a
@@ -546,6 +530,21 @@ class Confined:
             time.sleep(0.005)
         if self.mode == "none":
             _kill_until_gone(lambda: marked_processes(self._token), rounds=3, pause=0.01)
+
+
+def _start(launch: Launch, stdio: tuple[int, int, int]) -> Started:
+    """Start the bot's starter: through this process's launcher when the helper starts
+    it (no fork of the judge), else with `subprocess.Popen`."""
+    if launch.preexec is None and launch.argv[0] == helper_path():
+        keeper = launcher(launch.argv[0])
+        if keeper is not None:
+            pid, ended = keeper.start(launch.argv, launch.env, launch.cwd, stdio,
+                                      launch.pass_fds)
+            return Launched(pid, ended)
+    return Spawned(subprocess.Popen(
+        launch.argv, stdin=stdio[0], stdout=stdio[1], stderr=stdio[2], cwd=launch.cwd,
+        env=launch.env, start_new_session=True, pass_fds=launch.pass_fds,
+        preexec_fn=launch.preexec))
 
 
 def _descendants(root: int) -> list[int]:

@@ -590,10 +590,14 @@ def take_slot() -> Slot | None:
 
 
 def finish_all() -> None:
-    """Finish the last games of this process's slots (at its exit)."""
+    """Finish the last games of this process's slots, then end its bot launcher (at its
+    exit)."""
     if _held_pid == os.getpid():
         for slot in _held:
             slot.finish()
+    from judge.sandbox.launcher import stop
+
+    stop()
 
 
 def _new_slot() -> Slot:

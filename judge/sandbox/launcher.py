@@ -1,0 +1,194 @@
+"""The launcher a judge process keeps (``judge-exec -L``): it forks each bot's starter on
+request, so that a game costs no fork or exec of the judge and no exec of the helper.
+
+A request is one message on a socket pair: the helper's arguments, the environment, the
+folder, and the descriptors the child gets (SCM_RIGHTS). The child does what the helper
+does when run as a program (see `helper.c`), in a session of its own. The launcher is its
+parent and reaps it; how it ended (wait status and resource use) comes on a pipe of the
+child's own, which is readable once it is reaped.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import resource
+import select
+import socket
+import struct
+import subprocess
+import threading
+from contextlib import suppress
+
+
+class Started:
+    """A bot's starter (the helper, or bwrap under it): what the judge needs of a process
+    it started, however it started it."""
+
+    def __init__(self, pid: int, ended_fd: int) -> None:
+        self.pid = pid
+        #: readable once the process has ended and is reaped (a pidfd, or the report pipe)
+        self.ended_fd = ended_fd
+        self.returncode: int | None = None
+        self.usage: resource.struct_rusage | None = None
+
+    def reap(self) -> bool:
+        """Whether the process has ended (reaped once, its status and use kept)."""
+        raise NotImplementedError
+
+    def wait(self, timeout: float | None) -> bool:
+        """Wait up to `timeout` s (None: as long as it takes) for the end; whether it came."""
+        if self.reap():
+            return True
+        if self.ended_fd >= 0:
+            select.select([self.ended_fd], [], [], timeout)
+        return self.reap()
+
+    def close(self) -> None:
+        """Close the judge's descriptor of the end (once the process is reaped)."""
+        if self.ended_fd >= 0:
+            with suppress(OSError):
+                os.close(self.ended_fd)
+            self.ended_fd = -1
+
+
+class Spawned(Started):
+    """A child of the judge itself (`subprocess.Popen`), reaped with wait4."""
+
+    def __init__(self, popen: subprocess.Popen) -> None:
+        pidfd = -1
+        with suppress(OSError):
+            pidfd = os.pidfd_open(popen.pid)
+        super().__init__(popen.pid, pidfd)
+        self.popen = popen
+
+    def reap(self) -> bool:
+        if self.returncode is None:
+            pid, status, usage = os.wait4(self.pid, os.WNOHANG)
+            if not pid:
+                return False
+            self.usage = usage
+            self.returncode = self.popen.returncode = os.waitstatus_to_exitcode(status)
+        return True
+
+    def wait(self, timeout: float | None) -> bool:
+        if timeout is None and self.ended_fd < 0:
+            self.popen.wait()
+        return super().wait(timeout)
+
+
+class Launched(Started):
+    """A child of the launcher, which reports its end on a pipe."""
+
+    def reap(self) -> bool:
+        if self.returncode is None:
+            try:
+                line = os.read(self.ended_fd, 256)
+            except BlockingIOError:
+                return False
+            except OSError:
+                line = b""
+            fields = line.split()
+            if len(fields) == 4 and all(f.lstrip(b"-").isdigit() for f in fields):
+                status, maxrss, utime, stime = (int(f) for f in fields)
+                self.returncode = os.waitstatus_to_exitcode(status)
+                self.usage = resource.struct_rusage(
+                    (utime / 1e6, stime / 1e6, maxrss) + (0,) * 13)
+            else:  # the launcher went first (the judge is ending): its status is unknown
+                self.returncode = 126
+        return True
+
+
+class Launcher:
+    """A ``judge-exec -L`` of this process (started on first use, ended by `stop`)."""
+
+    def __init__(self, helper: str) -> None:
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        try:
+            self.proc = subprocess.Popen(
+                [helper, "-L", f"{theirs.fileno()}:{os.getpid()}"], stdin=subprocess.DEVNULL,
+                pass_fds=[theirs.fileno()], cwd="/", start_new_session=True)
+        except BaseException:
+            ours.close()
+            raise
+        finally:
+            theirs.close()
+        self.sock = ours
+        self.lock = threading.Lock()
+
+    def start(self, argv: list[str], env: dict[str, str], cwd: str, stdio: tuple[int, int, int],
+              pass_fds: list[int]) -> tuple[int, int]:
+        """Start the helper with arguments `argv[1:]` (`argv[0]` its name) and `stdio` as its
+        0, 1 and 2 and `pass_fds` at the same numbers; its pid and the read end of its
+        report pipe. Raises `OSError` if it could not be started."""
+        strings = [str(len(argv)), *argv, str(len(env)),
+                   *(f"{k}={v}" for k, v in env.items()), cwd, str(4 + len(pass_fds)),
+                   "-1", "0", "1", "2", *(str(fd) for fd in pass_fds)]
+        message = b"\0".join(os.fsencode(s) for s in strings) + b"\0"
+        ended_read, ended_write = os.pipe2(os.O_CLOEXEC | os.O_NONBLOCK)
+        try:
+            with self.lock:
+                socket.send_fds(self.sock, [message], [ended_write, *stdio, *pass_fds])
+                answer = self.sock.recv(4)
+        except BaseException:
+            os.close(ended_read)
+            raise
+        finally:
+            os.close(ended_write)
+        if len(answer) != 4:
+            os.close(ended_read)
+            raise OSError("the bot launcher has ended")
+        (pid,) = struct.unpack("i", answer)
+        if pid <= 0:
+            os.close(ended_read)
+            raise OSError(-pid, os.strerror(-pid))
+        return pid, ended_read
+
+    def stop(self) -> None:
+        """End the launcher (its children are gone: the games are settled) and reap it."""
+        self.sock.close()
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
+_launcher: Launcher | None = None
+_launcher_pid = 0
+
+
+def launcher(helper: str) -> Launcher | None:
+    """This process's launcher, started now if needed; None if it cannot be started."""
+    global _launcher, _launcher_pid
+    if _launcher_pid != os.getpid():  # a fork does not share its parent's
+        _forget()
+        _launcher, _launcher_pid = None, os.getpid()
+        atexit.register(stop)
+    if _launcher is None or _launcher.proc.poll() is not None:
+        try:
+            _launcher = Launcher(helper)
+        except OSError:
+            return None
+    return _launcher
+
+
+def _forget() -> None:
+    """In a forked child: its parent's launcher is not its own (its socket closed, so that
+    the launcher sees its end when the parent closes its own)."""
+    global _launcher
+    if _launcher is not None and _launcher_pid != os.getpid():
+        with suppress(OSError):
+            _launcher.sock.close()
+        _launcher = None
+
+
+def stop() -> None:
+    """End this process's launcher, if it has one (at its exit; after its games' end)."""
+    global _launcher
+    if _launcher is not None and _launcher_pid == os.getpid():
+        done, _launcher = _launcher, None
+        done.stop()
+
+
+os.register_at_fork(after_in_child=_forget)
