@@ -74,9 +74,11 @@ def judge_run(tree: Path, args: list[str]) -> float:
     env["PYTHONPATH"] = str(tree)
     with tempfile.TemporaryDirectory() as tmp:
         began = time.perf_counter()
+        # run from elsewhere: `python -m` puts the working folder first on the path, where
+        # this project's own judge would hide the one of `tree`
         subprocess.run([sys.executable, "-m", "judge", "run", "--game", "ioiwari",
                         "--db", os.path.join(tmp, "r.db"), *args],
-                       check=True, capture_output=True, env=env)
+                       check=True, capture_output=True, env=env, cwd=tmp)
         return time.perf_counter() - began
 
 
