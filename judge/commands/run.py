@@ -156,6 +156,10 @@ def run(args: argparse.Namespace) -> int:
         config.update(run_identity(config["bots"]))
         config["planned"] = len(schedule(game, config["bots"], config["starts"]))
         check_cluster(args)
+        if not getattr(args, "cluster", None) and (config["planned"] <= 1 or config["jobs"] <= 1):
+            from judge.sandbox.slots import warm
+
+            warm()  # games played here: their slots made ready meanwhile
         store = open_store(args.db)  # only now: a refused command leaves no database behind
         run_id = store.create_run("run", game.describe(), config)
     game = load_game(config["game"], config["rules"])

@@ -6,6 +6,8 @@
  *
  *   -p PPID        die with the judge (PR_SET_PDEATHSIG); exit if PPID is already gone
  *   -c FD          join a cgroup: write "0" to FD (an open cgroup.procs), then close it
+ *   -z FD          write "0" to FD (a cgroup's counter: CPU used, peak memory) last before
+ *                  the exec, then close it: what started the bot is not counted as its own
  *   -k PATH        (as root) make PATH reachable: bind it back under -K covers
  *   -K DIR         (as root) cover DIR with an empty read-only tmpfs (hides the rest of it)
  *   -T DIR         (as root) a private, writable tmpfs of -w's SIZE on DIR (a /tmp)
@@ -25,9 +27,10 @@
  * Everything after "--" is the command. A failure exits with status 126 and a message on
  * stderr, which the judge reports as the bot's crash.
  *
- * `judge-exec -L FD:PPID` is the launcher a judge process keeps: it dies with PPID, and for
- * each request on the socket FD it forks a child that does all of the above (no exec of
- * the helper per game). See `launcher()` for the requests and reports.
+ * `judge-exec -L FD:PPID [-c FD]...` is a launcher that a judge process keeps: it dies with
+ * PPID, joins the cgroups given (so that what it forks is born in them, with no migration
+ * per game), and for each request on the socket FD forks a child that does all of the
+ * above (no exec of the helper per game). See `launcher()` for requests and reports.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -203,7 +206,7 @@ static void copy_files(int from, const char *to_dir, uid_t uid) {
 
 static int helper(int argc, char **argv) {
     long ppid = -1, uid = -1, work_size = 0;
-    int cgroups[MAX_ITEMS], ncg = 0, nkeep = 0, ncover = 0, nlim = 0, seccomp = 0;
+    int cgroups[MAX_ITEMS], ncg = 0, resets[MAX_ITEMS], nreset = 0, nkeep = 0, ncover = 0, nlim = 0, seccomp = 0;
     char *keep[MAX_ITEMS], *cover[MAX_ITEMS], *own[MAX_ITEMS], *work = NULL, *chdir_to = NULL;
     char *temp[MAX_ITEMS], *files_from = NULL;
     int nown = 0, status_fd = -1, ntemp = 0, new_ipc = 0, reaper = 0;
@@ -219,6 +222,7 @@ static int helper(int argc, char **argv) {
         switch (opt[1]) {
         case 'p': ppid = launcher_parent ? launcher_parent : atol(val); break;
         case 'c': if (ncg < MAX_ITEMS) cgroups[ncg++] = atoi(val); break;
+        case 'z': if (nreset < MAX_ITEMS) resets[nreset++] = atoi(val); break;
         case 'k': if (nkeep < MAX_ITEMS) keep[nkeep++] = val; break;
         case 'K': if (ncover < MAX_ITEMS) cover[ncover++] = val; break;
         case 'T': if (ntemp < MAX_ITEMS) temp[ntemp++] = val; break;
@@ -304,6 +308,7 @@ static int helper(int argc, char **argv) {
             signal(SIGPIPE, SIG_IGN);
             for (int fd = 0; fd < 3; fd++) close(fd);
             for (int k = 0; k < ncg; k++) close(cgroups[k]);
+            for (int k = 0; k < nreset; k++) close(resets[k]);
             /* SIGTERM (the judge's death) and SIGCHLD wait blocked, taken one at a time:
                none can come between a look at the flag and the wait, where a blocking
                wait() would miss it while the bot lives */
@@ -360,6 +365,10 @@ static int helper(int argc, char **argv) {
     }
     if (seccomp) no_user_namespaces();
     if (chdir_to && chdir(chdir_to)) die("chdir", chdir_to);
+    for (int k = 0; k < nreset; k++) {
+        if (write(resets[k], "0", 1) != 1) die("reset counter", NULL);
+        close(resets[k]);
+    }
     execvp(command[0], command);
     die("exec", command[0]);
     return 126;
@@ -445,12 +454,21 @@ static void start_child(char **argv, int argc, char **env, const char *cwd, int 
    first being the write end of the report pipe (target -1). The answer is the child's pid
    as a 4-byte int (negative: an errno, nothing started). When the child ends, reaped here,
    a line on its report pipe says how (see `report`). */
-static int launcher(const char *spec) {
+static int launcher(int argc, char **argv) {
+    const char *spec = argv[2];
     int sock = atoi(spec);
     const char *colon = strchr(spec, ':');
     pid_t judge = colon ? (pid_t)atol(colon + 1) : 0;
     if (prctl(PR_SET_PDEATHSIG, SIGKILL)) die("pdeathsig", NULL);
     if (judge && getppid() != judge) _exit(126);
+    /* what a starter leaves when it is killed with its slot comes here and is reaped:
+       a zombie left to an init that never reaps would count against the slot for ever */
+    if (prctl(PR_SET_CHILD_SUBREAPER, 1)) die("subreaper", NULL);
+    for (int k = 3; k + 1 < argc; k += 2) {
+        int fd = atoi(argv[k + 1]);
+        if (strcmp(argv[k], "-c") || write(fd, "0", 1) != 1) die("join cgroup", NULL);
+        close(fd);
+    }
     signal(SIGPIPE, SIG_IGN);
     sigset_t chld;
     sigemptyset(&chld);
@@ -542,6 +560,6 @@ static int launcher(const char *spec) {
 }
 
 int main(int argc, char **argv) {
-    if (argc == 3 && !strcmp(argv[1], "-L")) return launcher(argv[2]);
+    if (argc >= 3 && !strcmp(argv[1], "-L")) return launcher(argc, argv);
     return helper(argc, argv);
 }

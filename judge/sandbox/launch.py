@@ -256,6 +256,8 @@ class Launch:
     in_pids: int
     #: the mark in its environment (tiers without cgroups find what left its session)
     token: str
+    #: started by the slot's launcher, in the slot's cgroups (see `Slot.born_inside`)
+    inside: bool = False
 
 
 def plan(program: Program, limits: Limits, tier: Tier, slot: Slot | None,
@@ -269,8 +271,18 @@ def plan(program: Program, limits: Limits, tier: Tier, slot: Slot | None,
     # parent; not the outer helper, which joins after it forks) are in the slot's pids
     # cgroup too: whatever becomes of them, they end with the slot's processes
     in_pids = 3 if mode == "bwrap" and helper is not None else 0
+    # ... or all of them are born in the slot's cgroups, started by its launcher (which
+    # lives there): the launcher, the helper it forks, and under bwrap bwrap, its PID 1
+    # and the helper inside; nothing then joins a cgroup
+    inside = slot is not None and helper is not None and slot.born_inside()
+    if inside:
+        in_pids = 5 if mode == "bwrap" else 2
     starter_joins, bot_joins = slot.prepare(limits.memory_bytes, limits.processes + in_pids) \
         if slot else ([], [])
+    resets: list[int] = []
+    if inside:  # (what started the bot is counted until its exec, then only the bot)
+        starter_joins, bot_joins = [], []
+        resets = slot.counter_resets()
     own_uid = slot is not None
     if own_uid and program.shows is None:  # its own file must be readable by its uid:
         program = readable_by_others(program)  # a private file gets a copy
@@ -284,6 +296,7 @@ def plan(program: Program, limits: Limits, tier: Tier, slot: Slot | None,
     joined = starter_joins if in_pids else []
     outer_joins = [x for fd in joined for x in ("-c", str(fd))]
     inner = [x for fd in bot_joins if fd not in joined for x in ("-c", str(fd))]
+    inner += [x for fd in resets for x in ("-z", str(fd))]
     bot_rlimits = rlimits(limits, own_uid, starters, program.address_space)
     for res, soft, hard in bot_rlimits:
         inner += ["-r", f"{res}:{rlim_arg(soft)}:{rlim_arg(hard)}"]
@@ -292,7 +305,7 @@ def plan(program: Program, limits: Limits, tier: Tier, slot: Slot | None,
     inner.append("-s")
     token = secrets.token_hex(8)
     base_env = {"PATH": SAFE_PATH, "LANG": "C.UTF-8", "JUDGE_BOT": token, **dict(program.env)}
-    slot_fds = list(dict.fromkeys([*starter_joins, *bot_joins]))
+    slot_fds = list(dict.fromkeys([*starter_joins, *bot_joins, *resets]))
     keep_fds = list(slot_fds)
     memfds: list[int] = []
     preexec = None
@@ -345,4 +358,4 @@ def plan(program: Program, limits: Limits, tier: Tier, slot: Slot | None,
             argv = list(program.argv)
             preexec = functools.partial(confine_child, bot_rlimits, os.getpid(), libc_prctl())
     return Launch(argv, cwd, env, keep_fds, slot_fds, preexec, status_read, info_read,
-                  workdir, starters, in_pids, token)
+                  workdir, starters, in_pids, token, inside)

@@ -18,6 +18,7 @@ import socket
 import struct
 import subprocess
 import threading
+import weakref
 from contextlib import suppress
 
 
@@ -100,14 +101,17 @@ class Launched(Started):
 
 
 class Launcher:
-    """A ``judge-exec -L`` of this process (started on first use, ended by `stop`)."""
+    """A ``judge-exec -L`` of this process (ended by `stop`); with `joins` (descriptors of
+    cgroup.procs files) it lives in those cgroups, where all it starts is then born."""
 
-    def __init__(self, helper: str) -> None:
+    def __init__(self, helper: str, joins: list[int] | None = None) -> None:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        joins = joins or []
         try:
             self.proc = subprocess.Popen(
-                [helper, "-L", f"{theirs.fileno()}:{os.getpid()}"], stdin=subprocess.DEVNULL,
-                pass_fds=[theirs.fileno()], cwd="/", start_new_session=True)
+                [helper, "-L", f"{theirs.fileno()}:{os.getpid()}",
+                 *(x for fd in joins for x in ("-c", str(fd)))], stdin=subprocess.DEVNULL,
+                pass_fds=[theirs.fileno(), *joins], cwd="/", start_new_session=True)
         except BaseException:
             ours.close()
             raise
@@ -115,6 +119,16 @@ class Launcher:
             theirs.close()
         self.sock = ours
         self.lock = threading.Lock()
+        self.owner = os.getpid()
+        _all.add(self)
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    def alive(self) -> bool:
+        """Whether the launcher still runs (it is started again when not)."""
+        return self.proc.poll() is None
 
     def start(self, argv: list[str], env: dict[str, str], cwd: str, stdio: tuple[int, int, int],
               pass_fds: list[int]) -> tuple[int, int]:
@@ -146,7 +160,8 @@ class Launcher:
 
     def stop(self) -> None:
         """End the launcher (its children are gone: the games are settled) and reap it."""
-        self.sock.close()
+        with suppress(OSError):
+            self.sock.close()
         try:
             self.proc.wait(timeout=5)
         except subprocess.TimeoutExpired:
@@ -156,6 +171,8 @@ class Launcher:
 
 _launcher: Launcher | None = None
 _launcher_pid = 0
+#: every launcher this process (or the one it was forked from) started
+_all: weakref.WeakSet[Launcher] = weakref.WeakSet()
 
 
 def launcher(helper: str) -> Launcher | None:
@@ -165,7 +182,7 @@ def launcher(helper: str) -> Launcher | None:
         _forget()
         _launcher, _launcher_pid = None, os.getpid()
         atexit.register(stop)
-    if _launcher is None or _launcher.proc.poll() is not None:
+    if _launcher is None or not _launcher.alive():
         try:
             _launcher = Launcher(helper)
         except OSError:
@@ -174,12 +191,15 @@ def launcher(helper: str) -> Launcher | None:
 
 
 def _forget() -> None:
-    """In a forked child: its parent's launcher is not its own (its socket closed, so that
-    the launcher sees its end when the parent closes its own)."""
+    """In a forked child: its parent's launchers are not its own (their sockets closed, so
+    that each launcher sees its end when the parent closes its own)."""
     global _launcher
-    if _launcher is not None and _launcher_pid != os.getpid():
-        with suppress(OSError):
-            _launcher.sock.close()
+    for other in list(_all):
+        if other.owner != os.getpid():
+            with suppress(OSError):
+                other.sock.close()
+            _all.discard(other)
+    if _launcher_pid != os.getpid():
         _launcher = None
 
 

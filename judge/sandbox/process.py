@@ -136,7 +136,7 @@ class Confined:
             theirs_in, self._in_fd = os.pipe()
             self._out_fd, theirs_out = os.pipe()
         try:
-            self.started = _start(launch, (theirs_in, theirs_out, err_write))
+            self.started = _start(launch, (theirs_in, theirs_out, err_write), self.slot)
         except BaseException:
             for fd in (err_read, self._master, status_read, self._info_fd, self._in_fd,
                        self._out_fd):
@@ -532,14 +532,23 @@ class Confined:
             _kill_until_gone(lambda: marked_processes(self._token), rounds=3, pause=0.01)
 
 
-def _start(launch: Launch, stdio: tuple[int, int, int]) -> Started:
-    """Start the bot's starter: through this process's launcher when the helper starts
-    it (no fork of the judge), else with `subprocess.Popen`."""
+def _start(launch: Launch, stdio: tuple[int, int, int], slot: Slot | None) -> Started:
+    """Start the bot's starter: through a launcher when the helper starts it (the slot's,
+    in its cgroups, or this process's; no fork of the judge), else with `Popen`."""
     if launch.preexec is None and launch.argv[0] == helper_path():
-        keeper = launcher(launch.argv[0])
-        if keeper is not None:
-            pid, ended = keeper.start(launch.argv, launch.env, launch.cwd, stdio,
-                                      launch.pass_fds)
+        for attempt in (1, 2):  # a launcher found dead is started again, once
+            keeper = slot.launcher(launch.argv[0]) if launch.inside and slot is not None \
+                else launcher(launch.argv[0])
+            if keeper is None:
+                break
+            try:
+                pid, ended = keeper.start(launch.argv, launch.env, launch.cwd, stdio,
+                                          launch.pass_fds)
+            except OSError:
+                keeper.proc.poll()  # (its end noticed by `alive`)
+                if attempt == 2 or keeper.alive():
+                    raise
+                continue
             return Launched(pid, ended)
     return Spawned(subprocess.Popen(
         launch.argv, stdin=stdio[0], stdout=stdio[1], stderr=stdio[2], cwd=launch.cwd,

@@ -26,8 +26,12 @@ from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from judge.games.base import InputError
+
+if TYPE_CHECKING:
+    from judge.sandbox.launcher import Launcher
 
 #: uids of slots start here (as isolate's boxes); a uid that names a user is skipped
 UID_BASE = 60000
@@ -209,9 +213,17 @@ class _V1:
         self._limits: tuple[int, int] | None = None
         #: pids.max is 0 (or not yet set): set it at the next prepare
         self._stopped = False
+        #: the slot's launcher, which lives in its cgroups between games (never killed)
+        self.spared = 0
 
     def fds(self) -> list[int]:
         return [*self._fds.values(), *self._procs.values()]
+
+    def joins(self) -> list[int]:
+        return list(self._procs.values())
+
+    def resets(self) -> list[int]:
+        return [self._fds["cpuacct.usage"], self._fds["memory.max_usage_in_bytes"]]
 
     def _read(self, file: str) -> int:
         return int(os.pread(self._fds[file], 64, 0))
@@ -261,7 +273,7 @@ class _V1:
 
     def members(self) -> list[int]:
         with suppress(OSError), open(self.paths["pids"] / "cgroup.procs") as fh:
-            return [int(p) for p in fh.read().split()]
+            return [int(p) for p in fh.read().split() if int(p) != self.spared]
         return []
 
     def kill(self) -> None:
@@ -409,6 +421,7 @@ class Slot:
         self._fork_failures = 0
         #: what is left of the slot's last game to wait for (see `defer`)
         self._unfinished: list[Callable[[], None]] = []
+        self._launcher: Launcher | None = None
         here = cgroups_here()
         if here is not None:
             name = f"judge-slot-{number}"
@@ -427,9 +440,38 @@ class Slot:
     def release(self) -> None:
         """Give the slot up (once its last game is finished): its descriptors, its lock."""
         self.finish()
+        self.end_launcher()
         for fd in (*(self.cgroups.fds() if self.cgroups else ()), self._lock):
             with suppress(OSError):
                 os.close(fd)
+
+    def born_inside(self) -> bool:
+        """Whether the slot's bots are started by a launcher of its own that lives in its
+        cgroups (v1), so that they are born there: joining a cgroup takes the kernel an
+        RCU grace period (10-20 ms) whenever none was joined in the last few ms."""
+        return isinstance(self.cgroups, _V1)
+
+    def launcher(self, helper: str) -> Launcher:
+        """The slot's launcher (see `born_inside`), started now if it is not running."""
+        if self._launcher is None or not self._launcher.alive():
+            from judge.sandbox.launcher import Launcher
+
+            assert isinstance(self.cgroups, _V1)
+            self._launcher = Launcher(helper, self.cgroups.joins())
+            self.cgroups.spared = self._launcher.pid
+        return self._launcher
+
+    def counter_resets(self) -> list[int]:
+        """For a bot born in the slot's cgroups: the descriptors of its CPU and peak memory
+        counters, which the helper sets to 0 right before the bot's exec (kept by the slot,
+        each helper gets copies and closes them)."""
+        return self.cgroups.resets() if isinstance(self.cgroups, _V1) else []
+
+    def end_launcher(self) -> None:
+        """End the slot's launcher (its games settled), if it has one."""
+        if self._launcher is not None:
+            done, self._launcher = self._launcher, None
+            done.stop()
 
     def box(self) -> Path:
         """The slot's work dir: an empty folder of root's on which each game's bot gets a
@@ -566,9 +608,21 @@ def take_slot() -> Slot | None:
     A process holds up to `SLOTS_PER_PROCESS` slots, taken on first use and kept until it
     exits, and plays its games in them in turn.
     """
-    global _held, _held_pid, _last
+    global _last
     if os.geteuid() != 0:
         return None
+    _hold(len(_held) + 1 if _held_pid == os.getpid() else 1)
+    slot = _held[0] if _last is None or _last not in _held else \
+        _held[(_held.index(_last) + 1) % len(_held)]
+    slot.finish()
+    _last = slot
+    return slot
+
+
+def _hold(count: int) -> None:
+    """Hold up to `count` slots (at most `SLOTS_PER_PROCESS`); raises `RuntimeError` when
+    this process has none and the machine has no free one."""
+    global _held, _held_pid
     if _held_pid != os.getpid():  # a new process (a fork inherits none of its parent's)
         _held, _held_pid = [], os.getpid()
         atexit.register(finish_all)
@@ -576,17 +630,30 @@ def take_slot() -> Slot | None:
             from multiprocessing.util import Finalize
 
             Finalize(None, finish_all, exitpriority=100)
-    if len(_held) < SLOTS_PER_PROCESS:
+    while len(_held) < min(count, SLOTS_PER_PROCESS):
         try:
             _held.append(_new_slot())
         except RuntimeError:
             if not _held:
                 raise
-    slot = _held[0] if _last is None or _last not in _held else \
-        _held[(_held.index(_last) + 1) % len(_held)]
-    slot.finish()
-    _last = slot
-    return slot
+            return
+
+
+def warm() -> None:
+    """Take this process's slots and start their launchers now (as root, with cgroups v1):
+    their joining the slots' cgroups then overlaps the rest of the judge's start-up."""
+    from judge.sandbox.helper import helper_path
+
+    helper = helper_path() if os.geteuid() == 0 else None
+    if helper is None:
+        return
+    try:
+        _hold(SLOTS_PER_PROCESS)
+        for slot in _held:
+            if slot.born_inside():
+                slot.launcher(helper)
+    except (OSError, RuntimeError):  # the first game meets it again, and says so
+        pass
 
 
 def finish_all() -> None:
@@ -595,6 +662,7 @@ def finish_all() -> None:
     if _held_pid == os.getpid():
         for slot in _held:
             slot.finish()
+            slot.end_launcher()
     from judge.sandbox.launcher import stop
 
     stop()

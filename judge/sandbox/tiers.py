@@ -9,11 +9,14 @@ compiler). It is decided once per process and recorded with every run.
 from __future__ import annotations
 
 import functools
+import hashlib
 import os
 import shutil
 import subprocess
 import tempfile
+from contextlib import suppress
 from dataclasses import dataclass
+from pathlib import Path
 
 from judge.games.base import InputError
 
@@ -23,14 +26,18 @@ SANDBOX_MODES = ("auto", "bwrap", "none")
 
 @functools.cache
 def bwrap_path() -> str | None:
-    """The bwrap executable when it is installed and can start a sandbox here (checked once)."""
+    """The bwrap executable when it is installed and can start a sandbox here (checked once
+    per process, or found checked already in this boot, namespace and setting)."""
     exe = shutil.which("bwrap")
     if exe is None:
         return None
-    user = [] if os.geteuid() == 0 else ["--unshare-user", "--disable-userns"]
     from judge.sandbox.helper import helper_path
 
     helper = helper_path()
+    marker = _probe_marker(exe, helper)
+    if marker is not None and marker.exists():
+        return exe
+    user = [] if os.geteuid() == 0 else ["--unshare-user", "--disable-userns"]
     # the helper reaps bwrap's PID 1, which exits after bwrap itself
     reaper = [helper, "-R", "--"] if helper else []
     with tempfile.TemporaryDirectory(prefix="judge-bwrap-") as tmp:
@@ -43,7 +50,42 @@ def bwrap_path() -> str | None:
             )
         except (OSError, subprocess.TimeoutExpired):
             return None
-    return exe if done.returncode == 0 else None
+    if done.returncode != 0:
+        return None
+    if marker is not None:
+        with suppress(OSError):
+            marker.parent.mkdir(parents=True, exist_ok=True)
+            marker.touch()
+    return exe
+
+
+#: what decides whether bwrap can start a sandbox: this boot, the process's namespaces,
+#: uid and capabilities, and the settings that allow user namespaces
+_PROBE_FACTS = ("/proc/sys/kernel/random/boot_id", "/proc/sys/user/max_user_namespaces",
+                "/proc/sys/kernel/unprivileged_userns_clone",
+                "/proc/sys/kernel/apparmor_restrict_unprivileged_userns")
+
+
+def _probe_marker(exe: str, helper: str | None) -> Path | None:
+    """The file that says bwrap at `exe` was seen to work under the very same conditions
+    (None when they cannot be read): a later run then skips the probe (a bwrap start)."""
+    from judge.solvers.cache import cache_dir
+
+    facts = [exe, str(helper), str(os.geteuid())]
+    try:
+        st = os.stat(exe)
+        facts += [str((st.st_ino, st.st_dev, st.st_size, st.st_mtime_ns, st.st_mode))]
+        facts += [os.readlink(f"/proc/self/ns/{ns}") for ns in ("mnt", "user", "pid", "net")]
+        with open("/proc/self/status") as fh:
+            facts += [line for line in fh if line.startswith(("Cap", "Seccomp", "NoNewPrivs"))]
+        for path in _PROBE_FACTS:
+            with suppress(FileNotFoundError), open(path) as fh:
+                facts.append(f"{path}={fh.read().strip()}")
+        folder = cache_dir() / "probes"
+    except (OSError, InputError):
+        return None
+    key = hashlib.sha256("\0".join(facts).encode()).hexdigest()[:32]
+    return folder / f"bwrap-works-{key}"
 
 
 def resolve_sandbox(mode: str) -> str:
