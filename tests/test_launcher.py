@@ -1,0 +1,195 @@
+"""The launcher that starts bots (``judge-exec -L``): what it starts, where, and that it
+tells how each start ended; the slot's launcher lives in the slot's cgroups (v1)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+from pathlib import Path
+
+import pytest
+
+from judge.games.ioiwari import Board, Ioiwari
+from judge.players.base import Played, Player
+from judge.players.bot import BotPlayer
+from judge.referee import play_game
+from judge.sandbox import Limits, bwrap_path
+from judge.sandbox.helper import helper_path
+from judge.sandbox.launcher import Launched, Launcher
+from judge.sandbox.process import Confined
+from judge.sandbox.programs import program_for
+from judge.sandbox.slots import current_slot, finish_all
+
+HELPER = helper_path()
+pytestmark = pytest.mark.skipif(HELPER is None, reason="no C compiler: no exec helper")
+MODES = ["none", "bwrap"] if bwrap_path() else ["none"]
+BOTS = Path(__file__).parent / "bots"
+GAME = Ioiwari()
+LIMITS = Limits(move_seconds=1.0, first_move_seconds=3.0, processes=8)
+
+
+def parent_of(pid: int) -> int:
+    with open(f"/proc/{pid}/stat", "rb") as fh:
+        return int(fh.read().rsplit(b")", 1)[1].split()[1])
+
+
+def command_line(pid: int) -> list[str]:
+    with open(f"/proc/{pid}/cmdline", "rb") as fh:
+        return [w.decode() for w in fh.read().split(b"\0") if w]
+
+
+def start(keeper: Launcher, argv: list[str], pass_fds: list[int] | None = None
+          ) -> tuple[Launched, int]:
+    """`argv` started by `keeper` with /dev/null as input, a pipe as output (its read end
+    returned), stderr shared."""
+    out_read, out_write = os.pipe()
+    null = os.open(os.devnull, os.O_RDONLY)
+    try:
+        pid, ended = keeper.start([HELPER, "--", *argv], {"PATH": "/usr/bin:/bin"}, "/",
+                                  (null, out_write, 2), pass_fds or [])
+    finally:
+        os.close(out_write)
+        os.close(null)
+    return Launched(pid, ended), out_read
+
+
+def is_open(fd: int) -> bool:
+    try:
+        os.fstat(fd)
+    except OSError:
+        return False
+    return True
+
+
+def read_all(fd: int) -> str:
+    chunks = []
+    while chunk := os.read(fd, 4096):
+        chunks.append(chunk)
+    os.close(fd)
+    return b"".join(chunks).decode()
+
+
+def test_the_launcher_reports_how_what_it_started_ended() -> None:
+    keeper = Launcher(HELPER)
+    try:
+        child, out = start(keeper, ["sh", "-c", "echo started; exit 3"])
+        assert read_all(out) == "started\n"
+        assert child.wait(10.0)
+        assert child.returncode == 3
+        assert child.usage is not None and child.usage.ru_maxrss > 0
+        killed, out = start(keeper, ["sh", "-c", "kill -9 $$"])
+        assert killed.wait(10.0)
+        assert killed.returncode == -signal.SIGKILL
+        os.close(out)
+        for done in (child, killed):
+            done.close()
+    finally:
+        keeper.stop()
+    assert keeper.proc.returncode == 0  # it ends once the judge closes its socket
+
+
+def test_descriptors_reach_the_child_at_the_numbers_asked_and_no_other() -> None:
+    keeper = Launcher(HELPER)
+    extra_read, extra_write = os.pipe()
+    number = next(n for n in range(47, 99) if not is_open(n))
+    os.dup2(extra_write, number)
+    os.close(extra_write)
+    try:
+        script = f"echo to-{number} > /proc/self/fd/{number}; ls /proc/self/fd"
+        child, out = start(keeper, ["sh", "-c", script], [number])
+        os.close(number)
+        listed = sorted(int(fd) for fd in read_all(out).split())
+        assert read_all(extra_read) == f"to-{number}\n"
+        # 0-2, the asked one, and the folder ls reads: nothing of the judge or launcher
+        assert listed[:3] == [0, 1, 2] and number in listed and len(listed) == 5, listed
+        assert child.wait(10.0)
+        child.close()
+    finally:
+        keeper.stop()
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_bot_is_started_by_a_launcher_not_by_a_fork_of_the_judge(mode: str) -> None:
+    bot = Confined(program_for(BOTS / "first_pit.py"), LIMITS, mode)
+    try:
+        starter = bot.started.pid
+        keeper = parent_of(starter)
+        assert parent_of(keeper) == os.getpid()
+        assert command_line(keeper)[1] == "-L"
+        slot = current_slot()
+        if slot is not None and slot.born_inside():  # the slot's own, in its cgroups
+            assert keeper == slot.launcher(HELPER).pid
+            for ctrl, path in slot.cgroups.paths.items():
+                members = (path / "cgroup.procs").read_text().split()
+                assert str(keeper) in members, ctrl
+    finally:
+        bot.kill()
+    finish_all()
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_the_bot_keeps_no_descriptor_but_its_own_three(mode: str, tmp_path: Path) -> None:
+    # the helper is handed the slot's counters to reset and cgroups to join: none of them
+    # may reach the bot (a writable CPU counter would let it clear its own time)
+    source = ("import os, sys\nsys.stdin.readline()\n"
+              "fds = sorted(int(f) for f in os.listdir('/proc/self/fd'))\n"
+              "print(1, flush=True)\nsys.stderr.write(repr(fds))\n")
+    path = tmp_path / "fds.py"
+    path.write_text(source)
+    record = play_game(GAME, [BotPlayer(path, LIMITS, mode), FirstPit()], GAME.start(), LIMITS)
+    finish_all()
+    fds = eval(record.stderr[0] or "[]")  # noqa: S307 - a list of ints the bot printed
+    assert fds[:3] == [0, 1, 2] and len(fds) == 4, fds  # the 4th: listdir's own
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="slots (and their launchers) need root")
+@pytest.mark.parametrize("mode", MODES)
+def test_the_slot_launcher_outlives_a_fork_bomb_and_its_slot_is_empty_after(mode: str) -> None:
+    player = BotPlayer(BOTS / "fork_bomb.py", LIMITS, mode)
+    play_game(GAME, [player, FirstPit()], GAME.start(), LIMITS)
+    slot = current_slot()
+    assert slot is not None
+    if not slot.born_inside():
+        pytest.skip("no cgroups v1 here: bots join the slot's cgroups")
+    keeper = slot.launcher(HELPER)
+    slot.finish()
+    assert keeper.alive()
+    assert slot.members() == []  # what the bomb left: killed and reaped (by the launcher)
+    assert slot.process_count() == 1  # the launcher alone: no zombie counts against it
+    # the slot's next game may start as many processes as its limit says
+    record = play_game(GAME, [BotPlayer(BOTS / "first_pit.py", LIMITS, mode), FirstPit()],
+                       GAME.start(), LIMITS)
+    assert record.verdict.code == "ok"
+    finish_all()
+    assert not keeper.alive()
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_launcher_found_dead_is_started_again(mode: str) -> None:
+    for _ in range(2):  # (a slot's own launcher: each of the two slots a process takes)
+        bot = Confined(program_for(BOTS / "first_pit.py"), LIMITS, mode)
+        keeper = parent_of(bot.started.pid)
+        bot.kill()
+        os.kill(keeper, signal.SIGKILL)
+        bot = Confined(program_for(BOTS / "first_pit.py"), LIMITS, mode)
+        try:
+            assert parent_of(bot.started.pid) != keeper
+            bot.send(b"4 3 2 4 2 3 2\n", 1.0)
+            bot.output.expect("\n", timeout=5)
+        finally:
+            bot.kill()
+    finish_all()
+
+
+class FirstPit(Player):
+    """The scripted opponent: the first legal pit."""
+
+    name = "first-pit"
+
+    def choose(self, pos: Board, last: Played | None) -> int:
+        return GAME.legal_moves(pos)[0]
+
+
+if __name__ == "__main__":
+    sys.exit(pytest.main([__file__, "-q"]))
