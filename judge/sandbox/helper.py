@@ -24,7 +24,7 @@ def helper_path() -> str | None:
     from judge.solvers.cache import cache_dir
 
     source = SOURCE.read_bytes()
-    key = hashlib.sha256(source + os.uname().machine.encode()).hexdigest()[:24]
+    key = hashlib.sha256(source + os.uname().machine.encode() + b"static").hexdigest()[:24]
     folder = cache_dir() / "helper"
     binary = folder / f"judge-exec-{key}"
     if binary.is_file() and os.access(binary, os.X_OK):
@@ -35,14 +35,19 @@ def helper_path() -> str | None:
     folder.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=folder, prefix="build-") as tmp:
         out = Path(tmp) / "judge-exec"
-        try:
-            done = subprocess.run(
-                [cc, "-O2", "-o", str(out), str(SOURCE)], stdin=subprocess.DEVNULL,
-                capture_output=True, timeout=120,
-            )
-        except (OSError, subprocess.TimeoutExpired):
-            return None
-        if done.returncode != 0:
+        # static where the C library allows it: no dynamic loading at each exec (inside
+        # bubblewrap, per game); else as any program
+        for static in (["-static"], []):
+            try:
+                done = subprocess.run(
+                    [cc, "-O2", *static, "-o", str(out), str(SOURCE)],
+                    stdin=subprocess.DEVNULL, capture_output=True, timeout=120,
+                )
+            except (OSError, subprocess.TimeoutExpired):
+                return None
+            if done.returncode == 0:
+                break
+        else:
             return None
         os.chmod(out, 0o755)
         os.replace(out, binary)
