@@ -1,8 +1,9 @@
-"""The exec helper (`helper.c`): built once into the cache, it confines and execs a bot.
+"""The exec helper (`helper.c`): built once into the cache, it confines and execs a bot,
+and (as a launcher the judge keeps, see `launcher.py`) forks each bot's starter.
 
-With it, starting a bot is a `posix_spawn`/`vfork` of the judge and a few system calls in
-C; without a C compiler the judge falls back to doing the same in Python between fork and
-exec (slower: the whole judge is forked, and it cannot mount or filter system calls).
+With it, starting a bot is a request to the launcher and a few system calls in C; without
+a C compiler the judge falls back to doing the same in Python between fork and exec
+(slower: the whole judge is forked, and it cannot mount or filter system calls).
 """
 
 from __future__ import annotations

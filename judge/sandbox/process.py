@@ -1,12 +1,14 @@
-"""Starting and ending one confined bot process: spawn through the exec helper, talk over
-pipes (or a pty), watch its use, kill everything it started, reap it, clean up.
+"""Starting and ending one confined bot process: start it through the exec helper, talk
+over pipes (or a pty), watch its use, kill everything it started, reap it, clean up.
 
-The judge spawns ``judge-exec`` (see `helper.c`) with `posix_spawn`/`vfork`, so the cost of
-a start does not grow with the judge's memory. In the strongest tier the chain is
-``bwrap`` (namespaces, a minimal read-only filesystem, a size-capped tmpfs for the work dir
-and /tmp) -> ``judge-exec`` (joins the slot's cgroups, sets rlimits, becomes the slot's uid,
-forbids user namespaces) -> the bot. The bot's processes are known from the slot's cgroup,
-never by scanning /proc; the judge waits on a pidfd, never by sleeping in turn.
+The judge keeps the helper running as a launcher (see `launcher.py`), which forks each
+bot's starter on request: no fork of the judge, no exec of the helper per game. In the
+strongest tier the chain is ``judge-exec`` (dies with the judge, reaps all that the bot
+leaves) -> ``bwrap`` (namespaces, a minimal read-only filesystem, a size-capped tmpfs for
+the work dir and /tmp) -> ``judge-exec`` (sets rlimits, becomes the slot's uid, forbids
+user namespaces) -> the bot, all born in the slot's cgroups. The bot's processes are known
+from the slot's cgroup, never by scanning /proc; the judge waits on the launcher's report
+(or a pidfd), never by sleeping in turn.
 """
 
 from __future__ import annotations
