@@ -34,6 +34,23 @@ def parent_of(pid: int) -> int:
         return int(fh.read().rsplit(b")", 1)[1].split()[1])
 
 
+def may_protect_from_oom() -> bool:
+    """Whether this process may lower an OOM score (CAP_SYS_RESOURCE: not in every
+    container, even as root)."""
+    with open("/proc/self/status") as fh:
+        caps = next(line for line in fh if line.startswith("CapEff:")).split()[1]
+    return bool(int(caps, 16) >> 24 & 1)
+
+
+def children() -> list[int]:
+    """The processes this test process started that are still there."""
+    found = []
+    for task in os.listdir(f"/proc/{os.getpid()}/task"):
+        with open(f"/proc/{os.getpid()}/task/{task}/children") as fh:
+            found += [int(p) for p in fh.read().split()]
+    return found
+
+
 def command_line(pid: int) -> list[str]:
     with open(f"/proc/{pid}/cmdline", "rb") as fh:
         return [w.decode() for w in fh.read().split(b"\0") if w]
@@ -141,6 +158,26 @@ def test_the_bot_keeps_no_descriptor_but_its_own_three(mode: str, tmp_path: Path
     finish_all()
     fds = eval(record.stderr[0] or "[]")  # noqa: S307 - a list of ints the bot printed
     assert fds[:3] == [0, 1, 2] and len(fds) == 4, fds  # the 4th: listdir's own
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_the_launcher_is_never_the_oom_victim_and_the_bot_may_be(mode: str,
+                                                                  tmp_path: Path) -> None:
+    # a bot that fills its tmpfs, with little resident, would leave the launcher the
+    # largest process of its slot; the bot gets back the judge's own setting
+    path = tmp_path / "oom.py"
+    path.write_text("import sys\nsys.stdin.readline()\nprint(1, flush=True)\n"
+                    "sys.stderr.write(open('/proc/self/oom_score_adj').read())\n")
+    with open("/proc/self/oom_score_adj") as fh:
+        adj = fh.read().strip()
+    record = play_game(GAME, [BotPlayer(path, LIMITS, mode), FirstPit()], GAME.start(), LIMITS)
+    keepers = [pid for pid in children() if command_line(pid)[1:2] == ["-L"]]
+    assert keepers
+    for keeper in keepers:
+        with open(f"/proc/{keeper}/oom_score_adj") as fh:
+            assert fh.read().strip() == ("-1000" if may_protect_from_oom() else adj)
+    assert (record.stderr[0] or "").strip() == adj
+    finish_all()
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="slots (and their launchers) need root")

@@ -381,6 +381,15 @@ static int helper(int argc, char **argv) {
 #define MAX_KIDS 256
 
 static struct { pid_t pid; int fd; } kids[MAX_KIDS];
+/* the launcher's own oom_score_adj before it protected itself: its children get it back */
+static char oom_adj[16] = "";
+
+static void set_oom_adj(const char *value) {
+    int fd = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
+    if (fd < 0) return;
+    if (write(fd, value, strlen(value)) < 0) { /* not allowed: left as it is */ }
+    close(fd);
+}
 
 /* report how child `pid` ended on its report pipe: "STATUS MAXRSS_KB UTIME_US STIME_US" */
 static void report(pid_t pid, int status, const struct rusage *ru) {
@@ -426,6 +435,7 @@ static void start_child(char **argv, int argc, char **env, const char *cwd, int 
     signal(SIGCHLD, SIG_DFL);
     signal(SIGPIPE, SIG_DFL);
     sigprocmask(SIG_SETMASK, &none, NULL);
+    if (oom_adj[0]) set_oom_adj(oom_adj);
     if (setsid() < 0) die("setsid", NULL);
     int base = 3, keep[MAX_FDS];
     for (int k = 0; k < nfds; k++)
@@ -464,6 +474,15 @@ static int launcher(int argc, char **argv) {
     /* what a starter leaves when it is killed with its slot comes here and is reaped:
        a zombie left to an init that never reaps would count against the slot for ever */
     if (prctl(PR_SET_CHILD_SUBREAPER, 1)) die("subreaper", NULL);
+    /* never the kernel's choice when a slot runs out of memory (a bot that fills its
+       tmpfs, with little of its own resident, would otherwise make it the largest) */
+    int adj = open("/proc/self/oom_score_adj", O_RDONLY | O_CLOEXEC);
+    if (adj >= 0) {
+        ssize_t got = read(adj, oom_adj, sizeof oom_adj - 1);
+        oom_adj[got > 0 ? got : 0] = 0;
+        close(adj);
+        if (got > 0) set_oom_adj("-1000");
+    }
     for (int k = 3; k + 1 < argc; k += 2) {
         int fd = atoi(argv[k + 1]);
         if (strcmp(argv[k], "-c") || write(fd, "0", 1) != 1) die("join cgroup", NULL);
@@ -555,7 +574,20 @@ static int launcher(int argc, char **argv) {
         int32_t word = answer;
         if (send(sock, &word, sizeof word, MSG_NOSIGNAL) != sizeof word) break;
     }
-    reap_all();
+    /* the judge is done (or gone): what it started and has not seen end is told to end
+       (a starter then kills what its bot left) and reaped here, for up to 5 s */
+    for (int k = 0; k < MAX_KIDS; k++)
+        if (kids[k].pid) kill(kids[k].pid, SIGTERM);
+    for (int waited = 0; waited < 50; waited++) {
+        reap_all();
+        siginfo_t left;
+        if (waitid(P_ALL, 0, &left, WEXITED | WNOHANG | WNOWAIT) < 0 && errno == ECHILD) break;
+        struct pollfd polled = {sfd, POLLIN, 0};
+        if (poll(&polled, 1, 100) > 0) {
+            struct signalfd_siginfo info;
+            while (read(sfd, &info, sizeof info) > 0) {}
+        }
+    }
     return 0;
 }
 

@@ -21,6 +21,9 @@ import threading
 import weakref
 from contextlib import suppress
 
+#: how long a launcher may take to answer a request (a fork) before it is given up
+ANSWER_SECONDS = 10.0
+
 
 class Started:
     """A bot's starter (the helper, or bwrap under it): what the judge needs of a process
@@ -118,6 +121,7 @@ class Launcher:
         finally:
             theirs.close()
         self.sock = ours
+        self.sock.settimeout(ANSWER_SECONDS)  # never block for ever on it
         self.lock = threading.Lock()
         self.owner = os.getpid()
         _all.add(self)
@@ -142,8 +146,13 @@ class Launcher:
         ended_read, ended_write = os.pipe2(os.O_CLOEXEC | os.O_NONBLOCK)
         try:
             with self.lock:
-                socket.send_fds(self.sock, [message], [ended_write, *stdio, *pass_fds])
-                answer = self.sock.recv(4)
+                try:
+                    socket.send_fds(self.sock, [message], [ended_write, *stdio, *pass_fds])
+                    answer = self.sock.recv(4)
+                except TimeoutError:  # stuck: its answer, if one comes, must not be taken
+                    self.proc.kill()  # for the next start's: a new launcher is started
+                    self.proc.wait()
+                    raise
         except BaseException:
             os.close(ended_read)
             raise
