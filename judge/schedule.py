@@ -7,12 +7,9 @@ import hashlib
 import os
 import signal
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from concurrent.futures import Future, ProcessPoolExecutor
+from typing import Any
 
 OPTIMAL = "optimal"
 
@@ -109,11 +106,11 @@ def game_seed(run_seed: int | None, key: str) -> int | None:
 
 
 def _worker_init() -> None:
-    """Pool workers: Ctrl-C is the parent's business; die at once with the parent.
+    """Workers: Ctrl-C is the parent's business; die at once with the parent.
 
-    A worker ends on SIGTERM without unwinding (the pool would catch the exception and
-    wait for work forever), killed by the kernel; its bots die with it (parent-death
-    signal) and the judge that started the pool removes their directories.
+    A worker ends on SIGTERM without unwinding (no half-played game is sent), killed by
+    the kernel; its bots die with it (parent-death signal) and the judge that started the
+    workers removes their directories.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     # the kernel ends it at once: a Python handler would run only at the next bytecode,
@@ -157,37 +154,86 @@ def _play_all(setup: Setup, specs: list[GameSpec],
         for spec in specs:
             yield spec, play_spec(setup, spec)
         return
-    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    yield from _play_on_workers(setup, specs, min(jobs, len(specs)))
 
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_init)
-    pending: dict[Future, GameSpec] = {}
-    queue = iter(specs)
+
+def _play_on_workers(setup: Setup, specs: list[GameSpec],
+                     jobs: int) -> Iterator[tuple[GameSpec, dict[str, Any]]]:
+    """Play `specs` on `jobs` forked worker processes, each record as its game ends.
+
+    The workers have the specs from the fork and take the next one from a shared counter;
+    each sends its records on a pipe of its own. This process only stores them: no pool
+    threads, no task queue to feed, nothing pickled but the records.
+    """
+    import multiprocessing
+    from multiprocessing.connection import wait
+
+    context = multiprocessing.get_context("fork")
+    taken = context.Value("l", 0)  # how many specs the workers have taken
+    workers, readers = [], []
     try:
-        _fill(pool, pending, queue, setup, 2 * jobs)
-        while pending:
-            done, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for fut in done:
-                spec = pending.pop(fut)
-                yield spec, fut.result()
-            _fill(pool, pending, queue, setup, 2 * jobs)
+        for _ in range(jobs):
+            reader, writer = context.Pipe(duplex=False)
+            worker = context.Process(target=_worker, args=(setup, specs, taken, writer),
+                                     daemon=True)
+            worker.start()
+            writer.close()
+            workers.append(worker)
+            readers.append(reader)
+        left = len(specs)
+        while left:
+            if not readers:
+                raise RuntimeError(f"the worker processes ended with {left} games unplayed")
+            for reader in wait(readers):
+                try:
+                    kind, index, payload = reader.recv()
+                except EOFError:  # a worker that is done (or died)
+                    readers.remove(reader)
+                    reader.close()
+                    continue
+                if kind == "error":
+                    raise payload
+                left -= 1
+                yield specs[index], payload
     except BaseException:
-        workers = list(getattr(pool, "_processes", {}).values())
-        for proc in workers:
-            proc.terminate()  # SIGTERM: each worker ends at once, its bots with it
-        pool.shutdown(wait=True, cancel_futures=True)
+        for worker in workers:
+            if worker.is_alive():
+                worker.terminate()  # SIGTERM: each worker ends at once, its bots with it
+        for worker in workers:
+            worker.join()
         from judge.sandbox.cleanup import remove_own_workdirs
 
-        remove_own_workdirs([p.pid for p in workers if p.pid is not None])
+        remove_own_workdirs([w.pid for w in workers if w.pid is not None])
         raise
-    pool.shutdown(wait=True)
+    finally:
+        for reader in readers:
+            reader.close()
+    for worker in workers:
+        worker.join()
 
 
-def _fill(pool: ProcessPoolExecutor, pending: dict[Future, GameSpec],
-          queue: Iterable[GameSpec], setup: Setup, size: int) -> None:
-    for spec in queue:
-        pending[pool.submit(play_spec, setup, spec)] = spec
-        if len(pending) >= size:
-            break
+def _worker(setup: Setup, specs: list[GameSpec], taken: Any, results: Any) -> None:
+    """A worker: plays the next spec not yet taken until none is left, sending each
+    record (or the exception that stopped it) on `results`."""
+    _worker_init()
+    try:
+        while True:
+            with taken.get_lock():
+                index = taken.value
+                taken.value = index + 1
+            if index >= len(specs):
+                return
+            try:
+                record = play_spec(setup, specs[index])
+            except Exception as exc:  # the judge's own failure: the run stops, as it says
+                try:
+                    results.send(("error", index, exc))
+                except Exception:  # (an exception that cannot be pickled)
+                    results.send(("error", index, RuntimeError(f"{type(exc).__name__}: {exc}")))
+                return
+            results.send(("done", index, record))
+    finally:
+        results.close()
 
 
 def _progress(total: int, enabled: bool):  # noqa: ANN202 - a tqdm bar or None

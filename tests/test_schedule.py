@@ -1,0 +1,79 @@
+"""Games played on forked worker processes: each scheduled game once, failures said."""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+
+import judge.schedule as schedule
+from judge.schedule import GameSpec, Setup
+
+SETUP = Setup(game="nim", rules="", limits={}, sandbox="none")
+SPECS = [GameSpec(key=f"g{i}", players=("a", "b"), start=str(i)) for i in range(40)]
+
+
+def children() -> list[int]:
+    found = []
+    for task in os.listdir(f"/proc/{os.getpid()}/task"):
+        with open(f"/proc/{os.getpid()}/task/{task}/children") as fh:
+            found += [int(p) for p in fh.read().split()]
+    return found
+
+
+def fake_play(setup: Setup, spec: GameSpec) -> dict:
+    """A game's record: who played it (the worker's pid) and which it was."""
+    if spec.start == "13" and os.environ.get("DIE_AT_13"):
+        os._exit(3)  # a worker killed mid-game
+    if spec.start == "7" and os.environ.get("FAIL_AT_7"):
+        raise ValueError("the judge's own bug")
+    time.sleep(30 if int(spec.start) >= 100 else 0.01)  # (some games take long)
+    return {"key": spec.key, "pid": os.getpid()}
+
+
+@pytest.fixture(autouse=True)
+def fake_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(schedule, "play_spec", fake_play)  # the workers are forked
+
+
+def test_every_game_is_played_once_and_the_workers_share_them() -> None:
+    played = list(schedule._play_all(SETUP, SPECS, 2))
+    assert sorted(spec.key for spec, _ in played) == sorted(spec.key for spec in SPECS)
+    assert all(record["key"] == spec.key for spec, record in played)
+    assert len({record["pid"] for _, record in played} - {os.getpid()}) == 2
+    assert children() == []  # both workers ended and were reaped
+
+
+def test_one_job_plays_in_this_process() -> None:
+    played = list(schedule._play_all(SETUP, SPECS[:3], 1))
+    assert [record["pid"] for _, record in played] == [os.getpid()] * 3
+
+
+def test_an_exception_in_a_worker_stops_the_run_with_that_exception(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FAIL_AT_7", "1")
+    with pytest.raises(ValueError, match="the judge's own bug"):
+        list(schedule._play_all(SETUP, SPECS, 2))
+    assert children() == []
+
+
+def test_a_worker_that_dies_is_said_and_the_other_one_plays_on(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DIE_AT_13", "1")
+    played = []
+    with pytest.raises(RuntimeError, match="1 games unplayed"):
+        for spec, _ in schedule._play_all(SETUP, SPECS, 2):
+            played.append(spec.key)
+    assert "g13" not in played and len(played) == len(SPECS) - 1
+    assert children() == []
+
+
+def test_a_run_stopped_by_its_reader_ends_its_workers_at_once() -> None:
+    slow = [GameSpec(key=f"s{i}", players=("a", "b"), start=str(100 + i)) for i in range(4)]
+    games = schedule._play_all(SETUP, [*SPECS[:2], *slow], 2)
+    next(games)
+    began = time.monotonic()
+    games.close()  # as a Ctrl-C in the reader does
+    assert time.monotonic() - began < 5
+    assert children() == []
