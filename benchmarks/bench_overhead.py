@@ -10,7 +10,10 @@ Every figure of the per-game goals of the overhead issue, printed side by side i
   `--sandbox none` and `--sandbox bwrap`;
 - spawn cost flat in the judge's memory: a bot's start and end with and without 1 GiB of
   the judge's memory in use;
-- `--jobs 2` against `--jobs 1` on the 357 games;
+- `--jobs 2` against `--jobs 1` on the 357 games, and per game (the slope between a 51-game
+  and a 357-game run, without the start-up that neither can share);
+- a bot's start after a pause: from its start to its first move when games come 50 ms
+  apart (a bot that thinks), against back to back;
 - fixed start-up: a one-game `judge run`, next to `python -c pass`;
 - the README main command (the four sample bots, 1,428 games).
 
@@ -151,13 +154,26 @@ def main() -> None:
     print(f"  judge memory as is: {spawn_ms(100, False):6.2f}   "
           f"with 1 GiB more: {spawn_ms(100, True):6.2f}")
 
-    print("\nParallel games (357 games, the current judge)")
+    print("\nParallel games (357 games, the current judge; per game: the slope from 51 games)")
     for label in ("none", "bwrap"):
-        t1 = best(args.repeat, lambda s=label: judge_run(ROOT, ["--jobs", "1", "--sandbox", s,
-                                                                 str(BOT)]))
-        t2 = best(args.repeat, lambda s=label: judge_run(ROOT, ["--jobs", "2", "--sandbox", s,
-                                                                 str(BOT)]))
-        print(f"  {label:6} --jobs 1 {t1:6.2f} s   --jobs 2 {t2:6.2f} s   speed-up {t1 / t2:4.2f}x")
+        whole, per_game = {}, {}
+        for jobs in ("1", "2"):
+            common = ["--jobs", jobs, "--sandbox", label, str(BOT)]
+            j51 = best(args.repeat, lambda c=common: judge_run(
+                ROOT, ["--tests", str(STARTS_51), *c]))
+            whole[jobs] = best(args.repeat, lambda c=common: judge_run(ROOT, c))
+            per_game[jobs] = slope(j51, whole[jobs])
+        print(f"  {label:6} --jobs 1 {whole['1']:6.2f} s   --jobs 2 {whole['2']:6.2f} s   "
+              f"speed-up {whole['1'] / whole['2']:4.2f}x   per game {per_game['1']:5.2f} / "
+              f"{per_game['2']:5.2f} ms = {per_game['1'] / per_game['2']:4.2f}x")
+
+    print("\nA bot's start to its first move, median of 30 games (ms), --sandbox none / bwrap")
+    for pause in (0.0, 0.05):
+        line = f"  games {int(pause * 1000):2} ms apart"
+        for name, tree in trees:
+            line += f"   {name} " + " / ".join(f"{first_move_ms(tree, m, pause):5.2f}"
+                                             for m in ("none", "bwrap"))
+        print(line)
 
     print("\nFixed start-up: a one-game judge run (s)")
     with tempfile.NamedTemporaryFile("w", suffix=".txt") as one:
@@ -176,6 +192,36 @@ def main() -> None:
         t = best(1, lambda t=tree: judge_run(t, SAMPLE_BOTS))
         line += f"  {name} {t:6.2f} s"
     print(line)
+
+
+FIRST_MOVE = """
+import statistics, sys, time
+from pathlib import Path
+from judge.games.ioiwari import Ioiwari
+from judge.players.bot import BotPlayer
+from judge.sandbox import Limits
+game, times = Ioiwari(), []
+player = BotPlayer(Path(sys.argv[1]), Limits(), sys.argv[2])
+for _ in range(32):
+    player.begin(game, 0)
+    began = time.perf_counter()
+    player.choose(game.start(), None)
+    times.append(time.perf_counter() - began)
+    player.close()
+    time.sleep(float(sys.argv[3]))
+print(statistics.median(times[2:]) * 1000)
+"""
+
+
+def first_move_ms(tree: Path, mode: str, pause: float) -> float:
+    """Median ms from a bot's start to its first move with the judge in `tree`, games
+    `pause` s apart."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPATH"] = str(tree)
+    with tempfile.TemporaryDirectory() as tmp:
+        out = subprocess.run([sys.executable, "-c", FIRST_MOVE, str(BOT), mode, str(pause)],
+                             check=True, capture_output=True, text=True, env=env, cwd=tmp)
+    return float(out.stdout)
 
 
 def _timed(argv: list[str]) -> float:
