@@ -81,13 +81,24 @@ def play_spec(setup: Setup, spec: GameSpec) -> dict[str, Any]:
     return data
 
 
+#: bot file -> (its stat when its content was last found to have `digest`, the digest)
+_verified: dict[str, tuple[tuple[int, ...], str]] = {}
+
+
 def _same_bot(path: str, digest: str) -> None:
     """Stop the run if a bot's file changed since it started (its games would be another
     program's): the games stored so far are kept."""
     from judge.games.base import Stopped
 
     try:
-        same = hashlib.sha256(open(path, "rb").read()).hexdigest() == digest
+        st = os.stat(path)
+        version = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+        same = _verified.get(path) == (version, digest)
+        if not same:
+            with open(path, "rb") as fh:
+                same = hashlib.sha256(fh.read()).hexdigest() == digest
+            if same:  # not read and hashed again while the file stays as it is
+                _verified[path] = (version, digest)
     except OSError:
         same = False
     if not same:

@@ -272,6 +272,7 @@ class _V1:
         return int(os.pread(self._fds["pids.events"], 64, 0).split()[1])
 
     def members(self) -> list[int]:
+        # (opened each time: an open cgroup.procs of v1 keeps the list it first read)
         with suppress(OSError), open(self.paths["pids"] / "cgroup.procs") as fh:
             return [int(p) for p in fh.read().split() if int(p) != self.spared]
         return []

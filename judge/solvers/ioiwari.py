@@ -5,6 +5,7 @@ NumPy builds the table; looking values up needs only the stored file (`cache.cac
 
 from __future__ import annotations
 
+import operator
 from typing import TYPE_CHECKING
 
 from judge.games.ioiwari import MAX_BEADS, PITS, Board, Ioiwari, sow
@@ -19,9 +20,13 @@ BOARDS = BASE**PITS  # 279,936: pit i is digit i (pit 1 least significant) in ba
 TABLE_KEY = f"ioiwari best+remoteness base{BASE}^{PITS}"
 
 
+#: the place value of each pit in a board's index
+PLACES = tuple(BASE**i for i in range(PITS))
+
+
 def board_index(pits: tuple[int, ...]) -> int:
     """The table index of a board: its pits read as base-6 digits, pit 1 lowest."""
-    return sum(b * BASE**i for i, b in enumerate(pits))
+    return sum(map(operator.mul, pits, PLACES))
 
 
 def weights() -> np.ndarray:
