@@ -15,11 +15,16 @@ SPECS = [GameSpec(key=f"g{i}", players=("a", "b"), start=str(i)) for i in range(
 
 
 def children() -> list[int]:
+    """This process's children now but those it had before the test (launchers of games
+    that earlier tests played here)."""
     found = []
     for task in os.listdir(f"/proc/{os.getpid()}/task"):
         with open(f"/proc/{os.getpid()}/task/{task}/children") as fh:
             found += [int(p) for p in fh.read().split()]
-    return found
+    return [pid for pid in found if pid not in BEFORE]
+
+
+BEFORE: set[int] = set()
 
 
 def fake_play(setup: Setup, spec: GameSpec) -> dict:
@@ -35,6 +40,8 @@ def fake_play(setup: Setup, spec: GameSpec) -> dict:
 @pytest.fixture(autouse=True)
 def fake_games(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(schedule, "play_spec", fake_play)  # the workers are forked
+    BEFORE.clear()
+    BEFORE.update(children())
 
 
 def test_every_game_is_played_once_and_the_workers_share_them() -> None:

@@ -457,7 +457,8 @@ static void start_child(char **argv, int argc, char **env, const char *cwd, int 
     _exit(helper(argc, argv));
 }
 
-/* Requests come on `sock` (SOCK_SEQPACKET), one message each: NUL-ended strings, the
+/* The launcher dies with PPID (as SIGTERM: see below). Requests come on `sock`
+   (SOCK_SEQPACKET), one message each: NUL-ended strings, the
    number of arguments and each of them, the number of environment entries and each, the
    folder to start in, the number of descriptors and, for each, the number it gets in the
    child (-1: not passed on); the descriptors themselves come with it (SCM_RIGHTS), the
@@ -469,7 +470,17 @@ static int launcher(int argc, char **argv) {
     int sock = atoi(spec);
     const char *colon = strchr(spec, ':');
     pid_t judge = colon ? (pid_t)atol(colon + 1) : 0;
-    if (prctl(PR_SET_PDEATHSIG, SIGKILL)) die("pdeathsig", NULL);
+    /* SIGCHLD and the judge's death (SIGTERM) are read from a signalfd; the judge's
+       death ends the launcher as the judge's end does (below), so that what it started
+       is reaped here, not left to the judge's parent or an init that may never reap */
+    sigset_t chld;
+    sigemptyset(&chld);
+    sigaddset(&chld, SIGCHLD);
+    sigaddset(&chld, SIGTERM);
+    sigprocmask(SIG_BLOCK, &chld, NULL);
+    int sfd = signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK);
+    if (sfd < 0) die("signalfd", NULL);
+    if (prctl(PR_SET_PDEATHSIG, SIGTERM)) die("pdeathsig", NULL);
     if (judge && getppid() != judge) _exit(126);
     /* what a starter leaves when it is killed with its slot comes here and is reaped:
        a zombie left to an init that never reaps would count against the slot for ever */
@@ -489,12 +500,6 @@ static int launcher(int argc, char **argv) {
         close(fd);
     }
     signal(SIGPIPE, SIG_IGN);
-    sigset_t chld;
-    sigemptyset(&chld);
-    sigaddset(&chld, SIGCHLD);
-    sigprocmask(SIG_BLOCK, &chld, NULL);
-    int sfd = signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK);
-    if (sfd < 0) die("signalfd", NULL);
     static char buf[MAX_MESSAGE + 1];
     static char *ptrs[MAX_MESSAGE / 2 + 4];
     union {
@@ -509,8 +514,11 @@ static int launcher(int argc, char **argv) {
         }
         if (polled[1].revents) {
             struct signalfd_siginfo info;
-            while (read(sfd, &info, sizeof info) > 0) {}
+            int judge_gone = 0;
+            while (read(sfd, &info, sizeof info) > 0)
+                if (info.ssi_signo == SIGTERM) judge_gone = 1;
             reap_all();
+            if (judge_gone) break;
         }
         if (!polled[0].revents) continue;
         struct iovec iov = {buf, MAX_MESSAGE};

@@ -267,16 +267,16 @@ def plan(program: Program, limits: Limits, tier: Tier, slot: Slot | None,
     workdir: Path | None = None
     info_read = -1
     helper = helper_path()
-    # under bwrap its starters (bwrap, PID 1 inside, the inner helper as the bot's
-    # parent; not the outer helper, which joins after it forks) are in the slot's pids
-    # cgroup too: whatever becomes of them, they end with the slot's processes
+    # under bwrap its starters (bwrap, joined by the helper that becomes it, PID 1 inside,
+    # the inner helper as the bot's parent) are in the slot's pids cgroup too: whatever
+    # becomes of them, they end with the slot's processes
     in_pids = 3 if mode == "bwrap" and helper is not None else 0
     # ... or all of them are born in the slot's cgroups, started by its launcher (which
-    # lives there): the launcher, the helper it forks, and under bwrap bwrap, its PID 1
-    # and the helper inside; nothing then joins a cgroup
+    # lives there): the launcher, and the helper it forks (the bot's reaper; under bwrap
+    # bwrap, its PID 1 and the helper inside); nothing then joins a cgroup
     inside = slot is not None and helper is not None and slot.born_inside()
     if inside:
-        in_pids = 5 if mode == "bwrap" else 2
+        in_pids = 4 if mode == "bwrap" else 2
     starter_joins, bot_joins = slot.prepare(limits.memory_bytes, limits.processes + in_pids) \
         if slot else ([], [])
     resets: list[int] = []
@@ -288,8 +288,7 @@ def plan(program: Program, limits: Limits, tier: Tier, slot: Slot | None,
         program = readable_by_others(program)  # a private file gets a copy
     #: processes of the judge's own in the bot's process group: bwrap (outside and
     #: PID 1 inside), the helper staying as the bot's parent
-    starters = (2 if mode == "bwrap" else 0) + (
-        (2 if mode == "bwrap" else 1) if helper else 0)
+    starters = (2 if mode == "bwrap" else 0) + (1 if helper else 0)
     # the helper's options: cgroups, rlimits, uid, no user namespaces
     # under bwrap the outer helper puts the starters in the slot's cgroups (see above),
     # and the bot stays in those of them that are its own too (v1's pids)
@@ -327,9 +326,9 @@ def plan(program: Program, limits: Limits, tier: Tier, slot: Slot | None,
                            inner)
         argv[1:1] = ["--info-fd", str(info_write)]
         if helper is not None:  # bwrap dies with the judge, even one killed as it starts
-            # ... and it stays as the reaper of bwrap's PID 1, which exits after bwrap
-            # (an init that never reaps would keep it as a zombie)
-            argv = [helper, "-p", str(os.getpid()), "-R", *outer_joins, "--", *argv]
+            # (the launcher that starts it, a subreaper, reaps bwrap's PID 1, which exits
+            # after bwrap: an init that never reaps would keep it as a zombie)
+            argv = [helper, "-p", str(os.getpid()), *outer_joins, "--", *argv]
         cwd = "/"
         env = {**base_env, "HOME": BOX, "TMPDIR": BOX, **(env or {})}
     else:

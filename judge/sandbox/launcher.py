@@ -184,18 +184,15 @@ _launcher_pid = 0
 _all: weakref.WeakSet[Launcher] = weakref.WeakSet()
 
 
-def launcher(helper: str) -> Launcher | None:
-    """This process's launcher, started now if needed; None if it cannot be started."""
+def launcher(helper: str) -> Launcher:
+    """This process's launcher, started now if needed (`OSError` if it cannot be)."""
     global _launcher, _launcher_pid
     if _launcher_pid != os.getpid():  # a fork does not share its parent's
         _forget()
         _launcher, _launcher_pid = None, os.getpid()
         atexit.register(stop)
     if _launcher is None or not _launcher.alive():
-        try:
-            _launcher = Launcher(helper)
-        except OSError:
-            return None
+        _launcher = Launcher(helper)
     return _launcher
 
 

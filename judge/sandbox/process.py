@@ -398,13 +398,13 @@ class Confined:
 
     def _bot_pid(self) -> int | None:
         """The bot's own process, down the chain of its starters (the helper stays as the
-        bot's parent; under bwrap: helper -> bwrap -> bwrap, PID 1 of the namespace ->
-        helper -> bot)."""
+        bot's parent; under bwrap: bwrap -> bwrap, PID 1 of the namespace -> helper ->
+        bot)."""
         if self._pid is not None:
             return self._pid
         pid = self.started.pid
         helped = 1 if self._status_fd >= 0 else 0  # a helper stays as the parent
-        depth = (4 if helped else 2) if self.mode == "bwrap" else helped
+        depth = 2 + helped if self.mode == "bwrap" else helped
         parent = None
         for _ in range(depth):
             try:
@@ -536,13 +536,12 @@ class Confined:
 
 def _start(launch: Launch, stdio: tuple[int, int, int], slot: Slot | None) -> Started:
     """Start the bot's starter: through a launcher when the helper starts it (the slot's,
-    in its cgroups, or this process's; no fork of the judge), else with `Popen`."""
+    in its cgroups, or this process's; no fork of the judge), else with `Popen`. A
+    launcher is then the subreaper of what it starts (bwrap's PID 1 outlives bwrap)."""
     if launch.preexec is None and launch.argv[0] == helper_path():
         for attempt in (1, 2):  # a launcher found dead is started again, once
             keeper = slot.launcher(launch.argv[0]) if launch.inside and slot is not None \
                 else launcher(launch.argv[0])
-            if keeper is None:
-                break
             try:
                 pid, ended = keeper.start(launch.argv, launch.env, launch.cwd, stdio,
                                           launch.pass_fds)
