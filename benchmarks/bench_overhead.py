@@ -71,6 +71,20 @@ def bare(prefix: list[str], starts: list, argv: tuple[str, ...]) -> float:
     return time.perf_counter() - began
 
 
+def bare_in_two(prefix: list[str], starts: list, argv: tuple[str, ...]) -> float:
+    """Seconds for `bare` with the starts shared by two forked processes."""
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork")
+    began = time.perf_counter()
+    halves = [context.Process(target=bare, args=(prefix, starts[k::2], argv)) for k in (0, 1)]
+    for half in halves:
+        half.start()
+    for half in halves:
+        half.join()
+    return time.perf_counter() - began
+
+
 def judge_run(tree: Path, args: list[str]) -> float:
     """Seconds for `judge run ARGS` with the judge found in `tree`."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
@@ -166,6 +180,12 @@ def main() -> None:
         print(f"  {label:6} --jobs 1 {whole['1']:6.2f} s   --jobs 2 {whole['2']:6.2f} s   "
               f"speed-up {whole['1'] / whole['2']:4.2f}x   per game {per_game['1']:5.2f} / "
               f"{per_game['2']:5.2f} ms = {per_game['1'] / per_game['2']:4.2f}x")
+    print("  the bare harness, the 357 games in one process against two (what the machine "
+          "allows)")
+    for label, prefix in (("none", []), ("bwrap", wrap)):
+        one = best(args.repeat, lambda p=prefix: bare(p, all_starts, argv))
+        two = best(args.repeat, lambda p=prefix: bare_in_two(p, all_starts, argv))
+        print(f"  {label:6} one {one:6.2f} s   two {two:6.2f} s   speed-up {one / two:4.2f}x")
 
     print("\nA bot's start to its first move, median of 30 games (ms), --sandbox none / bwrap")
     for pause in (0.0, 0.05):
