@@ -159,9 +159,14 @@ def run_specs(setup: Setup, specs: list[GameSpec], jobs: int,
             bar.close()
 
 
+def plays_here(jobs: int, games: int) -> bool:
+    """Whether a run of `games` on `jobs` local processes plays them in this process."""
+    return jobs <= 1 or games <= 1
+
+
 def _play_all(setup: Setup, specs: list[GameSpec],
               jobs: int) -> Iterator[tuple[GameSpec, dict[str, Any]]]:
-    if jobs <= 1 or len(specs) <= 1:
+    if plays_here(jobs, len(specs)):
         for spec in specs:
             yield spec, play_spec(setup, spec)
         return

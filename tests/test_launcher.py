@@ -9,9 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from test_hostile import FirstPit, children_of_this_process
 
-from judge.games.ioiwari import Board, Ioiwari
-from judge.players.base import Played, Player
+from judge.games.ioiwari import Ioiwari
 from judge.players.bot import BotPlayer
 from judge.referee import play_game
 from judge.sandbox import Limits, bwrap_path
@@ -40,15 +40,6 @@ def may_protect_from_oom() -> bool:
     with open("/proc/self/status") as fh:
         caps = next(line for line in fh if line.startswith("CapEff:")).split()[1]
     return bool(int(caps, 16) >> 24 & 1)
-
-
-def children() -> list[int]:
-    """The processes this test process started that are still there."""
-    found = []
-    for task in os.listdir(f"/proc/{os.getpid()}/task"):
-        with open(f"/proc/{os.getpid()}/task/{task}/children") as fh:
-            found += [int(p) for p in fh.read().split()]
-    return found
 
 
 def command_line(pid: int) -> list[str]:
@@ -171,7 +162,7 @@ def test_the_launcher_is_never_the_oom_victim_and_the_bot_may_be(mode: str,
     with open("/proc/self/oom_score_adj") as fh:
         adj = fh.read().strip()
     record = play_game(GAME, [BotPlayer(path, LIMITS, mode), FirstPit()], GAME.start(), LIMITS)
-    keepers = [pid for pid in children() if command_line(pid)[1:2] == ["-L"]]
+    keepers = [pid for pid in children_of_this_process() if command_line(pid)[1:2] == ["-L"]]
     assert keepers
     for keeper in keepers:
         with open(f"/proc/{keeper}/oom_score_adj") as fh:
@@ -217,15 +208,6 @@ def test_a_launcher_found_dead_is_started_again(mode: str) -> None:
         finally:
             bot.kill()
     finish_all()
-
-
-class FirstPit(Player):
-    """The scripted opponent: the first legal pit."""
-
-    name = "first-pit"
-
-    def choose(self, pos: Board, last: Played | None) -> int:
-        return GAME.legal_moves(pos)[0]
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ import os
 import time
 
 import pytest
+from test_hostile import children_of_this_process
 
 import judge.schedule as schedule
 from judge.schedule import GameSpec, Setup
@@ -17,11 +18,7 @@ SPECS = [GameSpec(key=f"g{i}", players=("a", "b"), start=str(i)) for i in range(
 def children() -> list[int]:
     """This process's children now but those it had before the test (launchers of games
     that earlier tests played here)."""
-    found = []
-    for task in os.listdir(f"/proc/{os.getpid()}/task"):
-        with open(f"/proc/{os.getpid()}/task/{task}/children") as fh:
-            found += [int(p) for p in fh.read().split()]
-    return [pid for pid in found if pid not in BEFORE]
+    return [pid for pid in children_of_this_process() if pid not in BEFORE]
 
 
 BEFORE: set[int] = set()

@@ -156,7 +156,9 @@ def run(args: argparse.Namespace) -> int:
         config.update(run_identity(config["bots"]))
         config["planned"] = len(schedule(game, config["bots"], config["starts"]))
         check_cluster(args)
-        if not getattr(args, "cluster", None) and (config["planned"] <= 1 or config["jobs"] <= 1):
+        from judge.schedule import plays_here
+
+        if not getattr(args, "cluster", None) and plays_here(config["jobs"], config["planned"]):
             from judge.sandbox.slots import warm
 
             warm()  # games played here: their slots made ready meanwhile

@@ -105,6 +105,12 @@ static void die(const char *what, const char *arg) {
     _exit(126);
 }
 
+/* join the cgroup whose cgroup.procs `fd` is open, then close it */
+static void join_cgroup(int fd) {
+    if (write(fd, "0", 1) != 1) die("join cgroup", NULL);
+    close(fd);
+}
+
 #if defined(__x86_64__)
 #define ARCH AUDIT_ARCH_X86_64
 #elif defined(__aarch64__)
@@ -344,10 +350,7 @@ static int helper(int argc, char **argv) {
         prctl(PR_SET_CHILD_SUBREAPER, 0);
         if (ppid >= 0) ppid = getppid();
     }
-    for (int k = 0; k < ncg; k++) {
-        if (write(cgroups[k], "0", 1) != 1) die("join cgroup", NULL);
-        close(cgroups[k]);
-    }
+    for (int k = 0; k < ncg; k++) join_cgroup(cgroups[k]);
     for (int k = 0; k < nlim; k++) {
         struct rlimit rl = {(rlim_t)lims[k][1], (rlim_t)lims[k][2]};
         if (setrlimit((int)lims[k][0], &rl)) die("setrlimit", NULL);
@@ -420,6 +423,15 @@ static void close_all_but(int from, const int *keep, int nkeep) {
         }
         if (k < nkeep && keep[k] + 1 > from) from = keep[k] + 1;
     }
+}
+
+/* read what the launcher's signalfd holds; whether SIGTERM (the judge's death) was in it */
+static int drain_signals(int sfd) {
+    struct signalfd_siginfo info;
+    int term = 0;
+    while (read(sfd, &info, sizeof info) > 0)
+        if (info.ssi_signo == SIGTERM) term = 1;
+    return term;
 }
 
 static int by_number(const void *a, const void *b) {
@@ -495,9 +507,8 @@ static int launcher(int argc, char **argv) {
         if (got > 0) set_oom_adj("-1000");
     }
     for (int k = 3; k + 1 < argc; k += 2) {
-        int fd = atoi(argv[k + 1]);
-        if (strcmp(argv[k], "-c") || write(fd, "0", 1) != 1) die("join cgroup", NULL);
-        close(fd);
+        if (strcmp(argv[k], "-c")) { errno = EINVAL; die("bad option", argv[k]); }
+        join_cgroup(atoi(argv[k + 1]));
     }
     signal(SIGPIPE, SIG_IGN);
     static char buf[MAX_MESSAGE + 1];
@@ -513,10 +524,7 @@ static int launcher(int argc, char **argv) {
             die("poll", NULL);
         }
         if (polled[1].revents) {
-            struct signalfd_siginfo info;
-            int judge_gone = 0;
-            while (read(sfd, &info, sizeof info) > 0)
-                if (info.ssi_signo == SIGTERM) judge_gone = 1;
+            int judge_gone = drain_signals(sfd);
             reap_all();
             if (judge_gone) break;
         }
@@ -591,10 +599,7 @@ static int launcher(int argc, char **argv) {
         siginfo_t left;
         if (waitid(P_ALL, 0, &left, WEXITED | WNOHANG | WNOWAIT) < 0 && errno == ECHILD) break;
         struct pollfd polled = {sfd, POLLIN, 0};
-        if (poll(&polled, 1, 100) > 0) {
-            struct signalfd_siginfo info;
-            while (read(sfd, &info, sizeof info) > 0) {}
-        }
+        if (poll(&polled, 1, 100) > 0) drain_signals(sfd);
     }
     return 0;
 }

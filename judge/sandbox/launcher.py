@@ -66,9 +66,9 @@ class Spawned(Started):
         super().__init__(popen.pid, pidfd)
         self.popen = popen
 
-    def reap(self) -> bool:
+    def reap(self, block: bool = False) -> bool:
         if self.returncode is None:
-            pid, status, usage = os.wait4(self.pid, os.WNOHANG)
+            pid, status, usage = os.wait4(self.pid, 0 if block else os.WNOHANG)
             if not pid:
                 return False
             self.usage = usage
@@ -76,8 +76,8 @@ class Spawned(Started):
         return True
 
     def wait(self, timeout: float | None) -> bool:
-        if timeout is None and self.ended_fd < 0:
-            self.popen.wait()
+        if timeout is None and self.ended_fd < 0:  # no pidfd to wait on (Linux < 5.3)
+            return self.reap(block=True)
         return super().wait(timeout)
 
 
@@ -187,8 +187,7 @@ _all: weakref.WeakSet[Launcher] = weakref.WeakSet()
 def launcher(helper: str) -> Launcher:
     """This process's launcher, started now if needed (`OSError` if it cannot be)."""
     global _launcher, _launcher_pid
-    if _launcher_pid != os.getpid():  # a fork does not share its parent's
-        _forget()
+    if _launcher_pid != os.getpid():  # first use here (a fork has forgotten its parent's)
         _launcher, _launcher_pid = None, os.getpid()
         atexit.register(stop)
     if _launcher is None or not _launcher.alive():

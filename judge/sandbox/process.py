@@ -255,7 +255,7 @@ class Confined:
                 # no memory cgroup gives the peak
                 cg = self._cgroup()
                 if cg is None or not cg.counts_memory:
-                    self._wait_started(0.05)
+                    self.started.wait(0.05)
                 return reported
             if self.started.reap():
                 code = self.started.returncode
@@ -439,7 +439,7 @@ class Confined:
             self.slot.stop()
         elif self.slot is not None:  # the bot's processes, which its helper reaps
             self.slot.kill_all()
-            self._wait_started(0.5)
+            self.started.wait(0.5)
         else:  # what it started, wherever it went: the helper is their subreaper
             self._kill_tree()
         if not deferred:  # (deferred: its starters end by themselves, having reaped all)
@@ -487,10 +487,6 @@ class Confined:
         self.started.close()
         if self.workdir is not None:
             remove_tree(self.workdir)
-
-    def _wait_started(self, timeout: float) -> bool:
-        """Wait for the process the judge started to end; whether it did."""
-        return self.started.wait(timeout)
 
     def _end_namespace(self, wait: bool = True) -> None:
         """Kill the PID 1 of the bot's namespace and (if `wait`) wait until it is gone: the
