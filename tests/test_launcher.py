@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import signal
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -212,3 +213,43 @@ def test_a_launcher_found_dead_is_started_again(mode: str) -> None:
 
 if __name__ == "__main__":
     sys.exit(pytest.main([__file__, "-q"]))
+
+
+def namespaces_held_by(pid: int) -> set[str]:
+    """The namespaces (``mnt:[N]``, ``ipc:[N]``) that process `pid` has open."""
+    held = set()
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        try:
+            target = os.readlink(f"/proc/{pid}/fd/{fd}")
+        except OSError:
+            continue
+        if target.startswith(("mnt:", "ipc:")):
+            held.add(target)
+    return held
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="private namespaces per game need root")
+def test_the_launcher_holds_a_bots_namespaces_until_it_has_reaped_it() -> None:
+    # the teardown of a game's mounts (an RCU grace period) then delays neither the bot's
+    # exit nor its report: the launcher lets them go after it has told how the bot ended
+    bot = Confined(program_for(BOTS / "first_pit.py"), LIMITS, "none")
+    slot = current_slot()
+    try:
+        if slot is None or not slot.born_inside():
+            pytest.skip("no cgroups v1 here: no slot launcher")
+        keeper = slot.launcher(HELPER).pid
+        assert parent_of(bot.started.pid) == keeper  # the launcher's child is the bot
+        own = {os.readlink(f"/proc/{bot.started.pid}/ns/{ns}") for ns in ("mnt", "ipc")}
+        assert own.isdisjoint({os.readlink(f"/proc/self/ns/{ns}") for ns in ("mnt", "ipc")})
+        deadline = time.monotonic() + 5
+        while namespaces_held_by(keeper) != own and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert namespaces_held_by(keeper) == own
+        bot.kill()
+        slot.finish()  # the bot gone, and reaped
+        while namespaces_held_by(keeper) and time.monotonic() < deadline + 5:
+            time.sleep(0.01)
+        assert namespaces_held_by(keeper) == set()
+    finally:
+        bot.kill()
+        finish_all()

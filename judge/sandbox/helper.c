@@ -30,7 +30,10 @@
  * `judge-exec -L FD:PPID [-c FD]...` is a launcher that a judge process keeps: it dies with
  * PPID, joins the cgroups given (so that what it forks is born in them, with no migration
  * per game), and for each request on the socket FD forks a child that does all of the
- * above (no exec of the helper per game). See `launcher()` for requests and reports.
+ * above (no exec of the helper per game). Without -x the child becomes the bot: the
+ * launcher is its parent and reports how it ended. It holds the private namespaces a child
+ * makes until it has reaped it, and when the judge is done or gone it kills every process
+ * of the uids (-u) it started bots as. See `launcher()` for requests and reports.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -62,6 +65,9 @@
 
 /* in a child of the launcher: the launcher's pid, the parent that -p names */
 static pid_t launcher_parent = 0;
+/* in a child of the launcher: where it says that its private namespaces are made ("n"),
+   or closes without a word (none made), so that the launcher holds them (see `hold`) */
+static int ready_fd = -1;
 
 static volatile sig_atomic_t judge_gone = 0;
 
@@ -289,6 +295,13 @@ static int helper(int argc, char **argv) {
             if (from >= 0) copy_files(from, work, uid < 0 ? getuid() : (uid_t)uid);
         }
     }
+    if (ready_fd >= 0) {  /* (before any fork: no other process may keep it open) */
+        if ((new_ipc || nkeep || ncover || ntemp || work) && write(ready_fd, "n", 1) != 1) {
+            /* not held by the launcher: torn down as the bot exits, only later */
+        }
+        close(ready_fd);
+        ready_fd = -1;
+    }
     if (status_fd >= 0 || reaper) {
         /* stay as the bot's parent and reaper of all it leaves (orphans come here, not to
            an init that may never reap them), and report the bot's own wait status:
@@ -383,7 +396,9 @@ static int helper(int argc, char **argv) {
 #define MAX_FDS 64
 #define MAX_KIDS 256
 
-static struct { pid_t pid; int fd; } kids[MAX_KIDS];
+/* what the launcher started and has not seen end: the child, its report pipe, and the uid
+   it runs the bot as (-u; -1: none) */
+static struct { pid_t pid; int fd; long uid; int ns[2]; } kids[MAX_KIDS];
 /* the launcher's own oom_score_adj before it protected itself: its children get it back */
 static char oom_adj[16] = "";
 
@@ -402,6 +417,10 @@ static void report(pid_t pid, int status, const struct rusage *ru) {
                 (long long)ru->ru_utime.tv_sec * 1000000 + ru->ru_utime.tv_usec,
                 (long long)ru->ru_stime.tv_sec * 1000000 + ru->ru_stime.tv_usec);
         close(kids[k].fd);
+        /* its namespaces are let go only now: their teardown (an RCU grace period for the
+           mounts) delays neither the bot's exit nor the report */
+        for (int j = 0; j < 2; j++)
+            if (kids[k].ns[j] >= 0) close(kids[k].ns[j]);
         kids[k].pid = 0;
         return;
     }
@@ -412,6 +431,29 @@ static void reap_all(void) {
     struct rusage ru;
     pid_t pid;
     while ((pid = wait4(-1, &status, WNOHANG, &ru)) > 0) report(pid, status, &ru);
+}
+
+/* SIGKILL every process of `uid` (from a child that becomes it: kill(-1) reaches all the
+   processes of its own uid but itself), and wait for that child */
+static void kill_uid(long uid) {
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (setgroups(0, NULL) || setresgid(uid, uid, uid) || setresuid(uid, uid, uid))
+            _exit(126);
+        kill(-1, SIGKILL);
+        _exit(0);
+    }
+    if (pid > 0) {
+        int status;
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    }
+}
+
+/* the value of option `opt` among a request's helper arguments (before "--"), or NULL */
+static const char *option(char **argv, int argc, const char *opt) {
+    for (int k = 1; k + 1 < argc && strcmp(argv[k], "--"); k++)
+        if (!strcmp(argv[k], opt)) return argv[k + 1];
+    return NULL;
 }
 
 /* close every descriptor from `from` up but those in `keep` (sorted) */
@@ -438,10 +480,27 @@ static int by_number(const void *a, const void *b) {
     return *(const int *)a - *(const int *)b;
 }
 
+/* Hold the private namespaces that child `pid` makes (if it makes any): it writes "n" on
+   `ready` once they are made, or closes it without a word. Its mount and IPC namespaces
+   are then kept open in `ns` until it is reaped. */
+static void hold(pid_t pid, int ready, int ns[2]) {
+    struct pollfd polled = {ready, POLLIN, 0};
+    char word = 0;
+    ns[0] = ns[1] = -1;
+    if (poll(&polled, 1, 2000) == 1 && read(ready, &word, 1) == 1 && word == 'n') {
+        char path[64];
+        snprintf(path, sizeof path, "/proc/%d/ns/mnt", (int)pid);
+        ns[0] = open(path, O_RDONLY | O_CLOEXEC);
+        snprintf(path, sizeof path, "/proc/%d/ns/ipc", (int)pid);
+        ns[1] = open(path, O_RDONLY | O_CLOEXEC);
+    }
+    close(ready);
+}
+
 /* in the forked child: the request's descriptors where the judge asked for them, its
    environment and folder, a session of its own; then the helper with its arguments */
 static void start_child(char **argv, int argc, char **env, const char *cwd, int *fds,
-                        int nfds, const int *targets) {
+                        int nfds, const int *targets, int ready) {
     sigset_t none;
     sigemptyset(&none);
     signal(SIGCHLD, SIG_DFL);
@@ -449,7 +508,7 @@ static void start_child(char **argv, int argc, char **env, const char *cwd, int 
     sigprocmask(SIG_SETMASK, &none, NULL);
     if (oom_adj[0]) set_oom_adj(oom_adj);
     if (setsid() < 0) die("setsid", NULL);
-    int base = 3, keep[MAX_FDS];
+    int base = 3, keep[MAX_FDS + 1];
     for (int k = 0; k < nfds; k++)
         if (targets[k] >= base) base = targets[k] + 1;
     for (int k = 0; k < nfds; k++) {
@@ -462,6 +521,8 @@ static void start_child(char **argv, int argc, char **env, const char *cwd, int 
         if (dup2(fds[k], targets[k]) < 0) die("dup2", NULL);
         if (targets[k] >= 3) keep[nkeep++] = targets[k];
     }
+    if ((ready_fd = fcntl(ready, F_DUPFD_CLOEXEC, base + nfds)) < 0) die("dup", NULL);
+    keep[nkeep++] = ready_fd;
     qsort(keep, nkeep, sizeof keep[0], by_number);
     close_all_but(3, keep, nkeep);
     if (chdir(cwd)) die("chdir", cwd);
@@ -569,29 +630,51 @@ static int launcher(int argc, char **argv) {
         if (slot < 0) answer = -EAGAIN;
         if (argc > 0 && envc >= 0 && cwd && ntargets == nfds && nfds >= 1 && at == nptrs &&
             slot >= 0) {
+            int ready[2];
+            if (pipe2(ready, O_CLOEXEC)) die("pipe", NULL);
             pid_t me = getpid(), pid = fork();
             if (pid == 0) {
                 launcher_parent = me;
                 close(sock);
                 close(sfd);
+                close(ready[0]);
                 argv[argc] = NULL; /* (this child's copy of the pointers, all parsed) */
                 env[envc] = NULL;
-                start_child(argv, argc, env, cwd, fds, nfds, targets);
+                start_child(argv, argc, env, cwd, fds, nfds, targets, ready[1]);
             }
+            close(ready[1]);
             answer = pid < 0 ? -errno : pid;
             if (pid > 0) {
+                const char *uid = option(argv, argc, "-u");
                 kids[slot].pid = pid;
                 kids[slot].fd = fds[0];
+                kids[slot].uid = uid ? atol(uid) : -1;
+                kids[slot].ns[0] = kids[slot].ns[1] = -1;
                 fds[0] = -1;
             }
+            for (int k = 0; k < nfds; k++)
+                if (fds[k] >= 0) close(fds[k]);
+            int32_t word = answer;  /* answered first: the judge goes on meanwhile */
+            if (send(sock, &word, sizeof word, MSG_NOSIGNAL) != sizeof word) break;
+            if (pid > 0) hold(pid, ready[0], kids[slot].ns);
+            else close(ready[0]);
+            continue;
         }
         for (int k = 0; k < nfds; k++)
             if (fds[k] >= 0) close(fds[k]);
         int32_t word = answer;
         if (send(sock, &word, sizeof word, MSG_NOSIGNAL) != sizeof word) break;
     }
-    /* the judge is done (or gone): what it started and has not seen end is told to end
-       (a starter then kills what its bot left) and reaped here, for up to 5 s */
+    /* the judge is done (or gone): every process of the uids of what it started and has
+       not seen end is killed (a bot started directly, and all it left, wherever it went);
+       what is left is told to end (a starter then kills what its bot left), and all is
+       reaped here, for up to 5 s */
+    for (int k = 0; k < MAX_KIDS; k++) {
+        if (!kids[k].pid || kids[k].uid < 0) continue;
+        int seen = 0;
+        for (int j = 0; j < k; j++) seen |= kids[j].pid && kids[j].uid == kids[k].uid;
+        if (!seen) kill_uid(kids[k].uid);
+    }
     for (int k = 0; k < MAX_KIDS; k++)
         if (kids[k].pid) kill(kids[k].pid, SIGTERM);
     for (int waited = 0; waited < 50; waited++) {

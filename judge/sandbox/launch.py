@@ -275,8 +275,11 @@ def plan(program: Program, limits: Limits, tier: Tier, slot: Slot | None,
     # lives there): the launcher, and the helper it forks (the bot's reaper; under bwrap
     # bwrap, its PID 1 and the helper inside); nothing then joins a cgroup
     inside = slot is not None and helper is not None and slot.born_inside()
+    # ... and without bwrap the launcher's child becomes the bot: the launcher is its parent
+    # (it reports how the bot ended) and the subreaper of all it leaves, which the slot kills
+    direct = inside and mode != "bwrap"
     if inside:
-        in_pids = 4 if mode == "bwrap" else 2
+        in_pids = 4 if mode == "bwrap" else 1
     starter_joins, bot_joins = slot.prepare(limits.memory_bytes, limits.processes + in_pids) \
         if slot else ([], [])
     resets: list[int] = []
@@ -288,7 +291,7 @@ def plan(program: Program, limits: Limits, tier: Tier, slot: Slot | None,
         program = readable_by_others(program)  # a private file gets a copy
     #: processes of the judge's own in the bot's process group: bwrap (outside and
     #: PID 1 inside), the helper staying as the bot's parent
-    starters = (2 if mode == "bwrap" else 0) + (1 if helper else 0)
+    starters = (2 if mode == "bwrap" else 0) + (1 if helper and not direct else 0)
     # the helper's options: cgroups, rlimits, uid, no user namespaces
     # under bwrap the outer helper puts the starters in the slot's cgroups (see above),
     # and the bot stays in those of them that are its own too (v1's pids)
@@ -309,7 +312,7 @@ def plan(program: Program, limits: Limits, tier: Tier, slot: Slot | None,
     memfds: list[int] = []
     preexec = None
     status_read = -1
-    if helper is not None:  # the helper reports the bot's own exit status here
+    if helper is not None and not direct:  # the helper reports the bot's own exit here
         status_read, status_write = os.pipe()
         os.set_blocking(status_read, False)
         keep_fds.append(status_write)

@@ -278,9 +278,16 @@ class _V1:
         return []
 
     def kill(self) -> None:
+        if self.reaped():  # (one read: no member, none being forked)
+            return
         for pid in self.members():
             with suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
+
+    def reaped(self) -> bool:
+        # a process that has exited leaves cgroup.procs at once, and pids.current when its
+        # parent (the launcher) has reaped it
+        return self.process_count() <= (1 if self.spared else 0)
 
     def stop(self) -> None:
         # no process of the slot can start another from now on (the next game's prepare
@@ -390,6 +397,10 @@ class _V2:
             with suppress(OSError), open(path / "cgroup.procs") as fh:
                 found += [int(p) for p in fh.read().split()]
         return found
+
+    def reaped(self) -> bool:
+        # (see _V1.reaped: a starter is reaped by the judge's launcher)
+        return self.process_count() == 0
 
     def kill(self) -> None:
         fd = self._fds.get("cgroup.kill")
@@ -560,11 +571,15 @@ class Slot:
         deadline = time.monotonic() + timeout
         pause = 0.0002
         while True:
-            # (a zombie is not listed: its parent, the bot's helper, reaps it)
+            # (a zombie is not listed; it counts against the slot's processes until its
+            # parent, the bot's helper or the launcher, has reaped it: waited for too)
             if self.cgroups is not None:
-                pids = self.members()
+                # (one read when the slot is empty: a process being forked counts too)
+                pids = [] if self.cgroups.reaped() else self.members()
                 if pids:
                     self.cgroups.kill()
+                elif not self.cgroups.reaped():
+                    pids = [0]  # (none to kill: a zombie still to be reaped)
             else:
                 pids = _uid_processes(self.uid)
                 for pid in pids:
