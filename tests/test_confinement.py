@@ -742,3 +742,54 @@ time.sleep(0.2)
     with pytest.raises(ChildProcessError):  # the first game's starter was reaped
         os.waitpid(starter, os.WNOHANG)
     assert daemon == -1 or not os.path.exists(f"/proc/{daemon}")
+
+
+LOOK = """
+for place in ("/tmp", "/dev/shm", "."):
+    st = os.stat(place)
+    report(f"{place} {st.st_mtime_ns} {oct(st.st_mode)} {sorted(os.listdir(place))} "
+           f"{os.listxattr(place)}", True)
+"""
+
+TOUCHES = {
+    "a file left in /tmp": "open('/tmp/left', 'w').write('x')",
+    "a file made and removed in /dev/shm": "os.remove(open('/dev/shm/gone', 'w').name)",
+    "the work dir opened to all": "os.chmod('.', 0o777)",
+    "an attribute on the work dir": "os.setxattr('.', 'user.note', b'from an earlier game')",
+}
+
+
+def looked(record: GameRecord) -> dict[str, list[str]]:
+    """What `LOOK` saw: for each place, its mtime (ns), mode, entries and attributes."""
+    seen = {}
+    for line in said(record).splitlines():
+        if line.startswith("GOT "):
+            place, rest = line[4:].split(" ", 1)
+            seen[place] = rest.split(" ", 2)
+    return seen
+
+
+@pytest.mark.skipif(not AS_ROOT, reason="slots are a root judge's")
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("touch", TOUCHES)
+def test_a_game_finds_its_tmp_and_work_dir_fresh_whatever_the_slots_last_game_did(
+        mode: str, touch: str, tmp_path: Path) -> None:
+    # (the third game plays in the first one's slot: a process takes turns with two)
+    looker = write_bot(tmp_path / "c", LOOK)
+    before = looked(play(looker, mode))  # (only its own file's path is there to see)
+    assert set(before) == {"/tmp", "/dev/shm", "."}, before
+    first = play(write_bot(tmp_path / "a", LOOK + TOUCHES[touch]), mode)
+    assert "NOT" not in said(first), said(first)
+    slot = current_slot()
+    play(write_bot(tmp_path / "b", "pass"), mode)
+    time.sleep(0.05)
+    after = time.time_ns() - 20_000_000  # (a tmpfs's clock is coarse)
+    third = play(looker, mode)
+    assert current_slot() is slot
+    fresh = looked(third)
+    # the same mode, entries and attributes as before the touch
+    assert {p: v[1:] for p, v in fresh.items()} == {p: v[1:] for p, v in before.items()}
+    touched = {"a file left in /tmp": "/tmp", "a file made and removed in /dev/shm": "/dev/shm"
+               }.get(touch, ".")
+    assert int(fresh[touched][0]) >= after, (touched, said(third))  # no trace of the touch
+
