@@ -239,11 +239,11 @@ def test_the_launcher_holds_a_bots_namespaces_until_it_has_reaped_it() -> None:
             pytest.skip("no cgroups v1 here: no slot launcher")
         keeper = slot.launcher(HELPER).pid
         assert parent_of(bot.started.pid) == keeper  # the launcher's child is the bot
+        deadline = time.monotonic() + 5  # (held once the child has made them)
+        while len(namespaces_held_by(keeper)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.01)
         own = {os.readlink(f"/proc/{bot.started.pid}/ns/{ns}") for ns in ("mnt", "ipc")}
         assert own.isdisjoint({os.readlink(f"/proc/self/ns/{ns}") for ns in ("mnt", "ipc")})
-        deadline = time.monotonic() + 5
-        while namespaces_held_by(keeper) != own and time.monotonic() < deadline:
-            time.sleep(0.01)
         assert namespaces_held_by(keeper) == own
         bot.kill()
         slot.finish()  # the bot gone, and reaped
