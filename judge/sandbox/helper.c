@@ -111,6 +111,11 @@ static void die(const char *what, const char *arg) {
     _exit(126);
 }
 
+/* drop every group and become `uid` (gid `uid`), losing all capabilities; 0, or -1 */
+static int become(long uid) {
+    return setgroups(0, NULL) || setresgid(uid, uid, uid) || setresuid(uid, uid, uid) ? -1 : 0;
+}
+
 /* join the cgroup whose cgroup.procs `fd` is open, then close it */
 static void join_cgroup(int fd) {
     if (write(fd, "0", 1) != 1) die("join cgroup", NULL);
@@ -258,8 +263,9 @@ static int helper(int argc, char **argv) {
     /* the private namespaces are made before the reaper forks, so that the reaper holds
        them: the bot's exit is then not slowed by their teardown (an RCU grace period
        for the mounts), which happens when the reaper ends, after it has reported */
+    int mounts = nkeep || ncover || ntemp || work;  /* (a private mount namespace for them) */
     if (new_ipc && unshare(CLONE_NEWIPC)) die("unshare", "ipc namespace");
-    if (nkeep || ncover || ntemp || work) {
+    if (mounts) {
         int kept[MAX_ITEMS], from = -1;
         struct stat st;
         char opts[128];
@@ -296,7 +302,7 @@ static int helper(int argc, char **argv) {
         }
     }
     if (ready_fd >= 0) {  /* (before any fork: no other process may keep it open) */
-        if ((new_ipc || nkeep || ncover || ntemp || work) && write(ready_fd, "n", 1) != 1) {
+        if ((new_ipc || mounts) && write(ready_fd, "n", 1) != 1) {
             /* not held by the launcher: torn down as the bot exits, only later */
         }
         close(ready_fd);
@@ -339,8 +345,7 @@ static int helper(int argc, char **argv) {
             for (;;) {
                 if (judge_gone == 1 && uid >= 0) {
                     judge_gone = 2;
-                    if (setgroups(0, NULL) || setresgid(uid, uid, uid) || setresuid(uid, uid, uid))
-                        _exit(126);
+                    if (become(uid)) _exit(126);
                     kill(-1, SIGKILL); /* every process of the uid but this one */
                 } else if (judge_gone && uid < 0) {
                     kill_descendants(getpid(), 0); /* again after each reaping */
@@ -438,8 +443,7 @@ static void reap_all(void) {
 static void kill_uid(long uid) {
     pid_t pid = fork();
     if (pid == 0) {
-        if (setgroups(0, NULL) || setresgid(uid, uid, uid) || setresuid(uid, uid, uid))
-            _exit(126);
+        if (become(uid)) _exit(126);
         kill(-1, SIGKILL);
         _exit(0);
     }
@@ -628,11 +632,17 @@ static int launcher(int argc, char **argv) {
         for (int k = 0; k < MAX_KIDS && slot < 0; k++)
             if (!kids[k].pid) slot = k;
         if (slot < 0) answer = -EAGAIN;
-        if (argc > 0 && envc >= 0 && cwd && ntargets == nfds && nfds >= 1 && at == nptrs &&
-            slot >= 0) {
-            int ready[2];
-            if (pipe2(ready, O_CLOEXEC)) die("pipe", NULL);
-            pid_t me = getpid(), pid = fork();
+        pid_t pid = -1;
+        int ready[2] = {-1, -1};
+        int valid = argc > 0 && envc >= 0 && cwd && ntargets == nfds && nfds >= 1 &&
+                    at == nptrs && slot >= 0;
+        if (valid && pipe2(ready, O_CLOEXEC) < 0) {
+            answer = -errno;  /* (nothing started) */
+            valid = 0;
+        }
+        if (valid) {
+            pid_t me = getpid();
+            pid = fork();
             if (pid == 0) {
                 launcher_parent = me;
                 close(sock);
@@ -642,8 +652,8 @@ static int launcher(int argc, char **argv) {
                 env[envc] = NULL;
                 start_child(argv, argc, env, cwd, fds, nfds, targets, ready[1]);
             }
-            close(ready[1]);
             answer = pid < 0 ? -errno : pid;
+            close(ready[1]);
             if (pid > 0) {
                 const char *uid = option(argv, argc, "-u");
                 kids[slot].pid = pid;
@@ -652,18 +662,13 @@ static int launcher(int argc, char **argv) {
                 kids[slot].ns[0] = kids[slot].ns[1] = -1;
                 fds[0] = -1;
             }
-            for (int k = 0; k < nfds; k++)
-                if (fds[k] >= 0) close(fds[k]);
-            int32_t word = answer;  /* answered first: the judge goes on meanwhile */
-            if (send(sock, &word, sizeof word, MSG_NOSIGNAL) != sizeof word) break;
-            if (pid > 0) hold(pid, ready[0], kids[slot].ns);
-            else close(ready[0]);
-            continue;
         }
         for (int k = 0; k < nfds; k++)
             if (fds[k] >= 0) close(fds[k]);
-        int32_t word = answer;
+        int32_t word = answer;  /* answered first: the judge goes on while a child is held */
         if (send(sock, &word, sizeof word, MSG_NOSIGNAL) != sizeof word) break;
+        if (pid > 0) hold(pid, ready[0], kids[slot].ns);
+        else if (ready[0] >= 0) close(ready[0]);
     }
     /* the judge is done (or gone): every process of the uids of what it started and has
        not seen end is killed (a bot started directly, and all it left, wherever it went);
