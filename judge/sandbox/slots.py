@@ -278,8 +278,6 @@ class _V1:
         return []
 
     def kill(self) -> None:
-        if self.reaped():  # (one read: no member, none being forked)
-            return
         for pid in self.members():
             with suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
@@ -295,7 +293,8 @@ class _V1:
         with suppress(OSError):
             os.pwrite(self._fds["pids.max"], b"0", 0)
             self._stopped = True
-        self.kill()
+        if not self.reaped():  # (one read when it holds no member and none is forked)
+            self.kill()
 
 
 class _V2:
@@ -571,22 +570,20 @@ class Slot:
         deadline = time.monotonic() + timeout
         pause = 0.0002
         while True:
-            # (a zombie is not listed; it counts against the slot's processes until its
-            # parent, the bot's helper or the launcher, has reaped it: waited for too)
             if self.cgroups is not None:
-                # (one read when the slot is empty: a process being forked counts too)
-                pids = [] if self.cgroups.reaped() else self.members()
-                if pids:
-                    self.cgroups.kill()
-                elif not self.cgroups.reaped():
-                    pids = [0]  # (none to kill: a zombie still to be reaped)
+                # one read when the slot is empty: a process counts from its fork until its
+                # parent (the bot's helper or the launcher) has reaped it, so a zombie,
+                # which is no longer a member, is waited for too
+                if self.cgroups.reaped():
+                    return True
+                self.cgroups.kill()
             else:
                 pids = _uid_processes(self.uid)
+                if not pids:
+                    return True
                 for pid in pids:
                     with suppress(OSError):
                         os.kill(pid, signal.SIGKILL)
-            if not pids:
-                return True
             if time.monotonic() > deadline:
                 return False
             time.sleep(pause)
