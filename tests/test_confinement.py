@@ -28,7 +28,7 @@ from judge.players.bot import BotPlayer
 from judge.referee import GameRecord, play_game
 from judge.sandbox import Limits, Tier, bwrap_path, tier_for
 from judge.sandbox.cleanup import WORKDIR_PREFIX, remove_tree
-from judge.sandbox.slots import SLOTS_PER_PROCESS, current_slot
+from judge.sandbox.slots import SLOTS_PER_PROCESS, current_slot, finish_all
 
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = Path(__file__).parent / "bots"
@@ -746,8 +746,8 @@ time.sleep(0.2)
 
 LOOK = """
 for place in ("/tmp", "/dev/shm", "."):
-    st = os.stat(place)
-    report(f"{place} {st.st_mtime_ns} {oct(st.st_mode)} {sorted(os.listdir(place))} "
+    st, fs = os.stat(place), os.statvfs(place)  # (not listed: that would change its atime)
+    report(f"{place} {st.st_mtime_ns} {oct(st.st_mode)} {fs.f_files - fs.f_ffree} "
            f"{os.listxattr(place)}", True)
 """
 
@@ -760,12 +760,12 @@ TOUCHES = {
 
 
 def looked(record: GameRecord) -> dict[str, list[str]]:
-    """What `LOOK` saw: for each place, its mtime (ns), mode, entries and attributes."""
+    """What `LOOK` saw: for each place, its mtime (ns), mode, inodes in use and attributes."""
     seen = {}
     for line in said(record).splitlines():
         if line.startswith("GOT "):
             place, rest = line[4:].split(" ", 1)
-            seen[place] = rest.split(" ", 2)
+            seen[place] = rest.split(" ", 3)
     return seen
 
 
@@ -774,20 +774,38 @@ def looked(record: GameRecord) -> dict[str, list[str]]:
 @pytest.mark.parametrize("touch", TOUCHES)
 def test_a_game_finds_its_tmp_and_work_dir_fresh_whatever_the_slots_last_game_did(
         mode: str, touch: str, tmp_path: Path) -> None:
-    # (the third game plays in the first one's slot: a process takes turns with two)
-    looker = write_bot(tmp_path / "c", LOOK)
-    before = looked(play(looker, mode))  # (only its own file's path is there to see)
-    assert set(before) == {"/tmp", "/dev/shm", "."}, before
-    first = play(write_bot(tmp_path / "a", LOOK + TOUCHES[touch]), mode)
-    assert "NOT" not in said(first), said(first)
-    slot = current_slot()
-    play(write_bot(tmp_path / "b", "pass"), mode)
-    time.sleep(0.05)
-    after = time.time_ns() - 20_000_000  # (a tmpfs's clock is coarse)
-    third = play(looker, mode)
-    assert current_slot() is slot
+    # one bot, which touches only in its game with BOT_SEED 1: without bwrap, a game of the
+    # same bot enters the mount namespace its slot's last game left, while that is exactly
+    # as it was made (a process takes turns with two slots: games 1, 3, 5 and 7 share one)
+    looker = write_bot(tmp_path / "c", LOOK + f"if os.environ['BOT_SEED'] == '1': {TOUCHES[touch]}")
+
+    def game(seed: int) -> GameRecord:
+        record = play_game(GAME, [BotPlayer(looker, LIMITS, mode, seed=seed), FirstPit()],
+                           GAME.start(), LIMITS)
+        assert record.verdict.code == verdicts.OK, record.verdict
+        time.sleep(0.01)  # (a tmpfs made later shows a later time)
+        return record
+
+    try:
+        before = looked(game(0))  # (only its own file's path is there to see)
+        assert set(before) == {"/tmp", "/dev/shm", "."}, before
+        slot = current_slot()
+        game(0)
+        again = looked(game(0))
+        if mode == "none":  # entered again: the same tmpfs, as it was
+            assert again == before
+        game(0)
+        first = game(1)
+        assert "NOT" not in said(first), said(first)
+        assert current_slot() is slot
+        game(0)
+        after = time.time_ns() - 20_000_000  # (a tmpfs's clock is coarse)
+        third = game(0)
+        assert current_slot() is slot
+    finally:
+        finish_all()
     fresh = looked(third)
-    # the same mode, entries and attributes as before the touch
+    # the same mode, inodes in use and attributes as before the touch
     assert {p: v[1:] for p, v in fresh.items()} == {p: v[1:] for p, v in before.items()}
     touched = {"a file left in /tmp": "/tmp", "a file made and removed in /dev/shm": "/dev/shm"
                }.get(touch, ".")

@@ -230,8 +230,9 @@ def namespaces_held_by(pid: int) -> set[str]:
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="private namespaces per game need root")
 def test_the_launcher_holds_a_bots_namespaces_until_it_has_reaped_it() -> None:
-    # the teardown of a game's mounts (an RCU grace period) then delays neither the bot's
-    # exit nor its report: the launcher lets them go after it has told how the bot ended
+    # the teardown of a game's namespaces (an RCU grace period) then delays neither the
+    # bot's exit nor its report: the launcher lets the IPC one go after it has told how the
+    # bot ended, and keeps the mount one as the slot's box for its next game
     bot = Confined(program_for(BOTS / "first_pit.py"), LIMITS, "none")
     slot = current_slot()
     try:
@@ -247,9 +248,56 @@ def test_the_launcher_holds_a_bots_namespaces_until_it_has_reaped_it() -> None:
         assert namespaces_held_by(keeper) == own
         bot.kill()
         slot.finish()  # the bot gone, and reaped
-        while namespaces_held_by(keeper) and time.monotonic() < deadline + 5:
+        box = {ns for ns in own if ns.startswith("mnt:")}
+        while namespaces_held_by(keeper) != box and time.monotonic() < deadline + 5:
             time.sleep(0.01)
-        assert namespaces_held_by(keeper) == set()
+        assert namespaces_held_by(keeper) == box
     finally:
         bot.kill()
+        finish_all()
+
+
+SHOW_NS = """import os
+tmp = os.stat("/tmp")
+if os.environ.get("TOUCH"):
+    open(os.environ["TOUCH"], "w").close()
+print(os.readlink("/proc/self/ns/mnt"), tmp.st_dev, tmp.st_mtime_ns, flush=True)
+"""
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="private namespaces per game need root")
+@pytest.mark.parametrize("touch", ["/tmp/left", "/dev/shm/left", "left"])
+def test_a_slots_next_game_enters_the_mount_namespace_of_its_last_while_it_is_as_made(
+        touch: str, tmp_path: Path) -> None:
+    # no namespace and no mount to make per game, none to tear down: a game of the same bot
+    # with the same limits enters the box its slot's last game left (the same namespace,
+    # the same /tmp, made at the same time), unless that game left or changed anything in
+    # its /tmp, /dev/shm or work dir
+    bot = tmp_path / "ns.py"
+    bot.write_text(SHOW_NS)
+    program = program_for(bot)
+
+    def game(touching: bool = False) -> tuple[object, bytes]:
+        proc = Confined(program, LIMITS, "none", env={"TOUCH": touch} if touching else None)
+        try:
+            proc.output.expect(b"\n", timeout=10)
+            return current_slot(), proc.output.before.strip()
+        finally:
+            proc.kill()
+            time.sleep(0.01)  # (a tmpfs made later shows a later time)
+
+    try:
+        slot, first = game()
+        assert first.startswith(b"mnt:") and not first.startswith(
+            os.readlink("/proc/self/ns/mnt").encode())
+        game()  # (in the process's other slot)
+        assert game() == (slot, first)
+        game()
+        assert game(touching=True) == (slot, first)
+        game()
+        later, after = game()
+        assert later is slot and after != first
+        game()
+        assert game() == (slot, after)
+    finally:
         finish_all()

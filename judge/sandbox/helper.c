@@ -10,7 +10,8 @@
  *                  the exec, then close it: what started the bot is not counted as its own
  *   -k PATH        (as root) make PATH reachable: bind it back under -K covers
  *   -K DIR         (as root) cover DIR with an empty read-only tmpfs (hides the rest of it)
- *   -T DIR         (as root) a private, writable tmpfs of -w's SIZE on DIR (a /tmp)
+ *   -T DIR         (as root) a private tmpfs of -w's SIZE on DIR (a /tmp), the bot's own
+ *                  (-u's uid, mode 0700: no other uid can put anything in it)
  *   -w SIZE:DIR    (as root) mount a private tmpfs of SIZE bytes on DIR, owned by -u
  *   -f DIR         (as root) copy the regular files of DIR into -w's tmpfs
  *   -i             (as root) a private IPC namespace (System V and POSIX queues)
@@ -34,6 +35,13 @@
  * launcher is its parent and reports how it ended. It holds the private namespaces a child
  * makes until it has reaped it, and when the judge is done or gone it kills every process
  * of the uids (-u) it started bots as. See `launcher()` for requests and reports.
+ *
+ * A child's mount namespace is kept after its game as a box for the next child with the
+ * same mount options (-K -T -k -w -u, no -f), which enters it instead of making one while
+ * each private tmpfs is exactly as it was made: nothing in it, nothing changed or set on
+ * it (see `roots_as_made`); else it makes its own, which is kept in its place. The judge
+ * starts a slot's next game once every process of its last is gone, so none is in a box
+ * that is entered.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -57,6 +65,8 @@
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/xattr.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -68,6 +78,32 @@ static pid_t launcher_parent = 0;
 /* in a child of the launcher: where it says that its private namespaces are made ("n"),
    or closes without a word (none made), so that the launcher holds them (see `hold`) */
 static int ready_fd = -1;
+
+/* What a slot's private tmpfs roots (-T, then -w) looked like when they were made: a kept
+   mount namespace (a box, see the launcher) is entered again only while each is exactly
+   so (nothing in it, nothing changed or set on it, the same filesystem). */
+#define MAX_ROOTS 8
+struct root_state {
+    dev_t dev;
+    ino_t ino;
+    mode_t mode;
+    uid_t uid;
+    gid_t gid;
+    nlink_t nlink;
+    struct timespec atime, mtime, ctime;
+    unsigned long long files, blocks;
+    ssize_t xattrs;
+};
+/* the child's word on its ready pipe: 'n' (namespaces made; with the roots' state when its
+   mount namespace may be kept) or 'r' (the box it was given entered: an IPC one made) */
+struct made {
+    char word;
+    int count;
+    struct root_state roots[MAX_ROOTS];
+};
+/* in a child of the launcher: the box (kept mount namespace) it may enter, and its roots */
+static int box_fd = -1;
+static const struct made *box_made = NULL;
 
 static volatile sig_atomic_t judge_gone = 0;
 
@@ -221,6 +257,68 @@ static void copy_files(int from, const char *to_dir, uid_t uid) {
     close(to);
 }
 
+/* the state of the tmpfs root at `path` now; 0, or -1 */
+static int root_state(const char *path, struct root_state *r) {
+    struct stat st;
+    struct statfs fs;
+    memset(r, 0, sizeof *r);
+    if (lstat(path, &st) || statfs(path, &fs)) return -1;
+    r->dev = st.st_dev;
+    r->ino = st.st_ino;
+    r->mode = st.st_mode;
+    r->uid = st.st_uid;
+    r->gid = st.st_gid;
+    r->nlink = st.st_nlink;
+    r->atime = st.st_atim;
+    r->mtime = st.st_mtim;
+    r->ctime = st.st_ctim;
+    r->files = (unsigned long long)(fs.f_files - fs.f_ffree);
+    r->blocks = (unsigned long long)(fs.f_blocks - fs.f_bfree);
+    r->xattrs = llistxattr(path, NULL, 0);
+    return 0;
+}
+
+static int same_time(struct timespec a, struct timespec b) {
+    return a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec;
+}
+
+/* whether each root (`paths`, in the box's mount namespace) is as it was made */
+static int roots_as_made(char **paths, int n, const struct made *made) {
+    if (made->count != n) return 0;
+    for (int k = 0; k < n; k++) {
+        struct root_state now;
+        const struct root_state *was = &made->roots[k];
+        if (root_state(paths[k], &now)) return 0;
+        if (now.dev != was->dev || now.ino != was->ino || now.mode != was->mode ||
+            now.uid != was->uid || now.gid != was->gid || now.nlink != was->nlink ||
+            !same_time(now.atime, was->atime) || !same_time(now.mtime, was->mtime) ||
+            !same_time(now.ctime, was->ctime) || now.files != was->files ||
+            now.blocks != was->blocks || now.xattrs != was->xattrs)
+            return 0;
+    }
+    return 1;
+}
+
+/* Enter the box given by the launcher if it is as it was made and shows each of `keep`
+   as this namespace does (the same file: not one put in its place since); 1 if entered,
+   0 if not (then still in the namespace it started in). */
+static int enter_box(char **roots, int nroots, char **keep, int nkeep) {
+    struct stat here[MAX_ITEMS], there;
+    int entered = 0, home = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC);
+    if (home < 0) return 0;
+    for (int k = 0; k < nkeep; k++)
+        if (stat(keep[k], &here[k])) goto out;
+    if (setns(box_fd, CLONE_NEWNS)) goto out;
+    entered = roots_as_made(roots, nroots, box_made);
+    for (int k = 0; k < nkeep && entered; k++)
+        entered = !stat(keep[k], &there) && there.st_dev == here[k].st_dev &&
+                  there.st_ino == here[k].st_ino;
+    if (!entered && setns(home, CLONE_NEWNS)) die("setns", "back");
+out:
+    close(home);
+    return entered;
+}
+
 static int helper(int argc, char **argv) {
     long ppid = -1, uid = -1, work_size = 0;
     int cgroups[MAX_ITEMS], ncg = 0, resets[MAX_ITEMS], nreset = 0, nkeep = 0, ncover = 0, nlim = 0, seccomp = 0;
@@ -264,8 +362,18 @@ static int helper(int argc, char **argv) {
        them: the bot's exit is then not slowed by their teardown (an RCU grace period
        for the mounts), which happens when the reaper ends, after it has reported */
     int mounts = nkeep || ncover || ntemp || work;  /* (a private mount namespace for them) */
+    /* its private tmpfs roots: what makes a kept mount namespace fit for another game */
+    char *roots[MAX_ROOTS];
+    int nroots = 0;
+    struct made made = {'n', -1, {{0}}};
+    for (int k = 0; k < ntemp && nroots < MAX_ROOTS; k++) roots[nroots++] = temp[k];
+    if (work && nroots < MAX_ROOTS) roots[nroots++] = work;
+    int boxable = mounts && !files_from && nroots == ntemp + (work ? 1 : 0);
     if (new_ipc && unshare(CLONE_NEWIPC)) die("unshare", "ipc namespace");
-    if (mounts) {
+    int entered = boxable && box_fd >= 0 && box_made && enter_box(roots, nroots, keep, nkeep);
+    if (box_fd >= 0) close(box_fd);
+    box_fd = -1;
+    if (mounts && !entered) {
         int kept[MAX_ITEMS], from = -1;
         struct stat st;
         char opts[128];
@@ -279,7 +387,13 @@ static int helper(int argc, char **argv) {
         for (int k = 0; k < ncover; k++)
             if (mount("tmpfs", cover[k], "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=1m"))
                 die("cover", cover[k]);
-        snprintf(opts, sizeof opts, "mode=1777,size=%ld", work_size > 0 ? work_size : 1L << 24);
+        /* the bot's own (not open to other uids: nothing of theirs can come in, even
+           through a folder passed on to them, so that a kept namespace stays its own) */
+        if (uid >= 0)
+            snprintf(opts, sizeof opts, "mode=0700,uid=%ld,gid=%ld,size=%ld", uid, uid,
+                     work_size > 0 ? work_size : 1L << 24);
+        else
+            snprintf(opts, sizeof opts, "mode=1777,size=%ld", work_size > 0 ? work_size : 1L << 24);
         for (int k = 0; k < ntemp; k++)
             if (mount("tmpfs", temp[k], "tmpfs", MS_NOSUID | MS_NODEV, opts))
                 die("tmpfs", temp[k]);
@@ -300,9 +414,14 @@ static int helper(int argc, char **argv) {
             if (mount("tmpfs", work, "tmpfs", MS_NOSUID | MS_NODEV, opts)) die("mount", work);
             if (from >= 0) copy_files(from, work, uid < 0 ? getuid() : (uid_t)uid);
         }
+        made.count = boxable ? nroots : -1;
+        for (int k = 0; k < nroots && made.count >= 0; k++)
+            if (root_state(roots[k], &made.roots[k])) made.count = -1;
     }
     if (ready_fd >= 0) {  /* (before any fork: no other process may keep it open) */
-        if ((new_ipc || mounts) && write(ready_fd, "n", 1) != 1) {
+        ssize_t size = entered ? 1 : made.count >= 0 ? (ssize_t)sizeof made : 1;
+        made.word = entered ? 'r' : 'n';
+        if ((new_ipc || mounts) && write(ready_fd, &made, size) != size) {
             /* not held by the launcher: torn down as the bot exits, only later */
         }
         close(ready_fd);
@@ -403,7 +522,29 @@ static int helper(int argc, char **argv) {
 
 /* what the launcher started and has not seen end: the child, its report pipe, and the uid
    it runs the bot as (-u; -1: none) */
-static struct { pid_t pid; int fd; long uid; int ns[2]; } kids[MAX_KIDS];
+static struct {
+    pid_t pid;
+    int fd;
+    long uid;
+    int ns[2];
+    int box;           /* the box it was given (its index), or -1 */
+    char *key;         /* its mount options (see `box_key`), or NULL: not to be kept */
+    struct made *made; /* the roots of the mount namespace it made, to keep it as a box */
+} kids[MAX_KIDS];
+
+/* Boxes: mount namespaces that children made, kept after their game (see `keep_box`) for
+   the next child with the same mount options, which enters one instead of making its own
+   while it is exactly as it was made (see `enter_box`): no namespace, no mount to make
+   and none to tear down (an RCU grace period) per game. */
+#define MAX_BOXES 4
+static struct {
+    int fd;         /* the namespace, or -1 */
+    pid_t user;     /* the child in it now, or 0 */
+    char *key;
+    struct made made;
+    unsigned long used;
+} boxes[MAX_BOXES];
+static unsigned long box_clock = 0;
 /* the launcher's own oom_score_adj before it protected itself: its children get it back */
 static char oom_adj[16] = "";
 
@@ -414,6 +555,55 @@ static void set_oom_adj(const char *value) {
     close(fd);
 }
 
+/* Keep mount namespace `fd`, made with options `key` (its roots as `made` says), as the
+   box for them: in place of the one kept for them, else of none, else of the least
+   recently used one that no child is in (it is let go); or let it go. */
+static void keep_box(const char *key, const struct made *made, int fd) {
+    int at = -1;
+    for (int b = 0; b < MAX_BOXES && at < 0; b++)
+        if (boxes[b].fd >= 0 && !strcmp(boxes[b].key, key)) at = b;
+    for (int b = 0; b < MAX_BOXES && at < 0; b++)
+        if (boxes[b].fd < 0) at = b;
+    for (int b = 0; b < MAX_BOXES; b++)
+        if (!boxes[b].user && (at < 0 || (boxes[at].user && boxes[b].used < boxes[at].used)))
+            at = b;
+    char *copy = at >= 0 && !boxes[at].user ? strdup(key) : NULL;
+    if (!copy) {
+        close(fd);
+        return;
+    }
+    if (boxes[at].fd >= 0) close(boxes[at].fd);
+    free(boxes[at].key);
+    boxes[at].fd = fd;
+    boxes[at].key = copy;
+    boxes[at].made = *made;
+    boxes[at].used = ++box_clock;
+}
+
+/* The options of a request that make a child's mount namespace (covers, private tmpfs,
+   paths bound back, the work dir and whose it is), as one string; NULL when its namespace
+   is not to be kept (files copied into its work dir, or no mounts). */
+static char *box_key(char **argv, int argc) {
+    size_t size = 1;
+    int mounts = 0;
+    for (int k = 1; k + 1 < argc && strcmp(argv[k], "--"); k++) {
+        if (!strcmp(argv[k], "-f")) return NULL;
+        if (argv[k][0] == '-' && argv[k][1] && strchr("KTkwu", argv[k][1]) && !argv[k][2]) {
+            size += strlen(argv[k + 1]) + 24;
+            mounts |= argv[k][1] != 'u';
+        }
+    }
+    char *key = mounts ? malloc(size) : NULL;
+    if (!key) return NULL;
+    size_t at = 0;
+    key[0] = 0;
+    for (int k = 1; k + 1 < argc && strcmp(argv[k], "--"); k++)
+        if (argv[k][0] == '-' && argv[k][1] && strchr("KTkwu", argv[k][1]) && !argv[k][2])
+            at += snprintf(key + at, size - at, "%c%zu:%s", argv[k][1], strlen(argv[k + 1]),
+                           argv[k + 1]);
+    return key;
+}
+
 /* report how child `pid` ended on its report pipe: "STATUS MAXRSS_KB UTIME_US STIME_US" */
 static void report(pid_t pid, int status, const struct rusage *ru) {
     for (int k = 0; k < MAX_KIDS; k++) {
@@ -422,10 +612,19 @@ static void report(pid_t pid, int status, const struct rusage *ru) {
                 (long long)ru->ru_utime.tv_sec * 1000000 + ru->ru_utime.tv_usec,
                 (long long)ru->ru_stime.tv_sec * 1000000 + ru->ru_stime.tv_usec);
         close(kids[k].fd);
+        if (kids[k].box >= 0) boxes[kids[k].box].user = 0;
+        if (kids[k].made && kids[k].ns[0] >= 0) {
+            keep_box(kids[k].key, kids[k].made, kids[k].ns[0]);
+            kids[k].ns[0] = -1;
+        }
         /* its namespaces are let go only now: their teardown (an RCU grace period for the
            mounts) delays neither the bot's exit nor the report */
         for (int j = 0; j < 2; j++)
             if (kids[k].ns[j] >= 0) close(kids[k].ns[j]);
+        free(kids[k].key);
+        free(kids[k].made);
+        kids[k].key = NULL;
+        kids[k].made = NULL;
         kids[k].pid = 0;
         return;
     }
@@ -484,19 +683,27 @@ static int by_number(const void *a, const void *b) {
     return *(const int *)a - *(const int *)b;
 }
 
-/* Hold the private namespaces that child `pid` makes (if it makes any): it writes "n" on
-   `ready` once they are made, or closes it without a word. Its mount and IPC namespaces
-   are then kept open in `ns` until it is reaped. */
-static void hold(pid_t pid, int ready, int ns[2]) {
+/* Hold the private namespaces that child `k` makes (if it makes any): it writes "n" on
+   `ready` once they are made (with its roots: see `struct made`), "r" once it has entered
+   its box, or closes it without a word. Its mount and IPC namespaces are then kept open
+   until it is reaped (and its mount namespace kept as a box, when it may be). */
+static void hold(int k, int ready) {
     struct pollfd polled = {ready, POLLIN, 0};
-    char word = 0;
-    ns[0] = ns[1] = -1;
-    if (poll(&polled, 1, 2000) == 1 && read(ready, &word, 1) == 1 && word == 'n') {
+    struct made made;
+    ssize_t got = 0;
+    kids[k].ns[0] = kids[k].ns[1] = -1;
+    if (poll(&polled, 1, 2000) == 1) got = read(ready, &made, sizeof made);
+    if (got >= 1 && (made.word == 'n' || made.word == 'r')) {
         char path[64];
-        snprintf(path, sizeof path, "/proc/%d/ns/mnt", (int)pid);
-        ns[0] = open(path, O_RDONLY | O_CLOEXEC);
-        snprintf(path, sizeof path, "/proc/%d/ns/ipc", (int)pid);
-        ns[1] = open(path, O_RDONLY | O_CLOEXEC);
+        if (made.word == 'n') {  /* (entered: the box is held already) */
+            snprintf(path, sizeof path, "/proc/%d/ns/mnt", (int)kids[k].pid);
+            kids[k].ns[0] = open(path, O_RDONLY | O_CLOEXEC);
+        }
+        snprintf(path, sizeof path, "/proc/%d/ns/ipc", (int)kids[k].pid);
+        kids[k].ns[1] = open(path, O_RDONLY | O_CLOEXEC);
+        if (made.word == 'n' && got == (ssize_t)sizeof made && made.count >= 0 &&
+            kids[k].key && (kids[k].made = malloc(sizeof made)))
+            *kids[k].made = made;
     }
     close(ready);
 }
@@ -504,7 +711,7 @@ static void hold(pid_t pid, int ready, int ns[2]) {
 /* in the forked child: the request's descriptors where the judge asked for them, its
    environment and folder, a session of its own; then the helper with its arguments */
 static void start_child(char **argv, int argc, char **env, const char *cwd, int *fds,
-                        int nfds, const int *targets, int ready) {
+                        int nfds, const int *targets, int ready, int box) {
     sigset_t none;
     sigemptyset(&none);
     signal(SIGCHLD, SIG_DFL);
@@ -527,6 +734,10 @@ static void start_child(char **argv, int argc, char **env, const char *cwd, int 
     }
     if ((ready_fd = fcntl(ready, F_DUPFD_CLOEXEC, base + nfds)) < 0) die("dup", NULL);
     keep[nkeep++] = ready_fd;
+    if (box >= 0) {
+        if ((box_fd = fcntl(box, F_DUPFD_CLOEXEC, base + nfds)) < 0) die("dup", NULL);
+        keep[nkeep++] = box_fd;
+    }
     qsort(keep, nkeep, sizeof keep[0], by_number);
     close_all_but(3, keep, nkeep);
     if (chdir(cwd)) die("chdir", cwd);
@@ -571,6 +782,7 @@ static int launcher(int argc, char **argv) {
         close(adj);
         if (got > 0) set_oom_adj("-1000");
     }
+    for (int b = 0; b < MAX_BOXES; b++) boxes[b].fd = -1;
     for (int k = 3; k + 1 < argc; k += 2) {
         if (strcmp(argv[k], "-c")) { errno = EINVAL; die("bad option", argv[k]); }
         join_cgroup(atoi(argv[k + 1]));
@@ -640,8 +852,13 @@ static int launcher(int argc, char **argv) {
             answer = -errno;  /* (nothing started) */
             valid = 0;
         }
+        char *key = valid ? box_key(argv, argc) : NULL;
+        int box = -1;
+        for (int b = 0; b < MAX_BOXES && key && box < 0; b++)
+            if (boxes[b].fd >= 0 && !boxes[b].user && !strcmp(boxes[b].key, key)) box = b;
         if (valid) {
             pid_t me = getpid();
+            if (box >= 0) box_made = &boxes[box].made;  /* (the child's copy is read) */
             pid = fork();
             if (pid == 0) {
                 launcher_parent = me;
@@ -650,9 +867,11 @@ static int launcher(int argc, char **argv) {
                 close(ready[0]);
                 argv[argc] = NULL; /* (this child's copy of the pointers, all parsed) */
                 env[envc] = NULL;
-                start_child(argv, argc, env, cwd, fds, nfds, targets, ready[1]);
+                start_child(argv, argc, env, cwd, fds, nfds, targets, ready[1],
+                            box >= 0 ? boxes[box].fd : -1);
             }
             answer = pid < 0 ? -errno : pid;
+            box_made = NULL;
             close(ready[1]);
             if (pid > 0) {
                 const char *uid = option(argv, argc, "-u");
@@ -660,14 +879,22 @@ static int launcher(int argc, char **argv) {
                 kids[slot].fd = fds[0];
                 kids[slot].uid = uid ? atol(uid) : -1;
                 kids[slot].ns[0] = kids[slot].ns[1] = -1;
+                kids[slot].box = box;
+                kids[slot].key = key;
+                key = NULL;
+                if (box >= 0) {
+                    boxes[box].user = pid;
+                    boxes[box].used = ++box_clock;
+                }
                 fds[0] = -1;
             }
         }
+        free(key);
         for (int k = 0; k < nfds; k++)
             if (fds[k] >= 0) close(fds[k]);
         int32_t word = answer;  /* answered first: the judge goes on while a child is held */
         if (send(sock, &word, sizeof word, MSG_NOSIGNAL) != sizeof word) break;
-        if (pid > 0) hold(pid, ready[0], kids[slot].ns);
+        if (pid > 0) hold(slot, ready[0]);
         else if (ready[0] >= 0) close(ready[0]);
     }
     /* the judge is done (or gone): every process of the uids of what it started and has
