@@ -7,6 +7,7 @@ import os
 import signal
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -216,14 +217,16 @@ if __name__ == "__main__":
 
 
 def namespaces_held_by(pid: int) -> set[str]:
-    """The namespaces (``mnt:[N]``, ``ipc:[N]``) that process `pid` has open."""
+    """The namespaces (``mnt:[N]``, ``ipc:[N]``) that process `pid` has open, but this
+    process's own (a launcher keeps its own mount namespace open, to come back to it)."""
     held = set()
+    home = {os.readlink(f"/proc/self/ns/{ns}") for ns in ("mnt", "ipc")}
     for fd in os.listdir(f"/proc/{pid}/fd"):
         try:
             target = os.readlink(f"/proc/{pid}/fd/{fd}")
         except OSError:
             continue
-        if target.startswith(("mnt:", "ipc:")):
+        if target.startswith(("mnt:", "ipc:")) and target not in home:
             held.add(target)
     return held
 
@@ -299,5 +302,58 @@ def test_a_slots_next_game_enters_the_mount_namespace_of_its_last_while_it_is_as
         assert later is slot and after != first
         game()
         assert game() == (slot, after)
+    finally:
+        finish_all()
+
+
+FILL = """import os, sys
+if os.environ.get("FILL"):
+    with open("/tmp/left", "wb") as fh:
+        for _ in range(96):
+            fh.write(os.urandom(1 << 20))
+print("ready", flush=True)
+sys.stdin.read()
+"""
+
+
+def charged_to(slot: object) -> int:
+    """The memory charged to a slot's cgroup now (bytes)."""
+    cg = slot.cgroups  # type: ignore[attr-defined]
+    path = cg.paths["memory"] / "memory.usage_in_bytes" if hasattr(cg, "paths") \
+        else cg.bot / "memory.current"
+    return int(path.read_text())
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="private namespaces per game need root")
+@pytest.mark.parametrize("next_bot", ["the same bot", "another bot"])
+def test_what_a_bot_left_in_its_box_is_gone_before_the_slots_next_game_starts(
+        next_bot: str, tmp_path: Path) -> None:
+    # what a bot left in its /tmp is memory charged to its slot: its box is let go before
+    # the slot's next game starts, whether that game would have entered it or not
+    limits = replace(LIMITS, memory_bytes=512 << 20, disk_bytes=128 << 20,
+                     file_bytes=128 << 20)
+    bots = [tmp_path / "a.py", tmp_path / "b.py"]
+    for bot in bots:
+        bot.write_text(FILL)
+
+    def start(bot: Path, fill: bool = False) -> Confined:
+        proc = Confined(program_for(bot), limits, "none", env={"FILL": "1"} if fill else None)
+        proc.output.expect(b"\n", timeout=20)
+        return proc
+
+    try:
+        proc = start(bots[0], fill=True)
+        slot = current_slot()
+        if slot is None or slot.cgroups is None or not slot.counts_memory:
+            pytest.skip("no memory cgroup here")
+        assert charged_to(slot) >= 96 << 20
+        proc.kill()
+        start(bots[0]).kill()  # (in the process's other slot)
+        proc = start(bots[0] if next_bot == "the same bot" else bots[1])
+        try:
+            assert current_slot() is slot
+            assert charged_to(slot) < 64 << 20
+        finally:
+            proc.kill()
     finally:
         finish_all()

@@ -101,9 +101,8 @@ struct made {
     int count;
     struct root_state roots[MAX_ROOTS];
 };
-/* in a child of the launcher: the box (kept mount namespace) it may enter, and its roots */
+/* in a child of the launcher: the box (a kept mount namespace) to enter, found fit */
 static int box_fd = -1;
-static const struct made *box_made = NULL;
 
 static volatile sig_atomic_t judge_gone = 0;
 
@@ -299,26 +298,6 @@ static int roots_as_made(char **paths, int n, const struct made *made) {
     return 1;
 }
 
-/* Enter the box given by the launcher if it is as it was made and shows each of `keep`
-   as this namespace does (the same file: not one put in its place since); 1 if entered,
-   0 if not (then still in the namespace it started in). */
-static int enter_box(char **roots, int nroots, char **keep, int nkeep) {
-    struct stat here[MAX_ITEMS], there;
-    int entered = 0, home = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC);
-    if (home < 0) return 0;
-    for (int k = 0; k < nkeep; k++)
-        if (stat(keep[k], &here[k])) goto out;
-    if (setns(box_fd, CLONE_NEWNS)) goto out;
-    entered = roots_as_made(roots, nroots, box_made);
-    for (int k = 0; k < nkeep && entered; k++)
-        entered = !stat(keep[k], &there) && there.st_dev == here[k].st_dev &&
-                  there.st_ino == here[k].st_ino;
-    if (!entered && setns(home, CLONE_NEWNS)) die("setns", "back");
-out:
-    close(home);
-    return entered;
-}
-
 static int helper(int argc, char **argv) {
     long ppid = -1, uid = -1, work_size = 0;
     int cgroups[MAX_ITEMS], ncg = 0, resets[MAX_ITEMS], nreset = 0, nkeep = 0, ncover = 0, nlim = 0, seccomp = 0;
@@ -370,7 +349,7 @@ static int helper(int argc, char **argv) {
     if (work && nroots < MAX_ROOTS) roots[nroots++] = work;
     int boxable = mounts && !files_from && nroots == ntemp + (work ? 1 : 0);
     if (new_ipc && unshare(CLONE_NEWIPC)) die("unshare", "ipc namespace");
-    int entered = boxable && box_fd >= 0 && box_made && enter_box(roots, nroots, keep, nkeep);
+    int entered = boxable && box_fd >= 0 && !setns(box_fd, CLONE_NEWNS);
     if (box_fd >= 0) close(box_fd);
     box_fd = -1;
     if (mounts && !entered) {
@@ -534,12 +513,15 @@ static struct {
 
 /* Boxes: mount namespaces that children made, kept after their game (see `keep_box`) for
    the next child with the same mount options, which enters one instead of making its own
-   while it is exactly as it was made (see `enter_box`): no namespace, no mount to make
-   and none to tear down (an RCU grace period) per game. */
+   while it is exactly as it was made (see `box_fits`): no namespace, no mount to make
+   and none to tear down (an RCU grace period) per game. A uid has one box at most, let
+   go before its next game when that game cannot enter it: what a bot left in one is never
+   kept (its memory is charged to the slot) into a later game. */
 #define MAX_BOXES 4
 static struct {
     int fd;         /* the namespace, or -1 */
     pid_t user;     /* the child in it now, or 0 */
+    long uid;       /* whose it is (-u) */
     char *key;
     struct made made;
     unsigned long used;
@@ -555,13 +537,13 @@ static void set_oom_adj(const char *value) {
     close(fd);
 }
 
-/* Keep mount namespace `fd`, made with options `key` (its roots as `made` says), as the
-   box for them: in place of the one kept for them, else of none, else of the least
-   recently used one that no child is in (it is let go); or let it go. */
-static void keep_box(const char *key, const struct made *made, int fd) {
+/* Keep mount namespace `fd`, made with options `key` for `uid` (its roots as `made` says),
+   as the box for them: in place of that uid's, else of none, else of the least recently
+   used one that no child is in (it is let go); or let it go. */
+static void keep_box(const char *key, long uid, const struct made *made, int fd) {
     int at = -1;
     for (int b = 0; b < MAX_BOXES && at < 0; b++)
-        if (boxes[b].fd >= 0 && !strcmp(boxes[b].key, key)) at = b;
+        if (boxes[b].fd >= 0 && boxes[b].uid == uid) at = b;
     for (int b = 0; b < MAX_BOXES && at < 0; b++)
         if (boxes[b].fd < 0) at = b;
     for (int b = 0; b < MAX_BOXES; b++)
@@ -575,9 +557,46 @@ static void keep_box(const char *key, const struct made *made, int fd) {
     if (boxes[at].fd >= 0) close(boxes[at].fd);
     free(boxes[at].key);
     boxes[at].fd = fd;
+    boxes[at].uid = uid;
     boxes[at].key = copy;
     boxes[at].made = *made;
     boxes[at].used = ++box_clock;
+}
+
+static void drop_box(int b) {
+    close(boxes[b].fd);
+    free(boxes[b].key);
+    boxes[b].fd = -1;
+    boxes[b].key = NULL;
+}
+
+/* the launcher's own mount namespace (to come back to from a box), or -1 */
+static int home_ns = -1;
+
+/* Whether box `b` fits the request `argv`: each private tmpfs root in it (-T, then -w) as
+   it was made, and each path bound back (-k) the same file as here (not one put in its
+   place since). Looked at from inside the box, and back. */
+static int box_fits(int b, char **argv, int argc) {
+    char *roots[MAX_ROOTS], *keep[MAX_ITEMS];
+    struct stat here[MAX_ITEMS], there;
+    int nroots = 0, nkeep = 0, fits;
+    for (int pass = 0; pass < 2; pass++)  /* the -T roots first, then -w's */
+        for (int k = 1; k + 1 < argc && strcmp(argv[k], "--"); k++) {
+            const char *opt = argv[k], *val = argv[k + 1];
+            if (pass == 0 && !strcmp(opt, "-k") && nkeep < MAX_ITEMS) keep[nkeep++] = argv[k + 1];
+            if (nroots < MAX_ROOTS && pass == 0 && !strcmp(opt, "-T")) roots[nroots++] = argv[k + 1];
+            if (nroots < MAX_ROOTS && pass == 1 && !strcmp(opt, "-w") && strchr(val, ':'))
+                roots[nroots++] = strchr(val, ':') + 1;
+        }
+    for (int k = 0; k < nkeep; k++)
+        if (stat(keep[k], &here[k])) return 0;
+    if (home_ns < 0 || setns(boxes[b].fd, CLONE_NEWNS)) return 0;
+    fits = roots_as_made(roots, nroots, &boxes[b].made);
+    for (int k = 0; k < nkeep && fits; k++)
+        fits = !stat(keep[k], &there) && there.st_dev == here[k].st_dev &&
+               there.st_ino == here[k].st_ino;
+    if (setns(home_ns, CLONE_NEWNS)) die("setns", "back");
+    return fits;
 }
 
 /* The options of a request that make a child's mount namespace (covers, private tmpfs,
@@ -614,7 +633,7 @@ static void report(pid_t pid, int status, const struct rusage *ru) {
         close(kids[k].fd);
         if (kids[k].box >= 0) boxes[kids[k].box].user = 0;
         if (kids[k].made && kids[k].ns[0] >= 0) {
-            keep_box(kids[k].key, kids[k].made, kids[k].ns[0]);
+            keep_box(kids[k].key, kids[k].uid, kids[k].made, kids[k].ns[0]);
             kids[k].ns[0] = -1;
         }
         /* its namespaces are let go only now: their teardown (an RCU grace period for the
@@ -783,6 +802,7 @@ static int launcher(int argc, char **argv) {
         if (got > 0) set_oom_adj("-1000");
     }
     for (int b = 0; b < MAX_BOXES; b++) boxes[b].fd = -1;
+    home_ns = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC);
     for (int k = 3; k + 1 < argc; k += 2) {
         if (strcmp(argv[k], "-c")) { errno = EINVAL; die("bad option", argv[k]); }
         join_cgroup(atoi(argv[k + 1]));
@@ -853,12 +873,15 @@ static int launcher(int argc, char **argv) {
             valid = 0;
         }
         char *key = valid ? box_key(argv, argc) : NULL;
+        const char *as = valid ? option(argv, argc, "-u") : NULL;
         int box = -1;
-        for (int b = 0; b < MAX_BOXES && key && box < 0; b++)
-            if (boxes[b].fd >= 0 && !boxes[b].user && !strcmp(boxes[b].key, key)) box = b;
+        for (int b = 0; b < MAX_BOXES && as; b++) {
+            if (boxes[b].fd < 0 || boxes[b].user || boxes[b].uid != atol(as)) continue;
+            if (key && !strcmp(boxes[b].key, key) && box_fits(b, argv, argc)) box = b;
+            else drop_box(b);  /* (before the uid's next game starts) */
+        }
         if (valid) {
             pid_t me = getpid();
-            if (box >= 0) box_made = &boxes[box].made;  /* (the child's copy is read) */
             pid = fork();
             if (pid == 0) {
                 launcher_parent = me;
@@ -871,7 +894,6 @@ static int launcher(int argc, char **argv) {
                             box >= 0 ? boxes[box].fd : -1);
             }
             answer = pid < 0 ? -errno : pid;
-            box_made = NULL;
             close(ready[1]);
             if (pid > 0) {
                 const char *uid = option(argv, argc, "-u");
