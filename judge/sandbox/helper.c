@@ -515,8 +515,8 @@ static struct {
    the next child with the same mount options, which enters one instead of making its own
    while it is exactly as it was made (see `box_fits`): no namespace, no mount to make
    and none to tear down (an RCU grace period) per game. A uid has one box at most, let
-   go before its next game when that game cannot enter it: what a bot left in one is never
-   kept (its memory is charged to the slot) into a later game. */
+   go before its next game when it is not clean: what a bot left in one is never kept (its
+   memory is charged to the slot) into a later game. */
 #define MAX_BOXES 4
 static struct {
     int fd;         /* the namespace, or -1 */
@@ -573,10 +573,10 @@ static void drop_box(int b) {
 /* the launcher's own mount namespace (to come back to from a box), or -1 */
 static int home_ns = -1;
 
-/* Whether box `b` fits the request `argv`: each private tmpfs root in it (-T, then -w) as
-   it was made, and each path bound back (-k) the same file as here (not one put in its
-   place since). Looked at from inside the box, and back. */
-static int box_fits(int b, char **argv, int argc) {
+/* Whether box `b` is clean for the request `argv`: each private tmpfs root in it (-T, then
+   -w) as it was made; and (with `keeps`) each path bound back (-k) the same file as here,
+   not one put in its place since. Looked at from inside the box, and back. */
+static int box_fits(int b, char **argv, int argc, int keeps) {
     char *roots[MAX_ROOTS], *keep[MAX_ITEMS];
     struct stat here[MAX_ITEMS], there;
     int nroots = 0, nkeep = 0, fits;
@@ -588,6 +588,7 @@ static int box_fits(int b, char **argv, int argc) {
             if (nroots < MAX_ROOTS && pass == 1 && !strcmp(opt, "-w") && strchr(val, ':'))
                 roots[nroots++] = strchr(val, ':') + 1;
         }
+    if (!keeps) nkeep = 0;
     for (int k = 0; k < nkeep; k++)
         if (stat(keep[k], &here[k])) return 0;
     if (home_ns < 0 || setns(boxes[b].fd, CLONE_NEWNS)) return 0;
@@ -877,8 +878,11 @@ static int launcher(int argc, char **argv) {
         int box = -1;
         for (int b = 0; b < MAX_BOXES && as; b++) {
             if (boxes[b].fd < 0 || boxes[b].user || boxes[b].uid != atol(as)) continue;
-            if (key && !strcmp(boxes[b].key, key) && box_fits(b, argv, argc)) box = b;
-            else drop_box(b);  /* (before the uid's next game starts) */
+            int same = key && !strcmp(boxes[b].key, key), clean = box_fits(b, argv, argc, same);
+            if (same && clean) box = b;
+            else if (!clean) drop_box(b);  /* (before the uid's next game starts) */
+            /* (a clean box of other options holds nothing: the new child's takes its place
+               once it is reaped) */
         }
         if (valid) {
             pid_t me = getpid();
