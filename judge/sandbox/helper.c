@@ -543,13 +543,13 @@ static void set_oom_adj(const char *value) {
 static void keep_box(const char *key, long uid, const struct made *made, int fd) {
     int at = -1;
     for (int b = 0; b < MAX_BOXES && at < 0; b++)
-        if (boxes[b].fd >= 0 && boxes[b].uid == uid) at = b;
+        if (boxes[b].fd >= 0 && boxes[b].uid == uid && !boxes[b].user) at = b;
     for (int b = 0; b < MAX_BOXES && at < 0; b++)
         if (boxes[b].fd < 0) at = b;
-    for (int b = 0; b < MAX_BOXES; b++)
-        if (!boxes[b].user && (at < 0 || (boxes[at].user && boxes[b].used < boxes[at].used)))
-            at = b;
-    char *copy = at >= 0 && !boxes[at].user ? strdup(key) : NULL;
+    int full = at < 0;  /* (the least recently used then, of those no child is in) */
+    for (int b = 0; b < MAX_BOXES && full; b++)
+        if (!boxes[b].user && (at < 0 || boxes[b].used < boxes[at].used)) at = b;
+    char *copy = at >= 0 ? strdup(key) : NULL;
     if (!copy) {
         close(fd);
         return;
@@ -580,15 +580,13 @@ static int box_fits(int b, char **argv, int argc, int keeps) {
     char *roots[MAX_ROOTS], *keep[MAX_ITEMS];
     struct stat here[MAX_ITEMS], there;
     int nroots = 0, nkeep = 0, fits;
-    for (int pass = 0; pass < 2; pass++)  /* the -T roots first, then -w's */
-        for (int k = 1; k + 1 < argc && strcmp(argv[k], "--"); k++) {
-            const char *opt = argv[k], *val = argv[k + 1];
-            if (pass == 0 && !strcmp(opt, "-k") && nkeep < MAX_ITEMS) keep[nkeep++] = argv[k + 1];
-            if (nroots < MAX_ROOTS && pass == 0 && !strcmp(opt, "-T")) roots[nroots++] = argv[k + 1];
-            if (nroots < MAX_ROOTS && pass == 1 && !strcmp(opt, "-w") && strchr(val, ':'))
-                roots[nroots++] = strchr(val, ':') + 1;
-        }
-    if (!keeps) nkeep = 0;
+    const char *work = NULL;  /* (its root comes after the -T ones, as the child lists them) */
+    for (int k = 1; k + 1 < argc && strcmp(argv[k], "--"); k++) {
+        if (keeps && !strcmp(argv[k], "-k") && nkeep < MAX_ITEMS) keep[nkeep++] = argv[k + 1];
+        if (!strcmp(argv[k], "-T") && nroots < MAX_ROOTS) roots[nroots++] = argv[k + 1];
+        if (!strcmp(argv[k], "-w") && strchr(argv[k + 1], ':')) work = strchr(argv[k + 1], ':') + 1;
+    }
+    if (work && nroots < MAX_ROOTS) roots[nroots++] = (char *)work;
     for (int k = 0; k < nkeep; k++)
         if (stat(keep[k], &here[k])) return 0;
     if (home_ns < 0 || setns(boxes[b].fd, CLONE_NEWNS)) return 0;
@@ -715,7 +713,7 @@ static void hold(int k, int ready) {
     if (poll(&polled, 1, 2000) == 1) got = read(ready, &made, sizeof made);
     if (got >= 1 && (made.word == 'n' || made.word == 'r')) {
         char path[64];
-        if (made.word == 'n') {  /* (entered: the box is held already) */
+        if (made.word == 'n') {  /* (not when it entered its box: that is held already) */
             snprintf(path, sizeof path, "/proc/%d/ns/mnt", (int)kids[k].pid);
             kids[k].ns[0] = open(path, O_RDONLY | O_CLOEXEC);
         }
