@@ -763,6 +763,41 @@ static void start_child(char **argv, int argc, char **env, const char *cwd, int 
     _exit(helper(argc, argv));
 }
 
+/* what a child of the launcher starts from (see `spawned`) */
+struct spawn {
+    char **argv, **env;
+    int argc, nfds, ready, box, sock, sfd, ready_read;
+    const char *cwd;
+    int *fds;
+    const int *targets;
+    pid_t launcher;
+};
+
+/* A child of the launcher: it lets go of the launcher's own descriptors, then sets up and
+   becomes the bot. It may run in the launcher's memory (see `launcher`): it writes there
+   only what the launcher resets once it is back (the helper's globals and `environ`). */
+static int spawned(void *arg) {
+    struct spawn *s = arg;
+    int fds[MAX_FDS];  /* (moved about by the child: the launcher's list stays as it is) */
+    memcpy(fds, s->fds, sizeof fds[0] * (size_t)s->nfds);
+    launcher_parent = s->launcher;
+    close(s->sock);
+    close(s->sfd);
+    close(s->ready_read);
+    start_child(s->argv, s->argc, s->env, s->cwd, fds, s->nfds, s->targets, s->ready, s->box);
+    return 126;
+}
+
+/* whether a request's helper options (before "--") hold the flag `opt` */
+static int has_flag(char **argv, int argc, const char *opt) {
+    for (int k = 1; k < argc && strcmp(argv[k], "--"); k++)
+        if (!strcmp(argv[k], opt)) return 1;
+    return 0;
+}
+
+/* the stack of a child that shares the launcher's memory until its exec */
+static char spawn_stack[1 << 18] __attribute__((aligned(64)));
+
 /* The launcher dies with PPID (as SIGTERM: see below). Requests come on `sock`
    (SOCK_SEQPACKET), one message each: NUL-ended strings, the
    number of arguments and each of them, the number of environment entries and each, the
@@ -883,19 +918,26 @@ static int launcher(int argc, char **argv) {
                once it is reaped) */
         }
         if (valid) {
-            pid_t me = getpid();
-            pid = fork();
-            if (pid == 0) {
-                launcher_parent = me;
-                close(sock);
-                close(sfd);
-                close(ready[0]);
-                argv[argc] = NULL; /* (this child's copy of the pointers, all parsed) */
-                env[envc] = NULL;
-                start_child(argv, argc, env, cwd, fds, nfds, targets, ready[1],
-                            box >= 0 ? boxes[box].fd : -1);
+            struct spawn s = {argv, env, argc, nfds, ready[1], box >= 0 ? boxes[box].fd : -1,
+                              sock, sfd, ready[0], cwd, fds, targets, getpid()};
+            argv[argc] = NULL; /* (all parsed) */
+            env[envc] = NULL;
+            char **own_env = environ;
+            /* A child that becomes the bot shares the launcher's memory until its exec,
+               the launcher waiting (as vfork): no copy of the launcher's page tables, no
+               copy-on-write faults, no TLB flush per game. One that stays as a reaper
+               (-x, -R) gets a copy (fork): the launcher must not wait for it. */
+            if (has_flag(argv, argc, "-x") || has_flag(argv, argc, "-R")) {
+                pid = fork();
+                if (pid == 0) _exit(spawned(&s));
+            } else {
+                pid = clone(spawned, spawn_stack + sizeof spawn_stack,
+                            CLONE_VM | CLONE_VFORK | SIGCHLD, &s);
             }
             answer = pid < 0 ? -errno : pid;
+            environ = own_env;  /* (what a child in this memory set for itself) */
+            launcher_parent = 0;
+            ready_fd = box_fd = -1;
             close(ready[1]);
             if (pid > 0) {
                 const char *uid = option(argv, argc, "-u");
