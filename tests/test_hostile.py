@@ -289,6 +289,18 @@ def test_stderr_flood_does_not_hurt_and_only_its_tail_is_kept(mode: str) -> None
 
 
 @pytest.mark.parametrize("mode", MODES)
+def test_a_bot_that_floods_stderr_once_its_input_ends_is_drained_and_ends_by_itself(
+        mode: str) -> None:
+    # the judge reads its stderr while it waits for the bot to exit: a bot blocked on a
+    # full pipe would be killed at the end of its grace time, before its last words
+    record, _ = play("stderr_at_end.py", mode)
+    assert record.verdict.code == verdicts.OK
+    tail = record.stderr[0]
+    assert tail is not None and tail.startswith("[")  # says how much was dropped
+    assert tail.endswith("last words\n")
+
+
+@pytest.mark.parametrize("mode", MODES)
 def test_lingering_bot_is_killed_after_the_grace_time(mode: str) -> None:
     record, elapsed = play("linger.py", mode)
     assert record.verdict.code == verdicts.OK

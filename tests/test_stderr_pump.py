@@ -1,4 +1,5 @@
-"""The thread that drains the bots' stderr closes each pipe once, and only its own."""
+"""The thread that drains the bots' stderr: it reads and closes only the pipes it holds, and
+never one that the judge has taken back, even when its number is reused at once."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import array
 import fcntl
 import os
 import termios
+import threading
 import time
 
 from judge.sandbox.stderr import StderrTail, _StderrPump
@@ -27,47 +29,68 @@ def unread(fd: int) -> int:
     return count[0]
 
 
-def test_a_pipe_given_up_as_it_ends_is_closed_once_not_its_reused_number() -> None:
-    # A bot ends: its stderr pipe reaches its end just as the judge gives it up. The pump
-    # closes it; the number is then free, and the judge's next game takes it (here: a
-    # descriptor of /dev/null put on that number). The pump must not close that one too
-    # when it comes to the pipe's end, which it had seen in the same look.
+def round_trip(pump: _StderrPump) -> None:
+    """Return once the pump has dealt with what it saw before: a new pipe that ends is
+    closed by it."""
+    r, w = os.pipe()
+    tail = StderrTail(r, 16)
+    pump.add(tail)
+    os.close(w)
+    assert tail.done.wait(10.0)
+
+
+def test_a_pipe_taken_back_as_the_pump_reads_it_is_not_read_or_closed_by_it() -> None:
+    # The pump sees output on a bot's pipe and waits for the pipe's lock, which the judge
+    # holds: the judge takes the pipe back and closes it, and the number goes at once to
+    # another descriptor (here: another pipe, holding two bytes).
     pump = _StderrPump()
     pump.start()
-    pipes = {name: os.pipe() for name in ("ending", "busy", "slow", "after")}
-    tails = {name: StderrTail(r, 1024) for name, (r, _) in pipes.items()}
-    for name in ("ending", "busy", "slow"):
-        pump.add(tails[name])
-    ending = tails["ending"].fd
-    assert wait_for(lambda: all(t.fd in pump.selector.get_map()
-                                for n, t in tails.items() if n != "after"))
-    null = os.open(os.devnull, os.O_RDONLY)
+    r, w = os.pipe()
+    other_r, other_w = os.pipe()
+    os.write(other_w, b"zz")
+    tail = StderrTail(r, 1024)
+    pump.add(tail)
     try:
-        # the pump is held while it takes in a chunk of "busy" ...
-        with tails["busy"]._lock, tails["slow"]._lock:
-            os.write(pipes["busy"][1], b"x")
-            # (once the chunk is read, the pump waits for the lock to keep it)
-            assert wait_for(lambda: unread(pipes["busy"][0]) == 0)
-            # ... meanwhile "ending" is given up and then ends, and "slow" is given up
-            pump.give_up(tails["ending"])  # (returns after 1 s: the pump is held)
-            os.close(pipes["ending"][1])
-            pump.give_up(tails["slow"])
-            os.write(pipes["slow"][1], b"y")
-            # the pump goes on: it closes "ending", then waits for "slow"'s lock
-            tails["busy"]._lock.release()
-            try:
-                assert tails["ending"].done.wait(10.0)
-                os.dup2(null, ending)  # the number is free: the judge takes it again
-            finally:
-                tails["busy"]._lock.acquire()
-        assert tails["slow"].done.wait(10.0)
-        pump.add(tails["after"])  # a round trip: the pump has done what it saw before
-        os.close(pipes["after"][1])
-        assert tails["after"].done.wait(10.0)
-        os.fstat(ending)  # still open: the pump closed only its own pipe
+        with tail.lock:
+            os.write(w, b"x")
+            time.sleep(0.05)  # (the pump wakes and waits for the lock)
+            pump.take(tail)
+            tail.close()
+            os.dup2(other_r, r)
+        round_trip(pump)
+        assert unread(r) == 2  # still open and unread: not the pump's
+        assert tail.total == 0
     finally:
-        for fd in (null, ending, pipes["busy"][1], pipes["slow"][1]):
+        for fd in (other_r, other_w, r, w):
             try:
                 os.close(fd)
             except OSError:
                 pass
+
+
+def test_a_pipe_taken_back_is_left_to_the_judge_and_one_held_is_drained() -> None:
+    pump = _StderrPump()
+    pump.start()
+    (r1, w1), (r2, w2) = os.pipe(), os.pipe()
+    taken, held = StderrTail(r1, 1024), StderrTail(r2, 1024)
+    pump.add(taken)
+    pump.add(held)
+    pump.take(taken)
+    # a flood of 8 MiB: the writer never blocks for long on the pipe the pump holds
+    writer = threading.Thread(target=lambda: [os.write(w2, b"y" * 65536) for _ in range(128)])
+    writer.start()
+    writer.join(20.0)
+    assert not writer.is_alive()
+    os.write(w1, b"x" * 100)
+    os.close(w2)
+    assert held.done.wait(10.0)
+    round_trip(pump)
+    assert held.total == 8 << 20 and len(held.text()) < 2 * 1024 + 100
+    assert unread(r1) == 100 and taken.total == 0  # not read by the pump
+    with taken.lock:
+        taken.read_now()  # the judge's own read
+    assert taken.total == 100 and not taken.done.is_set()
+    os.close(w1)
+    with taken.lock:
+        taken.read_now()
+    assert taken.done.is_set()

@@ -125,7 +125,7 @@ class BotPlayer(Player):
     def end(self, final: Any, last: Played | None) -> None:
         """Close the bot's input, give it the grace time to exit, then kill what is left."""
         if self.process is not None:
-            self.process.close_input()
+            self.process.end_input()
             self.process.poll(timeout=self.limits.grace_seconds)
         self.close()
 

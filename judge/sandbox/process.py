@@ -120,6 +120,7 @@ class Confined:
         self._status = b""
         self._rss = 0
         self._parent_of_bot: int | None = None
+        self._stderr_taken = False  # (see `end_input`)
         launch = plan(program, limits, self.tier, self.slot, files, env)
         self.workdir: Path | None = launch.workdir
         self._info_fd = launch.info_read
@@ -207,6 +208,13 @@ class Confined:
             except OSError:  # a broken pipe, or a pty whose other side is gone
                 return
 
+    def end_input(self) -> None:
+        """The game is over: its stderr is read here from now on (in `poll`, as the judge
+        waits for it to exit, and at `kill`), then the bot is told its input has ended."""
+        stderr_pump().take(self._stderr)
+        self._stderr_taken = True
+        self.close_input()
+
     def close_input(self) -> None:
         """Tell the bot its input has ended (EOF)."""
         if self._master >= 0:
@@ -247,8 +255,14 @@ class Confined:
         (the helper lives on while what the bot left runs); without a report, the status
         of the process the judge started (bwrap says 128 + N for a death by signal N)."""
         watched = [fd for fd in (self._status_fd, self.started.ended_fd) if fd >= 0]
+        tail = self._stderr if self._stderr_taken else None
         deadline = time.monotonic() + timeout
         while True:
+            if tail is not None:  # (drained here: a bot blocked on it would never end)
+                with tail.lock:
+                    tail.read_now()
+                if tail.done.is_set():
+                    tail = None
             reported = self._reported()
             if reported is not None:
                 # the helper ends right after the bot unless the bot left processes: its
@@ -268,7 +282,7 @@ class Confined:
             if left <= 0:
                 return None
             if watched:
-                select.select(watched, [], [], left)
+                select.select(watched if tail is None else [*watched, tail.fd], [], [], left)
             else:
                 time.sleep(min(left, 0.01))
 
@@ -421,7 +435,10 @@ class Confined:
 
     def stderr_tail(self) -> str:
         """The end of what the bot wrote to stderr (all of it once the bot has exited)."""
-        if self.exit is not None:
+        if self._stderr_taken:  # (what its pipe holds now: it is read here, not waited for)
+            with self._stderr.lock:
+                self._stderr.read_now()
+        elif self.exit is not None:
             self._stderr.done.wait(timeout=0.5)  # the pipe ends soon after the bot does
         return self._stderr.text()
 

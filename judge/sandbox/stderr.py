@@ -1,38 +1,62 @@
-"""A bot's stderr: drained by one thread per judge process, keeping only its tail."""
+"""A bot's stderr: drained by one thread per judge process while the bot plays, keeping only
+its tail; at the game's end the judge drains and closes it itself."""
 
 from __future__ import annotations
 
 import os
-import selectors
+import select
 import threading
 from contextlib import suppress
 
 _STDERR_CHUNK = 1 << 16
-#: the most read from a pipe when its bot has ended (a pipe holds 64 KiB by default)
+#: the most read from a pipe in one go: what it holds when its bot has ended (a pipe holds
+#: 64 KiB by default), or a flood, between which the pump looks at the other pipes
 _DRAIN_BYTES = 1 << 20
 
 
 class StderrTail:
-    """The end of one bot's stderr, filled by the process's `_StderrPump`."""
+    """The end of one bot's stderr (its pipe is made non-blocking here). Whoever reads the
+    pipe holds `lock`; once `done`, it is closed and nobody reads it again."""
 
     def __init__(self, fd: int, keep: int) -> None:
+        os.set_blocking(fd, False)
         self.fd, self.keep = fd, keep
         self.data = bytearray()
         self.total = 0
         #: set once the pipe has ended (or was given up) and its fd is closed
         self.done = threading.Event()
-        self._lock = threading.Lock()
+        self.lock = threading.Lock()
 
-    def feed(self, chunk: bytes) -> None:
-        with self._lock:
+    def read_now(self) -> None:
+        """Read what the pipe holds now, without waiting (at most `_DRAIN_BYTES`), and close
+        it at its end. The caller holds `lock`."""
+        if self.done.is_set():  # closed: its number may be another descriptor's by now
+            return
+        for _ in range(_DRAIN_BYTES // _STDERR_CHUNK):
+            try:
+                chunk = os.read(self.fd, _STDERR_CHUNK)
+            except BlockingIOError:
+                return
+            except OSError:
+                chunk = b""
+            if not chunk:
+                self.close()
+                return
             self.total += len(chunk)
             self.data += chunk
             if len(self.data) > 2 * self.keep:
                 del self.data[: -self.keep]
 
+    def close(self) -> None:
+        """Close the pipe, once. The caller holds `lock`."""
+        if not self.done.is_set():
+            with suppress(OSError):
+                os.close(self.fd)
+            self.done.set()
+
     def text(self) -> str:
         """The kept tail, decoded, saying how much came before it."""
-        with self._lock:
+        with self.lock:
             tail = bytes(self.data[-self.keep :])
             dropped = self.total - len(tail)
         text = tail.decode(errors="replace")
@@ -40,88 +64,63 @@ class StderrTail:
 
 
 class _StderrPump(threading.Thread):
-    """One thread per judge process drains the stderr of every bot it runs, so that no bot
-    ever blocks on a full pipe (a thread per game cost 0.17 ms to start)."""
+    """One thread per judge process drains the stderr of every bot it runs while it plays,
+    so that no bot ever blocks on a full pipe (a thread per game cost 0.17 ms to start).
+
+    Pipes are handed over and taken back directly (epoll may be changed from any thread),
+    so the pump wakes only when a bot writes to stderr: not per game to take a pipe in,
+    nor at a bot's exit, as the judge takes its pipe back before it ends the bot's input.
+    """
 
     def __init__(self) -> None:
         super().__init__(daemon=True, name="bot-stderr")
-        self.selector = selectors.DefaultSelector()
-        self._wake_r, self._wake_w = os.pipe()
-        os.set_blocking(self._wake_r, False)
-        self.selector.register(self._wake_r, selectors.EVENT_READ)
-        self._lock = threading.Lock()
-        self._pending: list[tuple[bool, StderrTail]] = []
+        self.epoll = select.epoll()
+        self._lock = threading.Lock()  # over `_tails` and the pipes in `epoll`
+        self._tails: dict[int, StderrTail] = {}
 
     def add(self, tail: StderrTail) -> None:
         """Start draining `tail`'s pipe."""
-        self._ask(True, tail)
+        with self._lock:
+            self._tails[tail.fd] = tail
+            self.epoll.register(tail.fd, select.EPOLLIN)
+
+    def take(self, tail: StderrTail) -> None:
+        """Stop draining `tail`'s pipe: its caller reads it from now on (`read_now`)."""
+        with self._lock:
+            if self._tails.get(tail.fd) is tail:
+                del self._tails[tail.fd]
+                with suppress(OSError):
+                    self.epoll.unregister(tail.fd)
 
     def give_up(self, tail: StderrTail) -> None:
-        """Stop draining `tail` once what its pipe holds now is read (its bot is dead or
-        dying: what it wrote is there, and the pipe's end need not be waited for, which
-        under bwrap comes only when the sandbox is torn down)."""
-        if not tail.done.is_set():
-            self._ask(False, tail)
-            tail.done.wait(1.0)  # never forever: at worst an fd is left open
-
-    def _ask(self, add: bool, tail: StderrTail) -> None:
-        with self._lock:
-            self._pending.append((add, tail))
-        os.write(self._wake_w, b".")
+        """Read what `tail`'s pipe holds now and close it (its bot is dead or dying: what it
+        wrote is there, and the pipe's end need not be waited for, which under bwrap comes
+        only when the sandbox is torn down)."""
+        self.take(tail)
+        with tail.lock:
+            tail.read_now()
+            tail.close()
 
     def run(self) -> None:
         while True:
-            for key, _ in self.selector.select():
-                if key.data is None:
-                    self._take_requests()
+            try:
+                events = self.epoll.poll()
+            except InterruptedError:
+                continue
+            for fd, _ in events:
+                with self._lock:
+                    # (a pipe taken back meanwhile is not here; its number may be a new
+                    # pipe's, which a read that does not wait leaves as it is if empty)
+                    tail = self._tails.get(fd)
+                if tail is None:
                     continue
-                tail = key.data
-                if tail.done.is_set():
-                    # given up and closed earlier in this batch: its number may be another
-                    # descriptor's by now, which is not the pump's to read or close
-                    continue
-                try:
-                    chunk = os.read(tail.fd, _STDERR_CHUNK)
-                except OSError:
-                    chunk = b""
-                if chunk:
-                    tail.feed(chunk)
-                else:
-                    self._close(tail)
-
-    def _take_requests(self) -> None:
-        with suppress(BlockingIOError):
-            os.read(self._wake_r, 4096)
-        with self._lock:
-            pending, self._pending = self._pending, []
-        for add, tail in pending:
-            if add:
-                try:
-                    self.selector.register(tail.fd, selectors.EVENT_READ, tail)
-                except (OSError, ValueError, KeyError):
-                    self._close(tail)
-            elif not tail.done.is_set():
-                self._drain(tail)
-                self._close(tail)
-
-    def _drain(self, tail: StderrTail) -> None:
-        """Read what `tail`'s pipe holds now, without waiting (at most `_DRAIN_BYTES`)."""
-        with suppress(OSError):
-            os.set_blocking(tail.fd, False)
-            for _ in range(_DRAIN_BYTES // _STDERR_CHUNK):
-                chunk = os.read(tail.fd, _STDERR_CHUNK)
-                if not chunk:
-                    return
-                tail.feed(chunk)
-
-    def _close(self, tail: StderrTail) -> None:
-        if tail.done.is_set():  # once: the number may be another descriptor's by now
-            return
-        with suppress(OSError, ValueError, KeyError):
-            self.selector.unregister(tail.fd)
-        with suppress(OSError):
-            os.close(tail.fd)
-        tail.done.set()
+                with tail.lock:
+                    tail.read_now()
+                    if tail.done.is_set():
+                        with self._lock:
+                            if self._tails.get(fd) is tail:
+                                del self._tails[fd]
+                        # (closed: epoll let it go with its last descriptor)
 
 
 _pump: _StderrPump | None = None
