@@ -737,24 +737,25 @@ static void start_child(char **argv, int argc, char **env, const char *cwd, int 
     sigprocmask(SIG_SETMASK, &none, NULL);
     if (oom_adj[0]) set_oom_adj(oom_adj);
     if (setsid() < 0) die("setsid", NULL);
-    int base = 3, keep[MAX_FDS + 1];
+    int base = 3, keep[MAX_FDS + 2], nkeep = 0;
     for (int k = 0; k < nfds; k++)
         if (targets[k] >= base) base = targets[k] + 1;
+    /* every descriptor to keep moved above the targets first: the launcher's own (the
+       ready pipe, the box) may have the number that one of the judge's gets here */
+    if ((ready_fd = fcntl(ready, F_DUPFD_CLOEXEC, base)) < 0) die("dup", NULL);
+    keep[nkeep++] = ready_fd;
+    if (box >= 0) {
+        if ((box_fd = fcntl(box, F_DUPFD_CLOEXEC, base)) < 0) die("dup", NULL);
+        keep[nkeep++] = box_fd;
+    }
     for (int k = 0; k < nfds; k++) {
         if (targets[k] < 0) continue;
         if ((fds[k] = fcntl(fds[k], F_DUPFD_CLOEXEC, base)) < 0) die("dup", NULL);
     }
-    int nkeep = 0;
     for (int k = 0; k < nfds; k++) {
         if (targets[k] < 0) continue;
         if (dup2(fds[k], targets[k]) < 0) die("dup2", NULL);
         if (targets[k] >= 3) keep[nkeep++] = targets[k];
-    }
-    if ((ready_fd = fcntl(ready, F_DUPFD_CLOEXEC, base + nfds)) < 0) die("dup", NULL);
-    keep[nkeep++] = ready_fd;
-    if (box >= 0) {
-        if ((box_fd = fcntl(box, F_DUPFD_CLOEXEC, base + nfds)) < 0) die("dup", NULL);
-        keep[nkeep++] = box_fd;
     }
     qsort(keep, nkeep, sizeof keep[0], by_number);
     close_all_but(3, keep, nkeep);
