@@ -232,10 +232,10 @@ def namespaces_held_by(pid: int) -> set[str]:
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="private namespaces per game need root")
-def test_the_launcher_holds_a_bots_namespaces_until_it_has_reaped_it() -> None:
+def test_the_launcher_holds_a_bots_namespaces_and_keeps_them_as_its_slots_box() -> None:
     # the teardown of a game's namespaces (an RCU grace period) then delays neither the
-    # bot's exit nor its report: the launcher lets the IPC one go after it has told how the
-    # bot ended, and keeps the mount one as the slot's box for its next game
+    # bot's exit nor its report: the launcher holds them from the start, and after it has
+    # told how the bot ended keeps them (mount and IPC) as the slot's box for its next game
     bot = Confined(program_for(BOTS / "first_pit.py"), LIMITS, "none")
     slot = current_slot()
     try:
@@ -251,10 +251,8 @@ def test_the_launcher_holds_a_bots_namespaces_until_it_has_reaped_it() -> None:
         assert namespaces_held_by(keeper) == own
         bot.kill()
         slot.finish()  # the bot gone, and reaped
-        box = {ns for ns in own if ns.startswith("mnt:")}
-        while namespaces_held_by(keeper) != box and time.monotonic() < deadline + 5:
-            time.sleep(0.01)
-        assert namespaces_held_by(keeper) == box
+        assert not os.path.exists(f"/proc/{bot.started.pid}")
+        assert namespaces_held_by(keeper) == own
     finally:
         bot.kill()
         finish_all()
@@ -302,6 +300,65 @@ def test_a_slots_next_game_enters_the_mount_namespace_of_its_last_while_it_is_as
         assert later is slot and after != first
         game()
         assert game() == (slot, after)
+    finally:
+        finish_all()
+
+
+SHOW_IPC = """import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+private, create, remove = 0, 0o1000, 0
+left = os.environ.get("LEAVE", "")
+# whether a POSIX message queue of an earlier game is here
+found = libc.mq_open(b"/judge-left", os.O_RDONLY) >= 0
+queue = libc.msgget(private, create | 0o600)  # (0 in a new namespace)
+if left != "msg":
+    libc.msgctl(queue, remove, None)
+if left == "shm":
+    libc.shmget(private, 4096, create | 0o600)
+if left == "sem":
+    libc.semget(private, 1, create | 0o600)
+if left == "mq":
+    assert libc.mq_open(b"/judge-left", os.O_CREAT | os.O_RDWR, ctypes.c_uint(0o600), None) >= 0
+print(os.readlink("/proc/self/ns/ipc"), queue, int(found), flush=True)
+"""
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="private namespaces per game need root")
+@pytest.mark.parametrize("left", ["msg", "shm", "sem", "mq"])
+def test_a_slots_next_game_enters_the_ipc_namespace_of_its_last_while_it_is_empty(
+        left: str, tmp_path: Path) -> None:
+    # the IPC namespace is kept in the box too: the next game of the same bot enters it
+    # (the same namespace: its System V ids go on from the last game's) unless the last
+    # game left a System V message queue, shared memory segment or semaphore set, or a
+    # POSIX message queue in it; then it gets a new one (ids from 0, no queue found)
+    bot = tmp_path / "ipc.py"
+    bot.write_text(SHOW_IPC)
+    program = program_for(bot)
+
+    def game(leave: str = "") -> tuple[object, list[bytes]]:
+        proc = Confined(program, LIMITS, "none", env={"LEAVE": leave} if leave else None)
+        try:
+            proc.output.expect(b"\n", timeout=10)
+            return current_slot(), proc.output.before.split()
+        finally:
+            proc.kill()
+
+    try:
+        slot, (ns, queue, found) = game()
+        assert ns.startswith(b"ipc:") and ns != os.readlink("/proc/self/ns/ipc").encode()
+        assert (queue, found) == (b"0", b"0")
+        game()  # (in the process's other slot)
+        again, (entered, queue, found) = game()
+        # the same namespace, entered: its next queue has another id
+        assert (again, entered, found) == (slot, ns, b"0") and queue != b"0"
+        game()
+        assert game(leave=left)[0] is slot
+        game()
+        later, (fresh, queue, found) = game()
+        assert later is slot and (queue, found) == (b"0", b"0")  # a new one
+        game()
+        again, (entered, queue, found) = game()
+        assert (again, entered, found) == (slot, fresh, b"0") and queue != b"0"
     finally:
         finish_all()
 

@@ -39,9 +39,10 @@
  * A child's mount namespace is kept after its game as a box for the next child with the
  * same mount options (-K -T -k -w -u, no -f), which enters it instead of making one while
  * each private tmpfs is exactly as it was made: nothing in it, nothing changed or set on
- * it (see `roots_as_made`); else it makes its own, which is kept in its place. The judge
- * starts a slot's next game once every process of its last is gone, so none is in a box
- * that is entered.
+ * it (see `roots_as_made`); else it makes its own, which is kept in its place. Its IPC
+ * namespace (-i) is kept and entered with it while it holds nothing (see `ipc_empty`).
+ * The judge starts a slot's next game once every process of its last is gone, so none is
+ * in a box that is entered.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -61,7 +62,11 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/ipc.h>
+#include <sys/msg.h>
 #include <sys/resource.h>
+#include <sys/sem.h>
+#include <sys/shm.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -95,14 +100,16 @@ struct root_state {
     ssize_t xattrs;
 };
 /* the child's word on its ready pipe: 'n' (namespaces made; with the roots' state when its
-   mount namespace may be kept) or 'r' (the box it was given entered: an IPC one made) */
+   mount namespace may be kept), 'r' (the box it was given entered, an IPC namespace made)
+   or 'R' (the box entered with the IPC namespace kept in it) */
 struct made {
     char word;
     int count;
     struct root_state roots[MAX_ROOTS];
 };
-/* in a child of the launcher: the box (a kept mount namespace) to enter, found fit */
-static int box_fd = -1;
+/* in a child of the launcher: the box (a kept mount namespace) to enter, found fit, and
+   the IPC namespace kept with it (or -1: the child makes one) */
+static int box_fd = -1, box_ipc_fd = -1;
 
 static volatile sig_atomic_t judge_gone = 0;
 
@@ -348,10 +355,12 @@ static int helper(int argc, char **argv) {
     for (int k = 0; k < ntemp && nroots < MAX_ROOTS; k++) roots[nroots++] = temp[k];
     if (work && nroots < MAX_ROOTS) roots[nroots++] = work;
     int boxable = mounts && !files_from && nroots == ntemp + (work ? 1 : 0);
-    if (new_ipc && unshare(CLONE_NEWIPC)) die("unshare", "ipc namespace");
     int entered = boxable && box_fd >= 0 && !setns(box_fd, CLONE_NEWNS);
+    int ipc_entered = entered && new_ipc && box_ipc_fd >= 0 && !setns(box_ipc_fd, CLONE_NEWIPC);
+    if (new_ipc && !ipc_entered && unshare(CLONE_NEWIPC)) die("unshare", "ipc namespace");
     if (box_fd >= 0) close(box_fd);
-    box_fd = -1;
+    if (box_ipc_fd >= 0) close(box_ipc_fd);
+    box_fd = box_ipc_fd = -1;
     if (mounts && !entered) {
         int kept[MAX_ITEMS], from = -1;
         struct stat st;
@@ -399,7 +408,7 @@ static int helper(int argc, char **argv) {
     }
     if (ready_fd >= 0) {  /* (before any fork: no other process may keep it open) */
         ssize_t size = entered ? 1 : made.count >= 0 ? (ssize_t)sizeof made : 1;
-        made.word = entered ? 'r' : 'n';
+        made.word = ipc_entered ? 'R' : entered ? 'r' : 'n';
         if ((new_ipc || mounts) && write(ready_fd, &made, size) != size) {
             /* not held by the launcher: torn down as the bot exits, only later */
         }
@@ -520,6 +529,8 @@ static struct {
 #define MAX_BOXES 4
 static struct {
     int fd;         /* the namespace, or -1 */
+    int ipc, mq;    /* the IPC namespace kept with it and the root of its POSIX message
+                       queues (a directory), or -1 */
     pid_t user;     /* the child in it now, or 0 */
     long uid;       /* whose it is (-u) */
     char *key;
@@ -537,10 +548,77 @@ static void set_oom_adj(const char *value) {
     close(fd);
 }
 
+static void drop_box(int b) {
+    close(boxes[b].fd);
+    if (boxes[b].mq >= 0) close(boxes[b].mq);  /* (its mount first, then the namespace) */
+    if (boxes[b].ipc >= 0) close(boxes[b].ipc);
+    free(boxes[b].key);
+    boxes[b].fd = boxes[b].ipc = boxes[b].mq = -1;
+    boxes[b].key = NULL;
+}
+
+/* the launcher's own mount and IPC namespaces (to come back to from a box), or -1 */
+static int home_ns = -1, home_ipc = -1;
+
+/* The root of the POSIX message queues of IPC namespace `ipc`, as a directory (through a
+   mount of their filesystem that is attached nowhere), or -1. */
+static int mqueue_root(int ipc) {
+    int dir = -1;
+#ifdef SYS_fsmount
+    if (home_ipc < 0 || setns(ipc, CLONE_NEWIPC)) return -1;
+    int fs = (int)syscall(SYS_fsopen, "mqueue", 1 /* FSOPEN_CLOEXEC */);
+    if (fs >= 0 && !syscall(SYS_fsconfig, fs, 6 /* FSCONFIG_CMD_CREATE */, NULL, NULL, 0)) {
+        int mnt = (int)syscall(SYS_fsmount, fs, 1 /* FSMOUNT_CLOEXEC */, 0);
+        if (mnt >= 0) {
+            dir = openat(mnt, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+            close(mnt);
+        }
+    }
+    if (fs >= 0) close(fs);
+    if (setns(home_ipc, CLONE_NEWIPC)) die("setns", "back");
+#else
+    (void)ipc;
+#endif
+    return dir;
+}
+
+union semun {
+    int val;
+    struct semid_ds *buf;
+    unsigned short *array;
+    struct seminfo *__buf;
+};
+
+/* Whether IPC namespace `ipc` holds nothing: no System V message queue, shared memory
+   segment or semaphore set (their counts in it), and no POSIX message queue (`mq`, the
+   root of its queues, lists nothing). */
+static int ipc_empty(int ipc, int mq) {
+    struct msginfo msgs;
+    struct shm_info shms;
+    struct seminfo sems;
+    union semun arg = {.__buf = &sems};
+    if (home_ipc < 0 || setns(ipc, CLONE_NEWIPC)) return 0;
+    int empty = msgctl(0, MSG_INFO, (struct msqid_ds *)&msgs) >= 0 && msgs.msgpool == 0 &&
+                shmctl(0, SHM_INFO, (struct shmid_ds *)&shms) >= 0 && shms.used_ids == 0 &&
+                semctl(0, 0, SEM_INFO, arg) >= 0 && sems.semusz == 0;
+    if (setns(home_ipc, CLONE_NEWIPC)) die("setns", "back");
+    char entries[4096];
+    long got;
+    if (lseek(mq, 0, SEEK_SET) < 0) return 0;
+    while (empty && (got = syscall(SYS_getdents64, mq, entries, sizeof entries)) > 0)
+        for (long at = 0; at < got && empty;) {
+            struct dirent64 *entry = (struct dirent64 *)(entries + at);
+            empty = !strcmp(entry->d_name, ".") || !strcmp(entry->d_name, "..");
+            at += entry->d_reclen;
+        }
+    return empty && got == 0;
+}
+
 /* Keep mount namespace `fd`, made with options `key` for `uid` (its roots as `made` says),
-   as the box for them: in place of that uid's, else of none, else of the least recently
-   used one that no child is in (it is let go); or let it go. */
-static void keep_box(const char *key, long uid, const struct made *made, int fd) {
+   and with it IPC namespace `ipc` (if not -1), as the box for them: in place of that
+   uid's, else of none, else of the least recently used one that no child is in (it is let
+   go); or let them go. */
+static void keep_box(const char *key, long uid, const struct made *made, int fd, int ipc) {
     int at = -1;
     for (int b = 0; b < MAX_BOXES && at < 0; b++)
         if (boxes[b].fd >= 0 && boxes[b].uid == uid && !boxes[b].user) at = b;
@@ -552,30 +630,29 @@ static void keep_box(const char *key, long uid, const struct made *made, int fd)
     char *copy = at >= 0 ? strdup(key) : NULL;
     if (!copy) {
         close(fd);
+        if (ipc >= 0) close(ipc);
         return;
     }
-    if (boxes[at].fd >= 0) close(boxes[at].fd);
-    free(boxes[at].key);
+    if (boxes[at].fd >= 0) drop_box(at);
+    int mq = ipc >= 0 ? mqueue_root(ipc) : -1;
+    if (mq < 0 && ipc >= 0) {  /* (its queues cannot be seen: not kept) */
+        close(ipc);
+        ipc = -1;
+    }
     boxes[at].fd = fd;
+    boxes[at].ipc = ipc;
+    boxes[at].mq = mq;
     boxes[at].uid = uid;
     boxes[at].key = copy;
     boxes[at].made = *made;
     boxes[at].used = ++box_clock;
 }
 
-static void drop_box(int b) {
-    close(boxes[b].fd);
-    free(boxes[b].key);
-    boxes[b].fd = -1;
-    boxes[b].key = NULL;
-}
-
-/* the launcher's own mount namespace (to come back to from a box), or -1 */
-static int home_ns = -1;
 
 /* Whether box `b` is clean for the request `argv`: each private tmpfs root in it (-T, then
    -w) as it was made; and (with `keeps`) each path bound back (-k) the same file as here,
-   not one put in its place since. Looked at from inside the box, and back. */
+   not one put in its place since; its IPC namespace empty. Looked at from inside the
+   box, and back. */
 static int box_fits(int b, char **argv, int argc, int keeps) {
     char *roots[MAX_ROOTS], *keep[MAX_ITEMS];
     struct stat here[MAX_ITEMS], there;
@@ -595,7 +672,7 @@ static int box_fits(int b, char **argv, int argc, int keeps) {
         fits = !stat(keep[k], &there) && there.st_dev == here[k].st_dev &&
                there.st_ino == here[k].st_ino;
     if (setns(home_ns, CLONE_NEWNS)) die("setns", "back");
-    return fits;
+    return fits && (boxes[b].ipc < 0 || ipc_empty(boxes[b].ipc, boxes[b].mq));
 }
 
 /* The options of a request that make a child's mount namespace (covers, private tmpfs,
@@ -632,8 +709,8 @@ static void report(pid_t pid, int status, const struct rusage *ru) {
         close(kids[k].fd);
         if (kids[k].box >= 0) boxes[kids[k].box].user = 0;
         if (kids[k].made && kids[k].ns[0] >= 0) {
-            keep_box(kids[k].key, kids[k].uid, kids[k].made, kids[k].ns[0]);
-            kids[k].ns[0] = -1;
+            keep_box(kids[k].key, kids[k].uid, kids[k].made, kids[k].ns[0], kids[k].ns[1]);
+            kids[k].ns[0] = kids[k].ns[1] = -1;
         }
         /* its namespaces are let go only now: their teardown (an RCU grace period for the
            mounts) delays neither the bot's exit nor the report */
@@ -703,7 +780,8 @@ static int by_number(const void *a, const void *b) {
 
 /* Hold the private namespaces that child `k` makes (if it makes any): it writes "n" on
    `ready` once they are made (with its roots: see `struct made`), "r" once it has entered
-   its box, or closes it without a word. Its mount and IPC namespaces are then kept open
+   its box (and made an IPC namespace), "R" once it has entered its box with the IPC
+   namespace kept there, or closes it without a word. Its mount and IPC namespaces are then kept open
    until it is reaped (and its mount namespace kept as a box, when it may be). */
 static void hold(int k, int ready) {
     struct pollfd polled = {ready, POLLIN, 0};
@@ -729,7 +807,7 @@ static void hold(int k, int ready) {
 /* in the forked child: the request's descriptors where the judge asked for them, its
    environment and folder, a session of its own; then the helper with its arguments */
 static void start_child(char **argv, int argc, char **env, const char *cwd, int *fds,
-                        int nfds, const int *targets, int ready, int box) {
+                        int nfds, const int *targets, int ready, int box, int box_ipc) {
     sigset_t none;
     sigemptyset(&none);
     signal(SIGCHLD, SIG_DFL);
@@ -737,7 +815,7 @@ static void start_child(char **argv, int argc, char **env, const char *cwd, int 
     sigprocmask(SIG_SETMASK, &none, NULL);
     if (oom_adj[0]) set_oom_adj(oom_adj);
     if (setsid() < 0) die("setsid", NULL);
-    int base = 3, keep[MAX_FDS + 2], nkeep = 0;
+    int base = 3, keep[MAX_FDS + 3], nkeep = 0;
     for (int k = 0; k < nfds; k++)
         if (targets[k] >= base) base = targets[k] + 1;
     /* every descriptor to keep moved above the targets first: the launcher's own (the
@@ -747,6 +825,10 @@ static void start_child(char **argv, int argc, char **env, const char *cwd, int 
     if (box >= 0) {
         if ((box_fd = fcntl(box, F_DUPFD_CLOEXEC, base)) < 0) die("dup", NULL);
         keep[nkeep++] = box_fd;
+    }
+    if (box >= 0 && box_ipc >= 0) {
+        if ((box_ipc_fd = fcntl(box_ipc, F_DUPFD_CLOEXEC, base)) < 0) die("dup", NULL);
+        keep[nkeep++] = box_ipc_fd;
     }
     for (int k = 0; k < nfds; k++) {
         if (targets[k] < 0) continue;
@@ -767,7 +849,7 @@ static void start_child(char **argv, int argc, char **env, const char *cwd, int 
 /* what a child of the launcher starts from (see `spawned`) */
 struct spawn {
     char **argv, **env;
-    int argc, nfds, ready, box, sock, sfd, ready_read;
+    int argc, nfds, ready, box, box_ipc, sock, sfd, ready_read;
     const char *cwd;
     int *fds;
     const int *targets;
@@ -785,7 +867,8 @@ static int spawned(void *arg) {
     close(s->sock);
     close(s->sfd);
     close(s->ready_read);
-    start_child(s->argv, s->argc, s->env, s->cwd, fds, s->nfds, s->targets, s->ready, s->box);
+    start_child(s->argv, s->argc, s->env, s->cwd, fds, s->nfds, s->targets, s->ready, s->box,
+                s->box_ipc);
     return 126;
 }
 
@@ -836,8 +919,9 @@ static int launcher(int argc, char **argv) {
         close(adj);
         if (got > 0) set_oom_adj("-1000");
     }
-    for (int b = 0; b < MAX_BOXES; b++) boxes[b].fd = -1;
+    for (int b = 0; b < MAX_BOXES; b++) boxes[b].fd = boxes[b].ipc = boxes[b].mq = -1;
     home_ns = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC);
+    home_ipc = open("/proc/self/ns/ipc", O_RDONLY | O_CLOEXEC);
     for (int k = 3; k + 1 < argc; k += 2) {
         if (strcmp(argv[k], "-c")) { errno = EINVAL; die("bad option", argv[k]); }
         join_cgroup(atoi(argv[k + 1]));
@@ -920,7 +1004,8 @@ static int launcher(int argc, char **argv) {
         }
         if (valid) {
             struct spawn s = {argv, env, argc, nfds, ready[1], box >= 0 ? boxes[box].fd : -1,
-                              sock, sfd, ready[0], cwd, fds, targets, getpid()};
+                              box >= 0 ? boxes[box].ipc : -1, sock, sfd, ready[0], cwd, fds,
+                              targets, getpid()};
             argv[argc] = NULL; /* (all parsed) */
             env[envc] = NULL;
             char **own_env = environ;
@@ -938,7 +1023,7 @@ static int launcher(int argc, char **argv) {
             answer = pid < 0 ? -errno : pid;
             environ = own_env;  /* (what a child in this memory set for itself) */
             launcher_parent = 0;
-            ready_fd = box_fd = -1;
+            ready_fd = box_fd = box_ipc_fd = -1;
             close(ready[1]);
             if (pid > 0) {
                 const char *uid = option(argv, argc, "-u");
