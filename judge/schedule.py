@@ -167,8 +167,11 @@ def plays_here(jobs: int, games: int) -> bool:
 def _play_all(setup: Setup, specs: list[GameSpec],
               jobs: int) -> Iterator[tuple[GameSpec, dict[str, Any]]]:
     if plays_here(jobs, len(specs)):
-        for spec in specs:
-            yield spec, play_spec(setup, spec)
+        from judge.sandbox.slots import one_core
+
+        with one_core():
+            for spec in specs:
+                yield spec, play_spec(setup, spec)
         return
     yield from _play_on_workers(setup, specs, min(jobs, len(specs)))
 
@@ -188,9 +191,9 @@ def _play_on_workers(setup: Setup, specs: list[GameSpec],
     taken = context.Value("l", 0)  # how many specs the workers have taken
     workers, readers = [], []
     try:
-        for _ in range(jobs):
+        for number in range(jobs):
             reader, writer = context.Pipe(duplex=False)
-            worker = context.Process(target=_worker, args=(setup, specs, taken, writer),
+            worker = context.Process(target=_worker, args=(setup, specs, taken, writer, number),
                                      daemon=True)
             worker.start()
             writer.close()
@@ -228,26 +231,31 @@ def _play_on_workers(setup: Setup, specs: list[GameSpec],
         worker.join()
 
 
-def _worker(setup: Setup, specs: list[GameSpec], taken: Any, results: Any) -> None:
-    """A worker: plays the next spec not yet taken until none is left, sending each
-    record (or the exception that stopped it) on `results`."""
+def _worker(setup: Setup, specs: list[GameSpec], taken: Any, results: Any,
+            number: int = 0) -> None:
+    """A worker (the `number`-th, on a core of its own while there are enough): plays the
+    next spec not yet taken until none is left, sending each record (or the exception that
+    stopped it) on `results`."""
     _worker_init()
+    from judge.sandbox.slots import one_core
+
     try:
-        while True:
-            with taken.get_lock():
-                index = taken.value
-                taken.value = index + 1
-            if index >= len(specs):
-                return
-            try:
-                record = play_spec(setup, specs[index])
-            except Exception as exc:  # the judge's own failure: the run stops, as it says
+        with one_core(number):
+            while True:
+                with taken.get_lock():
+                    index = taken.value
+                    taken.value = index + 1
+                if index >= len(specs):
+                    return
                 try:
-                    results.send(("error", index, exc))
-                except Exception:  # (an exception that cannot be pickled)
-                    results.send(("error", index, RuntimeError(f"{type(exc).__name__}: {exc}")))
-                return
-            results.send(("done", index, record))
+                    record = play_spec(setup, specs[index])
+                except Exception as exc:  # the judge's own failure: the run stops, as it says
+                    try:
+                        results.send(("error", index, exc))
+                    except Exception:  # (an exception that cannot be pickled)
+                        results.send(("error", index, RuntimeError(f"{type(exc).__name__}: {exc}")))
+                    return
+                results.send(("done", index, record))
     finally:
         results.close()
 

@@ -195,6 +195,11 @@ def launcher(helper: str) -> Launcher:
     return _launcher
 
 
+def launcher_pids() -> list[int]:
+    """The launchers of this process that run now (its own and its slots')."""
+    return [each.pid for each in list(_all) if each.owner == os.getpid() and each.alive()]
+
+
 def _forget() -> None:
     """In a forked child: its parent's launchers are not its own (their sockets closed, so
     that each launcher sees its end when the parent closes its own)."""

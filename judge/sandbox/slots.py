@@ -22,8 +22,8 @@ import pwd
 import signal
 import sys
 import time
-from collections.abc import Callable
-from contextlib import suppress
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -667,6 +667,41 @@ def warm() -> None:
                 slot.launcher(helper)
     except (OSError, RuntimeError):  # the first game meets it again, and says so
         pass
+
+
+@contextmanager
+def one_core(worker: int | None = None) -> Iterator[None]:
+    """Play this process's games on one core of those it may use, with the launchers that
+    start its bots (as root): the `worker`-th (a run's workers each on the next), or for
+    games played in the judge's own process the core of its slots (each pair of slots on
+    the next: other judges' games on other cores). The judge's side of a game and its bot
+    then answer each other on one core, not by a wake-up across cores (on a VM an
+    interrupt to another virtual CPU) at every move, and concurrent games are each on a
+    core of their own. The process's own affinity is as before after; its launchers keep
+    the core."""
+    if os.geteuid() != 0:
+        yield
+        return
+    from judge.sandbox.launcher import launcher_pids
+
+    try:
+        _hold(SLOTS_PER_PROCESS)
+        before = os.sched_getaffinity(0)
+        cpus = sorted(before)
+        at = worker if worker is not None else _held[0].number // SLOTS_PER_PROCESS
+        core = {cpus[at % len(cpus)]}
+        os.sched_setaffinity(0, core)
+    except (OSError, RuntimeError):  # (no slot: the first game says so)
+        yield
+        return
+    for pid in launcher_pids():  # (started already: what they start takes their affinity)
+        with suppress(OSError):
+            os.sched_setaffinity(pid, core)
+    try:
+        yield
+    finally:
+        with suppress(OSError):
+            os.sched_setaffinity(0, before)
 
 
 def finish_all() -> None:
