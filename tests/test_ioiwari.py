@@ -11,7 +11,13 @@ from hypothesis import strategies as st
 from judge.games.base import MoveError, PositionError
 from judge.games.ioiwari import Board, Ioiwari, canonical_rotation, sow, standard_boards
 from judge.solvers import cache
-from judge.solvers.ioiwari import TABLE_KEY, IoiwariSolver, board_index, build_tables
+from judge.solvers.ioiwari import (
+    MOVES_OF,
+    TABLE_KEY,
+    IoiwariSolver,
+    board_index,
+    build_tables,
+)
 
 GAME = Ioiwari()
 
@@ -91,6 +97,29 @@ def test_solver_agrees_with_plain_recursion_on_random_boards(pits):
         after, mine, theirs = sow(pits, mv.move)
         assert mv.value == mine - theirs - plain_best(after)
         assert (mv.move in ev.best_moves) == (mv.value == ev.value)
+
+
+def test_stored_moves_are_those_the_move_values_give_on_random_boards():
+    # the table keeps each board's best moves and the moves perfect play chooses among;
+    # they must be what `Solver` reads from the value of every move (a seeded sample)
+    import random
+
+    from judge.solvers.base import Solver, best_of
+
+    solver = IoiwariSolver(GAME)
+    rng = random.Random(2001)
+    for _ in range(20_000):
+        pos = Board(tuple(rng.randrange(6) for _ in range(7)))
+        values = solver.move_values(pos)
+        best = solver.evaluate(pos)
+        assert best.best_moves == [m.move for m in values if m.value == best.value], pos
+        chosen = [m.move for m in best_of(values)]
+        assert MOVES_OF[solver.chosen[board_index(pos.pits)]] == chosen, pos
+        if chosen:
+            assert solver.choose(pos) == Solver.choose(solver, pos) == chosen[0], pos
+            seed = rng.random()
+            assert solver.choose(pos, random.Random(seed)) == Solver.choose(
+                solver, pos, random.Random(seed)), pos
 
 
 @settings(max_examples=200, deadline=None)

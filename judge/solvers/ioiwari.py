@@ -6,6 +6,7 @@ NumPy builds the table; looking values up needs only the stored file (`cache.cac
 from __future__ import annotations
 
 import operator
+import random
 from typing import TYPE_CHECKING
 
 from judge.games.ioiwari import MAX_BEADS, PITS, Board, Ioiwari, sow
@@ -17,7 +18,7 @@ if TYPE_CHECKING:
 
 BASE = MAX_BEADS + 1
 BOARDS = BASE**PITS  # 279,936: pit i is digit i (pit 1 least significant) in base 6
-TABLE_KEY = f"ioiwari best+remoteness base{BASE}^{PITS}"
+TABLE_KEY = f"ioiwari best+remoteness+moves base{BASE}^{PITS}"
 
 
 #: the place value of each pit in a board's index
@@ -99,7 +100,24 @@ def build_tables() -> dict[str, np.ndarray]:
         r = cand.min(axis=1)
         best[layer] = top
         remoteness[layer] = np.where(top >= 0, r, -r)
-    return {"best": best.astype(np.int8), "remoteness": remoteness.astype(np.int8)}
+    # the moves of each board as bit masks (bit i: pit i + 1), read as `Solver` reads
+    # `move_values`: those that keep its value (`evaluate`), and those perfect play
+    # chooses among (`best_of`: the best value, then the winner hurries, the loser delays)
+    vals = np.where(legal, gain - best[after], low)
+    rem = remoteness[after] + 1
+    top = vals.max(axis=1, keepdims=True)
+    keeps = legal & (vals == top)
+    haste = np.where(vals > 0, -rem, np.where(vals < 0, rem, 0))
+    chosen = keeps & (haste == np.where(keeps, haste, np.iinfo(np.int16).min).max(
+        axis=1, keepdims=True))
+    bits = (1 << np.arange(PITS)).astype(np.int16)
+    return {"best": best.astype(np.int8), "remoteness": remoteness.astype(np.int8),
+            "keeps": (keeps * bits).sum(axis=1).astype(np.int8),
+            "chosen": (chosen * bits).sum(axis=1).astype(np.int8)}
+
+
+#: the moves of a bit mask of `build_tables`, in move order
+MOVES_OF = tuple([pit + 1 for pit in range(PITS) if mask >> pit & 1] for mask in range(1 << PITS))
 
 
 class IoiwariSolver(Solver):
@@ -110,6 +128,8 @@ class IoiwariSolver(Solver):
         tables = cache.cached_flat(TABLE_KEY, build_tables)
         self.best = tables["best"]
         self.remoteness = tables["remoteness"]
+        self.keeps = tables["keeps"]
+        self.chosen = tables["chosen"]
 
     def _lookup(self, pits: tuple[int, ...]) -> tuple[int, int]:
         i = board_index(pits)
@@ -124,6 +144,12 @@ class IoiwariSolver(Solver):
         return MoveValue(move, mine - theirs - best, rem + 1)
 
     def evaluate(self, pos: Board) -> Evaluation:
-        best, rem = self._lookup(pos.pits)
-        moves = [m.move for m in self.move_values(pos) if m.value == best]
-        return Evaluation(best, rem, moves)
+        i = board_index(pos.pits)
+        return Evaluation(int(self.best[i]), int(self.remoteness[i]),
+                          list(MOVES_OF[self.keeps[i]]))
+
+    def choose(self, pos: Board, rng: random.Random | None = None) -> int:
+        best = MOVES_OF[self.chosen[board_index(pos.pits)]]  # (as `Solver.choose` finds)
+        if not best:
+            raise ValueError("no legal move: the game is over")
+        return rng.choice(best) if rng else best[0]
