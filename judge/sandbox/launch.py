@@ -202,12 +202,18 @@ def rlimits(limits: Limits, own_uid: bool, starters: int = 0,
     ]
     result = []
     for res, soft, hard in wanted:
-        ceiling = resource.getrlimit(res)[1]
+        ceiling = _ceiling(res)
         hard = soft if hard is None else hard
         if ceiling != resource.RLIM_INFINITY:
             soft, hard = min(soft, ceiling), min(hard, ceiling)
         result.append((res, soft, hard))
     return result
+
+
+@functools.cache
+def _ceiling(res: int) -> int:
+    """The judge's own hard limit of `res` (it never changes them)."""
+    return resource.getrlimit(res)[1]
 
 
 @functools.cache

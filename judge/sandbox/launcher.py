@@ -142,7 +142,7 @@ class Launcher:
         strings = [str(len(argv)), *argv, str(len(env)),
                    *(f"{k}={v}" for k, v in env.items()), cwd, str(4 + len(pass_fds)),
                    "-1", "0", "1", "2", *(str(fd) for fd in pass_fds)]
-        message = b"\0".join(os.fsencode(s) for s in strings) + b"\0"
+        message = os.fsencode("\0".join(strings) + "\0")
         ended_read, ended_write = os.pipe2(os.O_CLOEXEC | os.O_NONBLOCK)
         try:
             with self.lock:

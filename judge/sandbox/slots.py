@@ -433,6 +433,7 @@ class Slot:
         #: what is left of the slot's last game to wait for (see `defer`)
         self._unfinished: list[Callable[[], None]] = []
         self._launcher: Launcher | None = None
+        self._box: Path | None = None  # (see `box`)
         here = cgroups_here()
         if here is not None:
             name = f"judge-slot-{number}"
@@ -488,9 +489,11 @@ class Slot:
         """The slot's work dir: an empty folder of root's on which each game's bot gets a
         private tmpfs (in its own mount namespace, so nothing is ever written to it)."""
         path = BOX_DIR / str(self.number)
-        if not path.is_dir():
-            BOX_DIR.mkdir(mode=0o755, exist_ok=True)
-            path.mkdir(mode=0o755, exist_ok=True)
+        if self._box != path:  # (looked at once: root's, which no bot can take away)
+            if not path.is_dir():
+                BOX_DIR.mkdir(mode=0o755, exist_ok=True)
+                path.mkdir(mode=0o755, exist_ok=True)
+            self._box = path
         return path
 
     # --- per game ----------------------------------------------------------------------
