@@ -166,6 +166,12 @@ def plays_here(jobs: int, games: int) -> bool:
 
 def _play_all(setup: Setup, specs: list[GameSpec],
               jobs: int) -> Iterator[tuple[GameSpec, dict[str, Any]]]:
+    import gc
+
+    # what is alive now (modules, tables) lives as long as the run: the collector no
+    # longer looks at it after every few games, nor touches it in a forked worker
+    # (whose pages it would copy)
+    gc.freeze()
     if plays_here(jobs, len(specs)):
         from judge.sandbox.slots import one_core
 
