@@ -234,7 +234,8 @@ static void mount_point(const char *path, int is_dir) {
     if (is_dir) {
         if (mkdir(buf, 0755) && errno != EEXIST) die("mkdir", buf);
     } else {
-        int fd = open(buf, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+        /* (never waiting: a FIFO in the way fails, it does not stop the launcher) */
+        int fd = open(buf, O_WRONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0644);
         if (fd < 0) die("create", buf);
         close(fd);
     }
@@ -516,6 +517,7 @@ static struct {
     long uid;
     int ns[2];
     int box;           /* the box it was given (its index), or -1 */
+    int own_ipc;       /* whether it makes an IPC namespace of its own (-i) */
     char *key;         /* its mount options (see `box_key`), or NULL: not to be kept */
     struct made *made; /* the roots of the mount namespace it made, to keep it as a box */
 } kids[MAX_KIDS];
@@ -675,8 +677,16 @@ static int box_fits(int b, char **argv, int argc, int keeps) {
     return fits && (boxes[b].ipc < 0 || ipc_empty(boxes[b].ipc, boxes[b].mq));
 }
 
+/* whether a request's helper options (before "--") hold the flag `opt` */
+static int has_flag(char **argv, int argc, const char *opt) {
+    for (int k = 1; k < argc && strcmp(argv[k], "--"); k++)
+        if (!strcmp(argv[k], opt)) return 1;
+    return 0;
+}
+
 /* The options of a request that make a child's mount namespace (covers, private tmpfs,
-   paths bound back, the work dir and whose it is), as one string; NULL when its namespace
+   paths bound back, the work dir and whose it is) and whether it has an IPC namespace of
+   its own (kept with it), as one string; NULL when its namespace
    is not to be kept (files copied into its work dir, or no mounts). */
 static char *box_key(char **argv, int argc) {
     size_t size = 1;
@@ -688,14 +698,15 @@ static char *box_key(char **argv, int argc) {
             mounts |= argv[k][1] != 'u';
         }
     }
-    char *key = mounts ? malloc(size) : NULL;
+    char *key = mounts ? malloc(size + 2) : NULL;
     if (!key) return NULL;
     size_t at = 0;
     key[0] = 0;
+    if (has_flag(argv, argc, "-i")) at += snprintf(key, size + 2, "i;");  /* (its IPC kept too) */
     for (int k = 1; k + 1 < argc && strcmp(argv[k], "--"); k++)
         if (argv[k][0] == '-' && argv[k][1] && strchr("KTkwu", argv[k][1]) && !argv[k][2])
-            at += snprintf(key + at, size - at, "%c%zu:%s", argv[k][1], strlen(argv[k + 1]),
-                           argv[k + 1]);
+            at += snprintf(key + at, size + 2 - at, "%c%zu:%s", argv[k][1],
+                           strlen(argv[k + 1]), argv[k + 1]);
     return key;
 }
 
@@ -795,8 +806,10 @@ static void hold(int k, int ready) {
             snprintf(path, sizeof path, "/proc/%d/ns/mnt", (int)kids[k].pid);
             kids[k].ns[0] = open(path, O_RDONLY | O_CLOEXEC);
         }
-        snprintf(path, sizeof path, "/proc/%d/ns/ipc", (int)kids[k].pid);
-        kids[k].ns[1] = open(path, O_RDONLY | O_CLOEXEC);
+        if (kids[k].own_ipc) {  /* (else it is the launcher's own: never kept in a box) */
+            snprintf(path, sizeof path, "/proc/%d/ns/ipc", (int)kids[k].pid);
+            kids[k].ns[1] = open(path, O_RDONLY | O_CLOEXEC);
+        }
         if (made.word == 'n' && got == (ssize_t)sizeof made && made.count >= 0 &&
             kids[k].key && (kids[k].made = malloc(sizeof made)))
             *kids[k].made = made;
@@ -870,13 +883,6 @@ static int spawned(void *arg) {
     start_child(s->argv, s->argc, s->env, s->cwd, fds, s->nfds, s->targets, s->ready, s->box,
                 s->box_ipc);
     return 126;
-}
-
-/* whether a request's helper options (before "--") hold the flag `opt` */
-static int has_flag(char **argv, int argc, const char *opt) {
-    for (int k = 1; k < argc && strcmp(argv[k], "--"); k++)
-        if (!strcmp(argv[k], opt)) return 1;
-    return 0;
 }
 
 /* the stack of a child that shares the launcher's memory until its exec */
@@ -1012,8 +1018,10 @@ static int launcher(int argc, char **argv) {
             /* A child that becomes the bot shares the launcher's memory until its exec,
                the launcher waiting (as vfork): no copy of the launcher's page tables, no
                copy-on-write faults, no TLB flush per game. One that stays as a reaper
-               (-x, -R) gets a copy (fork): the launcher must not wait for it. */
-            if (has_flag(argv, argc, "-x") || has_flag(argv, argc, "-R")) {
+               (-x, -R) gets a copy (fork): the launcher must not wait for it; so does one
+               that copies files (-f), which allocates (in the launcher's heap, else). */
+            if (has_flag(argv, argc, "-x") || has_flag(argv, argc, "-R") ||
+                has_flag(argv, argc, "-f")) {  /* (-f: its copy allocates) */
                 pid = fork();
                 if (pid == 0) _exit(spawned(&s));
             } else {
@@ -1030,6 +1038,7 @@ static int launcher(int argc, char **argv) {
                 kids[slot].pid = pid;
                 kids[slot].fd = fds[0];
                 kids[slot].uid = uid ? atol(uid) : -1;
+                kids[slot].own_ipc = has_flag(argv, argc, "-i");
                 kids[slot].ns[0] = kids[slot].ns[1] = -1;
                 kids[slot].box = box;
                 kids[slot].key = key;
