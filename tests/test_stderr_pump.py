@@ -94,3 +94,33 @@ def test_a_pipe_taken_back_is_left_to_the_judge_and_one_held_is_drained() -> Non
     with taken.lock:
         taken.read_now()
     assert taken.done.is_set()
+
+
+def test_a_pipe_taken_back_while_the_pump_waits_for_it_stays_the_judges() -> None:
+    # the pump has seen output and waits for the pipe's lock, which the judge holds as it
+    # reads; the judge takes the pipe back and the bot ends: the pipe's end is the judge's
+    # to see and close (the pump closing it would leave the judge waiting on a closed
+    # descriptor)
+    pump = _StderrPump()
+    pump.start()
+    r, w = os.pipe()
+    tail = StderrTail(r, 1024)
+    pump.add(tail)
+    try:
+        with tail.lock:
+            os.write(w, b"x")
+            time.sleep(0.05)  # (the pump wakes and waits for the lock)
+            pump.take(tail)
+            tail.read_now()
+            os.close(w)
+        round_trip(pump)
+        assert not tail.done.is_set() and tail.total == 1
+        with tail.lock:
+            assert tail.read_now()  # the judge sees the end, and closes it
+        assert tail.done.is_set()
+    finally:
+        for fd in (r, w):
+            try:
+                os.close(fd)
+            except OSError:
+                pass

@@ -27,25 +27,28 @@ class StderrTail:
         self.done = threading.Event()
         self.lock = threading.Lock()
 
-    def read_now(self) -> None:
-        """Read what the pipe holds now, without waiting (at most `_DRAIN_BYTES`), and close
-        it at its end. The caller holds `lock`."""
+    def read_now(self, close: bool = True) -> bool:
+        """Read what the pipe holds now, without waiting (at most `_DRAIN_BYTES`); whether it
+        has come to its end, where it is closed (unless not `close`). The caller holds
+        `lock`."""
         if self.done.is_set():  # closed: its number may be another descriptor's by now
-            return
+            return True
         for _ in range(_DRAIN_BYTES // _STDERR_CHUNK):
             try:
                 chunk = os.read(self.fd, _STDERR_CHUNK)
             except BlockingIOError:
-                return
+                return False
             except OSError:
                 chunk = b""
             if not chunk:
-                self.close()
-                return
+                if close:
+                    self.close()
+                return True
             self.total += len(chunk)
             self.data += chunk
             if len(self.data) > 2 * self.keep:
                 del self.data[: -self.keep]
+        return False
 
     def close(self) -> None:
         """Close the pipe, once. The caller holds `lock`."""
@@ -115,12 +118,16 @@ class _StderrPump(threading.Thread):
                 if tail is None:
                     continue
                 with tail.lock:
-                    tail.read_now()
-                    if tail.done.is_set():
+                    with self._lock:  # still the pump's? (taken back while it waited)
+                        if self._tails.get(fd) is not tail:
+                            continue
+                    if tail.read_now(close=False):  # its end: let go of it, then close it
                         with self._lock:
                             if self._tails.get(fd) is tail:
                                 del self._tails[fd]
-                        # (closed: epoll let it go with its last descriptor)
+                                with suppress(OSError):
+                                    self.epoll.unregister(fd)
+                        tail.close()
 
 
 _pump: _StderrPump | None = None
