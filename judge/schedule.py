@@ -8,6 +8,7 @@ import os
 import signal
 import sys
 from collections.abc import Callable, Iterator
+from contextlib import nullcontext
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -172,18 +173,25 @@ def _play_all(setup: Setup, specs: list[GameSpec],
     # longer looks at it after every few games, nor touches it in a forked worker
     # (whose pages it would copy)
     gc.freeze()
-    if plays_here(jobs, len(specs)):
-        from judge.sandbox.slots import one_core
+    # a game of one bot (against the perfect player) is played on one core with its bot;
+    # two bots of one game keep the machine's cores (one thinking in the other's turn
+    # would take half of its time)
+    one_bot = all(sum(who != OPTIMAL for who in spec.players) <= 1 for spec in specs)
+    try:
+        if plays_here(jobs, len(specs)):
+            from judge.sandbox.slots import one_core
 
-        with one_core():
-            for spec in specs:
-                yield spec, play_spec(setup, spec)
-        return
-    yield from _play_on_workers(setup, specs, min(jobs, len(specs)))
+            with one_core() if one_bot else nullcontext():
+                for spec in specs:
+                    yield spec, play_spec(setup, spec)
+            return
+        yield from _play_on_workers(setup, specs, min(jobs, len(specs)), one_bot)
+    finally:
+        gc.unfreeze()
 
 
-def _play_on_workers(setup: Setup, specs: list[GameSpec],
-                     jobs: int) -> Iterator[tuple[GameSpec, dict[str, Any]]]:
+def _play_on_workers(setup: Setup, specs: list[GameSpec], jobs: int,
+                     one_bot: bool = False) -> Iterator[tuple[GameSpec, dict[str, Any]]]:
     """Play `specs` on `jobs` forked worker processes, each record as its game ends.
 
     The workers have the specs from the fork and take the next one from a shared counter;
@@ -199,7 +207,8 @@ def _play_on_workers(setup: Setup, specs: list[GameSpec],
     try:
         for number in range(jobs):
             reader, writer = context.Pipe(duplex=False)
-            worker = context.Process(target=_worker, args=(setup, specs, taken, writer, number),
+            place = number if one_bot else None
+            worker = context.Process(target=_worker, args=(setup, specs, taken, writer, place),
                                      daemon=True)
             worker.start()
             writer.close()
@@ -238,15 +247,15 @@ def _play_on_workers(setup: Setup, specs: list[GameSpec],
 
 
 def _worker(setup: Setup, specs: list[GameSpec], taken: Any, results: Any,
-            number: int = 0) -> None:
-    """A worker (the `number`-th, on a core of its own while there are enough): plays the
-    next spec not yet taken until none is left, sending each record (or the exception that
-    stopped it) on `results`."""
+            number: int | None = None) -> None:
+    """A worker (the `number`-th, on a core of its own while there are enough; None: not
+    placed): plays the next spec not yet taken until none is left, sending each record (or
+    the exception that stopped it) on `results`."""
     _worker_init()
     from judge.sandbox.slots import one_core
 
     try:
-        with one_core(number):
+        with one_core(number) if number is not None else nullcontext():
             while True:
                 with taken.get_lock():
                     index = taken.value

@@ -9,6 +9,8 @@ import os
 import pytest
 from test_hostile import STANDALONE, copy_bot
 
+from judge.sandbox.launcher import launcher_pids
+from judge.sandbox.stderr import stderr_pump
 from judge.schedule import OPTIMAL, GameSpec, Setup, run_specs
 
 pytestmark = pytest.mark.skipif(
@@ -17,15 +19,18 @@ pytestmark = pytest.mark.skipif(
 STARTS = ["4 3 2 4 2 3 2", "2 4 2 2 4 3 3", "3 3 3 3 3 3 2", "1 5 4 2 3 2 3"]
 
 
-def bot_cores(jobs: int) -> list[list[int]]:
-    """The cores each game's bot could run on, as it said."""
+def bot_cores(jobs: int, bots: int = 1) -> list[list[int]]:
+    """The cores each game's bots could run on, as they said (games of one bot against the
+    optimal player, or of two bots)."""
     bot = str(copy_bot("cores.py", STANDALONE))
     setup = Setup(game="ioiwari", rules="", limits={}, sandbox="none")
-    specs = [GameSpec(key=start, players=(bot, OPTIMAL), start=start) for start in STARTS]
+    seats = (bot, bot) if bots == 2 else (bot, OPTIMAL)
+    specs = [GameSpec(key=start, players=seats, start=start) for start in STARTS]
     records: list[dict] = []
     run_specs(setup, specs, jobs, lambda spec, record: records.append(record))
     assert [r["verdict"]["code"] for r in records] == ["ok"] * len(STARTS)
-    return [[int(c) for c in r["stderr"][0].split()[1:]] for r in records]
+    return [[int(c) for c in said.split()[1:]]
+            for r in records for said in r["stderr"] if said is not None]
 
 
 def test_the_workers_of_two_jobs_play_on_two_cores_each_game_on_one() -> None:
@@ -40,4 +45,14 @@ def test_games_played_here_are_on_one_core_and_the_judge_is_as_before_after() ->
     cores = bot_cores(1)
     assert all(len(c) == 1 for c in cores) and len({c[0] for c in cores}) == 1, cores
     assert cores[0][0] in before
+    # the judge's threads (the stderr one too) and its launchers as before
     assert os.sched_getaffinity(0) == before
+    assert os.sched_getaffinity(stderr_pump().native_id) == before
+    assert all(os.sched_getaffinity(pid) == before for pid in launcher_pids())
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_the_two_bots_of_a_game_keep_every_core(jobs: int) -> None:
+    # one thinking in the other's turn would take half of its time on one core
+    cores = bot_cores(jobs, bots=2)
+    assert cores and all(set(c) == os.sched_getaffinity(0) for c in cores), cores

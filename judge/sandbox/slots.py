@@ -680,13 +680,14 @@ def one_core(worker: int | None = None) -> Iterator[None]:
     the next: other judges' games on other cores). The judge's side of a game and its bot
     then answer each other on one core, not by a wake-up across cores (on a VM an
     interrupt to another virtual CPU) at every move, and concurrent games are each on a
-    core of their own. The process's own affinity is as before after; its launchers keep
-    the core."""
+    core of their own. After, the process and its launchers have the affinity it had."""
     if os.geteuid() != 0:
         yield
         return
     from judge.sandbox.launcher import launcher_pids
+    from judge.sandbox.stderr import stderr_pump
 
+    stderr_pump()  # (a thread started on the core would stay there)
     try:
         _hold(SLOTS_PER_PROCESS)
         before = os.sched_getaffinity(0)
@@ -703,8 +704,9 @@ def one_core(worker: int | None = None) -> Iterator[None]:
     try:
         yield
     finally:
-        with suppress(OSError):
-            os.sched_setaffinity(0, before)
+        for pid in (0, *launcher_pids()):
+            with suppress(OSError):
+                os.sched_setaffinity(pid, before)
 
 
 def finish_all() -> None:
