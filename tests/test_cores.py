@@ -19,9 +19,10 @@ pytestmark = pytest.mark.skipif(
 STARTS = ["4 3 2 4 2 3 2", "2 4 2 2 4 3 3", "3 3 3 3 3 3 2", "1 5 4 2 3 2 3"]
 
 
-def bot_cores(jobs: int, bots: int = 1) -> list[list[int]]:
-    """The cores each game's bots could run on, as they said (games of one bot against the
-    optimal player, or of two bots)."""
+def bot_cores(jobs: int, bots: int = 1) -> list[tuple[list[int], str]]:
+    """The cores each game's bots could run on, and the process that played the game (the
+    parent of its launcher), as they said (games of one bot against the optimal player, or
+    of two bots)."""
     bot = str(copy_bot("cores.py", STANDALONE))
     setup = Setup(game="ioiwari", rules="", limits={}, sandbox="none")
     seats = (bot, bot) if bots == 2 else (bot, OPTIMAL)
@@ -29,20 +30,24 @@ def bot_cores(jobs: int, bots: int = 1) -> list[list[int]]:
     records: list[dict] = []
     run_specs(setup, specs, jobs, lambda spec, record: records.append(record))
     assert [r["verdict"]["code"] for r in records] == ["ok"] * len(STARTS)
-    return [[int(c) for c in said.split()[1:]]
-            for r in records for said in r["stderr"] if said is not None]
+    words = [said.split() for r in records for said in r["stderr"] if said is not None]
+    return [([int(c) for c in w[1:w.index("worker")]], w[-1]) for w in words]
 
 
 def test_the_workers_of_two_jobs_play_on_two_cores_each_game_on_one() -> None:
-    cores = bot_cores(2)
-    assert all(len(c) == 1 for c in cores), cores
+    played = bot_cores(2)
+    assert all(len(cores) == 1 for cores, _ in played), played
+    by_worker = {worker: {c for cores, w in played if w == worker for c in cores}
+                 for _, worker in played}
+    assert len(by_worker) == 2, played  # (each game lasts long enough for both to play)
+    assert all(len(cores) == 1 for cores in by_worker.values()), played
     mine = sorted(os.sched_getaffinity(0))
-    assert {c[0] for c in cores} == set(mine[:2]), cores  # the first two it may use
+    assert set().union(*by_worker.values()) == set(mine[:2]), played  # the first two
 
 
 def test_games_played_here_are_on_one_core_and_the_judge_is_as_before_after() -> None:
     before = os.sched_getaffinity(0)
-    cores = bot_cores(1)
+    cores = [c for c, _ in bot_cores(1)]
     assert all(len(c) == 1 for c in cores) and len({c[0] for c in cores}) == 1, cores
     assert cores[0][0] in before
     # the judge's threads (the stderr one too) and its launchers as before
@@ -54,5 +59,5 @@ def test_games_played_here_are_on_one_core_and_the_judge_is_as_before_after() ->
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_the_two_bots_of_a_game_keep_every_core(jobs: int) -> None:
     # one thinking in the other's turn would take half of its time on one core
-    cores = bot_cores(jobs, bots=2)
+    cores = [c for c, _ in bot_cores(jobs, bots=2)]
     assert cores and all(set(c) == os.sched_getaffinity(0) for c in cores), cores

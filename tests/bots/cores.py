@@ -1,9 +1,14 @@
-"""Says on stderr which cores it may run on, then plays the first pit."""
+"""Says on stderr which cores it may run on and which process started its launcher, then
+plays the first pit (after a pause: the games of a run's workers overlap)."""
 
 import os
 import sys
+import time
 
 import first_pit
 
-print("cores", *sorted(os.sched_getaffinity(0)), file=sys.stderr, flush=True)
+with open(f"/proc/{os.getppid()}/stat") as fh:
+    worker = fh.read().rsplit(")", 1)[1].split()[1]  # the parent of the bot's launcher
+print("cores", *sorted(os.sched_getaffinity(0)), "worker", worker, file=sys.stderr, flush=True)
+time.sleep(0.05)
 first_pit.play()
