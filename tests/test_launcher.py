@@ -258,6 +258,17 @@ def test_the_launcher_holds_a_bots_namespaces_and_keeps_them_as_its_slots_box() 
         finish_all()
 
 
+def first_line(program: object, env: dict[str, str] | None) -> tuple[object, bytes]:
+    """One game of `program` without bwrap, ended once it has written a line: the slot it
+    had, and the line."""
+    proc = Confined(program, LIMITS, "none", env=env)
+    try:
+        proc.output.expect(b"\n", timeout=10)
+        return current_slot(), proc.output.before.strip()
+    finally:
+        proc.kill()
+
+
 SHOW_NS = """import os
 tmp = os.stat("/tmp")
 if os.environ.get("TOUCH"):
@@ -279,13 +290,9 @@ def test_a_slots_next_game_enters_the_mount_namespace_of_its_last_while_it_is_as
     program = program_for(bot)
 
     def game(touching: bool = False) -> tuple[object, bytes]:
-        proc = Confined(program, LIMITS, "none", env={"TOUCH": touch} if touching else None)
-        try:
-            proc.output.expect(b"\n", timeout=10)
-            return current_slot(), proc.output.before.strip()
-        finally:
-            proc.kill()
-            time.sleep(0.01)  # (a tmpfs made later shows a later time)
+        played = first_line(program, {"TOUCH": touch} if touching else None)
+        time.sleep(0.01)  # (a tmpfs made later shows a later time)
+        return played
 
     try:
         slot, first = game()
@@ -336,12 +343,8 @@ def test_a_slots_next_game_enters_the_ipc_namespace_of_its_last_while_it_is_empt
     program = program_for(bot)
 
     def game(leave: str = "") -> tuple[object, list[bytes]]:
-        proc = Confined(program, LIMITS, "none", env={"LEAVE": leave} if leave else None)
-        try:
-            proc.output.expect(b"\n", timeout=10)
-            return current_slot(), proc.output.before.split()
-        finally:
-            proc.kill()
+        slot, line = first_line(program, {"LEAVE": leave} if leave else None)
+        return slot, line.split()
 
     try:
         slot, (ns, queue, found) = game()

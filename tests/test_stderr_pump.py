@@ -29,6 +29,15 @@ def unread(fd: int) -> int:
     return count[0]
 
 
+def close_all(*fds: int) -> None:
+    """Close each of `fds` that is still open."""
+    for fd in fds:
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+
+
 def round_trip(pump: _StderrPump) -> None:
     """Return once the pump has dealt with what it saw before: a new pipe that ends is
     closed by it."""
@@ -61,11 +70,7 @@ def test_a_pipe_taken_back_as_the_pump_reads_it_is_not_read_or_closed_by_it() ->
         assert unread(r) == 2  # still open and unread: not the pump's
         assert tail.total == 0
     finally:
-        for fd in (other_r, other_w, r, w):
-            try:
-                os.close(fd)
-            except OSError:
-                pass
+        close_all(other_r, other_w, r, w)
 
 
 def test_a_pipe_taken_back_is_left_to_the_judge_and_one_held_is_drained() -> None:
@@ -119,8 +124,4 @@ def test_a_pipe_taken_back_while_the_pump_waits_for_it_stays_the_judges() -> Non
             assert tail.read_now()  # the judge sees the end, and closes it
         assert tail.done.is_set()
     finally:
-        for fd in (r, w):
-            try:
-                os.close(fd)
-            except OSError:
-                pass
+        close_all(r, w)

@@ -650,7 +650,6 @@ static void keep_box(const char *key, long uid, const struct made *made, int fd,
     boxes[at].used = ++box_clock;
 }
 
-
 /* Whether box `b` is clean for the request `argv`: each private tmpfs root in it (-T, then
    -w) as it was made; and (with `keeps`) each path bound back (-k) the same file as here,
    not one put in its place since; its IPC namespace empty. Looked at from inside the
@@ -1021,7 +1020,7 @@ static int launcher(int argc, char **argv) {
                (-x, -R) gets a copy (fork): the launcher must not wait for it; so does one
                that copies files (-f), which allocates (in the launcher's heap, else). */
             if (has_flag(argv, argc, "-x") || has_flag(argv, argc, "-R") ||
-                has_flag(argv, argc, "-f")) {  /* (-f: its copy allocates) */
+                has_flag(argv, argc, "-f")) {
                 pid = fork();
                 if (pid == 0) _exit(spawned(&s));
             } else {
@@ -1034,10 +1033,9 @@ static int launcher(int argc, char **argv) {
             ready_fd = box_fd = box_ipc_fd = -1;
             close(ready[1]);
             if (pid > 0) {
-                const char *uid = option(argv, argc, "-u");
                 kids[slot].pid = pid;
                 kids[slot].fd = fds[0];
-                kids[slot].uid = uid ? atol(uid) : -1;
+                kids[slot].uid = as ? atol(as) : -1;
                 kids[slot].own_ipc = has_flag(argv, argc, "-i");
                 kids[slot].ns[0] = kids[slot].ns[1] = -1;
                 kids[slot].box = box;

@@ -258,11 +258,8 @@ class Confined:
         tail = self._stderr if self._stderr_taken else None
         deadline = time.monotonic() + timeout
         while True:
-            if tail is not None:  # (drained here: a bot blocked on it would never end)
-                with tail.lock:
-                    tail.read_now()
-                if tail.done.is_set():
-                    tail = None
+            if tail is not None and tail.drain():  # (a bot blocked on it would never end)
+                tail = None
             reported = self._reported()
             if reported is not None:
                 # the helper ends right after the bot unless the bot left processes: its
@@ -436,8 +433,7 @@ class Confined:
     def stderr_tail(self) -> str:
         """The end of what the bot wrote to stderr (all of it once the bot has exited)."""
         if self._stderr_taken:  # (what its pipe holds now: it is read here, not waited for)
-            with self._stderr.lock:
-                self._stderr.read_now()
+            self._stderr.drain()
         elif self.exit is not None:
             self._stderr.done.wait(timeout=0.5)  # the pipe ends soon after the bot does
         return self._stderr.text()

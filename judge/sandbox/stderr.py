@@ -50,6 +50,11 @@ class StderrTail:
                 del self.data[: -self.keep]
         return False
 
+    def drain(self) -> bool:
+        """`read_now` for a caller that does not hold `lock`: it is taken here."""
+        with self.lock:
+            return self.read_now()
+
     def close(self) -> None:
         """Close the pipe, once. The caller holds `lock`."""
         if not self.done.is_set():
