@@ -4,7 +4,9 @@ tells how each start ended; the slot's launcher lives in the slot's cgroups (v1)
 from __future__ import annotations
 
 import os
+import shutil
 import signal
+import subprocess
 import sys
 import time
 from dataclasses import replace
@@ -417,3 +419,52 @@ def test_what_a_bot_left_in_its_box_is_gone_before_the_slots_next_game_starts(
             proc.kill()
     finally:
         finish_all()
+
+
+# --- how the helper is built ---------------------------------------------------------------
+
+
+def build_helper(cache: Path, path: str, monkeypatch: pytest.MonkeyPatch) -> str | None:
+    """The helper built afresh into `cache` with `path` as PATH (this process's cached
+    answer is not touched)."""
+    monkeypatch.setenv("JUDGE_CACHE_DIR", str(cache))
+    monkeypatch.setenv("PATH", path)
+    return helper_path.__wrapped__()
+
+
+def runs(helper: str) -> bool:
+    """Whether `helper` confines and starts a command: its status says the command's own."""
+    read, write = os.pipe()
+    try:
+        done = subprocess.run([helper, "-x", str(write), "-r", "7:64:64", "--", "/bin/sh",
+                               "-c", "ulimit -n; exit 3"], pass_fds=[write],
+                              capture_output=True, text=True, timeout=30)
+    finally:
+        os.close(write)
+    with os.fdopen(read) as status:
+        return done.stdout.strip() == "64" and status.read() == "E3"
+
+
+@pytest.mark.skipif(shutil.which("musl-gcc") is None, reason="musl-gcc not installed")
+def test_the_helper_is_built_with_musl_where_it_is_installed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # its start is then a few system calls: glibc's static start-up (its tunables, its
+    # probing of the processor) is not in it
+    built = build_helper(tmp_path, os.environ["PATH"], monkeypatch)
+    assert built is not None
+    data = Path(built).read_bytes()
+    assert b"GLIBC_TUNABLES" not in data
+    assert runs(built)
+
+
+def test_a_failing_musl_falls_back_to_the_system_compiler(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    if shutil.which("cc") is None and shutil.which("gcc") is None:
+        pytest.skip("no C compiler")
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    (fake / "musl-gcc").write_text("#!/bin/sh\necho 'no musl here' >&2\nexit 1\n")
+    (fake / "musl-gcc").chmod(0o755)
+    built = build_helper(tmp_path / "cache", f"{fake}:{os.environ['PATH']}", monkeypatch)
+    assert built is not None
+    assert runs(built)
