@@ -306,6 +306,62 @@ static int roots_as_made(char **paths, int n, const struct made *made) {
     return 1;
 }
 
+/* what the bot's side of the helper still does once its namespaces are made: join, limit,
+   become the bot's uid, filter, then exec */
+struct bot {
+    char **command;
+    long uid, ppid;
+    int ncg, nlim, nown, nreset, seccomp, status_fd;
+    int *cgroups, *resets;
+    long long (*lims)[3];
+    char **own;
+    const char *chdir_to;
+    sigset_t mask;  /* the signal mask to exec with (the reaper blocks what it waits for) */
+};
+
+static int become_bot(struct bot *b) {
+    for (int k = 0; k < b->ncg; k++) join_cgroup(b->cgroups[k]);
+    for (int k = 0; k < b->nlim; k++) {
+        struct rlimit rl = {(rlim_t)b->lims[k][1], (rlim_t)b->lims[k][2]};
+        if (setrlimit((int)b->lims[k][0], &rl)) die("setrlimit", NULL);
+    }
+    for (int k = 0; k < b->nown; k++)
+        if (b->uid >= 0 && lchown(b->own[k], b->uid, b->uid)) die("chown", b->own[k]);
+    if (b->uid >= 0) {
+        if (setgroups(0, NULL)) die("setgroups", NULL);
+        if (setresgid(b->uid, b->uid, b->uid)) die("setresgid", NULL);
+        if (setresuid(b->uid, b->uid, b->uid)) die("setresuid", NULL);
+    }
+    if (b->ppid >= 0) {  /* after the change of uid, which clears it */
+        if (prctl(PR_SET_PDEATHSIG, SIGKILL)) die("pdeathsig", NULL);
+        if (getppid() != b->ppid) _exit(126);
+    }
+    if (b->seccomp) no_user_namespaces();
+    if (b->chdir_to && chdir(b->chdir_to)) die("chdir", b->chdir_to);
+    for (int k = 0; k < b->nreset; k++) {
+        if (write(b->resets[k], "0", 1) != 1) die("reset counter", NULL);
+        close(b->resets[k]);
+    }
+    execvp(b->command[0], b->command);
+    die("exec", b->command[0]);
+    return 126;
+}
+
+/* The bot's side of a reaper (see `helper`): it runs in the reaper's memory until its exec,
+   the reaper waiting (as vfork), and writes there only into `b`. */
+static int reaped_bot(void *arg) {
+    struct bot *b = arg;
+    signal(SIGTERM, SIG_DFL);  /* (the reaper's handler, in a table of the bot's own) */
+    sigprocmask(SIG_SETMASK, &b->mask, NULL);
+    if (b->status_fd >= 0) close(b->status_fd);
+    prctl(PR_SET_CHILD_SUBREAPER, 0);
+    if (b->ppid >= 0) b->ppid = getppid();
+    return become_bot(b);
+}
+
+/* the stack of the bot's side of a reaper */
+static char reaper_stack[1 << 16] __attribute__((aligned(64)));
+
 static int helper(int argc, char **argv) {
     long ppid = -1, uid = -1, work_size = 0;
     int cgroups[MAX_ITEMS], ncg = 0, resets[MAX_ITEMS], nreset = 0, nkeep = 0, ncover = 0, nlim = 0, seccomp = 0;
@@ -343,7 +399,8 @@ static int helper(int argc, char **argv) {
         }
     }
     if (i + 1 >= argc) { errno = EINVAL; die("no command", NULL); }
-    char **command = argv + i + 1;
+    struct bot bot = {argv + i + 1, uid, ppid, ncg, nlim, nown, nreset, seccomp, status_fd,
+                      cgroups, resets, lims, own, chdir_to, {{0}}};
 
     /* the private namespaces are made before the reaper forks, so that the reaper holds
        them: the bot's exit is then not slowed by their teardown (an RCU grace period
@@ -432,75 +489,50 @@ static int helper(int argc, char **argv) {
             if (getppid() != ppid) _exit(126);
         }
         if (prctl(PR_SET_CHILD_SUBREAPER, 1)) die("subreaper", NULL);
-        pid_t child = fork();
-        if (child < 0) die("fork", NULL);
-        if (child > 0) {
-            int status = 0, code = 126, reaped;
-            /* a judge that is gone does not read its status pipe: the report must not end
-               the reaper (SIGPIPE) before it has reaped all (set here, not in the bot) */
-            signal(SIGPIPE, SIG_IGN);
-            for (int fd = 0; fd < 3; fd++) close(fd);
-            for (int k = 0; k < ncg; k++) close(cgroups[k]);
-            for (int k = 0; k < nreset; k++) close(resets[k]);
-            /* SIGTERM (the judge's death) and SIGCHLD wait blocked, taken one at a time:
-               none can come between a look at the flag and the wait, where a blocking
-               wait() would miss it while the bot lives */
-            sigset_t waited;
-            sigemptyset(&waited);
-            sigaddset(&waited, SIGCHLD);
-            sigaddset(&waited, SIGTERM);
-            sigprocmask(SIG_BLOCK, &waited, NULL);
-            for (;;) {
-                if (judge_gone == 1 && uid >= 0) {
-                    judge_gone = 2;
-                    if (become(uid)) _exit(126);
-                    kill(-1, SIGKILL); /* every process of the uid but this one */
-                } else if (judge_gone && uid < 0) {
-                    kill_descendants(getpid(), 0); /* again after each reaping */
-                }
-                while ((reaped = waitpid(-1, &status, WNOHANG)) > 0) {
-                    if (reaped != child) continue;
-                    code = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
-                    if (status_fd < 0) continue;
-                    if (WIFSIGNALED(status)) dprintf(status_fd, "S%d", WTERMSIG(status));
-                    else dprintf(status_fd, "E%d", WEXITSTATUS(status));
-                    close(status_fd);
-                    status_fd = -1;
-                }
-                if (reaped < 0 && errno == ECHILD) break;
-                if (sigwaitinfo(&waited, NULL) == SIGTERM && !judge_gone) judge_gone = 1;
+        /* SIGTERM (the judge's death) and SIGCHLD wait blocked, taken one at a time:
+           none can come between a look at the flag and the wait, where a blocking
+           wait() would miss it while the bot lives (blocked before the bot's side
+           starts, so that no handler of the reaper's runs in it; it execs unblocked) */
+        sigset_t waited;
+        sigemptyset(&waited);
+        sigaddset(&waited, SIGCHLD);
+        sigaddset(&waited, SIGTERM);
+        sigprocmask(SIG_BLOCK, &waited, &bot.mask);
+        /* the bot's side shares this memory until its exec: no copy of the page tables,
+           no copy-on-write faults */
+        pid_t child = clone(reaped_bot, reaper_stack + sizeof reaper_stack,
+                            CLONE_VM | CLONE_VFORK | SIGCHLD, &bot);
+        if (child < 0) die("clone", NULL);
+        int status = 0, code = 126, reaped;
+        /* a judge that is gone does not read its status pipe: the report must not end
+           the reaper (SIGPIPE) before it has reaped all (set here, not in the bot) */
+        signal(SIGPIPE, SIG_IGN);
+        for (int fd = 0; fd < 3; fd++) close(fd);
+        for (int k = 0; k < ncg; k++) close(cgroups[k]);
+        for (int k = 0; k < nreset; k++) close(resets[k]);
+        for (;;) {
+            if (judge_gone == 1 && uid >= 0) {
+                judge_gone = 2;
+                if (become(uid)) _exit(126);
+                kill(-1, SIGKILL); /* every process of the uid but this one */
+            } else if (judge_gone && uid < 0) {
+                kill_descendants(getpid(), 0); /* again after each reaping */
             }
-            _exit(code);
+            while ((reaped = waitpid(-1, &status, WNOHANG)) > 0) {
+                if (reaped != child) continue;
+                code = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+                if (status_fd < 0) continue;
+                if (WIFSIGNALED(status)) dprintf(status_fd, "S%d", WTERMSIG(status));
+                else dprintf(status_fd, "E%d", WEXITSTATUS(status));
+                close(status_fd);
+                status_fd = -1;
+            }
+            if (reaped < 0 && errno == ECHILD) break;
+            if (sigwaitinfo(&waited, NULL) == SIGTERM && !judge_gone) judge_gone = 1;
         }
-        if (status_fd >= 0) close(status_fd);
-        prctl(PR_SET_CHILD_SUBREAPER, 0);
-        if (ppid >= 0) ppid = getppid();
+        _exit(code);
     }
-    for (int k = 0; k < ncg; k++) join_cgroup(cgroups[k]);
-    for (int k = 0; k < nlim; k++) {
-        struct rlimit rl = {(rlim_t)lims[k][1], (rlim_t)lims[k][2]};
-        if (setrlimit((int)lims[k][0], &rl)) die("setrlimit", NULL);
-    }
-    for (int k = 0; k < nown; k++)
-        if (uid >= 0 && lchown(own[k], uid, uid)) die("chown", own[k]);
-    if (uid >= 0) {
-        if (setgroups(0, NULL)) die("setgroups", NULL);
-        if (setresgid(uid, uid, uid)) die("setresgid", NULL);
-        if (setresuid(uid, uid, uid)) die("setresuid", NULL);
-    }
-    if (ppid >= 0) {  /* after the change of uid, which clears it */
-        if (prctl(PR_SET_PDEATHSIG, SIGKILL)) die("pdeathsig", NULL);
-        if (getppid() != ppid) _exit(126);
-    }
-    if (seccomp) no_user_namespaces();
-    if (chdir_to && chdir(chdir_to)) die("chdir", chdir_to);
-    for (int k = 0; k < nreset; k++) {
-        if (write(resets[k], "0", 1) != 1) die("reset counter", NULL);
-        close(resets[k]);
-    }
-    execvp(command[0], command);
-    die("exec", command[0]);
-    return 126;
+    return become_bot(&bot);
 }
 
 /* ---- the launcher ---------------------------------------------------------------- */
