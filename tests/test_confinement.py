@@ -10,6 +10,7 @@ Tests of a guarantee that a tier does not give are skipped where that tier is th
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import signal
@@ -228,6 +229,86 @@ def test_under_bwrap_nothing_but_its_own_file_is_there(
         in_home.unlink()
     assert record.verdict.code == verdicts.OK, record.verdict
     assert "GOT" not in said(record), said(record)
+
+
+def test_under_bwrap_etc_shows_the_systems_files_and_only_them(tmp_path: Path) -> None:
+    # /etc is one folder of copies (see `launch._etc_view`): the same names, the same
+    # content as on the host, links inside folders as links, each shown path as what it
+    # links to, as a bind of each would show them
+    if "bwrap" not in MODES:
+        pytest.skip("bubblewrap is not installed or does not work here")
+    from judge.sandbox.launch import SYSTEM_FILES
+
+    shown = [p for p in SYSTEM_FILES if os.path.exists(p)]
+    attack = """
+import hashlib
+def seen(path):
+    if os.path.isdir(path):  # (a digest: stderr is capped)
+        return hashlib.sha256(json.dumps(sorted(
+            [n, os.readlink(os.path.join(path, n)) if os.path.islink(os.path.join(path, n))
+             else ""] for n in os.listdir(path))).encode()).hexdigest()
+    with open(path, "rb") as fh:
+        return hashlib.sha256(fh.read()).hexdigest()
+report("ETC " + json.dumps(sorted(os.listdir("/etc"))), True)
+for path in SHOWN:
+    report("SEEN " + json.dumps([path, seen(path)]), True)
+""".replace("SHOWN", repr(shown))
+    bot = write_bot(tmp_path / "bot", "import json\n" + attack)
+    record = play(bot, "bwrap")
+    assert record.verdict.code == verdicts.OK, record.verdict
+    lines = said(record).splitlines()
+    listing = next(json.loads(x[len("GOT ETC "):]) for x in lines if x.startswith("GOT ETC "))
+    assert listing == sorted(os.path.basename(p) for p in shown)
+    seen = dict(json.loads(x[len("GOT SEEN "):]) for x in lines if x.startswith("GOT SEEN "))
+    for path in shown:
+        if os.path.isdir(path):
+            expected = hashlib.sha256(json.dumps(sorted(
+                [n, os.readlink(os.path.join(path, n))
+                 if os.path.islink(os.path.join(path, n)) else ""]
+                for n in os.listdir(path))).encode()).hexdigest()
+        else:
+            expected = hashlib.sha256(Path(path).read_bytes()).hexdigest()
+        assert seen[path] == expected, path
+
+
+def test_the_etc_view_is_made_again_when_a_file_changes_and_never_half(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from judge.sandbox.launch import _etc_view
+
+    monkeypatch.setenv("JUDGE_CACHE_DIR", str(tmp_path / "cache"))
+    top = tmp_path / "etc"
+    (top / "conf.d").mkdir(parents=True)
+    (top / "cache.bin").write_bytes(b"first")
+    (top / "conf.d" / "a.conf").write_text("/opt/lib\n")
+    (top / "conf.d" / "link").symlink_to("/usr/share/one")
+    os.mkfifo(top / "conf.d" / "fifo")  # not copied: it would hold the copy forever
+    (top / "zone").symlink_to(top / "cache.bin")  # shown as what it links to
+    (tmp_path / "outside").write_text("untouched")
+    paths = tuple(str(top / n) for n in ("cache.bin", "conf.d", "zone"))
+    first = _etc_view(paths, str(top))
+    assert first is not None
+    assert (first / "cache.bin").read_bytes() == b"first"
+    assert (first / "conf.d" / "a.conf").read_text() == "/opt/lib\n"
+    assert os.readlink(first / "conf.d" / "link") == "/usr/share/one"
+    assert not (first / "conf.d" / "fifo").exists()
+    assert not (first / "zone").is_symlink() and (first / "zone").read_bytes() == b"first"
+    assert _etc_view(paths, str(top)) == first  # made once
+    # a file changed in place, of the same size
+    time.sleep(0.01)
+    (top / "conf.d" / "a.conf").write_text("/opt/lid\n")
+    second = _etc_view(paths, str(top))
+    assert second is not None and second != first
+    assert (second / "conf.d" / "a.conf").read_text() == "/opt/lid\n"
+    assert (first / "conf.d" / "a.conf").read_text() == "/opt/lib\n"  # (in use elsewhere)
+    # a link in a folder replaced
+    (top / "conf.d" / "link").unlink()
+    (top / "conf.d" / "link").symlink_to("/usr/share/two")
+    third = _etc_view(paths, str(top))
+    assert third is not None and third not in (first, second)
+    assert os.readlink(third / "conf.d" / "link") == "/usr/share/two"
+    assert sorted(p.name for p in third.parent.iterdir()) == sorted(
+        p.name for p in (first, second, third))  # nothing half made is left
+    assert (tmp_path / "outside").read_text() == "untouched"
 
 
 def test_host_sockets_are_out_of_reach_under_bwrap(tmp_path: Path) -> None:

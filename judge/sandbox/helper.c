@@ -25,8 +25,9 @@
  *                  events (seccomp)
  *   -d DIR         change to DIR last
  *
- * Everything after "--" is the command. A failure exits with status 126 and a message on
- * stderr, which the judge reports as the bot's crash.
+ * Everything after "--" is the command. Started as /proc/self/fd/N (by bwrap, given a
+ * descriptor of the helper's file), it does not pass N on. A failure exits with status 126
+ * and a message on stderr, which the judge reports as the bot's crash.
  *
  * `judge-exec -L FD:PPID [-c FD]...` is a launcher that a judge process keeps: it dies with
  * PPID, joins the cgroups given (so that what it forks is born in them, with no migration
@@ -1111,6 +1112,9 @@ static int launcher(int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
+    /* started through a descriptor of its file (bwrap, which does not show the file): not
+       passed on to the bot */
+    if (!strncmp(argv[0], "/proc/self/fd/", 14)) fcntl(atoi(argv[0] + 14), F_SETFD, FD_CLOEXEC);
     if (argc >= 3 && !strcmp(argv[1], "-L")) return launcher(argc, argv);
     return helper(argc, argv);
 }

@@ -8,7 +8,9 @@ import hashlib
 import os
 import resource
 import secrets
+import shutil
 import signal
+import stat
 import tempfile
 from collections.abc import Callable
 from contextlib import suppress
@@ -26,8 +28,6 @@ SAFE_PATH = "/usr/local/bin:/usr/bin:/bin"
 _PR_SET_PDEATHSIG = 1
 #: the bot's work dir inside bubblewrap, which is also its /tmp: one tmpfs of --disk bytes
 BOX = "/tmp"
-#: where the exec helper is shown inside bubblewrap
-HELPER_INSIDE = "/run/judge-exec"
 #: system folders shown read-only inside bubblewrap (a link stays a link)
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 SYSTEM_FILES = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives",
@@ -36,38 +36,127 @@ SYSTEM_FILES = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/et
 
 @functools.cache
 def _system_binds() -> tuple[str, ...]:
-    """The bwrap options that show the system read-only, computed once."""
+    """The bwrap options that show the system's folders read-only, computed once."""
     options: list[str] = []
     for path in SYSTEM_DIRS:
         if os.path.islink(path):
             options += ["--symlink", os.readlink(path), path]
         elif os.path.isdir(path):
             options += ["--ro-bind", path, path]
-    if any(os.path.exists(path) for path in SYSTEM_FILES):
-        options += ["--perms", "0755", "--dir", "/etc"]
-    for path in SYSTEM_FILES:
-        if os.path.exists(path):
-            options += ["--ro-bind", path, path]
     return tuple(options)
+
+
+@functools.cache
+def _etc_binds(extra: tuple[str, ...]) -> tuple[str, ...]:
+    """The bwrap options that show the `SYSTEM_FILES` and `extra` (a program's own paths
+    under /etc) read-only: one folder of copies as /etc, else each on its own."""
+    paths = [p for p in dict.fromkeys((*SYSTEM_FILES, *extra)) if os.path.exists(p)]
+    if not paths:
+        return ()
+    view = _etc_view(tuple(paths))
+    if view is not None:
+        return ("--ro-bind", str(view), "/etc")
+    options = ["--perms", "0755", "--dir", "/etc"]
+    for path in paths:
+        for parent in reversed(Path(path).parents[:-2]):  # (below /etc)
+            options += ["--perms", "0755", "--dir", str(parent)]
+        options += ["--ro-bind", path, path]
+    return tuple(options)
+
+
+def _etc_view(paths: tuple[str, ...], top: str = "/etc") -> Path | None:
+    """A folder of copies of `paths` (under `top`) as they are now, made once for each
+    version of them (named by their files' stat), to be shown as /etc with one mount: a
+    mount for each costs bwrap a remount each, and two judges' bwraps then wait on the
+    kernel's lock of all mounts. As a bind would show them: each path as what it links to,
+    the links inside a folder as links. None when they cannot be copied."""
+    from judge.solvers.cache import cache_dir
+
+    digest = hashlib.sha256()
+    try:
+        for path in paths:
+            # a link inside a folder is not looked at: it cannot change but by being
+            # replaced, which changes the times of the folder that holds it
+            for name, st in ((path, os.lstat(path)), (path, os.stat(path)),
+                             *((f, os.lstat(f)) for f in _files_in(path))):
+                digest.update(f"{name}\0{st.st_mode}:{st.st_ino}:{st.st_size}:"
+                              f"{st.st_mtime_ns}:{st.st_ctime_ns}\0".encode())
+        views = cache_dir() / "etc"
+        view = views / digest.hexdigest()[:32]
+        if view.is_dir():
+            return view
+        views.mkdir(mode=0o755, exist_ok=True)
+        building = Path(tempfile.mkdtemp(dir=views, prefix="building-"))
+    except OSError:
+        return None
+    try:
+        for path in paths:
+            if any(Path(path).is_relative_to(other) for other in paths if other != path):
+                continue  # (copied with the folder that holds it)
+            copy = building / os.path.relpath(path, top)
+            copy.parent.mkdir(mode=0o755, parents=True, exist_ok=True)
+            if os.path.isdir(path):
+                shutil.copytree(path, copy, symlinks=True, ignore=_not_plain)
+            elif stat.S_ISREG(os.stat(path).st_mode):
+                shutil.copy2(path, copy)
+        os.chmod(building, 0o755)
+        os.rename(building, view)  # whole, or not at all
+    except OSError:
+        pass  # (made meanwhile by another judge, or a file that cannot be read)
+    finally:
+        if building.exists():
+            shutil.rmtree(building, ignore_errors=True)
+    return view if view.is_dir() else None
+
+
+def _not_plain(folder: str, names: list[str]) -> list[str]:
+    """The names in `folder` that are neither folders, files nor links (a FIFO would hold
+    the copy forever): not copied."""
+    return [name for name in names
+            if not stat.S_ISDIR(mode := os.lstat(os.path.join(folder, name)).st_mode)
+            and not stat.S_ISREG(mode) and not stat.S_ISLNK(mode)]
+
+
+def _files_in(path: str) -> list[str]:
+    """What is in the folder `path` (or the one it links to) and is not a link, at any
+    depth, sorted."""
+    if not os.path.isdir(path):
+        return []
+    found = []
+    for folder, subfolders, files in os.walk(path):
+        found += [os.path.join(folder, name) for name in (*subfolders, *files)
+                  if not os.path.islink(os.path.join(folder, name))]
+    return sorted(found)
 
 
 def bwrap_command(program: Program, limits: Limits, files: dict[str, int]) -> list[str]:
     """bubblewrap and its options for `program` (up to the command): namespaces, the
     system read-only, its runtime and file, a tmpfs of `limits.disk_bytes` as work dir and
     /tmp holding `files` (name -> fd to copy from)."""
+    argv = list(_bwrap_options(program.shown_paths(), limits.disk_bytes))
+    for name, fd in files.items():
+        argv += ["--perms", "0644", "--file", str(fd), f"{BOX}/{name}"]
+    return [*argv, "--chdir", BOX]
+
+
+@functools.lru_cache(maxsize=64)
+def _bwrap_options(shown: tuple[Path, ...], disk_bytes: int) -> tuple[str, ...]:
+    """bubblewrap and its options for a program that must see `shown` (made once for each
+    program and disk limit of a run, not for each game)."""
     argv = [bwrap_path() or "bwrap", "--unshare-pid", "--unshare-net", "--unshare-ipc",
             "--unshare-uts", "--unshare-cgroup-try", "--die-with-parent"]
     if os.geteuid() != 0:
         argv += ["--unshare-user", "--disable-userns"]
+    etc = tuple(str(p) for p in shown if p.is_relative_to("/etc"))
     # /dev/shm (POSIX shared memory) a tmpfs of its own, capped like the work dir: in
     # bwrap's /dev it would be uncapped, and not counted as the bot's memory without cgroups
-    argv += [*_system_binds(), "--proc", "/proc", "--dev", "/dev",
-             "--size", str(limits.disk_bytes), "--perms", "01777", "--tmpfs", "/dev/shm",
-             "--size", str(limits.disk_bytes), "--tmpfs", BOX]
-    for name, fd in files.items():
-        argv += ["--perms", "0644", "--file", str(fd), f"{BOX}/{name}"]
+    argv += [*_system_binds(), *_etc_binds(etc), "--proc", "/proc", "--dev", "/dev",
+             "--size", str(disk_bytes), "--perms", "01777", "--tmpfs", "/dev/shm",
+             "--size", str(disk_bytes), "--tmpfs", BOX]
     made: set[Path] = set()
-    for path in program.shown_paths():
+    for path in shown:
+        if str(path) in etc:
+            continue
         # the folders on the way are made open to all: bwrap would copy the modes of the
         # host's (a home of mode 0700), which the slot's uid could not enter
         for parent in reversed(path.parents[:-1]):
@@ -75,18 +164,26 @@ def bwrap_command(program: Program, limits: Limits, files: dict[str, int]) -> li
                 made.add(parent)
                 argv += ["--perms", "0755", "--dir", str(parent)]
         argv += ["--ro-bind", str(path), str(path)]
-    return [*argv, "--chdir", BOX]
+    return tuple(argv)
 
 
 def bwrap_argv(program: Program, limits: Limits, files: dict[str, int],
-                inner: list[str]) -> list[str]:
-    """bubblewrap's command line for `program`, with the helper and its `inner` options."""
+                inner: list[str]) -> tuple[list[str], int]:
+    """bubblewrap's command line for `program`, with the helper and its `inner` options,
+    and the descriptor of the helper that bubblewrap must be given (or -1): bwrap starts
+    it through /proc/self/fd, so that no mount is made to show it inside."""
     argv = bwrap_command(program, limits, files)
     helper = helper_path()
     if helper is None:  # a non-root judge without a C compiler: no helper inside
-        return [*argv, "--", *program.argv]
-    return [*argv, "--ro-bind", helper, HELPER_INSIDE, "--", HELPER_INSIDE, *inner,
-            "-o", BOX, "--", *program.argv]
+        return [*argv, "--", *program.argv], -1
+    fd = _helper_fd(helper)
+    return [*argv, "--", f"/proc/self/fd/{fd}", *inner, "-o", BOX, "--", *program.argv], fd
+
+
+@functools.cache
+def _helper_fd(helper: str) -> int:
+    """A descriptor of the helper's file, kept open for the judge's life."""
+    return os.open(helper, os.O_RDONLY | os.O_CLOEXEC)
 
 
 def readable_by_others(program: Program) -> Program:
@@ -248,7 +345,7 @@ class Launch:
     cwd: str
     env: dict[str, str]
     #: descriptors the child gets (the judge closes its copies once it has started, but
-    #: for the slot's `slot_fds`, which the slot keeps)
+    #: for `slot_fds`, which the slot keeps, and the helper's, kept for the judge's life)
     pass_fds: list[int]
     slot_fds: list[int]
     preexec: Callable[[], None] | None
@@ -331,8 +428,11 @@ def plan(program: Program, limits: Limits, tier: Tier, slot: Slot | None,
             memfds.append(fd)
         info_read, info_write = os.pipe()
         keep_fds += [*memfds, info_write]
-        argv = bwrap_argv(program, limits, dict(zip(files or {}, memfds, strict=True)),
-                           inner)
+        argv, helper_fd = bwrap_argv(program, limits,
+                                     dict(zip(files or {}, memfds, strict=True)), inner)
+        if helper_fd >= 0:  # (kept open by the judge, as the slot's are)
+            keep_fds.append(helper_fd)
+            slot_fds.append(helper_fd)
         argv[1:1] = ["--info-fd", str(info_write)]
         if helper is not None:  # bwrap dies with the judge, even one killed as it starts
             # (the launcher that starts it, a subreaper, reaps bwrap's PID 1, which exits
