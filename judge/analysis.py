@@ -70,19 +70,26 @@ def _sign(value: Value, lead: int) -> int:
 
 
 def review(game: Game, start: Any, moves: Sequence[str],
-           seats: Collection[int] = (0, 1)) -> list[MoveReview]:
-    """Replay wire-syntax `moves` from `start` and judge each one of `seats` with the solver."""
+           seats: Collection[int] = (0, 1),
+           played: Sequence[tuple[Any, Any]] | None = None) -> list[MoveReview]:
+    """Replay wire-syntax `moves` from `start` and judge each one of `seats` with the solver
+    (`played`: each move's position and parsed move, as the referee had them, if known)."""
     solver = solver_for(game)
     pos = start
     out = []
     for ply, line in enumerate(moves, 1):
-        try:
-            move = game.parse_move(line, pos)
-        except MoveError:
-            break  # the illegal last move of a forfeited game has nothing to review
-        if game.mover(pos) not in seats:
-            pos = game.play(pos, move)
-            continue
+        if played is not None:
+            pos, move = played[ply - 1]
+            if game.mover(pos) not in seats:
+                continue
+        else:
+            try:
+                move = game.parse_move(line, pos)
+            except MoveError:
+                break  # the illegal last move of a forfeited game has nothing to review
+            if game.mover(pos) not in seats:
+                pos = game.play(pos, move)
+                continue
         ev = solver.evaluate(pos)
         mv = solver.move_value(pos, move)
         seat = game.mover(pos)
@@ -91,7 +98,8 @@ def review(game: Game, start: Any, moves: Sequence[str],
         out.append(MoveReview(ply, seat, line, ev.value, mv.value,
                               [game.format_move(m, pos) for m in ev.best_moves], lead,
                               ev.remoteness, mv.remoteness))
-        pos = game.play(pos, move)
+        if played is None:
+            pos = game.play(pos, move)
     return out
 
 

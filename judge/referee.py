@@ -57,6 +57,9 @@ class GameRecord:
     score: list[int] | None = None
     #: the end of each bot's stderr, by seat (None for players that are not processes)
     stderr: list[str | None] = field(default_factory=list)
+    #: each move as played: the position before it and the move (not stored: what the
+    #: review of this game need not parse and play again)
+    played: list[tuple[Any, Any]] = field(default_factory=list, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
         """The record as plain JSON-serialisable data (what `dataclasses.asdict` gives,
@@ -109,6 +112,7 @@ def play_game(
                 cpu = player.last_cpu if bots[seat] else None
                 moved = MoveRecord(seat, game.format_move(move, pos), seconds, cpu)
                 record.moves.append(moved)
+                record.played.append((pos, move))
                 last, pos = Played(pos, move), game.play(pos, move)
                 if on_move is not None:
                     on_move(moved, pos)

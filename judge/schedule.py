@@ -77,7 +77,7 @@ def play_spec(setup: Setup, spec: GameSpec) -> dict[str, Any]:
     data["players"] = list(spec.players)
     moves = [m["move"] for m in data["moves"]]
     bots = [seat for seat, who in enumerate(spec.players) if who != OPTIMAL]
-    data["review"] = [r.to_dict() for r in review(game, start, moves, bots)]
+    data["review"] = [r.to_dict() for r in review(game, start, moves, bots, record.played)]
     data["perfect"] = perfect_results(game, start)
     return data
 

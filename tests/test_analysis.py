@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+import random
+from typing import Any
+
+import pytest
+
 from judge.analysis import review
 from judge.games import load_game
 from judge.games.ioiwari import Ioiwari
+from judge.players.base import Played, Player
+from judge.players.optimal import OptimalPlayer
+from judge.referee import play_game
+from judge.sandbox import Limits
 
 
 def test_the_statement_example_game_is_perfect_play_by_both_players():
@@ -43,3 +52,32 @@ def test_a_winning_move_that_makes_no_progress_in_a_loopy_game_is_slow_not_optim
 def test_an_illegal_last_move_ends_the_review():
     game = Ioiwari()
     assert len(review(game, game.start(), ["2", "2"])) == 1  # pit 2 is empty after move 1
+
+
+class RandomPlayer(Player):
+    """Any legal move, from a seeded generator: games full of mistakes."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, pos: Any, last: Played | None) -> Any:
+        return self.rng.choice(sorted(self.game.legal_moves(pos), key=repr))
+
+
+@pytest.mark.parametrize("name, rules", [("ioiwari", ""), ("nim", "misere=on"),
+                                         ("chopsticks", "hands=2 split=on knockout=rollover")])
+def test_the_review_from_the_referees_moves_is_the_review_from_their_text(name: str,
+                                                                          rules: str) -> None:
+    # a run's games are reviewed from the moves as the referee played them (not parsed
+    # and played again): the same review, move for move
+    game = load_game(name, rules)
+    limits = Limits(move_limit=60)
+    for seed in range(12):
+        start = game.start()
+        players = [RandomPlayer(seed), OptimalPlayer(seed)][:: 1 if seed % 2 else -1]
+        record = play_game(game, players, start, limits)
+        moves = [m.move for m in record.moves]
+        assert len(record.played) == len(moves) > 0
+        for seats in ((0, 1), (0,), (1,)):
+            assert review(game, start, moves, seats, record.played) == \
+                review(game, start, moves, seats)
