@@ -74,6 +74,8 @@ def review(game: Game, start: Any, moves: Sequence[str],
            played: Sequence[tuple[Any, Any]] | None = None) -> list[MoveReview]:
     """Replay wire-syntax `moves` from `start` and judge each one of `seats` with the solver
     (`played`: each move's position and parsed move, as the referee had them, if known)."""
+    if played is not None and len(played) != len(moves):
+        raise ValueError(f"{len(played)} moves played, {len(moves)} to review")
     solver = solver_for(game)
     pos = start
     out = []

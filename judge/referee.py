@@ -62,8 +62,8 @@ class GameRecord:
     played: list[tuple[Any, Any]] = field(default_factory=list, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
-        """The record as plain JSON-serialisable data (what `dataclasses.asdict` gives,
-        built directly: this runs once per game)."""
+        """The record as plain JSON-serialisable data (what `dataclasses.asdict` gives but
+        for `played`, which is not stored; built directly: this runs once per game)."""
         v = self.verdict
         return {
             "game": self.game, "start": self.start, "players": list(self.players),

@@ -81,3 +81,19 @@ def test_the_review_from_the_referees_moves_is_the_review_from_their_text(name: 
         for seats in ((0, 1), (0,), (1,)):
             assert review(game, start, moves, seats, record.played) == \
                 review(game, start, moves, seats)
+
+
+def test_the_review_of_a_bots_moves_as_played_is_the_review_from_their_text() -> None:
+    # (the bot's moves parsed from its output by the referee)
+    from pathlib import Path
+
+    from judge.players.bot import BotPlayer
+
+    game = Ioiwari()
+    bot = Path(__file__).parent / "bots" / "first_pit.py"
+    for start in game.standard_starts()[:4]:
+        record = play_game(game, [BotPlayer(bot, sandbox="none"), OptimalPlayer(1)], start)
+        moves = [m.move for m in record.moves]
+        assert record.verdict.code == "ok" and moves
+        assert review(game, start, moves, (0,), record.played) == \
+            review(game, start, moves, (0,))

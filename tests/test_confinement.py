@@ -250,6 +250,10 @@ def seen(path):
     with open(path, "rb") as fh:
         return hashlib.sha256(fh.read()).hexdigest()
 report("ETC " + json.dumps(sorted(os.listdir("/etc"))), True)
+with open("/proc/self/mountinfo") as fh:
+    points = [line.split()[4] for line in fh]
+report("MOUNTS " + json.dumps([m for m in points if m == "/etc" or m.startswith("/etc/")]), True)
+attempt("write in /etc", lambda: open("/etc/planted", "w").close())
 for path in SHOWN:
     report("SEEN " + json.dumps([path, seen(path)]), True)
 """.replace("SHOWN", repr(shown))
@@ -258,6 +262,10 @@ for path in SHOWN:
     assert record.verdict.code == verdicts.OK, record.verdict
     lines = said(record).splitlines()
     listing = next(json.loads(x[len("GOT ETC "):]) for x in lines if x.startswith("GOT ETC "))
+    mounts = next(json.loads(x[len("GOT MOUNTS "):]) for x in lines
+                  if x.startswith("GOT MOUNTS "))
+    assert mounts == ["/etc"]  # one mount, not one for each file
+    assert "NOT write in /etc" in said(record)
     assert listing == sorted(os.path.basename(p) for p in shown)
     seen = dict(json.loads(x[len("GOT SEEN "):]) for x in lines if x.startswith("GOT SEEN "))
     for path in shown:
@@ -309,6 +317,36 @@ def test_the_etc_view_is_made_again_when_a_file_changes_and_never_half(
     assert sorted(p.name for p in third.parent.iterdir()) == sorted(
         p.name for p in (first, second, third))  # nothing half made is left
     assert (tmp_path / "outside").read_text() == "untouched"
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_the_bot_cannot_reach_the_helper_through_its_parent(mode: str, tmp_path: Path) -> None:
+    # the process that starts and reaps the bot runs the judge's helper from the judge's
+    # cache (under bwrap, started through a descriptor of that file): the bot, which may
+    # have the same uid (bwrap as an ordinary user), can neither change that file through
+    # the parent's /proc entries nor use the parent's descriptors (its status pipe)
+    if mode == "none" and not AS_ROOT:
+        pytest.skip("without bubblewrap or root the bot is the judge's user: not promised")
+    from judge.sandbox.helper import helper_path
+
+    helper = helper_path()
+    if helper is None:
+        pytest.skip("no exec helper")
+    before = os.stat(helper)
+    attack = """
+parent = os.getppid()
+attempt("chmod the helper", lambda: os.chmod(f"/proc/{parent}/exe", 0o777))
+attempt("write the helper", lambda: open(f"/proc/{parent}/exe", "ab").close())
+attempt("list the parent's descriptors", lambda: os.listdir(f"/proc/{parent}/fd"))
+attempt("read the parent's memory", lambda: open(f"/proc/{parent}/mem", "rb").close())
+"""
+    record = play(write_bot(tmp_path / "bot", attack), mode)
+    assert record.verdict.code == verdicts.OK, record.verdict
+    assert "GOT" not in said(record), said(record)
+    assert "NOT chmod the helper" in said(record)
+    after = os.stat(helper)
+    assert (after.st_mode, after.st_size, after.st_mtime_ns) == \
+        (before.st_mode, before.st_size, before.st_mtime_ns)
 
 
 def test_host_sockets_are_out_of_reach_under_bwrap(tmp_path: Path) -> None:

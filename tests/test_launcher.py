@@ -463,8 +463,47 @@ def test_a_failing_musl_falls_back_to_the_system_compiler(
         pytest.skip("no C compiler")
     fake = tmp_path / "bin"
     fake.mkdir()
-    (fake / "musl-gcc").write_text("#!/bin/sh\necho 'no musl here' >&2\nexit 1\n")
+    tried = tmp_path / "musl-tried"
+    (fake / "musl-gcc").write_text(f"#!/bin/sh\ntouch {tried}\necho 'no musl here' >&2\n"
+                                   "exit 1\n")
     (fake / "musl-gcc").chmod(0o755)
     built = build_helper(tmp_path / "cache", f"{fake}:{os.environ['PATH']}", monkeypatch)
-    assert built is not None
+    assert tried.exists()  # musl first ...
+    assert built is not None and b"GLIBC_TUNABLES" in Path(built).read_bytes()  # ... then glibc
     assert runs(built)
+
+
+def reaped(argv: list[str]) -> tuple[str, str, str]:
+    """`argv` run by the helper as the bot's reaper (-x): the bot's stdout and stderr, and
+    the status the helper reports."""
+    read, write = os.pipe()
+    try:
+        done = subprocess.run([HELPER, "-x", str(write), *argv], pass_fds=[write],
+                              capture_output=True, text=True, timeout=30)
+    finally:
+        os.close(write)
+    with os.fdopen(read) as status:
+        return done.stdout, done.stderr, status.read()
+
+
+def test_a_reaped_bot_starts_with_no_signal_blocked_or_ignored() -> None:
+    # (the reaper blocks and handles signals of its own before the bot's side starts)
+    out, _, status = reaped(["--", "/bin/sh", "-c", "grep -E '^Sig(Blk|Ign)' /proc/self/status"])
+    assert status == "E0"
+    assert {line.split()[0]: int(line.split()[1], 16) for line in out.splitlines()} == {
+        "SigBlk:": 0, "SigIgn:": 0}
+
+
+def test_a_reaped_bot_that_cannot_be_started_is_reported_with_the_reason() -> None:
+    _, err, status = reaped(["-d", "/nonexistent", "--", "/bin/true"])
+    assert status == "E126"
+    assert "judge-exec: chdir /nonexistent: No such file or directory" in err
+
+
+def test_an_executable_without_a_shebang_line_runs_as_a_shell_script(tmp_path: Path) -> None:
+    # as glibc's execvp runs it (musl's would refuse it: the same bot must run wherever)
+    script = tmp_path / "bot"
+    script.write_text('echo "run by the shell with $1"\n')
+    script.chmod(0o755)
+    out, _, status = reaped(["--", str(script), "its argument"])
+    assert (out, status) == ("run by the shell with its argument\n", "E0")

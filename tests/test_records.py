@@ -15,7 +15,9 @@ def test_record_and_review_dicts_equal_asdict() -> None:
     game = Ioiwari()
     start = game.start()
     record = play_game(game, [OptimalPlayer(1), OptimalPlayer(2)], start)
-    assert record.to_dict() == asdict(record)
+    # (but for the moves as played, positions and parsed moves, which are not stored)
+    assert record.played and record.to_dict() == {
+        k: v for k, v in asdict(record).items() if k != "played"}
     moves = [m.move for m in record.moves]
     for r in review(game, start, moves):
         assert {k: v for k, v in r.to_dict().items() if k in asdict(r)} == asdict(r)

@@ -9,6 +9,7 @@ a C compiler the judge falls back to doing the same in Python between fork and e
 from __future__ import annotations
 
 import functools
+import glob
 import hashlib
 import os
 import shutil
@@ -82,6 +83,8 @@ def _kernel_headers(tmp: Path, cc: str | None) -> list[str]:
             arch = ""
         if arch:
             folders.insert(0, Path("/usr/include") / arch)
+    # (a compiler that does not tell its multiarch folder: any that holds asm/)
+    folders += [Path(p).parent for p in sorted(glob.glob("/usr/include/*/asm"))]
     links = tmp / "kernel-headers"
     links.mkdir()
     for name in KERNEL_HEADERS:

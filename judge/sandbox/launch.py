@@ -3,6 +3,7 @@ helper's, the rlimits, and (without the helper) what runs between fork and exec.
 
 from __future__ import annotations
 
+import fcntl
 import functools
 import hashlib
 import os
@@ -12,12 +13,13 @@ import shutil
 import signal
 import stat
 import tempfile
+import time
 from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from judge.sandbox.cleanup import WORKDIR_PREFIX, sweep_once
+from judge.sandbox.cleanup import WORKDIR_PREFIX, remove_tree, sweep_once
 from judge.sandbox.helper import helper_path
 from judge.sandbox.limits import Limits
 from judge.sandbox.programs import Program
@@ -46,22 +48,37 @@ def _system_binds() -> tuple[str, ...]:
     return tuple(options)
 
 
-@functools.cache
+#: seconds for which the /etc shown under bwrap is taken as current before it is looked at
+#: again (a package installed meanwhile is shown in the next games after that)
+ETC_RECHECK_SECONDS = 10.0
+#: the program's paths under /etc -> (when looked at, the bwrap options that show /etc)
+_etc_shown: dict[tuple[str, ...], tuple[float, tuple[str, ...]]] = {}
+
+
 def _etc_binds(extra: tuple[str, ...]) -> tuple[str, ...]:
     """The bwrap options that show the `SYSTEM_FILES` and `extra` (a program's own paths
-    under /etc) read-only: one folder of copies as /etc, else each on its own."""
+    under /etc) read-only as they are now: one folder of copies as /etc, else each on its
+    own (looked at again every `ETC_RECHECK_SECONDS`)."""
+    now = time.monotonic()
+    known = _etc_shown.get(extra)
+    if known is not None and now - known[0] < ETC_RECHECK_SECONDS and \
+            (not known[1] or known[1][0] != "--ro-bind" or os.path.isdir(known[1][1])):
+        return known[1]
     paths = [p for p in dict.fromkeys((*SYSTEM_FILES, *extra)) if os.path.exists(p)]
-    if not paths:
-        return ()
-    view = _etc_view(tuple(paths))
-    if view is not None:
-        return ("--ro-bind", str(view), "/etc")
-    options = ["--perms", "0755", "--dir", "/etc"]
-    for path in paths:
-        for parent in reversed(Path(path).parents[:-2]):  # (below /etc)
-            options += ["--perms", "0755", "--dir", str(parent)]
-        options += ["--ro-bind", path, path]
-    return tuple(options)
+    options: tuple[str, ...] = ()
+    if paths:
+        view = _etc_view(tuple(paths))
+        if view is not None:
+            options = ("--ro-bind", str(view), "/etc")
+        else:
+            binds = ["--perms", "0755", "--dir", "/etc"]
+            for path in paths:
+                for parent in reversed(Path(path).parents[:-2]):  # (below /etc)
+                    binds += ["--perms", "0755", "--dir", str(parent)]
+                binds += ["--ro-bind", path, path]
+            options = tuple(binds)
+    _etc_shown[extra] = (now, options)
+    return options
 
 
 def _etc_view(paths: tuple[str, ...], top: str = "/etc") -> Path | None:
@@ -69,49 +86,73 @@ def _etc_view(paths: tuple[str, ...], top: str = "/etc") -> Path | None:
     version of them (named by their files' stat), to be shown as /etc with one mount: a
     mount for each costs bwrap a remount each, and two judges' bwraps then wait on the
     kernel's lock of all mounts. As a bind would show them: each path as what it links to,
-    the links inside a folder as links. None when they cannot be copied."""
+    the links inside a folder as links. None when they cannot be copied whole."""
+    from judge.games.base import InputError
     from judge.solvers.cache import cache_dir
 
-    digest = hashlib.sha256()
+    if any(os.path.normpath(p) != p or not Path(p).is_relative_to(top) or p == top
+           for p in paths):
+        return None  # (a path that would not land inside the view)
     try:
-        for path in paths:
-            # a link inside a folder is not looked at: it cannot change but by being
-            # replaced, which changes the times of the folder that holds it
-            for name, st in ((path, os.lstat(path)), (path, os.stat(path)),
-                             *((f, os.lstat(f)) for f in _files_in(path))):
-                digest.update(f"{name}\0{st.st_mode}:{st.st_ino}:{st.st_size}:"
-                              f"{st.st_mtime_ns}:{st.st_ctime_ns}\0".encode())
+        key = _etc_signature(paths)
         views = cache_dir() / "etc"
-        view = views / digest.hexdigest()[:32]
+        view = views / key
         if view.is_dir():
             return view
         views.mkdir(mode=0o755, exist_ok=True)
+        _remove_abandoned(views)
         building = Path(tempfile.mkdtemp(dir=views, prefix="building-"))
-    except OSError:
+    except (OSError, InputError):
         return None
     try:
         for path in paths:
             if any(Path(path).is_relative_to(other) for other in paths if other != path):
                 continue  # (copied with the folder that holds it)
             copy = building / os.path.relpath(path, top)
-            copy.parent.mkdir(mode=0o755, parents=True, exist_ok=True)
+            for folder in reversed(copy.parents):  # (made open to all, whatever the umask)
+                if folder.is_relative_to(building) and not folder.exists():
+                    folder.mkdir()
+                    os.chmod(folder, 0o755)
             if os.path.isdir(path):
                 shutil.copytree(path, copy, symlinks=True, ignore=_not_plain)
             elif stat.S_ISREG(os.stat(path).st_mode):
                 shutil.copy2(path, copy)
         os.chmod(building, 0o755)
-        os.rename(building, view)  # whole, or not at all
+        if _etc_signature(paths) == key:  # (not changed as it was copied)
+            os.rename(building, view)  # whole, or not at all
     except OSError:
         pass  # (made meanwhile by another judge, or a file that cannot be read)
     finally:
         if building.exists():
-            shutil.rmtree(building, ignore_errors=True)
+            remove_tree(building)
     return view if view.is_dir() else None
 
 
+def _etc_signature(paths: tuple[str, ...]) -> str:
+    """What names a version of `paths`: the stat of each, of what it links to, and of each
+    file and folder in it (a link inside a folder is not looked at: it cannot change but by
+    being replaced, which changes the times of the folder that holds it)."""
+    digest = hashlib.sha256()
+    for path in paths:
+        for name, st in ((path, os.lstat(path)), (path, os.stat(path)),
+                         *((f, os.lstat(f)) for f in _files_in(path))):
+            digest.update(f"{name}\0{st.st_mode}:{st.st_ino}:{st.st_size}:"
+                          f"{st.st_mtime_ns}:{st.st_ctime_ns}\0".encode())
+    return digest.hexdigest()[:32]
+
+
+def _remove_abandoned(views: Path) -> None:
+    """Remove the half-made views of judges killed as they made them (an hour old)."""
+    with suppress(OSError), os.scandir(views) as entries:
+        for entry in entries:
+            if entry.name.startswith("building-") and \
+                    time.time() - entry.stat(follow_symlinks=False).st_mtime > 3600:
+                remove_tree(Path(entry.path))
+
+
 def _not_plain(folder: str, names: list[str]) -> list[str]:
-    """The names in `folder` that are neither folders, files nor links (a FIFO would hold
-    the copy forever): not copied."""
+    """The names in `folder` that are neither folders, files nor links: not copied (a
+    device, which might be read forever; a FIFO or socket, which cannot be copied)."""
     return [name for name in names
             if not stat.S_ISDIR(mode := os.lstat(os.path.join(folder, name)).st_mode)
             and not stat.S_ISREG(mode) and not stat.S_ISLNK(mode)]
@@ -133,16 +174,19 @@ def bwrap_command(program: Program, limits: Limits, files: dict[str, int]) -> li
     """bubblewrap and its options for `program` (up to the command): namespaces, the
     system read-only, its runtime and file, a tmpfs of `limits.disk_bytes` as work dir and
     /tmp holding `files` (name -> fd to copy from)."""
-    argv = list(_bwrap_options(program.shown_paths(), limits.disk_bytes))
+    before, etc, after = _bwrap_options(program.shown_paths(), limits.disk_bytes)
+    argv = [*before, *_etc_binds(etc), *after]
     for name, fd in files.items():
         argv += ["--perms", "0644", "--file", str(fd), f"{BOX}/{name}"]
     return [*argv, "--chdir", BOX]
 
 
 @functools.lru_cache(maxsize=64)
-def _bwrap_options(shown: tuple[Path, ...], disk_bytes: int) -> tuple[str, ...]:
-    """bubblewrap and its options for a program that must see `shown` (made once for each
-    program and disk limit of a run, not for each game)."""
+def _bwrap_options(shown: tuple[Path, ...], disk_bytes: int
+                   ) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """bubblewrap's options for a program that must see `shown` (made once for each program
+    and disk limit of a run, not for each game): those before /etc, the program's paths
+    under /etc, and those after."""
     argv = [bwrap_path() or "bwrap", "--unshare-pid", "--unshare-net", "--unshare-ipc",
             "--unshare-uts", "--unshare-cgroup-try", "--die-with-parent"]
     if os.geteuid() != 0:
@@ -150,7 +194,7 @@ def _bwrap_options(shown: tuple[Path, ...], disk_bytes: int) -> tuple[str, ...]:
     etc = tuple(str(p) for p in shown if p.is_relative_to("/etc"))
     # /dev/shm (POSIX shared memory) a tmpfs of its own, capped like the work dir: in
     # bwrap's /dev it would be uncapped, and not counted as the bot's memory without cgroups
-    argv += [*_system_binds(), *_etc_binds(etc), "--proc", "/proc", "--dev", "/dev",
+    after = ["--proc", "/proc", "--dev", "/dev",
              "--size", str(disk_bytes), "--perms", "01777", "--tmpfs", "/dev/shm",
              "--size", str(disk_bytes), "--tmpfs", BOX]
     made: set[Path] = set()
@@ -162,9 +206,9 @@ def _bwrap_options(shown: tuple[Path, ...], disk_bytes: int) -> tuple[str, ...]:
         for parent in reversed(path.parents[:-1]):
             if parent not in made:
                 made.add(parent)
-                argv += ["--perms", "0755", "--dir", str(parent)]
-        argv += ["--ro-bind", str(path), str(path)]
-    return tuple(argv)
+                after += ["--perms", "0755", "--dir", str(parent)]
+        after += ["--ro-bind", str(path), str(path)]
+    return (*argv, *_system_binds()), etc, tuple(after)
 
 
 def bwrap_argv(program: Program, limits: Limits, files: dict[str, int],
@@ -182,8 +226,14 @@ def bwrap_argv(program: Program, limits: Limits, files: dict[str, int],
 
 @functools.cache
 def _helper_fd(helper: str) -> int:
-    """A descriptor of the helper's file, kept open for the judge's life."""
-    return os.open(helper, os.O_RDONLY | os.O_CLOEXEC)
+    """A descriptor of the helper's file, kept open for the judge's life (above 2, which
+    the bot's stdio takes in the child)."""
+    fd = os.open(helper, os.O_RDONLY | os.O_CLOEXEC)
+    if fd < 3:
+        moved = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 3)
+        os.close(fd)
+        fd = moved
+    return fd
 
 
 def readable_by_others(program: Program) -> Program:

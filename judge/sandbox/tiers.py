@@ -38,18 +38,25 @@ def bwrap_path() -> str | None:
     if marker is not None and marker.exists():
         return exe
     user = [] if os.geteuid() == 0 else ["--unshare-user", "--disable-userns"]
-    # the helper reaps bwrap's PID 1, which exits after bwrap itself
+    # the helper reaps bwrap's PID 1, which exits after bwrap itself; inside, bwrap starts
+    # the helper through a descriptor of its file, as for a game
     reaper = [helper, "-R", "--"] if helper else []
+    own = os.open(helper, os.O_RDONLY) if helper else -1
+    inside = [f"/proc/self/fd/{own}", "--"] if helper else []
     with tempfile.TemporaryDirectory(prefix="judge-bwrap-") as tmp:
         try:
             done = subprocess.run(
                 [*reaper, exe, "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev",
                  "--size", str(1 << 20), "--tmpfs", tmp, *user, "--unshare-pid",
-                 "--unshare-net", "--die-with-parent", "--", "true"],
+                 "--unshare-net", "--die-with-parent", "--", *inside, "true"],
                 stdin=subprocess.DEVNULL, capture_output=True, timeout=10,
+                pass_fds=[own] if own >= 0 else [],
             )
         except (OSError, subprocess.TimeoutExpired):
             return None
+        finally:
+            if own >= 0:
+                os.close(own)
     if done.returncode != 0:
         return None
     if marker is not None:
@@ -71,7 +78,7 @@ def _probe_marker(exe: str, helper: str | None) -> Path | None:
     (None when they cannot be read): a later run then skips the probe (a bwrap start)."""
     from judge.solvers.cache import cache_dir
 
-    facts = [exe, str(helper), str(os.geteuid())]
+    facts = [exe, str(helper), str(os.geteuid()), "helper started through a descriptor"]
     try:
         st = os.stat(exe)
         facts += [str((st.st_ino, st.st_dev, st.st_size, st.st_mtime_ns, st.st_mode))]
