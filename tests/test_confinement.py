@@ -319,6 +319,25 @@ def test_the_etc_view_is_made_again_when_a_file_changes_and_never_half(
     assert (tmp_path / "outside").read_text() == "untouched"
 
 
+def test_an_etc_view_removed_is_made_again_and_a_stale_one_looked_at_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from judge.sandbox import launch
+
+    monkeypatch.setenv("JUDGE_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(launch, "_etc_shown", {})
+    first = launch._etc_binds(())
+    if first[:1] != ("--ro-bind",):
+        pytest.skip("no /etc view here (its files cannot be copied)")
+    remove_tree(Path(first[1]))  # (a cache emptied by hand)
+    again = launch._etc_binds(())
+    assert again == first and Path(again[1]).is_dir()
+    seen = []
+    monkeypatch.setattr(launch, "_etc_view", lambda paths: seen.append(paths) or None)
+    assert launch._etc_binds(()) == first  # taken as current for a while ...
+    monkeypatch.setattr(launch, "ETC_RECHECK_SECONDS", 0.0)
+    assert launch._etc_binds(()) != first and seen  # ... then looked at again
+
+
 @pytest.mark.parametrize("mode", MODES)
 def test_the_bot_cannot_reach_the_helper_through_its_parent(mode: str, tmp_path: Path) -> None:
     # the process that starts and reaps the bot runs the judge's helper from the judge's
