@@ -161,9 +161,26 @@ static void die(const char *what, const char *arg) {
     _exit(126);
 }
 
-/* drop every group and become `uid` (gid `uid`), losing all capabilities; 0, or -1 */
-static int become(long uid) {
-    return setgroups(0, NULL) || setresgid(uid, uid, uid) || setresuid(uid, uid, uid) ? -1 : 0;
+/* the credential system calls (those of 32-bit ids, where the first ones took 16) */
+#ifdef SYS_setresuid32
+#define SYS_SETRESUID SYS_setresuid32
+#define SYS_SETRESGID SYS_setresgid32
+#define SYS_SETGROUPS SYS_setgroups32
+#else
+#define SYS_SETRESUID SYS_setresuid
+#define SYS_SETRESGID SYS_setresgid
+#define SYS_SETGROUPS SYS_setgroups
+#endif
+
+/* drop every group and become `uid` (gid `uid`), losing all capabilities: NULL, or the
+   name of the call that failed (the system calls themselves, for this process alone: the
+   C library's wrappers may take a lock of its own to apply them to every thread, which a
+   child killed meanwhile would leave taken in the memory it shares with its parent) */
+static const char *become(long uid) {
+    if (syscall(SYS_SETGROUPS, 0, NULL)) return "setgroups";
+    if (syscall(SYS_SETRESGID, uid, uid, uid)) return "setresgid";
+    if (syscall(SYS_SETRESUID, uid, uid, uid)) return "setresuid";
+    return NULL;
 }
 
 /* join the cgroup whose cgroup.procs `fd` is open, then close it */
@@ -332,19 +349,6 @@ struct bot {
     sigset_t mask;  /* the signal mask to exec with (the reaper blocks what it waits for) */
 };
 
-/* (the system calls themselves, for this process alone: the C library's wrappers of the
-   credential calls may take a lock of its own to apply them to every thread, which a child
-   killed meanwhile would leave taken in the memory it shares with its parent) */
-#ifdef SYS_setresuid32
-#define SYS_SETRESUID SYS_setresuid32
-#define SYS_SETRESGID SYS_setresgid32
-#define SYS_SETGROUPS SYS_setgroups32
-#else
-#define SYS_SETRESUID SYS_setresuid
-#define SYS_SETRESGID SYS_setresgid
-#define SYS_SETGROUPS SYS_setgroups
-#endif
-
 static int become_bot(struct bot *b) {
     for (int k = 0; k < b->ncg; k++) join_cgroup(b->cgroups[k]);
     for (int k = 0; k < b->nlim; k++) {
@@ -353,11 +357,8 @@ static int become_bot(struct bot *b) {
     }
     for (int k = 0; k < b->nown; k++)
         if (b->uid >= 0 && lchown(b->own[k], b->uid, b->uid)) die("chown", b->own[k]);
-    if (b->uid >= 0) {
-        if (syscall(SYS_SETGROUPS, 0, NULL)) die("setgroups", NULL);
-        if (syscall(SYS_SETRESGID, b->uid, b->uid, b->uid)) die("setresgid", NULL);
-        if (syscall(SYS_SETRESUID, b->uid, b->uid, b->uid)) die("setresuid", NULL);
-    }
+    const char *failed = b->uid >= 0 ? become(b->uid) : NULL;
+    if (failed) die(failed, NULL);
     if (b->ppid >= 0) {  /* after the change of uid, which clears it */
         if (prctl(PR_SET_PDEATHSIG, SIGKILL)) die("pdeathsig", NULL);
         if (getppid() != b->ppid) _exit(126);
