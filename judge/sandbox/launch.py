@@ -51,8 +51,9 @@ def _system_binds() -> tuple[str, ...]:
 #: seconds for which the /etc shown under bwrap is taken as current before it is looked at
 #: again (a package installed meanwhile is shown in the next games after that)
 ETC_RECHECK_SECONDS = 10.0
-#: the program's paths under /etc -> (when looked at, the bwrap options that show /etc)
-_etc_shown: dict[tuple[str, ...], tuple[float, tuple[str, ...]]] = {}
+#: the program's paths under /etc -> (when looked at, the view made or None, the bwrap
+#: options that show /etc)
+_etc_shown: dict[tuple[str, ...], tuple[float, Path | None, tuple[str, ...]]] = {}
 
 
 def _etc_binds(extra: tuple[str, ...]) -> tuple[str, ...]:
@@ -62,22 +63,27 @@ def _etc_binds(extra: tuple[str, ...]) -> tuple[str, ...]:
     now = time.monotonic()
     known = _etc_shown.get(extra)
     if known is not None and now - known[0] < ETC_RECHECK_SECONDS and \
-            (not known[1] or known[1][0] != "--ro-bind" or os.path.isdir(known[1][1])):
-        return known[1]
+            (known[1] is None or known[1].is_dir()):
+        return known[2]
     paths = [p for p in dict.fromkeys((*SYSTEM_FILES, *extra)) if os.path.exists(p)]
-    options: tuple[str, ...] = ()
-    if paths:
-        view = _etc_view(tuple(paths))
-        if view is not None:
-            options = ("--ro-bind", str(view), "/etc")
-        else:
-            binds = ["--perms", "0755", "--dir", "/etc"]
-            for path in paths:
-                for parent in reversed(Path(path).parents[:-2]):  # (below /etc)
-                    binds += ["--perms", "0755", "--dir", str(parent)]
-                binds += ["--ro-bind", path, path]
-            options = tuple(binds)
-    _etc_shown[extra] = (now, options)
+    view = _etc_view(tuple(paths)) if paths else None
+    options = ("--ro-bind", str(view), "/etc") if view is not None else \
+        tuple(_ro_binds([Path(p) for p in paths], set()))
+    _etc_shown[extra] = (now, view, options)
+    return options
+
+
+def _ro_binds(paths: list[Path], made: set[Path]) -> list[str]:
+    """bwrap options that show each of `paths` read-only where it is, the folders on the
+    way (not yet in `made`, which gets them) made open to all: bwrap would copy the modes
+    of the host's (a home of mode 0700), which the slot's uid could not enter."""
+    options: list[str] = []
+    for path in paths:
+        for parent in reversed(path.parents[:-1]):
+            if parent not in made:
+                made.add(parent)
+                options += ["--perms", "0755", "--dir", str(parent)]
+        options += ["--ro-bind", str(path), str(path)]
     return options
 
 
@@ -196,18 +202,8 @@ def _bwrap_options(shown: tuple[Path, ...], disk_bytes: int
     # bwrap's /dev it would be uncapped, and not counted as the bot's memory without cgroups
     after = ["--proc", "/proc", "--dev", "/dev",
              "--size", str(disk_bytes), "--perms", "01777", "--tmpfs", "/dev/shm",
-             "--size", str(disk_bytes), "--tmpfs", BOX]
-    made: set[Path] = set()
-    for path in shown:
-        if str(path) in etc:
-            continue
-        # the folders on the way are made open to all: bwrap would copy the modes of the
-        # host's (a home of mode 0700), which the slot's uid could not enter
-        for parent in reversed(path.parents[:-1]):
-            if parent not in made:
-                made.add(parent)
-                after += ["--perms", "0755", "--dir", str(parent)]
-        after += ["--ro-bind", str(path), str(path)]
+             "--size", str(disk_bytes), "--tmpfs", BOX,
+             *_ro_binds([p for p in shown if str(p) not in etc], set())]
     return (*argv, *_system_binds()), etc, tuple(after)
 
 
@@ -395,9 +391,9 @@ class Launch:
     cwd: str
     env: dict[str, str]
     #: descriptors the child gets (the judge closes its copies once it has started, but
-    #: for `slot_fds`, which the slot keeps, and the helper's, kept for the judge's life)
+    #: for `kept_fds`: the slot's, and the helper's, kept for the judge's life)
     pass_fds: list[int]
-    slot_fds: list[int]
+    kept_fds: list[int]
     preexec: Callable[[], None] | None
     #: the read ends of the helper's status pipe and of bwrap's --info-fd (or -1)
     status_read: int
@@ -460,15 +456,15 @@ def plan(program: Program, limits: Limits, tier: Tier, slot: Slot | None,
     inner.append("-s")
     token = secrets.token_hex(8)
     base_env = {"PATH": SAFE_PATH, "LANG": "C.UTF-8", "JUDGE_BOT": token, **dict(program.env)}
-    slot_fds = list(dict.fromkeys([*starter_joins, *bot_joins, *resets]))
-    keep_fds = list(slot_fds)
+    kept_fds = list(dict.fromkeys([*starter_joins, *bot_joins, *resets]))
+    pass_fds = list(kept_fds)
     memfds: list[int] = []
     preexec = None
     status_read = -1
     if helper is not None and not direct:  # the helper reports the bot's own exit here
         status_read, status_write = os.pipe()
         os.set_blocking(status_read, False)
-        keep_fds.append(status_write)
+        pass_fds.append(status_write)
         inner = ["-x", str(status_write), *inner]
     if mode == "bwrap":
         for content in (files or {}).values():
@@ -477,12 +473,12 @@ def plan(program: Program, limits: Limits, tier: Tier, slot: Slot | None,
             os.lseek(fd, 0, os.SEEK_SET)
             memfds.append(fd)
         info_read, info_write = os.pipe()
-        keep_fds += [*memfds, info_write]
+        pass_fds += [*memfds, info_write]
         argv, helper_fd = bwrap_argv(program, limits,
                                      dict(zip(files or {}, memfds, strict=True)), inner)
-        if helper_fd >= 0:  # (kept open by the judge, as the slot's are)
-            keep_fds.append(helper_fd)
-            slot_fds.append(helper_fd)
+        if helper_fd >= 0:
+            pass_fds.append(helper_fd)
+            kept_fds.append(helper_fd)
         argv[1:1] = ["--info-fd", str(info_write)]
         if helper is not None:  # bwrap dies with the judge, even one killed as it starts
             # (the launcher that starts it, a subreaper, reaps bwrap's PID 1, which exits
@@ -515,5 +511,5 @@ def plan(program: Program, limits: Limits, tier: Tier, slot: Slot | None,
         else:
             argv = list(program.argv)
             preexec = functools.partial(confine_child, bot_rlimits, os.getpid(), libc_prctl())
-    return Launch(argv, cwd, env, keep_fds, slot_fds, preexec, status_read, info_read,
+    return Launch(argv, cwd, env, pass_fds, kept_fds, preexec, status_read, info_read,
                   workdir, starters, in_pids, token, inside)

@@ -152,7 +152,7 @@ class Confined:
             raise
         finally:
             for fd in {err_write, theirs_in, theirs_out, *launch.pass_fds}:
-                if fd not in launch.slot_fds:  # the slot keeps those
+                if fd not in launch.kept_fds:  # the slot's, the helper's
                     with suppress(OSError):
                         os.close(fd)
         self._status_fd = status_read

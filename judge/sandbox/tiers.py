@@ -41,10 +41,11 @@ def bwrap_path() -> str | None:
     # the helper reaps bwrap's PID 1, which exits after bwrap itself; inside, bwrap starts
     # the helper through a descriptor of its file, as for a game
     reaper = [helper, "-R", "--"] if helper else []
-    own = os.open(helper, os.O_RDONLY) if helper else -1
-    inside = [f"/proc/self/fd/{own}", "--"] if helper else []
+    own = -1
     with tempfile.TemporaryDirectory(prefix="judge-bwrap-") as tmp:
         try:
+            own = os.open(helper, os.O_RDONLY) if helper else -1
+            inside = [f"/proc/self/fd/{own}", "--"] if helper else []
             done = subprocess.run(
                 [*reaper, exe, "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev",
                  "--size", str(1 << 20), "--tmpfs", tmp, *user, "--unshare-pid",
