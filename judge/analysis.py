@@ -74,34 +74,39 @@ def review(game: Game, start: Any, moves: Sequence[str],
            played: Sequence[tuple[Any, Any]] | None = None) -> list[MoveReview]:
     """Replay wire-syntax `moves` from `start` and judge each one of `seats` with the solver
     (`played`: each move's position and parsed move, as the referee had them, if known)."""
-    if played is not None and len(played) != len(moves):
+    if played is None:
+        played = replay(game, start, moves)
+    elif len(played) != len(moves):
         raise ValueError(f"{len(played)} moves played, {len(moves)} to review")
     solver = solver_for(game)
-    pos = start
     out = []
-    for ply, line in enumerate(moves, 1):
-        if played is not None:
-            pos, move = played[ply - 1]
-            if game.mover(pos) not in seats:
-                continue
-        else:
-            try:
-                move = game.parse_move(line, pos)
-            except MoveError:
-                break  # the illegal last move of a forfeited game has nothing to review
-            if game.mover(pos) not in seats:
-                pos = game.play(pos, move)
-                continue
+    # (a replay stops at an illegal last move: the moves after it are not reviewed)
+    for ply, (line, (pos, move)) in enumerate(zip(moves, played, strict=False), 1):
+        seat = game.mover(pos)
+        if seat not in seats:
+            continue
         ev = solver.evaluate(pos)
         mv = solver.move_value(pos, move)
-        seat = game.mover(pos)
         score = game.score(pos)
         lead = score[seat] - score[1 - seat] if score else 0
         out.append(MoveReview(ply, seat, line, ev.value, mv.value,
                               [game.format_move(m, pos) for m in ev.best_moves], lead,
                               ev.remoteness, mv.remoteness))
-        if played is None:
-            pos = game.play(pos, move)
+    return out
+
+
+def replay(game: Game, start: Any, moves: Sequence[str]) -> list[tuple[Any, Any]]:
+    """Each of the wire-syntax `moves` from `start` with the position it was made from,
+    parsed; up to an illegal one (the last move of a forfeited game: nothing to review)."""
+    out = []
+    pos = start
+    for line in moves:
+        try:
+            move = game.parse_move(line, pos)
+        except MoveError:
+            break
+        out.append((pos, move))
+        pos = game.play(pos, move)
     return out
 
 
