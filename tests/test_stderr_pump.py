@@ -9,6 +9,8 @@ import os
 import termios
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from judge.sandbox.stderr import StderrTail, _StderrPump
 
@@ -38,6 +40,21 @@ def close_all(*fds: int) -> None:
             pass
 
 
+@contextmanager
+def pump_waiting_for_the_lock() -> Iterator[tuple[_StderrPump, StderrTail, int, int]]:
+    """A pump holding a pipe (its tail, read and write ends): within, the judge holds the
+    pipe's lock, and the pump has seen output on it and waits for that lock."""
+    pump = _StderrPump()
+    pump.start()
+    r, w = os.pipe()
+    tail = StderrTail(r, 1024)
+    pump.add(tail)
+    with tail.lock:
+        os.write(w, b"x")
+        time.sleep(0.05)  # (the pump wakes and waits for the lock)
+        yield pump, tail, r, w
+
+
 def round_trip(pump: _StderrPump) -> None:
     """Return once the pump has dealt with what it saw before: a new pipe that ends is
     closed by it."""
@@ -52,17 +69,11 @@ def test_a_pipe_taken_back_as_the_pump_reads_it_is_not_read_or_closed_by_it() ->
     # The pump sees output on a bot's pipe and waits for the pipe's lock, which the judge
     # holds: the judge takes the pipe back and closes it, and the number goes at once to
     # another descriptor (here: another pipe, holding two bytes).
-    pump = _StderrPump()
-    pump.start()
-    r, w = os.pipe()
     other_r, other_w = os.pipe()
     os.write(other_w, b"zz")
-    tail = StderrTail(r, 1024)
-    pump.add(tail)
+    r = w = -1
     try:
-        with tail.lock:
-            os.write(w, b"x")
-            time.sleep(0.05)  # (the pump wakes and waits for the lock)
+        with pump_waiting_for_the_lock() as (pump, tail, r, w):
             pump.take(tail)
             tail.close()
             os.dup2(other_r, r)
@@ -106,15 +117,9 @@ def test_a_pipe_taken_back_while_the_pump_waits_for_it_stays_the_judges() -> Non
     # reads; the judge takes the pipe back and the bot ends: the pipe's end is the judge's
     # to see and close (the pump closing it would leave the judge waiting on a closed
     # descriptor)
-    pump = _StderrPump()
-    pump.start()
-    r, w = os.pipe()
-    tail = StderrTail(r, 1024)
-    pump.add(tail)
+    r = w = -1
     try:
-        with tail.lock:
-            os.write(w, b"x")
-            time.sleep(0.05)  # (the pump wakes and waits for the lock)
+        with pump_waiting_for_the_lock() as (pump, tail, r, w):
             pump.take(tail)
             tail.read_now()
             os.close(w)
