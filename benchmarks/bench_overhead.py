@@ -6,7 +6,8 @@ Every figure of the per-game goals of the overhead issue, printed side by side i
 - per-game marginal cost: the slope between a 51-game and a 357-game run of one C bot
   (Ioiwari greedy) against the optimal opponent, `--jobs 1`, so that start-up is not
   counted; for the bare harness (pipes, no limits, no review, no database) without and
-  with the very bwrap command line the judge uses, and for `judge run` with
+  with the very bwrap command line the judge uses (as root, in a network namespace kept
+  from game to game, as a slot's), and for `judge run` with
   `--sandbox none` and `--sandbox bwrap`;
 - spawn cost flat in the judge's memory: a bot's start and end with and without 1 GiB of
   the judge's memory in use;
@@ -32,6 +33,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from judge.games.ioiwari import Ioiwari
@@ -69,6 +72,30 @@ def bare(prefix: list[str], starts: list, argv: tuple[str, ...]) -> float:
         proc.stdin.close()
         proc.wait()
     return time.perf_counter() - began
+
+
+@contextmanager
+def kept_network(wrapped: bool) -> Iterator[None]:
+    """As root and for a bare harness under bwrap: this thread (and the bwraps it starts) in
+    a network namespace of its own meanwhile, as the judge's bwraps are in their slot's."""
+    if not wrapped or os.geteuid() != 0:
+        yield
+        return
+    import ctypes
+
+    from judge.sandbox.slots import new_net_namespace
+
+    made = new_net_namespace()
+    home = os.open("/proc/thread-self/ns/net", os.O_RDONLY)
+    setns = ctypes.CDLL(None, use_errno=True).setns
+    try:
+        if setns(made[0], 0x40000000):
+            raise OSError(ctypes.get_errno(), "setns")
+        yield
+    finally:
+        setns(home, 0x40000000)
+        for fd in (home, *made):
+            os.close(fd)
 
 
 def bare_in_two(prefix: list[str], starts: list, argv: tuple[str, ...]) -> float:
@@ -146,12 +173,14 @@ def main() -> None:
 
     from judge.sandbox.launch import bwrap_command
 
-    wrap = [*bwrap_command(program_for(BOT), Limits(), {}), "--"]
+    # (as root a slot's network namespace, which the judge's helper enters before bwrap)
+    wrap = [*bwrap_command(program_for(BOT), Limits(), {}, own_net=os.geteuid() != 0), "--"]
     print("\nPer-game marginal cost (ms per game, slope between 51 and 357 games, --jobs 1)")
     rows = []
     for label, prefix in (("none", []), ("bwrap", wrap)):
-        b51 = best(args.repeat, lambda p=prefix: bare(p, starts_51, argv))
-        b357 = best(args.repeat, lambda p=prefix: bare(p, all_starts, argv))
+        with kept_network(bool(prefix)):
+            b51 = best(args.repeat, lambda p=prefix: bare(p, starts_51, argv))
+            b357 = best(args.repeat, lambda p=prefix: bare(p, all_starts, argv))
         bare_ms = slope(b51, b357)
         line = f"  {label:6} bare harness {bare_ms:6.2f}"
         for name, tree in trees:
@@ -183,8 +212,9 @@ def main() -> None:
     print("  the bare harness, the 357 games in one process against two (what the machine "
           "allows)")
     for label, prefix in (("none", []), ("bwrap", wrap)):
-        one = best(args.repeat, lambda p=prefix: bare(p, all_starts, argv))
-        two = best(args.repeat, lambda p=prefix: bare_in_two(p, all_starts, argv))
+        with kept_network(bool(prefix)):
+            one = best(args.repeat, lambda p=prefix: bare(p, all_starts, argv))
+            two = best(args.repeat, lambda p=prefix: bare_in_two(p, all_starts, argv))
         print(f"  {label:6} one {one:6.2f} s   two {two:6.2f} s   speed-up {one / two:4.2f}x")
 
     print("\nA bot's start to its first move, median of 30 games (ms), --sandbox none / bwrap")

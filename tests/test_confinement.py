@@ -338,6 +338,156 @@ def test_an_etc_view_removed_is_made_again_and_a_stale_one_looked_at_again(
     assert launch._etc_binds(()) != first and seen  # ... then looked at again
 
 
+DEV_SEEN = """
+report("DEV " + json.dumps(sorted(os.listdir("/dev"))), True)
+attempt("make a file in /dev", lambda: open("/dev/planted", "w").close())
+attempt("write /dev/null", lambda: open("/dev/null", "w").write("x"))
+attempt("read zeros", lambda: open("/dev/zero", "rb").read(4) == bytes(4) or 1 / 0)
+attempt("read /dev/urandom", lambda: len(open("/dev/urandom", "rb").read(4)) == 4 or 1 / 0)
+"""
+
+
+def test_under_bwrap_dev_holds_the_usual_devices_and_nothing_else(tmp_path: Path) -> None:
+    # as root a folder of nodes made once is /dev, one mount (see `launch._dev_view`);
+    # else bwrap's --dev, with /dev/pts: the same devices either way
+    if "bwrap" not in MODES:
+        pytest.skip("bubblewrap is not installed or does not work here")
+    from judge.sandbox.launch import DEVICE_LINKS, DEVICES, _dev_view
+
+    record = play(write_bot(tmp_path / "bot", "import json\n" + DEV_SEEN), "bwrap")
+    assert record.verdict.code == verdicts.OK, record.verdict
+    text = said(record)
+    listing = next(json.loads(x[len("GOT DEV "):]) for x in text.splitlines()
+                   if x.startswith("GOT DEV "))
+    ptys = [] if _dev_view() else ["ptmx", "pts"]
+    assert listing == sorted([*DEVICES, *DEVICE_LINKS, "shm", *ptys])
+    assert "NOT make a file in /dev" in text
+    for done in ("write /dev/null", "read zeros", "read /dev/urandom"):
+        assert f"GOT {done}" in text, text
+    if _dev_view():
+        assert {p.name for p in _dev_view().iterdir()} == {*DEVICES, *DEVICE_LINKS, "shm"}
+
+
+@pytest.mark.skipif(not AS_ROOT, reason="the folder of device nodes is a root judge's")
+def test_a_dev_view_tampered_with_is_made_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import stat
+
+    from judge.sandbox import launch
+
+    monkeypatch.setenv("JUDGE_CACHE_DIR", str(tmp_path))
+    launch._dev_view.cache_clear()
+    try:
+        view = launch._dev_view()
+        if view is None:
+            pytest.skip("no devices can be made in a folder here")
+        for name in launch.DEVICES:
+            st = os.lstat(view / name)
+            assert stat.S_ISCHR(st.st_mode) and st.st_rdev == os.stat(f"/dev/{name}").st_rdev
+        os.remove(view / "zero")
+        (view / "zero").write_text("not a device")  # (a node replaced by a file)
+        (view / "shm" / "left").write_text("x")
+        launch._dev_view.cache_clear()
+        again = launch._dev_view()
+        assert again == view and stat.S_ISCHR(os.lstat(view / "zero").st_mode)
+        assert not os.listdir(view / "shm")
+        assert not [p for p in view.parent.iterdir() if p.name.startswith("building-")]
+    finally:
+        launch._dev_view.cache_clear()
+
+
+NET_SEEN = """
+import socket
+report("NET " + os.readlink("/proc/self/ns/net"), True)
+report("LINKS " + " ".join(name for _, name in socket.if_nameindex()), True)
+"""
+
+TIME_WAIT = """
+server = socket.socket()
+server.bind(("127.0.0.1", 0))
+server.listen()
+client = socket.create_connection(server.getsockname())
+accepted, _ = server.accept()
+accepted.close()  # (closed first: the accepted side waits in TIME-WAIT)
+client.close()
+report(f"PORT {server.getsockname()[1]}", True)
+server.close()
+"""
+
+
+def seen_line(record: GameRecord, key: str) -> str:
+    return next(x[len(f"GOT {key} "):] for x in said(record).splitlines()
+                if x.startswith(f"GOT {key} "))
+
+
+@pytest.mark.skipif(not AS_ROOT, reason="a slot's network namespace is a root judge's")
+def test_a_slots_network_namespace_is_kept_while_clean_and_made_again_after_sockets(
+        tmp_path: Path) -> None:
+    # under bwrap a slot's games share a network namespace of the slot's own (bwrap's
+    # own, made and torn down per game, costs about a millisecond), never the host's, and
+    # only while nothing of a game is left in it: a connection in TIME-WAIT would keep a
+    # port from the slot's next bot
+    if "bwrap" not in MODES:
+        pytest.skip("bubblewrap is not installed or does not work here")
+    from judge.sandbox.slots import SLOTS_PER_PROCESS
+
+    plain = write_bot(tmp_path / "plain", NET_SEEN)
+    waits = write_bot(tmp_path / "waits", NET_SEEN + TIME_WAIT)
+
+    def in_same_slot(bot: Path) -> GameRecord:
+        """`bot`'s game in the slot of the game before the last (a process takes turns)."""
+        for _ in range(SLOTS_PER_PROCESS - 1):
+            play(plain, "bwrap")
+        record = play(bot, "bwrap")
+        assert record.verdict.code == verdicts.OK, record.verdict
+        return record
+
+    try:
+        first = in_same_slot(plain)
+        slot = current_slot()
+        net = seen_line(first, "NET")
+        assert net != os.readlink("/proc/self/ns/net")
+        assert seen_line(first, "LINKS") == "lo"
+        assert seen_line(in_same_slot(plain), "NET") == net  # kept
+        assert current_slot() is slot
+        waited = in_same_slot(waits)
+        assert seen_line(waited, "NET") == net
+        port = seen_line(waited, "PORT")
+        binds = write_bot(tmp_path / "binds", NET_SEEN + f"""
+def bind():
+    socket.socket().bind(("127.0.0.1", {port}))
+attempt("bind", bind)
+""")
+        after = in_same_slot(binds)
+        assert current_slot() is slot
+    finally:
+        finish_all()
+    assert seen_line(after, "NET") != net  # a new one: the port is free
+    assert "GOT bind" in said(after), said(after)
+
+
+def test_host_abstract_sockets_are_out_of_reach_under_bwrap(tmp_path: Path) -> None:
+    # an abstract socket name belongs to a network namespace (no file to hide)
+    if "bwrap" not in MODES:
+        pytest.skip("bubblewrap is not installed or does not work here")
+    import socket
+
+    name = f"judge-test-{os.getpid()}-{tmp_path.name}"
+    with socket.socket(socket.AF_UNIX) as server:
+        server.bind("\0" + name)
+        server.listen()
+        server.setblocking(False)
+        attack = f"""
+import socket
+attempt("connect", lambda: socket.socket(socket.AF_UNIX).connect("\\0" + {name!r}))
+"""
+        for _ in range(SLOTS_PER_PROCESS):  # (each slot's namespace)
+            record = play(write_bot(tmp_path / "bot", attack), "bwrap")
+            assert "NOT connect" in said(record), said(record)
+        with pytest.raises(BlockingIOError):
+            server.accept()
+
+
 @pytest.mark.parametrize("mode", MODES)
 def test_the_bot_cannot_reach_the_helper_through_its_parent(mode: str, tmp_path: Path) -> None:
     # the process that starts and reaps the bot runs the judge's helper from the judge's

@@ -6,6 +6,8 @@
  *
  *   -p PPID        die with the judge (PR_SET_PDEATHSIG); exit if PPID is already gone
  *   -c FD          join a cgroup: write "0" to FD (an open cgroup.procs), then close it
+ *   -n FD          (as root) enter the network namespace FD (a slot's, kept between its
+ *                  games: see `Slot.net_namespace`), then close it
  *   -z FD          write "0" to FD (a cgroup's counter: CPU used, peak memory) last before
  *                  the exec, then close it: what started the bot is not counted as its own
  *   -k PATH        (as root) make PATH reachable: bind it back under -K covers
@@ -404,7 +406,7 @@ static int helper(int argc, char **argv) {
     int cgroups[MAX_ITEMS], ncg = 0, resets[MAX_ITEMS], nreset = 0, nkeep = 0, ncover = 0, nlim = 0, seccomp = 0;
     char *keep[MAX_ITEMS], *cover[MAX_ITEMS], *own[MAX_ITEMS], *work = NULL, *chdir_to = NULL;
     char *temp[MAX_ITEMS], *files_from = NULL;
-    int nown = 0, status_fd = -1, ntemp = 0, new_ipc = 0, reaper = 0;
+    int nown = 0, status_fd = -1, ntemp = 0, new_ipc = 0, reaper = 0, net_fd = -1;
     long long lims[MAX_ITEMS][3];
     int i = 1;
     for (; i < argc && strcmp(argv[i], "--"); i++) {
@@ -432,6 +434,7 @@ static int helper(int argc, char **argv) {
         case 'o': if (nown < MAX_ITEMS) own[nown++] = val; break;
         case 'x': status_fd = atoi(val); break;
         case 'd': chdir_to = val; break;
+        case 'n': net_fd = atoi(val); break;
         default: errno = EINVAL; die("bad option", opt);
         }
     }
@@ -439,6 +442,10 @@ static int helper(int argc, char **argv) {
     struct bot bot = {argv + i + 1, uid, ppid, ncg, nlim, nown, nreset, seccomp, status_fd,
                       cgroups, resets, lims, own, chdir_to, {{0}}};
 
+    if (net_fd >= 0) {
+        if (setns(net_fd, CLONE_NEWNET)) die("setns", "network namespace");
+        close(net_fd);
+    }
     /* the private namespaces are made before the reaper forks, so that the reaper holds
        them: the bot's exit is then not slowed by their teardown (an RCU grace period
        for the mounts), which happens when the reaper ends, after it has reported */

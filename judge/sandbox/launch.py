@@ -176,11 +176,82 @@ def _files_in(path: str) -> list[str]:
     return sorted(found)
 
 
-def bwrap_command(program: Program, limits: Limits, files: dict[str, int]) -> list[str]:
-    """bubblewrap and its options for `program` (up to the command): namespaces, the
+#: the devices shown in /dev under bwrap, as bwrap's --dev shows them (with /dev/pts)
+DEVICES = ("null", "zero", "full", "random", "urandom", "tty")
+#: the links in /dev that bwrap's --dev makes (but /dev/ptmx)
+DEVICE_LINKS = {"fd": "/proc/self/fd", "stdin": "/proc/self/fd/0",
+                "stdout": "/proc/self/fd/1", "stderr": "/proc/self/fd/2", "core": "/proc/kcore"}
+
+
+@functools.cache
+def _dev_view() -> Path | None:
+    """As root: a folder of root's holding the `DEVICES` (nodes of the host's numbers), the
+    `DEVICE_LINKS` and an empty shm, made once in the cache, to be shown as /dev with one
+    mount: bwrap's --dev makes eight per game, and two judges' bwraps wait on each other
+    for the kernel's lock of all mounts. None when it cannot be made or used (not root, a
+    cache on a filesystem without devices): bwrap's --dev then."""
+    from judge.games.base import InputError
+    from judge.solvers.cache import cache_dir
+
+    if os.geteuid() != 0:
+        return None
+    try:
+        numbers = {name: os.stat(f"/dev/{name}").st_rdev for name in DEVICES}
+        key = hashlib.sha256(repr(sorted(numbers.items())).encode()).hexdigest()[:16]
+        views = cache_dir() / "dev"
+        view = views / key
+        if not _dev_view_sound(view, numbers):
+            views.mkdir(mode=0o755, exist_ok=True)
+            building = Path(tempfile.mkdtemp(dir=views, prefix="building-"))
+            try:
+                for name, rdev in numbers.items():
+                    os.mknod(building / name, 0o666 | stat.S_IFCHR, rdev)
+                    os.chmod(building / name, 0o666)
+                for name, target in DEVICE_LINKS.items():
+                    os.symlink(target, building / name)
+                (building / "shm").mkdir()
+                os.chmod(building / "shm", 0o755)
+                os.chmod(building, 0o755)
+                if view.exists() or view.is_symlink():  # (not as it should be: replaced)
+                    remove_tree(view)
+                os.rename(building, view)
+            finally:
+                if building.exists():
+                    remove_tree(building)
+        with open(view / "null", "wb") as null:  # (refused where devices are not allowed)
+            null.write(b"x")
+    except (OSError, InputError):
+        return None
+    return view if _dev_view_sound(view, numbers) else None
+
+
+def _dev_view_sound(view: Path, numbers: dict[str, int]) -> bool:
+    """Whether `view` is as `_dev_view` makes it: root's, open to no one else's writing,
+    nothing in it but its devices (of those numbers), links and empty shm."""
+    try:
+        names = set(os.listdir(view))
+        if names != {*numbers, *DEVICE_LINKS, "shm"}:
+            return False
+        for path, kind, mode in ((view, stat.S_IFDIR, 0o755), (view / "shm", stat.S_IFDIR, 0o755),
+                                 *((view / name, stat.S_IFCHR, 0o666) for name in numbers)):
+            st = os.lstat(path)
+            if st.st_uid != 0 or stat.S_IFMT(st.st_mode) != kind or \
+                    stat.S_IMODE(st.st_mode) != mode:
+                return False
+        return all(os.lstat(view / name).st_rdev == rdev for name, rdev in numbers.items()) \
+            and all(os.readlink(view / name) == target
+                    for name, target in DEVICE_LINKS.items()) and not os.listdir(view / "shm")
+    except OSError:
+        return False
+
+
+def bwrap_command(program: Program, limits: Limits, files: dict[str, int],
+                  own_net: bool = True) -> list[str]:
+    """bubblewrap and its options for `program` (up to the command): namespaces (a network
+    namespace of its own unless not `own_net`: the one it is started in, a slot's), the
     system read-only, its runtime and file, a tmpfs of `limits.disk_bytes` as work dir and
     /tmp holding `files` (name -> fd to copy from)."""
-    before, etc, after = _bwrap_options(program.shown_paths(), limits.disk_bytes)
+    before, etc, after = _bwrap_options(program.shown_paths(), limits.disk_bytes, own_net)
     argv = [*before, *_etc_binds(etc), *after]
     for name, fd in files.items():
         argv += ["--perms", "0644", "--file", str(fd), f"{BOX}/{name}"]
@@ -188,19 +259,20 @@ def bwrap_command(program: Program, limits: Limits, files: dict[str, int]) -> li
 
 
 @functools.lru_cache(maxsize=64)
-def _bwrap_options(shown: tuple[Path, ...], disk_bytes: int
+def _bwrap_options(shown: tuple[Path, ...], disk_bytes: int, own_net: bool
                    ) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
     """bubblewrap's options for a program that must see `shown` (made once for each program
     and disk limit of a run, not for each game): those before /etc, the program's paths
     under /etc, and those after."""
-    argv = [bwrap_path() or "bwrap", "--unshare-pid", "--unshare-net", "--unshare-ipc",
-            "--unshare-uts", "--unshare-cgroup-try", "--die-with-parent"]
+    argv = [bwrap_path() or "bwrap", "--unshare-pid", *(["--unshare-net"] if own_net else []),
+            "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try", "--die-with-parent"]
     if os.geteuid() != 0:
         argv += ["--unshare-user", "--disable-userns"]
     etc = tuple(str(p) for p in shown if p.is_relative_to("/etc"))
     # /dev/shm (POSIX shared memory) a tmpfs of its own, capped like the work dir: in
     # bwrap's /dev it would be uncapped, and not counted as the bot's memory without cgroups
-    after = ["--proc", "/proc", "--dev", "/dev",
+    dev = _dev_view()
+    after = ["--proc", "/proc", *(("--dev-bind", str(dev), "/dev") if dev else ("--dev", "/dev")),
              "--size", str(disk_bytes), "--perms", "01777", "--tmpfs", "/dev/shm",
              "--size", str(disk_bytes), "--tmpfs", BOX,
              *_ro_binds([p for p in shown if str(p) not in etc], set())]
@@ -208,11 +280,11 @@ def _bwrap_options(shown: tuple[Path, ...], disk_bytes: int
 
 
 def bwrap_argv(program: Program, limits: Limits, files: dict[str, int],
-                inner: list[str]) -> tuple[list[str], int]:
+               inner: list[str], own_net: bool) -> tuple[list[str], int]:
     """bubblewrap's command line for `program`, with the helper and its `inner` options,
     and the descriptor of the helper that bubblewrap must be given (or -1): bwrap starts
     it through /proc/self/fd, so that no mount is made to show it inside."""
-    argv = bwrap_command(program, limits, files)
+    argv = bwrap_command(program, limits, files, own_net)
     helper = helper_path()
     if helper is None:  # a non-root judge without a C compiler: no helper inside
         return [*argv, "--", *program.argv], -1
@@ -474,16 +546,21 @@ def plan(program: Program, limits: Limits, tier: Tier, slot: Slot | None,
             memfds.append(fd)
         info_read, info_write = os.pipe()
         pass_fds += [*memfds, info_write]
+        # the slot's network namespace, which the helper enters before it becomes bwrap
+        net = slot.net_namespace() if slot is not None and helper is not None else -1
         argv, helper_fd = bwrap_argv(program, limits,
-                                     dict(zip(files or {}, memfds, strict=True)), inner)
-        if helper_fd >= 0:
-            pass_fds.append(helper_fd)
-            kept_fds.append(helper_fd)
+                                     dict(zip(files or {}, memfds, strict=True)), inner,
+                                     own_net=net < 0)
+        for fd in (helper_fd, net):
+            if fd >= 0:
+                pass_fds.append(fd)
+                kept_fds.append(fd)
         argv[1:1] = ["--info-fd", str(info_write)]
         if helper is not None:  # bwrap dies with the judge, even one killed as it starts
             # (the launcher that starts it, a subreaper, reaps bwrap's PID 1, which exits
             # after bwrap: an init that never reaps would keep it as a zombie)
-            argv = [helper, "-p", str(os.getpid()), *outer_joins, "--", *argv]
+            outer = ["-n", str(net)] if net >= 0 else []
+            argv = [helper, "-p", str(os.getpid()), *outer_joins, *outer, "--", *argv]
         cwd = "/"
         env = {**base_env, "HOME": BOX, "TMPDIR": BOX, **(env or {})}
     else:
