@@ -83,19 +83,21 @@ def kept_network(wrapped: bool) -> Iterator[None]:
         return
     import ctypes
 
-    from judge.sandbox.slots import new_net_namespace
+    from judge.sandbox.slots import NetNamespace
 
-    made = new_net_namespace()
+    made = NetNamespace()
     home = os.open("/proc/thread-self/ns/net", os.O_RDONLY)
     setns = ctypes.CDLL(None, use_errno=True).setns
     try:
-        if setns(made[0], 0x40000000):
+        if setns(made.fd, 0x40000000):
             raise OSError(ctypes.get_errno(), "setns")
         yield
     finally:
-        setns(home, 0x40000000)
-        for fd in (home, *made):
-            os.close(fd)
+        back = setns(home, 0x40000000)
+        os.close(home)
+        made.close()
+        if back:
+            raise OSError(ctypes.get_errno(), "setns back to the benchmark's own namespace")
 
 
 def bare_in_two(prefix: list[str], starts: list, argv: tuple[str, ...]) -> float:

@@ -368,14 +368,24 @@ def test_under_bwrap_dev_holds_the_usual_devices_and_nothing_else(tmp_path: Path
         assert {p.name for p in _dev_view().iterdir()} == {*DEVICES, *DEVICE_LINKS, "shm"}
 
 
+DEV_TAMPERING = {
+    "a node replaced by a file": lambda v: (os.remove(v / "zero"), (v / "zero").write_text("x")),
+    "a file left in shm": lambda v: (v / "shm" / "left").write_text("x"),
+    "an entry added": lambda v: os.symlink("/dev/sda", v / "sda"),
+    "a mode changed": lambda v: os.chmod(v / "null", 0o600),
+    "a link changed": lambda v: (os.remove(v / "fd"), os.symlink("/", v / "fd")),
+}
+
+
 @pytest.mark.skipif(not AS_ROOT, reason="the folder of device nodes is a root judge's")
-def test_a_dev_view_tampered_with_is_made_again(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("tampering", DEV_TAMPERING)
+def test_a_dev_view_tampered_with_is_left_and_another_made(
+        tampering: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import stat
 
     from judge.sandbox import launch
 
-    monkeypatch.setenv("JUDGE_CACHE_DIR", str(tmp_path))
+    monkeypatch.setenv("JUDGE_CACHE_DIR", str(tmp_path / "cache"))
     launch._dev_view.cache_clear()
     try:
         view = launch._dev_view()
@@ -384,14 +394,34 @@ def test_a_dev_view_tampered_with_is_made_again(
         for name in launch.DEVICES:
             st = os.lstat(view / name)
             assert stat.S_ISCHR(st.st_mode) and st.st_rdev == os.stat(f"/dev/{name}").st_rdev
-        os.remove(view / "zero")
-        (view / "zero").write_text("not a device")  # (a node replaced by a file)
-        (view / "shm" / "left").write_text("x")
+        listing = sorted(os.listdir(view))
+        assert launch._dev_view() == view  # made once
+        DEV_TAMPERING[tampering](view)
+        tampered = sorted(os.listdir(view)), sorted(os.listdir(view / "shm"))
         launch._dev_view.cache_clear()
-        again = launch._dev_view()
-        assert again == view and stat.S_ISCHR(os.lstat(view / "zero").st_mode)
-        assert not os.listdir(view / "shm")
+        other = launch._dev_view()
+        assert other is not None and other != view
+        assert sorted(os.listdir(other)) == listing and not os.listdir(other / "shm")
+        assert (sorted(os.listdir(view)), sorted(os.listdir(view / "shm"))) == tampered
         assert not [p for p in view.parent.iterdir() if p.name.startswith("building-")]
+    finally:
+        launch._dev_view.cache_clear()
+
+
+@pytest.mark.skipif(not AS_ROOT, reason="the folder of device nodes is a root judge's")
+def test_no_dev_view_in_a_cache_that_another_user_could_change(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from judge.sandbox import launch
+
+    open_to_all = tmp_path / "shared"
+    open_to_all.mkdir()
+    open_to_all.chmod(0o777)  # (not sticky: anyone may rename what is in it)
+    monkeypatch.setenv("JUDGE_CACHE_DIR", str(open_to_all / "cache"))
+    launch._dev_view.cache_clear()
+    try:
+        assert launch._dev_view() is None
+        assert not (open_to_all / "cache" / "dev").exists() or \
+            not os.listdir(open_to_all / "cache" / "dev")
     finally:
         launch._dev_view.cache_clear()
 
@@ -464,6 +494,51 @@ attempt("bind", bind)
         finish_all()
     assert seen_line(after, "NET") != net  # a new one: the port is free
     assert "GOT bind" in said(after), said(after)
+
+
+@pytest.mark.skipif(not AS_ROOT, reason="a slot's network namespace is a root judge's")
+def test_a_network_namespace_is_clean_only_with_no_socket_and_no_flow_label(
+        tmp_path: Path) -> None:
+    import socket
+
+    from judge.sandbox.slots import NetNamespace
+
+    home = os.readlink("/proc/thread-self/ns/net")
+    made = NetNamespace()
+    try:
+        assert os.readlink("/proc/thread-self/ns/net") == home  # (the judge's unchanged)
+        assert os.readlink(f"/proc/self/fd/{made.fd}") != home
+        assert made.clean()
+        with socket.socket(socket.AF_UNIX) as here:  # (the judge's namespace: not counted)
+            assert made.clean()
+            del here
+        if made.labels >= 0:  # a flow label outlives its socket: one line after the header
+            real = made.labels
+            labels = tmp_path / "ip6_flowlabel"
+            labels.write_text(os.pread(real, 4096, 0).decode() +
+                              "12345 255 0 1 60 60 ::1 0\n")
+            made.labels = os.open(labels, os.O_RDONLY)
+            os.close(real)
+            assert not made.clean()
+    finally:
+        made.close()
+
+
+def test_sockets_of_other_families_are_refused(tmp_path: Path) -> None:
+    # (some the kernel keeps outside any network namespace: AF_VSOCK reaches the host)
+    attack = """
+import socket
+for family in (40, 17, 30, 38, 41):  # AF_VSOCK, AF_PACKET, AF_TIPC, AF_ALG, AF_KCM
+    attempt(f"socket {family}", lambda: socket.socket(family, socket.SOCK_DGRAM))
+attempt("socket 1", lambda: socket.socket(socket.AF_UNIX))
+attempt("socket 16", lambda: socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 0))
+"""
+    for mode in MODES:
+        record = play(write_bot(tmp_path / mode, attack), mode)
+        text = said(record)
+        for family in (40, 17, 30, 38, 41):
+            assert f"NOT socket {family} (OSError: [Errno 97]" in text, text
+        assert "GOT socket 1" in text and "GOT socket 16" in text, text
 
 
 def test_host_abstract_sockets_are_out_of_reach_under_bwrap(tmp_path: Path) -> None:

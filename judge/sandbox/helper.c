@@ -24,7 +24,7 @@
  *   -R             the same without the report (around bwrap, whose PID 1 outlives it)
  *   -u UID         drop every group and become UID (gid UID), losing all capabilities
  *   -s             no new privileges, no new user namespaces, no keyrings, io_uring or perf
- *                  events (seccomp)
+ *                  events, no sockets but local, IP and netlink ones (seccomp)
  *   -d DIR         change to DIR last
  *
  * Everything after "--" is the command. Started as /proc/self/fd/N (by bwrap, given a
@@ -240,6 +240,20 @@ static void no_user_namespaces(void) {
     DENY(__NR_io_uring_register, ENOSYS);
 #endif
     DENY(__NR_perf_event_open, EPERM);
+    /* sockets of the families programs use (local, IP, and netlink, by which the C library
+       asks for the addresses): no other, some of which the kernel keeps outside the network
+       namespace (AF_VSOCK reaches the hypervisor) or which leave in it what the judge does
+       not see, for a later game in the same namespace to find */
+    code[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_socket, 1, 0);
+    code[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_socketpair, 0, 7);
+    code[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+                                             offsetof(struct seccomp_data, args[0]));
+    code[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_UNIX, 4, 0);
+    code[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_INET, 3, 0);
+    code[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_INET6, 2, 0);
+    code[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_NETLINK, 1, 0);
+    code[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EAFNOSUPPORT);
+    code[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
     code[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_unshare, 1, 0);
     code[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_clone, 0, 3);
     code[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,

@@ -188,8 +188,10 @@ def _dev_view() -> Path | None:
     """As root: a folder of root's holding the `DEVICES` (nodes of the host's numbers), the
     `DEVICE_LINKS` and an empty shm, made once in the cache, to be shown as /dev with one
     mount: bwrap's --dev makes eight per game, and two judges' bwraps wait on each other
-    for the kernel's lock of all mounts. None when it cannot be made or used (not root, a
-    cache on a filesystem without devices): bwrap's --dev then."""
+    for the kernel's lock of all mounts. None when it cannot be made or used safely (not
+    root; a cache on a filesystem without devices, or in a folder that another user could
+    change): bwrap's --dev then. A view is never changed once made: one found not as made
+    is left as it is (a judge may be using it) and another is made beside it."""
     from judge.games.base import InputError
     from judge.solvers.cache import cache_dir
 
@@ -199,30 +201,57 @@ def _dev_view() -> Path | None:
         numbers = {name: os.stat(f"/dev/{name}").st_rdev for name in DEVICES}
         key = hashlib.sha256(repr(sorted(numbers.items())).encode()).hexdigest()[:16]
         views = cache_dir() / "dev"
+        views.mkdir(mode=0o755, parents=True, exist_ok=True)
+        if not _roots_only(views):
+            return None
         view = views / key
         if not _dev_view_sound(view, numbers):
-            views.mkdir(mode=0o755, exist_ok=True)
-            building = Path(tempfile.mkdtemp(dir=views, prefix="building-"))
-            try:
-                for name, rdev in numbers.items():
-                    os.mknod(building / name, 0o666 | stat.S_IFCHR, rdev)
-                    os.chmod(building / name, 0o666)
-                for name, target in DEVICE_LINKS.items():
-                    os.symlink(target, building / name)
-                (building / "shm").mkdir()
-                os.chmod(building / "shm", 0o755)
-                os.chmod(building, 0o755)
-                if view.exists() or view.is_symlink():  # (not as it should be: replaced)
-                    remove_tree(view)
-                os.rename(building, view)
-            finally:
-                if building.exists():
-                    remove_tree(building)
+            _remove_abandoned(views)
+            view = _make_dev_view(views, key, numbers)
         with open(view / "null", "wb") as null:  # (refused where devices are not allowed)
             null.write(b"x")
     except (OSError, InputError):
         return None
     return view if _dev_view_sound(view, numbers) else None
+
+
+def _make_dev_view(views: Path, key: str, numbers: dict[str, int]) -> Path:
+    """A new view in `views`, named `key` if that is free, else `key-` and a token."""
+    building = Path(tempfile.mkdtemp(dir=views, prefix="building-"))
+    try:
+        for name, rdev in numbers.items():
+            os.mknod(building / name, 0o666 | stat.S_IFCHR, rdev)
+            os.chmod(building / name, 0o666)
+        for name, target in DEVICE_LINKS.items():
+            os.symlink(target, building / name)
+        (building / "shm").mkdir()
+        os.chmod(building / "shm", 0o755)
+        os.chmod(building, 0o755)
+        view = views / key
+        try:
+            os.rename(building, view)  # (fails where one is: made meanwhile, or not sound)
+        except OSError:
+            if _dev_view_sound(view, numbers):
+                return view
+            view = views / f"{key}-{secrets.token_hex(4)}"
+            os.rename(building, view)
+        return view
+    finally:
+        if building.exists():
+            remove_tree(building)
+
+
+def _roots_only(folder: Path) -> bool:
+    """Whether `folder` and every folder above it is root's and writable by no one else,
+    or by others only as /tmp is (sticky: none can rename what is not theirs), so that only
+    root can put anything else in its place."""
+    real = Path(os.path.realpath(folder))
+    for path in (real, *real.parents):
+        st = os.lstat(path)
+        if st.st_uid != 0 or not stat.S_ISDIR(st.st_mode) or \
+                (st.st_mode & 0o022 and not st.st_mode & stat.S_ISVTX):
+            return False
+    return True
 
 
 def _dev_view_sound(view: Path, numbers: dict[str, int]) -> bool:
