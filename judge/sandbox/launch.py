@@ -300,8 +300,12 @@ def _bwrap_options(shown: tuple[Path, ...], disk_bytes: int, own_net: bool
     etc = tuple(str(p) for p in shown if p.is_relative_to("/etc"))
     # /dev/shm (POSIX shared memory) a tmpfs of its own, capped like the work dir: in
     # bwrap's /dev it would be uncapped, and not counted as the bot's memory without cgroups
+    # bwrap's own /dev (no view of root's to show) is a tmpfs the bot's user may write in
+    # as an ordinary user's bwrap: read-only, uncapped files in it would hold memory
     dev = _dev_view()
-    after = ["--proc", "/proc", *(("--dev-bind", str(dev), "/dev") if dev else ("--dev", "/dev")),
+    shown_dev = ("--dev-bind", str(dev), "/dev") if dev else ("--dev", "/dev", "--remount-ro",
+                                                               "/dev")
+    after = ["--proc", "/proc", *shown_dev,
              "--size", str(disk_bytes), "--perms", "01777", "--tmpfs", "/dev/shm",
              "--size", str(disk_bytes), "--tmpfs", BOX,
              *_ro_binds([p for p in shown if str(p) not in etc], set())]
