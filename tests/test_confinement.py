@@ -524,6 +524,39 @@ def test_a_network_namespace_is_clean_only_with_no_socket_and_no_flow_label(
         made.close()
 
 
+def _mount_points(mountinfo: str) -> set[str]:
+    return {line.split()[4] for line in mountinfo.splitlines()}
+
+
+@pytest.mark.skipif(not AS_ROOT, reason="the lean mount namespace is a root judge's")
+def test_bwrap_starts_in_a_mount_namespace_without_sys_and_the_judges_keeps_it(
+        tmp_path: Path) -> None:
+    if "bwrap" not in MODES:
+        pytest.skip("bubblewrap is not installed or does not work here")
+    from judge.sandbox.slots import LEAN_HIDDEN, lean_mount_namespace
+
+    ours = Path("/proc/self/mountinfo").read_text()
+    lean = lean_mount_namespace()
+    assert lean >= 0
+    assert os.readlink(f"/proc/self/fd/{lean}") != os.readlink("/proc/self/ns/mnt")
+    # what bwrap starts in: the outer bwrap of a game stays in the namespace it started in
+    player = BotPlayer(write_bot(tmp_path / "bot", ""), LIMITS, "bwrap")
+    player.begin(GAME, 0)
+    try:
+        outer = player.process.started.pid
+        assert os.readlink(f"/proc/{outer}/ns/mnt") == os.readlink(f"/proc/self/fd/{lean}")
+        theirs = Path(f"/proc/{outer}/mountinfo").read_text()
+        player.choose(GAME.start(), None)  # (it plays as ever)
+    finally:
+        player.close()
+    for hidden in LEAN_HIDDEN:
+        assert not [m for m in _mount_points(theirs) if Path(m).is_relative_to(hidden)]
+    assert {"/", "/proc"} <= _mount_points(theirs)
+    # nothing went back to the judge's mounts
+    assert "/sys" in _mount_points(ours)
+    assert _mount_points(Path("/proc/self/mountinfo").read_text()) == _mount_points(ours)
+
+
 def test_sockets_of_other_families_are_refused(tmp_path: Path) -> None:
     # (some the kernel keeps outside any network namespace: AF_VSOCK reaches the host)
     attack = """

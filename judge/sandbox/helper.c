@@ -8,6 +8,8 @@
  *   -c FD          join a cgroup: write "0" to FD (an open cgroup.procs), then close it
  *   -n FD          (as root) enter the network namespace FD (a slot's, kept between its
  *                  games: see `Slot.net_namespace`), then close it
+ *   -m FD          (as root) enter the mount namespace FD (the judge's without what bwrap
+ *                  never shows: see `lean_mount_namespace`), then close it
  *   -z FD          write "0" to FD (a cgroup's counter: CPU used, peak memory) last before
  *                  the exec, then close it: what started the bot is not counted as its own
  *   -k PATH        (as root) make PATH reachable: bind it back under -K covers
@@ -421,6 +423,7 @@ static int helper(int argc, char **argv) {
     char *keep[MAX_ITEMS], *cover[MAX_ITEMS], *own[MAX_ITEMS], *work = NULL, *chdir_to = NULL;
     char *temp[MAX_ITEMS], *files_from = NULL;
     int nown = 0, status_fd = -1, ntemp = 0, new_ipc = 0, reaper = 0, net_fd = -1;
+    int mnt_fd = -1;
     long long lims[MAX_ITEMS][3];
     int i = 1;
     for (; i < argc && strcmp(argv[i], "--"); i++) {
@@ -449,6 +452,7 @@ static int helper(int argc, char **argv) {
         case 'x': status_fd = atoi(val); break;
         case 'd': chdir_to = val; break;
         case 'n': net_fd = atoi(val); break;
+        case 'm': mnt_fd = atoi(val); break;
         default: errno = EINVAL; die("bad option", opt);
         }
     }
@@ -459,6 +463,10 @@ static int helper(int argc, char **argv) {
     if (net_fd >= 0) {
         if (setns(net_fd, CLONE_NEWNET)) die("setns", "network namespace");
         close(net_fd);
+    }
+    if (mnt_fd >= 0) {  /* (its root and working folder are then the namespace's root) */
+        if (setns(mnt_fd, CLONE_NEWNS)) die("setns", "mount namespace");
+        close(mnt_fd);
     }
     /* the private namespaces are made before the reaper forks, so that the reaper holds
        them: the bot's exit is then not slowed by their teardown (an RCU grace period

@@ -23,7 +23,7 @@ from judge.sandbox.cleanup import WORKDIR_PREFIX, remove_tree, sweep_once
 from judge.sandbox.helper import helper_path
 from judge.sandbox.limits import Limits
 from judge.sandbox.programs import Program
-from judge.sandbox.slots import COPIES, Slot
+from judge.sandbox.slots import COPIES, LEAN_HIDDEN, Slot, lean_mount_namespace
 from judge.sandbox.tiers import Tier, bwrap_path
 
 SAFE_PATH = "/usr/local/bin:/usr/bin:/bin"
@@ -325,6 +325,13 @@ def bwrap_argv(program: Program, limits: Limits, files: dict[str, int],
     return [*argv, "--", f"/proc/self/fd/{fd}", *inner, "-o", BOX, "--", *program.argv], fd
 
 
+def _shows_hidden(program: Program) -> bool:
+    """Whether bwrap must show the program a path that its lean mount namespace lacks (a
+    language table of the user's may name one)."""
+    return any(path.is_relative_to(hidden) for path in program.shown_paths()
+               for hidden in LEAN_HIDDEN)
+
+
 @functools.cache
 def _helper_fd(helper: str) -> int:
     """A descriptor of the helper's file, kept open for the judge's life (above 2, which
@@ -584,7 +591,10 @@ def plan(program: Program, limits: Limits, tier: Tier, slot: Slot | None,
         argv, helper_fd = bwrap_argv(program, limits,
                                      dict(zip(files or {}, memfds, strict=True)), inner,
                                      own_net=net < 0)
-        for fd in (helper_fd, net):
+        # (as root) a mount namespace with fewer mounts for bwrap to copy, read and undo
+        lean = lean_mount_namespace() if helper is not None and not _shows_hidden(
+            program) else -1
+        for fd in (helper_fd, net, lean):
             if fd >= 0:
                 pass_fds.append(fd)
                 kept_fds.append(fd)
@@ -592,7 +602,8 @@ def plan(program: Program, limits: Limits, tier: Tier, slot: Slot | None,
         if helper is not None:  # bwrap dies with the judge, even one killed as it starts
             # (the launcher that starts it, a subreaper, reaps bwrap's PID 1, which exits
             # after bwrap: an init that never reaps would keep it as a zombie)
-            outer = ["-n", str(net)] if net >= 0 else []
+            outer = [*(["-n", str(net)] if net >= 0 else []),
+                     *(["-m", str(lean)] if lean >= 0 else [])]
             argv = [helper, "-p", str(os.getpid()), *outer_joins, *outer, "--", *argv]
         cwd = "/"
         env = {**base_env, "HOME": BOX, "TMPDIR": BOX, **(env or {})}

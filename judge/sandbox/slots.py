@@ -638,48 +638,38 @@ class NetNamespace:
     def __init__(self) -> None:
         """Made by a thread of its own, which then ends (a network namespace is a thread's
         own): the judge's stays as it was. Raises `OSError` when the kernel refuses."""
-        import threading
-
         self.fd = -1
         #: /proc/net/sockstat and (with IPv6) sockstat6, and IPv6's flow labels (or -1)
         self.counts: list[int] = []
         self.labels = -1
-        failed: list[BaseException] = []
-        thread = threading.Thread(target=self._make, args=(failed,), name="judge-net-namespace")
         try:
-            thread.start()
-        except RuntimeError as exc:  # (no thread to be had)
-            raise OSError(f"no thread to make a network namespace: {exc}") from exc
-        thread.join()
-        if failed or self.fd < 0 or not self.counts:
+            _in_own_thread(self._make, "a network namespace")
+        except OSError:
             self.close()
-            raise OSError(f"no network namespace: {failed[0] if failed else 'not made'}")
+            raise
+        if self.fd < 0 or not self.counts:
+            self.close()
+            raise OSError("no network namespace: not made")
 
-    def _make(self, failed: list[BaseException]) -> None:
-        import ctypes
+    def _make(self) -> None:
         import socket
         import struct
 
-        try:
-            libc = ctypes.CDLL(None, use_errno=True)
-            if libc.unshare(_CLONE_NEWNET):
-                raise OSError(ctypes.get_errno(), "unshare(CLONE_NEWNET)")
-            self.fd = os.open("/proc/thread-self/ns/net", os.O_RDONLY | os.O_CLOEXEC)
-            self.counts.append(os.open("/proc/thread-self/net/sockstat",
+        _unshare(_CLONE_NEWNET)
+        self.fd = os.open("/proc/thread-self/ns/net", os.O_RDONLY | os.O_CLOEXEC)
+        self.counts.append(os.open("/proc/thread-self/net/sockstat",
+                                   os.O_RDONLY | os.O_CLOEXEC))
+        with suppress(FileNotFoundError):  # (no IPv6)
+            self.counts.append(os.open("/proc/thread-self/net/sockstat6",
                                        os.O_RDONLY | os.O_CLOEXEC))
-            with suppress(FileNotFoundError):  # (no IPv6)
-                self.counts.append(os.open("/proc/thread-self/net/sockstat6",
-                                           os.O_RDONLY | os.O_CLOEXEC))
-                self.labels = os.open("/proc/thread-self/net/ip6_flowlabel",
-                                      os.O_RDONLY | os.O_CLOEXEC)
-            for name, value in _NET_SETTINGS.items():  # (this thread's namespace's)
-                _write(Path("/proc/sys/net") / name, value.decode())
-            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
-                request = struct.pack("16sh22x", b"lo", 0)
-                flags = struct.unpack_from("16sh", fcntl.ioctl(sock, _SIOCGIFFLAGS, request))[1]
-                fcntl.ioctl(sock, _SIOCSIFFLAGS, struct.pack("16sh22x", b"lo", flags | _IFF_UP))
-        except Exception as exc:  # (said by the caller)
-            failed.append(exc)
+            self.labels = os.open("/proc/thread-self/net/ip6_flowlabel",
+                                  os.O_RDONLY | os.O_CLOEXEC)
+        for name, value in _NET_SETTINGS.items():  # (this thread's namespace's)
+            _write(Path("/proc/sys/net") / name, value.decode())
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+            request = struct.pack("16sh22x", b"lo", 0)
+            flags = struct.unpack_from("16sh", fcntl.ioctl(sock, _SIOCGIFFLAGS, request))[1]
+            fcntl.ioctl(sock, _SIOCSIFFLAGS, struct.pack("16sh22x", b"lo", flags | _IFF_UP))
 
     def clean(self) -> bool:
         """Whether nothing of a game is in it: no socket, no TCP connection in TIME-WAIT,
@@ -702,6 +692,77 @@ class NetNamespace:
                 with suppress(OSError):
                     os.close(fd)
         self.fd, self.counts, self.labels = -1, [], -1
+
+
+def _in_own_thread(make: Callable[[], None], what: str) -> None:
+    """Run `make` in a thread of its own that then ends: namespaces it enters or makes are
+    that thread's, the judge's stay as they were. Raises `OSError` for any failure."""
+    import threading
+
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            make()
+        except Exception as exc:  # (said by the caller)
+            failed.append(exc)
+
+    thread = threading.Thread(target=run, name="judge-namespace")
+    try:
+        thread.start()
+    except RuntimeError as exc:  # (no thread to be had)
+        raise OSError(f"no thread to make {what}: {exc}") from exc
+    thread.join()
+    if failed:
+        raise OSError(f"no {what}: {failed[0]}") from failed[0]
+
+
+def _unshare(flags: int) -> None:
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.unshare(flags):
+        raise OSError(ctypes.get_errno(), f"unshare({flags:#x})")
+
+
+_CLONE_NEWNS, _MS_REC, _MS_SLAVE, _MNT_DETACH = 0x20000, 0x4000, 0x80000, 2
+#: what no bwrap command line of the judge shows, taken away from the mount namespace that
+#: bwrap starts in (with all that is mounted below)
+LEAN_HIDDEN = ("/sys",)
+
+
+@functools.cache
+def lean_mount_namespace() -> int:
+    """A descriptor of a mount namespace (made once per judge, as root) where bwrap starts:
+    the judge's own, but without `LEAN_HIDDEN` and what is mounted below it (on a machine
+    with cgroups v1, a dozen mounts). bwrap copies the namespace it starts in, reads it
+    back at each of its binds, and takes it apart again, all under the kernel's lock of all
+    mounts that two judges' bwraps wait on: fewer mounts there, less of that per game.
+    Mounts made on the machine later still show in it (it is the judge's slave). -1 where
+    it cannot be made (not root): bwrap then starts in the judge's own."""
+    if os.geteuid() != 0:
+        return -1
+    made: list[int] = []
+
+    def make() -> None:
+        import ctypes
+
+        _unshare(_CLONE_NEWNS)  # (this thread's alone: it has its own root, cwd, umask now)
+        libc = ctypes.CDLL(None, use_errno=True)
+        # nothing done here goes back to the judge's namespace (a shared mount would)
+        if libc.mount(None, b"/", None, _MS_REC | _MS_SLAVE, None):
+            raise OSError(ctypes.get_errno(), "mount --make-rslave /")
+        for path in LEAN_HIDDEN:
+            if os.path.ismount(path) and libc.umount2(path.encode(), _MNT_DETACH):
+                raise OSError(ctypes.get_errno(), f"umount {path}")
+        made.append(os.open("/proc/thread-self/ns/mnt", os.O_RDONLY | os.O_CLOEXEC))
+
+    try:
+        _in_own_thread(make, "lean mount namespace")
+    except OSError as exc:
+        logging.getLogger("judge.sandbox").info("bwrap starts in the judge's mounts (%s)", exc)
+        return -1
+    return made[0]
 
 
 def _uid_processes(uid: int) -> list[int]:
