@@ -12,7 +12,9 @@ Every figure of the per-game goals of the overhead issue, printed side by side i
 - spawn cost flat in the judge's memory: a bot's start and end with and without 1 GiB of
   the judge's memory in use;
 - `--jobs 2` against `--jobs 1` on the 357 games, and per game (the slope between a 51-game
-  and a 357-game run, without the start-up that neither can share);
+  and a 357-game run, without the start-up that neither can share): the median of
+  `--rounds` rounds, each with both side by side, and the range (one round's figure drifts
+  by a tenth on a shared machine); and the README main command with each;
 - a bot's start after a pause: from its start to its first move when games come 50 ms
   apart (a bot that thinks), against back to back;
 - fixed start-up: a one-game `judge run`, next to `python -c pass`;
@@ -163,6 +165,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--before", type=Path, help="a checkout of an earlier version to compare")
     ap.add_argument("--repeat", type=int, default=3, help="best of N runs (default 3)")
+    ap.add_argument("--rounds", type=int, default=3,
+                    help="rounds of the parallel games' figures, their median shown (default 3)")
     args = ap.parse_args()
     trees = [("now", ROOT)] + ([("before", args.before.resolve())] if args.before else [])
     game = Ioiwari()
@@ -199,18 +203,25 @@ def main() -> None:
     print(f"  judge memory as is: {spawn_ms(100, False):6.2f}   "
           f"with 1 GiB more: {spawn_ms(100, True):6.2f}")
 
-    print("\nParallel games (357 games, the current judge; per game: the slope from 51 games)")
+    print(f"\nParallel games (357 games, the current judge; per game: the slope from 51 games;"
+          f" {args.rounds} interleaved rounds of best of {args.repeat}, the median and range)")
     for label in ("none", "bwrap"):
-        whole, per_game = {}, {}
-        for jobs in ("1", "2"):
-            common = ["--jobs", jobs, "--sandbox", label, str(BOT)]
-            j51 = best(args.repeat, lambda c=common: judge_run(
-                ROOT, ["--tests", str(STARTS_51), *c]))
-            whole[jobs] = best(args.repeat, lambda c=common: judge_run(ROOT, c))
-            per_game[jobs] = slope(j51, whole[jobs])
-        print(f"  {label:6} --jobs 1 {whole['1']:6.2f} s   --jobs 2 {whole['2']:6.2f} s   "
-              f"speed-up {whole['1'] / whole['2']:4.2f}x   per game {per_game['1']:5.2f} / "
-              f"{per_game['2']:5.2f} ms = {per_game['1'] / per_game['2']:4.2f}x")
+        whole: dict[str, list[float]] = {"1": [], "2": []}
+        per_game: dict[str, list[float]] = {"1": [], "2": []}
+        for _ in range(args.rounds):  # (--jobs 1 and 2 side by side in each round)
+            for jobs in ("1", "2"):
+                common = ["--jobs", jobs, "--sandbox", label, str(BOT)]
+                j51 = best(args.repeat, lambda c=common: judge_run(
+                    ROOT, ["--tests", str(STARTS_51), *c]))
+                whole[jobs].append(best(args.repeat, lambda c=common: judge_run(ROOT, c)))
+                per_game[jobs].append(slope(j51, whole[jobs][-1]))
+        speed = [a / b for a, b in zip(whole["1"], whole["2"], strict=True)]
+        ratio = [a / b for a, b in zip(per_game["1"], per_game["2"], strict=True)]
+        mid = statistics.median
+        print(f"  {label:6} --jobs 1 {mid(whole['1']):6.2f} s   --jobs 2 {mid(whole['2']):6.2f} s"
+              f"   speed-up {mid(speed):4.2f}x   per game {mid(per_game['1']):5.2f} / "
+              f"{mid(per_game['2']):5.2f} ms = {mid(ratio):4.2f}x"
+              f" ({min(ratio):4.2f}-{max(ratio):4.2f})")
     print("  the bare harness, the 357 games in one process against two (what the machine "
           "allows)")
     for label, prefix in (("none", []), ("bwrap", wrap)):
@@ -244,6 +255,9 @@ def main() -> None:
         t = best(1, lambda t=tree: judge_run(t, SAMPLE_BOTS))
         line += f"  {name} {t:6.2f} s"
     print(line)
+    one = best(1, lambda: judge_run(ROOT, ["--jobs", "1", *SAMPLE_BOTS]))
+    two = best(1, lambda: judge_run(ROOT, ["--jobs", "2", *SAMPLE_BOTS]))
+    print(f"  now --jobs 1 {one:6.2f} s   --jobs 2 {two:6.2f} s   speed-up {one / two:4.2f}x")
 
 
 FIRST_MOVE = """
