@@ -298,13 +298,13 @@ def _bwrap_options(shown: tuple[Path, ...], disk_bytes: int, own_net: bool
     if os.geteuid() != 0:
         argv += ["--unshare-user", "--disable-userns"]
     etc = tuple(str(p) for p in shown if p.is_relative_to("/etc"))
-    # /dev/shm (POSIX shared memory) a tmpfs of its own, capped like the work dir: in
-    # bwrap's /dev it would be uncapped, and not counted as the bot's memory without cgroups
     # bwrap's own /dev (no view of root's to show) is a tmpfs the bot's user may write in
     # as an ordinary user's bwrap: read-only, uncapped files in it would hold memory
     dev = _dev_view()
     shown_dev = ("--dev-bind", str(dev), "/dev") if dev else ("--dev", "/dev", "--remount-ro",
                                                                "/dev")
+    # /dev/shm (POSIX shared memory) a tmpfs of its own, capped like the work dir: in
+    # bwrap's /dev it would be uncapped, and not counted as the bot's memory without cgroups
     after = ["--proc", "/proc", *shown_dev,
              "--size", str(disk_bytes), "--perms", "01777", "--tmpfs", "/dev/shm",
              "--size", str(disk_bytes), "--tmpfs", BOX,
@@ -325,11 +325,11 @@ def bwrap_argv(program: Program, limits: Limits, files: dict[str, int],
     return [*argv, "--", f"/proc/self/fd/{fd}", *inner, "-o", BOX, "--", *program.argv], fd
 
 
-def _shows_hidden(program: Program) -> bool:
-    """Whether bwrap must show the program a path that its lean mount namespace lacks (a
-    language table of the user's may name one)."""
-    return any(path.is_relative_to(hidden) for path in program.shown_paths()
-               for hidden in LEAN_HIDDEN)
+@functools.lru_cache(maxsize=64)
+def _shows_hidden(shown: tuple[Path, ...]) -> bool:
+    """Whether bwrap must show a program (its `shown_paths`) a path that its lean mount
+    namespace lacks (a language table of the user's may name one); once per program."""
+    return any(path.is_relative_to(hidden) for path in shown for hidden in LEAN_HIDDEN)
 
 
 @functools.cache
@@ -593,7 +593,7 @@ def plan(program: Program, limits: Limits, tier: Tier, slot: Slot | None,
                                      own_net=net < 0)
         # (as root) a mount namespace with fewer mounts for bwrap to copy, read and undo
         lean = lean_mount_namespace() if helper is not None and not _shows_hidden(
-            program) else -1
+            program.shown_paths()) else -1
         for fd in (helper_fd, net, lean):
             if fd >= 0:
                 pass_fds.append(fd)
