@@ -450,78 +450,35 @@ def seen_line(record: GameRecord, key: str) -> str:
                 if x.startswith(f"GOT {key} "))
 
 
-@pytest.mark.skipif(not AS_ROOT, reason="a slot's network namespace is a root judge's")
-def test_a_slots_network_namespace_is_kept_while_clean_and_made_again_after_sockets(
-        tmp_path: Path) -> None:
-    # under bwrap a slot's games share a network namespace of the slot's own (bwrap's
-    # own, made and torn down per game, costs about a millisecond), never the host's, and
-    # only while nothing of a game is left in it: a connection in TIME-WAIT would keep a
-    # port from the slot's next bot
-    if "bwrap" not in MODES:
-        pytest.skip("bubblewrap is not installed or does not work here")
-    from judge.sandbox.slots import SLOTS_PER_PROCESS
-
+@pytest.mark.skipif(not AS_ROOT, reason="a network namespace per game is a root judge's "
+                    "without bubblewrap")
+@pytest.mark.parametrize("mode", MODES)
+def test_every_game_has_a_network_namespace_of_its_own_with_only_its_loopback(
+        mode: str, tmp_path: Path) -> None:
+    # never the host's, never an earlier game's: a port an earlier game left in TIME-WAIT
+    # is free in the next game of the same slot
     plain = write_bot(tmp_path / "plain", NET_SEEN)
     waits = write_bot(tmp_path / "waits", NET_SEEN + TIME_WAIT)
-
-    def in_same_slot(bot: Path) -> GameRecord:
-        """`bot`'s game in the slot of the game before the last (a process takes turns)."""
-        for _ in range(SLOTS_PER_PROCESS - 1):
-            play(plain, "bwrap")
-        record = play(bot, "bwrap")
-        assert record.verdict.code == verdicts.OK, record.verdict
-        return record
-
     try:
-        first = in_same_slot(plain)
-        slot = current_slot()
-        net = seen_line(first, "NET")
-        assert net != os.readlink("/proc/self/ns/net")
-        assert seen_line(first, "LINKS") == "lo"
-        assert seen_line(in_same_slot(plain), "NET") == net  # kept
-        assert current_slot() is slot
-        waited = in_same_slot(waits)
-        assert seen_line(waited, "NET") == net
+        seen = set()
+        waited = play(waits, mode)
+        assert waited.verdict.code == verdicts.OK, waited.verdict
         port = seen_line(waited, "PORT")
         binds = write_bot(tmp_path / "binds", NET_SEEN + f"""
 def bind():
     socket.socket().bind(("127.0.0.1", {port}))
 attempt("bind", bind)
 """)
-        after = in_same_slot(binds)
-        assert current_slot() is slot
+        records = [waited] + [play(plain, mode) for _ in range(SLOTS_PER_PROCESS)]
+        records.append(play(binds, mode))
     finally:
         finish_all()
-    assert seen_line(after, "NET") != net  # a new one: the port is free
-    assert "GOT bind" in said(after), said(after)
-
-
-@pytest.mark.skipif(not AS_ROOT, reason="a slot's network namespace is a root judge's")
-def test_a_network_namespace_is_clean_only_with_no_socket_and_no_flow_label(
-        tmp_path: Path) -> None:
-    import socket
-
-    from judge.sandbox.slots import NetNamespace
-
-    home = os.readlink("/proc/thread-self/ns/net")
-    made = NetNamespace()
-    try:
-        assert os.readlink("/proc/thread-self/ns/net") == home  # (the judge's unchanged)
-        assert os.readlink(f"/proc/self/fd/{made.fd}") != home
-        assert made.clean()
-        with socket.socket(socket.AF_UNIX) as here:  # (the judge's namespace: not counted)
-            assert made.clean()
-            del here
-        if made.labels >= 0:  # a flow label outlives its socket: one line after the header
-            real = made.labels
-            labels = tmp_path / "ip6_flowlabel"
-            labels.write_text(os.pread(real, 4096, 0).decode() +
-                              "12345 255 0 1 60 60 ::1 0\n")
-            made.labels = os.open(labels, os.O_RDONLY)
-            os.close(real)
-            assert not made.clean()
-    finally:
-        made.close()
+    for record in records:
+        assert record.verdict.code == verdicts.OK, record.verdict
+        assert seen_line(record, "LINKS") == "lo"
+        seen.add(seen_line(record, "NET"))
+    assert os.readlink("/proc/self/ns/net") not in seen
+    assert "GOT bind" in said(records[-1]), said(records[-1])
 
 
 def _mount_points(mountinfo: str) -> set[str]:
@@ -1170,9 +1127,9 @@ def looked(record: GameRecord) -> dict[str, list[str]]:
 @pytest.mark.parametrize("touch", TOUCHES)
 def test_a_game_finds_its_tmp_and_work_dir_fresh_whatever_the_slots_last_game_did(
         mode: str, touch: str, tmp_path: Path) -> None:
-    # one bot, which touches only in its game with BOT_SEED 1: without bwrap, a game of the
-    # same bot enters the mount namespace its slot's last game left, while that is exactly
-    # as it was made (a process takes turns with two slots: games 1, 3, 5 and 7 share one)
+    # one bot, which touches only in its game with BOT_SEED 1: every game has a tmpfs and
+    # mount namespace made for it (a process takes turns with two slots: games 1, 3, 5
+    # and 7 share one), never one that an earlier game of the slot used
     looker = write_bot(tmp_path / "c", LOOK + f"if os.environ['BOT_SEED'] == '1': {TOUCHES[touch]}")
 
     def game(seed: int) -> GameRecord:
@@ -1188,8 +1145,7 @@ def test_a_game_finds_its_tmp_and_work_dir_fresh_whatever_the_slots_last_game_di
         slot = current_slot()
         game(0)
         again = looked(game(0))
-        if mode == "none":  # entered again: the same tmpfs, as it was
-            assert again == before
+        assert again != before  # (made again: a later time)
         game(0)
         first = game(1)
         assert "NOT" not in said(first), said(first)

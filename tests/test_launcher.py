@@ -234,10 +234,10 @@ def namespaces_held_by(pid: int) -> set[str]:
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="private namespaces per game need root")
-def test_the_launcher_holds_a_bots_namespaces_and_keeps_them_as_its_slots_box() -> None:
+def test_the_launcher_holds_a_bots_namespaces_until_it_is_reaped_and_no_longer() -> None:
     # the teardown of a game's namespaces (an RCU grace period) then delays neither the
-    # bot's exit nor its report: the launcher holds them from the start, and after it has
-    # told how the bot ended keeps them (mount and IPC) as the slot's box for its next game
+    # bot's exit nor its report: the launcher holds them from the start, and lets them go
+    # once it has told how the bot ended: no later game enters them
     bot = Confined(program_for(BOTS / "first_pit.py"), LIMITS, "none")
     slot = current_slot()
     try:
@@ -254,7 +254,10 @@ def test_the_launcher_holds_a_bots_namespaces_and_keeps_them_as_its_slots_box() 
         bot.kill()
         slot.finish()  # the bot gone, and reaped
         assert not os.path.exists(f"/proc/{bot.started.pid}")
-        assert namespaces_held_by(keeper) == own
+        deadline = time.monotonic() + 5  # (let go right after the report)
+        while namespaces_held_by(keeper) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert namespaces_held_by(keeper) == set()
     finally:
         bot.kill()
         finish_all()
@@ -280,37 +283,23 @@ print(os.readlink("/proc/self/ns/mnt"), tmp.st_dev, tmp.st_mtime_ns, flush=True)
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="private namespaces per game need root")
-@pytest.mark.parametrize("touch", ["/tmp/left", "/dev/shm/left", "left"])
-def test_a_slots_next_game_enters_the_mount_namespace_of_its_last_while_it_is_as_made(
-        touch: str, tmp_path: Path) -> None:
-    # no namespace and no mount to make per game, none to tear down: a game of the same bot
-    # with the same limits enters the box its slot's last game left (the same namespace,
-    # the same /tmp, made at the same time), unless that game left or changed anything in
-    # its /tmp, /dev/shm or work dir
+def test_every_game_of_a_slot_has_a_mount_namespace_and_tmp_made_for_it(tmp_path: Path) -> None:
+    # never one that an earlier game of the same bot in the same slot had, even one that
+    # it left exactly as it was made
     bot = tmp_path / "ns.py"
     bot.write_text(SHOW_NS)
     program = program_for(bot)
-
-    def game(touching: bool = False) -> tuple[object, bytes]:
-        played = first_line(program, {"TOUCH": touch} if touching else None)
-        time.sleep(0.01)  # (a tmpfs made later shows a later time)
-        return played
-
     try:
-        slot, first = game()
-        assert first.startswith(b"mnt:") and not first.startswith(
-            os.readlink("/proc/self/ns/mnt").encode())
-        game()  # (in the process's other slot)
-        assert game() == (slot, first)
-        game()
-        assert game(touching=True) == (slot, first)
-        game()
-        later, after = game()
-        assert later is slot and after != first
-        game()
-        assert game() == (slot, after)
+        games = []
+        for _ in range(4):
+            games.append(first_line(program, None))
+            time.sleep(0.01)  # (a tmpfs made later shows a later time)
     finally:
         finish_all()
+    assert games[0][0] is games[2][0] and games[1][0] is games[3][0]  # (two slots in turn)
+    lines = [line for _, line in games]
+    assert len(set(lines)) == 4, lines
+    assert not any(line.startswith(os.readlink("/proc/self/ns/mnt").encode()) for line in lines)
 
 
 SHOW_IPC = """import ctypes, os
@@ -334,38 +323,21 @@ print(os.readlink("/proc/self/ns/ipc"), queue, int(found), flush=True)
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="private namespaces per game need root")
 @pytest.mark.parametrize("left", ["msg", "shm", "sem", "mq"])
-def test_a_slots_next_game_enters_the_ipc_namespace_of_its_last_while_it_is_empty(
-        left: str, tmp_path: Path) -> None:
-    # the IPC namespace is kept in the box too: the next game of the same bot enters it
-    # (the same namespace: its System V ids go on from the last game's) unless the last
-    # game left a System V message queue, shared memory segment or semaphore set, or a
-    # POSIX message queue in it; then it gets a new one (ids from 0, no queue found)
+def test_every_game_of_a_slot_has_an_ipc_namespace_made_for_it(left: str, tmp_path: Path) -> None:
+    # System V ids start from 0 in every game, and nothing an earlier game of the slot
+    # left (a message queue, shared memory, a semaphore set, a POSIX queue) is there
     bot = tmp_path / "ipc.py"
     bot.write_text(SHOW_IPC)
     program = program_for(bot)
-
-    def game(leave: str = "") -> tuple[object, list[bytes]]:
-        slot, line = first_line(program, {"LEAVE": leave} if leave else None)
-        return slot, line.split()
-
     try:
-        slot, (ns, queue, found) = game()
-        assert ns.startswith(b"ipc:") and ns != os.readlink("/proc/self/ns/ipc").encode()
-        assert (queue, found) == (b"0", b"0")
-        game()  # (in the process's other slot)
-        again, (entered, queue, found) = game()
-        # the same namespace, entered: its next queue has another id
-        assert (again, entered, found) == (slot, ns, b"0") and queue != b"0"
-        game()
-        assert game(leave=left)[0] is slot
-        game()
-        later, (fresh, queue, found) = game()
-        assert later is slot and (queue, found) == (b"0", b"0")  # a new one
-        game()
-        again, (entered, queue, found) = game()
-        assert (again, entered, found) == (slot, fresh, b"0") and queue != b"0"
+        games = [first_line(program, {"LEAVE": left}) for _ in range(2)]
+        games += [first_line(program, None) for _ in range(2)]
     finally:
         finish_all()
+    assert games[0][0] is games[2][0]  # (the same slot)
+    seen = [line.split() for _, line in games]
+    assert os.readlink("/proc/self/ns/ipc").encode() not in {ns for ns, _, _ in seen}
+    assert [(queue, found) for _, queue, found in seen] == [(b"0", b"0")] * 4
 
 
 FILL = """import os, sys
@@ -388,10 +360,10 @@ def charged_to(slot: object) -> int:
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="private namespaces per game need root")
 @pytest.mark.parametrize("next_bot", ["the same bot", "another bot"])
-def test_what_a_bot_left_in_its_box_is_gone_before_the_slots_next_game_starts(
+def test_what_a_bot_left_in_its_tmp_is_gone_before_the_slots_next_game_starts(
         next_bot: str, tmp_path: Path) -> None:
-    # what a bot left in its /tmp is memory charged to its slot: its box is let go before
-    # the slot's next game starts, whether that game would have entered it or not
+    # what a bot left in its /tmp is memory charged to its slot: its namespace, and so its
+    # tmpfs, is let go before the slot's next game starts
     limits = replace(LIMITS, memory_bytes=512 << 20, disk_bytes=128 << 20,
                      file_bytes=128 << 20)
     bots = [tmp_path / "a.py", tmp_path / "b.py"]

@@ -6,8 +6,6 @@
  *
  *   -p PPID        die with the judge (PR_SET_PDEATHSIG); exit if PPID is already gone
  *   -c FD          join a cgroup: write "0" to FD (an open cgroup.procs), then close it
- *   -n FD          (as root) enter the network namespace FD (a slot's, kept between its
- *                  games: see `Slot.net_namespace`), then close it
  *   -m FD          (as root) enter the mount namespace FD (the judge's without what bwrap
  *                  never shows: see `lean_mount_namespace`), then close it
  *   -z FD          write "0" to FD (a cgroup's counter: CPU used, peak memory) last before
@@ -18,7 +16,8 @@
  *                  (-u's uid, mode 0700: no other uid can put anything in it)
  *   -w SIZE:DIR    (as root) mount a private tmpfs of SIZE bytes on DIR, owned by -u
  *   -f DIR         (as root) copy the regular files of DIR into -w's tmpfs
- *   -i             (as root) a private IPC namespace (System V and POSIX queues)
+ *   -i             (as root) private IPC and network namespaces, made for this game (the
+ *                  network's loopback up)
  *   -r R:SOFT:HARD set resource limit R (numbers; -1 is unlimited)
  *   -o PATH        (as root) give PATH to -u's uid (chown, not following a link)
  *   -x FD          stay as the bot's parent and reaper of all it leaves, and write its wait
@@ -40,14 +39,6 @@
  * launcher is its parent and reports how it ended. It holds the private namespaces a child
  * makes until it has reaped it, and when the judge is done or gone it kills every process
  * of the uids (-u) it started bots as. See `launcher()` for requests and reports.
- *
- * A child's mount namespace is kept after its game as a box for the next child with the
- * same mount options (-K -T -k -w -u, no -f), which enters it instead of making one while
- * each private tmpfs is exactly as it was made: nothing in it, nothing changed or set on
- * it (see `roots_as_made`); else it makes its own, which is kept in its place. Its IPC
- * namespace (-i) is kept and entered with it while it holds nothing (see `ipc_empty`).
- * The judge starts a slot's next game once every process of its last is gone, so none is
- * in a box that is entered.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -58,6 +49,7 @@
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
+#include <net/if.h>
 #include <sched.h>
 #include <signal.h>
 #include <stddef.h>
@@ -65,18 +57,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
-#include <sys/ipc.h>
-#include <sys/msg.h>
 #include <sys/resource.h>
-#include <sys/sem.h>
-#include <sys/shm.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
-#include <sys/xattr.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -88,33 +75,6 @@ static pid_t launcher_parent = 0;
 /* in a child of the launcher: where it says that its private namespaces are made ("n"),
    or closes without a word (none made), so that the launcher holds them (see `hold`) */
 static int ready_fd = -1;
-
-/* What a slot's private tmpfs roots (-T, then -w) looked like when they were made: a kept
-   mount namespace (a box, see the launcher) is entered again only while each is exactly
-   so (nothing in it, nothing changed or set on it, the same filesystem). */
-#define MAX_ROOTS 8
-struct root_state {
-    dev_t dev;
-    ino_t ino;
-    mode_t mode;
-    uid_t uid;
-    gid_t gid;
-    nlink_t nlink;
-    struct timespec atime, mtime, ctime;
-    unsigned long long files, blocks;
-    ssize_t xattrs;
-};
-/* the child's word on its ready pipe: 'n' (namespaces made; with the roots' state when its
-   mount namespace may be kept), 'r' (the box it was given entered, an IPC namespace made)
-   or 'R' (the box entered with the IPC namespace kept in it) */
-struct made {
-    char word;
-    int count;
-    struct root_state roots[MAX_ROOTS];
-};
-/* in a child of the launcher: the box (a kept mount namespace) to enter, found fit, and
-   the IPC namespace kept with it (or -1: the child makes one) */
-static int box_fd = -1, box_ipc_fd = -1;
 
 static volatile sig_atomic_t judge_gone = 0;
 
@@ -204,6 +164,23 @@ static void join_cgroup(int fd) {
 #error "system call numbers of clone3 or io_uring missing"
 #endif
 
+/* (numbers that older headers lack) */
+#ifndef __NR_cachestat
+#define CACHESTAT 451
+#else
+#define CACHESTAT __NR_cachestat
+#endif
+#ifndef RWF_NOWAIT
+#define RWF_NOWAIT 0x8
+#endif
+#ifndef F_OFD_GETLK
+#define F_OFD_GETLK 36
+#define F_OFD_SETLK 37
+#define F_OFD_SETLKW 38
+#endif
+#define MADV_COLD_ 20
+#define MADV_PAGEOUT_ 21
+
 #define DENY(nr, err)                                                \
     do {                                                             \
         code[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (nr), 0, 1); \
@@ -216,7 +193,7 @@ static void join_cgroup(int fd) {
 static void no_user_namespaces(void) {
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)) die("no_new_privs", NULL);
 #ifdef ARCH
-    struct sock_filter code[64];
+    struct sock_filter code[128];
     int n = 0;
     code[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
                                              offsetof(struct seccomp_data, arch));
@@ -242,6 +219,58 @@ static void no_user_namespaces(void) {
     DENY(__NR_io_uring_register, ENOSYS);
 #endif
     DENY(__NR_perf_event_open, EPERM);
+    /* no other process's memory or descriptors: as an ordinary user, bwrap's PID 1 runs as
+       the bot's uid, dumpable and without this filter */
+    DENY(__NR_ptrace, EPERM);
+    DENY(__NR_process_vm_readv, EPERM);
+    DENY(__NR_process_vm_writev, EPERM);
+    DENY(__NR_process_madvise, EPERM);
+    DENY(__NR_pidfd_getfd, EPERM);
+    /* no timestamps set on files that a later game sees (the host's /dev without bwrap) */
+    DENY(__NR_utimensat, EPERM);
+#ifdef __NR_utimes
+    DENY(__NR_utimes, EPERM);
+    DENY(__NR_utime, EPERM);
+    DENY(__NR_futimesat, EPERM);
+#endif
+    /* the page cache of the system's files, which every game shares: no eviction (advice
+       taken and ignored), no look at what is in it */
+    DENY(__NR_fadvise64, 0);
+    DENY(__NR_mincore, ENOSYS);
+    DENY(CACHESTAT, ENOSYS);
+    /* memory that no process maps, which the judge's own sums (no cgroups) would miss */
+    DENY(__NR_memfd_create, ENOSYS);
+    /* locks on shared files, which bots playing at once would both see: taken and
+       released as asked, but of no effect (asked about, there is none to tell) */
+    DENY(__NR_flock, 0);
+    code[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_fcntl, 0, 10);
+    code[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+                                             offsetof(struct seccomp_data, args[1]));
+    code[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, F_GETLK, 5, 0);
+    code[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, F_OFD_GETLK, 4, 0);
+    code[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, F_SETLK, 4, 0);
+    code[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, F_SETLKW, 3, 0);
+    code[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, F_OFD_SETLK, 2, 0);
+    code[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, F_OFD_SETLKW, 1, 2);
+    code[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOLCK);
+    code[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | 0);
+    code[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+    /* reads that say whether a page is cached (RWF_NOWAIT) */
+    code[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_preadv2, 1, 0);
+    code[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_pwritev2, 0, 4);
+    code[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+                                             offsetof(struct seccomp_data, args[5]));
+    code[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, RWF_NOWAIT, 0, 1);
+    code[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EOPNOTSUPP);
+    code[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+    /* advice that evicts a file's pages: taken and ignored */
+    code[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_madvise, 0, 5);
+    code[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+                                             offsetof(struct seccomp_data, args[2]));
+    code[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, MADV_COLD_, 1, 0);
+    code[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, MADV_PAGEOUT_, 0, 1);
+    code[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | 0);
+    code[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
     /* sockets of the families programs use (local, IP, and netlink, by which the C library
        asks for the addresses): no other, some of which the kernel keeps outside the network
        namespace (AF_VSOCK reaches the hypervisor) or which leave in it what the judge does
@@ -312,46 +341,17 @@ static void copy_files(int from, const char *to_dir, uid_t uid) {
     close(to);
 }
 
-/* the state of the tmpfs root at `path` now; 0, or -1 */
-static int root_state(const char *path, struct root_state *r) {
-    struct stat st;
-    struct statfs fs;
-    memset(r, 0, sizeof *r);
-    if (lstat(path, &st) || statfs(path, &fs)) return -1;
-    r->dev = st.st_dev;
-    r->ino = st.st_ino;
-    r->mode = st.st_mode;
-    r->uid = st.st_uid;
-    r->gid = st.st_gid;
-    r->nlink = st.st_nlink;
-    r->atime = st.st_atim;
-    r->mtime = st.st_mtim;
-    r->ctime = st.st_ctim;
-    r->files = (unsigned long long)(fs.f_files - fs.f_ffree);
-    r->blocks = (unsigned long long)(fs.f_blocks - fs.f_bfree);
-    r->xattrs = llistxattr(path, NULL, 0);
-    return 0;
-}
-
-static int same_time(struct timespec a, struct timespec b) {
-    return a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec;
-}
-
-/* whether each root (`paths`, in the box's mount namespace) is as it was made */
-static int roots_as_made(char **paths, int n, const struct made *made) {
-    if (made->count != n) return 0;
-    for (int k = 0; k < n; k++) {
-        struct root_state now;
-        const struct root_state *was = &made->roots[k];
-        if (root_state(paths[k], &now)) return 0;
-        if (now.dev != was->dev || now.ino != was->ino || now.mode != was->mode ||
-            now.uid != was->uid || now.gid != was->gid || now.nlink != was->nlink ||
-            !same_time(now.atime, was->atime) || !same_time(now.mtime, was->mtime) ||
-            !same_time(now.ctime, was->ctime) || now.files != was->files ||
-            now.blocks != was->blocks || now.xattrs != was->xattrs)
-            return 0;
-    }
-    return 1;
+/* bring the loopback of a new network namespace up, as bwrap does for its own */
+static void loopback_up(void) {
+    struct ifreq ifr;
+    int sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    if (sock < 0) die("socket", "lo");
+    memset(&ifr, 0, sizeof ifr);
+    memcpy(ifr.ifr_name, "lo", 3);
+    if (ioctl(sock, SIOCGIFFLAGS, &ifr)) die("ioctl", "lo");
+    ifr.ifr_flags |= IFF_UP;
+    if (ioctl(sock, SIOCSIFFLAGS, &ifr)) die("ioctl", "lo");
+    close(sock);
 }
 
 /* what the bot's side of the helper still does once its namespaces are made: join, limit,
@@ -364,7 +364,6 @@ struct bot {
     long long (*lims)[3];
     char **own;
     const char *chdir_to;
-    sigset_t mask;  /* the signal mask to exec with (the reaper blocks what it waits for) */
 };
 
 static int become_bot(struct bot *b) {
@@ -387,6 +386,13 @@ static int become_bot(struct bot *b) {
         if (write(b->resets[k], "0", 1) != 1) die("reset counter", NULL);
         close(b->resets[k]);
     }
+    /* every signal as a new process has it, whatever the judge ignored or blocked (under
+       nohup, SIGHUP) and the reaper waits for: an ignored disposition survives exec */
+    for (int sig = 1; sig < NSIG; sig++)
+        if (sig != SIGKILL && sig != SIGSTOP) signal(sig, SIG_DFL);
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
     execvp(b->command[0], b->command);
     if (errno == ENOEXEC && strchr(b->command[0], '/')) {
         /* a script without "#!": run by the shell, as glibc's execvp does (musl's does not) */
@@ -406,8 +412,6 @@ static int become_bot(struct bot *b) {
    the reaper waiting (as vfork), and writes there only into `b`. */
 static int reaped_bot(void *arg) {
     struct bot *b = arg;
-    signal(SIGTERM, SIG_DFL);  /* (the reaper's handler, in a table of the bot's own) */
-    sigprocmask(SIG_SETMASK, &b->mask, NULL);
     if (b->status_fd >= 0) close(b->status_fd);
     prctl(PR_SET_CHILD_SUBREAPER, 0);
     if (b->ppid >= 0) b->ppid = getppid();
@@ -422,7 +426,7 @@ static int helper(int argc, char **argv) {
     int cgroups[MAX_ITEMS], ncg = 0, resets[MAX_ITEMS], nreset = 0, nkeep = 0, ncover = 0, nlim = 0, seccomp = 0;
     char *keep[MAX_ITEMS], *cover[MAX_ITEMS], *own[MAX_ITEMS], *work = NULL, *chdir_to = NULL;
     char *temp[MAX_ITEMS], *files_from = NULL;
-    int nown = 0, status_fd = -1, ntemp = 0, new_ipc = 0, reaper = 0, net_fd = -1;
+    int nown = 0, status_fd = -1, ntemp = 0, new_ipc = 0, reaper = 0;
     int mnt_fd = -1;
     long long lims[MAX_ITEMS][3];
     int i = 1;
@@ -451,19 +455,14 @@ static int helper(int argc, char **argv) {
         case 'o': if (nown < MAX_ITEMS) own[nown++] = val; break;
         case 'x': status_fd = atoi(val); break;
         case 'd': chdir_to = val; break;
-        case 'n': net_fd = atoi(val); break;
         case 'm': mnt_fd = atoi(val); break;
         default: errno = EINVAL; die("bad option", opt);
         }
     }
     if (i + 1 >= argc) { errno = EINVAL; die("no command", NULL); }
     struct bot bot = {argv + i + 1, uid, ppid, ncg, nlim, nown, nreset, seccomp, status_fd,
-                      cgroups, resets, lims, own, chdir_to, {{0}}};
+                      cgroups, resets, lims, own, chdir_to};
 
-    if (net_fd >= 0) {
-        if (setns(net_fd, CLONE_NEWNET)) die("setns", "network namespace");
-        close(net_fd);
-    }
     if (mnt_fd >= 0) {  /* (its root and working folder are then the namespace's root) */
         if (setns(mnt_fd, CLONE_NEWNS)) die("setns", "mount namespace");
         close(mnt_fd);
@@ -472,20 +471,13 @@ static int helper(int argc, char **argv) {
        them: the bot's exit is then not slowed by their teardown (an RCU grace period
        for the mounts), which happens when the reaper ends, after it has reported */
     int mounts = nkeep || ncover || ntemp || work;  /* (a private mount namespace for them) */
-    /* its private tmpfs roots: what makes a kept mount namespace fit for another game */
-    char *roots[MAX_ROOTS];
-    int nroots = 0;
-    struct made made = {'n', -1, {{0}}};
-    for (int k = 0; k < ntemp && nroots < MAX_ROOTS; k++) roots[nroots++] = temp[k];
-    if (work && nroots < MAX_ROOTS) roots[nroots++] = work;
-    int boxable = mounts && !files_from && nroots == ntemp + (work ? 1 : 0);
-    int entered = boxable && box_fd >= 0 && !setns(box_fd, CLONE_NEWNS);
-    int ipc_entered = entered && new_ipc && box_ipc_fd >= 0 && !setns(box_ipc_fd, CLONE_NEWIPC);
-    if (new_ipc && !ipc_entered && unshare(CLONE_NEWIPC)) die("unshare", "ipc namespace");
-    if (box_fd >= 0) close(box_fd);
-    if (box_ipc_fd >= 0) close(box_ipc_fd);
-    box_fd = box_ipc_fd = -1;
-    if (mounts && !entered) {
+    /* every game gets namespaces of its own, made here: nothing an earlier game did in
+       them (System V ids, network counters, tmpfs inode numbers) is there to be seen */
+    if (new_ipc) {
+        if (unshare(CLONE_NEWIPC | CLONE_NEWNET)) die("unshare", "ipc and network namespaces");
+        loopback_up();
+    }
+    if (mounts) {
         int kept[MAX_ITEMS], from = -1;
         struct stat st;
         char opts[128];
@@ -526,14 +518,9 @@ static int helper(int argc, char **argv) {
             if (mount("tmpfs", work, "tmpfs", MS_NOSUID | MS_NODEV, opts)) die("mount", work);
             if (from >= 0) copy_files(from, work, uid < 0 ? getuid() : (uid_t)uid);
         }
-        made.count = boxable ? nroots : -1;
-        for (int k = 0; k < nroots && made.count >= 0; k++)
-            if (root_state(roots[k], &made.roots[k])) made.count = -1;
     }
     if (ready_fd >= 0) {  /* (before any fork: no other process may keep it open) */
-        ssize_t size = entered ? 1 : made.count >= 0 ? (ssize_t)sizeof made : 1;
-        made.word = ipc_entered ? 'R' : entered ? 'r' : 'n';
-        if ((new_ipc || mounts) && write(ready_fd, &made, size) != size) {
+        if ((new_ipc || mounts) && write(ready_fd, "n", 1) != 1) {
             /* not held by the launcher: torn down as the bot exits, only later */
         }
         close(ready_fd);
@@ -563,7 +550,7 @@ static int helper(int argc, char **argv) {
         sigemptyset(&waited);
         sigaddset(&waited, SIGCHLD);
         sigaddset(&waited, SIGTERM);
-        sigprocmask(SIG_BLOCK, &waited, &bot.mask);
+        sigprocmask(SIG_BLOCK, &waited, NULL);
         /* not to be looked into by the bot, which may have its uid (no bubblewrap, or bwrap
            as an ordinary user): its descriptors (the status pipe; the helper's file, by
            which bwrap started it) and its memory; the bot gets its own at its exec */
@@ -622,30 +609,9 @@ static struct {
     int fd;
     long uid;
     int ns[2];
-    int box;           /* the box it was given (its index), or -1 */
     int own_ipc;       /* whether it makes an IPC namespace of its own (-i) */
-    char *key;         /* its mount options (see `box_key`), or NULL: not to be kept */
-    struct made *made; /* the roots of the mount namespace it made, to keep it as a box */
 } kids[MAX_KIDS];
 
-/* Boxes: mount namespaces that children made, kept after their game (see `keep_box`) for
-   the next child with the same mount options, which enters one instead of making its own
-   while it is exactly as it was made (see `box_fits`): no namespace, no mount to make
-   and none to tear down (an RCU grace period) per game. A uid has one box at most, let
-   go before its next game when it is not clean: what a bot left in one is never kept (its
-   memory is charged to the slot) into a later game. */
-#define MAX_BOXES 4
-static struct {
-    int fd;         /* the namespace, or -1 */
-    int ipc, mq;    /* the IPC namespace kept with it and the root of its POSIX message
-                       queues (a directory), or -1 */
-    pid_t user;     /* the child in it now, or 0 */
-    long uid;       /* whose it is (-u) */
-    char *key;
-    struct made made;
-    unsigned long used;
-} boxes[MAX_BOXES];
-static unsigned long box_clock = 0;
 /* the launcher's own oom_score_adj before it protected itself: its children get it back */
 static char oom_adj[16] = "";
 
@@ -656,163 +622,11 @@ static void set_oom_adj(const char *value) {
     close(fd);
 }
 
-static void drop_box(int b) {
-    close(boxes[b].fd);
-    if (boxes[b].mq >= 0) close(boxes[b].mq);  /* (its mount first, then the namespace) */
-    if (boxes[b].ipc >= 0) close(boxes[b].ipc);
-    free(boxes[b].key);
-    boxes[b].fd = boxes[b].ipc = boxes[b].mq = -1;
-    boxes[b].key = NULL;
-}
-
-/* the launcher's own mount and IPC namespaces (to come back to from a box), or -1 */
-static int home_ns = -1, home_ipc = -1;
-
-/* The root of the POSIX message queues of IPC namespace `ipc`, as a directory (through a
-   mount of their filesystem that is attached nowhere), or -1. */
-static int mqueue_root(int ipc) {
-    int dir = -1;
-#ifdef SYS_fsmount
-    if (home_ipc < 0 || setns(ipc, CLONE_NEWIPC)) return -1;
-    int fs = (int)syscall(SYS_fsopen, "mqueue", 1 /* FSOPEN_CLOEXEC */);
-    if (fs >= 0 && !syscall(SYS_fsconfig, fs, 6 /* FSCONFIG_CMD_CREATE */, NULL, NULL, 0)) {
-        int mnt = (int)syscall(SYS_fsmount, fs, 1 /* FSMOUNT_CLOEXEC */, 0);
-        if (mnt >= 0) {
-            dir = openat(mnt, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-            close(mnt);
-        }
-    }
-    if (fs >= 0) close(fs);
-    if (setns(home_ipc, CLONE_NEWIPC)) die("setns", "back");
-#else
-    (void)ipc;
-#endif
-    return dir;
-}
-
-union semun {
-    int val;
-    struct semid_ds *buf;
-    unsigned short *array;
-    struct seminfo *__buf;
-};
-
-/* Whether IPC namespace `ipc` holds nothing: no System V message queue, shared memory
-   segment or semaphore set (their counts in it), and no POSIX message queue (`mq`, the
-   root of its queues, lists nothing). */
-static int ipc_empty(int ipc, int mq) {
-    struct msginfo msgs;
-    struct shm_info shms;
-    struct seminfo sems;
-    union semun arg = {.__buf = &sems};
-    if (home_ipc < 0 || setns(ipc, CLONE_NEWIPC)) return 0;
-    int empty = msgctl(0, MSG_INFO, (struct msqid_ds *)&msgs) >= 0 && msgs.msgpool == 0 &&
-                shmctl(0, SHM_INFO, (struct shmid_ds *)&shms) >= 0 && shms.used_ids == 0 &&
-                semctl(0, 0, SEM_INFO, arg) >= 0 && sems.semusz == 0;
-    if (setns(home_ipc, CLONE_NEWIPC)) die("setns", "back");
-    char entries[4096];
-    long got;
-    if (lseek(mq, 0, SEEK_SET) < 0) return 0;
-    while (empty && (got = syscall(SYS_getdents64, mq, entries, sizeof entries)) > 0)
-        for (long at = 0; at < got && empty;) {
-            struct dirent64 *entry = (struct dirent64 *)(entries + at);
-            empty = !strcmp(entry->d_name, ".") || !strcmp(entry->d_name, "..");
-            at += entry->d_reclen;
-        }
-    return empty && got == 0;
-}
-
-/* Keep mount namespace `fd`, made with options `key` for `uid` (its roots as `made` says),
-   and with it IPC namespace `ipc` (if not -1), as the box for them: in place of that
-   uid's, else of none, else of the least recently used one that no child is in (it is let
-   go); or let them go. */
-static void keep_box(const char *key, long uid, const struct made *made, int fd, int ipc) {
-    int at = -1;
-    for (int b = 0; b < MAX_BOXES && at < 0; b++)
-        if (boxes[b].fd >= 0 && boxes[b].uid == uid && !boxes[b].user) at = b;
-    for (int b = 0; b < MAX_BOXES && at < 0; b++)
-        if (boxes[b].fd < 0) at = b;
-    int full = at < 0;  /* (the least recently used then, of those no child is in) */
-    for (int b = 0; b < MAX_BOXES && full; b++)
-        if (!boxes[b].user && (at < 0 || boxes[b].used < boxes[at].used)) at = b;
-    char *copy = at >= 0 ? strdup(key) : NULL;
-    if (!copy) {
-        close(fd);
-        if (ipc >= 0) close(ipc);
-        return;
-    }
-    if (boxes[at].fd >= 0) drop_box(at);
-    int mq = ipc >= 0 ? mqueue_root(ipc) : -1;
-    if (mq < 0 && ipc >= 0) {  /* (its queues cannot be seen: not kept) */
-        close(ipc);
-        ipc = -1;
-    }
-    boxes[at].fd = fd;
-    boxes[at].ipc = ipc;
-    boxes[at].mq = mq;
-    boxes[at].uid = uid;
-    boxes[at].key = copy;
-    boxes[at].made = *made;
-    boxes[at].used = ++box_clock;
-}
-
-/* Whether box `b` is clean for the request `argv`: each private tmpfs root in it (-T, then
-   -w) as it was made; and (with `keeps`) each path bound back (-k) the same file as here,
-   not one put in its place since; its IPC namespace empty. Looked at from inside the
-   box, and back. */
-static int box_fits(int b, char **argv, int argc, int keeps) {
-    char *roots[MAX_ROOTS], *keep[MAX_ITEMS];
-    struct stat here[MAX_ITEMS], there;
-    int nroots = 0, nkeep = 0, fits;
-    const char *work = NULL;  /* (its root comes after the -T ones, as the child lists them) */
-    for (int k = 1; k + 1 < argc && strcmp(argv[k], "--"); k++) {
-        if (keeps && !strcmp(argv[k], "-k") && nkeep < MAX_ITEMS) keep[nkeep++] = argv[k + 1];
-        if (!strcmp(argv[k], "-T") && nroots < MAX_ROOTS) roots[nroots++] = argv[k + 1];
-        if (!strcmp(argv[k], "-w") && strchr(argv[k + 1], ':')) work = strchr(argv[k + 1], ':') + 1;
-    }
-    if (work && nroots < MAX_ROOTS) roots[nroots++] = (char *)work;
-    for (int k = 0; k < nkeep; k++)
-        if (stat(keep[k], &here[k])) return 0;
-    if (home_ns < 0 || setns(boxes[b].fd, CLONE_NEWNS)) return 0;
-    fits = roots_as_made(roots, nroots, &boxes[b].made);
-    for (int k = 0; k < nkeep && fits; k++)
-        fits = !stat(keep[k], &there) && there.st_dev == here[k].st_dev &&
-               there.st_ino == here[k].st_ino;
-    if (setns(home_ns, CLONE_NEWNS)) die("setns", "back");
-    return fits && (boxes[b].ipc < 0 || ipc_empty(boxes[b].ipc, boxes[b].mq));
-}
-
 /* whether a request's helper options (before "--") hold the flag `opt` */
 static int has_flag(char **argv, int argc, const char *opt) {
     for (int k = 1; k < argc && strcmp(argv[k], "--"); k++)
         if (!strcmp(argv[k], opt)) return 1;
     return 0;
-}
-
-/* The options of a request that make a child's mount namespace (covers, private tmpfs,
-   paths bound back, the work dir and whose it is) and whether it has an IPC namespace of
-   its own (kept with it), as one string; NULL when its namespace
-   is not to be kept (files copied into its work dir, or no mounts). */
-static char *box_key(char **argv, int argc) {
-    size_t size = 1;
-    int mounts = 0;
-    for (int k = 1; k + 1 < argc && strcmp(argv[k], "--"); k++) {
-        if (!strcmp(argv[k], "-f")) return NULL;
-        if (argv[k][0] == '-' && argv[k][1] && strchr("KTkwu", argv[k][1]) && !argv[k][2]) {
-            size += strlen(argv[k + 1]) + 24;
-            mounts |= argv[k][1] != 'u';
-        }
-    }
-    char *key = mounts ? malloc(size + 2) : NULL;
-    if (!key) return NULL;
-    size_t at = 0;
-    key[0] = 0;
-    if (has_flag(argv, argc, "-i")) at += snprintf(key, size + 2, "i;");  /* (its IPC kept too) */
-    for (int k = 1; k + 1 < argc && strcmp(argv[k], "--"); k++)
-        if (argv[k][0] == '-' && argv[k][1] && strchr("KTkwu", argv[k][1]) && !argv[k][2])
-            at += snprintf(key + at, size + 2 - at, "%c%zu:%s", argv[k][1],
-                           strlen(argv[k + 1]), argv[k + 1]);
-    return key;
 }
 
 /* report how child `pid` ended on its report pipe: "STATUS MAXRSS_KB UTIME_US STIME_US" */
@@ -823,19 +637,10 @@ static void report(pid_t pid, int status, const struct rusage *ru) {
                 (long long)ru->ru_utime.tv_sec * 1000000 + ru->ru_utime.tv_usec,
                 (long long)ru->ru_stime.tv_sec * 1000000 + ru->ru_stime.tv_usec);
         close(kids[k].fd);
-        if (kids[k].box >= 0) boxes[kids[k].box].user = 0;
-        if (kids[k].made && kids[k].ns[0] >= 0) {
-            keep_box(kids[k].key, kids[k].uid, kids[k].made, kids[k].ns[0], kids[k].ns[1]);
-            kids[k].ns[0] = kids[k].ns[1] = -1;
-        }
         /* its namespaces are let go only now: their teardown (an RCU grace period for the
            mounts) delays neither the bot's exit nor the report */
         for (int j = 0; j < 2; j++)
             if (kids[k].ns[j] >= 0) close(kids[k].ns[j]);
-        free(kids[k].key);
-        free(kids[k].made);
-        kids[k].key = NULL;
-        kids[k].made = NULL;
         kids[k].pid = 0;
         return;
     }
@@ -895,29 +700,20 @@ static int by_number(const void *a, const void *b) {
 }
 
 /* Hold the private namespaces that child `k` makes (if it makes any): it writes "n" on
-   `ready` once they are made (with its roots: see `struct made`), "r" once it has entered
-   its box (and made an IPC namespace), "R" once it has entered its box with the IPC
-   namespace kept there, or closes it without a word. Its mount and IPC namespaces are then kept open
-   until it is reaped (and its mount namespace kept as a box, when it may be). */
+   `ready` once they are made, or closes it without a word. Its mount and IPC namespaces
+   are then kept open until it is reaped, never longer: no game sees another's. */
 static void hold(int k, int ready) {
     struct pollfd polled = {ready, POLLIN, 0};
-    struct made made;
-    ssize_t got = 0;
+    char word = 0;
     kids[k].ns[0] = kids[k].ns[1] = -1;
-    if (poll(&polled, 1, 2000) == 1) got = read(ready, &made, sizeof made);
-    if (got >= 1 && (made.word == 'n' || made.word == 'r')) {
+    if (poll(&polled, 1, 2000) == 1 && read(ready, &word, 1) == 1 && word == 'n') {
         char path[64];
-        if (made.word == 'n') {  /* (not when it entered its box: that is held already) */
-            snprintf(path, sizeof path, "/proc/%d/ns/mnt", (int)kids[k].pid);
-            kids[k].ns[0] = open(path, O_RDONLY | O_CLOEXEC);
-        }
-        if (kids[k].own_ipc) {  /* (else it is the launcher's own: never kept in a box) */
+        snprintf(path, sizeof path, "/proc/%d/ns/mnt", (int)kids[k].pid);
+        kids[k].ns[0] = open(path, O_RDONLY | O_CLOEXEC);
+        if (kids[k].own_ipc) {
             snprintf(path, sizeof path, "/proc/%d/ns/ipc", (int)kids[k].pid);
             kids[k].ns[1] = open(path, O_RDONLY | O_CLOEXEC);
         }
-        if (made.word == 'n' && got == (ssize_t)sizeof made && made.count >= 0 &&
-            kids[k].key && (kids[k].made = malloc(sizeof made)))
-            *kids[k].made = made;
     }
     close(ready);
 }
@@ -925,7 +721,7 @@ static void hold(int k, int ready) {
 /* in the forked child: the request's descriptors where the judge asked for them, its
    environment and folder, a session of its own; then the helper with its arguments */
 static void start_child(char **argv, int argc, char **env, const char *cwd, int *fds,
-                        int nfds, const int *targets, int ready, int box, int box_ipc) {
+                        int nfds, const int *targets, int ready) {
     sigset_t none;
     sigemptyset(&none);
     signal(SIGCHLD, SIG_DFL);
@@ -937,17 +733,9 @@ static void start_child(char **argv, int argc, char **env, const char *cwd, int 
     for (int k = 0; k < nfds; k++)
         if (targets[k] >= base) base = targets[k] + 1;
     /* every descriptor to keep moved above the targets first: the launcher's own (the
-       ready pipe, the box) may have the number that one of the judge's gets here */
+       ready pipe) may have the number that one of the judge's gets here */
     if ((ready_fd = fcntl(ready, F_DUPFD_CLOEXEC, base)) < 0) die("dup", NULL);
     keep[nkeep++] = ready_fd;
-    if (box >= 0) {
-        if ((box_fd = fcntl(box, F_DUPFD_CLOEXEC, base)) < 0) die("dup", NULL);
-        keep[nkeep++] = box_fd;
-    }
-    if (box >= 0 && box_ipc >= 0) {
-        if ((box_ipc_fd = fcntl(box_ipc, F_DUPFD_CLOEXEC, base)) < 0) die("dup", NULL);
-        keep[nkeep++] = box_ipc_fd;
-    }
     for (int k = 0; k < nfds; k++) {
         if (targets[k] < 0) continue;
         if ((fds[k] = fcntl(fds[k], F_DUPFD_CLOEXEC, base)) < 0) die("dup", NULL);
@@ -967,7 +755,7 @@ static void start_child(char **argv, int argc, char **env, const char *cwd, int 
 /* what a child of the launcher starts from (see `spawned`) */
 struct spawn {
     char **argv, **env;
-    int argc, nfds, ready, box, box_ipc, sock, sfd, ready_read;
+    int argc, nfds, ready, sock, sfd, ready_read;
     const char *cwd;
     int *fds;
     const int *targets;
@@ -985,8 +773,7 @@ static int spawned(void *arg) {
     close(s->sock);
     close(s->sfd);
     close(s->ready_read);
-    start_child(s->argv, s->argc, s->env, s->cwd, fds, s->nfds, s->targets, s->ready, s->box,
-                s->box_ipc);
+    start_child(s->argv, s->argc, s->env, s->cwd, fds, s->nfds, s->targets, s->ready);
     return 126;
 }
 
@@ -1030,9 +817,6 @@ static int launcher(int argc, char **argv) {
         close(adj);
         if (got > 0) set_oom_adj("-1000");
     }
-    for (int b = 0; b < MAX_BOXES; b++) boxes[b].fd = boxes[b].ipc = boxes[b].mq = -1;
-    home_ns = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC);
-    home_ipc = open("/proc/self/ns/ipc", O_RDONLY | O_CLOEXEC);
     for (int k = 3; k + 1 < argc; k += 2) {
         if (strcmp(argv[k], "-c")) { errno = EINVAL; die("bad option", argv[k]); }
         join_cgroup(atoi(argv[k + 1]));
@@ -1102,20 +886,9 @@ static int launcher(int argc, char **argv) {
             answer = -errno;  /* (nothing started) */
             valid = 0;
         }
-        char *key = valid ? box_key(argv, argc) : NULL;
         const char *as = valid ? option(argv, argc, "-u") : NULL;
-        int box = -1;
-        for (int b = 0; b < MAX_BOXES && as; b++) {
-            if (boxes[b].fd < 0 || boxes[b].user || boxes[b].uid != atol(as)) continue;
-            int same = key && !strcmp(boxes[b].key, key), clean = box_fits(b, argv, argc, same);
-            if (same && clean) box = b;
-            else if (!clean) drop_box(b);  /* (before the uid's next game starts) */
-            /* (a clean box of other options holds nothing: the new child's takes its place
-               once it is reaped) */
-        }
         if (valid) {
-            struct spawn s = {argv, env, argc, nfds, ready[1], box >= 0 ? boxes[box].fd : -1,
-                              box >= 0 ? boxes[box].ipc : -1, sock, sfd, ready[0], cwd, fds,
+            struct spawn s = {argv, env, argc, nfds, ready[1], sock, sfd, ready[0], cwd, fds,
                               targets, getpid()};
             argv[argc] = NULL; /* (all parsed) */
             env[envc] = NULL;
@@ -1136,7 +909,7 @@ static int launcher(int argc, char **argv) {
             answer = pid < 0 ? -errno : pid;
             environ = own_env;  /* (what a child in this memory set for itself) */
             launcher_parent = 0;
-            ready_fd = box_fd = box_ipc_fd = -1;
+            ready_fd = -1;
             close(ready[1]);
             if (pid > 0) {
                 kids[slot].pid = pid;
@@ -1144,17 +917,9 @@ static int launcher(int argc, char **argv) {
                 kids[slot].uid = as ? atol(as) : -1;
                 kids[slot].own_ipc = has_flag(argv, argc, "-i");
                 kids[slot].ns[0] = kids[slot].ns[1] = -1;
-                kids[slot].box = box;
-                kids[slot].key = key;
-                key = NULL;
-                if (box >= 0) {
-                    boxes[box].user = pid;
-                    boxes[box].used = ++box_clock;
-                }
                 fds[0] = -1;
             }
         }
-        free(key);
         for (int k = 0; k < nfds; k++)
             if (fds[k] >= 0) close(fds[k]);
         int32_t word = answer;  /* answered first: the judge goes on while a child is held */

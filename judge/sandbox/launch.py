@@ -274,13 +274,11 @@ def _dev_view_sound(view: Path, numbers: dict[str, int]) -> bool:
         return False
 
 
-def bwrap_command(program: Program, limits: Limits, files: dict[str, int],
-                  own_net: bool = True) -> list[str]:
-    """bubblewrap and its options for `program` (up to the command): namespaces (a network
-    namespace of its own unless not `own_net`: the one it is started in, a slot's), the
-    system read-only, its runtime and file, a tmpfs of `limits.disk_bytes` as work dir and
+def bwrap_command(program: Program, limits: Limits, files: dict[str, int]) -> list[str]:
+    """bubblewrap and its options for `program` (up to the command): namespaces of its
+    own, the system read-only, its runtime and file, a tmpfs of `limits.disk_bytes` as work dir and
     /tmp holding `files` (name -> fd to copy from)."""
-    before, etc, after = _bwrap_options(program.shown_paths(), limits.disk_bytes, own_net)
+    before, etc, after = _bwrap_options(program.shown_paths(), limits.disk_bytes)
     argv = [*before, *_etc_binds(etc), *after]
     for name, fd in files.items():
         argv += ["--perms", "0644", "--file", str(fd), f"{BOX}/{name}"]
@@ -288,18 +286,20 @@ def bwrap_command(program: Program, limits: Limits, files: dict[str, int],
 
 
 @functools.lru_cache(maxsize=64)
-def _bwrap_options(shown: tuple[Path, ...], disk_bytes: int, own_net: bool
+def _bwrap_options(shown: tuple[Path, ...], disk_bytes: int
                    ) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
     """bubblewrap's options for a program that must see `shown` (made once for each program
     and disk limit of a run, not for each game): those before /etc, the program's paths
     under /etc, and those after."""
-    argv = [bwrap_path() or "bwrap", "--unshare-pid", *(["--unshare-net"] if own_net else []),
-            "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try", "--die-with-parent"]
+    argv = [bwrap_path() or "bwrap", "--unshare-pid", "--unshare-net", "--unshare-ipc",
+            "--unshare-uts", "--unshare-cgroup-try", "--die-with-parent"]
     if os.geteuid() != 0:
         argv += ["--unshare-user", "--disable-userns"]
     etc = tuple(str(p) for p in shown if p.is_relative_to("/etc"))
     # bwrap's own /dev (no view of root's to show) is a tmpfs the bot's user may write in
-    # as an ordinary user's bwrap: read-only, uncapped files in it would hold memory
+    # as an ordinary user's bwrap: read-only, uncapped files in it would hold memory. The
+    # view of root's cannot be (bwrap's read-only mount is one without devices): its nodes
+    # are root's, and the bot's seccomp filter refuses to set their timestamps
     dev = _dev_view()
     shown_dev = ("--dev-bind", str(dev), "/dev") if dev else ("--dev", "/dev", "--remount-ro",
                                                                "/dev")
@@ -313,11 +313,11 @@ def _bwrap_options(shown: tuple[Path, ...], disk_bytes: int, own_net: bool
 
 
 def bwrap_argv(program: Program, limits: Limits, files: dict[str, int],
-               inner: list[str], own_net: bool) -> tuple[list[str], int]:
+               inner: list[str]) -> tuple[list[str], int]:
     """bubblewrap's command line for `program`, with the helper and its `inner` options,
     and the descriptor of the helper that bubblewrap must be given (or -1): bwrap starts
     it through /proc/self/fd, so that no mount is made to show it inside."""
-    argv = bwrap_command(program, limits, files, own_net)
+    argv = bwrap_command(program, limits, files)
     helper = helper_path()
     if helper is None:  # a non-root judge without a C compiler: no helper inside
         return [*argv, "--", *program.argv], -1
@@ -586,15 +586,12 @@ def plan(program: Program, limits: Limits, tier: Tier, slot: Slot | None,
             memfds.append(fd)
         info_read, info_write = os.pipe()
         pass_fds += [*memfds, info_write]
-        # the slot's network namespace, which the helper enters before it becomes bwrap
-        net = slot.net_namespace() if slot is not None and helper is not None else -1
         argv, helper_fd = bwrap_argv(program, limits,
-                                     dict(zip(files or {}, memfds, strict=True)), inner,
-                                     own_net=net < 0)
+                                     dict(zip(files or {}, memfds, strict=True)), inner)
         # (as root) a mount namespace with fewer mounts for bwrap to copy, read and undo
         lean = lean_mount_namespace() if helper is not None and not _shows_hidden(
             program.shown_paths()) else -1
-        for fd in (helper_fd, net, lean):
+        for fd in (helper_fd, lean):
             if fd >= 0:
                 pass_fds.append(fd)
                 kept_fds.append(fd)
@@ -602,8 +599,7 @@ def plan(program: Program, limits: Limits, tier: Tier, slot: Slot | None,
         if helper is not None:  # bwrap dies with the judge, even one killed as it starts
             # (the launcher that starts it, a subreaper, reaps bwrap's PID 1, which exits
             # after bwrap: an init that never reaps would keep it as a zombie)
-            outer = [*(["-n", str(net)] if net >= 0 else []),
-                     *(["-m", str(lean)] if lean >= 0 else [])]
+            outer = ["-m", str(lean)] if lean >= 0 else []
             argv = [helper, "-p", str(os.getpid()), *outer_joins, *outer, "--", *argv]
         cwd = "/"
         env = {**base_env, "HOME": BOX, "TMPDIR": BOX, **(env or {})}

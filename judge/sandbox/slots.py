@@ -434,10 +434,6 @@ class Slot:
         self._unfinished: list[Callable[[], None]] = []
         self._launcher: Launcher | None = None
         self._box: Path | None = None  # (see `box`)
-        #: the network namespace of its games under bwrap (see `net_namespace`); None
-        #: before the first, or when one cannot be made
-        self._net: NetNamespace | None = None
-        self._net_refused = False
         here = cgroups_here()
         if here is not None:
             name = f"judge-slot-{number}"
@@ -457,7 +453,6 @@ class Slot:
         """Give the slot up (once its last game is finished): its descriptors, its lock."""
         self.finish()
         self.end_launcher()
-        self._drop_net()
         for fd in (*(self.cgroups.fds() if self.cgroups else ()), self._lock):
             with suppress(OSError):
                 os.close(fd)
@@ -500,29 +495,6 @@ class Slot:
                 path.mkdir(mode=0o755, exist_ok=True)
             self._box = path
         return path
-
-    def net_namespace(self) -> int:
-        """The network namespace (a descriptor) for the slot's next game under bwrap: one of
-        its own, kept from game to game while nothing of a game is left in it (see
-        `NetNamespace.clean`), else a new one; -1 when the kernel refuses to make one (bwrap
-        then makes its own). A namespace made and torn down per game costs a few hundred
-        microseconds, and two judges' teardowns wait on each other."""
-        if self._net is not None and self._net.clean():
-            return self._net.fd
-        self._drop_net()
-        if not self._net_refused:
-            try:
-                self._net = NetNamespace()
-            except OSError as exc:
-                self._net_refused = True
-                logging.getLogger("judge.sandbox").info(
-                    "slot %d: no network namespace of its own (%s)", self.number, exc)
-        return self._net.fd if self._net else -1
-
-    def _drop_net(self) -> None:
-        if self._net is not None:
-            self._net.close()
-        self._net = None
 
     # --- per game ----------------------------------------------------------------------
     def prepare(self, memory_bytes: int, processes: int) -> tuple[list[int], list[int]]:
@@ -619,79 +591,6 @@ class Slot:
                 return False
             time.sleep(pause)
             pause = min(2 * pause, 0.005)
-
-
-_CLONE_NEWNET = 0x40000000
-_SIOCGIFFLAGS, _SIOCSIFFLAGS, _IFF_UP = 0x8913, 0x8914, 0x1
-#: what a network namespace's /proc/net/sockstat and sockstat6 count in it (sockets of any
-#: kind, those of each protocol, TCP's in TIME-WAIT); the other fields are the machine's
-_OWN_COUNTS = (b"used", b"inuse", b"tw")
-#: set in each namespace made: TCP keeps no metrics of past connections (nor Fast Open
-#: cookies) for a later game to read
-_NET_SETTINGS = {"ipv4/tcp_no_metrics_save": b"1", "ipv4/tcp_fastopen": b"0"}
-
-
-class NetNamespace:
-    """A network namespace with only its loopback (up), made for a slot's games under
-    bwrap, and what shows whether a game left something in it."""
-
-    def __init__(self) -> None:
-        """Made by a thread of its own, which then ends (a network namespace is a thread's
-        own): the judge's stays as it was. Raises `OSError` when the kernel refuses."""
-        self.fd = -1
-        #: /proc/net/sockstat and (with IPv6) sockstat6, and IPv6's flow labels (or -1)
-        self.counts: list[int] = []
-        self.labels = -1
-        try:
-            _in_own_thread(self._make, "a network namespace")
-        except OSError:
-            self.close()
-            raise
-        if self.fd < 0 or not self.counts:
-            self.close()
-            raise OSError("no network namespace: not made")
-
-    def _make(self) -> None:
-        import socket
-        import struct
-
-        _unshare(_CLONE_NEWNET)
-        self.fd = os.open("/proc/thread-self/ns/net", os.O_RDONLY | os.O_CLOEXEC)
-        self.counts.append(os.open("/proc/thread-self/net/sockstat",
-                                   os.O_RDONLY | os.O_CLOEXEC))
-        with suppress(FileNotFoundError):  # (no IPv6)
-            self.counts.append(os.open("/proc/thread-self/net/sockstat6",
-                                       os.O_RDONLY | os.O_CLOEXEC))
-            self.labels = os.open("/proc/thread-self/net/ip6_flowlabel",
-                                  os.O_RDONLY | os.O_CLOEXEC)
-        for name, value in _NET_SETTINGS.items():  # (this thread's namespace's)
-            _write(Path("/proc/sys/net") / name, value.decode())
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
-            request = struct.pack("16sh22x", b"lo", 0)
-            flags = struct.unpack_from("16sh", fcntl.ioctl(sock, _SIOCGIFFLAGS, request))[1]
-            fcntl.ioctl(sock, _SIOCSIFFLAGS, struct.pack("16sh22x", b"lo", flags | _IFF_UP))
-
-    def clean(self) -> bool:
-        """Whether nothing of a game is in it: no socket, no TCP connection in TIME-WAIT,
-        no IPv6 flow label lingering (False when that cannot be read)."""
-        try:
-            for fd in self.counts:
-                for line in os.pread(fd, 4096, 0).splitlines():
-                    words = line.split()[1:]
-                    if any(key in _OWN_COUNTS and value != b"0"
-                           for key, value in zip(words[::2], words[1::2], strict=False)):
-                        return False
-            # (a header line, then one per label)
-            return self.labels < 0 or len(os.pread(self.labels, 4096, 0).splitlines()) <= 1
-        except OSError:
-            return False
-
-    def close(self) -> None:
-        for fd in (self.fd, *self.counts, self.labels):
-            if fd >= 0:
-                with suppress(OSError):
-                    os.close(fd)
-        self.fd, self.counts, self.labels = -1, [], -1
 
 
 def _in_own_thread(make: Callable[[], None], what: str) -> None:

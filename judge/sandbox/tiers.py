@@ -151,7 +151,8 @@ class Tier:
         bwrap = self.sandbox == "bwrap"
         return {
             "filesystem": bwrap,
-            "network": bwrap,
+            # as root the helper gives each game network and IPC namespaces of its own
+            "network": bwrap or (self.uid and self.helper),
             "userns": bwrap or self.helper,
             "uid": self.uid,
             "limits": self.cgroups and self.cgroup_limits,
@@ -163,7 +164,7 @@ class Tier:
         """One line per guarantee that does not hold here, saying how to get it."""
         how = {
             "filesystem": "install bubblewrap",
-            "network": "install bubblewrap",
+            "network": "install bubblewrap or run the judge as root",
             "userns": "install bubblewrap or a C compiler",
             "uid": "run the judge as root",
             "limits": "run the judge as root where cgroups with the memory and pids "
