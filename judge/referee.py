@@ -116,8 +116,8 @@ def play_game(
                 last, pos = Played(pos, move), game.play(pos, move)
                 if on_move is not None:
                     on_move(moved, pos)
-            for player in players:
-                player.end(pos, last)
+            for seat in (0, 1):  # (a failure at its end is its own)
+                players[seat].end(pos, last)
         except (PlayerFailure, MoveError) as exc:
             record.verdict = Verdict(exc.code, str(exc), seat)
     except Exception as exc:  # the judge's own failure: never charged to a player

@@ -124,9 +124,21 @@ class BotPlayer(Player):
 
     def end(self, final: Any, last: Played | None) -> None:
         """Close the bot's input, give it the grace time to exit, then kill what is left."""
-        if self.process is not None:
-            self.process.end_input()
-            self.process.poll(timeout=self.limits.grace_seconds)
+        proc = self.process
+        if proc is not None:
+            proc.end_input()
+            proc.poll(timeout=self.limits.grace_seconds)
+            # a helper process killed for memory while the bot played on is the bot's
+            # failure too, as contest judges have it (runguard: any OOM kill in the run)
+            if proc.killed_for_memory():
+                self.close()
+                alive = proc.exit is None or proc.exit.returncode == 0
+                raise PlayerFailure(
+                    verdicts.MEMORY_LIMIT,
+                    f"after move {self._moves}: the kernel killed "
+                    f"{'a process other than its main one' if alive else 'its process'} for"
+                    f" memory during the game (limit {self.limits.memory_bytes >> 20} MiB)",
+                )
         self.close()
 
     def close(self) -> None:

@@ -489,6 +489,13 @@ def confine_child(rlimits: list[tuple[int, int, int]], judge: int, prctl) -> Non
             os._exit(1)
     for res, soft, hard in rlimits:
         resource.setrlimit(res, (soft, hard))
+    # every signal as a new process has it, whatever the judge ignored (under nohup,
+    # SIGHUP) or blocked: an ignored disposition survives exec
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
+    for sig in signal.valid_signals():
+        if sig not in (signal.SIGKILL, signal.SIGSTOP):
+            with suppress(OSError, ValueError, RuntimeError):
+                signal.signal(sig, signal.SIG_DFL)
 
 
 def rlim_arg(value: int) -> int:
