@@ -96,6 +96,9 @@ def play_game(
     pos, last = start, None
     seat: Seat = 0
     bots = [isinstance(p, BotPlayer) for p in players]
+    for player in players:  # a bot cannot take the CPU of an opponent bot that thinks
+        if isinstance(player, BotPlayer):
+            player.takes_turns = all(bots)
     try:
         try:
             for seat, player in enumerate(players):

@@ -67,6 +67,8 @@ class BotPlayer(Player):
         self.stderr = ""
         #: CPU seconds its process used for its last move
         self.last_cpu = 0.0
+        #: frozen whenever its opponent is on move (a game between two bots: see `play_game`)
+        self.takes_turns = False
         self._moves = 0
         self._cpu = 0.0
         self._read = 0
@@ -93,10 +95,14 @@ class BotPlayer(Player):
                 raise
             raise PlayerFailure(verdicts.CRASH, f"the bot could not be started: {exc}") from None
         self.pgid = self.process.pgid
+        if self.takes_turns:  # (until its first move)
+            self.process.pause(True)
 
     def choose(self, pos: Any, last: Played | None) -> Any:
         """Send the position (first move) or the opponent's move, and read the bot's move."""
         proc = self._running()
+        if self.takes_turns:
+            proc.pause(False)
         if self._moves == 0:
             lines = self.game.wire_start(pos)
             text = "".join(f"{line}\n" for line in lines)
@@ -120,12 +126,15 @@ class BotPlayer(Player):
             self._watch(proc, waiting=False)
         cpu = proc.cpu_seconds()
         self.last_cpu, self._cpu = cpu - self._cpu, cpu
+        if self.takes_turns:
+            proc.pause(True)
         return self.game.parse_move(line.decode("utf-8", errors="replace"), pos)
 
     def end(self, final: Any, last: Played | None) -> None:
         """Close the bot's input, give it the grace time to exit, then kill what is left."""
         proc = self.process
         if proc is not None:
+            proc.pause(False)
             proc.end_input()
             proc.poll(timeout=self.limits.grace_seconds)
             # a helper process killed for memory while the bot played on is the bot's

@@ -309,6 +309,13 @@ class Confined:
             return cg.hit_process_limit()
         return self.process_count() >= self.limits.processes
 
+    def pause(self, paused: bool) -> None:
+        """Freeze every process of the bot (or thaw them): while its opponent thinks, it
+        takes none of the opponent's CPU. Only in a slot with cgroups."""
+        cg = self._cgroup()
+        if cg is not None and not self._closed:
+            cg.freeze(paused)
+
     def killed_for_memory(self) -> bool:
         """Whether the kernel killed one of the bot's processes for its memory limit (with
         cgroups), or (without) its processes together hold more than the limit."""

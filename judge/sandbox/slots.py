@@ -14,6 +14,7 @@ judge's sums and the uid's RLIMIT_NPROC (`Slot.counts_memory`, `Slot.counts_pids
 from __future__ import annotations
 
 import atexit
+import dataclasses
 import fcntl
 import functools
 import logging
@@ -47,8 +48,15 @@ BOX_DIR = Path("/run/judge-boxes")
 COPIES = BOX_DIR / "copies"
 #: the v1 controllers a slot needs (all three, or no v1 cgroups)
 CONTROLLERS = ("memory", "pids", "cpuacct")
-#: the v2 controllers that bound a slot (CPU is counted by every v2 cgroup: cpu.stat)
-V2_CONTROLLERS = ("memory", "pids")
+#: v1 controllers that make a slot fair to the others where they are mounted: its CPUs
+#: fixed (cpuset: no sched_setaffinity undoes it), one CPU at most however many processes
+#: and sessions it has (cpu), and frozen while its opponent thinks (freezer)
+FAIR = ("cpuset", "cpu", "freezer")
+#: the v2 controllers that bound a slot (CPU is counted by every v2 cgroup: cpu.stat;
+#: every v2 cgroup can be frozen)
+V2_CONTROLLERS = ("memory", "pids", "cpu", "cpuset")
+#: a slot's processes together get at most one CPU: this much in each period (us)
+CPU_PERIOD_US = 100_000
 #: memory an earlier game left charged to a slot (page cache) is given back before the next
 #: game when it is more than this fraction (1/N) of the memory limit
 LEFT_CHARGED = 64
@@ -77,9 +85,14 @@ def _v1_mounts() -> dict[str, Path]:
     found: dict[str, Path] = {}
     for point, options in _mounts("cgroup"):
         for ctrl in options:
-            if ctrl in CONTROLLERS:
+            if ctrl in CONTROLLERS + FAIR:
                 found.setdefault(ctrl, point)
     return found
+
+
+def _cpus() -> str:
+    """The CPUs this process may run on, as a cpuset list ("0", "0-1", "0,2")."""
+    return ",".join(str(c) for c in sorted(os.sched_getaffinity(0)))
 
 
 def _own_cgroups() -> dict[str, str]:
@@ -129,21 +142,29 @@ class Cgroups:
     #: threads; CPU summed over its processes, listing and killing them always hold
     counts_memory: bool
     counts_pids: bool
+    #: v1: the folder per controller of `FAIR` that is mounted (v2: each slot enables what
+    #: its parent offers)
+    fair: dict[str, Path] = dataclasses.field(default_factory=dict)
 
 
 def _v1() -> Cgroups | None:
     mounts, own = _v1_mounts(), _own_cgroups()
-    if set(mounts) != set(CONTROLLERS):
+    if set(CONTROLLERS) - set(mounts):
         return None
-    bases = {c: mounts[c] / own.get(c, "/").lstrip("/") for c in CONTROLLERS}
+    bases = {c: mounts[c] / own.get(c, "/").lstrip("/") for c in mounts}
     probe = f"judge-probe-{os.getpid()}"
-    try:
-        for base in bases.values():
+    fair = {}
+    for ctrl, base in bases.items():
+        try:
             (base / probe).mkdir(exist_ok=True)
             (base / probe).rmdir()
-    except OSError:
-        return None
-    return Cgroups(1, bases, True, True)
+        except OSError:
+            if ctrl in CONTROLLERS:
+                return None
+            continue
+        if ctrl in FAIR:
+            fair[ctrl] = base
+    return Cgroups(1, {c: bases[c] for c in CONTROLLERS}, True, True, fair)
 
 
 def _enable(cgroup: Path, controllers: tuple[str, ...]) -> set[str]:
@@ -196,10 +217,20 @@ def cgroups_here() -> Cgroups | None:
 class _V1:
     """A slot's v1 cgroups: one per controller, the same path under each."""
 
-    def __init__(self, bases: dict[str, Path], name: str) -> None:
-        self.paths = {c: b / name for c, b in bases.items()}
+    def __init__(self, bases: dict[str, Path], name: str, fair: dict[str, Path]) -> None:
+        self.paths = {c: b / name for c, b in {**bases, **fair}.items()}
         for path in self.paths.values():
             path.mkdir(exist_ok=True)
+        if "cpuset" in fair:  # (v1: no process may join before it has CPUs and memory)
+            for file in ("cpuset.mems", "cpuset.cpus"):
+                _write(self.paths["cpuset"] / file, (fair["cpuset"] / file).read_text().strip())
+        if "cpu" in fair:
+            _write(self.paths["cpu"] / "cpu.cfs_period_us", str(CPU_PERIOD_US))
+            _write(self.paths["cpu"] / "cpu.cfs_quota_us", str(CPU_PERIOD_US))
+        self._cpus = ""
+        self._freezer = os.open(self.paths["freezer"] / "freezer.state",
+                                os.O_WRONLY | os.O_CLOEXEC) if "freezer" in fair else -1
+        self.frozen = False
         self._fds: dict[str, int] = {}
         for file in ("pids.current", "pids.events", "pids.max", "cpuacct.usage",
                      "memory.max_usage_in_bytes", "memory.usage_in_bytes",
@@ -217,7 +248,24 @@ class _V1:
         self.spared = 0
 
     def fds(self) -> list[int]:
-        return [*self._fds.values(), *self._procs.values()]
+        return [*self._fds.values(), *self._procs.values(),
+                *([self._freezer] if self._freezer >= 0 else [])]
+
+    def fair(self) -> bool:
+        return self._freezer >= 0 and {"cpu", "cpuset"} <= set(self.paths)
+
+    def freeze(self, frozen: bool) -> None:
+        if self._freezer >= 0 and frozen != self.frozen:
+            os.write(self._freezer, b"FROZEN" if frozen else b"THAWED")
+            self.frozen = frozen
+
+    def pin(self) -> None:
+        """The slot's CPUs: those of the judge's process now (one core when it plays its
+        games on one, see `one_core`); written only when they change."""
+        cpus = _cpus()
+        if "cpuset" in self.paths and cpus != self._cpus:
+            _write(self.paths["cpuset"] / "cpuset.cpus", cpus)
+            self._cpus = cpus
 
     def joins(self) -> list[int]:
         return list(self._procs.values())
@@ -230,6 +278,8 @@ class _V1:
 
     def prepare(self, memory_bytes: int, processes: int) -> tuple[list[int], list[int]]:
         cg = self.paths
+        self.freeze(False)
+        self.pin()
         if self._limits != (memory_bytes, processes):
             mem = cg["memory"]
             memsw = mem / "memory.memsw.limit_in_bytes"
@@ -278,6 +328,7 @@ class _V1:
         return []
 
     def kill(self) -> None:
+        self.freeze(False)  # (v1: a frozen process dies only once thawed)
         for pid in self.members():
             with suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
@@ -290,6 +341,7 @@ class _V1:
     def stop(self) -> None:
         # no process of the slot can start another from now on (the next game's prepare
         # sets the limit again), so one round of SIGKILL reaches them all
+        self.freeze(False)  # (the launcher too, which reaps them)
         with suppress(OSError):
             os.pwrite(self._fds["pids.max"], b"0", 0)
             self._stopped = True
@@ -304,7 +356,8 @@ class _V2:
     def __init__(self, base: Path, name: str, memory: bool, pids: bool) -> None:
         self.path = base / name
         self.path.mkdir(exist_ok=True)
-        enabled = _enable(self.path, tuple(c for c, on in (("memory", memory), ("pids", pids))
+        enabled = _enable(self.path, tuple(c for c, on in (("memory", memory), ("pids", pids),
+                                                           ("cpu", True), ("cpuset", True))
                                            if on))
         self.counts_memory, self.counts_pids = "memory" in enabled, "pids" in enabled
         self.bot, self.starters = self.path / "bot", self.path / "starters"
@@ -326,18 +379,42 @@ class _V2:
         with suppress(OSError):  # Linux 5.14 and later
             self._fds["cgroup.kill"] = os.open(self.path / "cgroup.kill", wo)
         self._procs = [os.open(p / "cgroup.procs", wo) for p in (self.starters, self.bot)]
+        self._fair = {"cpu", "cpuset"} <= enabled
+        if "cpu" in enabled:
+            with suppress(OSError):
+                _write(self.path / "cpu.max", f"{CPU_PERIOD_US} {CPU_PERIOD_US}")
+        self._freezer = os.open(self.path / "cgroup.freeze", wo)
+        self._cpus = ""
+        self.frozen = False
         self._limits: tuple[int, int] | None = None
         #: pids.max is 0 (or not yet set): set it at the next prepare
         self._stopped = False
         self._cpu_base = 0
 
     def fds(self) -> list[int]:
-        return [*self._fds.values(), *self._procs]
+        return [*self._fds.values(), *self._procs, self._freezer]
+
+    def fair(self) -> bool:
+        return self._fair
+
+    def freeze(self, frozen: bool) -> None:
+        if frozen != self.frozen:
+            os.write(self._freezer, b"1" if frozen else b"0")
+            self.frozen = frozen
+
+    def pin(self) -> None:
+        cpus = _cpus()
+        if cpus != self._cpus:
+            with suppress(OSError):  # (no cpuset controller: its CPUs are the judge's)
+                _write(self.path / "cpuset.cpus", cpus)
+            self._cpus = cpus
 
     def _cpu_usec(self) -> int:
         return _field(os.pread(self._fds["cpu.stat"], 4096, 0), b"usage_usec")
 
     def prepare(self, memory_bytes: int, processes: int) -> tuple[list[int], list[int]]:
+        self.freeze(False)
+        self.pin()
         if self._limits != (memory_bytes, processes):
             if self.counts_memory:
                 _write(self.bot / "memory.max", str(memory_bytes))
@@ -402,6 +479,7 @@ class _V2:
         return self.process_count() == 0
 
     def kill(self) -> None:
+        self.freeze(False)
         fd = self._fds.get("cgroup.kill")
         if fd is not None:
             with suppress(OSError):
@@ -439,7 +517,7 @@ class Slot:
             name = f"judge-slot-{number}"
             try:
                 if here.version == 1:
-                    self.cgroups = _V1(here.bases, name)
+                    self.cgroups = _V1(here.bases, name, here.fair)
                     self.counts_memory = self.counts_pids = True
                 else:
                     v2 = self.cgroups = _V2(here.bases[""], name, here.counts_memory,
@@ -540,6 +618,17 @@ class Slot:
     def killed_for_memory(self) -> bool:
         """Whether the kernel killed a process of this game for memory."""
         return self.counts_memory and self.oom_kills() > self._oom_kills
+
+    def fair(self) -> bool:
+        """Whether the slot is fair to the others: its CPUs fixed, one CPU at most for all
+        its processes, and it can be frozen (see `FAIR`)."""
+        return self.cgroups is not None and self.cgroups.fair()
+
+    def freeze(self, frozen: bool) -> None:
+        """Stop every process of the slot where they are (or let them run again): a bot
+        while its opponent thinks. A slot without cgroups is not stopped."""
+        if self.cgroups is not None:
+            self.cgroups.freeze(frozen)
 
     def members(self) -> list[int]:
         """Pids of the processes in the slot's cgroup (empty without cgroups)."""
@@ -775,7 +864,13 @@ def one_core(worker: int | None = None) -> Iterator[None]:
     try:
         yield
     finally:
-        for pid in (0, *launcher_pids()):
+        with suppress(OSError):
+            os.sched_setaffinity(0, before)
+        for slot in _held:  # (a slot's CPUs bound its launcher's)
+            if slot.cgroups is not None:
+                with suppress(OSError):
+                    slot.cgroups.pin()
+        for pid in launcher_pids():
             with suppress(OSError):
                 os.sched_setaffinity(pid, before)
 
