@@ -6,9 +6,8 @@ Every figure of the per-game goals of the overhead issue, printed side by side i
 - per-game marginal cost: the slope between a 51-game and a 357-game run of one C bot
   (Ioiwari greedy) against the optimal opponent, `--jobs 1`, so that start-up is not
   counted; for the bare harness (pipes, no limits, no review, no database) without and
-  with the very bwrap command line the judge uses (as root, in a network namespace kept
-  from game to game, as a slot's), and for `judge run` with
-  `--sandbox none` and `--sandbox bwrap`;
+  with the very bwrap command line the judge uses (namespaces of its own per game), and
+  for `judge run` with `--sandbox none` and `--sandbox bwrap`;
 - spawn cost flat in the judge's memory: a bot's start and end with and without 1 GiB of
   the judge's memory in use;
 - `--jobs 2` against `--jobs 1` on the 357 games, and per game (the slope between a 51-game
@@ -35,8 +34,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 from judge.games.ioiwari import Ioiwari
@@ -74,32 +71,6 @@ def bare(prefix: list[str], starts: list, argv: tuple[str, ...]) -> float:
         proc.stdin.close()
         proc.wait()
     return time.perf_counter() - began
-
-
-@contextmanager
-def kept_network(wrapped: bool) -> Iterator[None]:
-    """As root and for a bare harness under bwrap: this thread (and the bwraps it starts) in
-    a network namespace of its own meanwhile, as the judge's bwraps are in their slot's."""
-    if not wrapped or os.geteuid() != 0:
-        yield
-        return
-    import ctypes
-
-    from judge.sandbox.slots import NetNamespace
-
-    made = NetNamespace()
-    home = os.open("/proc/thread-self/ns/net", os.O_RDONLY)
-    setns = ctypes.CDLL(None, use_errno=True).setns
-    try:
-        if setns(made.fd, 0x40000000):
-            raise OSError(ctypes.get_errno(), "setns")
-        yield
-    finally:
-        back = setns(home, 0x40000000)
-        os.close(home)
-        made.close()
-        if back:
-            raise OSError(ctypes.get_errno(), "setns back to the benchmark's own namespace")
 
 
 def bare_in_two(prefix: list[str], starts: list, argv: tuple[str, ...]) -> float:
@@ -179,14 +150,13 @@ def main() -> None:
 
     from judge.sandbox.launch import bwrap_command
 
-    # (as root a slot's network namespace, which the judge's helper enters before bwrap)
-    wrap = [*bwrap_command(program_for(BOT), Limits(), {}, own_net=os.geteuid() != 0), "--"]
+    # (namespaces of its own per game, as the judge's)
+    wrap = [*bwrap_command(program_for(BOT), Limits(), {}), "--"]
     print("\nPer-game marginal cost (ms per game, slope between 51 and 357 games, --jobs 1)")
     rows = []
     for label, prefix in (("none", []), ("bwrap", wrap)):
-        with kept_network(bool(prefix)):
-            b51 = best(args.repeat, lambda p=prefix: bare(p, starts_51, argv))
-            b357 = best(args.repeat, lambda p=prefix: bare(p, all_starts, argv))
+        b51 = best(args.repeat, lambda p=prefix: bare(p, starts_51, argv))
+        b357 = best(args.repeat, lambda p=prefix: bare(p, all_starts, argv))
         bare_ms = slope(b51, b357)
         line = f"  {label:6} bare harness {bare_ms:6.2f}"
         for name, tree in trees:
@@ -225,9 +195,8 @@ def main() -> None:
     print("  the bare harness, the 357 games in one process against two (what the machine "
           "allows)")
     for label, prefix in (("none", []), ("bwrap", wrap)):
-        with kept_network(bool(prefix)):
-            one = best(args.repeat, lambda p=prefix: bare(p, all_starts, argv))
-            two = best(args.repeat, lambda p=prefix: bare_in_two(p, all_starts, argv))
+        one = best(args.repeat, lambda p=prefix: bare(p, all_starts, argv))
+        two = best(args.repeat, lambda p=prefix: bare_in_two(p, all_starts, argv))
         print(f"  {label:6} one {one:6.2f} s   two {two:6.2f} s   speed-up {one / two:4.2f}x")
 
     print("\nA bot's start to its first move, median of 30 games (ms), --sandbox none / bwrap")
