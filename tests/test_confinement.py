@@ -936,8 +936,8 @@ def test_sigterm_leaves_no_work_dirs_and_no_bots(mode: str, tmp_path: Path) -> N
 def test_tier_is_reported_with_a_warning_per_missing_guarantee() -> None:
     weakest = Tier("none", uid=False, cgroups=False, helper=False)
     assert weakest.name == "none"
-    assert len(weakest.warnings()) == len(weakest.holds()) == 7
-    strongest = Tier("bwrap", uid=True, cgroups=True, helper=True)
+    assert len(weakest.warnings()) == len(weakest.holds()) == 11
+    strongest = Tier("bwrap", uid=True, cgroups=True, helper=True, fair=True)
     assert strongest.name == "bwrap+uid+cgroups" and strongest.warnings() == []
     assert all(strongest.holds().values())
 

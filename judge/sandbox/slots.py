@@ -145,6 +145,8 @@ class Cgroups:
     #: v1: the folder per controller of `FAIR` that is mounted (v2: each slot enables what
     #: its parent offers)
     fair: dict[str, Path] = dataclasses.field(default_factory=dict)
+    #: a slot's CPUs are fixed, bounded to one and can be frozen (see `FAIR`)
+    fair_cpu: bool = False
 
 
 def _v1() -> Cgroups | None:
@@ -164,7 +166,7 @@ def _v1() -> Cgroups | None:
             continue
         if ctrl in FAIR:
             fair[ctrl] = base
-    return Cgroups(1, {c: bases[c] for c in CONTROLLERS}, True, True, fair)
+    return Cgroups(1, {c: bases[c] for c in CONTROLLERS}, True, True, fair, set(fair) == set(FAIR))
 
 
 def _enable(cgroup: Path, controllers: tuple[str, ...]) -> set[str]:
@@ -194,7 +196,8 @@ def _v2() -> Cgroups | None:
     if not given:  # the top offers its controllers to judge-slots (where it may)
         _enable(base.parent, V2_CONTROLLERS)
     enabled = _enable(base, V2_CONTROLLERS)
-    return Cgroups(2, {"": base}, "memory" in enabled, "pids" in enabled)
+    return Cgroups(2, {"": base}, "memory" in enabled, "pids" in enabled,
+                   fair_cpu={"cpu", "cpuset"} <= enabled)
 
 
 @functools.cache

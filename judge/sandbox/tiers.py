@@ -117,6 +117,13 @@ GUARANTEES = (
                "kernel (without cgroups the judge sums memory and CPU every 0.1 s)"),
     ("disk", "its work dir and /tmp capped by --disk"),
     ("lifetime", "nothing it starts outlives its game"),
+    ("fresh", "every game starts from the same state: no namespace, folder, device node, "
+              "counter or timestamp that an earlier game could change is kept"),
+    ("apart", "bots playing at once share nothing they can change (files, locks, IPC, "
+              "network)"),
+    ("fair", "it cannot take CPU from its opponent or a neighbour: its CPUs fixed, one CPU "
+             "for all its processes, frozen while an opponent bot thinks"),
+    ("cluster", "it cannot reach the cluster's scheduler or workers (no network)"),
 )
 
 
@@ -137,6 +144,8 @@ class Tier:
     #: the slot's cgroup also bounds memory (tmpfs included) and processes (controllers
     #: memory and pids)
     cgroup_limits: bool = True
+    #: the slot's cgroups also fix its CPUs, bound it to one CPU and can freeze it
+    fair: bool = False
 
     @property
     def name(self) -> str:
@@ -158,6 +167,12 @@ class Tier:
             "limits": self.cgroups and self.cgroup_limits,
             "disk": bwrap or (self.uid and self.helper),
             "lifetime": bwrap or self.cgroups,
+            # namespaces made per game (bwrap's, or the helper's as root), and the helper's
+            # seccomp filter: no timestamps set, no page cache evicted, no lock shared
+            "fresh": (bwrap or self.uid) and self.helper,
+            "apart": (bwrap or self.uid) and self.helper,
+            "fair": self.cgroups and self.fair,
+            "cluster": bwrap or (self.uid and self.helper),
         }
 
     def warnings(self) -> list[str]:
@@ -171,6 +186,11 @@ class Tier:
                       "controllers can be created: v1, or v2 with both offered to the judge",
             "disk": "install bubblewrap",
             "lifetime": "install bubblewrap",
+            "fresh": "install bubblewrap and a C compiler, or run the judge as root",
+            "apart": "install bubblewrap and a C compiler, or run the judge as root",
+            "fair": "run the judge as root where cgroups with the cpu and cpuset controllers "
+                    "(and v1's freezer) can be created",
+            "cluster": "install bubblewrap or run the judge as root",
         }
         text = dict(GUARANTEES)
         return [f"not guaranteed here: {text[k]} ({how[k]})"
@@ -197,4 +217,4 @@ def tier_for(mode: str) -> Tier:
     if cgroups is None:
         return Tier(sandbox, root, False, helper)
     return Tier(sandbox, root, True, helper, cgroups.version,
-                cgroups.counts_memory and cgroups.counts_pids)
+                cgroups.counts_memory and cgroups.counts_pids, cgroups.fair_cpu)
