@@ -1,0 +1,264 @@
+"""A bot gets its share of the machine whatever its opponent does, all it uses is counted
+against its own limits, and what started it is out of its reach.
+
+The bots are written for their test as in test_fresh_state (its `contestant` and `game`):
+each does what the test names, reports on stderr (``GOT ...`` for a success), then plays the
+first non-empty pit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from test_confinement import GAME, LIMITS, MODES, said
+from test_fresh_state import AS_ROOT, contestant, game
+from test_hostile import FirstPit
+
+from judge import verdicts
+from judge.players.bot import BotPlayer
+from judge.referee import GameRecord, play_game
+from judge.sandbox import tier_for
+from judge.sandbox.slots import finish_all
+
+
+def bot_text(bot: Path, before_move: str = "", after_game: str = "") -> None:
+    """Add to `bot` (a `contestant`) code run before each of its moves, and after its game."""
+    moving = "        print(move, flush=True)\n"  # (in first_pit's play())
+    text = bot.read_text()
+    assert moving in text
+    if before_move:
+        text = text.replace(moving, f"        {before_move}\n" + moving)
+    bot.write_text(text + after_game)
+
+
+def needs_cgroups(mode: str) -> None:
+    if not tier_for(mode).holds()["limits"]:
+        pytest.skip("needs cgroups (memory, pids, CPU): a root judge")
+
+
+# --- 8. CPU: the opponent cannot starve a bot --------------------------------------------------
+
+#: CPU seconds the thinker spends on each move
+THINK = 0.25
+#: the longest a move of the thinker may take: its CPU, somewhat slower, and a margin (a
+#: starved thinker gets a share of 2 cores among some 30 sessions: seconds a move)
+FAIR_MOVE = 2 * THINK + 0.1
+
+THINKER = f"""
+def think():
+    end = time.process_time() + {THINK}
+    while time.process_time() < end:
+        pass
+"""
+
+#: 30 processes that spin for ever, each in a session of its own (so each in a scheduler
+#: autogroup of its own), started at the bot's first move
+STARVER = """
+spinning = []
+def starve():
+    while len(spinning) < 30:
+        pid = os.fork()
+        if pid == 0:
+            os.setsid()
+            while True:
+                pass
+        spinning.append(pid)
+"""
+
+FAIR_LIMITS = replace(LIMITS, move_seconds=2.0, first_move_seconds=5.0, cpu_seconds=60,
+                      processes=40, game_seconds=60.0)
+
+
+def thinker_against(mode: str, thinker: Path, opponent: Path) -> GameRecord:
+    players = [BotPlayer(thinker, FAIR_LIMITS, mode), BotPlayer(opponent, FAIR_LIMITS, mode)]
+    try:
+        return play_game(GAME, players, GAME.start(), FAIR_LIMITS)
+    finally:
+        finish_all()
+
+
+def assert_thought_in_time(record: GameRecord) -> None:
+    assert record.verdict.code == verdicts.OK, (record.verdict, record.moves)
+    mine = [m for m in record.moves if m.seat == 0][1:]  # (the first starts its interpreter)
+    assert len(mine) >= 4
+    assert all(m.cpu_seconds is None or m.cpu_seconds >= THINK * 0.95 for m in mine), mine
+    slow = [round(m.seconds, 3) for m in mine if m.seconds is not None and m.seconds > FAIR_MOVE]
+    assert slow == [], ([round(m.seconds or 0, 3) for m in mine], FAIR_MOVE)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_processes_in_sessions_of_their_own_do_not_starve_the_opponent(
+        mode: str, tmp_path: Path) -> None:
+    needs_cgroups(mode)
+    thinker = contestant(tmp_path / "thinker", THINKER)
+    bot_text(thinker, before_move="think()")
+    # the baseline: against a bot that only plays
+    assert_thought_in_time(thinker_against(mode, thinker, contestant(tmp_path / "plain", "")))
+    starver = contestant(tmp_path / "starver", STARVER)
+    bot_text(starver, before_move="starve()")
+    assert_thought_in_time(thinker_against(mode, thinker, starver))
+
+
+# --- 9. memory: a helper killed for it is the bot's memory-limit --------------------------------
+
+#: three processes of 100 MiB each (each well under the address-space limit, together over
+#: the memory limit): the kernel kills one of them
+HELPERS = """
+kids = []
+def helpers():
+    for _ in range(3):
+        pid = os.fork()
+        if pid == 0:
+            block = bytearray(100 << 20)
+            for i in range(0, len(block), 4096):
+                block[i] = 1
+            time.sleep(0.5)
+            os._exit(0)
+        kids.append(pid)
+
+def reap():
+    killed = 0
+    for pid in kids:
+        killed += os.WIFSIGNALED(os.waitpid(pid, 0)[1])
+    report(f"KILLED {killed}", True)
+"""
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("when", ["while it plays", "after its last move"])
+def test_a_helper_process_killed_for_memory_is_a_memory_limit(
+        mode: str, when: str, tmp_path: Path) -> None:
+    # the main process plays every move as it should, and exits 0 once its helpers are gone
+    needs_cgroups(mode)
+    start = "helpers()" if when == "while it plays" else ""
+    bot = contestant(tmp_path, HELPERS + start)
+    bot_text(bot, after_game=("" if start else "helpers()\n") + "reap()\n")
+    limits = replace(LIMITS, grace_seconds=5.0)
+    player = BotPlayer(bot, limits, mode)
+    try:
+        record = play_game(GAME, [player, FirstPit()], GAME.start(), limits)
+    finally:
+        finish_all()
+    assert record.verdict.code == verdicts.MEMORY_LIMIT, (record.verdict, said(record))
+    assert record.verdict.seat == 0
+
+
+# --- 10. what started the bot, and PID 1, are out of its reach ----------------------------------
+
+TRACER = """
+libc.ptrace.argtypes = [ctypes.c_long, ctypes.c_long, ctypes.c_void_p, ctypes.c_void_p]
+libc.syscall.restype = ctypes.c_long
+PTRACE_ATTACH, PTRACE_DETACH, PTRACE_SEIZE, WALL = 16, 17, 0x4206, 0x40000000
+REFUSED = (errno.EPERM, errno.EACCES, errno.ENOSYS)
+
+def in_child(action, what):
+    # each attempt in a child of its own: whatever it traced is let go as it exits
+    pid = os.fork()
+    if pid == 0:
+        try:
+            code = action()
+        except BaseException:
+            code = 99
+        os._exit(code)
+    code = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+    if code:
+        raise OSError(code, what)
+
+def trace(request, target):
+    def action():
+        if libc.ptrace(request, target, None, None) != 0:
+            return ctypes.get_errno() or 99
+        if request == PTRACE_ATTACH:  # stopped: let go at once
+            os.waitpid(target, WALL)
+            libc.ptrace(PTRACE_DETACH, target, None, None)
+        return 0
+    return lambda: in_child(action, "ptrace")
+
+def read_memory(target):
+    def action():
+        address = 0x10000
+        try:
+            with open(f"/proc/{target}/maps") as fh:
+                address = int(fh.readline().split("-")[0], 16)
+        except (OSError, ValueError):
+            pass
+        buf = ctypes.create_string_buffer(16)
+        local = (ctypes.c_void_p * 2)(ctypes.addressof(buf), 16)
+        remote = (ctypes.c_void_p * 2)(address, 16)
+        if libc.syscall(310, target, local, 1, remote, 1, 0) >= 0:  # process_vm_readv
+            return 0
+        error = ctypes.get_errno()
+        return error if error in REFUSED else 0  # (EFAULT: let in, at a bad address)
+    return lambda: in_child(action, "process_vm_readv")
+
+def take_descriptor(target):
+    def action():
+        pidfd = libc.syscall(434, target, 0)  # pidfd_open
+        if pidfd < 0:
+            return ctypes.get_errno() or 99
+        if libc.syscall(438, pidfd, 0, 0) < 0:  # pidfd_getfd of its descriptor 0
+            return ctypes.get_errno() or 99
+        return 0
+    return lambda: in_child(action, "pidfd_getfd")
+
+for name, target in (("parent", os.getppid()), ("pid 1", 1)):
+    attempt(f"PTRACE_ATTACH {name}", trace(PTRACE_ATTACH, target))
+    attempt(f"PTRACE_SEIZE {name}", trace(PTRACE_SEIZE, target))
+    attempt(f"process_vm_readv {name}", read_memory(target))
+    attempt(f"pidfd_getfd {name}", take_descriptor(target))
+"""
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_bot_can_trace_neither_its_parent_nor_pid_1(mode: str, tmp_path: Path) -> None:
+    if mode == "none" and not AS_ROOT and not tier_for(mode).helper:
+        pytest.skip("without the exec helper the bot's parent is the judge, its own user's")
+    record = game(contestant(tmp_path, TRACER), mode)
+    text = said(record)
+    for name in ("parent", "pid 1"):
+        for what in ("PTRACE_ATTACH", "PTRACE_SEIZE", "process_vm_readv", "pidfd_getfd"):
+            assert f"NOT {what} {name}" in text, text
+    assert "GOT" not in text, text
+
+
+# --- 11. memory: what memfds hold is counted ------------------------------------------------------
+
+#: 600 MiB in memfds of 64 MiB, written (never mapped), none closed; a memfd that takes no
+#: more (the file size limit) is left for the next
+MEMFDS = """
+held, fds = 0, []
+chunk = b"x" * (1 << 20)
+def fill():
+    global held
+    while held < 600 << 20:
+        fd = os.memfd_create("held")
+        fds.append(fd)
+        for _ in range(64):
+            try:
+                held += os.write(fd, chunk)
+            except OSError as exc:
+                if exc.errno != errno.EFBIG:
+                    raise
+                break
+attempt("fill memfds", fill)
+tell("HELD", held)
+"""
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_memory_held_in_memfds_counts_against_the_memory_limit(
+        mode: str, tmp_path: Path) -> None:
+    limits = replace(LIMITS, first_move_seconds=10.0)
+    player = BotPlayer(contestant(tmp_path, MEMFDS), limits, mode)
+    try:
+        record = play_game(GAME, [player, FirstPit()], GAME.start(), limits)
+    finally:
+        finish_all()
+    if record.verdict.code == verdicts.MEMORY_LIMIT:
+        assert record.verdict.seat == 0
+        return
+    text = said(record)
+    held = int(text.split("GOT HELD ")[1].split()[0]) if "GOT HELD " in text else None
+    assert held is not None and held < limits.memory_bytes, (record.verdict, text)
