@@ -42,9 +42,9 @@ def needs_cgroups(mode: str) -> None:
 
 #: CPU seconds the thinker spends on each move
 THINK = 0.25
-#: the longest a move of the thinker may take: its CPU, somewhat slower, and a margin (a
-#: starved thinker gets a share of 2 cores among some 30 sessions: seconds a move)
-FAIR_MOVE = 2 * THINK + 0.1
+#: the longest a move of the thinker may take: its CPU, slower on a busy machine, and a
+#: margin (a starved thinker gets a share of 2 cores among some 30 sessions: seconds a move)
+FAIR_MOVE = 4 * THINK + 0.1
 
 THINKER = f"""
 def think():
@@ -91,7 +91,9 @@ def assert_thought_in_time(record: GameRecord) -> None:
 @pytest.mark.parametrize("mode", MODES)
 def test_processes_in_sessions_of_their_own_do_not_starve_the_opponent(
         mode: str, tmp_path: Path) -> None:
-    needs_cgroups(mode)
+    if not tier_for(mode).holds()["fair"]:
+        pytest.skip("needs cgroups with the cpu and cpuset controllers and a freezer: a root "
+                    "judge")
     thinker = contestant(tmp_path / "thinker", THINKER)
     bot_text(thinker, before_move="think()")
     # the baseline: against a bot that only plays
