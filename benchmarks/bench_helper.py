@@ -21,12 +21,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from judge.sandbox.helper import SOURCE, _kernel_headers
+from judge.sandbox.helper import _kernel_headers, sources
 
 
 def build(tmp: Path, name: str, compiler: list[str]) -> str | None:
     out = tmp / name
-    done = subprocess.run([*compiler, "-O2", "-o", str(out), str(SOURCE)], capture_output=True)
+    done = subprocess.run([*compiler, "-O2", "-o", str(out), *map(str, sources())],
+                          capture_output=True)
     return str(out) if done.returncode == 0 else None
 
 

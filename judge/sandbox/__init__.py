@@ -12,7 +12,8 @@ Modules, by what a newcomer looks for:
 - `process`: one confined bot process, from spawn to reaping (`Confined`);
 - `stderr`: draining every bot's stderr, keeping its tail;
 - `slots`: a uid and cgroups per concurrent game (a root judge);
-- `helper` and `helper.c`: the exec helper that confines and execs a bot;
+- `helper` and `exec/`: the exec helper that confines and execs a bot (C, one file per
+  concern; `exec.h` lists what each offers);
 - `cleanup`: removing what a bot left on disk, whatever it did to it.
 """
 

@@ -1,5 +1,6 @@
-"""The exec helper (`helper.c`): built once into the cache, it confines and execs a bot,
-and (as a launcher the judge keeps, see `launcher.py`) forks each bot's starter.
+"""The exec helper (`exec/`, one C file per concern): built once into the cache, it
+confines and execs a bot, and (as a launcher the judge keeps, see `launcher.py`) forks each
+bot's starter.
 
 With it, starting a bot is a request to the launcher and a few system calls in C; without
 a C compiler the judge falls back to doing the same in Python between fork and exec
@@ -17,7 +18,13 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-SOURCE = Path(__file__).with_name("helper.c")
+#: the helper's sources: its C files and the header that lists what each offers
+SOURCES = Path(__file__).with_name("exec")
+
+
+def sources() -> list[Path]:
+    """The helper's C files, in a fixed order."""
+    return sorted(SOURCES.glob("*.c"))
 
 
 #: the kernel's header folders that the helper includes (``linux/seccomp.h`` and what it
@@ -32,9 +39,11 @@ def helper_path() -> str | None:
 
     musl = shutil.which("musl-gcc")
     cc = shutil.which("cc") or shutil.which("gcc")
-    source = SOURCE.read_bytes()
-    flavour = b"musl" if musl else b"static"
-    key = hashlib.sha256(source + os.uname().machine.encode() + flavour).hexdigest()[:24]
+    digest = hashlib.sha256(os.uname().machine.encode() + (b"musl" if musl else b"static"))
+    for path in sorted(SOURCES.iterdir()):
+        if path.suffix in (".c", ".h"):
+            digest.update(f"\0{path.name}\0".encode() + path.read_bytes())
+    key = digest.hexdigest()[:24]
     folder = cache_dir() / "helper"
     binary = folder / f"judge-exec-{key}"
     if binary.is_file() and os.access(binary, os.X_OK):
@@ -57,7 +66,7 @@ def helper_path() -> str | None:
         for compiler in tries:
             try:
                 done = subprocess.run(
-                    [*compiler, "-O2", "-o", str(out), str(SOURCE)],
+                    [*compiler, "-O2", "-o", str(out), *map(str, sources())],
                     stdin=subprocess.DEVNULL, capture_output=True, timeout=120,
                 )
             except (OSError, subprocess.TimeoutExpired):

@@ -3,7 +3,7 @@ request, so that a game costs no fork or exec of the judge and no exec of the he
 
 A request is one message on a socket pair: the helper's arguments, the environment, the
 folder, and the descriptors the child gets (SCM_RIGHTS). The child does what the helper
-does when run as a program (see `helper.c`), in a session of its own. The launcher is its
+does when run as a program (see `exec/launcher.c`), in a session of its own. The launcher is its
 parent and reaps it; how it ended (wait status and resource use) comes on a pipe of the
 child's own, which is readable once it is reaped.
 """

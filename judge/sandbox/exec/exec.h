@@ -1,0 +1,49 @@
+/* judge-exec: what its parts offer each other (see main.c for what it does as a whole).
+ *
+ *   common.c    die, become a uid, join a cgroup, kill what a process left
+ *   seccomp.c   the bot's system call filter
+ *   helper.c    the set-up of one bot, in order: namespaces, mounts, limits, uid, filter,
+ *               signals, exec; and the reaper that stays as its parent
+ *   launcher.c  the launcher a judge process keeps: forks each bot's set-up on request
+ *   main.c      the command line: a launcher (-L) or one bot's set-up
+ */
+#ifndef JUDGE_EXEC_H
+#define JUDGE_EXEC_H
+
+#include <signal.h>
+#include <sys/types.h>
+
+/* how many of each repeated option (-c, -r, -k, ...) are taken */
+#define MAX_ITEMS 32
+
+/* ---- common.c ---- */
+/* in a child of the launcher: the launcher's pid, the parent that -p names */
+extern pid_t launcher_parent;
+/* in a child of the launcher: where it says that its private namespaces are made ("n"),
+   or closes without a word (none made), so that the launcher holds them */
+extern int ready_fd;
+/* set by `on_term`: the judge is gone (SIGTERM, its parent-death signal) */
+extern volatile sig_atomic_t judge_gone;
+void on_term(int sig);
+/* SIGKILL every descendant of `pid` that /proc lists now */
+void kill_descendants(pid_t pid, int depth);
+/* say "judge-exec: WHAT ARG: errno's text" on stderr and exit with status 126 */
+void die(const char *what, const char *arg) __attribute__((noreturn));
+/* drop every group and become `uid`: NULL, or the name of the call that failed */
+const char *become(long uid);
+/* join the cgroup whose cgroup.procs `fd` is open, then close it */
+void join_cgroup(int fd);
+
+/* ---- seccomp.c ---- */
+/* no new privileges, and the bot's system call filter (see seccomp.c) */
+void filter_calls(void);
+
+/* ---- helper.c ---- */
+/* set up and exec one bot (or stay as its reaper) as the options in `argv` say */
+int helper(int argc, char **argv);
+
+/* ---- launcher.c ---- */
+/* `judge-exec -L FD:PPID [-c FD]...`: serve requests to start bots until the judge is gone */
+int launcher(int argc, char **argv);
+
+#endif

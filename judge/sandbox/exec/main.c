@@ -1,0 +1,67 @@
+/* judge-exec: confine this process, then exec the bot.
+ *
+ * The judge starts every bot through this helper, so that Python can spawn it with vfork
+ * (no fork of the judge, no Python in the child) and the set-up is a handful of system
+ * calls. Options, in the order they are applied whatever the order given:
+ *
+ *   -p PPID        die with the judge (PR_SET_PDEATHSIG); exit if PPID is already gone
+ *   -c FD          join a cgroup: write "0" to FD (an open cgroup.procs), then close it
+ *   -m FD          (as root) enter the mount namespace FD (the judge's without what bwrap
+ *                  never shows: see `lean_mount_namespace`), then close it
+ *   -z FD          write "0" to FD (a cgroup's counter: CPU used, peak memory) last before
+ *                  the exec, then close it: what started the bot is not counted as its own
+ *   -k PATH        (as root) make PATH reachable: bind it back under -K covers
+ *   -K DIR         (as root) cover DIR with an empty read-only tmpfs (hides the rest of it)
+ *   -T DIR         (as root) a private tmpfs of -w's SIZE on DIR (a /tmp), the bot's own
+ *                  (-u's uid, mode 0700: no other uid can put anything in it)
+ *   -w SIZE:DIR    (as root) mount a private tmpfs of SIZE bytes on DIR, owned by -u
+ *   -f DIR         (as root) copy the regular files of DIR into -w's tmpfs
+ *   -i             (as root) private IPC and network namespaces, made for this game (the
+ *                  network's loopback up)
+ *   -r R:SOFT:HARD set resource limit R (numbers; -1 is unlimited)
+ *   -o PATH        (as root) give PATH to -u's uid (chown, not following a link)
+ *   -x FD          stay as the bot's parent and reaper of all it leaves, and write its wait
+ *                  status to FD ("S9", "E0")
+ *   -R             the same without the report (around bwrap, whose PID 1 outlives it)
+ *   -u UID         drop every group and become UID (gid UID), losing all capabilities
+ *   -s             no new privileges, no new user namespaces, no keyrings, io_uring or perf
+ *                  events, no sockets but local, IP and netlink ones (seccomp)
+ *   -d DIR         change to DIR last
+ *
+ * Everything after "--" is the command. Started as /proc/self/fd/N (by bwrap, given a
+ * descriptor of the helper's file), it does not pass N on. A failure exits with status 126
+ * and a message on stderr, which the judge reports as the bot's crash.
+ *
+ * `judge-exec -L FD:PPID [-c FD]...` is a launcher that a judge process keeps: it dies with
+ * PPID, joins the cgroups given (so that what it forks is born in them, with no migration
+ * per game), and for each request on the socket FD forks a child that does all of the
+ * above (no exec of the helper per game). Without -x the child becomes the bot: the
+ * launcher is its parent and reports how it ended. It holds the private namespaces a child
+ * makes until it has reaped it, and when the judge is done or gone it kills every process
+ * of the uids (-u) it started bots as. See `launcher()` for requests and reports.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <unistd.h>
+#include <fcntl.h>
+
+#include "exec.h"
+
+int main(int argc, char **argv) {
+    /* started through a descriptor of its file (bwrap, which does not show the file): not
+       passed on to the bot */
+    if (argc > 0 && argv[0] && !strncmp(argv[0], "/proc/self/fd/", 14)) {
+        char *end;
+        long fd = strtol(argv[0] + 14, &end, 10);
+        if (*end == 0 && end != argv[0] + 14 && fd >= 3 && fd < (1L << 20))
+            fcntl((int)fd, F_SETFD, FD_CLOEXEC);
+    }
+    if (argc >= 3 && !strcmp(argv[1], "-L")) return launcher(argc, argv);
+    return helper(argc, argv);
+}
