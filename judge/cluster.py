@@ -1,4 +1,10 @@
-"""Playing a run's games on a Dask distributed cluster (`pip install 'judge[cluster]'`).
+"""Playing a run's games on a Dask distributed cluster (`pip install -e '.[cluster]'`).
+
+Every party of the cluster proves itself over TLS with the judge's credentials
+(`judge.credentials`): a scheduler, worker or client without them reaches none of the
+others, so only `tls://` addresses are taken. Bots must not reach the cluster at all (a
+party runs whatever it is sent): a cluster is refused where the tier bots get does not keep
+them off the network.
 
 The coordinator (the `judge` that was given `--cluster ADDRESS`) keeps the SQLite store as
 the only source of truth: workers play games and send back records, which it stores as they
@@ -26,9 +32,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from judge.credentials import INSTALL, folder, security
 from judge.games.base import InputError, Stopped
 
 if TYPE_CHECKING:
+    from judge.sandbox import Tier
     from judge.schedule import GameSpec, Setup
 
 #: seconds to reach the scheduler before the command gives up (exit status 2)
@@ -36,41 +44,70 @@ CONNECT_SECONDS = 10
 #: the resource each game needs, and each worker process has one of
 RESOURCE = "games"
 
-#: the clients of this command, by scheduler address
-_clients: dict[str, Any] = {}
+#: the clients of this command, by scheduler address and credentials folder
+_clients: dict[tuple[str, str | None], Any] = {}
 #: the workers this command excluded (their sandbox or cache failed), by scheduler address
 _excluded: dict[str, set[str]] = {}
 
 
-def connect(address: str) -> Any:
-    """A Dask client of the scheduler at `address` (one per address, kept open for the rest
-    of the command: a match plays its batches through one connection); `InputError` when
-    no scheduler is there. A port where nothing listens is refused at once, not after
-    `CONNECT_SECONDS` of retries."""
-    client = _clients.get(address)
+def connect(address: str, credentials: str | None = None) -> Any:
+    """A Dask client of the scheduler at `address` (one per address and credentials folder,
+    kept open for the rest of the command: a match plays its batches through one
+    connection), proving itself with the credentials of `credentials` (a folder: see
+    `judge.credentials.folder`); `InputError` when no scheduler takes them there. A port
+    where nothing listens is refused at once, not after `CONNECT_SECONDS` of retries."""
+    client = _clients.get((address, credentials))
     if client is not None and client.status == "running":
         return client
+    check_address(address, "--cluster")
     try:
         from distributed import Client
         from distributed.comm import parse_address
         from distributed.comm.addressing import parse_host_port
     except ImportError:
-        raise InputError("--cluster needs Dask distributed: pip install 'judge[cluster]'"
-                         ) from None
+        raise InputError(f"--cluster needs Dask distributed: {INSTALL}") from None
+    secure = security(credentials)
     try:
-        protocol, location = parse_address(address)
-        if protocol in ("tcp", "tls"):
-            host, port = parse_host_port(location)
-            socket.create_connection((host, port), timeout=CONNECT_SECONDS).close()
-        client = Client(address, timeout=CONNECT_SECONDS, set_as_default=False)
+        host, port = parse_host_port(parse_address(address)[1])
+        socket.create_connection((host, port), timeout=CONNECT_SECONDS).close()
+        client = Client(address, security=secure, timeout=CONNECT_SECONDS,
+                        set_as_default=False)
     except (OSError, TimeoutError, ValueError, TypeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
-        raise InputError(f"--cluster {address}: no Dask scheduler answers there "
+        raise InputError(f"--cluster {address}: no Dask scheduler answers there that takes "
+                         f"the credentials in {folder(credentials)} "
                          f"({exc.__class__.__name__}: {reason})") from None
     if not _clients:
         atexit.register(_close_all)
-    _clients[address] = client
+    _clients[address, credentials] = client
     return client
+
+
+def check_address(address: str, who: str) -> None:
+    """`InputError` unless `address` is a `tls://` one: the cluster takes no other."""
+    if not address.lower().startswith("tls://"):
+        raise InputError(f"{who} {address}: only a tls:// address is taken: the parties "
+                         f"of a cluster prove themselves with the judge's credentials over "
+                         f"TLS (`judge scheduler` prints its address)")
+
+
+def refuse_unconfined(mode: str, who: str, tier: Tier | None = None) -> None:
+    """`InputError` unless bots under `--sandbox mode` here (`tier`, the tier that mode
+    gives, looked up when not given) are kept off the network: a bot that had it could
+    reach the cluster on its ports, and a party of the cluster runs what it is sent."""
+    if tier is None:
+        from judge.sandbox import tier_for
+
+        tier = tier_for(mode)
+    if tier.holds()["network"]:
+        return
+    from judge.sandbox import bwrap_path
+
+    how = ("do not ask for --sandbox none (bubblewrap works here)"
+           if mode == "none" and bwrap_path() else
+           "install bubblewrap, or run the judge as root")
+    raise InputError(f"{who}: bots here would have the network (confinement {tier.name}) "
+                     f"and could reach the cluster, which runs what it is sent: {how}")
 
 
 def _first_line(exc: BaseException) -> str:
@@ -98,11 +135,11 @@ def _workers(client: Any) -> dict[str, Any]:
     return dict(info.get("workers") or {})
 
 
-def slots(address: str) -> int:
+def slots(address: str, credentials: str | None = None) -> int:
     """How many games the cluster at `address` plays at once (its workers' `games`
     resources); `InputError` when no worker offers one. Called before a run is created, so
     that a cluster that cannot play leaves nothing behind."""
-    client = connect(address)
+    client = connect(address, credentials)
     try:
         workers = _workers(client)
     except (OSError, TimeoutError) as exc:
@@ -120,10 +157,12 @@ class ClusterLost(Exception):
     excluded, a game was cancelled): the games stored so far are kept."""
 
 
-def play_on_cluster(setup: Setup, specs: list[GameSpec],
-                    address: str) -> Iterator[tuple[GameSpec, dict[str, Any]]]:
-    """Play `specs` on the cluster, yielding (spec, record) as each game ends; games not
-    ended when the caller stops (or the cluster fails: `ClusterLost`) are cancelled."""
+def play_on_cluster(setup: Setup, specs: list[GameSpec], address: str,
+                    credentials: str | None = None
+                    ) -> Iterator[tuple[GameSpec, dict[str, Any]]]:
+    """Play `specs` on the cluster (reached with the credentials folder `credentials`),
+    yielding (spec, record) as each game ends; games not ended when the caller stops (or
+    the cluster fails: `ClusterLost`) are cancelled."""
     from distributed import KilledWorker, as_completed
 
     from judge.schedule import OPTIMAL
@@ -145,8 +184,8 @@ def play_on_cluster(setup: Setup, specs: list[GameSpec],
                           f"would be another program's; the games played are stored: put "
                           f"the bot back as it was and continue with --resume, or start a "
                           f"new run")
-    slots(address)
-    client = connect(address)
+    slots(address, credentials)
+    client = connect(address, credentials)
     futures: dict[Any, GameSpec] = {}
     shipped = None
     try:
@@ -227,6 +266,8 @@ def play_remote(setup: Setup, spec: GameSpec) -> dict[str, Any]:
     from judge.schedule import play_spec
 
     try:
+        # the coordinator checked its own machine: this one may differ
+        refuse_unconfined(setup.sandbox, "this worker")
         record = play_spec(setup, spec)
     except (InputError, OSError) as exc:  # the worker's own trouble, not the bot's
         raise WorkerFailed(get_worker().address, f"{exc.__class__.__name__}: {exc}") from None

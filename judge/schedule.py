@@ -139,15 +139,17 @@ def _worker_init() -> None:
 
 def run_specs(setup: Setup, specs: list[GameSpec], jobs: int,
               on_done: Callable[[GameSpec, dict[str, Any]], None],
-              progress: bool = False, cluster: str | None = None) -> None:
-    """Play `specs` on `jobs` processes (or on the Dask `cluster` at that address), calling
-    `on_done` in this process as each ends."""
+              progress: bool = False, cluster: str | None = None,
+              credentials: str | None = None) -> None:
+    """Play `specs` on `jobs` processes (or on the Dask `cluster` at that address, reached
+    with the credentials folder `credentials`), calling `on_done` in this process as each
+    ends."""
     bar = _progress(len(specs), progress)
     if cluster is not None:
         from judge.cluster import play_on_cluster
 
-        games: Iterator[tuple[GameSpec, dict[str, Any]]] = play_on_cluster(setup, specs,
-                                                                             cluster)
+        games: Iterator[tuple[GameSpec, dict[str, Any]]] = play_on_cluster(
+            setup, specs, cluster, credentials)
     else:
         games = _play_all(setup, specs, jobs)
     try:

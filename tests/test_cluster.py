@@ -1,25 +1,38 @@
-"""Runs on a Dask cluster: a real scheduler and two `judge worker`s on 127.0.0.1, started
-here as subprocesses. The same seed gives the same standings as the local pool, and a worker
-killed mid-run loses and duplicates nothing."""
+"""Runs on a Dask cluster: a real `judge scheduler` and two `judge worker`s on 127.0.0.1,
+started here as subprocesses, every party proving itself over TLS with the judge's
+credentials. The same seed gives the same standings as the local pool, a worker killed
+mid-run loses and duplicates nothing, and neither a party without the credentials nor a
+bot reaches the cluster."""
 
 from __future__ import annotations
 
 import json
 import os
 import signal
+import socket
 import sqlite3
+import ssl
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-pytest.importorskip("distributed", reason="Dask distributed is not installed (judge[cluster])")
+CLUSTER_EXTRA = "pip install -e '.[cluster]'"
+pytest.importorskip("distributed", reason=f"Dask distributed is not installed: {CLUSTER_EXTRA}")
+pytest.importorskip("cryptography", reason=f"cryptography is not installed: {CLUSTER_EXTRA}")
+
+from judge import credentials  # noqa: E402
+from judge.games.base import InputError  # noqa: E402
+from judge.sandbox import Tier, tier_for  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 NIM = ROOT / "bots" / "nim"
+#: a tier without its own network: bots under it could reach the cluster
+NETWORKED = Tier("none", uid=False, cgroups=False, helper=True)
 
 
 def start(args: list[str], log: Path, env: dict[str, str] | None = None) -> subprocess.Popen:
@@ -36,24 +49,32 @@ def stop(proc: subprocess.Popen) -> None:
 
 
 def start_scheduler(tmp_path: Path, **env: str) -> tuple[subprocess.Popen, str]:
-    """A Dask scheduler on 127.0.0.1 (with `env` added to its environment) and its address
-    (once it listens)."""
-    info = tmp_path / "scheduler.json"
-    scheduler = start([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host",
-                       "127.0.0.1", "--port", "0", "--no-dashboard", "--scheduler-file",
-                       str(info)], tmp_path / "scheduler.log", env={**os.environ, **env})
+    """`judge scheduler` on 127.0.0.1 (with `env` added to its environment) and its address
+    (once it listens); skipped where bots would have the network, which it refuses."""
+    if not tier_for("auto").holds()["network"]:
+        pytest.skip(f"bots here have the network (confinement {tier_for('auto').name}): "
+                    f"a cluster is refused")
+    log = tmp_path / "scheduler.log"
+    scheduler = start([sys.executable, "-m", "judge", "scheduler", "--host", "127.0.0.1",
+                       "--port", "0"], log, env={**os.environ, **env})
     deadline = time.monotonic() + 60
     address = ""
     while not address and time.monotonic() < deadline and scheduler.poll() is None:
         time.sleep(0.2)
-        try:  # written by the scheduler once it listens
-            address = json.loads(info.read_text())["address"]
-        except (OSError, ValueError, KeyError):
-            continue
+        # printed alone on its line once it listens
+        address = next((line for line in log.read_text().splitlines()
+                        if line.startswith("tls://")), "")
     if not address:
         stop(scheduler)
-        pytest.fail("the Dask scheduler did not start")
+        pytest.fail(f"judge scheduler did not start: {log.read_text()}")
     return scheduler, address
+
+
+def wait_for_workers(address: str, count: int) -> None:
+    from distributed import Client
+
+    with Client(address, security=credentials.security(), timeout=30) as client:
+        client.wait_for_workers(count, timeout=60)
 
 
 @pytest.fixture
@@ -65,14 +86,17 @@ def cluster(tmp_path: Path) -> Iterator[tuple[str, list[subprocess.Popen], subpr
         for n in range(2):
             workers.append(start([sys.executable, "-m", "judge", "worker", address, "--jobs",
                                   "1", "--name", f"w{n}"], tmp_path / f"worker{n}.log"))
-        from distributed import Client
-
-        with Client(address, timeout=30) as client:
-            client.wait_for_workers(2, timeout=60)
+        wait_for_workers(address, 2)
         yield address, workers, scheduler
     finally:
         for proc in [*workers, scheduler]:
             stop(proc)
+
+
+@pytest.fixture
+def made() -> Path:
+    """The judge's credentials folder, its credentials made (as `judge scheduler` does)."""
+    return credentials.files(make=True)
 
 
 def slow_run(tmp_path: Path, address: str, games: int, pause: float, extra: list[str],
@@ -143,12 +167,16 @@ def test_a_worker_killed_mid_run_loses_and_duplicates_nothing(cluster, tmp_path:
     assert result["bots"][0]["judge_errors"] == 0
 
 
+def bots_for(command: str) -> list[str]:
+    """A Nim bot to grade, or two to play each other."""
+    return [str(NIM / "optimal.py")] + ([str(NIM / "random.py")] if command != "run" else [])
+
+
 @pytest.mark.parametrize("command", ["run", "tournament", "match"])
 def test_a_scheduler_that_does_not_answer_is_exit_status_2_and_stores_nothing(
-        tmp_path: Path, command: str) -> None:
-    bots = [str(NIM / "optimal.py")] + ([str(NIM / "random.py")] if command != "run" else [])
+        tmp_path: Path, command: str, made: Path) -> None:
     out = judge(command, "--game", "nim", "--db", str(tmp_path / "r.db"), "--cluster",
-                "tcp://127.0.0.1:9", *bots, cwd=tmp_path)
+                "tls://127.0.0.1:9", *bots_for(command), cwd=tmp_path)
     assert out.returncode == 2 and "no Dask scheduler answers" in out.stderr
     # nothing listens there: refused at once, not after the client's connect timeout
     assert "Connection refused" in out.stderr
@@ -158,7 +186,7 @@ def test_a_scheduler_that_does_not_answer_is_exit_status_2_and_stores_nothing(
 
 @pytest.mark.parametrize("jobs", ["0", "-3"])
 def test_a_worker_needs_at_least_one_job(tmp_path: Path, jobs: str) -> None:
-    out = judge("worker", "tcp://127.0.0.1:9", "--jobs", jobs, cwd=tmp_path)
+    out = judge("worker", "tls://127.0.0.1:9", "--jobs", jobs, cwd=tmp_path)
     assert out.returncode == 2 and "--jobs must be at least 1" in out.stderr
 
 
@@ -178,15 +206,18 @@ def test_a_scheduler_without_judge_workers_is_refused_before_a_run_is_created(
 def test_a_worker_whose_sandbox_fails_is_excluded_with_a_message(cluster,
                                                                  tmp_path: Path) -> None:
     address, workers, _ = cluster
-    broken = {**os.environ, "JUDGE_CACHE_DIR": "/etc/passwd"}  # no cache: no helper, no build
-    bad = subprocess.Popen([sys.executable, "-m", "judge", "worker", address, "--jobs", "1",
-                            "--name", "broken"], env=broken, start_new_session=True,
+    # no cache: no helper, no tier; Dask's own command, as `judge worker` refuses to start
+    # where it cannot tell its tier
+    broken = {**os.environ, "JUDGE_CACHE_DIR": "/etc/passwd"}
+    folder = credentials.folder()
+    bad = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address,
+                            "--nworkers", "1", "--nthreads", "1", "--resources", "games=1",
+                            "--name", "broken", "--tls-ca-file", str(folder / "ca.pem"),
+                            "--tls-cert", str(folder / "cert.pem"), "--tls-key",
+                            str(folder / "key.pem")], env=broken, start_new_session=True,
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     workers.append(bad)  # stopped with the others
-    from distributed import Client
-
-    with Client(address, timeout=30) as client:
-        client.wait_for_workers(3, timeout=60)
+    wait_for_workers(address, 3)
     (tmp_path / "starts.txt").write_text("".join(f"{n} {n + 1}\n" for n in range(1, 13)))
     out = judge("run", "--game", "nim", "--db", str(tmp_path / "r.db"), "--tests",
                 str(tmp_path / "starts.txt"), "--cluster", address, "--format", "json",
@@ -281,10 +312,10 @@ def test_a_bot_changed_during_a_run_on_the_cluster_stops_it_as_locally(tmp_path:
     specs = [GameSpec("k", (str(bot), OPTIMAL), "1 2")]
     bot.write_text((NIM / "optimal.py").read_text())
     with pytest.raises(Stopped, match="changed .or went. during the run"):
-        next(play_on_cluster(setup, specs, "tcp://127.0.0.1:9"))
+        next(play_on_cluster(setup, specs, "tls://127.0.0.1:9"))
     bot.unlink()
     with pytest.raises(Stopped, match="changed .or went. during the run"):
-        next(play_on_cluster(setup, specs, "tcp://127.0.0.1:9"))
+        next(play_on_cluster(setup, specs, "tls://127.0.0.1:9"))
 
 
 def test_a_game_whose_workers_all_die_stops_the_run_in_one_line(tmp_path: Path) -> None:
@@ -295,10 +326,7 @@ def test_a_game_whose_workers_all_die_stops_the_run_in_one_line(tmp_path: Path) 
     worker = start([sys.executable, "-m", "judge", "worker", address, "--jobs", "1"],
                    tmp_path / "worker.log")
     try:
-        from distributed import Client
-
-        with Client(address, timeout=30) as client:
-            client.wait_for_workers(1, timeout=60)
+        wait_for_workers(address, 1)
         db = tmp_path / "r.db"
         run = slow_run(tmp_path, address, 20, 0.2, [], stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE, text=True)
@@ -313,3 +341,163 @@ def test_a_game_whose_workers_all_die_stops_the_run_in_one_line(tmp_path: Path) 
     assert "Traceback" not in err
     last = err.strip().splitlines()[-1]
     assert "was given up by the scheduler" in last and "judge run --resume 1" in last
+
+
+# --- the cluster is the judge's alone ------------------------------------------------------
+
+
+def test_a_client_without_the_credentials_cannot_reach_the_scheduler(tmp_path: Path) -> None:
+    from distributed import Client, Security
+
+    scheduler, address = start_scheduler(tmp_path)
+    folder = credentials.folder()
+    other = Security.temporary()  # another CA's certificate
+    strangers = {
+        "plain TCP": (address.replace("tls://", "tcp://"), None),
+        "another CA": (address, other),
+        # trusts the scheduler, but shows a certificate the judge's CA did not sign
+        "another certificate": (address, Security(
+            require_encryption=True, tls_ca_file=str(folder / "ca.pem"),
+            tls_client_cert=other.tls_client_cert, tls_client_key=other.tls_client_key)),
+    }
+    try:
+        with Client(address, security=credentials.security(), timeout=10) as client:
+            assert client.submit(sum, [1, 2], pure=False).key  # the judge's own: taken
+        for name, (where, security) in strangers.items():
+            began = time.monotonic()
+            with pytest.raises((OSError, TimeoutError)):
+                Client(where, security=security, timeout=3, set_as_default=False)
+            assert time.monotonic() - began < 10, name
+        # no certificate at all: the scheduler ends the connection at the first read
+        host, port = address.removeprefix("tls://").rsplit(":", 1)
+        context = ssl.create_default_context(cafile=str(folder / "ca.pem"))
+        context.check_hostname = False
+        with socket.create_connection((host, int(port)), timeout=3) as raw:
+            with pytest.raises((ssl.SSLError, ConnectionError)):
+                with context.wrap_socket(raw) as tls:
+                    tls.sendall(b"\0" * 8)
+                    assert tls.recv(8) == b""  # (closed, if no alert came)
+                    raise ConnectionError("closed")
+    finally:
+        stop(scheduler)
+
+
+def test_the_credentials_are_the_judges_users_alone(tmp_path: Path) -> None:
+    # a folder others may pass through, as a cache folder is: only the modes keep them out
+    base = Path(tempfile.mkdtemp(prefix="judge-credentials-"))
+    try:
+        base.chmod(0o755)
+        folder = credentials.files(str(base / "cluster"), make=True)
+        assert folder.stat().st_mode & 0o777 == 0o700
+        names = sorted(p.name for p in folder.iterdir())
+        assert names == ["ca.pem", "cert.pem", "key.pem"]  # the CA's key is not kept
+        for name in names:
+            st = (folder / name).stat()
+            assert st.st_mode & 0o777 == 0o600 and st.st_uid == os.geteuid()
+        if os.geteuid() == 0:  # a slot's uid cannot read them, nor list the folder
+            pid = os.fork()
+            if pid == 0:
+                code = 0
+                try:
+                    os.setgid(60000)
+                    os.setuid(60000)
+                    for path in [folder / name for name in names]:
+                        try:
+                            path.read_bytes()
+                            code = 1
+                        except PermissionError:
+                            pass
+                    try:
+                        os.listdir(folder)
+                        code = 1
+                    except PermissionError:
+                        pass
+                finally:
+                    os._exit(code)
+            assert os.waitpid(pid, 0)[1] == 0, "uid 60000 could read the credentials"
+        # credentials others could read are refused, not used
+        (folder / "key.pem").chmod(0o644)
+        with pytest.raises(InputError, match="must be this user's alone"):
+            credentials.files(str(folder))
+    finally:
+        subprocess.run(["rm", "-rf", str(base)], check=True)
+
+
+@pytest.mark.parametrize("command", ["run", "tournament", "match", "worker"])
+def test_an_address_without_tls_is_exit_status_2(tmp_path: Path, command: str) -> None:
+    where = (["tcp://127.0.0.1:9"] if command == "worker" else
+             ["--game", "nim", "--db", str(tmp_path / "r.db"), "--cluster",
+              "tcp://127.0.0.1:9", *bots_for(command)])
+    out = judge(command, *where, cwd=tmp_path)
+    assert out.returncode == 2, out.stderr
+    assert "tcp://127.0.0.1:9: only a tls:// address is taken" in out.stderr
+    assert not (tmp_path / "r.db").exists()
+
+
+def test_the_check_refuses_a_tier_whose_bots_have_the_network() -> None:
+    from judge.cluster import refuse_unconfined
+
+    with pytest.raises(InputError, match="bots here would have the network"):
+        refuse_unconfined("none", "--cluster", NETWORKED)
+    refuse_unconfined("bwrap", "--cluster", Tier("bwrap", uid=False, cgroups=False,
+                                                  helper=True))
+
+
+@pytest.mark.parametrize("command", ["run", "tournament", "match"])
+def test_cluster_is_refused_where_bots_would_have_the_network(
+        tmp_path: Path, command: str, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str], made: Path) -> None:
+    import judge.sandbox
+    from judge.cli import main
+
+    # as an ordinary user without bubblewrap: --sandbox none
+    monkeypatch.setattr(judge.sandbox, "tier_for", lambda mode: NETWORKED)
+    monkeypatch.chdir(tmp_path)
+    status = main([command, "--game", "nim", "--sandbox", "none", "--db",
+                   str(tmp_path / "r.db"), "--cluster", "tls://127.0.0.1:9",
+                   *bots_for(command)])
+    assert status == 2
+    assert "--cluster: bots here would have the network" in capsys.readouterr().err
+    assert not (tmp_path / "r.db").exists()
+
+
+def test_a_worker_refuses_a_game_whose_bots_would_have_the_network(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import distributed
+
+    import judge.sandbox
+    from judge.cluster import WorkerFailed, play_remote
+    from judge.schedule import OPTIMAL, GameSpec, Setup
+
+    monkeypatch.setattr(judge.sandbox, "tier_for", lambda mode: NETWORKED)
+    monkeypatch.setattr(distributed, "get_worker",
+                        lambda: type("W", (), {"address": "tls://w:1"})())
+    with pytest.raises(WorkerFailed, match="would have the network"):
+        play_remote(Setup("nim", "", {}, "none"),
+                    GameSpec("k", (str(NIM / "optimal.py"), OPTIMAL), "1 2"))
+
+
+def test_a_bot_on_a_worker_cannot_reach_the_scheduler(cluster, tmp_path: Path) -> None:
+    address, *_ = cluster
+    port = int(address.rsplit(":", 1)[1])
+    bot = tmp_path / "bot.py"
+    bot.write_text(f"""import socket, sys
+try:
+    socket.create_connection(("127.0.0.1", {port}), timeout=2).close()
+    print("GOT a connection to the scheduler", file=sys.stderr, flush=True)
+except OSError as exc:
+    print(f"NOT a connection to the scheduler: {{exc}}", file=sys.stderr, flush=True)
+for line in sys.stdin:
+    print(1, line.split()[0], flush=True)
+""")
+    (tmp_path / "starts.txt").write_text("3\n")
+    db = tmp_path / "r.db"
+    out = judge("run", "--game", "nim", "--db", str(db), "--tests",
+                str(tmp_path / "starts.txt"), "--cluster", address, str(bot), cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    with sqlite3.connect(db) as con:
+        (text,), = con.execute("SELECT record FROM games").fetchall()
+    record = json.loads(text)
+    said = " ".join(tail for tail in record["stderr"] if tail)
+    assert "NOT a connection to the scheduler" in said and "GOT" not in said, said
+    assert record["worker"] == socket.gethostname()  # played on a worker

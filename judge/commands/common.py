@@ -102,6 +102,16 @@ def add_output_options(p: argparse.ArgumentParser, extra: tuple[str, ...] = ("ht
                    help=f"the results database (default: {DEFAULT_DB} in this directory)")
 
 
+def add_credentials_option(p: argparse.ArgumentParser) -> None:
+    """`--credentials DIR`: the cluster's credentials folder."""
+    from judge.credentials import ENV
+
+    p.add_argument("--credentials", metavar="DIR",
+                   help=f"the cluster's credentials: the folder `judge scheduler` made (copied "
+                   f"here from its machine); default: ${ENV}, else the folder cluster of "
+                   f"the judge's cache")
+
+
 def add_harness_options(p: argparse.ArgumentParser, jobs: bool = True, seed: bool = True,
                         limits: dict[str, str] | None = None) -> None:
     """How bots are run: parallel jobs, sandbox, seed and limits (only those that apply).
@@ -113,9 +123,11 @@ def add_harness_options(p: argparse.ArgumentParser, jobs: bool = True, seed: boo
                        help=f"games played at once (default: the number of cores, "
                        f"{os.cpu_count()})")
         p.add_argument("--cluster", metavar="ADDRESS",
-                       help="play the games on the Dask scheduler at ADDRESS (e.g. "
-                       "tcp://10.0.0.5:8786; workers started with `judge worker ADDRESS`); "
-                       "the results are stored here as they arrive")
+                       help="play the games on the cluster whose scheduler is at ADDRESS "
+                       "(printed by `judge scheduler`, e.g. tls://10.0.0.5:8786; workers "
+                       "started with `judge worker ADDRESS`); the results are stored here as "
+                       "they arrive")
+        add_credentials_option(p)
     p.add_argument("--sandbox", choices=("auto", "bwrap", "none"), default="auto",
                    help="confine bots with bubblewrap (no network, a minimal read-only "
                    "system, a private tmpfs) when it is installed (auto, the default), always "
@@ -491,16 +503,20 @@ def storing(store: Store, run_id: int, stored: Callable[[], str]) -> Iterator[No
         store.unlock_run(run_id)
 
 
-def check_cluster(args: argparse.Namespace) -> int | None:
+def check_cluster(args: argparse.Namespace, config: dict[str, Any]) -> int | None:
     """With --cluster: how many games its workers play at once, asked before anything is
-    stored (a scheduler that does not answer, or one without a `judge worker`, is an
-    `InputError` and leaves no run behind); None without --cluster."""
+    stored (an address other than tls://, a sandbox under which bots would have the
+    network, a scheduler that does not answer or does not take the credentials, or one
+    without a `judge worker`, is an `InputError` and leaves no run behind); None without
+    --cluster."""
     address = getattr(args, "cluster", None)
     if address is None:
         return None
-    from judge.cluster import slots
+    from judge.cluster import check_address, refuse_unconfined, slots
 
-    return slots(address)
+    check_address(address, "--cluster")
+    refuse_unconfined(config["sandbox"], "--cluster")
+    return slots(address, args.credentials)
 
 
 def play_missing(store: Store, run_id: int, config: dict[str, Any], specs: list,
@@ -518,7 +534,8 @@ def play_missing(store: Store, run_id: int, config: dict[str, Any], specs: list,
               f"{tier_name(config)} ({store.path})", file=sys.stderr)
         run_specs(setup_of(config), todo, config["jobs"] if args.jobs is None else args.jobs,
                   lambda spec, rec: store.add_game(run_id, spec.key, rec),
-                  progress=show_progress(args), cluster=getattr(args, "cluster", None))
+                  progress=show_progress(args), cluster=getattr(args, "cluster", None),
+                  credentials=getattr(args, "credentials", None))
 
 
 def resume_hint(store: Store, info: dict[str, Any]) -> str:

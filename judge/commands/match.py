@@ -117,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
         refuse_with_resume(args, "--game", "--rules", "--starts", "--sprt", "--max-games",
                            "bots")
         run_id, config = args.resume, resumed(store, args.resume, "match")
-        check_cluster(args)  # before the run is touched
+        check_cluster(args, config)  # before the run is touched
     else:
         if not args.game:
             raise InputError("--game is required (or --resume RUN)")
@@ -150,7 +150,7 @@ def run(args: argparse.Namespace) -> int:
                   "sprt": params.to_dict(), "max_games": max_games, **harness,
                   "seed": seed, **run_identity(bots), "planned": max_games,
                   "opponent": opponent}
-        check_cluster(args)
+        check_cluster(args, config)
         store = open_store(args.db)  # only now: a refused command leaves no database behind
         run_id = store.create_run("match", game.describe(), config)
     play_match(store, run_id, config, args)
@@ -262,12 +262,12 @@ def play_match(store: Any, run_id: int, config: dict[str, Any],
     cluster = getattr(args, "cluster", None)
     # a batch keeps every game slot busy: on a cluster, its workers' slots, not this
     # machine's cores
-    slots = check_cluster(args) if cluster else jobs
+    slots = check_cluster(args, config) if cluster else jobs
     per_batch = max(1, PAIRS_PER_JOB * slots)
     max_pairs = config["max_games"] // 2
     params = SprtParams(**config["sprt"])
     setup = setup_of(config)
-    extra = {"cluster": cluster} if cluster else {}
+    extra = {"cluster": cluster, "credentials": args.credentials} if cluster else {}
     live = Live(sys.stderr.isatty())
 
     def done(key_of: dict[GameSpec, str], spec: GameSpec, rec: dict[str, Any]) -> None:

@@ -138,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
         store = open_store(args.db, must_exist=True)
         refuse_with_resume(args, "--game", "--rules", "--tests", "--seats", "bots")
         run_id, config = args.resume, resumed(store, args.resume, "run")
-        check_cluster(args)  # before the run is touched
+        check_cluster(args, config)  # before the run is touched
     else:
         if not args.game:
             raise InputError("--game is required (or --resume RUN)")
@@ -155,7 +155,7 @@ def run(args: argparse.Namespace) -> int:
         }
         config.update(run_identity(config["bots"]))
         config["planned"] = len(schedule(game, config["bots"], config["starts"]))
-        check_cluster(args)
+        check_cluster(args, config)
         from judge.schedule import plays_here
 
         if not getattr(args, "cluster", None) and plays_here(config["jobs"], config["planned"]):

@@ -117,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
         refuse_with_resume(args, "--game", "--rules", "--starts", "--gauntlet", "--rounds",
                            "--include-optimal", "bots")
         run_id, config = args.resume, resumed(store, args.resume, "tournament")
-        check_cluster(args)  # before the run is touched
+        check_cluster(args, config)  # before the run is touched
     else:
         if not args.game:
             raise InputError("--game is required (or --resume RUN)")
@@ -140,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
                   "gauntlet": args.gauntlet, "starts": args.starts, "start_positions": starts,
                   "rounds": args.rounds, **harness, "seed": seed, **run_identity(entrants)}
         config["planned"] = len(schedule(game, config))
-        check_cluster(args)
+        check_cluster(args, config)
         store = open_store(args.db)  # only now: a refused command leaves no database behind
         run_id = store.create_run("tournament", game.describe(), config)
     game = load_game(config["game"], config["rules"])
