@@ -1,7 +1,7 @@
 """Games per second on the local pool and on a Dask cluster on this machine, and the
 cluster's cost per game.
 
-Starts a scheduler and WORKERS `judge worker` processes (one game at a time each) on
+Starts `judge scheduler` and WORKERS `judge worker` processes (one game at a time each) on
 127.0.0.1, then plays the same Nim tournament (`bots/nim/optimal.c` against itself and the
 optimal player, `--rounds R`) with `--jobs WORKERS` locally and with `--cluster`, side by
 side. Run: ``python benchmarks/bench_cluster.py [--workers 2] [--rounds 4]``.
@@ -40,25 +40,25 @@ def main() -> None:
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         tmp = Path(folder)
-        info = tmp / "scheduler.json"
-        procs = [subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler",
-                                   "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
-                                   "--scheduler-file", str(info)], start_new_session=True,
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
+        # the cluster's credentials made for this benchmark alone, used by every process
+        os.environ["JUDGE_CLUSTER_CREDENTIALS"] = str(tmp / "credentials")
+        procs = [subprocess.Popen([sys.executable, "-m", "judge", "scheduler", "--host",
+                                   "127.0.0.1", "--port", "0"], start_new_session=True,
+                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                  text=True)]
         try:
-            while True:
-                try:
-                    address = json.loads(info.read_text())["address"]
-                    break
-                except (OSError, ValueError, KeyError):
-                    time.sleep(0.2)
+            address = procs[0].stdout.readline().strip()  # printed once it listens
+            if not address.startswith("tls://"):
+                sys.exit("judge scheduler did not start")
             procs.append(subprocess.Popen(
                 [sys.executable, "-m", "judge", "worker", address, "--jobs",
                  str(args.workers)], start_new_session=True, stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL))
             from distributed import Client
 
-            with Client(address, timeout=30) as client:
+            from judge.credentials import security
+
+            with Client(address, security=security(), timeout=30) as client:
                 client.wait_for_workers(args.workers, timeout=120)
             tournament(tmp, "warm", 1, ["--cluster", address])  # bots built on the workers
             local, games = tournament(tmp, "local", args.rounds, ["--jobs", str(args.workers)])

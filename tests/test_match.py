@@ -441,8 +441,9 @@ def test_on_a_cluster_a_batch_fills_the_clusters_game_slots_not_the_local_jobs(
 
     batches: list[int] = []
 
-    def fake_run_specs(setup, specs, jobs, on_done, progress=False, cluster=None):
-        assert cluster == "tcp://127.0.0.1:8786"
+    def fake_run_specs(setup, specs, jobs, on_done, progress=False, cluster=None,
+                       credentials=None):
+        assert cluster == "tls://127.0.0.1:8786"
         batches.append(len(specs))
         for spec in specs:
             on_done(spec, {"players": list(spec.players), "start": spec.start,
@@ -450,14 +451,15 @@ def test_on_a_cluster_a_batch_fills_the_clusters_game_slots_not_the_local_jobs(
 
     asked: list[str] = []
     monkeypatch.setattr(judge.schedule, "run_specs", fake_run_specs)
-    monkeypatch.setattr(match, "check_cluster", lambda args: asked.append(args.cluster) or 8)
+    monkeypatch.setattr(match, "check_cluster",
+                        lambda args, config: asked.append(args.cluster) or 8)
     store = Store(str(tmp_path / "m.db"))
     config = {"game": "nim", "rules": "", "bots": ["A", "B"], "start_positions": ["1 2 3"],
               "sprt": SprtParams().to_dict(), "max_games": 40, "jobs": 1, "seed": 1,
               "limits": {}, "sandbox": "none"}
     run_id = store.create_run("match", "nim", config)
-    args = argparse.Namespace(jobs=1, cluster="tcp://127.0.0.1:8786")
+    args = argparse.Namespace(jobs=1, cluster="tls://127.0.0.1:8786", credentials=None)
     match.play_match(store, run_id, config, args)
-    assert asked == ["tcp://127.0.0.1:8786"]
+    assert asked == ["tls://127.0.0.1:8786"]
     assert batches == [32, 8]  # 16 pairs (2 per slot), then the 4 left of the 20
     assert len(store.games(run_id)) == 40
