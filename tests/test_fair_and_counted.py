@@ -264,3 +264,51 @@ def test_memory_held_in_memfds_counts_against_the_memory_limit(
     text = said(record)
     held = int(text.split("GOT HELD ")[1].split()[0]) if "GOT HELD " in text else None
     assert held is not None and held < limits.memory_bytes, (record.verdict, text)
+
+
+# --- the bot not on move is stopped, never left so -----------------------------------------
+
+KILLED_MID_GAME = """
+import sys
+from pathlib import Path
+sys.path.insert(0, {tests!r})
+from test_confinement import GAME
+from test_fair_and_counted import FAIR_LIMITS
+from judge.players.bot import BotPlayer
+from judge.referee import play_game
+players = [BotPlayer(Path(bot), FAIR_LIMITS, {mode!r}) for bot in sys.argv[1:]]
+play_game(GAME, players, GAME.start(), FAIR_LIMITS)
+"""
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_judge_killed_while_a_bot_waits_for_its_turn_leaves_no_process(
+        mode: str, tmp_path: Path) -> None:
+    # the bot not on move is stopped (or frozen) while its opponent thinks: when the judge
+    # dies then, both still die with it, as every bot does
+    if not tier_for(mode).holds()["fair"]:
+        pytest.skip("bots wait for their turn stopped only in a tier with fair CPU")
+    import subprocess
+    import sys
+    import time
+
+    from test_confinement import running
+
+    slow = contestant(tmp_path / "slow", "")
+    bot_text(slow, before_move="time.sleep(1.5)")
+    waits = contestant(tmp_path / "waits", "")
+    script = KILLED_MID_GAME.format(tests=str(Path(__file__).parent), mode=mode)
+    judge = subprocess.Popen([sys.executable, "-c", script, str(slow), str(waits)])
+    try:
+        deadline = time.monotonic() + 20
+        while not (running(str(slow)) and running(str(waits))):  # (both started)
+            assert time.monotonic() < deadline and judge.poll() is None
+            time.sleep(0.05)
+        time.sleep(0.5)  # (the slow bot thinks, the other waits stopped)
+    finally:
+        judge.kill()
+        judge.wait()
+    deadline = time.monotonic() + 10
+    while (running(str(slow)) or running(str(waits))) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert running(str(slow)) == running(str(waits)) == []

@@ -50,11 +50,15 @@ COPIES = BOX_DIR / "copies"
 CONTROLLERS = ("memory", "pids", "cpuacct")
 #: v1 controllers that make a slot fair to the others where they are mounted: its CPUs
 #: fixed (cpuset: no sched_setaffinity undoes it), one CPU at most however many processes
-#: and sessions it has (cpu), and frozen while its opponent thinks (freezer)
-FAIR = ("cpuset", "cpu", "freezer")
+#: and sessions it has (cpu). (v1's freezer is not used to stop a bot while its opponent
+#: thinks: a process it froze does not die of SIGKILL, not even of its parent-death signal
+#: when the judge is killed; SIGSTOP lets SIGKILL through)
+FAIR = ("cpuset", "cpu")
 #: the v2 controllers that bound a slot (CPU is counted by every v2 cgroup: cpu.stat;
 #: every v2 cgroup can be frozen)
 V2_CONTROLLERS = ("memory", "pids", "cpu", "cpuset")
+#: how long a bot's processes are sent SIGSTOP until all are stopped at once (v1)
+STOP_SECONDS = 0.05
 #: a slot's processes together get at most one CPU: this much in each period (us)
 CPU_PERIOD_US = 100_000
 #: memory an earlier game left charged to a slot (page cache) is given back before the next
@@ -166,7 +170,8 @@ def _v1() -> Cgroups | None:
             continue
         if ctrl in FAIR:
             fair[ctrl] = base
-    return Cgroups(1, {c: bases[c] for c in CONTROLLERS}, True, True, fair, set(fair) == set(FAIR))
+    return Cgroups(1, {c: bases[c] for c in CONTROLLERS}, True, True, fair,
+                   set(fair) == set(FAIR))
 
 
 def _enable(cgroup: Path, controllers: tuple[str, ...]) -> set[str]:
@@ -231,9 +236,8 @@ class _V1:
             _write(self.paths["cpu"] / "cpu.cfs_period_us", str(CPU_PERIOD_US))
             _write(self.paths["cpu"] / "cpu.cfs_quota_us", str(CPU_PERIOD_US))
         self._cpus = ""
-        self._freezer = os.open(self.paths["freezer"] / "freezer.state",
-                                os.O_WRONLY | os.O_CLOEXEC) if "freezer" in fair else -1
-        self.frozen = False
+        #: (unknown for a slot that a judge may have left stopped: the first thaw acts)
+        self.frozen = True
         self._fds: dict[str, int] = {}
         for file in ("pids.current", "pids.events", "pids.max", "cpuacct.usage",
                      "memory.max_usage_in_bytes", "memory.usage_in_bytes",
@@ -251,16 +255,27 @@ class _V1:
         self.spared = 0
 
     def fds(self) -> list[int]:
-        return [*self._fds.values(), *self._procs.values(),
-                *([self._freezer] if self._freezer >= 0 else [])]
+        return [*self._fds.values(), *self._procs.values()]
 
     def fair(self) -> bool:
-        return self._freezer >= 0 and {"cpu", "cpuset"} <= set(self.paths)
+        return {"cpu", "cpuset"} <= set(self.paths)
 
     def freeze(self, frozen: bool) -> None:
-        if self._freezer >= 0 and frozen != self.frozen:
-            os.write(self._freezer, b"FROZEN" if frozen else b"THAWED")
-            self.frozen = frozen
+        # SIGSTOP to every process of the slot but its launcher, again until all of them
+        # are stopped at once (one still running may fork, or SIGCONT another); SIGCONT to
+        # them all (none of them can have forked meanwhile)
+        if frozen == self.frozen:
+            return
+        deadline = time.monotonic() + STOP_SECONDS
+        while True:
+            members = self.members()
+            for pid in members:
+                with suppress(OSError):
+                    os.kill(pid, signal.SIGSTOP if frozen else signal.SIGCONT)
+            if not frozen or all(map(_stopped, members)) or time.monotonic() > deadline:
+                break
+            time.sleep(0.0001)  # (a process on this core then gets to stop)
+        self.frozen = frozen
 
     def pin(self) -> None:
         """The slot's CPUs: those of the judge's process now (one core when it plays its
@@ -388,7 +403,8 @@ class _V2:
                 _write(self.path / "cpu.max", f"{CPU_PERIOD_US} {CPU_PERIOD_US}")
         self._freezer = os.open(self.path / "cgroup.freeze", wo)
         self._cpus = ""
-        self.frozen = False
+        #: (unknown for a slot that a judge may have left frozen: the first thaw acts)
+        self.frozen = True
         self._limits: tuple[int, int] | None = None
         #: pids.max is 0 (or not yet set): set it at the next prepare
         self._stopped = False
@@ -401,6 +417,7 @@ class _V2:
         return self._fair
 
     def freeze(self, frozen: bool) -> None:
+        # (v2's frozen processes still die of SIGKILL, and cgroup.kill ends them)
         if frozen != self.frozen:
             os.write(self._freezer, b"1" if frozen else b"0")
             self.frozen = frozen
@@ -528,6 +545,9 @@ class Slot:
                     self.counts_memory, self.counts_pids = v2.counts_memory, v2.counts_pids
             except OSError:
                 self.cgroups = None
+        if self.cgroups is not None:  # (what a judge killed meanwhile left stopped)
+            with suppress(OSError):
+                self.cgroups.freeze(False)
         self.kill_all()
 
     def release(self) -> None:
@@ -754,6 +774,15 @@ def lean_mount_namespace() -> int:
         logging.getLogger("judge.sandbox").info("bwrap starts in the judge's mounts (%s)", exc)
         return -1
     return made[0]
+
+
+def _stopped(pid: int) -> bool:
+    """Whether process `pid` is stopped (or gone): it runs no code, forks no process."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            return fh.read().rsplit(b")", 1)[1].split()[0] in (b"T", b"t", b"Z", b"X")
+    except (OSError, IndexError):
+        return True
 
 
 def _uid_processes(uid: int) -> list[int]:

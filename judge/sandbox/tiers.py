@@ -189,7 +189,7 @@ class Tier:
             "fresh": "install bubblewrap and a C compiler, or run the judge as root",
             "apart": "install bubblewrap and a C compiler, or run the judge as root",
             "fair": "run the judge as root where cgroups with the cpu and cpuset controllers "
-                    "(and v1's freezer) can be created",
+                    "can be created",
             "cluster": "install bubblewrap or run the judge as root",
         }
         text = dict(GUARANTEES)
