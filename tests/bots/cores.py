@@ -10,5 +10,5 @@ import first_pit
 with open(f"/proc/{os.getppid()}/stat") as fh:
     worker = fh.read().rsplit(")", 1)[1].split()[1]  # the parent of the bot's launcher
 print("cores", *sorted(os.sched_getaffinity(0)), "worker", worker, file=sys.stderr, flush=True)
-time.sleep(0.05)
+time.sleep(0.3)
 first_pit.play()
