@@ -16,6 +16,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+from dataclasses import dataclass, field
 from pathlib import Path
 
 #: the helper's sources: its C files and the header that lists what each offers
@@ -101,3 +102,70 @@ def _kernel_headers(tmp: Path, cc: str | None) -> list[str]:
         if found is not None:
             (links / name).symlink_to(found)
     return ["-idirafter", str(links)]
+
+
+@dataclass
+class ExecOptions:
+    """The exec helper's options for one process (see `exec/main.c`, which lists the same
+    letters): typed here, written as its command line in one place (`argv`). The helper
+    applies them in its own order (`exec/helper.c`), whatever the order given."""
+
+    #: die with this process (-p PPID)
+    parent: int | None = None
+    #: cgroup.procs descriptors to join (-c FD)
+    cgroups: list[int] = field(default_factory=list)
+    #: a mount namespace to enter first (-m FD)
+    mount_namespace: int | None = None
+    #: counters to set to 0 right before the exec (-z FD)
+    resets: list[int] = field(default_factory=list)
+    #: folders covered with an empty read-only tmpfs (-K), paths shown again in them (-k)
+    covers: list[str] = field(default_factory=list)
+    keeps: list[str] = field(default_factory=list)
+    #: private tmpfs folders of the bot's own (-T), its work dir and size (-w SIZE:DIR)
+    temps: list[str] = field(default_factory=list)
+    work: tuple[int, str] | None = None
+    #: a folder whose files are copied into the work dir (-f)
+    files_from: str | None = None
+    #: IPC and network namespaces made for this process (-i)
+    own_namespaces: bool = False
+    #: resource limits: (resource, soft, hard), -1 unlimited (-r)
+    rlimits: list[tuple[int, int, int]] = field(default_factory=list)
+    #: paths given to the bot's uid (-o)
+    owned: list[str] = field(default_factory=list)
+    #: stay as the bot's reaper and report its status on this descriptor (-x FD), or stay
+    #: as its reaper without a report (-R)
+    status_fd: int | None = None
+    reaper: bool = False
+    #: become this uid (-u)
+    uid: int | None = None
+    #: the system call filter (-s)
+    seccomp: bool = False
+    #: the folder to start in (-d)
+    chdir: str | None = None
+
+    def argv(self) -> list[str]:
+        """The options as the helper's command line (up to its "--")."""
+        out: list[str] = []
+
+        def each(flag: str, values: list) -> None:
+            for value in values:
+                out.extend((flag, str(value)))
+
+        each("-p", [self.parent] if self.parent is not None else [])
+        each("-c", self.cgroups)
+        each("-m", [self.mount_namespace] if self.mount_namespace is not None else [])
+        each("-z", self.resets)
+        each("-K", self.covers)
+        each("-T", self.temps)
+        each("-k", self.keeps)
+        each("-w", [f"{self.work[0]}:{self.work[1]}"] if self.work else [])
+        each("-f", [self.files_from] if self.files_from else [])
+        out += ["-i"] if self.own_namespaces else []
+        each("-r", [":".join(map(str, limit)) for limit in self.rlimits])
+        each("-o", self.owned)
+        each("-x", [self.status_fd] if self.status_fd is not None else [])
+        out += ["-R"] if self.reaper else []
+        each("-u", [self.uid] if self.uid is not None else [])
+        out += ["-s"] if self.seccomp else []
+        each("-d", [self.chdir] if self.chdir else [])
+        return out

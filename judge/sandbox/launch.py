@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from judge.sandbox.cleanup import WORKDIR_PREFIX, remove_tree, sweep_once
-from judge.sandbox.helper import helper_path
+from judge.sandbox.helper import ExecOptions, helper_path
 from judge.sandbox.limits import Limits
 from judge.sandbox.programs import Program
 from judge.sandbox.slots import COPIES, LEAN_HIDDEN, Slot, lean_mount_namespace
@@ -313,16 +313,18 @@ def _bwrap_options(shown: tuple[Path, ...], disk_bytes: int
 
 
 def bwrap_argv(program: Program, limits: Limits, files: dict[str, int],
-               inner: list[str]) -> tuple[list[str], int]:
-    """bubblewrap's command line for `program`, with the helper and its `inner` options,
-    and the descriptor of the helper that bubblewrap must be given (or -1): bwrap starts
-    it through /proc/self/fd, so that no mount is made to show it inside."""
+               inner: ExecOptions) -> tuple[list[str], int]:
+    """bubblewrap's command line for `program`, with the helper and its `inner` options
+    (the work dir given to the bot's uid), and the descriptor of the helper that bubblewrap
+    must be given (or -1): bwrap starts it through /proc/self/fd, so that no mount is made
+    to show it inside."""
     argv = bwrap_command(program, limits, files)
     helper = helper_path()
     if helper is None:  # a non-root judge without a C compiler: no helper inside
         return [*argv, "--", *program.argv], -1
     fd = _helper_fd(helper)
-    return [*argv, "--", f"/proc/self/fd/{fd}", *inner, "-o", BOX, "--", *program.argv], fd
+    inner = replace(inner, owned=[BOX])
+    return [*argv, "--", f"/proc/self/fd/{fd}", *inner.argv(), "--", *program.argv], fd
 
 
 @functools.lru_cache(maxsize=64)
@@ -564,15 +566,11 @@ def plan(program: Program, limits: Limits, tier: Tier, slot: Slot | None,
     # under bwrap the outer helper puts the starters in the slot's cgroups (see above),
     # and the bot stays in those of them that are its own too (v1's pids)
     joined = starter_joins if in_pids else []
-    outer_joins = [x for fd in joined for x in ("-c", str(fd))]
-    inner = [x for fd in bot_joins if fd not in joined for x in ("-c", str(fd))]
-    inner += [x for fd in resets for x in ("-z", str(fd))]
     bot_rlimits = rlimits(limits, own_uid, starters, program.address_space)
-    for res, soft, hard in bot_rlimits:
-        inner += ["-r", f"{res}:{rlim_arg(soft)}:{rlim_arg(hard)}"]
-    if slot is not None:
-        inner += ["-u", str(slot.uid)]
-    inner.append("-s")
+    inner = ExecOptions(
+        cgroups=[fd for fd in bot_joins if fd not in joined], resets=resets,
+        rlimits=[(res, rlim_arg(soft), rlim_arg(hard)) for res, soft, hard in bot_rlimits],
+        uid=slot.uid if slot is not None else None, seccomp=True)
     token = secrets.token_hex(8)
     base_env = {"PATH": SAFE_PATH, "LANG": "C.UTF-8", "JUDGE_BOT": token, **dict(program.env)}
     kept_fds = list(dict.fromkeys([*starter_joins, *bot_joins, *resets]))
@@ -584,7 +582,7 @@ def plan(program: Program, limits: Limits, tier: Tier, slot: Slot | None,
         status_read, status_write = os.pipe()
         os.set_blocking(status_read, False)
         pass_fds.append(status_write)
-        inner = ["-x", str(status_write), *inner]
+        inner.status_fd = status_write
     if mode == "bwrap":
         for content in (files or {}).values():
             fd = os.memfd_create("judge-file", 0)
@@ -606,8 +604,9 @@ def plan(program: Program, limits: Limits, tier: Tier, slot: Slot | None,
         if helper is not None:  # bwrap dies with the judge, even one killed as it starts
             # (the launcher that starts it, a subreaper, reaps bwrap's PID 1, which exits
             # after bwrap: an init that never reaps would keep it as a zombie)
-            outer = ["-m", str(lean)] if lean >= 0 else []
-            argv = [helper, "-p", str(os.getpid()), *outer_joins, *outer, "--", *argv]
+            outer = ExecOptions(parent=os.getpid(), cgroups=joined,
+                                mount_namespace=lean if lean >= 0 else None)
+            argv = [helper, *outer.argv(), "--", *argv]
         cwd = "/"
         env = {**base_env, "HOME": BOX, "TMPDIR": BOX, **(env or {})}
     else:
@@ -622,16 +621,14 @@ def plan(program: Program, limits: Limits, tier: Tier, slot: Slot | None,
         cwd = str(slot.box()) if boxed else str(workdir)
         env = {**base_env, "HOME": cwd, "TMPDIR": cwd, **(env or {})}
         if helper is not None:
-            outer = ["-p", str(os.getpid())]
-            if boxed:
-                covers, keeps = unreachable_for(program.shown_paths())
-                outer += [x for c in covers for x in ("-K", c)]
-                outer += [x for t in shared_temps() for x in ("-T", t)]
-                outer += [x for k in keeps for x in ("-k", k)]
-                outer += ["-i", "-w", f"{limits.disk_bytes}:{cwd}", "-d", cwd]
-                if workdir is not None:
-                    outer += ["-f", str(workdir)]
-            argv = [helper, *outer, *inner, "--", *program.argv]
+            inner.parent = os.getpid()
+            if boxed:  # its own namespaces, tmpfs mounts, and what it must not see covered
+                inner.covers, inner.keeps = map(list, unreachable_for(program.shown_paths()))
+                inner.temps = list(shared_temps())
+                inner.own_namespaces = True
+                inner.work, inner.chdir = (limits.disk_bytes, cwd), cwd
+                inner.files_from = str(workdir) if workdir is not None else None
+            argv = [helper, *inner.argv(), "--", *program.argv]
         else:
             argv = list(program.argv)
             preexec = functools.partial(confine_child, bot_rlimits, os.getpid(), libc_prctl())
