@@ -67,7 +67,7 @@ class BotPlayer(Player):
         self.stderr = ""
         #: CPU seconds its process used for its last move
         self.last_cpu = 0.0
-        #: frozen whenever its opponent is on move (a game between two bots: see `play_game`)
+        #: stopped whenever its opponent is on move (a game between two bots: see `play_game`)
         self.takes_turns = False
         self._moves = 0
         self._cpu = 0.0

@@ -147,25 +147,27 @@ class ExecOptions:
         """The options as the helper's command line (up to its "--")."""
         out: list[str] = []
 
-        def each(flag: str, values: list) -> None:
-            for value in values:
-                out.extend((flag, str(value)))
+        def each(flag: str, values: list) -> None:  # (None: the option is not given)
+            out.extend(x for value in values if value is not None for x in (flag, str(value)))
 
-        each("-p", [self.parent] if self.parent is not None else [])
+        def flag(name: str, on: bool) -> None:
+            out.extend([name] if on else [])
+
+        each("-p", [self.parent])
         each("-c", self.cgroups)
-        each("-m", [self.mount_namespace] if self.mount_namespace is not None else [])
+        each("-m", [self.mount_namespace])
         each("-z", self.resets)
         each("-K", self.covers)
         each("-T", self.temps)
         each("-k", self.keeps)
-        each("-w", [f"{self.work[0]}:{self.work[1]}"] if self.work else [])
-        each("-f", [self.files_from] if self.files_from else [])
-        out += ["-i"] if self.own_namespaces else []
+        each("-w", [f"{self.work[0]}:{self.work[1]}" if self.work else None])
+        each("-f", [self.files_from])
+        flag("-i", self.own_namespaces)
         each("-r", [":".join(map(str, limit)) for limit in self.rlimits])
         each("-o", self.owned)
-        each("-x", [self.status_fd] if self.status_fd is not None else [])
-        out += ["-R"] if self.reaper else []
-        each("-u", [self.uid] if self.uid is not None else [])
-        out += ["-s"] if self.seccomp else []
-        each("-d", [self.chdir] if self.chdir else [])
+        each("-x", [self.status_fd])
+        flag("-R", self.reaper)
+        each("-u", [self.uid])
+        flag("-s", self.seccomp)
+        each("-d", [self.chdir])
         return out

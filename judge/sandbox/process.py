@@ -310,8 +310,8 @@ class Confined:
         return self.process_count() >= self.limits.processes
 
     def pause(self, paused: bool) -> None:
-        """Freeze every process of the bot (or thaw them): while its opponent thinks, it
-        takes none of the opponent's CPU. Only in a slot with cgroups."""
+        """Stop every process of the bot (or let them run again): while its opponent thinks,
+        it takes none of the opponent's CPU. Only in a slot with cgroups."""
         cg = self._cgroup()
         if cg is not None and not self._closed:
             cg.freeze(paused)

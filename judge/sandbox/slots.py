@@ -149,7 +149,7 @@ class Cgroups:
     #: v1: the folder per controller of `FAIR` that is mounted (v2: each slot enables what
     #: its parent offers)
     fair: dict[str, Path] = dataclasses.field(default_factory=dict)
-    #: a slot's CPUs are fixed, bounded to one and can be frozen (see `FAIR`)
+    #: a slot's CPUs are fixed and bounded to one (see `FAIR`; any slot can be stopped)
     fair_cpu: bool = False
 
 
@@ -256,9 +256,6 @@ class _V1:
 
     def fds(self) -> list[int]:
         return [*self._fds.values(), *self._procs.values()]
-
-    def fair(self) -> bool:
-        return {"cpu", "cpuset"} <= set(self.paths)
 
     def freeze(self, frozen: bool) -> None:
         # SIGSTOP to every process of the slot but its launcher, again until all of them
@@ -397,7 +394,6 @@ class _V2:
         with suppress(OSError):  # Linux 5.14 and later
             self._fds["cgroup.kill"] = os.open(self.path / "cgroup.kill", wo)
         self._procs = [os.open(p / "cgroup.procs", wo) for p in (self.starters, self.bot)]
-        self._fair = {"cpu", "cpuset"} <= enabled
         if "cpu" in enabled:
             with suppress(OSError):
                 _write(self.path / "cpu.max", f"{CPU_PERIOD_US} {CPU_PERIOD_US}")
@@ -412,9 +408,6 @@ class _V2:
 
     def fds(self) -> list[int]:
         return [*self._fds.values(), *self._procs, self._freezer]
-
-    def fair(self) -> bool:
-        return self._fair
 
     def freeze(self, frozen: bool) -> None:
         # (v2's frozen processes still die of SIGKILL, and cgroup.kill ends them)
@@ -641,11 +634,6 @@ class Slot:
     def killed_for_memory(self) -> bool:
         """Whether the kernel killed a process of this game for memory."""
         return self.counts_memory and self.oom_kills() > self._oom_kills
-
-    def fair(self) -> bool:
-        """Whether the slot is fair to the others: its CPUs fixed, one CPU at most for all
-        its processes, and it can be frozen (see `FAIR`)."""
-        return self.cgroups is not None and self.cgroups.fair()
 
     def freeze(self, frozen: bool) -> None:
         """Stop every process of the slot where they are (or let them run again): a bot

@@ -122,7 +122,7 @@ GUARANTEES = (
     ("apart", "bots playing at once share nothing they can change (files, locks, IPC, "
               "network)"),
     ("fair", "it cannot take CPU from its opponent or a neighbour: its CPUs fixed, one CPU "
-             "for all its processes, frozen while an opponent bot thinks"),
+             "for all its processes, stopped while an opponent bot thinks"),
     ("cluster", "it cannot reach the cluster's scheduler or workers (no network)"),
 )
 
@@ -144,7 +144,7 @@ class Tier:
     #: the slot's cgroup also bounds memory (tmpfs included) and processes (controllers
     #: memory and pids)
     cgroup_limits: bool = True
-    #: the slot's cgroups also fix its CPUs, bound it to one CPU and can freeze it
+    #: the slot's cgroups also fix its CPUs and bound it to one CPU
     fair: bool = False
 
     @property
@@ -158,21 +158,23 @@ class Tier:
     def holds(self) -> dict[str, bool]:
         """Each guarantee of `GUARANTEES`: whether it holds in this tier."""
         bwrap = self.sandbox == "bwrap"
+        # as root the helper gives each game network and IPC namespaces of its own
+        own_network = bwrap or (self.uid and self.helper)
+        # namespaces made per game (bwrap's, or the helper's as root), and the helper's
+        # seccomp filter: no timestamps set, no page cache evicted, no lock shared
+        own_state = (bwrap or self.uid) and self.helper
         return {
             "filesystem": bwrap,
-            # as root the helper gives each game network and IPC namespaces of its own
-            "network": bwrap or (self.uid and self.helper),
+            "network": own_network,
             "userns": bwrap or self.helper,
             "uid": self.uid,
             "limits": self.cgroups and self.cgroup_limits,
             "disk": bwrap or (self.uid and self.helper),
             "lifetime": bwrap or self.cgroups,
-            # namespaces made per game (bwrap's, or the helper's as root), and the helper's
-            # seccomp filter: no timestamps set, no page cache evicted, no lock shared
-            "fresh": (bwrap or self.uid) and self.helper,
-            "apart": (bwrap or self.uid) and self.helper,
+            "fresh": own_state,
+            "apart": own_state,
             "fair": self.cgroups and self.fair,
-            "cluster": bwrap or (self.uid and self.helper),
+            "cluster": own_network,
         }
 
     def warnings(self) -> list[str]:

@@ -24,8 +24,10 @@
  *                  status to FD ("S9", "E0")
  *   -R             the same without the report (around bwrap, whose PID 1 outlives it)
  *   -u UID         drop every group and become UID (gid UID), losing all capabilities
- *   -s             no new privileges, no new user namespaces, no keyrings, io_uring or perf
- *                  events, no sockets but local, IP and netlink ones (seccomp)
+ *   -s             no new privileges and the system call filter of seccomp.c: no new user
+ *                  namespaces, keyrings, io_uring or perf events, no sockets but local, IP
+ *                  and netlink ones, no ptrace, no timestamps set, no look into or eviction
+ *                  from the page cache, no memfd, no lock shared with another process
  *   -d DIR         change to DIR last
  *
  * Everything after "--" is the command. Started as /proc/self/fd/N (by bwrap, given a
