@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from judge.sandbox.cleanup import remove_stale_workdirs, remove_tree
     from judge.sandbox.limits import Limits
-    from judge.sandbox.process import Confined, Exit, group_members
+    from judge.sandbox.meters import group_members
+    from judge.sandbox.process import Confined, Exit
     from judge.sandbox.programs import (
         CompileError,
         Program,
@@ -37,7 +38,7 @@ if TYPE_CHECKING:
 #: needs only `Limits` (its --help) does not import the process machinery
 _HOME = {
     "remove_stale_workdirs": "cleanup", "remove_tree": "cleanup", "Limits": "limits",
-    "Confined": "process", "Exit": "process", "group_members": "process",
+    "Confined": "process", "Exit": "process", "group_members": "meters",
     "CompileError": "programs", "Program": "programs", "check_bot_path": "programs",
     "compiled": "programs", "program_for": "programs", "ToolchainMissing": "programs",
     "SANDBOX_MODES": "tiers",

@@ -32,13 +32,12 @@ from judge.sandbox.helper import helper_path
 from judge.sandbox.launch import Launch, plan
 from judge.sandbox.launcher import Launched, Spawned, Started, launcher
 from judge.sandbox.limits import Limits
+from judge.sandbox.meters import Meter, descendants, group_members, meter_for
 from judge.sandbox.programs import Program
 from judge.sandbox.slots import Slot, take_slot
 from judge.sandbox.stderr import StderrTail, stderr_pump
 from judge.sandbox.tiers import tier_for
 
-_TICKS = os.sysconf("SC_CLK_TCK")
-_PAGE = os.sysconf("SC_PAGE_SIZE")
 #: the number of read(2), to tell a bot that waits for input (x86-64, arm64)
 _READ_SYSCALL = {"x86_64": 0, "aarch64": 63}.get(os.uname().machine, -1)
 
@@ -63,22 +62,6 @@ class Exit:
 def _kill_group(pgid: int) -> None:
     with suppress(ProcessLookupError, PermissionError):
         os.killpg(pgid, signal.SIGKILL)
-
-
-def group_members(pgid: int) -> list[int]:
-    """The live (not zombie) processes whose process group is `pgid` (scans /proc: only for
-    tiers without cgroups)."""
-    members = []
-    for name in os.listdir("/proc"):
-        if name.isdigit():
-            try:
-                with open(f"/proc/{name}/stat", "rb") as fh:
-                    fields = fh.read().rsplit(b")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[2]) == pgid and fields[0] != b"Z":
-                members.append(int(name))
-    return members
 
 
 def marked_processes(token: str) -> list[int]:
@@ -115,10 +98,8 @@ class Confined:
         self._closed = False
         self._pid: int | None = None
         self._proc_fds: dict[str, int] = {}
-        self._cpu = 0.0
         self._memory = 0
         self._status = b""
-        self._rss = 0
         self._parent_of_bot: int | None = None
         self._stderr_taken = False  # (see `end_input`)
         launch = plan(program, limits, self.tier, self.slot, files, env)
@@ -157,6 +138,9 @@ class Confined:
                         os.close(fd)
         self._status_fd = status_read
         self.pgid = self.started.pid
+        #: how its CPU, memory and processes are counted (see `meters.py`)
+        self.meter: Meter = meter_for(self.slot, limits, self.pgid, self._starters,
+                                      self._in_pids, self._locate)
         try:
             self._stderr = StderrTail(err_read, limits.stderr_bytes)
             err_read = -1  # the tail's now
@@ -232,20 +216,15 @@ class Confined:
         code = self._ended(timeout)
         if code is None:
             return None
+        # memory: the largest address space sampled, the peak resident size of a process
+        # of the bot (what its rlimit bounds), and the meter's peak (the slot's, this game's)
+        cpu, memory = self.meter.cpu_seconds(), max(self._memory, self.meter.memory_peak())
         usage = self.started.usage
-        # memory: the largest address space sampled or resident size of a process of the
-        # bot (what its rlimit bounds), and with cgroups the slot's peak in this game
-        cpu, memory, oom = self._cpu, self._memory, False
         if usage is not None:
-            cpu = max(usage.ru_utime + usage.ru_stime, cpu)
+            if not self.meter.kernel_peak:  # (its helper's: the bot and what it reaped)
+                cpu = max(usage.ru_utime + usage.ru_stime, cpu)
             memory = max(usage.ru_maxrss * 1024, memory)
-        cg = self._cgroup()
-        if cg is not None:
-            cpu = cg.cpu_seconds()
-            if cg.counts_memory:
-                oom = cg.killed_for_memory()
-                memory = max(memory, cg.memory_peak())  # this game's: see Slot.prepare
-        self.exit = Exit(code, cpu, memory, oom)
+        self.exit = Exit(code, cpu, memory, self.meter.killed_for_memory())
         return self.exit
 
     def _ended(self, timeout: float) -> int | None:
@@ -264,9 +243,8 @@ class Confined:
             if reported is not None:
                 # the helper ends right after the bot unless the bot left processes: its
                 # usage then gives the bot's peak resident size (for the verdict), where
-                # no memory cgroup gives the peak
-                cg = self._cgroup()
-                if cg is None or not cg.counts_memory:
+                # the kernel does not give the game's peak
+                if not self.meter.kernel_peak:
                     self.started.wait(0.05)
                 return reported
             if self.started.reap():
@@ -294,20 +272,13 @@ class Confined:
         return None
 
     def process_count(self) -> int:
-        """How many processes and threads the bot has (sandbox helpers not counted where
-        cgroups count them; else the live processes of its process group)."""
-        cg = self._cgroup()
-        if cg is not None:
-            return cg.process_count() - self._in_pids
-        return len(group_members(self.pgid)) - self._starters
+        """How many processes and threads the bot has (the sandbox's own not counted)."""
+        return self.meter.process_count()
 
     def hit_process_limit(self) -> bool:
-        """Whether the bot has tried to go past its process limit (or, without cgroups,
-        has reached it in its process group: its rlimit stops it there)."""
-        cg = self._cgroup()
-        if cg is not None and cg.counts_pids:
-            return cg.hit_process_limit()
-        return self.process_count() >= self.limits.processes
+        """Whether the bot has tried to go past its process limit (or, counted by the
+        judge, has reached it: its rlimit stops it there)."""
+        return self.meter.hit_process_limit()
 
     def pause(self, paused: bool) -> None:
         """Stop every process of the bot (or let them run again): while its opponent thinks,
@@ -317,12 +288,9 @@ class Confined:
             cg.freeze(paused)
 
     def killed_for_memory(self) -> bool:
-        """Whether the kernel killed one of the bot's processes for its memory limit (with
-        cgroups), or (without) its processes together hold more than the limit."""
-        cg = self._cgroup()
-        if cg is not None and cg.counts_memory:
-            return cg.killed_for_memory()
-        return self._rss > self.limits.memory_bytes
+        """Whether the kernel killed one of the bot's processes for its memory limit, or
+        (counted by the judge) its processes together hold more than the limit."""
+        return self.meter.killed_for_memory()
 
     def waiting_for_input(self) -> bool:
         """Whether the bot's process is blocked reading its standard input."""
@@ -337,43 +305,20 @@ class Confined:
         return len(fields) > 1 and fields[0] == str(_READ_SYSCALL) and int(fields[1], 16) == 0
 
     def cpu_seconds(self) -> float:
-        """CPU time the bot has used so far: all its processes (cgroups), else its own."""
+        """CPU time the bot has used so far, all its processes."""
         if self.exit is not None:
             return self.exit.cpu_seconds
-        cg = self._cgroup()
-        if cg is None or not cg.counts_memory:
-            self._sum_tree()  # (without a memory cgroup: the resident memory summed)
-        if cg is not None:
-            self._cpu = cg.cpu_seconds()
-        return self._cpu
+        return self.meter.cpu_seconds()
 
     def _cgroup(self) -> Slot | None:
-        """The slot whose cgroup holds the bot (CPU, processes; memory and the process
-        limit where its `counts_memory` and `counts_pids` say), or None."""
+        """The slot whose cgroups hold the bot (to stop it and kill all it started)."""
         return self.slot if self.slot is not None and self.slot.cgroups is not None else None
 
-    def _sum_tree(self) -> None:
-        """Without cgroups: CPU (with what its processes reaped) and resident memory summed
-        over the bot's processes, read from /proc (its starter's descendants: what left its
-        session too, as the helper is their subreaper)."""
+    def _locate(self) -> tuple[int, int | None] | None:
+        """The bot's process and the one whose descendants are its processes (its helper),
+        once the bot has been found (see `_bot_pid`)."""
         pid = self._bot_pid()
-        if pid is None:
-            return
-        parent = self._parent_of_bot
-        nodes = _descendants(parent) if parent is not None else [pid, *_descendants(pid)]
-        cpu, rss, seen = 0, 0, False
-        for node in nodes:
-            try:
-                with open(f"/proc/{node}/stat", "rb") as fh:
-                    fields = fh.read().rsplit(b")", 1)[1].split()
-            except (OSError, IndexError):
-                continue
-            seen = True
-            cpu += sum(int(f) for f in fields[11:15])  # utime, stime, cutime, cstime
-            rss += int(fields[21])
-        if seen:
-            self._cpu = max(self._cpu, cpu / _TICKS)
-            self._rss = rss * _PAGE
+        return None if pid is None else (pid, self._parent_of_bot)
 
     def sample_memory(self) -> int:
         """The largest address space of the bot's process seen so far, sampled now (bytes)."""
@@ -538,7 +483,7 @@ class Confined:
     def _kill_tree(self) -> None:
         """Kill the descendants of the process the judge started, until none is left (the
         helper stays their parent: orphans come back to it, not to init)."""
-        _kill_until_gone(lambda: _descendants(self.started.pid), rounds=50, pause=0.001)
+        _kill_until_gone(lambda: descendants(self.started.pid), rounds=50, pause=0.001)
 
     def _kill_without_slot(self) -> None:
         """Without a slot's cgroup: kill the process group until it is gone, and (without a
@@ -572,19 +517,6 @@ def _start(launch: Launch, stdio: tuple[int, int, int], slot: Slot | None) -> St
         launch.argv, stdin=stdio[0], stdout=stdio[1], stderr=stdio[2], cwd=launch.cwd,
         env=launch.env, start_new_session=True, pass_fds=launch.pass_fds,
         preexec_fn=launch.preexec))
-
-
-def _descendants(root: int) -> list[int]:
-    """The processes below `root` (its children, theirs, ...), from /proc."""
-    found: list[int] = []
-    todo = [root]
-    while todo:
-        pid = todo.pop()
-        with suppress(OSError), open(f"/proc/{pid}/task/{pid}/children") as fh:
-            kids = [int(k) for k in fh.read().split()]
-            found += kids
-            todo += kids
-    return found
 
 
 def _kill_until_gone(find: Callable[[], list[int]], rounds: int, pause: float) -> None:

@@ -222,7 +222,22 @@ def cgroups_here() -> Cgroups | None:
     return found
 
 
-class _V1:
+class _Pinned:
+    """A slot's CPUs: those of the judge's process now (one core when it plays its games
+    on one, see `one_core`), written to its cpuset only when they change."""
+
+    #: the slot's cpuset.cpus (None: no cpuset controller, its CPUs are the judge's)
+    cpuset: Path | None = None
+    _cpus = ""
+
+    def pin(self) -> None:
+        cpus = _cpus()
+        if self.cpuset is not None and cpus != self._cpus:
+            _write(self.cpuset, cpus)
+            self._cpus = cpus
+
+
+class _V1(_Pinned):
     """A slot's v1 cgroups: one per controller, the same path under each."""
 
     def __init__(self, bases: dict[str, Path], name: str, fair: dict[str, Path]) -> None:
@@ -235,7 +250,8 @@ class _V1:
         if "cpu" in fair:
             _write(self.paths["cpu"] / "cpu.cfs_period_us", str(CPU_PERIOD_US))
             _write(self.paths["cpu"] / "cpu.cfs_quota_us", str(CPU_PERIOD_US))
-        self._cpus = ""
+        if "cpuset" in self.paths:
+            self.cpuset = self.paths["cpuset"] / "cpuset.cpus"
         #: (unknown for a slot that a judge may have left stopped: the first thaw acts)
         self.frozen = True
         self._fds: dict[str, int] = {}
@@ -273,14 +289,6 @@ class _V1:
                 break
             time.sleep(0.0001)  # (a process on this core then gets to stop)
         self.frozen = frozen
-
-    def pin(self) -> None:
-        """The slot's CPUs: those of the judge's process now (one core when it plays its
-        games on one, see `one_core`); written only when they change."""
-        cpus = _cpus()
-        if "cpuset" in self.paths and cpus != self._cpus:
-            _write(self.paths["cpuset"] / "cpuset.cpus", cpus)
-            self._cpus = cpus
 
     def joins(self) -> list[int]:
         return list(self._procs.values())
@@ -364,7 +372,7 @@ class _V1:
             self.kill()
 
 
-class _V2:
+class _V2(_Pinned):
     """A slot's v2 cgroup: the slot bounds the processes, its child `bot` holds the bot
     (memory and CPU are its own), its child `starters` what starts it under bwrap."""
 
@@ -398,7 +406,8 @@ class _V2:
             with suppress(OSError):
                 _write(self.path / "cpu.max", f"{CPU_PERIOD_US} {CPU_PERIOD_US}")
         self._freezer = os.open(self.path / "cgroup.freeze", wo)
-        self._cpus = ""
+        if "cpuset" in enabled:
+            self.cpuset = self.path / "cpuset.cpus"
         #: (unknown for a slot that a judge may have left frozen: the first thaw acts)
         self.frozen = True
         self._limits: tuple[int, int] | None = None
@@ -414,13 +423,6 @@ class _V2:
         if frozen != self.frozen:
             os.write(self._freezer, b"1" if frozen else b"0")
             self.frozen = frozen
-
-    def pin(self) -> None:
-        cpus = _cpus()
-        if cpus != self._cpus:
-            with suppress(OSError):  # (no cpuset controller: its CPUs are the judge's)
-                _write(self.path / "cpuset.cpus", cpus)
-            self._cpus = cpus
 
     def _cpu_usec(self) -> int:
         return _field(os.pread(self._fds["cpu.stat"], 4096, 0), b"usage_usec")

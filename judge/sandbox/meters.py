@@ -1,0 +1,161 @@
+"""How a bot's use of CPU, memory and processes is counted, chosen once when it starts.
+
+Two strategies, as DOMjudge's runguard and isolate have: the slot's cgroups, where they
+count memory (tmpfs included) and processes (`SlotMeter`); else the judge's own sums over
+the bot's processes, read from /proc when the judge looks (`ProcSums`). The bot's process
+is found lazily (it may not have reached exec yet), through `locate`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from contextlib import suppress
+from typing import Protocol
+
+from judge.sandbox.limits import Limits
+from judge.sandbox.slots import Slot
+
+_TICKS = os.sysconf("SC_CLK_TCK")
+_PAGE = os.sysconf("SC_PAGE_SIZE")
+
+#: the bot's pid and the process to sum below (its helper, or None: the bot itself)
+Locate = Callable[[], tuple[int, int | None] | None]
+
+
+class Meter(Protocol):
+    """A bot's use of resources during its game."""
+
+    #: the kernel gives the game's peak memory (else the judge waits a little for the
+    #: helper's usage of the bot, which gives its peak resident size)
+    kernel_peak: bool
+
+    def cpu_seconds(self) -> float:
+        """CPU time of the bot's processes so far."""
+
+    def memory_peak(self) -> int:
+        """The most memory its processes held at once, as far as this meter sees (bytes)."""
+
+    def process_count(self) -> int:
+        """Its processes and threads now (the sandbox's own not counted)."""
+
+    def hit_process_limit(self) -> bool:
+        """Whether it tried to go past its process limit."""
+
+    def killed_for_memory(self) -> bool:
+        """Whether it went over its memory limit (the kernel killed one of its processes
+        for it, or its processes together hold more)."""
+
+
+def meter_for(slot: Slot | None, limits: Limits, pgid: int, starters: int, in_pids: int,
+              locate: Locate) -> Meter:
+    """The cgroups of a slot that counts memory and processes, else the judge's sums."""
+    if slot is not None and slot.cgroups is not None and slot.counts_memory \
+            and slot.counts_pids:
+        return SlotMeter(slot, in_pids)
+    return ProcSums(limits, pgid, starters, locate)
+
+
+class SlotMeter:
+    """Everything from the slot's cgroups, reset for each game (`Slot.prepare`)."""
+
+    kernel_peak = True
+
+    def __init__(self, slot: Slot, in_pids: int) -> None:
+        self.slot, self._in_pids = slot, in_pids
+
+    def cpu_seconds(self) -> float:
+        return self.slot.cpu_seconds()
+
+    def memory_peak(self) -> int:
+        return self.slot.memory_peak()
+
+    def process_count(self) -> int:
+        return self.slot.process_count() - self._in_pids  # (bwrap's own processes)
+
+    def hit_process_limit(self) -> bool:
+        return self.slot.hit_process_limit()
+
+    def killed_for_memory(self) -> bool:
+        return self.slot.killed_for_memory()
+
+
+class ProcSums:
+    """The judge's own sums from /proc: CPU (with what the processes reaped) and resident
+    memory over the bot's processes (its helper's descendants: what left its session
+    too, as the helper is their subreaper); processes from its process group, which its
+    rlimit bounds."""
+
+    kernel_peak = False
+
+    def __init__(self, limits: Limits, pgid: int, starters: int, locate: Locate) -> None:
+        self.limits, self._pgid, self._starters, self._locate = limits, pgid, starters, locate
+        self._cpu = 0.0
+        self._rss = self._peak = 0
+
+    def _sum(self) -> None:
+        found = self._locate()
+        if found is None:
+            return
+        pid, parent = found
+        nodes = descendants(parent) if parent is not None else [pid, *descendants(pid)]
+        cpu, rss, seen = 0, 0, False
+        for node in nodes:
+            try:
+                with open(f"/proc/{node}/stat", "rb") as fh:
+                    fields = fh.read().rsplit(b")", 1)[1].split()
+            except (OSError, IndexError):
+                continue
+            seen = True
+            cpu += sum(int(f) for f in fields[11:15])  # utime, stime, cutime, cstime
+            rss += int(fields[21])
+        if seen:
+            self._cpu = max(self._cpu, cpu / _TICKS)
+            self._rss = rss * _PAGE
+            self._peak = max(self._peak, self._rss)
+
+    def cpu_seconds(self) -> float:
+        self._sum()
+        return self._cpu
+
+    def memory_peak(self) -> int:
+        return self._peak  # (as often as the judge looks)
+
+    def process_count(self) -> int:
+        return len(group_members(self._pgid)) - self._starters
+
+    def hit_process_limit(self) -> bool:
+        return self.process_count() >= self.limits.processes  # (its rlimit stops it there)
+
+    def killed_for_memory(self) -> bool:
+        return self._rss > self.limits.memory_bytes
+
+
+def group_members(pgid: int) -> list[int]:
+    """The live (not zombie) processes whose process group is `pgid` (scans /proc: only for
+    tiers without cgroups)."""
+    members = []
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                with open(f"/proc/{name}/stat", "rb") as fh:
+                    fields = fh.read().rsplit(b")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[2]) == pgid and fields[0] != b"Z":
+                members.append(int(name))
+    return members
+
+
+def descendants(root: int) -> list[int]:
+    """The processes below `root` (its children, theirs, ...), from /proc."""
+    found: list[int] = []
+    todo = [root]
+    while todo:
+        pid = todo.pop()
+        with suppress(OSError), open(f"/proc/{pid}/task/{pid}/children") as fh:
+            kids = [int(k) for k in fh.read().split()]
+            found += kids
+            todo += kids
+    return found
+
