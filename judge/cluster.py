@@ -33,7 +33,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from judge.credentials import INSTALL, folder, security
-from judge.games.base import InputError, Stopped
+from judge.games.base import InputError
+from judge.plan import OPTIMAL, BotSource
 
 if TYPE_CHECKING:
     from judge.sandbox import Tier
@@ -165,25 +166,18 @@ def play_on_cluster(setup: Setup, specs: list[GameSpec], address: str,
     the cluster fails: `ClusterLost`) are cancelled."""
     from distributed import KilledWorker, as_completed
 
-    from judge.schedule import OPTIMAL
 
     names = sorted({who for spec in specs for who in spec.players if who != OPTIMAL})
     files: dict[str, bytes] = {}
     for name in names:
         digest = (setup.fingerprints or {}).get(name)
+        if digest is not None:  # the content shipped must be the program the run started with
+            files[name] = BotSource(name, digest).content()
+            continue
         try:
             files[name] = Path(name).read_bytes()
         except OSError as exc:
-            if digest is None:
-                raise InputError(f"cannot read bot {name}: {exc.strerror}") from None
-        # what a local run checks before each game: the content shipped must be the
-        # program the run started with
-        if digest is not None and (name not in files
-                                   or hashlib.sha256(files[name]).hexdigest() != digest):
-            raise Stopped(f"bot {name} changed (or went) during the run, so its next games "
-                          f"would be another program's; the games played are stored: put "
-                          f"the bot back as it was and continue with --resume, or start a "
-                          f"new run")
+            raise InputError(f"cannot read bot {name}: {exc.strerror}") from None
     slots(address, credentials)
     client = connect(address, credentials)
     futures: dict[Any, GameSpec] = {}

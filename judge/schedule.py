@@ -12,7 +12,7 @@ from contextlib import nullcontext
 from dataclasses import asdict, dataclass
 from typing import Any
 
-OPTIMAL = "optimal"
+from judge.plan import OPTIMAL, BotSource, Plan
 
 
 @dataclass(frozen=True)
@@ -42,6 +42,13 @@ class Setup:
     #: on a cluster worker: each bot's file by name (bots travel by content)
     bot_files: dict[str, bytes] | None = None
 
+    @classmethod
+    def of(cls, plan: Plan) -> Setup:
+        """What the games of `plan` need."""
+        h = plan.harness
+        return cls(plan.game, plan.rules, asdict(h.limits), h.sandbox, h.seed,
+                   h.languages, plan.fingerprints(), plan.opponent)
+
 
 def play_spec(setup: Setup, spec: GameSpec) -> dict[str, Any]:
     """Play one scheduled game and return its record, with every move reviewed."""
@@ -60,7 +67,7 @@ def play_spec(setup: Setup, spec: GameSpec) -> dict[str, Any]:
 
             paths[who] = local_copy(who, setup.bot_files[who])
         elif setup.fingerprints and who in setup.fingerprints:
-            _same_bot(who, setup.fingerprints[who])
+            BotSource(who, setup.fingerprints[who]).check()
     game = load_game(setup.game, setup.rules)
     start = game.parse_position(spec.start)
     limits = Limits(**setup.limits)
@@ -80,32 +87,6 @@ def play_spec(setup: Setup, spec: GameSpec) -> dict[str, Any]:
     data["review"] = [r.to_dict() for r in review(game, start, moves, bots, record.played)]
     data["perfect"] = perfect_results(game, start)
     return data
-
-
-#: bot file -> (its stat when its content was last found to have `digest`, the digest)
-_verified: dict[str, tuple[tuple[int, ...], str]] = {}
-
-
-def _same_bot(path: str, digest: str) -> None:
-    """Stop the run if a bot's file changed since it started (its games would be another
-    program's): the games stored so far are kept."""
-    from judge.games.base import Stopped
-
-    try:
-        st = os.stat(path)
-        version = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
-        same = _verified.get(path) == (version, digest)
-        if not same:
-            with open(path, "rb") as fh:
-                same = hashlib.sha256(fh.read()).hexdigest() == digest
-            if same:  # not read and hashed again while the file stays as it is
-                _verified[path] = (version, digest)
-    except OSError:
-        same = False
-    if not same:
-        raise Stopped(f"bot {path} changed (or went) during the run, so its next games would "
-                      f"be another program's; the games played are stored: put the bot back "
-                      f"as it was and continue with --resume, or start a new run")
 
 
 def game_seed(run_seed: int | None, key: str) -> int | None:

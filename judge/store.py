@@ -9,10 +9,12 @@ import sqlite3
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from judge.games.base import InputError
+from judge.plan import OPTIMAL, Plan, from_config
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -37,6 +39,38 @@ COLUMNS = {
     "runs": {"id", "kind", "game", "config", "created", "finished"},
     "games": {"run_id", "key", "record", "stored"},
 }
+
+
+@dataclass(frozen=True)
+class StoredRun:
+    """A run as the database holds it: its plan and its state."""
+
+    id: int
+    #: "run" (grading), "tournament" or "match": the command that plays it
+    kind: str
+    #: the game and its rules, as people read them
+    game: str
+    plan: Plan
+    created: float
+    #: when its last scheduled game was stored (None: not finished)
+    finished: float | None
+
+
+@dataclass(frozen=True)
+class RunSummary:
+    """One line of the list of runs."""
+
+    id: int
+    kind: str
+    game: str
+    created: float
+    finished: float | None
+    #: games stored, and planned (a match: at most)
+    games: int
+    planned: int | None
+    #: who plays: bot paths, and "optimal" for the perfect player (of kind `opponent`)
+    bots: list[str]
+    opponent: str
 
 
 class Store:
@@ -186,17 +220,18 @@ class Store:
             self.unlock_run(run_id)
         self.db.close()
 
-    def create_run(self, kind: str, game: str, config: dict[str, Any]) -> int:
-        """A new run; returns its number."""
+    def create_run(self, plan: Plan) -> int:
+        """A new run of `plan`; returns its number."""
         with self._writing(), self.db:
             cur = self.db.execute(
                 "INSERT INTO runs (kind, game, config, created) VALUES (?, ?, ?, ?)",
-                (kind, game, json.dumps(config), time.time()),
+                (plan.kind, plan.load_game().describe(), json.dumps(plan.to_config()),
+                 time.time()),
             )
         return int(cur.lastrowid or 0)
 
-    def run(self, run_id: int) -> dict[str, Any]:
-        """A run's kind, game, config and state; `InputError` if there is no such run."""
+    def run(self, run_id: int) -> StoredRun:
+        """A run's kind, game, plan and state; `InputError` if there is no such run."""
         if not 0 <= run_id < 1 << 63:
             raise InputError(f"there is no run {run_id} in {self.path}")
         row = self.db.execute(
@@ -204,10 +239,10 @@ class Store:
         ).fetchone()
         if row is None:
             raise InputError(f"there is no run {run_id} in {self.path}")
-        return {"id": row[0], "kind": row[1], "game": row[2], "config": json.loads(row[3]),
-                "created": row[4], "finished": row[5]}
+        return StoredRun(row[0], row[1], row[2], from_config(row[1], json.loads(row[3])),
+                         row[4], row[5])
 
-    def runs(self) -> list[dict[str, Any]]:
+    def runs(self) -> list[RunSummary]:
         """Every run, oldest first, with its count of stored games."""
         rows = self.db.execute(
             "SELECT r.id, r.kind, r.game, r.created, r.finished, COUNT(g.key), r.config "
@@ -216,10 +251,10 @@ class Store:
         out = []
         for r in rows:
             config = json.loads(r[6])
-            out.append({"id": r[0], "kind": r[1], "game": r[2], "created": r[3],
-                        "finished": r[4], "games": r[5], "planned": config.get("planned"),
-                        "bots": config.get("bots") or config.get("entrants") or [],
-                        "opponent": config.get("opponent") or "optimal"})
+            opponent = config.get("opponent") or OPTIMAL
+            bots = config.get("bots") or config.get("entrants") or []
+            out.append(RunSummary(r[0], r[1], r[2], r[3], r[4], r[5], config.get("planned"),
+                                  list(bots), opponent))
         return out
 
     def done_keys(self, run_id: int) -> set[str]:

@@ -16,6 +16,8 @@ from typing import Any
 
 from judge import __version__
 from judge.games.base import InputError, MoveError
+from judge.plan import GradingPlan, MatchPlan
+from judge.store import StoredRun
 from judge.verdicts import JUDGE_ERROR, LOSING, MEANINGS
 
 FORMAT = "judge-transcript/1"
@@ -25,25 +27,24 @@ def transcript_lines(store: Any, run_id: int) -> Iterator[str]:
     """The stored games of run `run_id`, one JSON line each, in the order `--details`
     numbers them."""
     from judge.analysis import review
-    from judge.games import load_game
 
     info = store.run(run_id)
-    config = info["config"]
-    game = load_game(config["game"], config["rules"])
-    tier = (config.get("tier") or {}).get("name") or config.get("sandbox")
-    hashes = config.get("fingerprints") or {}
+    plan = info.plan
+    game = plan.load_game()
+    tier = plan.harness.tier
+    hashes = plan.fingerprints()
     for number, rec in enumerate(_ordered(info, store.games(run_id)), 1):
         start = game.parse_position(rec["start"])
         moves = [m["move"] for m in rec["moves"]]
         reviews = review(game, start, moves)
         yield json.dumps({
-            "format": FORMAT, "judge": __version__, "run": run_id, "kind": info["kind"],
-            "game_number": number, "key": rec.get("key"), "game": config["game"],
+            "format": FORMAT, "judge": __version__, "run": run_id, "kind": info.kind,
+            "game_number": number, "key": rec.get("key"), "game": plan.game,
             # a game played on a cluster worker: that worker's tier, and the worker
-            "rules": config["rules"], "tier": rec.get("tier") or tier,
+            "rules": plan.rules, "tier": rec.get("tier") or tier,
             **({"worker": rec["worker"]} if rec.get("worker") else {}),
-            "run_seed": config.get("seed"),
-            "seed": rec.get("seed"), "opponent": config.get("opponent") or "optimal",
+            "run_seed": plan.seed,
+            "seed": rec.get("seed"), "opponent": plan.opponent,
             "players": [{"seat": s + 1, "name": name, "sha256": hashes.get(name)}
                         for s, name in enumerate(rec["players"])],
             "start": rec["start"],
@@ -58,16 +59,17 @@ def transcript_lines(store: Any, run_id: int) -> Iterator[str]:
         }, separators=(",", ":"))
 
 
-def _ordered(info: dict[str, Any], records: dict[str, dict[str, Any]]) -> list[dict]:
-    if info["kind"] == "match":
+def _ordered(info: StoredRun, records: dict[str, dict[str, Any]]) -> list[dict]:
+    plan = info.plan
+    if isinstance(plan, MatchPlan):
         from judge.commands.match import ordered_records
 
-        return [rec for _, rec in ordered_records(info["config"], records)]
-    if info["kind"] == "tournament":
-        return [records[key] for key in sorted(records)]
-    from judge.commands.run import graded_games
+        return [rec for _, rec in ordered_records(plan, records)]
+    if isinstance(plan, GradingPlan):
+        from judge.commands.run import graded_games
 
-    return [rec for _, mine in graded_games(info["config"], records) for rec, _ in mine]
+        return [rec for _, mine in graded_games(plan, records) for rec, _ in mine]
+    return [records[key] for key in sorted(records)]
 
 
 def check_line(text: str) -> list[str]:

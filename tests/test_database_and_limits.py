@@ -60,7 +60,7 @@ def test_a_database_in_a_folder_that_cannot_be_written_can_be_shown(tmp_path: Pa
 
     # what makes a folder unwritable for root too: opening read-only as `show` does
     store = Store(db, read_only=True)
-    assert [r["id"] for r in store.runs()] == [1]
+    assert [r.id for r in store.runs()] == [1]
     store.close()
 
 

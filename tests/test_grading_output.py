@@ -79,10 +79,11 @@ def test_show_replays_a_stored_game_as_play_prints_it(tmp_path: Path) -> None:
 
 def test_a_run_with_void_games_ends_with_status_4(tmp_path: Path) -> None:
     from judge.commands.common import EXIT_SKIPPED, EXIT_VOID, exit_status
+    from judge.plan import GradingPlan
     from judge.store import Store
 
     store = Store(tmp_path / "r.db")
-    run = store.create_run("run", "nim", {"bots": []})
+    run = store.create_run(GradingPlan(game="nim", bots=()))
 
     def record(code: str) -> dict:
         return {"verdict": {"code": code, "message": "", "seat": None}, "moves": [],

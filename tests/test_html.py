@@ -12,6 +12,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,6 @@ from typing import Any
 import pytest
 
 from judge.commands.run import graded_games
-from judge.games import load_game
 from judge.html import render_report
 from judge.html.boards import drawable, position_after
 from judge.store import Store
@@ -126,9 +126,9 @@ def listed_games(db: Path) -> list[dict[str, Any]]:
     """A run's records in the report's numbering (as `judge show RUN --game N`)."""
     store = Store(db, read_only=True)
     info, records = store.run(1), store.games(1)
-    if info["kind"] == "tournament":
+    if info.kind == "tournament":
         return [records[k] for k in sorted(records)]
-    return [rec for _, mine in graded_games(info["config"], records) for rec, _ in mine]
+    return [rec for _, mine in graded_games(info.plan, records) for rec, _ in mine]
 
 
 # --- the page itself ------------------------------------------------------------------------
@@ -203,8 +203,7 @@ def test_bidirectional_controls_of_a_bot_cannot_reorder_the_page(tmp_path):
 def test_the_json_of_every_game_holds_the_rules_positions_step_by_step(pages, runs):
     for name in ("ioiwari", "nim", "chopsticks", "tournament"):
         store = Store(runs[name], read_only=True)
-        config = store.run(1)["config"]
-        game = load_game(config["game"], config["rules"])
+        game = store.run(1).plan.load_game()
         blocks = {attrs["id"]: json.loads(text) for attrs, text in
                   parse(pages[name].read_text(encoding="utf-8")).scripts
                   if attrs.get("type") == "application/json"}
@@ -228,13 +227,12 @@ def element_text(page: str, ident: str) -> str:
 def test_the_page_states_rules_version_tier_seeds_and_a_command_that_replays_it(
         pages, runs, tmp_path):
     import judge as package
-    from judge.commands.common import tier_name
 
     page = pages["tournament"].read_text(encoding="utf-8")
-    config = Store(runs["tournament"], read_only=True).run(1)["config"]
+    plan = Store(runs["tournament"], read_only=True).run(1).plan
     assert element_text(page, "exact-rules") == "nim misere=off"
     assert element_text(page, "judge-version") == package.__version__
-    assert element_text(page, "tier-name") == tier_name(config)
+    assert element_text(page, "tier-name") == plan.harness.tier
     assert element_text(page, "run-seed") == "5"
     command = element_text(page, "reproduce")
     folder, _, line = command.partition(" && ")
@@ -269,10 +267,10 @@ def big(runs, tmp_path_factory) -> tuple[Path, float]:
     source = Store(runs["ioiwari"], read_only=True)
     info, records = source.run(1), list(source.games(1).values())
     store = Store(tmp / "big.db")
-    config = dict(info["config"], bots=[f"bots/ioiwari/bot{i}.py" for i in range(10)])
-    run_id = store.create_run("run", info["game"], config)
+    plan = replace(info.plan, bots=tuple(f"bots/ioiwari/bot{i}.py" for i in range(10)))
+    run_id = store.create_run(plan)
     for i in range(BIG):
-        bot = config["bots"][i % 10]
+        bot = plan.bots[i % 10]
         rec = dict(records[i % len(records)], players=[bot, "optimal"])
         store.add_game(run_id, f"{bot}|{rec['start']}|{i}", rec)
     store.finish(run_id)
@@ -402,8 +400,7 @@ def test_the_browser_shows_the_rules_position_after_k_presses_of_right(
     from selenium.webdriver.common.keys import Keys
 
     store = Store(runs[name], read_only=True)
-    config = store.run(1)["config"]
-    game = load_game(config["game"], config["rules"])
+    game = store.run(1).plan.load_game()
     games = listed_games(runs[name])
     number, rec = max(enumerate(games, 1), key=lambda item: len(item[1]["moves"]))
     moves = [m["move"] for m in rec["moves"]]
@@ -493,7 +490,7 @@ def test_the_browser_tags_a_lost_game_lost_and_a_win_turned_draw_lost_the_win(
 
 def test_the_browser_shows_one_error_bar_per_entrant(browser, pages, runs):
     browser.get(pages["tournament"].as_uri())
-    entrants = Store(runs["tournament"], read_only=True).run(1)["config"]["entrants"]
+    entrants = Store(runs["tournament"], read_only=True).run(1).plan.entrants
     bars = browser.execute_script(
         "return [...document.querySelectorAll('svg#rating-chart g.errorbar')].map(g => "
         "[g.dataset.bot, Number(g.dataset.low), Number(g.dataset.rating),"

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from judge.commands.match import live_line, match_stats, pair_games, print_match
+from judge.plan import Harness, MatchPlan
 from judge.schedule import game_seed
 from judge.sprt import (
     SprtParams,
@@ -177,7 +178,7 @@ def rec(players: list[str], results: list[str]) -> dict:
 
 
 def test_the_pentanomial_counts_pairs_from_bot_as_view():
-    config = {"bots": ["A", "B"], "sprt": SprtParams().to_dict()}
+    config = MatchPlan(game="nim", bots=("A", "B"))
     records = {
         "1|1|s|A|B": rec(["A", "B"], ["win", "loss"]),  # A: win, win -> 2
         "1|1|s|B|A": rec(["B", "A"], ["loss", "win"]),
@@ -203,7 +204,8 @@ def test_the_pentanomial_counts_pairs_from_bot_as_view():
 
 def test_a_pair_is_one_start_in_both_seats_with_one_seed_and_rounds_differ():
     starts = ["1 2 3", "3 4 5", "2 2 7"]
-    config = {"bots": ["A", "B"], "start_positions": starts, "seed": 9}
+    config = MatchPlan(game="nim", bots=("A", "B"), start_positions=tuple(starts),
+                       harness=Harness(seed=9))
     pairs = [pair_games(config, n) for n in range(3 * len(starts))]
     for (key1, g1), (key2, g2) in pairs:
         assert g1.players == ("A", "B") and g2.players == ("B", "A")
@@ -454,10 +456,9 @@ def test_on_a_cluster_a_batch_fills_the_clusters_game_slots_not_the_local_jobs(
     monkeypatch.setattr(match, "check_cluster",
                         lambda args, config: asked.append(args.cluster) or 8)
     store = Store(str(tmp_path / "m.db"))
-    config = {"game": "nim", "rules": "", "bots": ["A", "B"], "start_positions": ["1 2 3"],
-              "sprt": SprtParams().to_dict(), "max_games": 40, "jobs": 1, "seed": 1,
-              "limits": {}, "sandbox": "none"}
-    run_id = store.create_run("match", "nim", config)
+    config = MatchPlan(game="nim", bots=("A", "B"), start_positions=("1 2 3",),
+                       max_games=40, harness=Harness(seed=1))
+    run_id = store.create_run(config)
     args = argparse.Namespace(jobs=1, cluster="tls://127.0.0.1:8786", credentials=None)
     match.play_match(store, run_id, config, args)
     assert asked == ["tls://127.0.0.1:8786"]

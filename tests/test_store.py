@@ -9,20 +9,22 @@ import sys
 import pytest
 
 from judge.games.base import InputError
+from judge.plan import GradingPlan
 from judge.store import Store
 
 
 def test_games_are_committed_one_by_one_and_survive_a_reopen(tmp_path):
     path = tmp_path / "r.sqlite"
     store = Store(path)
-    run = store.create_run("run", "nim misere=off", {"bots": ["a.py"]})
+    plan = GradingPlan(game="nim", rules="misere=off", bots=("a.py",))
+    run = store.create_run(plan)
     store.add_game(run, "a.py|3 4 5|0", {"result": "win"})
     # no close(): a killed judge never gets to close its database
     again = Store(path)
     assert again.done_keys(run) == {"a.py|3 4 5|0"}
     assert again.games(run)["a.py|3 4 5|0"] == {"result": "win"}
-    assert again.run(run)["config"] == {"bots": ["a.py"]}
-    assert again.run(run)["finished"] is None
+    assert again.run(run).plan == plan
+    assert again.run(run).finished is None
 
 
 def test_unknown_run_is_an_input_error(tmp_path):

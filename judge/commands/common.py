@@ -4,22 +4,21 @@ from __future__ import annotations
 
 import argparse
 import functools
-import hashlib
 import math
 import os
 import sqlite3
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, redirect_stdout
-from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 from judge import verdicts
 from judge.games import GAMES, load_game
 from judge.games.base import Game, InputError, Stopped
+from judge.plan import LIMIT_OPTIONS, BotSource, Harness, Plan
 from judge.report import FORMATS
-from judge.store import Store
+from judge.store import Store, StoredRun
 
 
 def add_game_options(p: argparse.ArgumentParser, required: bool = True) -> None:
@@ -61,21 +60,6 @@ def read_lines(path: Path) -> list[str]:
 
 
 DEFAULT_DB = "judge-results.sqlite"
-
-#: (flag, Limits field, units of the field per unit of the flag, help)
-LIMIT_OPTIONS = [
-    ("--move-time", "move_seconds", 1, "wall-clock seconds per move"),
-    ("--first-move-time", "first_move_seconds", 1, "wall-clock seconds for the first move"),
-    ("--cpu-time", "cpu_seconds", 1, "CPU seconds per game"),
-    ("--memory", "memory_bytes", 1 << 20, "memory in MiB (with cgroups: all of the bot's "
-     "processes and its files in tmpfs; else address space per process)"),
-    ("--processes", "processes", 1, "processes and threads at once"),
-    ("--output-limit", "output_bytes", 1 << 10, "KiB of output per game"),
-    ("--disk", "disk_bytes", 1 << 20, "MiB the bot may store in its work dir and /tmp"),
-    ("--game-time", "game_seconds", 1, "wall-clock seconds for a bot's whole game"),
-    ("--move-limit", "move_limit", 1, "moves before a loopy game is a tie"),
-]
-
 
 def add_opponent_option(p: argparse.ArgumentParser) -> None:
     """`--opponent`: which perfect player plays where the optimal player is named."""
@@ -257,8 +241,8 @@ def number(value: float) -> str:
     return f"{value:.10g}"
 
 
-def harness_setup(args: argparse.Namespace) -> dict[str, Any]:
-    """The recorded harness settings of a run: limits, sandbox, jobs, seed."""
+def harness_setup(args: argparse.Namespace) -> Harness:
+    """The recorded harness settings of a run: limits, sandbox, jobs, seed, languages."""
     from judge.sandbox import Limits
 
     defaults = Limits()
@@ -296,8 +280,8 @@ def harness_setup(args: argparse.Namespace) -> dict[str, Any]:
                                          getattr(args, "flags", None))
     languages.configure(overrides)  # before the bots are compiled
     tier = tier_for_run(args.sandbox)
-    return {"limits": asdict(limits), "sandbox": tier.sandbox, "tier": tier.describe(),
-            "jobs": jobs, "seed": getattr(args, "seed", None), "languages": overrides}
+    return Harness(limits, tier.sandbox, tier.name, tier.holds(), jobs,
+                   getattr(args, "seed", None), overrides)
 
 
 def tier_for_run(mode: str) -> Any:
@@ -319,11 +303,6 @@ def tier_for_run(mode: str) -> Any:
                   "which run under a uid of their own, cannot start: make it readable "
                   f"(chmod o+rx {path})", file=sys.stderr)
     return tier
-
-
-def tier_name(config: dict[str, Any]) -> str:
-    """The confinement tier a stored run was played in (older runs: their sandbox)."""
-    return (config.get("tier") or {}).get("name") or config.get("sandbox", "unknown")
 
 
 #: the exit status of a command that graded what it could, but skipped a bot whose
@@ -414,58 +393,21 @@ def show_progress(args: argparse.Namespace) -> bool:
     return sys.stderr.isatty()
 
 
-def resumed(store: Store, run_id: int, kind: str) -> dict[str, Any]:
-    """The config of the stored run `run_id`, which must be of `kind`, with its bots as they
+def resumed(store: Store, run_id: int, kind: str) -> Plan:
+    """The plan of the stored run `run_id`, which must be of `kind`, with its bots as they
     were: a bot that is gone or changed since the run started is an `InputError`."""
     info = store.run(run_id)
-    if info["kind"] != kind:
-        raise InputError(f"run {run_id} is a {info['kind']}, not a {kind}")
-    config = info["config"]
-    where = config.get("directory")
-    relative = [b for b in config.get("fingerprints", {}) if not os.path.isabs(b)]
-    if relative and where and os.path.realpath(where) != os.path.realpath(os.getcwd()):
-        raise InputError(f"run {run_id} was started in {where}, and its bot paths "
-                         f"({', '.join(relative[:3])}) are relative to it: resume it from "
-                         f"there (cd {where})")
-    for bot, digest in config.get("fingerprints", {}).items():
-        try:
-            now = fingerprints([bot])[bot]
-        except OSError:
-            hint = f" (the run was started in {where})" if where and where != os.getcwd() else ""
-            raise InputError(f"run {run_id}: bot {bot} is not there any more{hint}") from None
-        if now != digest:
-            raise InputError(f"run {run_id}: bot {bot} has changed since the run started, so "
-                             f"its remaining games would be another program's: start a new run")
-    return config
+    if info.kind != kind:
+        raise InputError(f"run {run_id} is a {info.kind}, not a {kind}")
+    info.plan.check_resumable(run_id)
+    return info.plan
 
 
-def fingerprints(bots: list[str]) -> dict[str, str]:
-    """The SHA-256 of each bot file's content (the optimal player has none)."""
-    from judge.schedule import OPTIMAL
+def sources(bots: list[str]) -> tuple[BotSource, ...]:
+    """The bots' files as they are now (the perfect player has none)."""
+    from judge.plan import OPTIMAL
 
-    return {b: hashlib.sha256(Path(b).read_bytes()).hexdigest() for b in bots if b != OPTIMAL}
-
-
-def run_identity(bots: list[str]) -> dict[str, Any]:
-    """What a stored run keeps to resume safely: where it started and its bots' content."""
-    return {"directory": os.getcwd(), "fingerprints": fingerprints(bots)}
-
-
-def shown_name(config: dict[str, Any], who: str) -> str:
-    """A player of a stored run as it played: the perfect player ("optimal" in the schedule)
-    under the kind the run recorded (optimal or tricky), a bot by its path."""
-    from judge.schedule import OPTIMAL
-
-    return (config.get("opponent") or OPTIMAL) if who == OPTIMAL else who
-
-
-def setup_of(config: dict[str, Any]) -> Any:
-    """What a process that plays the run's games needs, from its recorded config."""
-    from judge.schedule import Setup
-
-    return Setup(config["game"], config["rules"], config["limits"], config["sandbox"],
-                 config.get("seed"), config.get("languages") or {},
-                 config.get("fingerprints"), config.get("opponent") or "optimal")
+    return tuple(BotSource.read(b) for b in bots if b != OPTIMAL)
 
 
 @contextmanager
@@ -503,7 +445,7 @@ def storing(store: Store, run_id: int, stored: Callable[[], str]) -> Iterator[No
         store.unlock_run(run_id)
 
 
-def check_cluster(args: argparse.Namespace, config: dict[str, Any]) -> int | None:
+def check_cluster(args: argparse.Namespace, plan: Plan) -> int | None:
     """With --cluster: how many games its workers play at once, asked before anything is
     stored (an address other than tls://, a sandbox under which bots would have the
     network, a scheduler that does not answer or does not take the credentials, or one
@@ -514,44 +456,44 @@ def check_cluster(args: argparse.Namespace, config: dict[str, Any]) -> int | Non
         return None
     from judge.cluster import refuse_unconfined, slots
 
-    refuse_unconfined(config["sandbox"], "--cluster")
+    refuse_unconfined(plan.harness.sandbox, "--cluster")
     return slots(address, args.credentials)  # (its connection takes only tls://)
 
 
-def play_missing(store: Store, run_id: int, config: dict[str, Any], specs: list,
+def play_missing(store: Store, run_id: int, plan: Plan, specs: list,
                  args: argparse.Namespace) -> None:
     """Play the scheduled games the run has not stored yet, storing each as it ends."""
-    from judge.schedule import run_specs
+    from judge.schedule import Setup, run_specs
 
     with storing(store, run_id,
                  lambda: f"{len(store.done_keys(run_id))} of {len(specs)}"):
         done = store.done_keys(run_id)
         todo = [s for s in specs if s.key not in done]
-        seed = f", seed {config['seed']}" if config.get("seed") is not None else ""
-        print(f"judge: {store.run(run_id)['kind']} {run_id}: {store.run(run_id)['game']}: "
+        seed = f", seed {plan.seed}" if plan.seed is not None else ""
+        print(f"judge: {plan.kind} {run_id}: {store.run(run_id).game}: "
               f"{len(specs)} games, {len(todo)} to play{seed}, confinement "
-              f"{tier_name(config)} ({store.path})", file=sys.stderr)
-        run_specs(setup_of(config), todo, config["jobs"] if args.jobs is None else args.jobs,
+              f"{plan.harness.tier} ({store.path})", file=sys.stderr)
+        run_specs(Setup.of(plan), todo, plan.harness.jobs if args.jobs is None else args.jobs,
                   lambda spec, rec: store.add_game(run_id, spec.key, rec),
                   progress=show_progress(args), cluster=getattr(args, "cluster", None),
                   credentials=getattr(args, "credentials", None))
 
 
-def resume_hint(store: Store, info: dict[str, Any]) -> str:
+def resume_hint(store: Store, info: StoredRun) -> str:
     """How to continue the stored run `info` (its kind is the command's name)."""
-    return f"continue with: judge {info['kind']} --resume {info['id']} --db {store.path}"
+    return f"continue with: judge {info.kind} --resume {info.id} --db {store.path}"
 
 
-def run_state(store: Store, info: dict[str, Any], stored: int) -> str:
+def run_state(store: Store, info: StoredRun, stored: int) -> str:
     """``finished``, ``running`` (a judge plays it now), or ``interrupted`` with a warning on
     stderr: the figures are partial."""
-    if info["finished"]:
+    if info.finished:
         return "finished"
-    if store.running(info["id"]):
-        print(f"judge: note: {info['kind']} {info['id']} is being played right now: these "
+    if store.running(info.id):
+        print(f"judge: note: {info.kind} {info.id} is being played right now: these "
               f"results are partial ({stored} games stored so far)", file=sys.stderr)
         return "running"
-    print(f"judge: warning: {info['kind']} {info['id']} was interrupted: these results are "
+    print(f"judge: warning: {info.kind} {info.id} was interrupted: these results are "
           f"partial ({stored} games stored); {resume_hint(store, info)}", file=sys.stderr)
     return "interrupted"
 

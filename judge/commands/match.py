@@ -4,9 +4,11 @@ decides which is stronger (or a bound on the games is reached)."""
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
 from collections import defaultdict
+from dataclasses import replace
 from typing import Any
 
 from judge.commands.common import (
@@ -28,14 +30,12 @@ from judge.commands.common import (
     refuse_with_resume,
     remember_defaults,
     resumed,
-    run_identity,
     run_state,
-    setup_of,
-    shown_name,
+    sources,
     storing,
-    tier_name,
 )
 from judge.games.base import InputError
+from judge.plan import MatchPlan
 from judge.report import render_table, to_json, write_tables
 from judge.results import (
     compile_error,
@@ -109,15 +109,17 @@ def sprt_from(text: str | None) -> SprtParams:
 def run(args: argparse.Namespace) -> int:
     """Play (or resume) a match and print its result."""
     check_output_dir(args.output_dir)
-    check_output(args.output)
+    check_output(args.output, [args.db, *args.bots])
     if args.jobs is not None and args.jobs < 1:
         raise InputError("--jobs must be at least 1")
     if args.resume is not None:
         store = open_store(args.db, must_exist=True)
         refuse_with_resume(args, "--game", "--rules", "--starts", "--sprt", "--max-games",
                            "bots")
-        run_id, config = args.resume, resumed(store, args.resume, "match")
-        check_cluster(args, config)  # before the run is touched
+        run_id = args.resume
+        plan = resumed(store, args.resume, "match")
+        assert isinstance(plan, MatchPlan)
+        check_cluster(args, plan)  # before the run is touched
     else:
         if not args.game:
             raise InputError("--game is required (or --resume RUN)")
@@ -143,23 +145,24 @@ def run(args: argparse.Namespace) -> int:
         # the schedule seats the perfect player as "optimal"; the run records its kind
         bots = [OPTIMAL if n in PERFECT else programs.pop(0) for n in args.bots]
         game = game_from_args(args)
-        seed = harness["seed"] if harness["seed"] is not None else random.randrange(2**31)
-        starts = paired_starts(game, args.starts)
-        config = {"game": game.name, "rules": game.rules_string(), "bots": bots,
-                  "starts": args.starts, "start_positions": starts,
-                  "sprt": params.to_dict(), "max_games": max_games, **harness,
-                  "seed": seed, **run_identity(bots), "planned": max_games,
-                  "opponent": opponent}
-        check_cluster(args, config)
+        if harness.seed is None:
+            harness = replace(harness, seed=random.randrange(2**31))
+        plan = MatchPlan(
+            game=game.name, rules=game.rules_string(), harness=harness, opponent=opponent,
+            directory=os.getcwd(), sources=sources(bots), planned=max_games,
+            bots=(bots[0], bots[1]), starts_file=args.starts,
+            start_positions=tuple(paired_starts(game, args.starts)), sprt=params,
+            max_games=max_games)
+        check_cluster(args, plan)
         store = open_store(args.db)  # only now: a refused command leaves no database behind
-        run_id = store.create_run("match", game.describe(), config)
-    play_match(store, run_id, config, args)
+        run_id = store.create_run(plan)
+    play_match(store, run_id, plan, args)
     with output_to(args.output):
         print_match(store, run_id, args.format, args.details, args.output_dir)
     return exit_status(store, run_id, False)
 
 
-def pair_games(config: dict[str, Any], pair: int) -> list[tuple[str, GameSpec]]:
+def pair_games(plan: MatchPlan, pair: int) -> list[tuple[str, GameSpec]]:
     """The two games of pair number `pair` (from 0): (store key, spec) each.
 
     Round r = pair // len(starts) + 1 plays every start once, in an order shuffled by the
@@ -167,12 +170,12 @@ def pair_games(config: dict[str, Any], pair: int) -> list[tuple[str, GameSpec]]:
     the same seed (`judge.schedule.game_seed` of the run's seed and that key); their store
     keys start with the pair's number from 1, then the key and the seats.
     """
-    starts = list(config["start_positions"])
+    starts = list(plan.start_positions)
     rnd, index = divmod(pair, len(starts))
-    random.Random(f"{config['seed']}|round {rnd + 1}").shuffle(starts)
+    random.Random(f"{plan.seed}|round {rnd + 1}").shuffle(starts)
     text = starts[index]
     pair_key = f"{rnd + 1}|{text}"
-    a, b = config["bots"]
+    a, b = plan.bots
     return [(f"{pair + 1}|{pair_key}|{first}|{second}", GameSpec(pair_key, (first, second), text))
             for first, second in ((a, b), (b, a))]
 
@@ -182,14 +185,14 @@ def pair_number(key: str) -> int:
     return int(key.split("|", 1)[0])
 
 
-def match_stats(config: dict[str, Any], records: dict[str, dict[str, Any]]) -> dict[str, Any]:
+def match_stats(plan: MatchPlan, records: dict[str, dict[str, Any]]) -> dict[str, Any]:
     """The pentanomial of the complete pairs stored (BOT_A's view) and what follows from it
     (see `judge.sprt.summary`), with BOT_A's wins, ties and losses in those pairs' games.
 
     A pair with a void game (a judge error) counts for no one (`void_pairs`); a pair whose
     second game is not stored yet is left out.
     """
-    a = config["bots"][0]
+    a = plan.bots[0]
     by_pair: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for key, rec in records.items():
         by_pair[pair_number(key)].append(rec)
@@ -206,7 +209,7 @@ def match_stats(config: dict[str, Any], records: dict[str, dict[str, Any]]) -> d
         scores.append(pair_score(mine))
         for r in mine:
             results[r] += 1
-    data = summary(pentanomial(scores), SprtParams(**config["sprt"]))
+    data = summary(pentanomial(scores), plan.sprt)
     return {**data, "wins": results["win"], "ties": results["tie"],
             "losses": results["loss"], "void_pairs": void}
 
@@ -245,8 +248,7 @@ class Live:
             self.line = ""
 
 
-def play_match(store: Any, run_id: int, config: dict[str, Any],
-               args: argparse.Namespace) -> None:
+def play_match(store: Any, run_id: int, plan: MatchPlan, args: argparse.Namespace) -> None:
     """Play batches of pairs, storing each game as it ends, until the SPRT decides or the
     match has played its --max-games; then mark the run finished.
 
@@ -255,18 +257,18 @@ def play_match(store: Any, run_id: int, config: dict[str, Any],
     checked before each batch (of `PAIRS_PER_JOB` pairs per job, or per game slot of the
     cluster).
     """
-    from judge.schedule import run_specs
+    from judge.schedule import Setup, run_specs
 
     records: dict[str, dict[str, Any]] = {}  # read once the run is held
-    jobs = config["jobs"] if args.jobs is None else args.jobs
+    jobs = plan.harness.jobs if args.jobs is None else args.jobs
     cluster = getattr(args, "cluster", None)
     # a batch keeps every game slot busy: on a cluster, its workers' slots, not this
     # machine's cores
-    slots = check_cluster(args, config) if cluster else jobs
+    slots = check_cluster(args, plan) if cluster else jobs
     per_batch = max(1, PAIRS_PER_JOB * slots)
-    max_pairs = config["max_games"] // 2
-    params = SprtParams(**config["sprt"])
-    setup = setup_of(config)
+    max_pairs = plan.max_games // 2
+    params = plan.sprt
+    setup = Setup.of(plan)
     extra = {"cluster": cluster, "credentials": args.credentials} if cluster else {}
     live = Live(sys.stderr.isatty())
 
@@ -276,26 +278,26 @@ def play_match(store: Any, run_id: int, config: dict[str, Any],
         store.add_game(run_id, key, rec)
         records[key] = rec
         if live.enabled:
-            live.show(match_stats(config, records))
+            live.show(match_stats(plan, records))
 
     with storing(store, run_id, lambda: str(len(records))):
         records.update(store.games(run_id))
         info = store.run(run_id)
-        a, b = (shown_name(config, who) for who in config["bots"])
-        print(f"judge: match {run_id}: {info['game']}: {a} vs {b}, SPRT {params.text()}, "
-              f"at most {config['max_games']} "
-              f"games, {len(records)} stored, seed {config['seed']}, confinement "
-              f"{tier_name(config)} ({store.path})", file=sys.stderr)
+        a, b = (plan.shown_name(who) for who in plan.bots)
+        print(f"judge: match {run_id}: {info.game}: {a} vs {b}, SPRT {params.text()}, "
+              f"at most {plan.max_games} "
+              f"games, {len(records)} stored, seed {plan.seed}, confinement "
+              f"{plan.harness.tier} ({store.path})", file=sys.stderr)
         try:
             pair = 0
             while True:
-                stats = match_stats(config, records)
+                stats = match_stats(plan, records)
                 live.show(stats)
                 if stats["decision"] is not None or pair >= max_pairs:
                     break
                 end = min(pair + per_batch, max_pairs)
                 key_of = {spec: key for n in range(pair, end)
-                          for key, spec in pair_games(config, n) if key not in records}
+                          for key, spec in pair_games(plan, n) if key not in records}
                 if key_of:
                     run_specs(setup, list(key_of), jobs,
                               lambda spec, rec, key_of=key_of: done(key_of, spec, rec),
@@ -305,20 +307,20 @@ def play_match(store: Any, run_id: int, config: dict[str, Any],
             live.end()  # the live line ends before any message below it
 
 
-def ordered_records(config: dict[str, Any],
+def ordered_records(plan: MatchPlan,
                     records: dict[str, dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
     """The stored games as (key, record) in the order they were scheduled: by pair, BOT_A
     in the first seat first. Game N of `--details` is the N-th."""
     return sorted(records.items(), key=lambda item: (pair_number(item[0]),
-                                                     item[1]["players"] != config["bots"]))
+                                                     item[1]["players"] != list(plan.bots)))
 
 
-def match_data(config: dict[str, Any], records: dict[str, dict[str, Any]]) -> dict[str, Any]:
+def match_data(plan: MatchPlan, records: dict[str, dict[str, Any]]) -> dict[str, Any]:
     """The match's statistics and its games, in the order they were scheduled."""
-    stats = match_stats(config, records)
+    stats = match_stats(plan, records)
     games = []
     seen: dict[tuple, str] = {}
-    for key, rec in ordered_records(config, records):
+    for key, rec in ordered_records(plan, records):
         moves = [m["move"] for m in rec["moves"]]
         ident = (*rec["players"], rec["start"], tuple(moves))
         twin = seen.setdefault(ident, key)
@@ -330,10 +332,10 @@ def match_data(config: dict[str, Any], records: dict[str, dict[str, Any]]) -> di
     return {**stats, "games": games}
 
 
-def decision_text(config: dict[str, Any], data: dict[str, Any], state: str) -> str:
+def decision_text(plan: MatchPlan, data: dict[str, Any], state: str) -> str:
     """What the SPRT concluded, in words."""
-    p = SprtParams(**config["sprt"])
-    a, b = (shown_name(config, who) for who in config["bots"])
+    p = plan.sprt
+    a, b = (plan.shown_name(who) for who in plan.bots)
     lower, upper = data["llr_bounds"]
     if data["decision"] == "H1":
         return (f"H1 accepted: {a} is stronger than {b} (Elo {p.elo1:g} rather than "
@@ -342,7 +344,7 @@ def decision_text(config: dict[str, Any], data: dict[str, Any], state: str) -> s
         return (f"H0 accepted: {a} is not stronger than {b} by {p.elo1:g} Elo (Elo "
                 f"{p.elo0:g} rather than {p.elo1:g}; LLR {data['llr']:.2f} <= {lower:.2f})")
     if state == "finished":
-        return (f"no decision: --max-games {config['max_games']} reached with LLR "
+        return (f"no decision: --max-games {plan.max_games} reached with LLR "
                 f"{data['llr']:.2f} inside ({lower:.2f}, {upper:.2f})")
     return f"no decision yet (the match is {state})"
 
@@ -351,29 +353,30 @@ def print_match(store: Any, run_id: int, fmt: str, details: bool,
                 output_dir: str | None = None) -> None:
     """Print a stored match (CSV: one table; every table as a file in `output_dir`)."""
     info = store.run(run_id)
-    config = info["config"]
+    plan = info.plan
+    assert isinstance(plan, MatchPlan)
     records = store.games(run_id)
-    data = match_data(config, records)
+    data = match_data(plan, records)
     state = run_state(store, info, len(records))
     # a bot that did not compile: the compiler's message once, not in each of its games
-    errors = [{"bot": shown_name(config, who),
+    errors = [{"bot": plan.shown_name(who),
                "compile_error": compile_error([(rec, seat_of(rec, who))
                                                for rec in records.values()])}
-              for who in config["bots"]]
+              for who in plan.bots]
     if fmt not in ("table", "json", "csv", "markdown"):
         raise InputError(f"a match is shown as table, json, csv or markdown, not {fmt}")
     if fmt == "json":
-        sys.stdout.write(to_json({"run": run_id, "game": info["game"], "state": state,
-                                  "seed": config["seed"], "tier": tier_name(config),
-                                  "bots": [shown_name(config, who) for who in config["bots"]],
-                                  "opponent": config.get("opponent") or OPTIMAL,
-                                  "sprt": config["sprt"],
-                                  "max_games": config["max_games"],
+        sys.stdout.write(to_json({"run": run_id, "game": info.game, "state": state,
+                                  "seed": plan.seed, "tier": plan.harness.tier,
+                                  "bots": [plan.shown_name(who) for who in plan.bots],
+                                  "opponent": plan.opponent,
+                                  "sprt": plan.sprt.to_dict(),
+                                  "max_games": plan.max_games,
                                   "compile_errors": {e["bot"]: e["compile_error"]
                                                      for e in errors if e["compile_error"]},
                                   **data}))
         return
-    a, b = (shown_name(config, who) for who in config["bots"])
+    a, b = (plan.shown_name(who) for who in plan.bots)
     interval = ("" if data["elo"] is None
                 else f"[{data['elo_low']:.1f}, {data['elo_high']:.1f}]")
     row = {"bot_a": a, "bot_b": b, "pairs": data["pairs"], "games": len(records),
@@ -386,7 +389,7 @@ def print_match(store: Any, run_id: int, fmt: str, details: bool,
            "llr": f"{data['llr']:.2f}",
            "bounds": f"[{data['llr_bounds'][0]:.2f}, {data['llr_bounds'][1]:.2f}]",
            "decision": data["decision"] or ""}
-    games = [dict(g, game=n, players=" vs ".join(shown_name(config, who) for who in g["players"]),
+    games = [dict(g, game=n, players=" vs ".join(plan.shown_name(who) for who in g["players"]),
                   results="-".join(g["results"]), moves=", ".join(g["moves"]))
              for n, g in enumerate(data["games"], 1)]
     tables = {
@@ -402,14 +405,13 @@ def print_match(store: Any, run_id: int, fmt: str, details: bool,
         sys.stdout.write(render_table(tables["games" if details else "match"], fmt))
         return
     if fmt == "table":
-        sys.stdout.write(f"match {run_id}: {info['game']} (seed {config['seed']}, "
-                         f"confinement {tier_name(config)}); wins, ties, losses and Elo "
+        sys.stdout.write(f"match {run_id}: {info.game} (seed {plan.seed}, "
+                         f"confinement {plan.harness.tier}); wins, ties, losses and Elo "
                          f"are {a}'s\n")
     sys.stdout.write(render_table(tables["match"], fmt))
     sys.stdout.write(compile_errors_text(errors))
-    params = SprtParams(**config["sprt"])
-    sys.stdout.write(f"\nSPRT {params.text()} (pentanomial, logistic Elo): "
-                     f"{decision_text(config, data, state)}\n")
+    sys.stdout.write(f"\nSPRT {plan.sprt.text()} (pentanomial, logistic Elo): "
+                     f"{decision_text(plan, data, state)}\n")
     if data["void_pairs"]:
         sys.stdout.write(f"{data['void_pairs']} pairs had a void game (judge error) and "
                          f"count for neither bot\n")

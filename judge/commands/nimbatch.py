@@ -75,14 +75,13 @@ def run(args: argparse.Namespace) -> int:
     programs, skipped = check_bots(args.programs)
     status = EXIT_SKIPPED if skipped else 0
     print(f"judge: nim-batch: {len(programs)} programs, confinement "
-          f"{setup['tier']['name']}", file=sys.stderr)
-    from judge.sandbox import Limits
+          f"{setup.tier}", file=sys.stderr)
 
-    limits = Limits(**setup["limits"])
+    limits = setup.limits
     rows = []
     for program in programs:
         grade, failure = grade_program(
-            program, text, cases, limits, setup["sandbox"], strict=args.strict,
+            program, text, cases, limits, setup.sandbox, strict=args.strict,
             per_case=args.per_case, progress=lambda s: print(f"judge: {s}", file=sys.stderr))
         rows.append({
             "program": program, **grade.to_dict(),

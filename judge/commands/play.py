@@ -19,9 +19,9 @@ from judge.commands.common import (
     start_from,
 )
 from judge.games.base import Game, InputError, MoveError
+from judge.plan import OPTIMAL, Harness
 from judge.players.base import Played, Player, PlayerFailure
 from judge.report import printable, printable_line, to_json
-from judge.schedule import OPTIMAL
 from judge.solvers.base import order
 from judge.verdicts import JUDGE_ERROR, OK, RESIGNED
 
@@ -61,21 +61,21 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def make_player(who: str, setup: dict[str, Any], pty: bool, dialogue: TextIO) -> Player:
+def make_player(who: str, setup: Harness, opponent: str, pty: bool,
+                dialogue: TextIO) -> Player:
     """A player from a command-line name: optimal, human (talking on `dialogue`), or a bot."""
     if who in OPPONENTS:  # "optimal" is the --opponent kind; "tricky" names itself
         from judge.players.optimal import opponent_player
 
-        return opponent_player(setup["opponent"] if who == OPTIMAL else who, setup["seed"])
+        return opponent_player(opponent if who == OPTIMAL else who, setup.seed)
     if who == "human":
         from judge.players.human import HumanPlayer
 
         return HumanPlayer(stdout=dialogue)
     from judge.players.bot import BotPlayer
-    from judge.sandbox import Limits
 
-    return BotPlayer(who, limits=Limits(**setup["limits"]), sandbox=setup["sandbox"], pty=pty,
-                     name=who, seed=setup["seed"])
+    return BotPlayer(who, limits=setup.limits, sandbox=setup.sandbox, pty=pty, name=who,
+                     seed=setup.seed)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -86,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("the start position is already the end of the game")
     names = [args.bot, args.vs]
     programs = [n for n in names if n not in (*OPPONENTS, "human")]
-    setup = dict(harness_setup(args), opponent=args.opponent)  # languages before bots
+    setup = harness_setup(args)  # languages before bots
     if programs:
         _, skipped = check_bots(list(dict.fromkeys(programs)))  # a bot may play itself
         if skipped:
@@ -95,14 +95,13 @@ def run(args: argparse.Namespace) -> int:
     seated = names if bot_seat == 0 else names[::-1]
     # with JSON on stdout, the dialogue with a human goes to stderr
     dialogue = sys.stderr if args.format == "json" else sys.stdout
-    players = [make_player(n, setup, args.pty, dialogue) for n in seated]
+    players = [make_player(n, setup, args.opponent, args.pty, dialogue) for n in seated]
     if "human" in names:
         record = play_interactive(game, players, start, dialogue)
     else:
         from judge.referee import play_game
-        from judge.sandbox import Limits
 
-        record = play_game(game, players, start, Limits(**setup["limits"])).to_dict()
+        record = play_game(game, players, start, setup.limits).to_dict()
     # the perfect player named as it played (optimal stands for the --opponent kind)
     seated = [args.opponent if n == OPTIMAL else n for n in seated]
     record["players"] = seated

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -27,13 +29,11 @@ from judge.commands.common import (
     refuse_with_resume,
     remember_defaults,
     resumed,
-    run_identity,
     run_state,
-    shown_name,
-    tier_name,
+    sources,
 )
-from judge.games import load_game
 from judge.games.base import Game, InputError
+from judge.plan import GradingPlan, MatchPlan
 from judge.report import render_rows, to_json, write_tables
 from judge.results import (
     POINTS,
@@ -97,14 +97,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.set_defaults(func=show)
 
 
-def test_starts(game: Game, tests_file: str | None, seats: str) -> dict[str, list[str]]:
+def test_starts(game: Game, tests_file: str | None, seats: str) -> dict[str, tuple[str, ...]]:
     """The starts a grading run plays, per graded seat ("first", "second"), as texts."""
     starts = {}
     for first in (True, False) if seats == "both" else (True,):
         if tests_file:
-            starts[SEATS[first]] = load_starts(game, tests_file)
+            starts[SEATS[first]] = tuple(load_starts(game, tests_file))
         else:
-            starts[SEATS[first]] = [game.format_position(p) for p in default_tests(game, first)]
+            starts[SEATS[first]] = tuple(game.format_position(p)
+                                         for p in default_tests(game, first))
             if not starts[SEATS[first]]:
                 raise InputError(f"no standard start of {game.describe()} is won (or held) by "
                                  f"the {SEATS[first]} player: give --tests FILE")
@@ -114,7 +115,8 @@ def test_starts(game: Game, tests_file: str | None, seats: str) -> dict[str, lis
 SEATS = {True: "first", False: "second"}
 
 
-def schedule(game: Game, bots: list[str], starts: dict[str, list[str]]) -> list[GameSpec]:
+def schedule(game: Game, bots: tuple[str, ...] | list[str],
+             starts: dict[str, tuple[str, ...]]) -> list[GameSpec]:
     """Every (bot, start, seat) game of a grading run, in a fixed order."""
     specs = []
     for seat_name, texts in starts.items():
@@ -137,8 +139,10 @@ def run(args: argparse.Namespace) -> int:
     if args.resume is not None:
         store = open_store(args.db, must_exist=True)
         refuse_with_resume(args, "--game", "--rules", "--tests", "--seats", "bots")
-        run_id, config = args.resume, resumed(store, args.resume, "run")
-        check_cluster(args, config)  # before the run is touched
+        run_id = args.resume
+        plan = resumed(store, args.resume, "run")
+        assert isinstance(plan, GradingPlan)
+        check_cluster(args, plan)  # before the run is touched
     else:
         if not args.game:
             raise InputError("--game is required (or --resume RUN)")
@@ -148,35 +152,32 @@ def run(args: argparse.Namespace) -> int:
         harness = harness_setup(args)
         starts = test_starts(game, args.tests, args.seats)
         bots, skipped = check_bots(args.bots)
-        config = {
-            "game": game.name, "rules": game.rules_string(), "bots": bots,
-            "tests": args.tests, "seats": args.seats, "starts": starts, **harness,
-            "opponent": args.opponent,
-        }
-        config.update(run_identity(config["bots"]))
-        config["planned"] = len(schedule(game, config["bots"], config["starts"]))
-        check_cluster(args, config)
+        plan = GradingPlan(
+            game=game.name, rules=game.rules_string(), harness=harness,
+            opponent=args.opponent, directory=os.getcwd(), sources=sources(bots),
+            planned=len(schedule(game, bots, starts)), bots=tuple(bots), tests=args.tests,
+            seats=args.seats, starts=starts)
+        check_cluster(args, plan)
         from judge.schedule import plays_here
 
-        if not getattr(args, "cluster", None) and plays_here(config["jobs"], config["planned"]):
+        if not getattr(args, "cluster", None) and plays_here(harness.jobs, plan.planned):
             from judge.sandbox.slots import warm
 
             warm()  # games played here: their slots made ready meanwhile
         store = open_store(args.db)  # only now: a refused command leaves no database behind
-        run_id = store.create_run("run", game.describe(), config)
-    game = load_game(config["game"], config["rules"])
-    specs = schedule(game, config["bots"], config["starts"])
-    play_missing(store, run_id, config, specs, args)
+        run_id = store.create_run(plan)
+    specs = schedule(plan.load_game(), plan.bots, plan.starts)
+    play_missing(store, run_id, plan, specs, args)
     with output_to(args.output):
         print_run(store, run_id, args.format, args.details, args.output_dir)
     return exit_status(store, run_id, args.resume is None and bool(skipped))
 
 
-def graded_games(config: dict[str, Any], records: dict[str, dict[str, Any]]
+def graded_games(plan: GradingPlan, records: dict[str, dict[str, Any]]
                  ) -> list[tuple[str, list[tuple[dict[str, Any], int]]]]:
     """Per bot of a grading run, its games (record, the bot's seat), in the order the
     details list them (numbered from 1 across the bots: `judge show RUN --game N`)."""
-    starts = config.get("starts") or {}
+    starts = plan.starts
     order = {f"{text}|{seat}": (n, i) for n, (seat, texts) in enumerate(starts.items())
              for i, text in enumerate(texts)}
 
@@ -186,15 +187,15 @@ def graded_games(config: dict[str, Any], records: dict[str, dict[str, Any]]
 
     return [(bot, sorted(((rec, seat_of(rec, bot)) for rec in records.values()
                           if bot in rec["players"]), key=lambda rs: place(rs[0])))
-            for bot in config["bots"]]
+            for bot in plan.bots]
 
 
-def grading_rows(game_name: str, config: dict[str, Any],
-                 records: dict[str, dict[str, Any]]) -> tuple[list[dict], list[dict]]:
+def grading_rows(plan: GradingPlan, records: dict[str, dict[str, Any]]
+                 ) -> tuple[list[dict], list[dict]]:
     """The per-bot summaries and per-game rows of a grading run."""
-    points = POINTS[game_name]
+    points = POINTS[plan.game]
     bots, games = [], []
-    for bot, mine in graded_games(config, records):
+    for bot, mine in graded_games(plan, records):
         bots.append(dict(summarise(bot, mine, points), compile_error=compile_error(mine)))
         for rec, seat in mine:
             games.append({
@@ -215,19 +216,20 @@ def print_run(store: Any, run_id: int, fmt: str, details: bool,
     """Print a stored grading run in the chosen format (CSV: one table; all of them as
     files in `output_dir`)."""
     info = store.run(run_id)
-    config = info["config"]
+    plan = info.plan
+    assert isinstance(plan, GradingPlan)
     records = store.games(run_id)
-    bots, games = grading_rows(config["game"], config, records)
+    bots, games = grading_rows(plan, records)
     state = run_state(store, info, len(records))
-    opponent = config.get("opponent") or "optimal"
+    opponent = plan.opponent
     if fmt == "html":
         from judge.html import render_report
 
         sys.stdout.write(render_report(store, run_id))
         return
     if fmt == "json":
-        sys.stdout.write(to_json({"run": run_id, "game": info["game"], "state": state,
-                                  "tier": tier_name(config), "opponent": opponent,
+        sys.stdout.write(to_json({"run": run_id, "game": info.game, "state": state,
+                                  "tier": plan.harness.tier, "opponent": opponent,
                                   "bots": bots, "games": games}))
         return
     rows = [dict(b, points=f"{b['points']:g}/{b['max_points']:g}",
@@ -248,7 +250,7 @@ def print_run(store: Any, run_id: int, fmt: str, details: bool,
         return
     if fmt == "table":
         against = "" if opponent == "optimal" else f", against the {opponent} opponent"
-        sys.stdout.write(f"run {run_id}: {info['game']} (confinement {tier_name(config)}"
+        sys.stdout.write(f"run {run_id}: {info.game} (confinement {plan.harness.tier}"
                          f"{against})\n")
     sys.stdout.write(render_rows(rows, fmt, headers))
     if fmt in ("table", "markdown"):  # CSV stays one table; JSON has compile_error
@@ -285,14 +287,15 @@ def show(args: argparse.Namespace) -> int:
 
 def _show(store: Any, args: argparse.Namespace) -> int:
     if args.run_id is None:
-        rows = [dict(r, state=("finished" if r["finished"] else "running"
-                               if store.running(r["id"]) else "interrupted"))
+        rows = [dict(asdict(r), state=("finished" if r.finished else "running"
+                                       if store.running(r.id) else "interrupted"))
                 for r in store.runs()]
         if args.format == "json":
             sys.stdout.write(to_json(rows))
         else:
             shown = [dict(r, date=time.strftime("%Y-%m-%d %H:%M", time.localtime(r["created"])),
-                          bots=", ".join(Path(shown_name(r, b)).name for b in r["bots"]),
+                          bots=", ".join(Path(r["opponent"] if b == OPTIMAL else b).name
+                                         for b in r["bots"]),
                           progress=f"{r['games']}/{r['planned'] or '?'}") for r in rows]
             sys.stdout.write(render_rows(shown, args.format, ["id", "kind", "date", "game",
                                                               "bots", "progress", "state"]))
@@ -307,11 +310,11 @@ def _show(store: Any, args: argparse.Namespace) -> int:
     if args.game_number is not None:
         sys.stdout.write(replay_text(store, args.run_id, args.game_number))
         return 0
-    if info["kind"] == "match":
+    if info.kind == "match":
         from judge.commands.match import print_match
 
         print_match(store, args.run_id, args.format, args.details, args.output_dir)
-    elif info["kind"] == "tournament":
+    elif info.kind == "tournament":
         from judge.commands.tournament import print_tournament
 
         print_tournament(store, args.run_id, args.format, args.details, args.output_dir)
@@ -326,23 +329,23 @@ def replay_text(store: Any, run_id: int, number: int) -> str:
     from judge.commands.play import play_text
 
     info = store.run(run_id)
-    config, records = info["config"], store.games(run_id)
-    if info["kind"] == "match":
+    plan, records = info.plan, store.games(run_id)
+    if isinstance(plan, MatchPlan):
         from judge.commands.match import ordered_records
 
-        listed = [(rec, 0) for _, rec in ordered_records(config, records)]
-    elif info["kind"] == "tournament":
-        listed = [(records[key], 0) for key in sorted(records)]
+        listed = [(rec, 0) for _, rec in ordered_records(plan, records)]
+    elif isinstance(plan, GradingPlan):
+        listed = [game for _, mine in graded_games(plan, records) for game in mine]
     else:
-        listed = [game for _, mine in graded_games(config, records) for game in mine]
+        listed = [(records[key], 0) for key in sorted(records)]
     if not 1 <= number <= len(listed):
         raise InputError(f"run {run_id} has {len(listed)} stored games: give --game 1 to "
                          f"{len(listed)}" if listed else f"run {run_id} has no stored games")
     rec, seat = listed[number - 1]
-    game = load_game(config["game"], config["rules"])
+    game = plan.load_game()
     start = game.parse_position(rec["start"])
     reviews = review(game, start, [m["move"] for m in rec["moves"]])
-    names = [shown_name(config, who) for who in rec["players"]]
+    names = [plan.shown_name(who) for who in rec["players"]]
     return play_text(game, start, rec, reviews, names, seat)
 
 

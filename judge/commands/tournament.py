@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
 from collections import defaultdict
+from dataclasses import replace
 from itertools import combinations
 from typing import Any
 
@@ -28,12 +30,11 @@ from judge.commands.common import (
     refuse_with_resume,
     remember_defaults,
     resumed,
-    run_identity,
     run_state,
-    tier_name,
+    sources,
 )
-from judge.games import load_game
 from judge.games.base import Game, InputError
+from judge.plan import TournamentPlan
 from judge.report import render_table, to_json, write_tables
 from judge.results import (
     TOURNAMENT_POINTS,
@@ -87,23 +88,23 @@ def register(sub: argparse._SubParsersAction) -> None:
 MAX_ROUNDS = 1000
 
 
-def schedule(game: Game, config: dict[str, Any]) -> list[GameSpec]:
+def schedule(game: Game, plan: TournamentPlan) -> list[GameSpec]:
     """All games of the tournament, in an order shuffled by the recorded seed."""
-    entrants = config["entrants"]
-    if config["gauntlet"]:
-        pairs = [(config["gauntlet"], b) for b in entrants if b != config["gauntlet"]]
+    entrants = plan.entrants
+    if plan.gauntlet:
+        pairs = [(plan.gauntlet, b) for b in entrants if b != plan.gauntlet]
     else:
         pairs = list(combinations(entrants, 2))
     specs = []
-    for rnd in range(1, config["rounds"] + 1):
-        for text in config["start_positions"]:
+    for rnd in range(1, plan.rounds + 1):
+        for text in plan.start_positions:
             pos = game.parse_position(text)
             for a, b in pairs:
                 for first, second in ((a, b), (b, a)):
                     players = (first, second) if game.mover(pos) == 0 else (second, first)
                     key = f"{rnd}|{text}|{first}|{second}"
                     specs.append(GameSpec(key, players, text))
-    random.Random(config["seed"]).shuffle(specs)
+    random.Random(plan.seed).shuffle(specs)
     return specs
 
 
@@ -116,8 +117,10 @@ def run(args: argparse.Namespace) -> int:
         store = open_store(args.db, must_exist=True)
         refuse_with_resume(args, "--game", "--rules", "--starts", "--gauntlet", "--rounds",
                            "--include-optimal", "bots")
-        run_id, config = args.resume, resumed(store, args.resume, "tournament")
-        check_cluster(args, config)  # before the run is touched
+        run_id = args.resume
+        plan = resumed(store, args.resume, "tournament")
+        assert isinstance(plan, TournamentPlan)
+        check_cluster(args, plan)  # before the run is touched
     else:
         if not args.game:
             raise InputError("--game is required (or --resume RUN)")
@@ -134,25 +137,26 @@ def run(args: argparse.Namespace) -> int:
         if not 1 <= args.rounds <= MAX_ROUNDS:
             raise InputError(f"--rounds must be from 1 to {MAX_ROUNDS}")
         game = game_from_args(args)
-        seed = harness["seed"] if harness["seed"] is not None else random.randrange(2**31)
-        starts = paired_starts(game, args.starts)
-        config = {"game": game.name, "rules": game.rules_string(), "entrants": entrants,
-                  "gauntlet": args.gauntlet, "starts": args.starts, "start_positions": starts,
-                  "rounds": args.rounds, **harness, "seed": seed, **run_identity(entrants)}
-        config["planned"] = len(schedule(game, config))
-        check_cluster(args, config)
+        if harness.seed is None:
+            harness = replace(harness, seed=random.randrange(2**31))
+        plan = TournamentPlan(
+            game=game.name, rules=game.rules_string(), harness=harness,
+            directory=os.getcwd(), sources=sources(entrants), entrants=tuple(entrants),
+            gauntlet=args.gauntlet, starts_file=args.starts,
+            start_positions=tuple(paired_starts(game, args.starts)), rounds=args.rounds)
+        plan = replace(plan, planned=len(schedule(game, plan)))
+        check_cluster(args, plan)
         store = open_store(args.db)  # only now: a refused command leaves no database behind
-        run_id = store.create_run("tournament", game.describe(), config)
-    game = load_game(config["game"], config["rules"])
-    play_missing(store, run_id, config, schedule(game, config), args)
+        run_id = store.create_run(plan)
+    play_missing(store, run_id, plan, schedule(plan.load_game(), plan), args)
     with output_to(args.output):
         print_tournament(store, run_id, args.format, args.details, args.output_dir)
     return exit_status(store, run_id, args.resume is None and bool(skipped))
 
 
-def standings(config: dict[str, Any], records: dict[str, dict[str, Any]]) -> dict[str, Any]:
+def standings(plan: TournamentPlan, records: dict[str, dict[str, Any]]) -> dict[str, Any]:
     """Standings (best first), crosstable and the games, from the stored records."""
-    entrants = config["entrants"]
+    entrants = plan.entrants
     per_bot: dict[str, list[tuple[dict, int]]] = defaultdict(list)
     cross: dict[str, dict[str, list[float]]] = {b: defaultdict(list) for b in entrants}
     pairs = []
@@ -204,8 +208,10 @@ def print_tournament(store: Any, run_id: int, fmt: str, details: bool,
                      output_dir: str | None = None) -> None:
     """Print a stored tournament (CSV: one table; all of them as files in `output_dir`)."""
     info = store.run(run_id)
+    plan = info.plan
+    assert isinstance(plan, TournamentPlan)
     records = store.games(run_id)
-    data = standings(info["config"], records)
+    data = standings(plan, records)
     state = run_state(store, info, len(records))
     if fmt == "html":
         from judge.html import render_report
@@ -213,9 +219,8 @@ def print_tournament(store: Any, run_id: int, fmt: str, details: bool,
         sys.stdout.write(render_report(store, run_id))
         return
     if fmt == "json":
-        sys.stdout.write(to_json({"run": run_id, "game": info["game"], "state": state,
-                                  "seed": info["config"]["seed"],
-                                  "tier": tier_name(info["config"]), **data}))
+        sys.stdout.write(to_json({"run": run_id, "game": info.game, "state": state,
+                                  "seed": plan.seed, "tier": plan.harness.tier, **data}))
         return
     rows = []
     for rank, s in enumerate(data["standings"], 1):
@@ -243,8 +248,8 @@ def print_tournament(store: Any, run_id: int, fmt: str, details: bool,
         sys.stdout.write(render_table(tables["games" if details else "standings"], fmt))
         return
     if fmt == "table":
-        sys.stdout.write(f"tournament {run_id}: {info['game']} (seed {info['config']['seed']},"
-                         f" confinement {tier_name(info['config'])})\n")
+        sys.stdout.write(f"tournament {run_id}: {info.game} (seed {plan.seed},"
+                         f" confinement {plan.harness.tier})\n")
     sys.stdout.write(render_table(tables["standings"], fmt))
     sys.stdout.write(compile_errors_text(data["standings"]))
     sys.stdout.write("\n")

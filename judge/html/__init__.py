@@ -16,7 +16,7 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from judge.games import load_game
+from judge.games.base import InputError
 from judge.html.boards import board_meta
 from judge.html.pages import (
     about,
@@ -29,6 +29,7 @@ from judge.html.pages import (
     result_words,
     tournament_result,
 )
+from judge.plan import GradingPlan, TournamentPlan
 from judge.report import printable
 from judge.results import mistake_text
 
@@ -92,9 +93,9 @@ def render_report(store: Any, run_id: int) -> str:
     """One self-contained HTML page for the stored run `run_id` (a grading run or a
     tournament) of `store`."""
     info = store.run(run_id)
-    config = info["config"]
+    plan = info.plan
     records = store.games(run_id)
-    game = load_game(config["game"], config["rules"])
+    game = plan.load_game()
     context: dict[str, Any] = {
         # absolute: the page may be read anywhere, the command run from any folder
         "about": about(info, str(Path(store.path).resolve())),
@@ -103,13 +104,16 @@ def render_report(store: Any, run_id: int) -> str:
         "js": _static("viewer.js"),
         "chunk": CHUNK,
     }
-    if info["kind"] == "tournament":
-        context.update(_tournament(game, config, records))
+    if isinstance(plan, TournamentPlan):
+        context.update(_tournament(game, plan, records))
         template = "tournament.html.j2"
-    else:
-        context.update(_grading(game, config, records))
+    elif isinstance(plan, GradingPlan):
+        context.update(_grading(game, plan, records))
         template = "run.html.j2"
-    context["meta"] = json_block({"kind": info["kind"], "board": board_meta(game),
+    else:
+        raise InputError(f"run {run_id} is a {plan.kind}: its HTML report is not made yet "
+                         "(give --format table, json, csv or markdown)")
+    context["meta"] = json_block({"kind": info.kind, "board": board_meta(game),
                                   "games": len(context["games"]), "run": run_id})
     page = _environment().get_template(template).render(context)
     # a bot's text may hold lone surrogates (bytes that were not UTF-8): keep the page writable
@@ -127,13 +131,13 @@ def _data_blocks(game: Any, listed: list[tuple[dict[str, Any], int | None]],
     return Markup("".join(parts))  # noqa: S704 - json_block escapes every payload
 
 
-def _grading(game: Any, config: dict[str, Any], records: dict[str, dict[str, Any]]
+def _grading(game: Any, plan: GradingPlan, records: dict[str, dict[str, Any]]
              ) -> dict[str, Any]:
     """The bots' summaries and the games of a grading run (numbered as `judge show --game`)."""
     from judge.commands.run import graded_games, grading_rows
 
-    bots, rows = grading_rows(config["game"], config, records)
-    listed = [(rec, seat) for _, mine in graded_games(config, records) for rec, seat in mine]
+    bots, rows = grading_rows(plan, records)
+    listed = [(rec, seat) for _, mine in graded_games(plan, records) for rec, seat in mine]
     games = []
     for n, (row, (rec, seat)) in enumerate(zip(rows, listed, strict=True), 1):
         mistake = row["first_mistake"]
@@ -144,17 +148,17 @@ def _grading(game: Any, config: dict[str, Any], records: dict[str, dict[str, Any
             "mistake": mistake_text(mistake), "lost": bool(mistake and mistake["changed_result"]),
             "moves": len(row["moves"]), "seed": rec.get("seed"),
         })
-    opponent = config.get("opponent") or "optimal"
+    opponent = plan.opponent
     return {"bots": bots, "games": games, "data": _data_blocks(game, listed, opponent),
             "columns": column_widths(games, RUN_COLUMNS)}
 
 
-def _tournament(game: Any, config: dict[str, Any], records: dict[str, dict[str, Any]]
+def _tournament(game: Any, plan: TournamentPlan, records: dict[str, dict[str, Any]]
                 ) -> dict[str, Any]:
     """Standings, rating chart, crosstable heat map and games of a tournament."""
     from judge.commands.tournament import standings
 
-    data = standings(config, records)
+    data = standings(plan, records)
     table = data["standings"]
     names = [row["bot"] for row in table]
     number = {g["key"]: n for n, g in enumerate(data["games"], 1)}

@@ -21,8 +21,10 @@ import judge
 from judge.analysis import MoveReview
 from judge.games.base import Game
 from judge.html.boards import columns, replay
+from judge.plan import Plan
 from judge.report import printable
 from judge.results import game_message
+from judge.store import StoredRun
 from judge.verdicts import MEANINGS
 
 #: judgement codes of the viewer's JSON, and the CSS classes of a move
@@ -119,23 +121,9 @@ def when(stamp: float | None) -> str:
     return "" if stamp is None else time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(stamp))
 
 
-def limit_flags(limits: dict[str, Any]) -> list[str]:
-    """The limit options that differ from the judge's defaults, as command-line words."""
-    from judge.commands.common import LIMIT_OPTIONS
-    from judge.sandbox import Limits
-
-    defaults = asdict(Limits())
-    words = []
-    for flag, field, scale, _ in LIMIT_OPTIONS:
-        value = limits.get(field)
-        if value is not None and value != defaults.get(field):
-            words += [flag, f"{value / scale:g}"]
-    return words
-
-
 def limit_rows(limits: dict[str, Any]) -> list[dict[str, str]]:
     """Every recorded limit with the option that sets it (if any)."""
-    from judge.commands.common import LIMIT_OPTIONS
+    from judge.plan import LIMIT_OPTIONS
 
     flags = {field: (flag, scale, text) for flag, field, scale, text in LIMIT_OPTIONS}
     rows = []
@@ -146,79 +134,45 @@ def limit_rows(limits: dict[str, Any]) -> list[dict[str, str]]:
     return rows
 
 
-def reproduce(info: dict[str, Any]) -> dict[str, Any]:
+def reproduce(plan: Plan) -> dict[str, Any]:
     """How to play the run again: the command line (run from its folder), and notes on what
     a command line cannot carry."""
-    from judge.schedule import OPTIMAL
-
-    config = info["config"]
-    kind = info["kind"]
-    words = ["judge", kind, "--game", config["game"]]
-    if config.get("rules"):
-        words += ["--rules", config["rules"]]
     notes = []
-    if kind == "run":
-        if config.get("tests"):
-            words += ["--tests", config["tests"]]
-        if config.get("seats", "first") != "first":
-            words += ["--seats", config["seats"]]
-        if (config.get("opponent") or "optimal") != "optimal":
-            words += ["--opponent", config["opponent"]]
-        bots = list(config.get("bots") or [])
-    else:
-        if config.get("starts"):
-            words += ["--starts", config["starts"]]
-        if config.get("rounds", 1) != 1:
-            words += ["--rounds", str(config["rounds"])]
-        if config.get("gauntlet"):
-            words += ["--gauntlet", config["gauntlet"]]
-        entrants = list(config.get("entrants") or [])
-        if OPTIMAL in entrants:
-            words.append("--include-optimal")
-        bots = [b for b in entrants if b != OPTIMAL]  # the gauntlet's bot too: same order
-    if config.get("sandbox"):
-        words += ["--sandbox", config["sandbox"]]
-    if config.get("seed") is not None:
-        words += ["--seed", str(config["seed"])]
-    words += limit_flags(config.get("limits") or {})
-    if config.get("languages"):
+    if plan.harness.languages:
         notes.append("the run changed the language table (--languages/--flags): "
-                      + json.dumps(config["languages"], sort_keys=True))
-    if config.get("tests") or config.get("starts"):
+                     + json.dumps(plan.harness.languages, sort_keys=True))
+    if getattr(plan, "tests", None) or getattr(plan, "starts_file", None):
         notes.append("the start positions were read from a file; the report lists them")
-    command = shlex.join(words + bots)
-    folder = config.get("directory")
+    command = shlex.join(plan.to_argv())
+    folder = plan.directory
     return {"command": f"cd {shlex.quote(folder)} && {command}" if folder else command,
             "notes": notes}
 
 
-def about(info: dict[str, Any], db_path: str) -> dict[str, Any]:
+def about(info: StoredRun, db_path: str) -> dict[str, Any]:
     """The run's identity: rules, judge version, confinement, seeds, times, reproduction."""
-    from judge.commands.common import tier_name
-
-    config = info["config"]
-    tier = config.get("tier") or {}
+    plan = info.plan
     rules = [dict(zip(("key", "value"), t.split("=", 1), strict=False))
-             for t in (config.get("rules") or "").split()]
+             for t in plan.rules.split()]
     return {
-        "id": info["id"],
-        "kind": info["kind"],
-        "game": info["game"],
-        "game_name": config["game"],
+        "id": info.id,
+        "kind": info.kind,
+        "game": info.game,
+        "game_name": plan.game,
         "rules": rules,
-        "rules_string": config.get("rules") or "",
+        "rules_string": plan.rules,
         "version": judge.__version__,
-        "tier": tier_name(config),
-        "guarantees": tier.get("guarantees") or {},
-        "seed": config.get("seed"),
-        "created": when(info.get("created")),
-        "finished": when(info.get("finished")),
-        "state": "finished" if info.get("finished") else "unfinished (partial results)",
-        "planned": config.get("planned"),
-        "opponent": config.get("opponent") or "optimal",
-        "limits": limit_rows(config.get("limits") or {}),
-        "reproduce": reproduce(info),
-        "show": shlex.join(["judge", "show", str(info["id"]), "--db", db_path]),
+        "tier": plan.harness.tier,
+        "guarantees": plan.harness.guarantees,
+        "seed": plan.seed,
+        "created": when(info.created),
+        "finished": when(info.finished),
+        "state": "finished" if info.finished else "unfinished (partial results)",
+        "planned": plan.planned or None,
+        "opponent": plan.opponent,
+        "limits": limit_rows(asdict(plan.harness.limits)),
+        "reproduce": reproduce(plan),
+        "show": shlex.join(["judge", "show", str(info.id), "--db", db_path]),
         "verdicts": MEANINGS,
     }
 

@@ -1,0 +1,343 @@
+"""What a run plays, decided once from its command line: one typed plan per kind of run.
+
+A plan holds the game and its rules, the starts, the bots (with their fingerprints), the
+limits, the confinement tier, the seed and the opponent. It is built by its command, stored
+with the run as versioned JSON (`to_config`; `from_config` reads every version, in this
+one place), handed to the execution (`judge.execute`) and to the reports, and gives back
+the command line that plays it again (`to_argv`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar
+
+from judge.games import load_game
+from judge.games.base import Game, InputError, Stopped
+from judge.sandbox.limits import Limits
+from judge.sprt import SprtParams
+
+#: the version of the JSON that `to_config` writes (runs stored before have none: 1)
+PLAN_VERSION = 2
+
+#: the perfect player's place in a schedule ("optimal" whatever its kind: see `opponent`)
+OPTIMAL = "optimal"
+
+#: (flag, Limits field, units of the field per unit of the flag, help)
+LIMIT_OPTIONS = [
+    ("--move-time", "move_seconds", 1, "wall-clock seconds per move"),
+    ("--first-move-time", "first_move_seconds", 1, "wall-clock seconds for the first move"),
+    ("--cpu-time", "cpu_seconds", 1, "CPU seconds per game"),
+    ("--memory", "memory_bytes", 1 << 20, "memory in MiB (with cgroups: all of the bot's "
+     "processes and its files in tmpfs; else address space per process)"),
+    ("--processes", "processes", 1, "processes and threads at once"),
+    ("--output-limit", "output_bytes", 1 << 10, "KiB of output per game"),
+    ("--disk", "disk_bytes", 1 << 20, "MiB the bot may store in its work dir and /tmp"),
+    ("--game-time", "game_seconds", 1, "wall-clock seconds for a bot's whole game"),
+    ("--move-limit", "move_limit", 1, "moves before a loopy game is a tie"),
+]
+
+
+def limit_flags(limits: Limits) -> list[str]:
+    """The limit options that differ from the judge's defaults, as command-line words."""
+    defaults = Limits()
+    words = []
+    for flag, name, scale, _ in LIMIT_OPTIONS:
+        value = getattr(limits, name)
+        if value != getattr(defaults, name):
+            words += [flag, f"{value / scale:g}"]
+    return words
+
+
+@dataclass(frozen=True)
+class Harness:
+    """How bots are run: the same for every game of a run."""
+
+    limits: Limits = field(default_factory=Limits)
+    #: "bwrap" or "none" (what `--sandbox auto` resolved to)
+    sandbox: str = "none"
+    #: the confinement tier's name (e.g. ``bwrap+uid+cgroups``) and its guarantees
+    tier: str = "unknown"
+    guarantees: dict[str, bool] = field(default_factory=dict)
+    #: games played at once (a resumed run may change it: no game depends on it)
+    jobs: int = 1
+    seed: int | None = None
+    #: the run's changes to the language table (see `judge.sandbox.languages`)
+    languages: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class BotSource:
+    """A bot's file as the run found it: its path (as given) and the SHA-256 of its content."""
+
+    path: str
+    fingerprint: str
+
+    @classmethod
+    def read(cls, path: str) -> BotSource:
+        """The bot at `path` now; `OSError` if it cannot be read."""
+        return cls(path, hashlib.sha256(Path(path).read_bytes()).hexdigest())
+
+    def check(self) -> None:
+        """`Stopped` if the file is gone or changed since the run started: its games would be
+        another program's (the games stored so far are kept). The one rule for a bot that
+        changed, at a resume and between games; a file left as it was is not read again."""
+        try:
+            st = os.stat(self.path)
+            version = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+            same = _verified.get(self.path) == (version, self.fingerprint)
+            if not same:
+                with open(self.path, "rb") as fh:
+                    same = hashlib.sha256(fh.read()).hexdigest() == self.fingerprint
+                if same:
+                    _verified[self.path] = (version, self.fingerprint)
+        except OSError:
+            same = False
+        if not same:
+            raise self._changed()
+
+    def content(self) -> bytes:
+        """The file's content, which must still be the run's (else `Stopped`, as `check`):
+        what a cluster's workers get."""
+        try:
+            data = Path(self.path).read_bytes()
+        except OSError:
+            raise self._changed() from None
+        if hashlib.sha256(data).hexdigest() != self.fingerprint:
+            raise self._changed()
+        return data
+
+    def _changed(self) -> Stopped:
+        return Stopped(f"bot {self.path} changed (or went) during the run, so its next "
+                       f"games would be another program's; the games played are stored: "
+                       f"put the bot back as it was and continue with --resume, or start a "
+                       f"new run")
+
+
+#: bot file -> (its stat when its content was last found to have the digest, the digest)
+_verified: dict[str, tuple[tuple[int, ...], str]] = {}
+
+
+@dataclass(frozen=True, kw_only=True)
+class Plan:
+    """What every kind of run has."""
+
+    #: the command that plays it (and the run's kind in the database)
+    kind: ClassVar[str] = ""
+    game: str
+    rules: str = ""
+    harness: Harness = field(default_factory=Harness)
+    #: which perfect player sits where the schedule says "optimal" (optimal or tricky)
+    opponent: str = OPTIMAL
+    #: the folder the run was started in (its bot paths may be relative to it)
+    directory: str = ""
+    #: the bots' files (not the perfect player)
+    sources: tuple[BotSource, ...] = ()
+    #: how many games the run plays (a match: at most)
+    planned: int = 0
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """Who plays: bot paths, and OPTIMAL where the perfect player takes part."""
+        raise NotImplementedError
+
+    @property
+    def seed(self) -> int | None:
+        return self.harness.seed
+
+    def load_game(self) -> Game:
+        """The game under the run's rules."""
+        return load_game(self.game, self.rules)
+
+    def shown_name(self, who: str) -> str:
+        """A player as it played: the perfect player under its kind, a bot by its path."""
+        return self.opponent if who == OPTIMAL else who
+
+    def fingerprints(self) -> dict[str, str]:
+        return {s.path: s.fingerprint for s in self.sources}
+
+    def check_resumable(self, run_id: int) -> None:
+        """`InputError` unless the run can go on from here with its bots as they were."""
+        relative = [s.path for s in self.sources if not os.path.isabs(s.path)]
+        where = self.directory
+        if relative and where and os.path.realpath(where) != os.path.realpath(os.getcwd()):
+            raise InputError(f"run {run_id} was started in {where}, and its bot paths "
+                             f"({', '.join(relative[:3])}) are relative to it: resume it from "
+                             f"there (cd {where})")
+        for source in self.sources:
+            if not os.path.exists(source.path):
+                hint = f" (the run was started in {where})" if where and \
+                    where != os.getcwd() else ""
+                raise InputError(f"run {run_id}: bot {source.path} is not there any more{hint}")
+            try:
+                source.check()
+            except Stopped:
+                raise InputError(f"run {run_id}: bot {source.path} has changed since the run "
+                                 f"started, so its remaining games would be another "
+                                 f"program's: start a new run") from None
+
+    # --- stored as JSON --------------------------------------------------------------
+    def to_config(self) -> dict[str, Any]:
+        """The plan as the database keeps it (the keys of every version so far)."""
+        h = self.harness
+        return {"version": PLAN_VERSION, "game": self.game, "rules": self.rules,
+                **self._own_config(), "limits": dataclasses.asdict(h.limits),
+                "sandbox": h.sandbox, "tier": {"name": h.tier, "guarantees": h.guarantees},
+                "jobs": h.jobs, "seed": h.seed, "languages": h.languages,
+                "opponent": self.opponent, "directory": self.directory,
+                "fingerprints": self.fingerprints(), "planned": self.planned}
+
+    def _own_config(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    # --- its command line --------------------------------------------------------------
+    def to_argv(self) -> list[str]:
+        """The command line that plays this run again (from its folder)."""
+        h = self.harness
+        words = ["judge", self.kind, "--game", self.game]
+        if self.rules:
+            words += ["--rules", self.rules]
+        words += self._own_argv()
+        words += ["--sandbox", h.sandbox]
+        if h.seed is not None:
+            words += ["--seed", str(h.seed)]
+        return words + limit_flags(h.limits) + self._bot_args()
+
+    def _own_argv(self) -> list[str]:
+        raise NotImplementedError
+
+    def _bot_args(self) -> list[str]:
+        return [p for p in self.players if p != OPTIMAL]
+
+
+@dataclass(frozen=True, kw_only=True)
+class GradingPlan(Plan):
+    """`judge run`: each bot against the perfect player, on the starts of each graded seat."""
+
+    kind: ClassVar[str] = "run"
+    bots: tuple[str, ...]
+    #: the file the starts came from (None: the game's standard set)
+    tests: str | None = None
+    #: "first" or "both"
+    seats: str = "first"
+    #: per graded seat ("first", "second"): the starts, in the game's notation
+    starts: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.bots
+
+    def _own_config(self) -> dict[str, Any]:
+        return {"bots": list(self.bots), "tests": self.tests, "seats": self.seats,
+                "starts": {seat: list(texts) for seat, texts in self.starts.items()}}
+
+    def _own_argv(self) -> list[str]:
+        words = ["--tests", self.tests] if self.tests else []
+        if self.seats != "first":
+            words += ["--seats", self.seats]
+        if self.opponent != OPTIMAL:
+            words += ["--opponent", self.opponent]
+        return words
+
+
+@dataclass(frozen=True, kw_only=True)
+class TournamentPlan(Plan):
+    """`judge tournament`: every pair of entrants (or the gauntlet's bot against each), both
+    seats of every start, for some rounds."""
+
+    kind: ClassVar[str] = "tournament"
+    #: bot paths, and OPTIMAL when the perfect player takes part
+    entrants: tuple[str, ...]
+    gauntlet: str | None = None
+    #: the file the starts came from (None: the default set)
+    starts_file: str | None = None
+    start_positions: tuple[str, ...] = ()
+    rounds: int = 1
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.entrants
+
+    def _own_config(self) -> dict[str, Any]:
+        return {"entrants": list(self.entrants), "gauntlet": self.gauntlet,
+                "starts": self.starts_file, "start_positions": list(self.start_positions),
+                "rounds": self.rounds}
+
+    def _own_argv(self) -> list[str]:
+        words = ["--starts", self.starts_file] if self.starts_file else []
+        if self.rounds != 1:
+            words += ["--rounds", str(self.rounds)]
+        if self.gauntlet:
+            words += ["--gauntlet", self.gauntlet]
+        if OPTIMAL in self.entrants:
+            words.append("--include-optimal")
+        return words
+
+
+@dataclass(frozen=True, kw_only=True)
+class MatchPlan(Plan):
+    """`judge match`: two bots, in pairs of games with seats swapped, until the SPRT decides."""
+
+    kind: ClassVar[str] = "match"
+    #: BOT_A and BOT_B (OPTIMAL for the perfect player)
+    bots: tuple[str, str]
+    starts_file: str | None = None
+    start_positions: tuple[str, ...] = ()
+    sprt: SprtParams = field(default_factory=SprtParams)
+    max_games: int = 2
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.bots
+
+    def _own_config(self) -> dict[str, Any]:
+        return {"bots": list(self.bots), "starts": self.starts_file,
+                "start_positions": list(self.start_positions), "sprt": self.sprt.to_dict(),
+                "max_games": self.max_games}
+
+    def _own_argv(self) -> list[str]:
+        words = ["--starts", self.starts_file] if self.starts_file else []
+        return words + ["--sprt", self.sprt.text(), "--max-games", str(self.max_games)]
+
+    def _bot_args(self) -> list[str]:
+        return [self.opponent if b == OPTIMAL else b for b in self.bots]
+
+
+PLANS: dict[str, type[Plan]] = {p.kind: p for p in (GradingPlan, TournamentPlan, MatchPlan)}
+
+
+def from_config(kind: str, config: dict[str, Any]) -> Plan:
+    """The plan of a stored run of `kind`, from the JSON of any version (older runs lack
+    some keys: their defaults are what those runs did)."""
+    if kind not in PLANS:
+        raise InputError(f"a stored run of an unknown kind {kind!r}")
+    c = config
+    known = {f.name for f in dataclasses.fields(Limits)}
+    tier = c.get("tier") or {}
+    harness = Harness(
+        limits=Limits(**{k: v for k, v in (c.get("limits") or {}).items() if k in known}),
+        sandbox=c.get("sandbox") or "none", tier=tier.get("name") or c.get("sandbox")
+        or "unknown", guarantees=dict(tier.get("guarantees") or {}),
+        jobs=int(c.get("jobs") or 1), seed=c.get("seed"), languages=c.get("languages") or {})
+    common: dict[str, Any] = dict(
+        game=c["game"], rules=c.get("rules") or "", harness=harness,
+        opponent=c.get("opponent") or OPTIMAL, directory=c.get("directory") or "",
+        sources=tuple(BotSource(p, d) for p, d in (c.get("fingerprints") or {}).items()),
+        planned=int(c.get("planned") or 0))
+    if kind == "run":
+        return GradingPlan(**common, bots=tuple(c["bots"]), tests=c.get("tests"),
+                           seats=c.get("seats") or "first",
+                           starts={s: tuple(t) for s, t in (c.get("starts") or {}).items()})
+    if kind == "tournament":
+        return TournamentPlan(**common, entrants=tuple(c["entrants"]),
+                              gauntlet=c.get("gauntlet"), starts_file=c.get("starts"),
+                              start_positions=tuple(c.get("start_positions") or ()),
+                              rounds=int(c.get("rounds") or 1))
+    return MatchPlan(**common, bots=tuple(c["bots"]), starts_file=c.get("starts"),
+                     start_positions=tuple(c.get("start_positions") or ()),
+                     sprt=SprtParams(**(c.get("sprt") or {})),
+                     max_games=int(c.get("max_games") or 2))
