@@ -122,3 +122,17 @@ def perfect_results(game: Game, start: Any) -> list[str]:
     results[mover], results[1 - mover] = names[sign], names[-sign]
     return results
 
+
+def judged(r: MoveReview) -> str:
+    """`optimal`, or the mistake with its values and the right moves."""
+    if r.slow:
+        return (f"slow: still wins, but in {r.move_remoteness} moves instead of "
+                f"{r.remoteness}; fastest: {', '.join(r.best_moves)}")
+    if not r.mistake:
+        return "optimal"
+    lost = ""
+    if r.changed_result:
+        won = order(r.before) + r.lead > 0 if isinstance(r.before, int) else r.before == "win"
+        lost = " (this move threw away the win)" if won else " (this move lost the game)"
+    return (f"MISTAKE{lost}: value {r.before} -> {r.after}; "
+            f"right: {', '.join(r.best_moves)}")

@@ -11,10 +11,10 @@ from judge import __version__
 from judge.games.base import InputError, Stopped
 
 #: one module per subcommand under judge.commands, each with `register(subparsers)`
-COMMANDS = ["solve", "run", "tournament", "match", "play", "opponent", "nim-batch", "worker",
-            "scheduler"]
-#: the module that registers each subcommand (`run` also registers `show`)
-MODULE_OF = {"solve": "solve", "run": "run", "show": "run", "tournament": "tournament",
+COMMANDS = ["solve", "run", "show", "tournament", "match", "play", "opponent", "nim-batch",
+            "worker", "scheduler"]
+#: the module that registers each subcommand
+MODULE_OF = {"solve": "solve", "run": "run", "show": "show", "tournament": "tournament",
              "match": "match", "play": "play", "opponent": "opponent", "nim-batch": "nimbatch",
              "worker": "worker", "scheduler": "scheduler"}
 

@@ -21,9 +21,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import hashlib
 import logging
-import os
 import socket
 import sys
 from collections.abc import Iterator
@@ -37,8 +35,8 @@ from judge.games.base import InputError
 from judge.plan import OPTIMAL, BotSource
 
 if TYPE_CHECKING:
+    from judge.playing import GameSpec, Setup
     from judge.sandbox import Tier
-    from judge.schedule import GameSpec, Setup
 
 #: seconds to reach the scheduler before the command gives up (exit status 2)
 CONNECT_SECONDS = 10
@@ -256,8 +254,8 @@ def play_remote(setup: Setup, spec: GameSpec) -> dict[str, Any]:
     """One game on a worker: played as locally, the record naming the worker and its tier."""
     from distributed import get_worker
 
+    from judge.playing import play_spec
     from judge.sandbox import tier_for
-    from judge.schedule import play_spec
 
     try:
         # the coordinator checked its own machine: this one may differ
@@ -268,21 +266,3 @@ def play_remote(setup: Setup, spec: GameSpec) -> dict[str, Any]:
     record["worker"] = socket.gethostname()
     record["tier"] = tier_for(setup.sandbox).name
     return record
-
-
-def local_copy(name: str, content: bytes) -> str:
-    """The path of this worker's copy of bot `name` (kept under its content's hash, with
-    its own file name, so that its language is the same), written once."""
-    from judge.solvers.cache import cache_dir
-
-    digest = hashlib.sha256(content).hexdigest()[:32]
-    folder = cache_dir() / "cluster-bots" / digest
-    path = folder / Path(name).name
-    if not path.exists():
-        folder.mkdir(parents=True, exist_ok=True)
-        tmp = folder / f".{path.name}.{os.getpid()}"
-        tmp.write_bytes(content)
-        runnable = content[:2] == b"#!" or content[:4] == b"\x7fELF"
-        os.chmod(tmp, 0o755 if runnable else 0o644)
-        os.replace(tmp, path)
-    return str(path)

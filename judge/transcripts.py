@@ -18,6 +18,7 @@ from judge import __version__
 from judge.games.base import InputError, MoveError
 from judge.plan import GradingPlan, MatchPlan
 from judge.store import StoredRun
+from judge.summaries import graded_games, ordered_records
 from judge.verdicts import JUDGE_ERROR, LOSING, MEANINGS
 
 FORMAT = "judge-transcript/1"
@@ -62,12 +63,8 @@ def transcript_lines(store: Any, run_id: int) -> Iterator[str]:
 def _ordered(info: StoredRun, records: dict[str, dict[str, Any]]) -> list[dict]:
     plan = info.plan
     if isinstance(plan, MatchPlan):
-        from judge.commands.match import ordered_records
-
         return [rec for _, rec in ordered_records(plan, records)]
     if isinstance(plan, GradingPlan):
-        from judge.commands.run import graded_games
-
         return [rec for _, mine in graded_games(plan, records) for rec, _ in mine]
     return [records[key] for key in sorted(records)]
 

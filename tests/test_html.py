@@ -19,10 +19,10 @@ from typing import Any
 
 import pytest
 
-from judge.commands.run import graded_games
 from judge.html import render_report
 from judge.html.boards import drawable, position_after
 from judge.store import Store
+from judge.summaries import graded_games
 
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = ROOT / "bots"

@@ -225,7 +225,7 @@ def test_a_pascal_compile_error_starts_with_the_error_not_the_compilers_banner(
     tmp_path: Path
 ) -> None:
     need("pascal")
-    from judge.sandbox.programs import CompileError, compiled
+    from judge.sandbox.build import CompileError, compiled
 
     bot = tmp_path / "broken.pas"
     bot.write_text(BROKEN["pascal"][1])
@@ -331,7 +331,7 @@ def test_a_program_whose_object_file_exceeds_the_file_size_cap_is_said_to(
     tmp_path: Path
 ) -> None:
     need("c")
-    from judge.sandbox.programs import COMPILE_LIMITS, CompileError, compiled
+    from judge.sandbox.build import COMPILE_LIMITS, CompileError, compiled
 
     bot = tmp_path / "huge.c"  # a few lines of assembly, then 1 GiB of .data
     bot.write_text("char big[1ULL << 30] = {1};\nint main(void) { return big[5]; }\n")

@@ -19,10 +19,10 @@ from judge.games.ioiwari import Ioiwari
 from judge.players.bot import BotPlayer
 from judge.referee import play_game
 from judge.sandbox import Limits, bwrap_path
+from judge.sandbox.build import program_for
 from judge.sandbox.helper import helper_path
 from judge.sandbox.launcher import Launched, Launcher
 from judge.sandbox.process import Confined
-from judge.sandbox.programs import program_for
 from judge.sandbox.slots import current_slot, finish_all
 
 HELPER = helper_path()

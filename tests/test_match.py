@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from judge.commands.match import live_line, match_stats, pair_games, print_match
+from judge.commands.match import live_line, pair_games, print_match
 from judge.plan import Harness, MatchPlan
 from judge.schedule import game_seed
 from judge.sprt import (
@@ -35,6 +35,7 @@ from judge.sprt import (
     to_pdf,
 )
 from judge.store import Store
+from judge.summaries import match_stats
 
 ROOT = Path(__file__).resolve().parent.parent
 NIM = ROOT / "bots/nim"

@@ -1,4 +1,4 @@
-"""Python bots start without `site` (see `judge.sandbox.programs`): they must not notice."""
+"""Python bots start without `site` (see `judge.sandbox.build`): they must not notice."""
 
 from __future__ import annotations
 

@@ -296,7 +296,7 @@ def tier_for_run(mode: str) -> Any:
     for line in tier.warnings():
         print(f"judge: warning: {line}", file=sys.stderr)
     if tier.uid:
-        from judge.sandbox.programs import private_runtime
+        from judge.sandbox.build import private_runtime
 
         for path in private_runtime():
             print(f"judge: warning: {path} may not be read by other users, so Python bots, "

@@ -7,7 +7,6 @@ import argparse
 import os
 import random
 import sys
-from collections import defaultdict
 from dataclasses import replace
 from typing import Any
 
@@ -40,12 +39,11 @@ from judge.report import render_table, to_json, write_tables
 from judge.results import (
     compile_error,
     compile_errors_text,
-    game_message,
-    result_for,
     seat_of,
 )
 from judge.schedule import OPTIMAL, GameSpec
-from judge.sprt import DEFAULTS, SprtParams, pair_score, parse_sprt, pentanomial, summary
+from judge.sprt import DEFAULTS, SprtParams, parse_sprt
+from judge.summaries import match_data, match_stats
 
 #: the names of the perfect player among the bots (its kind: `--opponent`, or tricky)
 PERFECT = (OPTIMAL, "tricky")
@@ -180,40 +178,6 @@ def pair_games(plan: MatchPlan, pair: int) -> list[tuple[str, GameSpec]]:
             for first, second in ((a, b), (b, a))]
 
 
-def pair_number(key: str) -> int:
-    """The pair (from 1) of a stored game's key."""
-    return int(key.split("|", 1)[0])
-
-
-def match_stats(plan: MatchPlan, records: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    """The pentanomial of the complete pairs stored (BOT_A's view) and what follows from it
-    (see `judge.sprt.summary`), with BOT_A's wins, ties and losses in those pairs' games.
-
-    A pair with a void game (a judge error) counts for no one (`void_pairs`); a pair whose
-    second game is not stored yet is left out.
-    """
-    a = plan.bots[0]
-    by_pair: dict[int, list[dict[str, Any]]] = defaultdict(list)
-    for key, rec in records.items():
-        by_pair[pair_number(key)].append(rec)
-    scores = []
-    results: dict[str, int] = {"win": 0, "tie": 0, "loss": 0}
-    void = 0
-    for recs in by_pair.values():
-        if len(recs) < 2:
-            continue
-        mine = [result_for(rec, seat_of(rec, a)) for rec in recs]
-        if None in mine:
-            void += 1
-            continue
-        scores.append(pair_score(mine))
-        for r in mine:
-            results[r] += 1
-    data = summary(pentanomial(scores), plan.sprt)
-    return {**data, "wins": results["win"], "ties": results["tie"],
-            "losses": results["loss"], "void_pairs": void}
-
-
 def live_line(stats: dict[str, Any]) -> str:
     """One line of a match's state: pairs, pentanomial, Elo, LOS, LLR and its bounds."""
     lower, upper = stats["llr_bounds"]
@@ -305,31 +269,6 @@ def play_match(store: Any, run_id: int, plan: MatchPlan, args: argparse.Namespac
                 pair = end
         finally:
             live.end()  # the live line ends before any message below it
-
-
-def ordered_records(plan: MatchPlan,
-                    records: dict[str, dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
-    """The stored games as (key, record) in the order they were scheduled: by pair, BOT_A
-    in the first seat first. Game N of `--details` is the N-th."""
-    return sorted(records.items(), key=lambda item: (pair_number(item[0]),
-                                                     item[1]["players"] != list(plan.bots)))
-
-
-def match_data(plan: MatchPlan, records: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    """The match's statistics and its games, in the order they were scheduled."""
-    stats = match_stats(plan, records)
-    games = []
-    seen: dict[tuple, str] = {}
-    for key, rec in ordered_records(plan, records):
-        moves = [m["move"] for m in rec["moves"]]
-        ident = (*rec["players"], rec["start"], tuple(moves))
-        twin = seen.setdefault(ident, key)
-        games.append({"key": key, "pair": pair_number(key), "players": list(rec["players"]),
-                      "start": rec["start"], "results": rec["results"],
-                      "verdict": rec["verdict"]["code"], "message": game_message(rec),
-                      "moves": moves, "identical_to": None if twin == key else twin,
-                      "seed": rec.get("seed")})
-    return {**stats, "games": games}
 
 
 def decision_text(plan: MatchPlan, data: dict[str, Any], state: str) -> str:

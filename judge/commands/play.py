@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from judge.analysis import MoveReview, review
+from judge.analysis import MoveReview, judged, review
 from judge.commands.common import (
     NothingToGrade,
     add_game_options,
@@ -22,7 +22,6 @@ from judge.games.base import Game, InputError, MoveError
 from judge.plan import OPTIMAL, Harness
 from judge.players.base import Played, Player, PlayerFailure
 from judge.report import printable, printable_line, to_json
-from judge.solvers.base import order
 from judge.verdicts import JUDGE_ERROR, OK, RESIGNED
 
 #: the names of perfect players on the command line
@@ -198,21 +197,6 @@ def _replay(game: Game, start: Any, history: list[tuple[Any, Any]]) -> Any:
     for _, move in history:
         pos = game.play(pos, move)
     return pos
-
-
-def judged(r: MoveReview) -> str:
-    """`optimal`, or the mistake with its values and the right moves."""
-    if r.slow:
-        return (f"slow: still wins, but in {r.move_remoteness} moves instead of "
-                f"{r.remoteness}; fastest: {', '.join(r.best_moves)}")
-    if not r.mistake:
-        return "optimal"
-    lost = ""
-    if r.changed_result:
-        won = order(r.before) + r.lead > 0 if isinstance(r.before, int) else r.before == "win"
-        lost = " (this move threw away the win)" if won else " (this move lost the game)"
-    return (f"MISTAKE{lost}: value {r.before} -> {r.after}; "
-            f"right: {', '.join(r.best_moves)}")
 
 
 def play_text(game: Game, start: Any, record: dict[str, Any], reviews: list[MoveReview],

@@ -6,7 +6,6 @@ import argparse
 import os
 import random
 import sys
-from collections import defaultdict
 from dataclasses import replace
 from itertools import combinations
 from typing import Any
@@ -37,15 +36,11 @@ from judge.games.base import Game, InputError
 from judge.plan import TournamentPlan
 from judge.report import render_table, to_json, write_tables
 from judge.results import (
-    TOURNAMENT_POINTS,
-    compile_error,
     compile_errors_text,
     failures_text,
-    game_message,
-    result_for,
-    summarise,
 )
 from judge.schedule import OPTIMAL, GameSpec
+from judge.summaries import standings
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -152,56 +147,6 @@ def run(args: argparse.Namespace) -> int:
     with output_to(args.output):
         print_tournament(store, run_id, args.format, args.details, args.output_dir)
     return exit_status(store, run_id, args.resume is None and bool(skipped))
-
-
-def standings(plan: TournamentPlan, records: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    """Standings (best first), crosstable and the games, from the stored records."""
-    entrants = plan.entrants
-    per_bot: dict[str, list[tuple[dict, int]]] = defaultdict(list)
-    cross: dict[str, dict[str, list[float]]] = {b: defaultdict(list) for b in entrants}
-    pairs = []
-    seen_games: dict[tuple, str] = {}
-    games = []
-    for key in sorted(records):
-        rec = records[key]
-        a, b = rec["players"]
-        per_bot[a].append((rec, 0))
-        per_bot[b].append((rec, 1))
-        res = result_for(rec, 0)
-        if res is not None:
-            score = TOURNAMENT_POINTS[res]
-            pairs.append((a, b, score))
-            cross[a][b].append(score)
-            cross[b][a].append(1 - score)
-        moves = tuple(m["move"] for m in rec["moves"])
-        ident = (a, b, rec["start"], moves)
-        twin = seen_games.get(ident)
-        seen_games.setdefault(ident, key)
-        games.append({"key": key, "players": [a, b], "start": rec["start"],
-                      "results": rec["results"], "verdict": rec["verdict"]["code"],
-                      "message": game_message(rec), "moves": list(moves),
-                      "identical_to": twin, "seed": rec.get("seed")})
-    from judge.ratings import fit  # NumPy: only once there are games to rate
-
-    ratings = fit(entrants, pairs) if pairs else {}
-    table = []
-    for bot in entrants:
-        row = summarise(bot, per_bot[bot], TOURNAMENT_POINTS)
-        # against other bots the most a bot can score is a win in every game played
-        row["max_points"] = row["games"] * TOURNAMENT_POINTS["win"]
-        row["compile_error"] = compile_error(per_bot[bot])
-        r = ratings.get(bot)
-        row.update(rating=None if r is None else round(r.rating, 1),
-                   rating_low=None if r is None else round(r.low, 1),
-                   rating_high=None if r is None else round(r.high, 1))
-        table.append(row)
-    # by share of the points (a gauntlet's bots play different numbers of games), then rating
-    table.sort(key=lambda row: (-(row["points"] / row["games"] if row["games"] else 0),
-                                -(row["rating"] or 0)))
-    crosstable = {a: {b: sum(v) for b, v in cross[a].items()} for a in entrants}
-    identical = sum(1 for g in games if g["identical_to"])
-    return {"standings": table, "crosstable": crosstable, "identical_games": identical,
-            "games": games}
 
 
 def print_tournament(store: Any, run_id: int, fmt: str, details: bool,

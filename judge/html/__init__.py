@@ -32,6 +32,7 @@ from judge.html.pages import (
 from judge.plan import GradingPlan, TournamentPlan
 from judge.report import printable
 from judge.results import mistake_text
+from judge.summaries import graded_games, grading_rows, standings
 
 __all__ = ["render_report"]
 
@@ -134,8 +135,6 @@ def _data_blocks(game: Any, listed: list[tuple[dict[str, Any], int | None]],
 def _grading(game: Any, plan: GradingPlan, records: dict[str, dict[str, Any]]
              ) -> dict[str, Any]:
     """The bots' summaries and the games of a grading run (numbered as `judge show --game`)."""
-    from judge.commands.run import graded_games, grading_rows
-
     bots, rows = grading_rows(plan, records)
     listed = [(rec, seat) for _, mine in graded_games(plan, records) for rec, seat in mine]
     games = []
@@ -156,8 +155,6 @@ def _grading(game: Any, plan: GradingPlan, records: dict[str, dict[str, Any]]
 def _tournament(game: Any, plan: TournamentPlan, records: dict[str, dict[str, Any]]
                 ) -> dict[str, Any]:
     """Standings, rating chart, crosstable heat map and games of a tournament."""
-    from judge.commands.tournament import standings
-
     data = standings(plan, records)
     table = data["standings"]
     names = [row["bot"] for row in table]

@@ -46,7 +46,7 @@ def json_block(data: Any) -> Markup:
 def judgement(entry: dict[str, Any]) -> tuple[str, str]:
     """(code, text) of one stored review entry (codes as in `JUDGEMENTS`): the text as
     `judge play` words it, empty for an optimal move."""
-    from judge.commands.play import judged
+    from judge.analysis import judged
 
     r = MoveReview(**{k: entry.get(k) for k in _FIELDS})
     if r.optimal:

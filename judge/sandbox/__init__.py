@@ -6,10 +6,12 @@ Modules, by what a newcomer looks for:
 - `tiers`: the `--sandbox` modes, the tier this machine gives, what each guarantees;
 - `limits`: what a bot may use in one game;
 - `languages`: the language table (`languages.toml`): suffixes, compile and run commands;
-- `programs`: bot files to commands (compiled once, confined, cached; or interpreted);
+- `program`: what runs a bot (`Program`: its command line, what a sandbox shows of it);
+- `build`: bot files to programs (compiled once, confined, cached; or interpreted);
 - `launch`: the command line that starts a bot in each tier (bwrap's and the helper's
   options, rlimits);
 - `process`: one confined bot process, from spawn to reaping (`Confined`);
+- `meters`: how its CPU, memory and processes are counted (cgroups, or the judge's sums);
 - `stderr`: draining every bot's stderr, keeping its tail;
 - `slots`: a uid and cgroups per concurrent game (a root judge);
 - `helper` and `exec/`: the exec helper that confines and execs a bot (C, one file per
@@ -20,11 +22,7 @@ Modules, by what a newcomer looks for:
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from judge.sandbox.cleanup import remove_stale_workdirs, remove_tree
-    from judge.sandbox.limits import Limits
-    from judge.sandbox.meters import group_members
-    from judge.sandbox.process import Confined, Exit
-    from judge.sandbox.programs import (
+    from judge.sandbox.build import (
         CompileError,
         Program,
         ToolchainMissing,
@@ -32,6 +30,10 @@ if TYPE_CHECKING:
         compiled,
         program_for,
     )
+    from judge.sandbox.cleanup import remove_stale_workdirs, remove_tree
+    from judge.sandbox.limits import Limits
+    from judge.sandbox.meters import group_members
+    from judge.sandbox.process import Confined, Exit
     from judge.sandbox.tiers import SANDBOX_MODES, Tier, bwrap_path, resolve_sandbox, tier_for
 
 #: where each name lives: the modules are imported on first use, so that a command that
@@ -39,8 +41,8 @@ if TYPE_CHECKING:
 _HOME = {
     "remove_stale_workdirs": "cleanup", "remove_tree": "cleanup", "Limits": "limits",
     "Confined": "process", "Exit": "process", "group_members": "meters",
-    "CompileError": "programs", "Program": "programs", "check_bot_path": "programs",
-    "compiled": "programs", "program_for": "programs", "ToolchainMissing": "programs",
+    "CompileError": "program", "Program": "program", "check_bot_path": "build",
+    "compiled": "build", "program_for": "build", "ToolchainMissing": "build",
     "SANDBOX_MODES": "tiers",
     "Tier": "tiers", "bwrap_path": "tiers", "resolve_sandbox": "tiers", "tier_for": "tiers",
 }

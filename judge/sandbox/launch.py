@@ -22,7 +22,7 @@ from pathlib import Path
 from judge.sandbox.cleanup import WORKDIR_PREFIX, remove_tree, sweep_once
 from judge.sandbox.helper import ExecOptions, helper_path
 from judge.sandbox.limits import Limits
-from judge.sandbox.programs import Program
+from judge.sandbox.program import Program
 from judge.sandbox.slots import COPIES, LEAN_HIDDEN, Slot, lean_mount_namespace
 from judge.sandbox.tiers import Tier, bwrap_path
 

@@ -33,7 +33,7 @@ from judge.sandbox.launch import Launch, plan
 from judge.sandbox.launcher import Launched, Spawned, Started, launcher
 from judge.sandbox.limits import Limits
 from judge.sandbox.meters import Meter, descendants, group_members, meter_for
-from judge.sandbox.programs import Program
+from judge.sandbox.program import Program
 from judge.sandbox.slots import Slot, take_slot
 from judge.sandbox.stderr import StderrTail, stderr_pump
 from judge.sandbox.tiers import tier_for

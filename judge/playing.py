@@ -1,0 +1,114 @@
+"""Playing one scheduled game: who sits where, from which start (`GameSpec`), under what the
+run recorded (`Setup`), its record with every move reviewed (`play_spec`). What every way of
+playing a run's games (this process, a pool of workers, a cluster's workers) runs per game."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from judge.plan import OPTIMAL, BotSource, Plan
+
+__all__ = ["OPTIMAL", "GameSpec", "Setup", "game_seed", "local_copy", "play_spec"]
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """One scheduled game: who sits in each seat, from which start; `key` names it for resume."""
+
+    key: str
+    players: tuple[str, str]  # per seat: a bot path, or "optimal"
+    start: str  # the start position in the game's notation
+
+
+@dataclass(frozen=True)
+class Setup:
+    """Everything a worker needs to rebuild the game and the players (picklable)."""
+
+    game: str
+    rules: str
+    limits: dict[str, Any]
+    sandbox: str
+    seed: int | None = None
+    #: the run's changes to the language table (see `judge.sandbox.languages`)
+    languages: dict[str, Any] | None = None
+    #: the SHA-256 of each bot file when the run started: a bot is not rebuilt mid-run
+    fingerprints: dict[str, str] | None = None
+    #: which perfect player sits where the schedule says "optimal" (optimal or tricky)
+    opponent: str = "optimal"
+    #: on a cluster worker: each bot's file by name (bots travel by content)
+    bot_files: dict[str, bytes] | None = None
+
+    @classmethod
+    def of(cls, plan: Plan) -> Setup:
+        """What the games of `plan` need."""
+        h = plan.harness
+        return cls(plan.game, plan.rules, asdict(h.limits), h.sandbox, h.seed,
+                   h.languages, plan.fingerprints(), plan.opponent)
+
+
+def play_spec(setup: Setup, spec: GameSpec) -> dict[str, Any]:
+    """Play one scheduled game and return its record, with every move reviewed."""
+    from judge.analysis import perfect_results, review
+    from judge.games import load_game
+    from judge.players.bot import BotPlayer
+    from judge.players.optimal import opponent_player
+    from judge.referee import play_game
+    from judge.sandbox import Limits, languages
+
+    languages.configure(setup.languages)
+    paths = {who: who for who in spec.players}
+    for who in spec.players:
+        if setup.bot_files and who in setup.bot_files:  # its content, kept here by hash
+            paths[who] = local_copy(who, setup.bot_files[who])
+        elif setup.fingerprints and who in setup.fingerprints:
+            BotSource(who, setup.fingerprints[who]).check()
+    game = load_game(setup.game, setup.rules)
+    start = game.parse_position(spec.start)
+    limits = Limits(**setup.limits)
+    seed = game_seed(setup.seed, spec.key)
+    players = [
+        opponent_player(setup.opponent, seed) if who == OPTIMAL
+        else BotPlayer(paths[who], limits=limits, sandbox=setup.sandbox, name=who, seed=seed)
+        for who in spec.players
+    ]
+    record = play_game(game, players, start, limits)
+    data = record.to_dict()
+    data["key"] = spec.key
+    data["seed"] = seed
+    data["players"] = list(spec.players)
+    moves = [m["move"] for m in data["moves"]]
+    bots = [seat for seat, who in enumerate(spec.players) if who != OPTIMAL]
+    data["review"] = [r.to_dict() for r in review(game, start, moves, bots, record.played)]
+    data["perfect"] = perfect_results(game, start)
+    return data
+
+
+def game_seed(run_seed: int | None, key: str) -> int | None:
+    """The seed of one game, derived from the run's seed and the game's key (None if the run
+    has none): the optimal player's choices and the bots' BOT_SEED."""
+    if run_seed is None:
+        return None
+    digest = hashlib.sha256(f"{run_seed}|{key}".encode()).digest()
+    return int.from_bytes(digest[:4], "big") >> 1
+
+
+def local_copy(name: str, content: bytes) -> str:
+    """The path of this worker's copy of bot `name` (kept under its content's hash, with
+    its own file name, so that its language is the same), written once."""
+    from judge.solvers.cache import cache_dir
+
+    digest = hashlib.sha256(content).hexdigest()[:32]
+    folder = cache_dir() / "cluster-bots" / digest
+    path = folder / Path(name).name
+    if not path.exists():
+        folder.mkdir(parents=True, exist_ok=True)
+        tmp = folder / f".{path.name}.{os.getpid()}"
+        tmp.write_bytes(content)
+        runnable = content[:2] == b"#!" or content[:4] == b"\x7fELF"
+        os.chmod(tmp, 0o755 if runnable else 0o644)
+        os.replace(tmp, path)
+    return str(path)
