@@ -108,7 +108,7 @@ def test_nim_batch_command_grades_programs_in_their_own_directory(tmp_path):
         timeout=120,
     )
     assert out.returncode == 0, out.stderr
-    good, bad, slow = json.loads(out.stdout)["build"]
+    good, bad, slow = json.loads(out.stdout)["programs"]
     assert good["correct"] == good["cases"] == 50 and good["verdict"] == "ok"
     # one answer for 50 data sets: each is run alone, where "Lose Game" is right on the losing ones
     losing = sum(expected_answer(c) == "Lose Game" for c in parse_input(standard_input()))
@@ -136,7 +136,7 @@ def test_a_batch_program_that_leaves_a_daemon_is_graded_when_it_ends(tmp_path):
         capture_output=True, text=True, timeout=120,
     )
     assert out.returncode == 0, out.stderr
-    (good,) = json.loads(out.stdout)["build"]
+    (good,) = json.loads(out.stdout)["programs"]
     assert good["correct"] == 50 and good["verdict"] == "ok", good
     assert time.monotonic() - started < 8  # not held until its time limit
     assert "confinement" in out.stderr

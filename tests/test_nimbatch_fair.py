@@ -296,7 +296,7 @@ def test_command_grades_a_crashing_program_per_case_in_json_and_details(tmp_path
     (tmp_path / "p.py").write_text(CRASHES_ON_13)
     out = judge("--format", "json", str(tmp_path / "p.py"))
     assert out.returncode == 0, out.stderr
-    (row,) = json.loads(out.stdout)["build"]
+    (row,) = json.loads(out.stdout)["programs"]
     # the fields of before, unchanged
     assert {"program", "cases", "correct", "first_wrong", "lines", "verdict", "message"} <= set(row)
     assert {"line", "heaps", "expected", "got", "ok"} <= set(row["lines"][0])
@@ -320,12 +320,12 @@ def test_command_per_case_option_and_strict_option(tmp_path):
     out = judge("--format", "json", "--input", str(tmp_path / "nim.txt"), "--per-case",
                 str(tmp_path / "p.py"))
     assert out.returncode == 0, out.stderr
-    (row,) = json.loads(out.stdout)["build"]
+    (row,) = json.loads(out.stdout)["programs"]
     assert row["correct"] == 1 and row["per_case"]["lines"] == [1, 2]
     assert row["lines"][0]["graded"] == "own run"
     out = judge("--format", "json", "--input", str(tmp_path / "nim.txt"), "--strict",
                 str(tmp_path / "p.py"))
-    (row,) = json.loads(out.stdout)["build"]
+    (row,) = json.loads(out.stdout)["programs"]
     assert row["strict"] and row["correct"] == 0 and row["per_case"] is None
     assert row["shifts"][0]["line"] == 1 and not row["shifts"][0]["credited"]
 
@@ -368,7 +368,7 @@ def test_the_readme_commands_grade_the_sample_solutions():
 def test_the_sloppy_sample_loses_its_marks_with_strict():
     out = judge("--format", "json", "--strict", "solutions/sloppy_form.py")
     assert out.returncode == 0, out.stderr
-    (row,) = json.loads(out.stdout)["build"]
+    (row,) = json.loads(out.stdout)["programs"]
     assert row["correct"] < 50 // 2
 
 

@@ -40,7 +40,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "  judge nim-batch --input samples/nim.txt --per-case --details alice.c",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("build", nargs="+", metavar="PROGRAM",
+    p.add_argument("programs", nargs="+", metavar="PROGRAM",
                    help="a source file in one of the languages below, or any executable")
     p.add_argument("--input", type=Path, metavar="FILE",
                    help="the nim.txt to give (default: the statement's example and 46 more "
@@ -90,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
             "message": failure.message if failure else "",
         })
     if args.format == "json":
-        sys.stdout.write(to_json({"build": [{k: v for k, v in r.items() if k != "score"}
+        sys.stdout.write(to_json({"programs": [{k: v for k, v in r.items() if k != "score"}
                                                for r in rows]}))
         return status
     table = []
