@@ -119,7 +119,7 @@ def add_harness_options(p: argparse.ArgumentParser, jobs: bool = True, seed: boo
                    "and cgroups of its own. The tier a run had is printed and recorded")
     p.add_argument("--languages", metavar="FILE",
                    help="a TOML file that changes or adds languages (the shape of the "
-                   "judge's own table: see the README)")
+                   "judge's own table: see docs/bots.md)")
     p.add_argument("--flags", action="append", metavar='LANG="FLAGS"',
                    help="compiler flags for one language instead of its own, e.g. "
                    "cpp=\"-O2 -std=c++98 -fpermissive\" (repeatable)")
