@@ -12,11 +12,11 @@ from judge.games.base import InputError, Stopped
 
 #: one module per subcommand under judge.commands, each with `register(subparsers)`
 COMMANDS = ["solve", "run", "tournament", "match", "play", "opponent", "nim-batch", "worker",
-            "scheduler"]
+            "scheduler", "serve"]
 #: the module that registers each subcommand (`run` also registers `show`)
 MODULE_OF = {"solve": "solve", "run": "run", "show": "run", "tournament": "tournament",
              "match": "match", "play": "play", "opponent": "opponent", "nim-batch": "nimbatch",
-             "worker": "worker", "scheduler": "scheduler"}
+             "worker": "worker", "scheduler": "scheduler", "serve": "serve"}
 
 
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:

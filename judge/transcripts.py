@@ -32,7 +32,7 @@ def transcript_lines(store: Any, run_id: int) -> Iterator[str]:
     game = load_game(config["game"], config["rules"])
     tier = (config.get("tier") or {}).get("name") or config.get("sandbox")
     hashes = config.get("fingerprints") or {}
-    for number, rec in enumerate(_ordered(info, store.games(run_id)), 1):
+    for number, rec in enumerate(games_in_order(info, store.games(run_id)), 1):
         start = game.parse_position(rec["start"])
         moves = [m["move"] for m in rec["moves"]]
         reviews = review(game, start, moves)
@@ -58,7 +58,8 @@ def transcript_lines(store: Any, run_id: int) -> Iterator[str]:
         }, separators=(",", ":"))
 
 
-def _ordered(info: dict[str, Any], records: dict[str, dict[str, Any]]) -> list[dict]:
+def games_in_order(info: dict[str, Any], records: dict[str, dict[str, Any]]) -> list[dict]:
+    """A run's stored games numbered as `judge show RUN --details` numbers them (from 1)."""
     if info["kind"] == "match":
         from judge.commands.match import ordered_records
 
