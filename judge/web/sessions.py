@@ -448,11 +448,11 @@ class Session:
 
     def _failed(self, seat: int, exc: PlayerFailure | MoveError) -> None:
         player = self.players[seat]
+        if player is not None:
+            player.close()  # (a bot's stderr tail is read as it ends)
         stderr = getattr(player, "stderr", "") or ""
         self.verdict = {"code": exc.code, "message": str(exc), "seat": seat,
                         "stderr": stderr[-2000:]}
-        if player is not None:
-            player.close()
 
     def can_take_back(self) -> bool:
         """Undo, redo and going back need players that can forget: no bot process."""
@@ -561,6 +561,7 @@ class Sessions:
         session = Session(self.served, game, pos, opponent, seat, bool(values))
         if moves is not None:
             session.replay(moves, at)
+        session.touched = self.clock()
         with self._lock:
             self._games[session.id] = session
         return session
