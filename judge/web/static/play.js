@@ -111,6 +111,8 @@
     list.replaceChildren();
     s.history.forEach((h) => {
       const item = B.el("li", h.ply === s.history.length - 1 ? "current" : "");
+      item.dataset.position = h.position;
+      item.dataset.toMove = String(h.to_move);
       const button = B.el("button", "goto", h.ply === 0 ? "start" : "after move " + h.ply);
       button.dataset.ply = String(h.ply);
       button.addEventListener("click", () => act("goto", { ply: h.ply }));
