@@ -47,13 +47,13 @@ class MoveReview:
     @property
     def changed_result(self) -> bool:
         """Whether it turned a won game into a draw or loss, or a drawn one into a loss."""
-        return _sign(self.after, self.lead) < _sign(self.before, self.lead)
+        return result_sign(self.after, self.lead) < result_sign(self.before, self.lead)
 
     @property
     def lost_game(self) -> bool:
         """Whether it changed the result to a loss (a won or drawn game now lost); a won game
         turned into a draw changed the result without losing it."""
-        return self.changed_result and _sign(self.after, self.lead) < 0
+        return self.changed_result and result_sign(self.after, self.lead) < 0
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form, with `optimal`, `mistake`, `slow` and `changed_result`."""
@@ -64,7 +64,9 @@ class MoveReview:
                 "changed_result": self.changed_result}
 
 
-def _sign(value: Value, lead: int) -> int:
+def result_sign(value: Value, lead: int) -> int:
+    """How the game ends for the mover under perfect play: 1 won, 0 drawn or tied, -1 lost
+    (`value` as the solver gives it; `lead`: the mover's bank minus the opponent's)."""
     v = order(value) + (lead if isinstance(value, int) else 0)
     return (v > 0) - (v < 0)
 
@@ -116,7 +118,7 @@ def perfect_results(game: Game, start: Any) -> list[str]:
     mover = game.mover(start)
     score = game.score(start)
     lead = score[mover] - score[1 - mover] if score else 0
-    sign = _sign(value, lead)
+    sign = result_sign(value, lead)
     names = {1: "win", 0: "tie", -1: "loss"}
     results = ["", ""]
     results[mover], results[1 - mover] = names[sign], names[-sign]

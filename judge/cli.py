@@ -12,11 +12,11 @@ from judge.games.base import InputError, Stopped
 
 #: one module per subcommand under judge.commands, each with `register(subparsers)`
 COMMANDS = ["solve", "run", "show", "tournament", "match", "play", "opponent", "nim-batch",
-            "worker", "scheduler"]
+            "worker", "scheduler", "serve"]
 #: the module that registers each subcommand
 MODULE_OF = {"solve": "solve", "run": "run", "show": "show", "tournament": "tournament",
              "match": "match", "play": "play", "opponent": "opponent", "nim-batch": "nimbatch",
-             "worker": "worker", "scheduler": "scheduler"}
+             "worker": "worker", "scheduler": "scheduler", "serve": "serve"}
 
 
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:

@@ -34,7 +34,7 @@ def transcript_lines(store: Any, run_id: int) -> Iterator[str]:
     game = plan.load_game()
     tier = plan.harness.tier
     hashes = plan.fingerprints()
-    for number, rec in enumerate(_ordered(info, store.games(run_id)), 1):
+    for number, rec in enumerate(games_in_order(info, store.games(run_id)), 1):
         start = game.parse_position(rec["start"])
         moves = [m["move"] for m in rec["moves"]]
         reviews = review(game, start, moves)
@@ -60,7 +60,8 @@ def transcript_lines(store: Any, run_id: int) -> Iterator[str]:
         }, separators=(",", ":"))
 
 
-def _ordered(info: StoredRun, records: dict[str, dict[str, Any]]) -> list[dict]:
+def games_in_order(info: StoredRun, records: dict[str, dict[str, Any]]) -> list[dict]:
+    """A run's stored games numbered as `judge show RUN --details` numbers them (from 1)."""
     plan = info.plan
     if isinstance(plan, MatchPlan):
         return [rec for _, rec in ordered_records(plan, records)]

@@ -63,11 +63,16 @@ DEFAULT_DB = "judge-results.sqlite"
 
 def add_opponent_option(p: argparse.ArgumentParser) -> None:
     """`--opponent`: which perfect player plays where the optimal player is named."""
-    p.add_argument("--opponent", choices=("optimal", "tricky"), default="optimal",
+    from judge.players.optimal import opponent_kind
+
+    p.add_argument("--opponent", type=opponent_kind, default="optimal",
+                   metavar="{optimal,tricky,level:N}",
                    help="the perfect opponent: optimal (a best move; with --seed a random one "
                    "of them), or tricky: just as perfect (a perfect bot gets the same result), "
                    "but among its best moves it plays the one that leaves the bot the fewest "
-                   "replies that keep its value (default: optimal)")
+                   "replies that keep its value; or a weaker one, level:N from 0 (random "
+                   "play) to 10 (perfect play): a best move with probability N/10, else any "
+                   "legal move (default: optimal)")
 
 
 def add_output_options(p: argparse.ArgumentParser, extra: tuple[str, ...] = ("html",)) -> None:

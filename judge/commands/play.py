@@ -21,6 +21,7 @@ from judge.commands.common import (
 from judge.games.base import Game, InputError, MoveError
 from judge.plan import OPTIMAL, Harness
 from judge.players.base import Played, Player, PlayerFailure
+from judge.players.level import is_level
 from judge.report import printable, printable_line, to_json
 from judge.verdicts import JUDGE_ERROR, OK, RESIGNED
 
@@ -47,8 +48,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_game_options(p)
     p.add_argument("bot", metavar="BOT", help="a bot program, 'optimal', 'tricky' or 'human'")
     p.add_argument("--vs", default=OPTIMAL, metavar="OPPONENT",
-                   help="optimal (default: the --opponent kind), tricky, human, or another "
-                   "bot program")
+                   help="optimal (default: the --opponent kind), tricky, level:N (0 random "
+                   "to 10 perfect), human, or another bot program")
     p.add_argument("--start", metavar="POS", help="the start position (default: the game's)")
     p.add_argument("--seat", type=int, choices=(1, 2), default=1,
                    help="BOT's seat: 1 moves first at the start (default), 2 second")
@@ -63,7 +64,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def make_player(who: str, setup: Harness, opponent: str, pty: bool,
                 dialogue: TextIO) -> Player:
     """A player from a command-line name: optimal, human (talking on `dialogue`), or a bot."""
-    if who in OPPONENTS:  # "optimal" is the --opponent kind; "tricky" names itself
+    if who in OPPONENTS or is_level(who):  # "optimal" is the --opponent kind
         from judge.players.optimal import opponent_player
 
         return opponent_player(opponent if who == OPTIMAL else who, setup.seed)
@@ -84,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     if game.is_over(start):
         raise InputError("the start position is already the end of the game")
     names = [args.bot, args.vs]
-    programs = [n for n in names if n not in (*OPPONENTS, "human")]
+    programs = [n for n in names if n not in (*OPPONENTS, "human") and not is_level(n)]
     setup = harness_setup(args)  # languages before bots
     if programs:
         _, skipped = check_bots(list(dict.fromkeys(programs)))  # a bot may play itself

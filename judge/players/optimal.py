@@ -10,7 +10,7 @@ from judge.games.base import InputError
 from judge.players.base import Played, Player
 from judge.solvers import solver_for
 
-#: the kinds of perfect opponent, for `opponent_player`
+#: the kinds of perfect opponent, for `opponent_player` (and the weaker ``level:N``)
 OPPONENTS = ("optimal", "tricky")
 
 
@@ -26,12 +26,28 @@ class OptimalPlayer(Player):
         return solver_for(self.game).choose(pos, self._rng)
 
 
+def opponent_kind(kind: str) -> str:
+    """`kind` when it names an opponent: one of `OPPONENTS` or ``level:N``; else `InputError`."""
+    from judge.players.level import is_level, parse_level
+
+    if is_level(kind):
+        parse_level(kind)
+    elif kind not in OPPONENTS:
+        raise InputError(f"unknown opponent {kind!r} (opponents: {', '.join(OPPONENTS)}, "
+                         f"level:N)")
+    return kind
+
+
 def opponent_player(kind: str, seed: int | None) -> Player:
-    """The perfect opponent of `kind` (one of `OPPONENTS`) with the game's `seed`."""
+    """The opponent of `kind` (one of `OPPONENTS`, or ``level:N``) with the game's `seed`."""
     if kind == "optimal":
         return OptimalPlayer(seed)
     if kind == "tricky":  # (imported here: a run with the plain opponent never needs it)
         from judge.players.tricky import TrickyPlayer
 
         return TrickyPlayer(seed)
+    if kind.startswith("level:"):
+        from judge.players.level import LevelPlayer, parse_level
+
+        return LevelPlayer(parse_level(kind), seed)
     raise InputError(f"unknown opponent {kind!r} (opponents: {', '.join(OPPONENTS)})")

@@ -1,0 +1,95 @@
+"""`judge serve`: the browser app, a local web server to play, explore and watch games."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+from pathlib import Path
+
+from judge.commands.common import add_harness_options, harness_setup
+from judge.games.base import InputError
+
+HINT = "judge serve needs the web extra: pip install -e '.[web]'"
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the `serve` subcommand."""
+    p = sub.add_parser(
+        "serve",
+        help="play and explore the games in the browser",
+        description="Start the browser app on this machine: play any game under any rules "
+        "against the optimal, tricky or a weaker opponent (level:N), a bot of --bots "
+        "(confined as in grading), or another person; every move's value on request; watch "
+        "a bot play live; open stored games of --db at any move. See docs/web.md.",
+        epilog="examples:\n  judge serve\n  judge serve --bots bots/nim --port 8080\n"
+        "  judge serve --db judge-results.sqlite --no-browser",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--host", default="127.0.0.1",
+                   help="the address to listen on (default: 127.0.0.1, this machine only)")
+    p.add_argument("--port", type=int, default=8000, help="the port (0: any free port)")
+    p.add_argument("--bots", type=Path, metavar="FOLDER",
+                   help="the folder of bots the browser may play against or watch")
+    p.add_argument("--db", type=Path, metavar="FILE",
+                   help="a results database whose stored games the browser may open")
+    p.add_argument("--idle", type=float, default=600.0, metavar="SECONDS",
+                   help="end a game (and its bot) left this long without a request "
+                   "(default: 600)")
+    p.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    add_harness_options(p, jobs=False)
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve until interrupted."""
+    try:
+        import uvicorn
+
+        from judge.web.app import create_app
+    except ImportError:
+        print(f"judge: error: {HINT}", file=sys.stderr)
+        return 2
+    from judge.web.sessions import Served
+
+    if args.bots is not None and not args.bots.is_dir():
+        raise InputError(f"--bots {args.bots} is not a folder")
+    if args.db is not None and not args.db.is_file():
+        raise InputError(f"--db {args.db}: no such results database")
+    if not 0 <= args.port < 65536:
+        raise InputError(f"--port is 0 to 65535, not {args.port}")
+    if not args.idle > 0:
+        raise InputError("--idle must be a positive number of seconds")
+    setup = harness_setup(args)
+    served = Served(bots=args.bots, limits=setup.limits, sandbox=setup.sandbox,
+                    seed=setup.seed, idle_seconds=args.idle, db=args.db)
+    config = uvicorn.Config(create_app(served), host=args.host, port=args.port,
+                            log_level="warning", ws_max_size=1 << 16)
+    server = uvicorn.Server(config)
+
+    async def announce() -> None:
+        while not server.started:
+            await asyncio.sleep(0.05)
+        port = server.servers[0].sockets[0].getsockname()[1]
+        host = f"[{args.host}]" if ":" in args.host else args.host
+        url = f"http://{host}:{port}/"
+        print(f"judge: serving on {url} (Ctrl-C stops)", flush=True)
+        if not args.no_browser and _has_display():
+            import webbrowser
+
+            webbrowser.open(url)
+
+    async def main() -> None:
+        task = asyncio.ensure_future(announce())
+        await server.serve()
+        task.cancel()
+
+    asyncio.run(main())
+    return 0
+
+
+def _has_display() -> bool:
+    """Whether a browser could show a window here."""
+    return sys.platform in ("darwin", "win32") or bool(
+        os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))

@@ -1,0 +1,403 @@
+"""The routes of `judge serve`: pages, the JSON API (docs/web.md) and the live WebSocket.
+
+Starlette and uvicorn are imported here only (the optional extra ``web``). Every answer to a
+bad request is a JSON object ``{"error": "..."}`` with a 4xx status; a failure of the app
+itself is a 500 with no traceback. Solver and bot work runs in worker threads, so a slow
+move never holds up the other games.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, PackageLoader, select_autoescape
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from judge.games.base import InputError
+from judge.web.sessions import (
+    HUMAN,
+    Served,
+    Session,
+    Sessions,
+    WebError,
+    bot_names,
+    game_info,
+    load,
+    move_values_json,
+    text_of,
+    watch,
+)
+
+#: the largest request body read
+MAX_BODY = 16 * 1024
+#: seconds between looks for idle games
+REAP_SECONDS = 5.0
+#: the longest pause between the moves of a watched game
+MAX_PAUSE = 5.0
+STATIC = Path(__file__).parent / "static"
+
+_templates = Environment(loader=PackageLoader("judge.web", "templates"),
+                         autoescape=select_autoescape(["j2"]))
+
+
+def error(status: int, message: str) -> JSONResponse:
+    """The JSON answer to a refused request."""
+    return JSONResponse({"error": message}, status_code=status)
+
+
+async def read_json(request: Request) -> dict[str, Any]:
+    """The request's JSON object, read up to `MAX_BODY` bytes."""
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            raise WebError(413, f"the request is larger than {MAX_BODY} bytes")
+    if not body:
+        return {}
+    try:
+        data = json.loads(body)
+    except (ValueError, UnicodeDecodeError):
+        raise WebError(400, "the request body is not JSON") from None
+    if not isinstance(data, dict):
+        raise WebError(400, "the request body is a JSON object")
+    return data
+
+
+def query(request: Request, name: str, default: str = "") -> str:
+    """A query parameter, bounded in length."""
+    return text_of(request.query_params.get(name, default), name)
+
+
+def seat_of(text: Any) -> int:
+    """A seat given as 1 or 2 (text or number)."""
+    if text in (1, 2, "1", "2"):
+        return int(text)
+    raise WebError(400, "seat is 1 or 2")
+
+
+def page(name: str, status: int = 200, **context: Any) -> HTMLResponse:
+    """A page rendered from its template; the config it carries is JSON in the page."""
+    template = _templates.get_template(name)
+    return HTMLResponse(template.render(**context), status_code=status)
+
+
+def create_app(served: Served) -> Starlette:
+    """The application serving `served` (the bots' folder, limits, database)."""
+    sessions = Sessions(served)
+
+    async def in_thread(fn: Callable[..., Any], *args: Any) -> Any:
+        return await run_in_threadpool(fn, *args)
+
+    async def session_call(request: Request, action: Callable[[Session], Any]) -> Response:
+        """Run `action` on the request's game under its lock, then answer its state."""
+        session = sessions.get(request.path_params["sid"])
+
+        def work() -> Any:
+            with session.lock:
+                extra = action(session)
+                return extra if extra is not None else session.state()
+
+        return JSONResponse(await in_thread(work))
+
+    # --- pages --------------------------------------------------------------------------
+    async def index(request: Request) -> Response:
+        return page("index.html.j2", games=game_info(), bots=bot_names(served),
+                    runs=await in_thread(stored_runs) if served.db else [])
+
+    async def play_page(request: Request) -> Response:
+        name = request.path_params["game"]
+        config = {"game": name, "rules": query(request, "rules"),
+                  "position": query(request, "position"),
+                  "opponent": query(request, "opponent", HUMAN) or HUMAN,
+                  "values": query(request, "values") == "on",
+                  "seat": seat_of(query(request, "seat", "1"))}
+        await in_thread(load, name, config["rules"], config["position"])
+        return page("play.html.j2", config=config, title=f"{name}: play")
+
+    async def stored_page(request: Request) -> Response:
+        run, number = request.path_params["run"], request.path_params["number"]
+        await in_thread(stored_game, run, number)
+        move = query(request, "move", "0")
+        config = {"stored": {"run": run, "number": number,
+                             "move": int(move) if move.isdigit() and len(move) < 6 else 0},
+                  "opponent": query(request, "opponent", HUMAN) or HUMAN,
+                  "values": query(request, "values", "on") == "on", "seat": 1}
+        return page("play.html.j2", config=config, title=f"run {run}, game {number}")
+
+    async def watch_page(request: Request) -> Response:
+        name = request.path_params["game"]
+        config = {"game": name, "rules": query(request, "rules"),
+                  "position": query(request, "position"), "bot": query(request, "bot"),
+                  "opponent": query(request, "opponent", "optimal") or "optimal",
+                  "seat": seat_of(query(request, "seat", "1")),
+                  "pause": query(request, "pause", "0.5")}
+        await in_thread(load, name, config["rules"], config["position"])
+        return page("watch.html.j2", config=config, title=f"{name}: watch a bot")
+
+    # --- the API ------------------------------------------------------------------------
+    async def api_games(request: Request) -> Response:
+        return JSONResponse({"games": game_info(), "bots": bot_names(served),
+                             "opponents": [HUMAN, "optimal", "tricky", "level:0 .. level:10"]})
+
+    async def api_values(request: Request) -> Response:
+        args = [query(request, k) for k in ("game", "rules", "position")]
+        return JSONResponse(await in_thread(move_values_json, *args))
+
+    async def api_create(request: Request) -> Response:
+        data = await read_json(request)
+        opponent = data.get("opponent", HUMAN)
+        values = bool(data.get("values", False))
+        if "run" in data:
+            stored = await in_thread(stored_game, data.get("run"), data.get("number"))
+            at = data.get("move", 0)
+            if not isinstance(at, int) or isinstance(at, bool):
+                raise WebError(400, "move is a whole number")
+            if opponent not in (HUMAN, "optimal", "tricky") and not str(opponent).startswith(
+                    "level:"):
+                raise WebError(400, "a stored game is taken over by a person or a computer "
+                               "player, not a bot")
+
+            def create() -> Session:
+                return sessions.create(stored["name"], stored["rules"], stored["start"],
+                                       opponent, 1, values, stored["moves"], at)
+        else:
+            seat = seat_of(data.get("seat", 1))
+
+            def create() -> Session:
+                return sessions.create(data.get("game"), data.get("rules", ""),
+                                       data.get("position", ""), opponent, seat, values)
+
+        session = await in_thread(create)
+        state = await in_thread(lambda: _locked_state(session))
+        return JSONResponse(state, status_code=201)
+
+    async def api_state(request: Request) -> Response:
+        return await session_call(request, lambda s: None)
+
+    async def api_move(request: Request) -> Response:
+        data = await read_json(request)
+        return await session_call(request, lambda s: s.play(data.get("move")))
+
+    async def api_undo(request: Request) -> Response:
+        return await session_call(request, lambda s: s.undo())
+
+    async def api_redo(request: Request) -> Response:
+        return await session_call(request, lambda s: s.redo())
+
+    async def api_advance(request: Request) -> Response:
+        return await session_call(request, lambda s: s.advance())
+
+    async def api_goto(request: Request) -> Response:
+        data = await read_json(request)
+        return await session_call(request, lambda s: s.goto(data.get("ply")))
+
+    async def api_options(request: Request) -> Response:
+        data = await read_json(request)
+        if not isinstance(data.get("values"), bool):
+            raise WebError(400, "values is true or false")
+        return await session_call(request, lambda s: setattr(s, "values", data["values"]))
+
+    async def api_hint(request: Request) -> Response:
+        return await session_call(request, lambda s: s.hint())
+
+    async def api_end(request: Request) -> Response:
+        sid = request.path_params["sid"]
+        sessions.get(sid)
+        await in_thread(sessions.end, sid)
+        return JSONResponse({"ended": sid})
+
+    def stored_runs() -> list[dict[str, Any]]:
+        from judge.store import Store
+
+        store = Store(served.db, read_only=True)
+        try:
+            return [{"id": r.id, "kind": r.kind, "game": r.game, "games": r.games,
+                     "bots": r.bots} for r in store.runs()]
+        finally:
+            store.db.close()
+
+    def stored_game(run: Any, number: Any) -> dict[str, Any]:
+        """Game `number` of stored run `run`, numbered as `judge show RUN --details` does."""
+        if served.db is None:
+            raise WebError(404, "no results database is served: start with --db FILE")
+        for value, what in ((run, "run"), (number, "number")):
+            if not isinstance(value, int) or isinstance(value, bool) or not 0 < value < 1 << 62:
+                raise WebError(400, f"{what} is a whole number from 1")
+        from judge.store import Store
+        from judge.transcripts import games_in_order
+
+        try:
+            store = Store(served.db, read_only=True)
+        except InputError as exc:
+            raise WebError(404, str(exc)) from None
+        try:
+            try:
+                info = store.run(run)
+            except InputError as exc:
+                raise WebError(404, str(exc)) from None
+            listed = games_in_order(info, store.games(run))
+        finally:
+            store.db.close()
+        if not 1 <= number <= len(listed):
+            raise WebError(404, f"run {run} has {len(listed)} stored games")
+        rec = listed[number - 1]
+        game = info.plan.load_game()
+        opponent = info.plan.opponent
+        return {"run": run, "number": number, "name": game.name,
+                "rules": game.rules_string(), "start": rec["start"],
+                "moves": [m["move"] for m in rec["moves"]],
+                "players": [opponent if p == "optimal" else Path(p).name
+                            for p in rec["players"]],
+                "results": rec["results"], "verdict": rec["verdict"]}
+
+    async def api_stored(request: Request) -> Response:
+        run, number = request.path_params["run"], request.path_params["number"]
+        return JSONResponse(await in_thread(stored_game, run, number))
+
+    async def api_runs(request: Request) -> Response:
+        if served.db is None:
+            raise WebError(404, "no results database is served: start with --db FILE")
+        return JSONResponse({"runs": await in_thread(stored_runs)})
+
+    async def api_watch(socket: WebSocket) -> None:
+        """A bot's game streamed live: one message per move, judged, then the end."""
+        await socket.accept()
+        params = socket.query_params
+        try:
+            pause = float(text_of(params.get("pause", "0"), "pause") or 0)
+            if not 0 <= pause <= MAX_PAUSE:
+                raise ValueError
+        except ValueError:
+            await _refuse(socket, WebError(400, f"pause is 0 to {MAX_PAUSE} seconds"))
+            return
+        try:
+            game = await in_thread(
+                watch, served, params.get("game"), params.get("rules", ""),
+                params.get("position", ""), params.get("bot"),
+                params.get("opponent", "optimal"), seat_of(params.get("seat", "1")))
+        except WebError as exc:
+            await _refuse(socket, exc)
+            return
+        loop = asyncio.get_running_loop()
+        events: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+
+        def send(event: dict[str, Any]) -> None:
+            loop.call_soon_threadsafe(events.put_nowait, event)
+
+        await socket.send_json({"type": "start", "players": [p.name for p in game.players],
+                                "position": game.game.format_position(game.start),
+                                "to_move": game.game.mover(game.start) + 1,
+                                "meta": _meta(game.game), "board": _board(game)})
+        playing = asyncio.ensure_future(run_in_threadpool(game.run, send, pause))
+        try:
+            while True:
+                event = await events.get()
+                await socket.send_json(event)
+                if event["type"] == "end":
+                    break
+        except WebSocketDisconnect:
+            pass
+        finally:
+            game.stopped.set()
+            with contextlib.suppress(Exception):
+                await playing
+            with contextlib.suppress(Exception):
+                await socket.close()
+
+    # --- errors -------------------------------------------------------------------------
+    async def web_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, WebError)
+        if _wants_page(request):
+            return page("error.html.j2", status=exc.status, message=exc.message,
+                        title="error")
+        return error(exc.status, exc.message)
+
+    async def http_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, HTTPException)
+        return error(exc.status_code, str(exc.detail))
+
+    async def server_error(request: Request, exc: Exception) -> Response:
+        return error(500, f"the app failed: {type(exc).__name__}")
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        async def reaper() -> None:
+            while True:
+                await asyncio.sleep(REAP_SECONDS)
+                await run_in_threadpool(sessions.reap)
+
+        task = asyncio.ensure_future(reaper())
+        try:
+            yield
+        finally:
+            task.cancel()
+            await run_in_threadpool(sessions.close)
+
+    sid = "/api/sessions/{sid:str}"
+    routes = [
+        Route("/", index),
+        Route("/play/{game:str}", play_page),
+        Route("/watch/{game:str}", watch_page),
+        Route("/run/{run:int}/game/{number:int}", stored_page),
+        Route("/api/games", api_games),
+        Route("/api/values", api_values),
+        Route("/api/runs", api_runs),
+        Route("/api/runs/{run:int}/games/{number:int}", api_stored),
+        Route("/api/sessions", api_create, methods=["POST"]),
+        Route(sid, api_state, methods=["GET"]),
+        Route(sid, api_end, methods=["DELETE"]),
+        Route(sid + "/move", api_move, methods=["POST"]),
+        Route(sid + "/undo", api_undo, methods=["POST"]),
+        Route(sid + "/redo", api_redo, methods=["POST"]),
+        Route(sid + "/goto", api_goto, methods=["POST"]),
+        Route(sid + "/advance", api_advance, methods=["POST"]),
+        Route(sid + "/options", api_options, methods=["POST"]),
+        Route(sid + "/hint", api_hint, methods=["GET"]),
+        WebSocketRoute("/api/watch", api_watch),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan,
+                    exception_handlers={WebError: web_error, HTTPException: http_error,
+                                        Exception: server_error})
+    app.state.sessions = sessions
+    return app
+
+
+def _locked_state(session: Session) -> dict[str, Any]:
+    with session.lock:
+        return session.state()
+
+
+def _wants_page(request: Request) -> bool:
+    return not request.url.path.startswith("/api/")
+
+
+def _meta(game: Any) -> dict[str, Any]:
+    from judge.html.boards import board_meta
+
+    return board_meta(game)
+
+
+def _board(watched: Any) -> dict[str, Any]:
+    from judge.html.boards import drawable
+
+    return drawable(watched.game, watched.start)
+
+
+async def _refuse(socket: WebSocket, exc: WebError) -> None:
+    """Tell a spectator why the game cannot be watched, and close."""
+    await socket.send_json({"type": "error", "status": exc.status, "error": exc.message})
+    await socket.close(code=4000 + exc.status)
+

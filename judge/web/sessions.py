@@ -1,0 +1,681 @@
+"""Games played in the browser, held by the server: pure Python, no HTTP.
+
+A `Session` is one game at one screen: the rules, the start, the moves played (with the
+moves taken back, for redo), and who sits where: a person, or a computer player (optimal,
+tricky, ``level:N``, or a contestant's bot from the served folder, confined as in grading).
+`Sessions` keys them by random ids, bounds their number and ends those left idle. A
+`Watch` plays a bot against a computer player move by move for a spectator.
+
+Every rule comes from the game classes and the solver; this module only asks them. What the
+browser sends is checked here and refused with a `WebError` (an HTTP status and a message):
+unknown games, bad rules, positions too long or too big to solve at once, illegal moves.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from judge.analysis import MoveReview, result_sign, review
+from judge.games import GAMES, load_game
+from judge.games.base import Game, InputError, MoveError
+from judge.html.boards import board_meta, drawable
+from judge.players.base import Played, Player, PlayerFailure
+from judge.sandbox.limits import Limits
+from judge.solvers import solver_for
+
+#: the longest rules, position or move text read from a request
+MAX_TEXT = 400
+#: Nim positions the browser draws counter by counter: heaps and counters in all
+NIM_HEAPS = 12
+NIM_COUNTERS = 300
+#: Chopsticks tables solved on request: at most this many moves in all (a few seconds)
+CHOPSTICKS_MOVES = 20_000_000
+#: games held at once, of them with a bot process
+MAX_SESSIONS = 200
+MAX_BOT_GAMES = 8
+#: seconds after which a game nobody touched is ended (and its bot process with it)
+IDLE_SECONDS = 600.0
+#: ids of ended games remembered, to say why they are gone
+REMEMBERED = 1000
+HUMAN = "human"
+#: the words for a value, seen by the player to move (as GamesmanUni writes them)
+WORDS = {1: "win", 0: "draw", -1: "lose"}
+
+
+class WebError(Exception):
+    """A request the app refuses: `status` is the HTTP status, the message says why."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Served:
+    """What the server was started with: the bots' folder and how bots are confined."""
+
+    bots: Path | None = None
+    limits: Limits = field(default_factory=Limits)
+    sandbox: str = "auto"
+    seed: int | None = None
+    idle_seconds: float = IDLE_SECONDS
+    db: Path | None = None
+
+
+def text_of(value: Any, what: str) -> str:
+    """A string field of a request, bounded in length."""
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise WebError(400, f"{what} must be a string")
+    if len(value) > MAX_TEXT:
+        raise WebError(413, f"{what} is {len(value)} characters long; at most {MAX_TEXT}")
+    if any(not c.isprintable() for c in value):
+        raise WebError(400, f"{what} holds control characters")
+    return value
+
+
+def load(name: Any, rules: Any = "", position: Any = "") -> tuple[Game, Any]:
+    """The game under `rules` and the position (the start when empty), checked to be small
+    enough to show and solve here."""
+    name = text_of(name, "game").lower()
+    if name not in GAMES:
+        raise WebError(404, f"unknown game {name!r} (games: {', '.join(GAMES)})")
+    try:
+        game = load_game(name, text_of(rules, "rules"))
+        text = text_of(position, "position").strip()
+        pos = game.parse_position(text) if text else game.start()
+    except InputError as exc:
+        raise WebError(400, str(exc)) from None
+    check_size(game, pos)
+    return game, pos
+
+
+def check_size(game: Game, pos: Any) -> None:
+    """Refuse a position the page cannot draw or the solver cannot answer at once."""
+    if game.name == "nim":
+        if len(pos.sizes) > NIM_HEAPS or sum(pos.sizes) > NIM_COUNTERS:
+            raise WebError(413, f"the browser plays Nim with at most {NIM_HEAPS} heaps and "
+                           f"{NIM_COUNTERS} counters in all (`judge solve` takes any size)")
+    if game.name == "chopsticks":
+        solver = solver_for(game)
+        try:
+            solver.check([pos])
+        except InputError as exc:
+            raise WebError(413, str(exc)) from None
+        moves = solver.moves_bound(tuple(sorted(pos.shape)))
+        if moves > CHOPSTICKS_MOVES:
+            raise WebError(413, f"these rules have up to {moves:,} moves to solve; the browser "
+                           f"solves at most {CHOPSTICKS_MOVES:,} (use `judge solve`)")
+
+
+def lead_of(game: Game, pos: Any) -> int:
+    """The mover's bank minus the opponent's (0 for games without a score)."""
+    score = game.score(pos)
+    mover = game.mover(pos)
+    return score[mover] - score[1 - mover] if score else 0
+
+
+def value_word(game: Game, value: Any, lead: int) -> str:
+    """win, lose, draw or tie for the mover, from a solver's value (Ioiwari: with `lead`)."""
+    sign = result_sign(value, lead)
+    if sign == 0 and isinstance(value, int):
+        return "tie"  # equal banks at the end: a tie; a loopy game's endless play: a draw
+    return WORDS[sign]
+
+
+def result_of(game: Game, pos: Any, stopped: bool = False) -> str | None:
+    """The finished game's result: the winner's player number ``1`` or ``2``, or ``tie``."""
+    if stopped:
+        return "tie"
+    if not game.is_over(pos):
+        return None
+    winner = game.winner(pos)
+    return "tie" if winner is None else str(winner + 1)
+
+
+def control_of(game: Game, pos: Any, move: Any) -> dict[str, Any]:
+    """Which part of the drawn board plays `move` when clicked: an Ioiwari pit, a Nim
+    counter (clicking counter c of a heap takes counters c and above), a Chopsticks hand
+    tapping another (sides 0 Left, 1 Right); a split is played from the move list."""
+    if game.name == "ioiwari":
+        return {"pit": move}
+    if game.name == "nim":
+        heap, count = move
+        return {"heap": heap, "counter": pos.sizes[heap - 1] - count + 1}
+    if game.name == "chopsticks" and move[0] == "tap":
+        me = pos.to_move
+        return {"hand": [me, move[1]], "target": [1 - me, move[2]]}
+    return {}
+
+
+def position_info(game: Game, pos: Any, values: bool) -> dict[str, Any]:
+    """The position as the page shows it: notation, board, mover, and every legal move
+    (with its value and remoteness for the mover when `values`)."""
+    over = game.is_over(pos)
+    info: dict[str, Any] = {
+        "position": game.format_position(pos),
+        "game": game.describe_at(pos),
+        "to_move": game.mover(pos) + 1,
+        "board": drawable(game, pos),
+        "over": over,
+        "score": None if game.score(pos) is None else list(game.score(pos)),
+        "moves": [],
+    }
+    solver = solver_for(game)
+    lead = lead_of(game, pos)
+    moves = solver.move_values(pos) if values and not over else [
+        None for _ in game.legal_moves(pos)]
+    for legal, mv in zip(game.legal_moves(pos), moves, strict=True):
+        entry = {"move": game.format_move(legal, pos), "label": game.move_label(legal, pos),
+                 "control": control_of(game, pos, legal)}
+        if mv is not None:
+            entry.update(value=value_word(game, mv.value, lead), remoteness=mv.remoteness)
+            if isinstance(mv.value, int):
+                entry["difference"] = mv.value
+        info["moves"].append(entry)
+    if values:
+        ev = solver.evaluate(pos)
+        info["value"] = value_word(game, ev.value, lead)
+        info["remoteness"] = ev.remoteness
+        if isinstance(ev.value, int):
+            info["difference"] = ev.value
+        outcome = getattr(solver, "outcome", None)
+        if outcome is not None:
+            info["outcome"] = outcome(pos)
+    return info
+
+
+def move_values_json(name: Any, rules: Any, position: Any) -> dict[str, Any]:
+    """The stateless answer of ``GET /api/values``: the position with every move's value."""
+    game, pos = load(name, rules, position)
+    return position_info(game, pos, values=True)
+
+
+def game_info() -> list[dict[str, Any]]:
+    """Every game with its rule keys and defaults and its standard start."""
+    out = []
+    for name in GAMES:
+        game = load_game(name)
+        out.append({"game": name, "rules": dict(game.defaults), "start":
+                    game.format_position(game.start()), "meta": board_meta(game)})
+    return out
+
+
+# --- players ------------------------------------------------------------------------------
+
+def bot_path(served: Served, name: str) -> Path:
+    """The bot file `name` (relative to the served folder), refused unless it lies inside."""
+    if served.bots is None:
+        raise WebError(404, "no bots are served: start the server with --bots FOLDER")
+    name = text_of(name, "bot")
+    parts = name.split("/")
+    if (not name or name.startswith("/") or "\\" in name or "\0" in name
+            or any(p in ("", ".", "..") or p.startswith(".") for p in parts)):
+        raise WebError(400, f"bad bot name {name!r}: a file name in the bots' folder")
+    root = served.bots.resolve()
+    path = root.joinpath(*parts)
+    try:
+        real = path.resolve(strict=True)
+    except (OSError, RuntimeError):
+        raise WebError(404, f"no bot {name!r} in the served folder") from None
+    if not real.is_relative_to(root) or not real.is_file():
+        raise WebError(404, f"no bot {name!r} in the served folder")
+    return real
+
+
+def bot_names(served: Served) -> list[str]:
+    """The bot files of the served folder and its subfolders (names relative to it)."""
+    if served.bots is None:
+        return []
+    root = served.bots.resolve()
+    names = []
+    for path in sorted(root.rglob("*")):
+        rel = path.relative_to(root)
+        if any(p.startswith(".") or p == "__pycache__" for p in rel.parts):
+            continue
+        try:
+            inside = path.resolve(strict=True).is_relative_to(root)
+        except (OSError, RuntimeError):
+            continue
+        if inside and path.is_file() and bot_path(served, rel.as_posix()):
+            names.append(rel.as_posix())
+        if len(names) >= 500:
+            break
+    return names
+
+
+def computer_player(served: Served, kind: str, seed: int | None) -> Player:
+    """A computer player by its name in a link: optimal, tricky, level:N, or a bot file."""
+    from judge.players.optimal import opponent_kind, opponent_player
+
+    kind = text_of(kind, "opponent")
+    if kind in ("optimal", "tricky") or kind.startswith("level:"):
+        try:
+            return opponent_player(opponent_kind(kind), seed)
+        except InputError as exc:
+            raise WebError(400, str(exc)) from None
+    path = bot_path(served, kind)
+    from judge.players.bot import BotPlayer
+
+    try:
+        return BotPlayer(path, limits=served.limits, sandbox=served.sandbox,
+                         name=kind, seed=seed)
+    except InputError as exc:
+        raise WebError(400, f"bot {kind!r}: {exc}") from None
+
+
+def is_process(player: Player | None) -> bool:
+    """Whether `player` is a bot process (it cannot take a move back)."""
+    from judge.players.bot import BotPlayer
+
+    return isinstance(player, BotPlayer)
+
+
+def judgement(game: Game, before: Any, move_text: str, ply: int) -> dict[str, Any]:
+    """The report's verdict on one move: optimal, slow or a mistake, with the right moves."""
+    r: MoveReview = review(game, before, [move_text])[0]
+    lead = lead_of(game, before)
+    return dict(r.to_dict(), ply=ply, seat=r.seat + 1,
+                before=value_word(game, r.before, lead), after=value_word(game, r.after, lead))
+
+
+# --- one game at one screen ---------------------------------------------------------------
+
+class Session:
+    """One game in the browser: people and computer players by seat, the moves, undo/redo."""
+
+    def __init__(self, served: Served, game: Game, start: Any, opponent: str = HUMAN,
+                 seat: int = 1, values: bool = False) -> None:
+        self.id = secrets.token_urlsafe(18)
+        self.game = game
+        self.start = start
+        self.values = values
+        self.opponent = text_of(opponent, "opponent") or HUMAN
+        self.history: list[tuple[Any, Any]] = []  # (position before, move)
+        self.undone: list[tuple[Any, Any]] = []  # taken back, the next to redo last
+        self.verdict: dict[str, Any] | None = None
+        self.touched = time.monotonic()
+        self.lock = threading.RLock()
+        self.limits = served.limits
+        self.ended = False
+        if seat not in (1, 2):
+            raise WebError(400, "seat is 1 (you move first) or 2")
+        #: the computer player of each seat (None where a person plays)
+        self.players: list[Player | None] = [None, None]
+        if self.opponent != HUMAN:
+            computer = (game.mover(start) + seat) % 2  # the seat the person does not hold
+            player = computer_player(served, self.opponent, served.seed)
+            self.players[computer] = player
+            try:
+                player.begin(game, computer)
+            except PlayerFailure as exc:
+                self._failed(computer, exc)
+        self.computer_moves()
+
+    # -- what the page shows
+    @property
+    def pos(self) -> Any:
+        """The position now."""
+        pos = self.start
+        for _, move in self.history:
+            pos = self.game.play(pos, move)
+        return pos
+
+    def stopped(self) -> bool:
+        """Whether a loopy game reached the move limit (a tie, as between bots)."""
+        return self.game.loopy and len(self.history) >= self.limits.move_limit
+
+    def over(self, pos: Any) -> bool:
+        """Whether the game has ended: finished, a failed bot, or the move limit."""
+        return self.game.is_over(pos) or self.verdict is not None or self.stopped()
+
+    def state(self) -> dict[str, Any]:
+        """Everything the page draws, as JSON-ready data."""
+        pos = self.pos
+        info = position_info(self.game, pos, self.values)
+        over = self.over(pos)
+        if over and not self.game.is_over(pos):
+            info["moves"] = []
+        turn = self.game.mover(pos)
+        info.update(
+            id=self.id, name=self.game.name, rules=self.game.rules_string(),
+            start=self.game.format_position(self.start), meta=board_meta(self.game),
+            values=self.values, over=over, opponent=self.opponent,
+            players=[self.seat_name(s) for s in (0, 1)],
+            your_turn=not over and self.players[turn] is None,
+            result=self.result(pos), verdict=self.verdict,
+            can_undo=self.can_take_back() and any(
+                self.players[self.game.mover(p)] is None for p, _ in self.history),
+            can_redo=self.can_take_back() and bool(self.undone),
+            history=self.history_json(),
+        )
+        return info
+
+    def seat_name(self, seat: int) -> str:
+        """Who plays `seat`: you (a person) or the computer player's name."""
+        player = self.players[seat]
+        if player is None:
+            return "you" if self.opponent != HUMAN else f"player {seat + 1}"
+        return player.name
+
+    def result(self, pos: Any) -> str | None:
+        """``1``, ``2`` or ``tie`` once the game is over (a failed bot loses)."""
+        if self.verdict is not None:
+            return str(2 - self.verdict["seat"]) if self.verdict["seat"] is not None else "tie"
+        return result_of(self.game, pos, self.stopped())
+
+    def history_json(self) -> list[dict[str, Any]]:
+        """Each position of the game so far with its value for player 1 and the move made
+        from it; the value chart and the move list are drawn from it."""
+        out = []
+        solver = solver_for(self.game)
+        positions = [p for p, _ in self.history] + [self.pos]
+        for ply, pos in enumerate(positions):
+            entry: dict[str, Any] = {"ply": ply, "position": self.game.format_position(pos),
+                                     "to_move": self.game.mover(pos) + 1}
+            if ply < len(self.history):
+                move = self.history[ply][1]
+                entry["move"] = self.game.format_move(move, pos)
+                entry["label"] = self.game.move_label(move, pos)
+            if self.values:
+                ev = solver.evaluate(pos)
+                word = value_word(self.game, ev.value, lead_of(self.game, pos))
+                if self.game.mover(pos) == 1:  # seen by player 1
+                    word = {"win": "lose", "lose": "win"}.get(word, word)
+                entry.update(value=word, remoteness=ev.remoteness)
+                if ply < len(self.history):
+                    entry["mistake"] = solver.is_mistake(pos, self.history[ply][1])
+            out.append(entry)
+        return out
+
+    # -- what the page asks
+    def play(self, text: Any) -> None:
+        """The person to move plays `text` (wire syntax); the computer then replies."""
+        text = text_of(text, "move")
+        pos = self.pos
+        if self.over(pos):
+            raise WebError(409, "the game is over")
+        if self.players[self.game.mover(pos)] is not None:
+            raise WebError(409, "it is not your turn")
+        try:
+            move = self.game.parse_move(text, pos)
+        except MoveError as exc:
+            raise WebError(400, f"{exc.reason} ({text!r})") from None
+        self.history.append((pos, move))
+        self.undone.clear()  # a new branch
+        self.computer_moves()
+
+    def computer_moves(self) -> None:
+        """Let computer players move while it is their turn and the game goes on."""
+        pos = self.pos
+        while not self.over(pos):
+            seat = self.game.mover(pos)
+            player = self.players[seat]
+            if player is None:
+                return
+            last = Played(*self.history[-1]) if self.history else None
+            try:
+                move = player.choose(pos, last)
+            except (PlayerFailure, MoveError) as exc:
+                self._failed(seat, exc)
+                return
+            self.history.append((pos, move))
+            pos = self.game.play(pos, move)
+        self.finish(pos)
+
+    def finish(self, pos: Any) -> None:
+        """At the end of the game, let a bot see the last move and end its process."""
+        if self.ended:
+            return
+        self.ended = True
+        last = Played(*self.history[-1]) if self.history else None
+        for seat, player in enumerate(self.players):
+            if player is not None and is_process(player):
+                try:
+                    player.end(pos, last)
+                except (PlayerFailure, MoveError) as exc:
+                    self._failed(seat, exc)
+                player.close()
+
+    def _failed(self, seat: int, exc: PlayerFailure | MoveError) -> None:
+        player = self.players[seat]
+        if player is not None:
+            player.close()  # (a bot's stderr tail is read as it ends)
+        stderr = getattr(player, "stderr", "") or ""
+        self.verdict = {"code": exc.code, "message": str(exc), "seat": seat,
+                        "stderr": stderr[-2000:]}
+
+    def can_take_back(self) -> bool:
+        """Undo, redo and going back need players that can forget: no bot process."""
+        return not any(is_process(p) for p in self.players)
+
+    def _check_take_back(self) -> None:
+        if not self.can_take_back():
+            raise WebError(409, "a bot program cannot take a move back: start a new game")
+
+    def undo(self) -> None:
+        """Take back the last move of a person, and the computer's replies after it."""
+        self._check_take_back()
+        mine = [i for i, (p, _) in enumerate(self.history)
+                if self.players[self.game.mover(p)] is None]
+        if not mine:
+            raise WebError(409, "nothing to undo")
+        self.undone.extend(reversed(self.history[mine[-1]:]))
+        del self.history[mine[-1]:]
+
+    def redo(self) -> None:
+        """Play again the earliest move taken back, and the computer's replies recorded."""
+        self._check_take_back()
+        if not self.undone:
+            raise WebError(409, "nothing to redo")
+        self.history.append(self.undone.pop())
+        while self.undone and self.players[self.game.mover(self.undone[-1][0])] is not None:
+            self.history.append(self.undone.pop())
+
+    def goto(self, ply: Any) -> None:
+        """Go back (or forward, along the moves taken back) to the position after `ply`
+        moves; playing a move there starts a new branch."""
+        self._check_take_back()
+        line = self.history + list(reversed(self.undone))
+        if not isinstance(ply, int) or isinstance(ply, bool) or not 0 <= ply <= len(line):
+            raise WebError(400, f"ply is a whole number from 0 to {len(line)}")
+        self.history, self.undone = line[:ply], list(reversed(line[ply:]))
+
+    def advance(self) -> None:
+        """Let the computer move now (after going back to a position where it is to move)."""
+        self.undone.clear()
+        self.computer_moves()
+
+    def hint(self) -> dict[str, Any]:
+        """The moves perfect play chooses among here."""
+        pos = self.pos
+        if self.over(pos):
+            raise WebError(409, "the game is over")
+        ev = solver_for(self.game).evaluate(pos)
+        moves = [self.game.format_move(m, pos) for m in ev.best_moves]
+        return {"moves": moves, "value": value_word(self.game, ev.value,
+                                                    lead_of(self.game, pos)),
+                "remoteness": ev.remoteness}
+
+    def replay(self, moves: list[str], at: int) -> None:
+        """Load a stored game's moves, standing after the first `at` of them."""
+        pos = self.start
+        for line in moves:
+            try:
+                move = self.game.parse_move(line, pos)
+            except MoveError:
+                break  # a forfeited game's illegal last move
+            if self.game.is_over(pos):
+                break
+            self.history.append((pos, move))
+            pos = self.game.play(pos, move)
+        self.goto(min(max(at, 0), len(self.history)))
+
+    def close(self) -> None:
+        """End the game: its bot processes are stopped."""
+        for player in self.players:
+            if player is not None:
+                player.close()
+
+
+class Sessions:
+    """The games held by the server, by random id; bounded in number, ended when idle."""
+
+    def __init__(self, served: Served, clock: Callable[[], float] = time.monotonic) -> None:
+        self.served = served
+        self.clock = clock
+        self._games: dict[str, Session] = {}
+        self._ended: OrderedDict[str, str] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._games)
+
+    def create(self, name: Any, rules: Any = "", position: Any = "", opponent: Any = HUMAN,
+               seat: Any = 1, values: Any = False, moves: list[str] | None = None,
+               at: int = 0) -> Session:
+        """A new game (a stored game's `moves`, standing at move `at`, when given)."""
+        self.reap()
+        game, pos = load(name, rules, position)
+        if moves is None and game.is_over(pos):
+            raise WebError(400, "the position is already the end of the game")
+        opponent = text_of(opponent, "opponent") or HUMAN
+        with self._lock:
+            if len(self._games) >= MAX_SESSIONS:
+                raise WebError(503, f"{MAX_SESSIONS} games are open; try again later")
+            bots = sum(1 for s in self._games.values() if not s.can_take_back())
+            known = opponent in (HUMAN, "optimal", "tricky") or opponent.startswith("level:")
+            if not known and bots >= MAX_BOT_GAMES:
+                raise WebError(503, f"{MAX_BOT_GAMES} games with a bot are open; try later")
+        if not isinstance(seat, int) or isinstance(seat, bool):
+            raise WebError(400, "seat is 1 or 2")
+        session = Session(self.served, game, pos, opponent, seat, bool(values))
+        if moves is not None:
+            session.replay(moves, at)
+        session.touched = self.clock()
+        with self._lock:
+            self._games[session.id] = session
+        return session
+
+    def get(self, sid: str) -> Session:
+        """The game `sid`; 404 (or 410 for a game ended as idle)."""
+        with self._lock:
+            session = self._games.get(sid)
+            why = self._ended.get(sid)
+        if session is None:
+            if why:
+                raise WebError(410, why)
+            raise WebError(404, "no such game (it may have ended: start a new one)")
+        session.touched = self.clock()
+        return session
+
+    def end(self, sid: str, why: str = "the game was closed") -> None:
+        """End game `sid` and stop its bots."""
+        with self._lock:
+            session = self._games.pop(sid, None)
+            self._ended[sid] = why
+            while len(self._ended) > REMEMBERED:
+                self._ended.popitem(last=False)
+        if session is not None:
+            with session.lock:
+                session.close()
+
+    def reap(self) -> int:
+        """End the games idle longer than the served idle timeout; how many ended."""
+        now = self.clock()
+        limit = self.served.idle_seconds
+        with self._lock:
+            idle = [sid for sid, s in self._games.items() if now - s.touched > limit]
+        for sid in idle:
+            self.end(sid, f"the game ended after {limit:g} s without a move")
+        return len(idle)
+
+    def close(self) -> None:
+        """End every game (the server stops)."""
+        for sid in list(self._games):
+            self.end(sid, "the server stopped")
+
+
+# --- a bot watched live -------------------------------------------------------------------
+
+class Stop(Exception):
+    """The spectator left: the watched game ends."""
+
+
+@dataclass
+class Watch:
+    """A bot against a computer player (or another bot), for a spectator, move by move."""
+
+    game: Game
+    start: Any
+    players: list[Player]
+    limits: Limits
+    stopped: threading.Event = field(default_factory=threading.Event)
+
+    def run(self, send: Callable[[dict[str, Any]], None], pause: float = 0.0) -> dict[str, Any]:
+        """Play the game, calling `send` with each move (judged) and then with the end."""
+        from judge.referee import play_game
+
+        pos = [self.start]
+
+        def on_move(record: Any, after: Any) -> None:
+            if self.stopped.is_set():
+                raise Stop("the spectator left")
+            before = pos[0]
+            pos[0] = after
+            send({"type": "move", "ply": len(moves) + 1, "seat": record.seat + 1,
+                  "move": record.move, "label": self.game.move_label(
+                      self.game.parse_move(record.move, before), before),
+                  "seconds": record.seconds, "board": drawable(self.game, after),
+                  "position": self.game.format_position(after),
+                  "to_move": self.game.mover(after) + 1,
+                  "judgement": judgement(self.game, before, record.move, len(moves) + 1)})
+            moves.append(record.move)
+            if pause and self.stopped.wait(pause):
+                raise Stop("the spectator left")
+
+        moves: list[str] = []
+        record = play_game(self.game, self.players, self.start, self.limits,
+                           on_move=on_move).to_dict()
+        end = {"type": "end", "results": record["results"], "verdict": record["verdict"],
+               "final": record["final"], "score": record["score"],
+               "stderr": [(t or "")[-2000:] for t in record["stderr"]],
+               "result": result_from(record)}
+        send(end)
+        return end
+
+
+def result_from(record: dict[str, Any]) -> str:
+    """``1``, ``2``, ``tie`` or ``void`` from a referee's record."""
+    results = record["results"]
+    if "win" in results:
+        return str(results.index("win") + 1)
+    return "void" if results[0] == "none" else "tie"
+
+
+def watch(served: Served, name: Any, rules: Any, position: Any, bot: Any, opponent: Any,
+          seat: Any) -> Watch:
+    """A watched game: `bot` (a file of the served folder) in `seat`, `opponent` in the
+    other (optimal, tricky, level:N or another bot file)."""
+    game, pos = load(name, rules, position)
+    if game.is_over(pos):
+        raise WebError(400, "the position is already the end of the game")
+    if seat not in (1, 2):
+        raise WebError(400, "seat is 1 (the bot moves first) or 2")
+    bot_player = computer_player(served, text_of(bot, "bot") or "-", served.seed)
+    if not is_process(bot_player):
+        raise WebError(400, "bot is a file of the served bots' folder")
+    other = computer_player(served, text_of(opponent, "opponent") or "optimal", served.seed)
+    players = [bot_player, other]
+    if (game.mover(pos) + seat - 1) % 2 == 1:  # the bot holds seat 1 (the second)
+        players.reverse()
+    return Watch(game, pos, players, served.limits)

@@ -1,0 +1,360 @@
+"""The browser app's HTTP API (docs/web.md): every route, hostile requests answered with a
+clear 4xx, separate games, the idle timeout, and a small load on a real server."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette", reason="the web extra is not installed (pip install -e '.[web]')")
+pytest.importorskip("httpx", reason="httpx is not installed (the test extra)")
+
+from starlette.testclient import TestClient  # noqa: E402
+from webserver import BOTS, serving, stored_run  # noqa: E402
+
+from judge.games import load_game  # noqa: E402
+from judge.sandbox import Limits  # noqa: E402
+from judge.solvers import solver_for  # noqa: E402
+from judge.web.app import MAX_BODY, create_app  # noqa: E402
+from judge.web.sessions import MAX_TEXT, Served, Sessions, WebError  # noqa: E402
+
+FAST = Limits(first_move_seconds=20.0, move_seconds=5.0)
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory) -> Path:
+    return stored_run(tmp_path_factory.mktemp("web-db"))
+
+
+@pytest.fixture(scope="module")
+def client(db):
+    served = Served(bots=BOTS / "nim", limits=FAST, db=db)
+    with TestClient(create_app(served), raise_server_exceptions=False) as c:
+        yield c
+
+
+def create(client, **body) -> dict:
+    r = client.post("/api/sessions", json=body)
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def refused(response, status: int, words: str) -> None:
+    """A clear JSON refusal: the status, an error message naming the fault, no traceback."""
+    assert response.status_code == status, response.text
+    error = response.json()["error"]
+    assert words in error
+    assert "Traceback" not in response.text
+
+
+# --- every route ----------------------------------------------------------------------------
+
+def test_the_pages_are_served_with_their_assets_and_nothing_from_the_network(client):
+    for path in ("/", "/play/nim?values=on&opponent=optimal", "/play/chopsticks?rules=hands%3D2",
+                 "/watch/nim?bot=greedy.py", "/run/1/game/1?move=2"):
+        r = client.get(path)
+        assert r.status_code == 200, (path, r.text)
+        assert "http://" not in r.text and "https://" not in r.text
+    for asset in ("app.css", "board.js", "play.js", "watch.js", "index.js"):
+        r = client.get(f"/static/{asset}")
+        assert r.status_code == 200
+        assert "http://" not in r.text.replace("http://www.w3.org/2000/svg", "")
+
+
+def test_the_games_route_lists_each_game_its_rules_and_the_served_bots(client):
+    data = client.get("/api/games").json()
+    assert [g["game"] for g in data["games"]] == ["ioiwari", "nim", "chopsticks"]
+    assert "greedy.py" in data["bots"] and "optimal_misere.py" in data["bots"]
+
+
+def test_values_are_the_solvers_for_every_move(client):
+    data = client.get("/api/values", params={"game": "nim", "rules": "misere=on",
+                                              "position": "1 2 3"}).json()
+    game = load_game("nim", "misere=on")
+    pos = game.parse_position("1 2 3")
+    solver = solver_for(game)
+    words = {"win": "win", "loss": "lose"}
+    expected = {game.format_move(m.move, pos): (words[m.value], m.remoteness)
+                for m in solver.move_values(pos)}
+    assert {m["move"]: (m["value"], m["remoteness"]) for m in data["moves"]} == expected
+    assert data["value"] == words[solver.evaluate(pos).value]
+
+
+def test_ioiwari_values_count_the_banks_and_chopsticks_gives_the_outcome_class(client):
+    io = client.get("/api/values", params={"game": "ioiwari",
+                                            "position": "0 0 0 0 0 0 1 | 3 3 2"}).json()
+    assert io["to_move"] == 2 and io["difference"] == -1 and io["value"] == "lose"
+    ch = client.get("/api/values", params={"game": "chopsticks"}).json()
+    assert ch["outcome"] == "P" and ch["value"] == "lose" and ch["remoteness"] == 14
+    tie = client.get("/api/values", params={"game": "ioiwari",
+                                             "position": "0 0 0 0 0 0 1 | 4 3 1"}).json()
+    assert tie["moves"][0]["value"] == "tie"  # the last bead goes to the opponent: 4-4
+
+
+def test_a_game_against_optimal_plays_undoes_redoes_goes_back_and_ends(client):
+    s = create(client, game="nim", position="1 2", opponent="optimal", values=True)
+    sid = s["id"]
+    assert s["your_turn"] and s["players"] == ["you", "optimal"]
+    s = client.post(f"/api/sessions/{sid}/move", json={"move": "2 1"}).json()
+    assert len(s["history"]) == 3  # your move, the reply, and the position now
+    assert client.get(f"/api/sessions/{sid}/hint").json()["moves"]
+    s = client.post(f"/api/sessions/{sid}/undo").json()
+    assert s["position"] == "1 2" and s["can_redo"]
+    s = client.post(f"/api/sessions/{sid}/redo").json()
+    assert len(s["history"]) == 3
+    s = client.post(f"/api/sessions/{sid}/goto", json={"ply": 1}).json()
+    assert s["to_move"] == 2 and not s["your_turn"]
+    s = client.post(f"/api/sessions/{sid}/advance").json()
+    assert s["your_turn"]
+    while not s["over"]:
+        s = client.post(f"/api/sessions/{sid}/move", json={"move": s["moves"][0]["move"]}).json()
+    assert s["result"] == "1" and s["moves"] == []  # (1 1) was lost for the optimal player
+    refused(client.post(f"/api/sessions/{sid}/move", json={"move": "1 1"}), 409, "over")
+    s = client.post(f"/api/sessions/{sid}/options", json={"values": False}).json()
+    assert "value" not in s
+    assert client.delete(f"/api/sessions/{sid}").status_code == 200
+    refused(client.get(f"/api/sessions/{sid}"), 410, "closed")
+
+
+def test_two_people_at_one_screen_and_a_weaker_level(client):
+    s = create(client, game="chopsticks", rules="hands=2", opponent="human")
+    s = client.post(f"/api/sessions/{s['id']}/move", json={"move": "1 1"}).json()
+    assert s["your_turn"] and s["to_move"] == 2 and s["players"] == ["player 1", "player 2"]
+    s = create(client, game="ioiwari", opponent="level:0", seat=2)
+    assert s["players"][0] == "level:0" and len(s["history"]) == 2
+
+
+def test_a_bot_of_the_served_folder_plays_confined_and_cannot_take_back(client):
+    s = create(client, game="nim", position="3 4 5", opponent="greedy.py")
+    sid = s["id"]
+    refused(client.post(f"/api/sessions/{sid}/undo"), 409, "cannot take a move back")
+    while not s["over"]:
+        s = client.post(f"/api/sessions/{sid}/move", json={"move": s["moves"][-1]["move"]}).json()
+    assert s["result"] in ("1", "2") and s["verdict"] is None
+
+
+def test_two_browsers_keep_separate_games(client):
+    a = create(client, game="nim", position="5 5", opponent="human")
+    b = create(client, game="nim", position="5 5", opponent="human")
+    assert a["id"] != b["id"] and len(a["id"]) >= 20
+    client.post(f"/api/sessions/{a['id']}/move", json={"move": "1 5"})
+    assert client.get(f"/api/sessions/{b['id']}").json()["position"] == "5 5"
+    assert client.get(f"/api/sessions/{a['id']}").json()["position"] == "0 5"
+
+
+def test_a_stored_game_opens_at_a_move_numbered_as_judge_show_numbers_it(client):
+    runs = client.get("/api/runs").json()["runs"]
+    assert runs[0]["games"] == 2
+    stored = client.get("/api/runs/1/games/2").json()
+    assert stored["start"] == "2 5 6" and stored["players"][0] == "greedy.py"
+    s = create(client, run=1, number=2, move=1, values=True)
+    assert len(s["history"]) == 2 and s["can_redo"]
+    s = client.post(f"/api/sessions/{s['id']}/redo").json()
+    assert s["history"][1]["move"] == stored["moves"][1]
+    refused(client.get("/api/runs/1/games/3"), 404, "2 stored games")
+    refused(client.get("/api/runs/9/games/1"), 404, "no run 9")
+
+
+def test_a_bot_is_watched_live_move_by_move_with_each_move_judged(client):
+    query = "game=nim&position=3%204%205&bot=greedy.py&opponent=optimal&seat=1&pause=0"
+    with client.websocket_connect(f"/api/watch?{query}") as ws:
+        start = ws.receive_json()
+        assert start["type"] == "start" and start["players"] == ["greedy.py", "optimal"]
+        events = []
+        while True:
+            event = ws.receive_json()
+            events.append(event)
+            if event["type"] == "end":
+                break
+    moves = [e for e in events if e["type"] == "move"]
+    assert moves and all("judgement" in e for e in moves)
+    assert moves[0]["judgement"]["before"] == "win"
+    assert events[-1]["result"] in ("1", "2")
+
+
+# --- hostile requests -------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["../nim/greedy.py", "/etc/passwd", "..", ".hidden.py",
+                                  "a/../../x.py", "x\\..\\y", "no-such.py", "", "sub/.."])
+def test_a_bot_name_never_leaves_the_served_folder(client, name):
+    r = client.post("/api/sessions", json={"game": "nim", "opponent": name or "-"})
+    assert r.status_code in (400, 404), r.text
+    assert "Traceback" not in r.text
+
+
+def test_a_symlink_leading_out_of_the_folder_is_refused(tmp_path):
+    folder = tmp_path / "bots"
+    folder.mkdir()
+    (tmp_path / "outside.py").write_text("print('1 1')\n")
+    (folder / "link.py").symlink_to(tmp_path / "outside.py")
+    (folder / "inner.py").write_text("print('1 1')\n")
+    with TestClient(create_app(Served(bots=folder))) as c:
+        refused(c.post("/api/sessions", json={"game": "nim", "opponent": "link.py"}), 404,
+                "no bot")
+        assert c.get("/api/games").json()["bots"] == ["inner.py"]
+
+
+@pytest.mark.parametrize("body, status, words", [
+    ({"game": "go"}, 404, "unknown game"),
+    ({"game": "nim", "rules": "misere=maybe"}, 400, "misere"),
+    ({"game": "chopsticks", "rules": "colour=red"}, 400, "unknown rule"),
+    ({"game": "chopsticks", "rules": "hands=16 fingers=1000"}, 413, "hands"),
+    ({"game": "chopsticks", "rules": "hands=6 fingers=8"}, 413, "moves to solve"),
+    ({"game": "nim", "position": "1 " * 13}, 413, "at most 12 heaps"),
+    ({"game": "nim", "position": "9" * 300}, 413, "counters"),
+    ({"game": "nim", "position": "1 " * MAX_TEXT}, 413, "characters"),
+    ({"game": "ioiwari", "position": "4 3 2"}, 400, "7 pits"),
+    ({"game": "nim", "position": "0 0"}, 400, "already the end"),
+    ({"game": "nim", "position": ["3"]}, 400, "string"),
+    ({"game": "nim", "seat": "3"}, 400, "seat"),
+    ({"game": "nim", "opponent": "level:99"}, 400, "level:N"),
+    ({"run": 1, "number": "x"}, 400, "number"),
+    ({"game": "nim", "rules": "misere=on\u0000"}, 400, "control"),
+])
+def test_bad_requests_get_a_clear_4xx(client, body, status, words):
+    refused(client.post("/api/sessions", json=body), status, words)
+
+
+def test_malformed_and_huge_bodies_and_unknown_routes_get_json_4xx(client):
+    refused(client.post("/api/sessions", content=b"{not json"), 400, "not JSON")
+    refused(client.post("/api/sessions", content=b"[1, 2]"), 400, "JSON object")
+    refused(client.post("/api/sessions", content=b"x" * (MAX_BODY + 1)), 413, "larger")
+    refused(client.get("/api/sessions/nope"), 404, "no such game")
+    refused(client.get("/api/nothing"), 404, "Not Found")
+    refused(client.put("/api/sessions"), 405, "Method Not Allowed")
+    s = create(client, game="nim", opponent="human")
+    refused(client.post(f"/api/sessions/{s['id']}/move", json={"move": "1 9"}), 400,
+            "holds only 3")
+    refused(client.post(f"/api/sessions/{s['id']}/move", json={"move": 5}), 400, "string")
+    refused(client.post(f"/api/sessions/{s['id']}/goto", json={"ply": "a"}), 400, "ply")
+    refused(client.post(f"/api/sessions/{s['id']}/options", json={"values": "yes"}), 400,
+            "true or false")
+    refused(client.get("/api/values", params={"game": "nim", "position": "x"}), 400,
+            "heap size")
+    assert client.get("/play/nope").status_code == 404
+    assert client.get("/run/1/game/99").status_code == 404
+
+
+def test_names_from_the_browser_reach_the_page_escaped(client):
+    r = client.get("/play/<script>alert(1)</script>")
+    assert r.status_code == 404 and "<script>alert" not in r.text
+    r = client.get("/watch/nim", params={"bot": "</script><script>alert(1)</script>"})
+    assert r.status_code == 200 and "<script>alert" not in r.text
+
+
+def test_a_bot_that_fails_loses_and_its_stderr_comes_back_as_data(tmp_path):
+    folder = tmp_path / "bots"
+    folder.mkdir()
+    (folder / "bad.py").write_text(
+        "import sys\nprint('<img src=x onerror=alert(1)>', file=sys.stderr, flush=True)\n"
+        "sys.stdin.readline()\nprint('7 7', flush=True)\n")
+    with TestClient(create_app(Served(bots=folder, limits=FAST))) as c:
+        s = create(c, game="nim", position="3 4 5", opponent="bad.py", seat=2)
+        assert s["over"] and s["result"] == "2"
+        assert s["verdict"]["code"] == "illegal-move"
+        assert "<img src=x" in s["verdict"]["stderr"]  # data; the page sets it as text
+
+
+def alive(group: int, wait: float = 5.0) -> bool:
+    """Whether process group `group` still has a process after up to `wait` seconds."""
+    deadline = time.monotonic() + wait
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(group, 0)
+        except ProcessLookupError:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def test_a_game_left_idle_ends_with_its_bot_process():
+    now = [0.0]
+    sessions = Sessions(Served(bots=BOTS / "nim", limits=FAST, idle_seconds=30),
+                        clock=lambda: now[0])
+    session = sessions.create("nim", "", "3 4 5", "greedy.py")
+    human = sessions.create("nim", "", "3 4 5", "optimal")
+    bot = session.players[1]
+    assert bot.process is not None
+    group = bot.pgid
+    now[0] = 20.0
+    sessions.get(human.id)  # touched: stays
+    now[0] = 40.0
+    assert sessions.reap() == 1
+    assert bot.process is None
+    assert not alive(group)
+    with pytest.raises(WebError) as gone:
+        sessions.get(session.id)
+    assert gone.value.status == 410 and "30 s without a move" in gone.value.message
+    assert sessions.get(human.id) is human
+    sessions.close()
+
+
+def test_the_server_is_refused_without_the_web_extra(monkeypatch, capsys):
+    import builtins
+
+    from judge.cli import main
+
+    real = builtins.__import__
+
+    def no_uvicorn(name, *args, **kwargs):
+        if name == "uvicorn":
+            raise ImportError("No module named 'uvicorn'")
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_uvicorn)
+    assert main(["serve", "--no-browser"]) == 2
+    assert "pip install -e '.[web]'" in capsys.readouterr().err
+
+
+# --- a small load on a real server ----------------------------------------------------------
+
+GAMES, CLIENTS, SECONDS = 20, 4, 90
+
+
+def test_twenty_games_at_once_from_four_clients_and_the_server_still_answers():
+    import httpx
+
+    errors: list[str] = []
+    finished = []
+
+    def player(url: str, games: int) -> None:
+        with httpx.Client(base_url=url, timeout=30) as http:
+            ids = []
+            for i in range(games):  # every game open at once, then played in turns
+                r = http.post("/api/sessions", json={"game": ("nim", "ioiwari")[i % 2],
+                                                     "opponent": "optimal", "values": True})
+                if r.status_code != 201:
+                    errors.append(r.text)
+                    return
+                ids.append(r.json())
+            while ids:
+                for s in list(ids):
+                    if s["over"]:
+                        finished.append(s["result"])
+                        ids.remove(s)
+                        continue
+                    r = http.post(f"/api/sessions/{s['id']}/move",
+                                  json={"move": s["moves"][0]["move"]})
+                    if r.status_code != 200:
+                        errors.append(r.text)
+                        return
+                    ids[ids.index(s)] = r.json()
+
+    with serving() as url:
+        started = time.monotonic()
+        threads = [threading.Thread(target=player, args=(url, GAMES // CLIENTS))
+                   for _ in range(CLIENTS)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(SECONDS)
+        took = time.monotonic() - started
+        import httpx as h
+
+        assert h.get(url + "/api/games", timeout=10).status_code == 200
+    assert not errors and len(finished) == GAMES
+    assert took < SECONDS

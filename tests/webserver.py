@@ -1,0 +1,61 @@
+"""A real `judge serve` on 127.0.0.1 for the web tests: started on a free port, stopped after."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BOTS = ROOT / "bots"
+
+
+def stored_run(tmp: Path) -> Path:
+    """A results database with one grading run: the greedy Nim bot on two starts."""
+    db = tmp / "runs.db"
+    starts = tmp / "starts.txt"
+    starts.write_text("3 4 5\n2 5 6\n")
+    out = subprocess.run([sys.executable, "-m", "judge", "run", "--game", "nim", "--db", str(db),
+                          "--tests", str(starts), "--seed", "1",
+                          str(BOTS / "nim" / "greedy.py")],
+                         capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert db.exists(), out.stderr
+    return db
+
+
+@contextmanager
+def serving(*args: str) -> Iterator[str]:
+    """`judge serve ARGS` in its own process; yields its address (http://127.0.0.1:PORT)."""
+    proc = subprocess.Popen([sys.executable, "-m", "judge", "serve", "--port", "0",
+                             "--no-browser", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True, cwd=ROOT,
+                            start_new_session=True, env=dict(os.environ))
+    try:
+        deadline = time.monotonic() + 60
+        line = ""
+        while time.monotonic() < deadline:
+            line = proc.stdout.readline()
+            found = re.search(r"http://127\.0\.0\.1:\d+", line)
+            if found:
+                yield found.group(0)
+                break
+            if not line and proc.poll() is not None:
+                break
+        else:
+            raise AssertionError("judge serve did not start")
+        if not found:
+            raise AssertionError(f"judge serve did not start: {line}{proc.stdout.read()}")
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGINT)
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
