@@ -8,6 +8,7 @@ import sys
 from importlib import import_module
 
 from judge import __version__
+from judge.exits import ExitStatus
 from judge.games.base import InputError, Stopped
 
 #: one module per subcommand under judge.commands, each with `register(subparsers)`
@@ -53,23 +54,23 @@ def main(argv: list[str] | None = None) -> int:
         parser = build_parser(argv)
     except KeyboardInterrupt:
         print("judge: interrupted", file=sys.stderr)
-        return 130
+        return ExitStatus.INTERRUPTED
     args = parser.parse_args(argv)
     signal.signal(signal.SIGTERM, _terminated)
     try:
         return int(args.func(args) or 0)
     except Terminated:
         print("judge: terminated", file=sys.stderr)
-        return 143
+        return ExitStatus.TERMINATED
     except InputError as exc:
         print(f"judge: error: {exc}", file=sys.stderr)
-        return getattr(exc, "status", 2)  # 3: a bot's language is not installed here
+        return getattr(exc, "status", ExitStatus.BAD_INPUT)  # SKIPPED: a language missing
     except Stopped as exc:
         print(f"judge: error: {exc}", file=sys.stderr)
-        return 1
+        return ExitStatus.STOPPED
     except KeyboardInterrupt:
         print("judge: interrupted", file=sys.stderr)
-        return 130
+        return ExitStatus.INTERRUPTED
     except BrokenPipeError:
         return 0
 

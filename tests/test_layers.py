@@ -10,7 +10,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "judge"
 
 #: bottom to top; a module belongs to the first layer with a prefix of its name
 LAYERS = [
-    ("rules", ["judge.games", "judge.verdicts"]),
+    ("rules", ["judge.games", "judge.verdicts", "judge.exits"]),
     ("solving", ["judge.solvers", "judge.sprt", "judge.ratings", "judge.testsets"]),
     ("sandbox", ["judge.sandbox"]),
     ("one game", ["judge.players", "judge.referee", "judge.analysis", "judge.nimbatch"]),

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from judge import verdicts
+from judge.exits import ExitStatus
 from judge.games import GAMES, load_game
 from judge.games.base import Game, InputError, Stopped
 from judge.plan import LIMIT_OPTIONS, BotSource, Harness, Plan
@@ -310,9 +311,8 @@ def tier_for_run(mode: str) -> Any:
     return tier
 
 
-#: the exit status of a command that graded what it could, but skipped a bot whose
-#: language has no toolchain here (its games are not played, nor charged to it)
-EXIT_SKIPPED = 3
+#: (kept for callers of the older names)
+EXIT_SKIPPED, EXIT_VOID = ExitStatus.SKIPPED, ExitStatus.VOID
 
 
 class NothingToGrade(InputError):
@@ -321,8 +321,6 @@ class NothingToGrade(InputError):
 
     status = EXIT_SKIPPED
 
-#: the exit status of a run with void games (a judge error, charged to no bot)
-EXIT_VOID = 4
 
 
 def exit_status(store: Store, run_id: int, skipped: bool) -> int:
@@ -333,7 +331,7 @@ def exit_status(store: Store, run_id: int, skipped: bool) -> int:
         print(f"judge: warning: {void} games were void (judge error): see the verdicts",
               file=sys.stderr)
         return EXIT_VOID
-    return EXIT_SKIPPED if skipped else 0
+    return EXIT_SKIPPED if skipped else ExitStatus.OK
 
 
 def check_bots(paths: list[str]) -> tuple[list[str], list[str]]:

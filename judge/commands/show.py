@@ -18,6 +18,7 @@ from judge.commands.common import (
     output_to,
 )
 from judge.commands.run import print_run
+from judge.exits import ExitStatus
 from judge.games.base import InputError
 from judge.plan import OPTIMAL, GradingPlan, MatchPlan
 from judge.report import render_rows, to_json
@@ -128,7 +129,7 @@ def replay_text(store: Any, run_id: int, number: int) -> str:
 
 
 #: the exit status of `show --replay` when a transcript does not replay as recorded
-EXIT_INCONSISTENT = 5
+EXIT_INCONSISTENT = ExitStatus.INCONSISTENT
 
 
 def replay_file(path: str) -> int:
