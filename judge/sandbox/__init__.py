@@ -10,6 +10,7 @@ Modules, by what a newcomer looks for:
 - `launch`: the command line that starts a bot in each tier (bwrap's and the helper's
   options, rlimits);
 - `process`: one confined bot process, from spawn to reaping (`Confined`);
+- `waiting`: seeing, from /proc, that a bot waits for input that will not come;
 - `stderr`: draining every bot's stderr, keeping its tail;
 - `slots`: a uid and cgroups per concurrent game (a root judge);
 - `helper` and `exec/`: the exec helper that confines and execs a bot (C, one file per
