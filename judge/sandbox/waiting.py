@@ -152,6 +152,9 @@ def look(pid: int, deadline: float, started: float, stdin: tuple[int, int],
             return None  # its fd 0 is no longer the input the judge writes to
         threads, readers = [], 0
         for tid in tids:
+            # its state and switches first: seen again unchanged, they say it has not run
+            # since, so that what is read after them (its system call, the memory that
+            # call points to) held all the while
             with open(f"{task}/{tid}/status") as fh:
                 status = dict(line.split(":", 1) for line in fh if ":" in line)
             if not status["State"].strip().startswith("S"):
