@@ -292,8 +292,10 @@ def harness_setup(args: argparse.Namespace) -> Harness:
 
 def tier_for_run(mode: str) -> Any:
     """The confinement tier a `--sandbox` mode gives here (recorded with the run), with a
-    warning on stderr for each guarantee that does not hold on this machine."""
+    warning on stderr for each guarantee that does not hold on this machine, and a note
+    when a bot waiting for input cannot be seen (it then loses at its time limit)."""
     from judge.sandbox import tier_for
+    from judge.sandbox.waiting import blind_reason
 
     tier = tier_for(mode)
     if tier.sandbox == "none" and mode == "auto":
@@ -301,6 +303,10 @@ def tier_for_run(mode: str) -> Any:
               "without namespaces", file=sys.stderr)
     for line in tier.warnings():
         print(f"judge: warning: {line}", file=sys.stderr)
+    blind = blind_reason(tier)
+    if blind is not None:
+        print(f"judge: note: a bot that waits for input it will not get is not seen here "
+              f"({blind}): it loses at its time limit, not at once", file=sys.stderr)
     if tier.uid:
         from judge.sandbox.build import private_runtime
 

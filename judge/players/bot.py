@@ -5,7 +5,7 @@ from __future__ import annotations
 import signal
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pexpect
 
@@ -13,6 +13,9 @@ from judge import verdicts
 from judge.games.base import Game, Seat
 from judge.players.base import Played, Player, PlayerFailure
 from judge.sandbox import CompileError, Confined, Exit, Limits, program_for, resolve_sandbox
+
+if TYPE_CHECKING:
+    from judge.sandbox.waiting import View
 
 #: bytes asked for per read of the bot's output
 READ_CHUNK = 1 << 16
@@ -27,6 +30,14 @@ OUT_OF_MEMORY = ("MemoryError", "std::bad_alloc", "Cannot allocate memory", "out
 ALLOCATION_SIGNALS = {signal.SIGSEGV, signal.SIGABRT, signal.SIGKILL, signal.SIGBUS}
 #: share of the address-space limit which, seen in use, makes such a death a memory-limit
 MEMORY_NEAR_LIMIT = 0.8
+#: a bot seen waiting for input (see `judge.sandbox.waiting`) the same way this long apart,
+#: not one of its threads run in between, loses at once what it would lose at the limit (s)
+WAITING_GRACE = 0.1
+#: ... on a terminal, whose input reaches the bot a little after the judge writes it
+WAITING_GRACE_PTY = 0.5
+#: the first look for a bot waiting for input, this long after its input was sent (s);
+#: each look that finds it busy makes the interval a quarter longer, up to WATCH_SECONDS
+FIRST_LOOK = 0.02
 
 
 class BotPlayer(Player):
@@ -74,6 +85,10 @@ class BotPlayer(Player):
         self._read = 0
         self._pending = b""
         self._watched = 0.0
+        #: looking for a bot waiting for input: when to look next, the interval, and the
+        #: view last seen with when it was first seen
+        self._look_at, self._look_every = 0.0, FIRST_LOOK
+        self._waiting: tuple[View, float] | None = None
         #: the longest move line accepted in this game (see `choose`)
         self._line_bytes = self.limits.line_bytes
 
@@ -164,9 +179,12 @@ class BotPlayer(Player):
         return self.process
 
     def _read_line(self, deadline: float, limit: float) -> bytes:
-        """The bot's next line (without the newline), within the deadline and output limits."""
+        """The bot's next line (without the newline), within the deadline and output limits;
+        a bot found waiting for input before it has one fails at once."""
         proc = self._running()
         buf = self._pending
+        asked = time.monotonic()
+        self._expect_output(asked)
         while True:
             newline = buf.find(b"\n")
             if newline >= 0:
@@ -179,18 +197,26 @@ class BotPlayer(Player):
                     f"move {self._moves}: a line longer than {self._line_bytes} bytes"
                     f" (it starts {bytes(buf[:40])!r})",
                 )
-            left = deadline - time.monotonic()
+            now = time.monotonic()
+            left = deadline - now
             if left <= 0:
                 if deadline >= self._game_deadline:
                     raise self._game_time_limit()
                 raise self._time_limit(limit)
+            wake = min(self._watched + WATCH_SECONDS, self._look_at) - now
             try:
-                chunk = proc.output.read_nonblocking(READ_CHUNK, timeout=min(left, WATCH_SECONDS))
+                chunk = proc.output.read_nonblocking(
+                    READ_CHUNK, timeout=min(left, max(wake, 0.001)))
             except pexpect.TIMEOUT:
-                self._watch(proc, waiting=True)
+                now = time.monotonic()
+                if now - self._watched >= WATCH_SECONDS:
+                    self._watch(proc, waiting=True)
+                if now >= self._look_at:
+                    self._look(proc, deadline, now, asked, limit)
                 continue
             except pexpect.EOF:
                 raise self._output_ended(proc) from None
+            self._expect_output(time.monotonic())
             self._read += len(chunk)
             if self._read > self.limits.output_bytes:
                 raise PlayerFailure(
@@ -200,18 +226,50 @@ class BotPlayer(Player):
                 )
             buf += chunk
 
-    def _time_limit(self, limit: float) -> PlayerFailure:
+    def _expect_output(self, now: float) -> None:
+        """The bot is to write (its input sent, or some output came): look for it waiting
+        for input from the first look on."""
+        self._waiting, self._look_every = None, FIRST_LOOK
+        self._look_at = now + FIRST_LOOK
+
+    def _look(self, proc: Confined, deadline: float, now: float, asked: float,
+              limit: float) -> None:
+        """Look for the bot waiting for input (see `judge.sandbox.waiting`): seen the same
+        way after the grace, it fails as at its deadline, the message saying so."""
+        view = proc.input_wait(deadline)
+        grace = WAITING_GRACE_PTY if self.pty else WAITING_GRACE
+        if view is None:  # busy (or not to be seen): look less often
+            self._waiting = None
+            self._look_every = min(1.25 * self._look_every, WATCH_SECONDS)
+            self._look_at = now + self._look_every
+        elif self._waiting is None or self._waiting[0] != view:
+            self._waiting = (view, now)
+            self._look_at = now + grace
+        elif now - self._waiting[1] >= grace:
+            found = f"found waiting for input after {now - asked:.2f} s"
+            if deadline >= self._game_deadline:
+                raise self._game_time_limit(f" ({found})")
+            raise self._time_limit(limit, found)
+        else:
+            self._look_at = self._waiting[1] + grace
+
+    def _time_limit(self, limit: float, found: str | None = None) -> PlayerFailure:
         proc = self.process
-        why = ("it was waiting for input; a bot must flush its output after every move"
-               if proc is not None and proc.waiting_for_input() else "it was still running")
+        if found is not None:
+            why = f"{found}; a bot must flush its output after every move"
+        elif proc is not None and proc.waiting_for_input():
+            why = "it was waiting for input; a bot must flush its output after every move"
+        else:
+            why = "it was still running"
         return PlayerFailure(
             verdicts.TIME_LIMIT, f"no move within {limit:g} s on its move {self._moves} ({why})"
         )
 
-    def _game_time_limit(self) -> PlayerFailure:
+    def _game_time_limit(self, found: str = "") -> PlayerFailure:
         return PlayerFailure(
             verdicts.TIME_LIMIT,
-            f"move {self._moves}: the game took longer than {self.limits.game_seconds:g} s",
+            f"move {self._moves}: the game took longer than {self.limits.game_seconds:g} s"
+            + found,
         )
 
     def _watch(self, proc: Confined, waiting: bool) -> None:

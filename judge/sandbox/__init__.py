@@ -12,6 +12,7 @@ Modules, by what a newcomer looks for:
   options, rlimits);
 - `process`: one confined bot process, from spawn to reaping (`Confined`);
 - `meters`: how its CPU, memory and processes are counted (cgroups, or the judge's sums);
+- `waiting`: seeing, from /proc, that a bot waits for input that will not come;
 - `stderr`: draining every bot's stderr, keeping its tail;
 - `slots`: a uid and cgroups per concurrent game (a root judge);
 - `helper` and `exec/`: the exec helper that confines and execs a bot (C, one file per

@@ -46,6 +46,10 @@ class Meter(Protocol):
         """Whether it went over its memory limit (the kernel killed one of its processes
         for it, or its processes together hold more)."""
 
+    def alone(self, threads: int) -> bool:
+        """Whether the bot's own process, of `threads` threads, is all there is of it (False
+        where this meter cannot tell)."""
+
 
 def meter_for(slot: Slot | None, limits: Limits, pgid: int, starters: int, in_pids: int,
               locate: Locate) -> Meter:
@@ -78,6 +82,9 @@ class SlotMeter:
 
     def killed_for_memory(self) -> bool:
         return self.slot.killed_for_memory()
+
+    def alone(self, threads: int) -> bool:
+        return self.process_count() == threads
 
 
 class ProcSums:
@@ -129,6 +136,10 @@ class ProcSums:
 
     def killed_for_memory(self) -> bool:
         return self._rss > self.limits.memory_bytes
+
+    def alone(self, threads: int) -> bool:
+        found = self._locate()  # (its helper, the subreaper of what it leaves, sees all)
+        return found is not None and found[1] is not None and descendants(found[1]) == [found[0]]
 
 
 def group_members(pgid: int) -> list[int]:

@@ -37,6 +37,7 @@ from judge.sandbox.program import Program
 from judge.sandbox.slots import Slot, take_slot
 from judge.sandbox.stderr import StderrTail, stderr_pump
 from judge.sandbox.tiers import tier_for
+from judge.sandbox.waiting import View, look
 
 #: the number of read(2), to tell a bot that waits for input (x86-64, arm64)
 _READ_SYSCALL = {"x86_64": 0, "aarch64": 63}.get(os.uname().machine, -1)
@@ -120,6 +121,11 @@ class Confined:
             self._master = slave = -1
             theirs_in, self._in_fd = os.pipe()
             self._out_fd, theirs_out = os.pipe()
+        input_file = os.fstat(theirs_in)
+        #: the bot's input, as its /proc/PID/fd/0 shows it (device, inode)
+        self._input = (input_file.st_dev, input_file.st_ino)
+        #: when the bot started (monotonic): no wait of its began earlier
+        self.started_at = time.monotonic()
         try:
             self.started = _start(launch, (theirs_in, theirs_out, err_write), self.slot)
         except BaseException:
@@ -303,6 +309,15 @@ class Confined:
         except OSError:
             return False
         return len(fields) > 1 and fields[0] == str(_READ_SYSCALL) and int(fields[1], 16) == 0
+
+    def input_wait(self, deadline: float) -> View | None:
+        """The bot's process seen waiting for input that cannot come before `deadline`
+        (monotonic): nothing else of it that could move for it (see `waiting.py`); None
+        when it may still move, or cannot be seen."""
+        pid = self._bot_pid()
+        if pid is None or self._closed or self.exit is not None:
+            return None
+        return look(pid, deadline, self.started_at, self._input, self.meter.alone)
 
     def cpu_seconds(self) -> float:
         """CPU time the bot has used so far, all its processes."""

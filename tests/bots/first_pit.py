@@ -21,9 +21,10 @@ def sow(pits: list[int], pit: int) -> None:
             hand = 0
 
 
-def play() -> None:
-    """Answer every board or opponent move with the first non-empty pit until EOF."""
-    pits = [int(t) for t in sys.stdin.readline().split()]
+def play(board: str | None = None) -> None:
+    """Answer every board or opponent move with the first non-empty pit until EOF (`board`:
+    the board's line, when the caller has read it already)."""
+    pits = [int(t) for t in (board or sys.stdin.readline()).split()]
     while True:
         move = next(i + 1 for i, beads in enumerate(pits) if beads)
         sow(pits, move)
