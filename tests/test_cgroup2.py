@@ -22,11 +22,11 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
-pytestmark = pytest.mark.skipif(
-    os.geteuid() != 0 or shutil.which("unshare") is None,
-    reason="slot cgroups are made by a root judge; the tests mount the v2 hierarchy with "
-           "unshare (util-linux)",
-)
+pytestmark = [
+    pytest.mark.needs_root("slot cgroups are made by a root judge"),
+    pytest.mark.skipif(shutil.which("unshare") is None,
+                       reason="the tests mount the v2 hierarchy with unshare (util-linux)"),
+]
 
 
 def _v2_mount() -> str | None:

@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from conftest import missing_guarantee
 
 CLUSTER_EXTRA = "pip install -e '.[cluster]'"
 pytest.importorskip("distributed", reason=f"Dask distributed is not installed: {CLUSTER_EXTRA}")
@@ -27,7 +28,7 @@ pytest.importorskip("cryptography", reason=f"cryptography is not installed: {CLU
 
 from judge import credentials  # noqa: E402
 from judge.games.base import InputError  # noqa: E402
-from judge.sandbox import Tier, tier_for  # noqa: E402
+from judge.sandbox import Tier  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 NIM = ROOT / "bots" / "nim"
@@ -51,9 +52,9 @@ def stop(proc: subprocess.Popen) -> None:
 def start_scheduler(tmp_path: Path, **env: str) -> tuple[subprocess.Popen, str]:
     """`judge scheduler` on 127.0.0.1 (with `env` added to its environment) and its address
     (once it listens); skipped where bots would have the network, which it refuses."""
-    if not tier_for("auto").holds()["network"]:
-        pytest.skip(f"bots here have the network (confinement {tier_for('auto').name}): "
-                    f"a cluster is refused")
+    reason = missing_guarantee(("network",))
+    if reason is not None:
+        pytest.skip(f"{reason}: a cluster is refused")
     log = tmp_path / "scheduler.log"
     scheduler = start([sys.executable, "-m", "judge", "scheduler", "--host", "127.0.0.1",
                        "--port", "0"], log, env={**os.environ, **env})
@@ -172,6 +173,8 @@ def bots_for(command: str) -> list[str]:
     return [str(NIM / "optimal.py")] + ([str(NIM / "random.py")] if command != "run" else [])
 
 
+# (where bots would have the network, a cluster is refused before any is looked for)
+@pytest.mark.needs_guarantee("network")
 @pytest.mark.parametrize("command", ["run", "tournament", "match"])
 def test_a_scheduler_that_does_not_answer_is_exit_status_2_and_stores_nothing(
         tmp_path: Path, command: str, made: Path) -> None:

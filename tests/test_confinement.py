@@ -34,7 +34,6 @@ from judge.sandbox.slots import SLOTS_PER_PROCESS, current_slot, finish_all
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = Path(__file__).parent / "bots"
 MODES = ["none", "bwrap"] if bwrap_path() else ["none"]
-AS_ROOT = os.geteuid() == 0
 LIMITS = Limits(
     move_seconds=1.0,
     first_move_seconds=4.0,
@@ -195,12 +194,12 @@ def reading_attack(paths: list[str]) -> str:
     return "\n".join(f"attempt('read {p}', lambda: open({p!r}).read())" for p in paths)
 
 
+# (as an ordinary user without bubblewrap the bot is that user)
+@pytest.mark.needs_guarantee("filesystem", "uid")
 @pytest.mark.parametrize("mode", MODES)
 def test_private_files_of_the_judges_user_stay_private(
     mode: str, tmp_path: Path, secrets: dict[str, Path]
 ) -> None:
-    if not AS_ROOT and mode == "none":
-        pytest.skip("as an ordinary user without bubblewrap the bot is that user")
     paths = [str(secrets["home"]), "/etc/shadow", f"/proc/{os.getpid()}/environ"]
     record = play(write_bot(tmp_path / "bot", reading_attack(paths)), mode)
     assert record.verdict.code == verdicts.OK, record.verdict
@@ -208,11 +207,10 @@ def test_private_files_of_the_judges_user_stay_private(
     assert_next_game_is_clean(mode, tmp_path)
 
 
+@pytest.mark.needs_bwrap
 def test_under_bwrap_nothing_but_its_own_file_is_there(
     tmp_path: Path, secrets: dict[str, Path]
 ) -> None:
-    if "bwrap" not in MODES:
-        pytest.skip("bubblewrap is not installed or does not work here")
     from judge.solvers.cache import cache_dir
 
     cache = cache_dir()
@@ -231,12 +229,11 @@ def test_under_bwrap_nothing_but_its_own_file_is_there(
     assert "GOT" not in said(record), said(record)
 
 
+@pytest.mark.needs_bwrap
 def test_under_bwrap_etc_shows_the_systems_files_and_only_them(tmp_path: Path) -> None:
     # /etc is one folder of copies (see `launch._etc_view`): the same names, the same
     # content as on the host, links inside folders as links, each shown path as what it
     # links to, as a bind of each would show them
-    if "bwrap" not in MODES:
-        pytest.skip("bubblewrap is not installed or does not work here")
     from judge.sandbox.launch import SYSTEM_FILES
 
     shown = [p for p in SYSTEM_FILES if os.path.exists(p)]
@@ -347,11 +344,10 @@ attempt("read /dev/urandom", lambda: len(open("/dev/urandom", "rb").read(4)) == 
 """
 
 
+@pytest.mark.needs_bwrap
 def test_under_bwrap_dev_holds_the_usual_devices_and_nothing_else(tmp_path: Path) -> None:
     # as root a folder of nodes made once is /dev, one mount (see `launch._dev_view`);
     # else bwrap's --dev, with /dev/pts: the same devices either way
-    if "bwrap" not in MODES:
-        pytest.skip("bubblewrap is not installed or does not work here")
     from judge.sandbox.launch import DEVICE_LINKS, DEVICES, _dev_view
 
     record = play(write_bot(tmp_path / "bot", "import json\n" + DEV_SEEN), "bwrap")
@@ -377,7 +373,7 @@ DEV_TAMPERING = {
 }
 
 
-@pytest.mark.skipif(not AS_ROOT, reason="the folder of device nodes is a root judge's")
+@pytest.mark.needs_root("the folder of device nodes is a root judge's")
 @pytest.mark.parametrize("tampering", DEV_TAMPERING)
 def test_a_dev_view_tampered_with_is_left_and_another_made(
         tampering: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -408,7 +404,7 @@ def test_a_dev_view_tampered_with_is_left_and_another_made(
         launch._dev_view.cache_clear()
 
 
-@pytest.mark.skipif(not AS_ROOT, reason="the folder of device nodes is a root judge's")
+@pytest.mark.needs_root("the folder of device nodes is a root judge's")
 def test_no_dev_view_in_a_cache_that_another_user_could_change(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from judge.sandbox import launch
@@ -450,8 +446,7 @@ def seen_line(record: GameRecord, key: str) -> str:
                 if x.startswith(f"GOT {key} "))
 
 
-@pytest.mark.skipif(not AS_ROOT, reason="a network namespace per game is a root judge's "
-                    "without bubblewrap")
+@pytest.mark.needs_root("a network namespace per game is a root judge's without bubblewrap")
 @pytest.mark.parametrize("mode", MODES)
 def test_every_game_has_a_network_namespace_of_its_own_with_only_its_loopback(
         mode: str, tmp_path: Path) -> None:
@@ -485,11 +480,10 @@ def _mount_points(mountinfo: str) -> set[str]:
     return {line.split()[4] for line in mountinfo.splitlines()}
 
 
-@pytest.mark.skipif(not AS_ROOT, reason="the lean mount namespace is a root judge's")
+@pytest.mark.needs_bwrap
+@pytest.mark.needs_root("the lean mount namespace is a root judge's")
 def test_bwrap_starts_in_a_mount_namespace_without_sys_and_the_judges_keeps_it(
         tmp_path: Path) -> None:
-    if "bwrap" not in MODES:
-        pytest.skip("bubblewrap is not installed or does not work here")
     from judge.sandbox.slots import LEAN_HIDDEN, lean_mount_namespace
 
     ours = Path("/proc/self/mountinfo").read_text()
@@ -531,10 +525,9 @@ attempt("socket 16", lambda: socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 0
         assert "GOT socket 1" in text and "GOT socket 16" in text, text
 
 
+@pytest.mark.needs_bwrap
 def test_host_abstract_sockets_are_out_of_reach_under_bwrap(tmp_path: Path) -> None:
     # an abstract socket name belongs to a network namespace (no file to hide)
-    if "bwrap" not in MODES:
-        pytest.skip("bubblewrap is not installed or does not work here")
     import socket
 
     name = f"judge-test-{os.getpid()}-{tmp_path.name}"
@@ -553,14 +546,14 @@ attempt("connect", lambda: socket.socket(socket.AF_UNIX).connect("\\0" + {name!r
             server.accept()
 
 
+# (without bubblewrap or root the bot is the judge's user: not promised)
+@pytest.mark.needs_guarantee("filesystem", "uid")
 @pytest.mark.parametrize("mode", MODES)
 def test_the_bot_cannot_reach_the_helper_through_its_parent(mode: str, tmp_path: Path) -> None:
     # the process that starts and reaps the bot runs the judge's helper from the judge's
     # cache (under bwrap, started through a descriptor of that file): the bot, which may
     # have the same uid (bwrap as an ordinary user), can neither change that file through
     # the parent's /proc entries nor use the parent's descriptors (its status pipe)
-    if mode == "none" and not AS_ROOT:
-        pytest.skip("without bubblewrap or root the bot is the judge's user: not promised")
     from judge.sandbox.helper import helper_path
 
     helper = helper_path()
@@ -583,9 +576,8 @@ attempt("read the parent's memory", lambda: open(f"/proc/{parent}/mem", "rb").cl
         (before.st_mode, before.st_size, before.st_mtime_ns)
 
 
+@pytest.mark.needs_bwrap
 def test_host_sockets_are_out_of_reach_under_bwrap(tmp_path: Path) -> None:
-    if "bwrap" not in MODES:
-        pytest.skip("bubblewrap is not installed or does not work here")
     import socket
 
     path = tmp_path / "judge-test.sock"
@@ -608,10 +600,9 @@ attempt("connect", connect)
             server.accept()
 
 
+@pytest.mark.needs_guarantee("userns")
 @pytest.mark.parametrize("mode", MODES)
 def test_no_new_user_namespaces(mode: str, tmp_path: Path) -> None:
-    if not full_tier(mode).holds()["userns"]:
-        pytest.skip("this tier does not forbid user namespaces")
     attack = """
 import ctypes
 libc = ctypes.CDLL(None, use_errno=True)
@@ -629,17 +620,6 @@ attempt("unshare -U", lambda: subprocess.run(["unshare", "-U", "true"], check=Tr
 
 
 # --- 3. limits per bot, over all its processes -------------------------------------------
-
-
-def needs_cgroups(mode: str) -> None:
-    if not full_tier(mode).holds()["limits"]:
-        pytest.skip("limits over all processes need cgroups with the memory and pids "
-                    "controllers: a root judge")
-
-
-def needs_a_cgroup(mode: str) -> None:
-    if not full_tier(mode).cgroups:
-        pytest.skip("CPU summed over threads needs a cgroup: a root judge")
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -685,9 +665,9 @@ while True:
     assert "all its processes" in record.verdict.message
 
 
+@pytest.mark.needs_cgroups("CPU summed over threads needs a cgroup")
 @pytest.mark.parametrize("mode", MODES)
 def test_move_cpu_counts_every_thread(mode: str, tmp_path: Path) -> None:
-    needs_a_cgroup(mode)
     attack = """
 import threading
 def burn():
@@ -704,10 +684,10 @@ for t in threads: t.join()
     assert record.moves[0].cpu_seconds is not None and record.moves[0].cpu_seconds >= 0.75
 
 
+@pytest.mark.needs_guarantee("limits")
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("how", ["threads", "setsid"])
 def test_processes_and_threads_are_counted_together(mode: str, how: str, tmp_path: Path) -> None:
-    needs_cgroups(mode)
     attack = {
         "threads": """
 import threading
@@ -729,10 +709,9 @@ for _ in range(300):
     assert_next_game_is_clean(mode, tmp_path)
 
 
+@pytest.mark.needs_guarantee("disk")
 @pytest.mark.parametrize("mode", MODES)
 def test_disk_is_capped_in_the_work_dir_tmp_and_dev_shm(mode: str, tmp_path: Path) -> None:
-    if not full_tier(mode).holds()["disk"]:
-        pytest.skip("this tier has no disk limit")
     # its work dir and each folder every program may write to: /tmp and /dev/shm
     places = ["os.environ['HOME']", "'/tmp'", "'/dev/shm'"]
     attack = "\n".join(f"""
@@ -750,10 +729,9 @@ attempt("fill " + {place}, fill)""" for place in places)
 # --- 4. as root, a uid of its own in every mode ------------------------------------------------
 
 
+@pytest.mark.needs_root("the judge runs as an ordinary user: no uid of the bot's own")
 @pytest.mark.parametrize("mode", MODES)
 def test_as_root_a_bot_cannot_touch_the_judge(mode: str, tmp_path: Path) -> None:
-    if not AS_ROOT:
-        pytest.skip("the judge runs as an ordinary user: no uid of the bot's own")
     from judge.sandbox.helper import helper_path
 
     db = tmp_path / "results.sqlite"
@@ -830,9 +808,8 @@ attempt("kill the helper", lambda: os.kill(os.getppid(), signal.SIGKILL))
     assert running(bot.name) == []
 
 
+@pytest.mark.needs_root("the judge runs as an ordinary user: the bot is that user")
 def test_as_root_a_private_bot_file_still_runs(tmp_path: Path) -> None:
-    if not AS_ROOT:
-        pytest.skip("the judge runs as an ordinary user: the bot is that user")
     private = tmp_path / "private"
     private.mkdir(mode=0o700)
     bot = write_bot(private, "pass")
@@ -961,6 +938,8 @@ def test_runs_record_and_report_their_tier(tmp_path: Path) -> None:
 # --- compilation is untrusted work too --------------------------------------------------------
 
 
+# (a compiler that runs as the judge's user, seeing its files, reads them)
+@pytest.mark.needs_guarantee("filesystem", "uid")
 @pytest.mark.parametrize(
     "source",
     [
@@ -1065,7 +1044,7 @@ sys.exit(3)
     assert time.monotonic() - started < LIMITS.first_move_seconds  # not its time-limit
 
 
-@pytest.mark.skipif(not AS_ROOT, reason="slots are a root judge's")
+@pytest.mark.needs_root("slots are a root judge's")
 @pytest.mark.parametrize("mode", MODES)
 def test_games_take_turns_with_two_slots_each_settled_before_its_next_game(
         mode: str, tmp_path: Path) -> None:
@@ -1122,7 +1101,7 @@ def looked(record: GameRecord) -> dict[str, list[str]]:
     return seen
 
 
-@pytest.mark.skipif(not AS_ROOT, reason="slots are a root judge's")
+@pytest.mark.needs_root("slots are a root judge's")
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("touch", TOUCHES)
 def test_a_game_finds_its_tmp_and_work_dir_fresh_whatever_the_slots_last_game_did(

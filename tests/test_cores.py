@@ -4,18 +4,22 @@ after)."""
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 
 import pytest
 from test_hostile import STANDALONE, copy_bot
 
+from judge import schedule
 from judge.sandbox.launcher import launcher_pids
 from judge.sandbox.stderr import stderr_pump
 from judge.schedule import OPTIMAL, GameSpec, Setup, run_specs
 
-pytestmark = pytest.mark.skipif(
-    os.geteuid() != 0 or len(os.sched_getaffinity(0)) < 2,
-    reason="games are placed on cores as root, on a machine with two or more")
+pytestmark = [
+    pytest.mark.needs_root("games are placed on cores as root"),
+    pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2,
+                       reason="games are placed on cores on a machine with two or more"),
+]
 STARTS = ["4 3 2 4 2 3 2", "2 4 2 2 4 3 3", "3 3 3 3 3 3 2", "1 5 4 2 3 2 3"]
 
 
@@ -34,12 +38,24 @@ def bot_cores(jobs: int, bots: int = 1) -> list[tuple[list[int], str]]:
     return [([int(c) for c in w[1:w.index("worker")]], w[-1]) for w in words]
 
 
-def test_the_workers_of_two_jobs_play_on_two_cores_each_game_on_one() -> None:
+def test_the_workers_of_two_jobs_play_on_two_cores_each_game_on_one(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # each game starts only when a game of the other worker starts too (the two meet at a
+    # barrier made before the workers are forked): each worker plays two of the four
+    # games, however late a busy machine lets one of them start
+    meet = multiprocessing.get_context("fork").Barrier(2, timeout=120)
+    play_spec = schedule.play_spec
+
+    def play_with_the_other_worker(setup: Setup, spec: GameSpec) -> dict:
+        meet.wait()
+        return play_spec(setup, spec)
+
+    monkeypatch.setattr(schedule, "play_spec", play_with_the_other_worker)
     played = bot_cores(2)
     assert all(len(cores) == 1 for cores, _ in played), played
     by_worker = {worker: {c for cores, w in played if w == worker for c in cores}
                  for _, worker in played}
-    assert len(by_worker) == 2, played  # (each game lasts long enough for both to play)
+    assert len(by_worker) == 2, played
     assert all(len(cores) == 1 for cores in by_worker.values()), played
     mine = sorted(os.sched_getaffinity(0))
     assert set().union(*by_worker.values()) == set(mine[:2]), played  # the first two

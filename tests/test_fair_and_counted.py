@@ -33,11 +33,6 @@ def bot_text(bot: Path, before_move: str = "", after_game: str = "") -> None:
     bot.write_text(text + after_game)
 
 
-def needs_cgroups(mode: str) -> None:
-    if not tier_for(mode).holds()["limits"]:
-        pytest.skip("needs cgroups (memory, pids, CPU): a root judge")
-
-
 # --- 8. CPU: the opponent cannot starve a bot --------------------------------------------------
 
 #: CPU seconds the thinker spends on each move
@@ -88,12 +83,10 @@ def assert_thought_in_time(record: GameRecord) -> None:
     assert slow == [], ([round(m.seconds or 0, 3) for m in mine], FAIR_MOVE)
 
 
+@pytest.mark.needs_guarantee("fair")
 @pytest.mark.parametrize("mode", MODES)
 def test_processes_in_sessions_of_their_own_do_not_starve_the_opponent(
         mode: str, tmp_path: Path) -> None:
-    if not tier_for(mode).holds()["fair"]:
-        pytest.skip("needs cgroups with the cpu and cpuset controllers and a freezer: a root "
-                    "judge")
     thinker = contestant(tmp_path / "thinker", THINKER)
     bot_text(thinker, before_move="think()")
     # the baseline: against a bot that only plays
@@ -128,12 +121,12 @@ def reap():
 """
 
 
+@pytest.mark.needs_guarantee("limits")
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("when", ["while it plays", "after its last move"])
 def test_a_helper_process_killed_for_memory_is_a_memory_limit(
         mode: str, when: str, tmp_path: Path) -> None:
     # the main process plays every move as it should, and exits 0 once its helpers are gone
-    needs_cgroups(mode)
     start = "helpers()" if when == "while it plays" else ""
     bot = contestant(tmp_path, HELPERS + start)
     bot_text(bot, after_game=("" if start else "helpers()\n") + "reap()\n")
@@ -281,13 +274,13 @@ play_game(GAME, players, GAME.start(), FAIR_LIMITS)
 """
 
 
+# (bots wait for their turn stopped only in a tier with fair CPU)
+@pytest.mark.needs_guarantee("fair")
 @pytest.mark.parametrize("mode", MODES)
 def test_a_judge_killed_while_a_bot_waits_for_its_turn_leaves_no_process(
         mode: str, tmp_path: Path) -> None:
     # the bot not on move is stopped (or frozen) while its opponent thinks: when the judge
     # dies then, both still die with it, as every bot does
-    if not tier_for(mode).holds()["fair"]:
-        pytest.skip("bots wait for their turn stopped only in a tier with fair CPU")
     import subprocess
     import sys
     import time

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import CHROMEDRIVER, CHROMIUM
 
 from judge.html import render_report
 from judge.html.boards import drawable, position_after
@@ -27,8 +28,6 @@ from judge.summaries import graded_games
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = ROOT / "bots"
 STATIC = ROOT / "judge" / "html" / "static"
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 
 HOSTILE_NAME = "x<script>alert(1)<.py"  # a file name cannot hold the slash of </script>
 HOSTILE_BOT = '''import sys
@@ -303,23 +302,10 @@ def test_a_run_of_ten_thousand_games_renders_quickly_and_its_games_load_lazily(b
 
 # --- in a real browser ----------------------------------------------------------------------
 
-def _missing_browser() -> str | None:
-    try:
-        import selenium  # noqa: F401
-    except ImportError:
-        return "selenium is not installed (pip install selenium)"
-    for path in (CHROMIUM, CHROMEDRIVER):
-        if not Path(path).exists():
-            return f"{path} is not installed"
-    return None
-
-
 @pytest.fixture(scope="module")
 def browser():
-    """A headless Chromium (no network, a fresh profile) driven by Selenium."""
-    reason = _missing_browser()
-    if reason:
-        pytest.skip(reason)
+    """A headless Chromium (no network, a fresh profile) driven by Selenium (for tests
+    marked `needs_chromium`)."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -395,6 +381,7 @@ def expected(game, pos) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("name", ["ioiwari", "nim", "chopsticks"])
+@pytest.mark.needs_chromium
 def test_the_browser_shows_the_rules_position_after_k_presses_of_right(
         browser, pages, runs, name):
     from selenium.webdriver.common.keys import Keys
@@ -429,6 +416,7 @@ def test_the_browser_shows_the_rules_position_after_k_presses_of_right(
                                         step=1)
 
 
+@pytest.mark.needs_chromium
 def test_the_browser_marks_the_move_that_lost(browser, pages, runs):
     games = listed_games(runs["ioiwari"])
     found = [(n, r) for n, rec in enumerate(games, 1) for r in rec["review"]
@@ -468,6 +456,7 @@ def test_a_move_that_changed_the_result_is_tagged_by_what_it_left(before, after,
     assert judgement(entry)[0] == code and words in judgement(entry)[1]
 
 
+@pytest.mark.needs_chromium
 def test_the_browser_tags_a_lost_game_lost_and_a_win_turned_draw_lost_the_win(
         browser, pages, runs):
     from judge.analysis import MoveReview
@@ -488,6 +477,7 @@ def test_the_browser_tags_a_lost_game_lost_and_a_win_turned_draw_lost_the_win(
                 assert tags[r["ply"]] == ("lost" if lost else "lost the win"), (n, r)
 
 
+@pytest.mark.needs_chromium
 def test_the_browser_shows_one_error_bar_per_entrant(browser, pages, runs):
     browser.get(pages["tournament"].as_uri())
     entrants = Store(runs["tournament"], read_only=True).run(1).plan.entrants
@@ -503,6 +493,7 @@ def test_the_browser_shows_one_error_bar_per_entrant(browser, pages, runs):
     assert len(cells) == len(entrants) * (len(entrants) - 1) and len(set(cells)) > 1
 
 
+@pytest.mark.needs_chromium
 def test_the_browser_shows_bot_text_as_text(browser, pages, runs):
     from selenium.common.exceptions import NoAlertPresentException
 
@@ -521,6 +512,7 @@ def test_the_browser_shows_bot_text_as_text(browser, pages, runs):
         assert "#error <img src=x onerror=alert(1)>" in compile_error
 
 
+@pytest.mark.needs_chromium
 def test_the_browser_opens_ten_thousand_games_quickly_and_parses_only_the_one_opened(
         browser, big):
     began = time.perf_counter()
@@ -538,6 +530,7 @@ def test_the_browser_opens_ten_thousand_games_quickly_and_parses_only_the_one_op
     assert loaded < 10 and opened < 2
 
 
+@pytest.mark.needs_chromium
 def test_printed_the_game_list_hides_no_text(browser, pages):
     """On paper there is no hovering to read a cut cell: at a page's width (about 800 px),
     every cell of the game list shows its whole text, wrapped where it must be."""
@@ -556,6 +549,7 @@ def test_printed_the_game_list_hides_no_text(browser, pages):
         browser.set_window_size(1400, 1000)
 
 
+@pytest.mark.needs_chromium
 def test_on_a_phone_the_chart_is_legible_and_the_crosstable_in_view(browser, pages):
     """At a phone's width (390 px) the rating chart's names are drawn at a readable size
     (the chart scrolls sideways rather than shrink), and the crosstable's names wrap so that

@@ -175,7 +175,7 @@ def test_the_launcher_is_never_the_oom_victim_and_the_bot_may_be(mode: str,
     finish_all()
 
 
-@pytest.mark.skipif(os.geteuid() != 0, reason="slots (and their launchers) need root")
+@pytest.mark.needs_root("slots (and their launchers) need root")
 @pytest.mark.parametrize("mode", MODES)
 def test_the_slot_launcher_outlives_a_fork_bomb_and_its_slot_is_empty_after(mode: str) -> None:
     player = BotPlayer(BOTS / "fork_bomb.py", LIMITS, mode)
@@ -233,7 +233,7 @@ def namespaces_held_by(pid: int) -> set[str]:
     return held
 
 
-@pytest.mark.skipif(os.geteuid() != 0, reason="private namespaces per game need root")
+@pytest.mark.needs_root("private namespaces per game need root")
 def test_the_launcher_holds_a_bots_namespaces_until_it_is_reaped_and_no_longer() -> None:
     # the teardown of a game's namespaces (an RCU grace period) then delays neither the
     # bot's exit nor its report: the launcher holds them from the start, and lets them go
@@ -282,7 +282,7 @@ print(os.readlink("/proc/self/ns/mnt"), tmp.st_dev, tmp.st_mtime_ns, flush=True)
 """
 
 
-@pytest.mark.skipif(os.geteuid() != 0, reason="private namespaces per game need root")
+@pytest.mark.needs_root("private namespaces per game need root")
 def test_every_game_of_a_slot_has_a_mount_namespace_and_tmp_made_for_it(tmp_path: Path) -> None:
     # never one that an earlier game of the same bot in the same slot had, even one that
     # it left exactly as it was made
@@ -321,7 +321,7 @@ print(os.readlink("/proc/self/ns/ipc"), queue, int(found), flush=True)
 """
 
 
-@pytest.mark.skipif(os.geteuid() != 0, reason="private namespaces per game need root")
+@pytest.mark.needs_root("private namespaces per game need root")
 @pytest.mark.parametrize("left", ["msg", "shm", "sem", "mq"])
 def test_every_game_of_a_slot_has_an_ipc_namespace_made_for_it(left: str, tmp_path: Path) -> None:
     # System V ids start from 0 in every game, and nothing an earlier game of the slot
@@ -358,7 +358,7 @@ def charged_to(slot: object) -> int:
     return int(path.read_text())
 
 
-@pytest.mark.skipif(os.geteuid() != 0, reason="private namespaces per game need root")
+@pytest.mark.needs_root("private namespaces per game need root")
 @pytest.mark.parametrize("next_bot", ["the same bot", "another bot"])
 def test_what_a_bot_left_in_its_tmp_is_gone_before_the_slots_next_game_starts(
         next_bot: str, tmp_path: Path) -> None:
@@ -417,7 +417,7 @@ def runs(helper: str) -> bool:
         return done.stdout.strip() == "64" and status.read() == "E3"
 
 
-@pytest.mark.skipif(shutil.which("musl-gcc") is None, reason="musl-gcc not installed")
+@pytest.mark.needs_toolchain("musl-gcc")
 def test_the_helper_is_built_with_musl_where_it_is_installed(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # its start is then a few system calls: glibc's static start-up (its tunables, its
