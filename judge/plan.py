@@ -12,7 +12,8 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import os
-from dataclasses import dataclass, field
+import random
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -68,6 +69,11 @@ class Harness:
     seed: int | None = None
     #: the run's changes to the language table (see `judge.sandbox.languages`)
     languages: dict[str, Any] = field(default_factory=dict)
+
+    def seeded(self) -> Harness:
+        """This harness with a seed: its own, else one drawn now (recorded with the run, so
+        that a run whose schedule is shuffled plays the same games when resumed)."""
+        return self if self.seed is not None else replace(self, seed=random.randrange(2**31))
 
 
 @dataclass(frozen=True)

@@ -78,7 +78,8 @@ def test_show_replays_a_stored_game_as_play_prints_it(tmp_path: Path) -> None:
 
 
 def test_a_run_with_void_games_ends_with_status_4(tmp_path: Path) -> None:
-    from judge.commands.common import EXIT_SKIPPED, EXIT_VOID, exit_status
+    from judge.commands.common import exit_status
+    from judge.exits import ExitStatus
     from judge.plan import GradingPlan
     from judge.store import Store
 
@@ -91,9 +92,9 @@ def test_a_run_with_void_games_ends_with_status_4(tmp_path: Path) -> None:
 
     store.add_game(run, "a|1", record("ok"))
     assert exit_status(store, run, skipped=False) == 0
-    assert exit_status(store, run, skipped=True) == EXIT_SKIPPED == 3
+    assert exit_status(store, run, skipped=True) == ExitStatus.SKIPPED == 3
     store.add_game(run, "a|2", record("judge-error"))
-    assert exit_status(store, run, skipped=True) == EXIT_VOID == 4
+    assert exit_status(store, run, skipped=True) == ExitStatus.VOID == 4
 
 
 def test_a_graded_run_ends_with_status_0(tmp_path: Path) -> None:

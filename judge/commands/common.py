@@ -17,7 +17,7 @@ from judge import verdicts
 from judge.exits import ExitStatus
 from judge.games import GAMES, load_game
 from judge.games.base import Game, InputError, Stopped
-from judge.plan import LIMIT_OPTIONS, BotSource, Harness, Plan
+from judge.plan import LIMIT_OPTIONS, OPTIMAL, BotSource, Harness, Plan
 from judge.report import FORMATS
 from judge.store import Store, StoredRun
 
@@ -317,27 +317,26 @@ def tier_for_run(mode: str) -> Any:
     return tier
 
 
-#: (kept for callers of the older names)
-EXIT_SKIPPED, EXIT_VOID = ExitStatus.SKIPPED, ExitStatus.VOID
 
 
 class NothingToGrade(InputError):
     """Nothing can be played because bots were skipped, their language not installed here:
-    the command ends with `EXIT_SKIPPED` (the machine lacks a toolchain), not as bad input."""
+    the command ends with `ExitStatus.SKIPPED` (the machine lacks a toolchain), not as bad
+    input."""
 
-    status = EXIT_SKIPPED
+    status = ExitStatus.SKIPPED
 
 
 
 def exit_status(store: Store, run_id: int, skipped: bool) -> int:
-    """0 when every game of the run was played; `EXIT_VOID` when some were void (judge
-    error), else `EXIT_SKIPPED` when a bot could not be graded."""
+    """OK when every game of the run was played; VOID when some were void (judge error),
+    else SKIPPED when a bot could not be graded."""
     void = store.count_verdict(run_id, verdicts.JUDGE_ERROR)
     if void:
         print(f"judge: warning: {void} games were void (judge error): see the verdicts",
               file=sys.stderr)
-        return EXIT_VOID
-    return EXIT_SKIPPED if skipped else ExitStatus.OK
+        return ExitStatus.VOID
+    return ExitStatus.SKIPPED if skipped else ExitStatus.OK
 
 
 def check_bots(paths: list[str]) -> tuple[list[str], list[str]]:
@@ -414,8 +413,6 @@ def resumed(store: Store, run_id: int, kind: str) -> Plan:
 
 def sources(bots: list[str]) -> tuple[BotSource, ...]:
     """The bots' files as they are now (the perfect player has none)."""
-    from judge.plan import OPTIMAL
-
     return tuple(BotSource.read(b) for b in bots if b != OPTIMAL)
 
 

@@ -7,7 +7,6 @@ import argparse
 import os
 import random
 import sys
-from dataclasses import replace
 from typing import Any
 
 from judge.commands.common import (
@@ -143,8 +142,7 @@ def run(args: argparse.Namespace) -> int:
         # the schedule seats the perfect player as "optimal"; the run records its kind
         bots = [OPTIMAL if n in PERFECT else programs.pop(0) for n in args.bots]
         game = game_from_args(args)
-        if harness.seed is None:
-            harness = replace(harness, seed=random.randrange(2**31))
+        harness = harness.seeded()
         plan = MatchPlan(
             game=game.name, rules=game.rules_string(), harness=harness, opponent=opponent,
             directory=os.getcwd(), sources=sources(bots), planned=max_games,

@@ -8,12 +8,12 @@ from pathlib import Path
 from typing import Any
 
 from judge.commands.common import (
-    EXIT_SKIPPED,
     add_harness_options,
     check_bots,
     harness_setup,
     read_lines,
 )
+from judge.exits import ExitStatus
 from judge.report import FORMATS, render_rows, to_json
 
 
@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     cases = parse_input(text, str(args.input) if args.input else "nim.txt")
     setup = harness_setup(args)  # the language table first: programs are compiled next
     programs, skipped = check_bots(args.programs)
-    status = EXIT_SKIPPED if skipped else 0
+    status = ExitStatus.SKIPPED if skipped else ExitStatus.OK
     print(f"judge: nim-batch: {len(programs)} programs, confinement "
           f"{setup.tier}", file=sys.stderr)
 

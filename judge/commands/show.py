@@ -128,9 +128,6 @@ def replay_text(store: Any, run_id: int, number: int) -> str:
     return play_text(game, start, rec, reviews, names, seat)
 
 
-#: the exit status of `show --replay` when a transcript does not replay as recorded
-EXIT_INCONSISTENT = ExitStatus.INCONSISTENT
-
 
 def replay_file(path: str) -> int:
     """Check every transcript line of `path` against the rules; print what is wrong."""
@@ -152,4 +149,4 @@ def replay_file(path: str) -> int:
             for problem in problems:
                 print(f"{path}, line {n}: inconsistent: {printable_line(problem)}")
     print(f"{len(lines) - bad} of {len(lines)} transcripts replay as recorded")
-    return EXIT_INCONSISTENT if bad else 0
+    return ExitStatus.INCONSISTENT if bad else ExitStatus.OK

@@ -132,8 +132,7 @@ def run(args: argparse.Namespace) -> int:
         if not 1 <= args.rounds <= MAX_ROUNDS:
             raise InputError(f"--rounds must be from 1 to {MAX_ROUNDS}")
         game = game_from_args(args)
-        if harness.seed is None:
-            harness = replace(harness, seed=random.randrange(2**31))
+        harness = harness.seeded()
         plan = TournamentPlan(
             game=game.name, rules=game.rules_string(), harness=harness,
             directory=os.getcwd(), sources=sources(entrants), entrants=tuple(entrants),
