@@ -176,6 +176,25 @@ def test_a_bot_is_watched_live_move_by_move_with_each_move_judged(client):
     assert events[-1]["result"] in ("1", "2")
 
 
+def test_games_watched_at_once_are_bounded(monkeypatch):
+    import judge.web.app as app
+
+    monkeypatch.setattr(app, "MAX_WATCHES", 1)  # each watched game runs a bot
+    query = "game=nim&position=3%204%205&bot=greedy.py&opponent=optimal&pause="
+    with TestClient(create_app(Served(bots=BOTS / "nim", limits=FAST))) as c:
+        with c.websocket_connect(f"/api/watch?{query}0.5") as first:
+            assert first.receive_json()["type"] == "start"
+            with c.websocket_connect(f"/api/watch?{query}0.5") as second:
+                refusal = second.receive_json()
+            assert refusal["type"] == "error" and refusal["status"] == 503
+            while first.receive_json()["type"] != "end":
+                pass
+        with c.websocket_connect(f"/api/watch?{query}0") as again:
+            assert again.receive_json()["type"] == "start"  # the first one's place is free
+            while again.receive_json()["type"] != "end":
+                pass
+
+
 # --- hostile requests -------------------------------------------------------------------
 
 @pytest.mark.parametrize("name", ["../nim/greedy.py", "/etc/passwd", "..", ".hidden.py",
@@ -222,6 +241,8 @@ def test_bad_requests_get_a_clear_4xx(client, body, status, words):
 def test_malformed_and_huge_bodies_and_unknown_routes_get_json_4xx(client):
     refused(client.post("/api/sessions", content=b"{not json"), 400, "not JSON")
     refused(client.post("/api/sessions", content=b"[1, 2]"), 400, "JSON object")
+    refused(client.post("/api/sessions", content=b"[" * 5000 + b"]" * 5000), 400,
+            "nested too deeply")
     refused(client.post("/api/sessions", content=b"x" * (MAX_BODY + 1)), 413, "larger")
     refused(client.get("/api/sessions/nope"), 404, "no such game")
     refused(client.get("/api/nothing"), 404, "Not Found")

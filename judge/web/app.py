@@ -28,6 +28,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from judge.games.base import InputError
 from judge.web.sessions import (
     HUMAN,
+    MAX_WATCHES,
     Served,
     Session,
     Sessions,
@@ -70,6 +71,8 @@ async def read_json(request: Request) -> dict[str, Any]:
         data = json.loads(body)
     except (ValueError, UnicodeDecodeError):
         raise WebError(400, "the request body is not JSON") from None
+    except RecursionError:  # arrays or objects nested thousands deep
+        raise WebError(400, "the request body is nested too deeply") from None
     if not isinstance(data, dict):
         raise WebError(400, "the request body is a JSON object")
     return data
@@ -271,7 +274,23 @@ def create_app(served: Served) -> Starlette:
             raise WebError(404, "no results database is served: start with --db FILE")
         return JSONResponse({"runs": await in_thread(stored_runs)})
 
+    watching = 0  # games being watched now, each with a bot process
+
     async def api_watch(socket: WebSocket) -> None:
+        """A watched game, unless `MAX_WATCHES` are being watched already (503)."""
+        nonlocal watching
+        if watching >= MAX_WATCHES:
+            await socket.accept()
+            await _refuse(socket, WebError(503, f"{MAX_WATCHES} games are being watched; "
+                                                "try again later"))
+            return
+        watching += 1
+        try:
+            await stream_watch(socket)
+        finally:
+            watching -= 1
+
+    async def stream_watch(socket: WebSocket) -> None:
         """A bot's game streamed live: one message per move, judged, then the end."""
         await socket.accept()
         params = socket.query_params

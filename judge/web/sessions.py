@@ -40,6 +40,8 @@ CHOPSTICKS_MOVES = 20_000_000
 #: games held at once, of them with a bot process
 MAX_SESSIONS = 200
 MAX_BOT_GAMES = 8
+#: games watched at once (each runs a bot, or two)
+MAX_WATCHES = 8
 #: seconds after which a game nobody touched is ended (and its bot process with it)
 IDLE_SECONDS = 600.0
 #: ids of ended games remembered, to say why they are gone
