@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from judge.credentials import INSTALL, folder, security
 from judge.games.base import InputError
-from judge.plan import OPTIMAL, BotSource
+from judge.plan import BotSource, is_program
 
 if TYPE_CHECKING:
     from judge.playing import GameSpec, Setup
@@ -165,7 +165,7 @@ def play_on_cluster(setup: Setup, specs: list[GameSpec], address: str,
     from distributed import KilledWorker, as_completed
 
 
-    names = sorted({who for spec in specs for who in spec.players if who != OPTIMAL})
+    names = sorted({who for spec in specs for who in spec.players if is_program(who)})
     files: dict[str, bytes] = {}
     for name in names:
         digest = (setup.fingerprints or {}).get(name)

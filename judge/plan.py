@@ -28,6 +28,14 @@ PLAN_VERSION = 2
 #: the perfect player's place in a schedule ("optimal" whatever its kind: see `opponent`)
 OPTIMAL = "optimal"
 
+
+def is_program(who: str) -> bool:
+    """Whether a player of a schedule is a bot's program: not the perfect player, nor a
+    weaker level (``level:N``, which the judge plays itself)."""
+    from judge.players.level import is_level
+
+    return who != OPTIMAL and not is_level(who)
+
 #: (flag, Limits field, units of the field per unit of the flag, help)
 LIMIT_OPTIONS = [
     ("--move-time", "move_seconds", 1, "wall-clock seconds per move"),

@@ -10,7 +10,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from judge.plan import OPTIMAL, BotSource, Plan
+from judge.plan import OPTIMAL, BotSource, Plan, is_program
 
 __all__ = ["OPTIMAL", "GameSpec", "Setup", "game_seed", "local_copy", "play_spec"]
 
@@ -20,7 +20,7 @@ class GameSpec:
     """One scheduled game: who sits in each seat, from which start; `key` names it for resume."""
 
     key: str
-    players: tuple[str, str]  # per seat: a bot path, or "optimal"
+    players: tuple[str, str]  # per seat: a bot path, "optimal" or "level:N"
     start: str  # the start position in the game's notation
 
 
@@ -73,6 +73,7 @@ def play_spec(setup: Setup, spec: GameSpec) -> dict[str, Any]:
     players = [
         opponent_player(setup.opponent, seed) if who == OPTIMAL
         else BotPlayer(paths[who], limits=limits, sandbox=setup.sandbox, name=who, seed=seed)
+        if is_program(who) else opponent_player(who, seed)  # level:N, seeded per game
         for who in spec.players
     ]
     record = play_game(game, players, start, limits)

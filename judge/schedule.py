@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator
 from contextlib import nullcontext
 from typing import Any
 
+from judge.plan import is_program
 from judge.playing import OPTIMAL, GameSpec, Setup, game_seed, play_spec
 
 __all__ = ["OPTIMAL", "GameSpec", "Setup", "game_seed", "play_spec", "plays_here",
@@ -78,7 +79,7 @@ def _play_all(setup: Setup, specs: list[GameSpec],
     # a game of one bot (against the perfect player) is played on one core with its bot;
     # two bots of one game keep the machine's cores (one thinking in the other's turn
     # would take half of its time)
-    one_bot = all(sum(who != OPTIMAL for who in spec.players) <= 1 for spec in specs)
+    one_bot = all(sum(map(is_program, spec.players)) <= 1 for spec in specs)
     try:
         if plays_here(jobs, len(specs)):
             from judge.sandbox.slots import one_core

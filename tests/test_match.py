@@ -374,6 +374,18 @@ def test_a_match_needs_exactly_two_bots_and_an_even_max_games(tmp_path):
     assert odd.returncode == 2 and "must be an even number" in odd.stderr
 
 
+def plays_as_seeded(game, g: dict, seat: int, player) -> None:
+    """Each move of `seat` in the stored game `g` is the one `player` (seeded with the
+    game's seed) chooses, asked move by move."""
+    player.begin(game, seat)
+    pos = game.parse_position(g["start"])
+    for text in g["moves"]:
+        move = game.parse_move(text, pos)
+        if game.mover(pos) == seat:
+            assert player.choose(pos, None) == move
+        pos = game.play(pos, move)
+
+
 @pytest.mark.parametrize("names", [
     ["optimal"], ["optimal", "--opponent", "tricky"], ["tricky"],
 ])
@@ -394,14 +406,7 @@ def test_the_perfect_player_takes_a_seat_in_a_match_as_the_opponent_kind(tmp_pat
     for g in data["games"]:
         # each move of the perfect player is the one that kind plays with the game's seed
         seat = g["players"].index("optimal")
-        player = opponent_player(kind, g["seed"])
-        player.begin(game, seat)
-        pos = game.parse_position(g["start"])
-        for text in g["moves"]:
-            move = game.parse_move(text, pos)
-            if game.mover(pos) == seat:
-                assert player.choose(pos, None) == move
-            pos = game.play(pos, move)
+        plays_as_seeded(game, g, seat, opponent_player(kind, g["seed"]))
         if seat == 0 and kind == "tricky":  # it opens 2 2 1 1 by emptying a 1-heap
             assert g["moves"][0] in ("3 1", "4 1")
     # every pair of a perfect bot against a perfect player scores one point
@@ -409,6 +414,24 @@ def test_the_perfect_player_takes_a_seat_in_a_match_as_the_opponent_kind(tmp_pat
     assert f"{kind}, optimal.py" in judge("show", "--db", db).stdout
     replay = judge("show", "--db", db, "1", "--game", "1").stdout
     assert f"player 1 {kind}" in replay or f"player 2 {kind}" in replay
+
+
+def test_a_weaker_level_takes_a_seat_by_name_and_each_move_is_its_seeded_choice(tmp_path):
+    from judge.games import load_game
+    from judge.players.level import LevelPlayer
+
+    db = str(tmp_path / "m.db")
+    out = judge("match", "--game", "nim", "--max-games", "8", "--jobs", "2", "--seed", "5",
+                "--db", db, "--format", "json", str(NIM / "greedy.py"), "level:04")
+    data = json.loads(out.stdout)
+    assert data["bots"] == [str(NIM / "greedy.py"), "level:4"] and len(data["games"]) == 8
+    game = load_game("nim", "")
+    for g in data["games"]:  # replayed from the recorded seed: the same moves
+        plays_as_seeded(game, g, g["players"].index("level:4"), LevelPlayer(4, g["seed"]))
+    assert "greedy.py, level:4" in judge("show", "--db", db).stdout
+    again = judge("match", "--game", "nim", "--max-games", "4", "--db", db, "level:4",
+                  "level:4", check=False)
+    assert again.returncode == 2 and "itself" in again.stderr
 
 
 def test_a_match_is_not_between_two_perfect_players(tmp_path):

@@ -152,3 +152,67 @@ def test_random_bots_get_a_recorded_seed_per_game_so_rounds_differ(tmp_path):
     assert first["identical_games"] < len(seeds) - 2  # the rounds are not one game repeated
     again = run(args("again.db"))  # the same seed replays the same games
     assert [g["moves"] for g in again["games"]] == [g["moves"] for g in first["games"]]
+
+
+# --- the judge's own players as entrants: optimal and weaker levels ---------------------------
+
+def nim_seats(tmp_path: Path, db: str, *extra: str) -> list[str]:
+    """A Nim tournament of the greedy bot, two weaker levels and the optimal player."""
+    return [sys.executable, "-m", "judge", "tournament", "--game", "nim", "--seed", "3",
+            "--db", str(tmp_path / db), "--format", "json", *extra,
+            str(ROOT / "bots/nim/greedy.py"), "level:2", "level:9", "optimal"]
+
+
+def test_weaker_levels_are_seats_named_in_the_standings_and_replay_for_a_seed(tmp_path):
+    first = run(nim_seats(tmp_path, "first.db", "--jobs", "1"))
+    names = [s["bot"] for s in first["standings"]]
+    by_name = {s["bot"]: s for s in first["standings"]}
+    assert set(by_name) == {str(ROOT / "bots/nim/greedy.py"), "level:2", "level:9", "optimal"}
+    assert names[0] == "optimal" and by_name["optimal"]["accuracy"] is None
+    assert by_name["level:9"]["accuracy"] > by_name["level:2"]["accuracy"]
+    assert len(first["games"]) == 6 * 2 * TOURNAMENT_STARTS  # 6 pairs, both seats
+    # the same seed plays the same games, in one process or two
+    again = run(nim_seats(tmp_path, "again.db", "--jobs", "2"))
+    assert [(g["key"], g["seed"], g["moves"]) for g in again["games"]] == [
+        (g["key"], g["seed"], g["moves"]) for g in first["games"]]
+    # the run records the levels: its command line names them, its transcripts replay
+    from judge.store import Store
+
+    argv = Store(str(tmp_path / "first.db")).run(1).plan.to_argv()
+    assert argv[-2:] == ["level:2", "level:9"] and "--include-optimal" in argv
+    jsonl = tmp_path / "games.jsonl"
+    subprocess.run([sys.executable, "-m", "judge", "show", "1", "--db",
+                    str(tmp_path / "first.db"), "--format", "jsonl", "--output", str(jsonl)],
+                   check=True, timeout=120)
+    replay = subprocess.run([sys.executable, "-m", "judge", "show", "--replay", str(jsonl)],
+                            capture_output=True, text=True, timeout=120)
+    assert replay.returncode == 0 and "replay as recorded" in replay.stdout + replay.stderr
+
+
+def test_a_tournament_with_levels_resumes_to_the_same_games(tmp_path):
+    whole = run(nim_seats(tmp_path, "whole.db"))
+    part = run(nim_seats(tmp_path, "part.db"))
+    db = sqlite3.connect(tmp_path / "part.db")
+    with db:  # as if stopped half-way: half of the games are not stored, the run not finished
+        db.execute("DELETE FROM games WHERE rowid % 2 = 0")
+        db.execute("UPDATE runs SET finished = NULL")
+    assert db.total_changes > len(whole["games"]) // 2
+    db.close()
+    resumed = run([sys.executable, "-m", "judge", "tournament", "--resume", "1", "--db",
+                   str(tmp_path / "part.db"), "--format", "json"])
+    assert len(part["games"]) == len(resumed["games"]) == len(whole["games"])
+    assert [(g["key"], g["moves"]) for g in resumed["games"]] == [
+        (g["key"], g["moves"]) for g in whole["games"]]
+
+
+@pytest.mark.parametrize("names, words", [
+    (["level:11", "optimal"], "level:N with N from 0"),
+    (["level:3", "level:03"], "level:3 is named twice"),
+    (["level:3"], "at least two participants"),
+])
+def test_bad_levels_are_refused_before_anything_is_played(tmp_path, names, words):
+    out = subprocess.run([sys.executable, "-m", "judge", "tournament", "--game", "nim",
+                          "--db", str(tmp_path / "t.db"), *names],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 2 and words in out.stderr
+    assert not (tmp_path / "t.db").exists()

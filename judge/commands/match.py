@@ -33,7 +33,8 @@ from judge.commands.common import (
     storing,
 )
 from judge.games.base import InputError
-from judge.plan import MatchPlan
+from judge.plan import MatchPlan, is_program
+from judge.players.level import PREFIX, is_level, parse_level
 from judge.report import render_table, to_json, write_tables
 from judge.results import (
     compile_error,
@@ -75,7 +76,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("bots", nargs="*", metavar="BOT",
                    help="the two bots, BOT_A then BOT_B (Elo and the SPRT are BOT_A's "
                    "view): a source file in one of the languages below, or any executable; "
-                   "or one of them 'optimal' (the perfect player of --opponent) or 'tricky'")
+                   "or one of them 'optimal' (the perfect player of --opponent) or 'tricky'; "
+                   "or a weaker level, level:N from 0 (random play) to 10 (perfect play)")
     p.add_argument("--starts", metavar="FILE",
                    help="start positions, one per line (default: the tournament's: for "
                    "Ioiwari the 51 standard starts up to rotation, for Nim and Chopsticks 12)")
@@ -133,19 +135,25 @@ def run(args: argparse.Namespace) -> int:
             raise InputError("a match needs a bot program: name one, the perfect player "
                              "may be the other")
         opponent = "tricky" if "tricky" in perfect else args.opponent
+        levels = [f"{PREFIX}{parse_level(n)}" for n in args.bots if is_level(n)]
+        if len(set(levels)) < len(levels):
+            raise InputError(f"a match between {levels[0]} and itself decides nothing")
         harness = harness_setup(args)  # the language table first: bots are compiled next
-        programs, skipped = check_bots([n for n in args.bots if n not in PERFECT])
-        if len(programs) + len(perfect) != 2:
+        names = [n for n in args.bots if n not in PERFECT and is_program(n)]
+        programs, skipped = check_bots(names) if names else ([], [])
+        if len(programs) + len(perfect) + len(levels) != 2:
             error = NothingToGrade if skipped else InputError
             raise error("a match needs both bots: " + "; ".join(skipped or
                                                                 ["a bot was skipped"]))
         # the schedule seats the perfect player as "optimal"; the run records its kind
-        bots = [OPTIMAL if n in PERFECT else programs.pop(0) for n in args.bots]
+        bots = [OPTIMAL if n in PERFECT else levels.pop(0) if is_level(n) else programs.pop(0)
+                for n in args.bots]
         game = game_from_args(args)
         harness = harness.seeded()
         plan = MatchPlan(
             game=game.name, rules=game.rules_string(), harness=harness, opponent=opponent,
-            directory=os.getcwd(), sources=sources(bots), planned=max_games,
+            directory=os.getcwd(), sources=sources(list(filter(is_program, bots))),
+            planned=max_games,
             bots=(bots[0], bots[1]), starts_file=args.starts,
             start_positions=tuple(paired_starts(game, args.starts)), sprt=params,
             max_games=max_games)

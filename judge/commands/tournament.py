@@ -33,7 +33,8 @@ from judge.commands.common import (
     sources,
 )
 from judge.games.base import Game, InputError
-from judge.plan import TournamentPlan
+from judge.plan import TournamentPlan, is_program
+from judge.players.level import PREFIX, is_level, parse_level
 from judge.report import render_table, to_json, write_tables
 from judge.results import (
     compile_errors_text,
@@ -55,13 +56,15 @@ def register(sub: argparse._SubParsersAction) -> None:
         "every game is stored as it ends, so --resume plays exactly the missing games.",
         epilog="examples:\n  judge tournament --game ioiwari bots/ioiwari/*.py\n"
         "  judge tournament --game nim --include-optimal --rounds 2 bots/nim/*\n"
+        "  judge tournament --game nim bots/nim/greedy.py level:3 level:6 optimal\n"
         "  judge tournament --game ioiwari --gauntlet bots/ioiwari/greedy.py bots/ioiwari/*",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_game_options(p, required=False)
     p.add_argument("bots", nargs="*", metavar="BOT",
                    help="bot programs: a source file in one of the languages below, or any "
-                   "executable")
+                   "executable; or the judge's own players: optimal (as --include-optimal) "
+                   "and weaker levels level:N, N from 0 (random play) to 10 (perfect play)")
     p.add_argument("--starts", metavar="FILE",
                    help="start positions, one per line (default: the game's standard starts; "
                    "for Ioiwari the 51 up to rotation)")
@@ -103,6 +106,22 @@ def schedule(game: Game, plan: TournamentPlan) -> list[GameSpec]:
     return specs
 
 
+def seat_name(name: str) -> str:
+    """A participant's name as the plan records it: ``level:N`` written one way (checked),
+    anything else as given."""
+    return f"{PREFIX}{parse_level(name)}" if is_level(name) else name
+
+
+def judge_players(names: list[str], include_optimal: bool) -> list[str]:
+    """The participants the judge plays itself: the ``level:N`` among `names`, then the
+    perfect player when it is named (``optimal``) or `include_optimal`; each only once."""
+    levels = [n for n in names if is_level(n)]
+    twice = {n for n in levels if levels.count(n) > 1}
+    if twice:
+        raise InputError(f"{', '.join(sorted(twice))} is named twice")
+    return levels + ([OPTIMAL] if include_optimal or OPTIMAL in names else [])
+
+
 def run(args: argparse.Namespace) -> int:
     """Play (or resume) a tournament and print the standings."""
     skipped: list[str] = []
@@ -119,24 +138,27 @@ def run(args: argparse.Namespace) -> int:
     else:
         if not args.game:
             raise InputError("--game is required (or --resume RUN)")
-        names = list(args.bots)
-        if args.gauntlet and args.gauntlet not in names:
-            names.insert(0, args.gauntlet)
+        gauntlet = args.gauntlet and seat_name(args.gauntlet)
+        names = [seat_name(n) for n in args.bots]
+        if gauntlet and gauntlet not in names:
+            names.insert(0, gauntlet)
+        judges = judge_players(names, args.include_optimal)
+        programs = [n for n in names if is_program(n)]
         harness = harness_setup(args)  # the language table first: bots are compiled next
-        bots, skipped = check_bots(names) if names else ([], [])
-        entrants = bots + ([OPTIMAL] if args.include_optimal else [])
+        bots, skipped = check_bots(programs) if programs else ([], [])
+        entrants = bots + judges
         if len(entrants) < 2:
             error = NothingToGrade if skipped else InputError  # 3: a language is missing
             raise error("a tournament needs at least two participants "
-                        "(name two bots, or add --include-optimal)")
+                        "(name two bots, or add optimal or a level:N)")
         if not 1 <= args.rounds <= MAX_ROUNDS:
             raise InputError(f"--rounds must be from 1 to {MAX_ROUNDS}")
         game = game_from_args(args)
         harness = harness.seeded()
         plan = TournamentPlan(
             game=game.name, rules=game.rules_string(), harness=harness,
-            directory=os.getcwd(), sources=sources(entrants), entrants=tuple(entrants),
-            gauntlet=args.gauntlet, starts_file=args.starts,
+            directory=os.getcwd(), sources=sources(bots), entrants=tuple(entrants),
+            gauntlet=gauntlet, starts_file=args.starts,
             start_positions=tuple(paired_starts(game, args.starts)), rounds=args.rounds)
         plan = replace(plan, planned=len(schedule(game, plan)))
         check_cluster(args, plan)
