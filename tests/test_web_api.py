@@ -95,6 +95,32 @@ def test_ioiwari_values_count_the_banks_and_chopsticks_gives_the_outcome_class(c
     assert tie["moves"][0]["value"] == "tie"  # the last bead goes to the opponent: 4-4
 
 
+def test_the_server_keeps_a_bounded_number_of_solved_variants_and_tables(client):
+    import judge.solvers as solvers
+    from judge.solvers.chopsticks import TABLES_KEPT
+
+    def values(rules: str, position: str = "") -> dict:
+        r = client.get("/api/values", params={"game": "chopsticks", "rules": rules,
+                                              "position": position})
+        assert r.status_code == 200, r.text
+        return r.json()
+
+    variants = [f"hands=2 fingers={f}" for f in range(3, 3 + solvers.KEPT + 4)]
+    first = values(variants[0])
+    for rules in variants[1:]:
+        values(rules)
+    assert len(solvers._cache) <= solvers.KEPT
+    assert not any("fingers=3 " in key for key in solvers._cache)  # the oldest went
+    assert values(variants[0]) == first  # and is read again as it was
+    # one variant, positions of many shapes (hand counts): a table each, a few kept
+    shapes = ["(1 | 1)", "(1 1 | 1)", "(1 1 | 1 1)", "(1 1 1 | 1)", "(1 1 1 | 1 1)",
+              "(1 1 1 1 | 1)", "(1 1 1 1 | 1 1)"]
+    answers = [values("fingers=4", shape) for shape in shapes]
+    solver = solver_for(load_game("chopsticks", "fingers=4"))
+    assert len(solver._tables) <= TABLES_KEPT < len(shapes)
+    assert values("fingers=4", shapes[0]) == answers[0]
+
+
 def test_a_game_against_optimal_plays_undoes_redoes_goes_back_and_ends(client):
     s = create(client, game="nim", position="1 2", opponent="optimal", values=True)
     sid = s["id"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from importlib import import_module
 
 from judge.games.base import Game
@@ -13,16 +15,31 @@ SOLVERS = {
     "chopsticks": "judge.solvers.chopsticks:ChopsticksSolver",
 }
 
-_cache: dict[str, Solver] = {}
+#: solvers kept, for the rules asked for most recently: a process asked for many variants
+#: (the browser app) holds only these; one asked for again reads its tables from the disk cache
+KEPT = 8
+
+_cache: OrderedDict[str, Solver] = OrderedDict()
+_lock = threading.Lock()
 
 
 def solver_for(game: Game) -> Solver:
-    """The solver for `game` under its rules (one instance per game and rules)."""
+    """The solver for `game` under its rules (one instance per game and rules, of the
+    `KEPT` rules asked for last)."""
     key = game.describe()
-    if key not in _cache:
-        module, cls = SOLVERS[game.name].split(":")
-        _cache[key] = getattr(import_module(module), cls)(game)
-    return _cache[key]
+    with _lock:
+        solver = _cache.get(key)
+        if solver is not None:
+            _cache.move_to_end(key)
+            return solver
+    module, cls = SOLVERS[game.name].split(":")
+    made = getattr(import_module(module), cls)(game)
+    with _lock:
+        solver = _cache.setdefault(key, made)  # another thread's, if it was quicker
+        _cache.move_to_end(key)
+        while len(_cache) > KEPT:
+            _cache.popitem(last=False)
+    return solver
 
 
 __all__ = ["Evaluation", "MoveValue", "Solver", "solver_for"]

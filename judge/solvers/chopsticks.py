@@ -15,6 +15,8 @@ with inverted per-side move tables, so no edge list is ever stored.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from functools import cached_property
 from itertools import combinations_with_replacement
@@ -39,6 +41,8 @@ BASE_BYTES = 150 * 2**20
 MAX_BYTES = 1_500_000_000
 #: tables with more moves than this (an upper bound; a minute or two of work) are refused
 MAX_MOVES = 3_000_000_000
+#: tables a solver keeps, of the shapes asked for last (others are read again from the cache)
+TABLES_KEPT = 4
 EDGES_PER_CHUNK = 1 << 20  # positions or moves handled at once
 
 Shape = tuple[int, int]  # hand counts of the two sides, unordered for tables
@@ -337,7 +341,8 @@ class ChopsticksSolver(Solver):
         super().__init__(game)
         self.game: Chopsticks = game
         self._sides: dict[int, Side] = {}
-        self._tables: dict[Shape, tuple[Layout, np.ndarray, np.ndarray]] = {}
+        self._tables: OrderedDict[Shape, tuple[Layout, np.ndarray, np.ndarray]] = OrderedDict()
+        self._lock = threading.Lock()
         # tables are checked (and solved) per shape as positions need them: see `table`
 
     def estimate(self, shape: Shape) -> tuple[int, int]:
@@ -385,14 +390,25 @@ class ChopsticksSolver(Solver):
         return "chopsticks table 1: " + self.game.rules_for(tuple(sorted(shape)))
 
     def table(self, shape: Shape) -> tuple[Layout, np.ndarray, np.ndarray]:
-        """The layout, values and remoteness of `shape`, solved or read from the cache."""
+        """The layout, values and remoteness of `shape`, solved or read from the cache (the
+        `TABLES_KEPT` shapes asked for last are kept)."""
         key = tuple(sorted(shape))
-        if key not in self._tables:
-            self.check_size(key)
-            layout = Layout({k: self._side(k) for k in key}, key)
-            arrays = cache.cached(self.table_key(key), lambda: solve(layout, self.game.misere))
-            self._tables[key] = (layout, arrays["value"], arrays["remoteness"])
-        return self._tables[key]
+        with self._lock:
+            found = self._tables.get(key)
+            if found is not None:
+                self._tables.move_to_end(key)
+                return found
+        self.check_size(key)
+        layout = Layout({k: self._side(k) for k in key}, key)
+        arrays = cache.cached(self.table_key(key), lambda: solve(layout, self.game.misere))
+        found = (layout, arrays["value"], arrays["remoteness"])
+        with self._lock:
+            self._tables[key] = found
+            while len(self._tables) > TABLES_KEPT:
+                self._tables.popitem(last=False)
+            self._sides = {k: self._sides[k] for t in self._tables for k in t
+                           if k in self._sides}  # a side no kept table uses goes too
+        return found
 
     def _lookup(self, pos: Position) -> tuple[int, int]:
         layout, value, remoteness = self.table(pos.shape)
