@@ -185,6 +185,20 @@ def test_a_stored_game_opens_at_a_move_numbered_as_judge_show_numbers_it(client)
     refused(client.get("/api/runs/9/games/1"), 404, "no run 9")
 
 
+def test_judge_show_gives_the_link_that_opens_a_stored_game_in_the_app(client, db):
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "judge", "show", "1", "--db", str(db),
+                          "--game", "2"], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and "2 5 6" in out.stdout
+    assert f"judge serve --db {db}" in out.stderr
+    link = out.stderr.split("http://127.0.0.1:8000", 1)[1].split()[0]
+    assert link == "/run/1/game/2?move=0"
+    page = client.get(link)
+    assert page.status_code == 200 and 'id="board"' in page.text
+
+
 def test_a_bot_is_watched_live_move_by_move_with_each_move_judged(client):
     query = "game=nim&position=3%204%205&bot=greedy.py&opponent=optimal&seat=1&pause=0"
     with client.websocket_connect(f"/api/watch?{query}") as ws:

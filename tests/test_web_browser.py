@@ -165,3 +165,25 @@ def test_a_stored_game_opens_at_a_move_and_can_be_taken_over(browser, server):  
     by_css(browser, "#board [data-move]")[0].click()  # take over from here
     settled(browser, version)
     assert by_css(browser, "#redo")[0].get_attribute("disabled")
+
+
+def test_the_start_page_opens_any_stored_game_at_a_move(browser, server):  # noqa: F811
+    import httpx
+
+    stored = httpx.get(f"{server}/api/runs/1/games/2", timeout=10).json()
+    assert len(stored["moves"]) > 2
+    game = load_game("nim")
+    pos = game.parse_position(stored["start"])
+    for text in stored["moves"][:2]:
+        pos = game.play(pos, game.parse_move(text, pos))
+    browser.get(server + "/")
+    form = by_css(browser, "form.open-stored[data-run='1']")[0]
+    for name, value in (("number", "2"), ("move", "2")):
+        field = form.find_element("name", name)
+        field.clear()
+        field.send_keys(value)
+    form.find_element("css selector", "button").click()
+    settled(browser)
+    assert browser.current_url.endswith("/run/1/game/2?move=2")
+    assert by_css(browser, "#board")[0].get_attribute("data-position") == \
+        game.format_position(pos)

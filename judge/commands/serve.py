@@ -12,6 +12,8 @@ from judge.commands.common import add_harness_options, harness_setup
 from judge.games.base import InputError
 
 HINT = "judge serve needs the web extra: pip install -e '.[web]'"
+#: the port served when --port is not given
+PORT = 8000
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -29,7 +31,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--host", default="127.0.0.1",
                    help="the address to listen on (default: 127.0.0.1, this machine only)")
-    p.add_argument("--port", type=int, default=8000, help="the port (0: any free port)")
+    p.add_argument("--port", type=int, default=PORT,
+                   help=f"the port (default: {PORT}; 0: any free port)")
     p.add_argument("--bots", type=Path, metavar="FOLDER",
                    help="the folder of bots the browser may play against or watch")
     p.add_argument("--db", type=Path, metavar="FILE",
@@ -87,6 +90,14 @@ def run(args: argparse.Namespace) -> int:
 
     asyncio.run(main())
     return 0
+
+
+def stored_game_link(db: str, run_id: int, number: int) -> str:
+    """How to open game `number` of stored run `run_id` in the app, at its start."""
+    import shlex
+
+    return (f"judge serve --db {shlex.quote(db)}, then open "
+            f"http://127.0.0.1:{PORT}/run/{run_id}/game/{number}?move=0")
 
 
 def _has_display() -> bool:

@@ -90,6 +90,11 @@ def _show(store: Any, args: argparse.Namespace) -> int:
         return 0
     if args.game_number is not None:
         sys.stdout.write(replay_text(store, args.run_id, args.game_number))
+        from judge.commands.serve import stored_game_link
+
+        print(f"judge: to take over at any move in the browser: "
+              f"{stored_game_link(args.db, args.run_id, args.game_number)} "
+              f"(?move=K stands after move K)", file=sys.stderr)
         return 0
     if info.kind == "match":
         from judge.commands.match import print_match

@@ -15,6 +15,14 @@
       location.href = kind + encodeURIComponent(game) + "?" + q.toString();
     });
   });
+  document.querySelectorAll("form.open-stored").forEach((form) => {
+    form.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      const data = new FormData(form);
+      location.href = "/run/" + form.dataset.run + "/game/" + data.get("number") +
+        "?move=" + (data.get("move") || "0");
+    });
+  });
   const select = document.getElementById("game-select");
   const help = document.getElementById("rules-help");
   function explain() {
