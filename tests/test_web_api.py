@@ -298,13 +298,23 @@ def test_malformed_and_huge_bodies_and_unknown_routes_get_json_4xx(client):
             "heap size")
     assert client.get("/play/nope").status_code == 404
     assert client.get("/run/1/game/99").status_code == 404
+    # a link's opponent is checked before the page is served (no bot is started)
+    assert client.get("/play/nim", params={"opponent": "level:5"}).status_code == 200
+    for path, params, status in (("/play/nim", {"opponent": "../x.py"}, 400),
+                                 ("/play/nim", {"opponent": "level:12"}, 400),
+                                 ("/play/nim", {"opponent": "none.py"}, 404),
+                                 ("/run/1/game/1", {"opponent": "level:x"}, 400),
+                                 ("/watch/nim", {"bot": "/etc/passwd"}, 400),
+                                 ("/watch/nim", {"bot": "greedy.py", "opponent": "x.py"}, 404)):
+        page = client.get(path, params=params)
+        assert page.status_code == status and "Traceback" not in page.text, (path, params)
 
 
 def test_names_from_the_browser_reach_the_page_escaped(client):
     r = client.get("/play/<script>alert(1)</script>")
     assert r.status_code == 404 and "<script>alert" not in r.text
     r = client.get("/watch/nim", params={"bot": "</script><script>alert(1)</script>"})
-    assert r.status_code == 200 and "<script>alert" not in r.text
+    assert r.status_code == 404 and "<script>alert" not in r.text and "&lt;script&gt;" in r.text
 
 
 def test_a_bot_that_fails_loses_and_its_stderr_comes_back_as_data(tmp_path):

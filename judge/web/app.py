@@ -34,6 +34,7 @@ from judge.web.sessions import (
     Sessions,
     WebError,
     bot_names,
+    check_opponent,
     game_info,
     load,
     move_values_json,
@@ -127,11 +128,13 @@ def create_app(served: Served) -> Starlette:
                   "values": query(request, "values") == "on",
                   "seat": seat_of(query(request, "seat", "1"))}
         await in_thread(load, name, config["rules"], config["position"])
+        check_opponent(served, config["opponent"])
         return page("play.html.j2", config=config, title=f"{name}: play")
 
     async def stored_page(request: Request) -> Response:
         run, number = request.path_params["run"], request.path_params["number"]
         await in_thread(stored_game, run, number)
+        check_opponent(served, query(request, "opponent", HUMAN) or HUMAN)
         move = query(request, "move", "0")
         config = {"stored": {"run": run, "number": number,
                              "move": int(move) if move.isdigit() and len(move) < 6 else 0},
@@ -147,6 +150,8 @@ def create_app(served: Served) -> Starlette:
                   "seat": seat_of(query(request, "seat", "1")),
                   "pause": query(request, "pause", "0.5")}
         await in_thread(load, name, config["rules"], config["position"])
+        for who in (config["bot"] or "-", config["opponent"]):
+            check_opponent(served, who)
         return page("watch.html.j2", config=config, title=f"{name}: watch a bot")
 
     # --- the API ------------------------------------------------------------------------

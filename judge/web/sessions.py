@@ -255,6 +255,21 @@ def bot_names(served: Served) -> list[str]:
     return names
 
 
+def check_opponent(served: Served, name: Any) -> None:
+    """Refuse (`WebError`) an opponent a link names that no game could seat: an unknown
+    level, a bot name outside the served folder or not in it (no bot is started)."""
+    from judge.players.optimal import opponent_kind
+
+    name = text_of(name, "opponent")
+    if name in (HUMAN, "optimal", "tricky") or name.startswith("level:"):
+        try:
+            opponent_kind(name if name != HUMAN else "optimal")
+        except InputError as exc:
+            raise WebError(400, str(exc)) from None
+    else:
+        bot_path(served, name)
+
+
 def computer_player(served: Served, kind: str, seed: int | None) -> Player:
     """A computer player by its name in a link: optimal, tricky, level:N, or a bot file."""
     from judge.players.optimal import opponent_kind, opponent_player
