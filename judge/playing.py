@@ -1,5 +1,5 @@
-"""Playing one scheduled game: who sits where, from which start (`GameSpec`), under what the
-run recorded (`Setup`), its record with every move reviewed (`play_spec`). What every way of
+"""Playing one scheduled game (a `judge.plan.GameSpec`) under what the run recorded
+(`Setup`): its record with every move reviewed (`play_spec`). What every way of
 playing a run's games (this process, a pool of workers, a cluster's workers) runs per game."""
 
 from __future__ import annotations
@@ -10,18 +10,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from judge.plan import OPTIMAL, BotSource, Plan
+from judge.plan import OPTIMAL, BotSource, GameSpec, Plan
 
 __all__ = ["OPTIMAL", "GameSpec", "Setup", "game_seed", "local_copy", "play_spec"]
-
-
-@dataclass(frozen=True)
-class GameSpec:
-    """One scheduled game: who sits in each seat, from which start; `key` names it for resume."""
-
-    key: str
-    players: tuple[str, str]  # per seat: a bot path, or "optimal"
-    start: str  # the start position in the game's notation
 
 
 @dataclass(frozen=True)
@@ -69,7 +60,7 @@ def play_spec(setup: Setup, spec: GameSpec) -> dict[str, Any]:
     game = load_game(setup.game, setup.rules)
     start = game.parse_position(spec.start)
     limits = Limits(**setup.limits)
-    seed = game_seed(setup.seed, spec.key)
+    seed = game_seed(setup.seed, spec.seeded_by)
     players = [
         opponent_player(setup.opponent, seed) if who == OPTIMAL
         else BotPlayer(paths[who], limits=limits, sandbox=setup.sandbox, name=who, seed=seed)

@@ -5,39 +5,22 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Any
+from dataclasses import replace
 
-from judge.commands.common import (
+from judge.commands.inputs import check_bots, game_from_args, harness_setup, load_starts, sources
+from judge.commands.options import (
     add_game_options,
     add_harness_options,
     add_opponent_option,
     add_output_options,
-    check_bots,
-    check_cluster,
-    check_output,
-    check_output_dir,
-    exit_status,
-    game_from_args,
-    harness_setup,
-    load_starts,
-    open_store,
-    output_to,
-    play_missing,
-    refuse_with_resume,
     remember_defaults,
-    resumed,
-    run_state,
-    sources,
 )
+from judge.commands.runs import RunKind, execute, run_state
 from judge.games.base import Game, InputError
 from judge.plan import GradingPlan
 from judge.report import render_rows, to_json, write_tables
-from judge.results import (
-    compile_errors_text,
-    failures_text,
-    mistake_text,
-)
-from judge.schedule import OPTIMAL, GameSpec
+from judge.results import compile_errors_text, failures_text, mistake_text
+from judge.store import Store
 from judge.summaries import grading_rows
 from judge.testsets import default_tests
 
@@ -93,65 +76,28 @@ def test_starts(game: Game, tests_file: str | None, seats: str) -> dict[str, tup
 SEATS = {True: "first", False: "second"}
 
 
-def schedule(game: Game, bots: tuple[str, ...] | list[str],
-             starts: dict[str, tuple[str, ...]]) -> list[GameSpec]:
-    """Every (bot, start, seat) game of a grading run, in a fixed order."""
-    specs = []
-    for seat_name, texts in starts.items():
-        first = seat_name == "first"
-        for text in texts:
-            pos = game.parse_position(text)
-            bot_seat = game.mover(pos) if first else 1 - game.mover(pos)
-            for bot in bots:
-                players = (bot, OPTIMAL) if bot_seat == 0 else (OPTIMAL, bot)
-                key = f"{bot}|{text}|{seat_name}"
-                specs.append(GameSpec(key, players, text))
-    return specs
+def new_plan(args: argparse.Namespace) -> tuple[GradingPlan, list[str]]:
+    """The plan of a new grading run, and the messages of bots skipped."""
+    if not args.bots:
+        raise InputError("name at least one BOT to grade")
+    game = game_from_args(args)
+    harness = harness_setup(args)
+    starts = test_starts(game, args.tests, args.seats)
+    bots, skipped = check_bots(args.bots)
+    plan = GradingPlan(
+        game=game.name, rules=game.rules_string(), harness=harness, opponent=args.opponent,
+        directory=os.getcwd(), sources=sources(bots), bots=tuple(bots), tests=args.tests,
+        seats=args.seats, starts=starts)
+    return replace(plan, planned=len(plan.schedule())), skipped
 
 
 def run(args: argparse.Namespace) -> int:
     """Grade the bots (or resume a run) and print the results."""
-    skipped: list[str] = []
-    check_output_dir(args.output_dir)
-    check_output(args.output, [args.db, *args.bots])
-    if args.resume is not None:
-        store = open_store(args.db, must_exist=True)
-        refuse_with_resume(args, "--game", "--rules", "--tests", "--seats", "bots")
-        run_id = args.resume
-        plan = resumed(store, args.resume, "run")
-        assert isinstance(plan, GradingPlan)
-        check_cluster(args, plan)  # before the run is touched
-    else:
-        if not args.game:
-            raise InputError("--game is required (or --resume RUN)")
-        if not args.bots:
-            raise InputError("name at least one BOT to grade")
-        game = game_from_args(args)
-        harness = harness_setup(args)
-        starts = test_starts(game, args.tests, args.seats)
-        bots, skipped = check_bots(args.bots)
-        plan = GradingPlan(
-            game=game.name, rules=game.rules_string(), harness=harness,
-            opponent=args.opponent, directory=os.getcwd(), sources=sources(bots),
-            planned=len(schedule(game, bots, starts)), bots=tuple(bots), tests=args.tests,
-            seats=args.seats, starts=starts)
-        check_cluster(args, plan)
-        from judge.schedule import plays_here
-
-        if not getattr(args, "cluster", None) and plays_here(harness.jobs, plan.planned):
-            from judge.sandbox.slots import warm
-
-            warm()  # games played here: their slots made ready meanwhile
-        store = open_store(args.db)  # only now: a refused command leaves no database behind
-        run_id = store.create_run(plan)
-    specs = schedule(plan.load_game(), plan.bots, plan.starts)
-    play_missing(store, run_id, plan, specs, args)
-    with output_to(args.output):
-        print_run(store, run_id, args.format, args.details, args.output_dir)
-    return exit_status(store, run_id, args.resume is None and bool(skipped))
+    return execute(args, RunKind("run", ("--game", "--rules", "--tests", "--seats"),
+                                 new_plan, print_run))
 
 
-def print_run(store: Any, run_id: int, fmt: str, details: bool,
+def print_run(store: Store, run_id: int, fmt: str, details: bool,
               output_dir: str | None = None) -> None:
     """Print a stored grading run in the chosen format (CSV: one table; all of them as
     files in `output_dir`)."""
