@@ -129,6 +129,14 @@ class BotSource:
 _verified: dict[str, tuple[tuple[int, ...], str]] = {}
 
 
+def identical(sources: tuple[BotSource, ...]) -> list[tuple[str, ...]]:
+    """The groups of two or more `sources` with the same content, in their order."""
+    groups: dict[str, list[str]] = {}
+    for source in sources:
+        groups.setdefault(source.fingerprint, []).append(source.path)
+    return [tuple(paths) for paths in groups.values() if len(paths) > 1]
+
+
 @dataclass(frozen=True)
 class GameSpec:
     """One scheduled game: who sits in each seat, from which start. `key` names it in the
@@ -183,6 +191,11 @@ class Plan:
 
     def fingerprints(self) -> dict[str, str]:
         return {s.path: s.fingerprint for s in self.sources}
+
+    def identical(self) -> list[tuple[str, ...]]:
+        """The groups of bots whose files have the same content (two names, one program),
+        in the order the bots are given."""
+        return identical(self.sources)
 
     def check_resumable(self, run_id: int) -> None:
         """`InputError` unless the run can go on from here with its bots as they were."""

@@ -14,7 +14,7 @@ from typing import Any
 from judge.exits import ExitStatus
 from judge.games import load_game
 from judge.games.base import Game, InputError
-from judge.plan import LIMIT_OPTIONS, OPTIMAL, BotSource, Harness
+from judge.plan import LIMIT_OPTIONS, OPTIMAL, BotSource, Harness, identical
 
 
 def game_from_args(args: argparse.Namespace) -> Game:
@@ -250,5 +250,10 @@ def check_bots(paths: list[str]) -> tuple[list[str], list[str]]:
 
 
 def sources(bots: list[str]) -> tuple[BotSource, ...]:
-    """The bots' files as they are now (the perfect player has none)."""
-    return tuple(BotSource.read(b) for b in bots if b != OPTIMAL)
+    """The bots' files as they are now (the perfect player has none), with a warning on
+    stderr for each group of files with the same content (a copied submission)."""
+    found = tuple(BotSource.read(b) for b in bots if b != OPTIMAL)
+    for group in identical(found):
+        print(f"judge: warning: {', '.join(group)} are the same program (identical files)",
+              file=sys.stderr)
+    return found
