@@ -471,3 +471,16 @@ def test_on_a_cluster_a_batch_fills_the_clusters_game_slots_not_the_local_jobs(
     assert asked == ["tls://127.0.0.1:8786"]
     assert batches == [32, 8]  # 16 pairs (2 per slot), then the 4 left of the 20
     assert len(store.games(run_id)) == 40
+
+
+def test_the_live_line_fits_the_terminal_so_it_is_redrawn_in_place(monkeypatch, capsys):
+    from judge.commands.match import Live
+
+    monkeypatch.setattr("shutil.get_terminal_size", lambda *a: os.terminal_size((40, 24)))
+    live = Live(True)
+    live.show(summary([1, 2, 3, 4, 5], SprtParams()))
+    live.show(summary([1, 2, 3, 4, 6], SprtParams()))
+    written = capsys.readouterr().err
+    assert "\n" not in written
+    drawn = [part.removesuffix("\x1b[K") for part in written.split("\r") if part]
+    assert len(drawn) == 2 and all(len(line) <= 39 for line in drawn)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import sys
 from typing import Any
 
@@ -151,8 +152,12 @@ class Live:
         self.line = ""
 
     def show(self, stats: dict[str, Any]) -> None:
-        """Redraw the line (when it changed)."""
+        """Redraw the line (when it changed), cut to the terminal's width: a line that
+        wrapped would not be redrawn in place but printed anew at every pair."""
         line = live_line(stats)
+        width = shutil.get_terminal_size().columns - 1
+        if len(line) > width:
+            line = line[:max(width - 1, 0)] + "…"
         if self.enabled and line != self.line:
             sys.stderr.write(f"\r{line}\x1b[K")
             sys.stderr.flush()
