@@ -147,6 +147,8 @@ class GameSpec:
     players: tuple[str, str]  # per seat: a bot path, or "optimal"
     start: str  # the start position in the game's notation
     seed_key: str = ""
+    #: why the game is not played but lost by its bot (--fail-fast); "": it is played
+    not_played: str = ""
 
     @property
     def seeded_by(self) -> str:
@@ -267,6 +269,9 @@ class GradingPlan(Plan):
     seats: str = "first"
     #: per graded seat ("first", "second"): the starts, in the game's notation
     starts: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: a bot whose first N games all end with the same failure on its first move has its
+    #: other games recorded as not played, and lost (None: every game is played)
+    fail_fast: int | None = None
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -288,7 +293,8 @@ class GradingPlan(Plan):
 
     def _own_config(self) -> dict[str, Any]:
         return {"bots": list(self.bots), "tests": self.tests, "seats": self.seats,
-                "starts": {seat: list(texts) for seat, texts in self.starts.items()}}
+                "starts": {seat: list(texts) for seat, texts in self.starts.items()},
+                "fail_fast": self.fail_fast}
 
     def _own_argv(self) -> list[str]:
         words = ["--tests", self.tests] if self.tests else []
@@ -296,6 +302,8 @@ class GradingPlan(Plan):
             words += ["--seats", self.seats]
         if self.opponent != OPTIMAL:
             words += ["--opponent", self.opponent]
+        if self.fail_fast is not None:
+            words += ["--fail-fast", str(self.fail_fast)]
         return words
 
 
@@ -438,7 +446,7 @@ def from_config(kind: str, config: dict[str, Any]) -> Plan:
         planned=int(c.get("planned") or 0))
     if kind == "run":
         return GradingPlan(**common, bots=tuple(c["bots"]), tests=c.get("tests"),
-                           seats=c.get("seats") or "first",
+                           seats=c.get("seats") or "first", fail_fast=c.get("fail_fast"),
                            starts={s: tuple(t) for s, t in (c.get("starts") or {}).items()})
     if kind == "tournament":
         return TournamentPlan(**common, entrants=tuple(c["entrants"]),

@@ -47,7 +47,7 @@ def play_spec(setup: Setup, spec: GameSpec) -> dict[str, Any]:
     from judge.games import load_game
     from judge.players.bot import BotPlayer
     from judge.players.optimal import opponent_player
-    from judge.referee import play_game
+    from judge.referee import not_played, play_game
     from judge.sandbox import Limits, languages
 
     languages.configure(setup.languages)
@@ -61,12 +61,17 @@ def play_spec(setup: Setup, spec: GameSpec) -> dict[str, Any]:
     start = game.parse_position(spec.start)
     limits = Limits(**setup.limits)
     seed = game_seed(setup.seed, spec.seeded_by)
-    players = [
-        opponent_player(setup.opponent, seed) if who == OPTIMAL
-        else BotPlayer(paths[who], limits=limits, sandbox=setup.sandbox, name=who, seed=seed)
-        for who in spec.players
-    ]
-    record = play_game(game, players, start, limits)
+    if spec.not_played:  # lost by its bot without a move (--fail-fast)
+        seat = next(s for s, who in enumerate(spec.players) if who != OPTIMAL)
+        record = not_played(game, start, spec.players, seat, spec.not_played)
+    else:
+        players = [
+            opponent_player(setup.opponent, seed) if who == OPTIMAL
+            else BotPlayer(paths[who], limits=limits, sandbox=setup.sandbox, name=who,
+                           seed=seed)
+            for who in spec.players
+        ]
+        record = play_game(game, players, start, limits)
     data = record.to_dict()
     data["key"] = spec.key
     data["seed"] = seed

@@ -39,7 +39,7 @@ def judge(*args: str, cwd: Path) -> subprocess.CompletedProcess:
 PLANS = [
     GradingPlan(game="nim", rules="misere=on", bots=("a.py", "b.c"), seats="both",
                 starts={"first": ("1 2", "3 4 5"), "second": ("1 1",)}, tests="t.txt",
-                opponent="tricky", directory="/somewhere",
+                opponent="tricky", directory="/somewhere", fail_fast=3,
                 sources=(BotSource("a.py", "ab" * 32), BotSource("b.c", "cd" * 32)),
                 harness=Harness(limits=Limits(move_seconds=3.5, memory_bytes=64 << 20),
                                 sandbox="bwrap", tier="bwrap+uid+cgroups",
@@ -97,7 +97,8 @@ def test_the_command_line_a_plan_gives_back_plays_the_same_plan(tmp_path: Path, 
     common = ["--game", "nim", "--rules", "misere=on", "--sandbox", "none", "--seed", "4",
               "--move-time", "3", "--memory", "300", "--db", "first.db"]
     args = {
-        "run": ["run", *common, "--seats", "both", "--opponent", "tricky", "--tests",
+        "run": ["run", *common, "--seats", "both", "--opponent", "tricky", "--fail-fast", "2",
+                "--tests",
                 "starts.txt", "bot_random.py", "bot_optimal.py"],
         "tournament": ["tournament", *common, "--starts", "starts.txt", "--rounds", "2",
                        "--include-optimal", "--gauntlet", "bot_random.py", "bot_optimal.py"],

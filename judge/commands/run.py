@@ -6,7 +6,9 @@ import argparse
 import os
 import sys
 from dataclasses import replace
+from typing import Any
 
+from judge import verdicts
 from judge.commands.inputs import check_bots, game_from_args, harness_setup, load_starts, sources
 from judge.commands.options import (
     add_game_options,
@@ -15,9 +17,9 @@ from judge.commands.options import (
     add_output_options,
     remember_defaults,
 )
-from judge.commands.runs import RunKind, execute, run_state
+from judge.commands.runs import AllGames, RunKind, execute, run_state
 from judge.games.base import Game, InputError
-from judge.plan import GradingPlan
+from judge.plan import OPTIMAL, GameSpec, GradingPlan, Plan
 from judge.report import render_rows, to_json, write_tables
 from judge.results import compile_errors_text, failures_text, mistake_text
 from judge.store import Store
@@ -49,6 +51,11 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="start positions, one per line (default: the game's standard set)")
     p.add_argument("--seats", choices=("first", "both"), default="first",
                    help="grade the bot as the first player only (default), or in both seats")
+    p.add_argument("--fail-fast", type=fail_fast_count, metavar="N",
+                   help="when a bot's first N games all end with the same failure on its "
+                   "first move (it does not compile, crashes at start, waits for input it "
+                   "will not get), record its other games as not played, and lost "
+                   "(verdict not-played), instead of playing each to the same end")
     p.add_argument("--resume", type=int, metavar="RUN",
                    help="continue an interrupted run, playing only its missing games")
     add_opponent_option(p)
@@ -56,6 +63,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_output_options(p)
     p.set_defaults(func=run)
     remember_defaults(p)
+
+
+def fail_fast_count(text: str) -> int:
+    """The N of --fail-fast: a whole number of at least 1."""
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of games (1 or more)")
+    return n
 
 
 def test_starts(game: Game, tests_file: str | None, seats: str) -> dict[str, tuple[str, ...]]:
@@ -87,14 +105,70 @@ def new_plan(args: argparse.Namespace) -> tuple[GradingPlan, list[str]]:
     plan = GradingPlan(
         game=game.name, rules=game.rules_string(), harness=harness, opponent=args.opponent,
         directory=os.getcwd(), sources=sources(bots), bots=tuple(bots), tests=args.tests,
-        seats=args.seats, starts=starts)
+        seats=args.seats, starts=starts, fail_fast=args.fail_fast)
     return replace(plan, planned=len(plan.schedule())), skipped
 
 
 def run(args: argparse.Namespace) -> int:
     """Grade the bots (or resume a run) and print the results."""
-    return execute(args, RunKind("run", ("--game", "--rules", "--tests", "--seats"),
-                                 new_plan, print_run))
+    return execute(args, RunKind(
+        "run", ("--game", "--rules", "--tests", "--seats", "--fail-fast"), new_plan,
+        print_run, lambda plan, store, run_id, backend: FailFast(plan, store, run_id)))
+
+
+class FailFast(AllGames):
+    """A grading run's games; with --fail-fast N, each bot's first N games first: a bot
+    whose N games all ended with the same failure on its first move has its other games
+    recorded as not played, and lost, rather than each failing the same way again."""
+
+    def __init__(self, plan: Plan, store: Store, run_id: int) -> None:
+        super().__init__(plan, store, run_id)
+        assert isinstance(plan, GradingPlan)
+        self.fail_fast = plan.fail_fast
+        self.tried = False
+
+    def next(self, done: set[str]) -> list[GameSpec]:
+        if not self.fail_fast:
+            return super().next(done)
+        trial = {bot: specs[:self.fail_fast] for bot, specs in self.by_bot().items()}
+        if not self.tried:
+            self.tried = True
+            first = [s for specs in trial.values() for s in specs if s.key not in done]
+            if first:
+                return self.counted(first)
+        records = self.store.games(self.run_id)
+        reasons = {bot: given_up(bot, [records[s.key] for s in specs], self.fail_fast)
+                   for bot, specs in trial.items()}
+        return self.counted([replace(s, not_played=reasons[bot_of(s)] or "")
+                             for s in self.specs if s.key not in done])
+
+    def by_bot(self) -> dict[str, list[GameSpec]]:
+        """Each bot's games, in the schedule's order."""
+        games: dict[str, list[GameSpec]] = {}
+        for spec in self.specs:
+            games.setdefault(bot_of(spec), []).append(spec)
+        return games
+
+
+def bot_of(spec: GameSpec) -> str:
+    """The graded bot of a grading game."""
+    return spec.players[1] if spec.players[0] == OPTIMAL else spec.players[0]
+
+
+def given_up(bot: str, records: list[dict[str, Any]], n: int) -> str | None:
+    """Why the rest of `bot`'s games are not played: its first `n` games (`records`) all
+    ended with the same failure on its first move; None if they did not."""
+    codes = set()
+    for rec in records:
+        seat = rec["players"].index(bot)
+        verdict = rec["verdict"]
+        if verdict["seat"] != seat or any(m["seat"] == seat for m in rec["moves"]):
+            return None
+        codes.add(verdict["code"])
+    if len(records) < n or len(codes) != 1 or codes & {verdicts.NOT_PLAYED}:
+        return None
+    return (f"its first {n} games ended with {codes.pop()} on its first move "
+            f"(--fail-fast {n})")
 
 
 def print_run(store: Store, run_id: int, fmt: str, details: bool,

@@ -175,8 +175,8 @@ class AllGames:
     """Every game of the plan's schedule that is not stored yet, at once, with a progress
     bar on a terminal (a grading run, a tournament)."""
 
-    def __init__(self, plan: Plan) -> None:
-        self.plan = plan
+    def __init__(self, plan: Plan, store: Store, run_id: int) -> None:
+        self.plan, self.store, self.run_id = plan, store, run_id
         self.specs = plan.schedule()
         self.bar: Any = None
 
@@ -187,13 +187,17 @@ class AllGames:
                 f"{todo} to play{seed}, confinement {self.plan.harness.tier} ({store.path})")
 
     def next(self, done: set[str]) -> list[GameSpec]:
-        todo = [s for s in self.specs if s.key not in done]
-        if todo and sys.stderr.isatty():
+        return self.counted([s for s in self.specs if s.key not in done])
+
+    def counted(self, specs: list[GameSpec]) -> list[GameSpec]:
+        """`specs`, the progress bar shown (on a terminal) from the first batch of the run
+        to its last game."""
+        if specs and self.bar is None and sys.stderr.isatty():
             from tqdm import tqdm
 
-            self.close()
-            self.bar = tqdm(total=len(todo), unit="game", file=sys.stderr, dynamic_ncols=True)
-        return todo
+            todo = len(self.specs) - len(self.store.done_keys(self.run_id))
+            self.bar = tqdm(total=todo, unit="game", file=sys.stderr, dynamic_ncols=True)
+        return specs
 
     def stored(self, spec: GameSpec, record: Any) -> None:
         if self.bar is not None:
@@ -223,7 +227,7 @@ class RunKind:
     render: Callable[[Store, int, str, bool, str | None], None]
     #: what it plays next, given its store and backend
     schedule: Callable[[Plan, Store, int, Backend], Schedule] = \
-        lambda plan, store, run_id, backend: AllGames(plan)
+        lambda plan, store, run_id, backend: AllGames(plan, store, run_id)
 
 
 def execute(args: argparse.Namespace, kind: RunKind) -> int:
