@@ -1,7 +1,8 @@
 """Grading broken bots: `judge run --game ioiwari` over the 357 standard starts with two bots
 that never move (a C bot that never flushes its output, a Python bot that wants each number
 of the board on a line of its own), each alone and both in one run, against what the same
-games would cost if each lasted its first move's limit.
+games would cost if each lasted its first move's limit; then both in one run with
+`--fail-fast 3` (each bot's other games not played once its first 3 failed alike).
 
 Run: python benchmarks/bench_broken.py [--jobs N]
 """
@@ -47,13 +48,14 @@ print(next(i + 1 for i, beads in enumerate(pits) if beads), flush=True)
 }
 
 
-def judge_run(bots: list[Path], jobs: int, folder: Path) -> tuple[float, list[dict]]:
+def judge_run(bots: list[Path], jobs: int, folder: Path,
+              *options: str) -> tuple[float, list[dict]]:
     """Seconds for `judge run` of `bots` on the standard starts, and its games (JSON)."""
     db = folder / f"run-{time.monotonic_ns()}.db"
     started = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "judge", "run", "--game", "ioiwari",
                            "--jobs", str(jobs), "--format", "json", "--db", str(db),
-                           *map(str, bots)], capture_output=True, text=True)
+                           *options, *map(str, bots)], capture_output=True, text=True)
     took = time.perf_counter() - started
     if done.returncode != 0:
         sys.exit(f"judge run failed ({done.returncode}): {done.stderr[-2000:]}")
@@ -98,6 +100,10 @@ def main() -> None:
         print(f"{'the two runs':<28} {'':10} {total:6.1f} s")
         took, games = judge_run(paths, args.jobs, folder)
         report("both in one run", took, games, args.jobs)
+        took, games = judge_run(paths, args.jobs, folder, "--fail-fast", "3")
+        verdicts = Counter(g["verdict"] for g in games)
+        print(f"{'both, --fail-fast 3':<28} {len(games):4d} games  {took:6.1f} s  "
+              f"{', '.join(f'{v} {n}' for v, n in verdicts.items())}")
 
 
 if __name__ == "__main__":

@@ -26,10 +26,11 @@ import socket
 import sys
 from collections.abc import Iterator
 from concurrent.futures import CancelledError
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from judge.backends import BackendLost
 from judge.credentials import INSTALL, folder, security
 from judge.games.base import InputError
 from judge.plan import BotSource, is_program
@@ -151,7 +152,27 @@ def slots(address: str, credentials: str | None = None) -> int:
     return total
 
 
-class ClusterLost(Exception):
+@dataclass(frozen=True)
+class DaskCluster:
+    """The Dask cluster whose scheduler is at `address`, reached with the credentials folder
+    `credentials`: where a run's games are played (a `judge.backends.Backend`)."""
+
+    address: str
+    credentials: str | None
+    #: how many games its workers play at once
+    slots: int
+
+    @classmethod
+    def reach(cls, address: str, credentials: str | None) -> DaskCluster:
+        """The cluster at `address`, once it answers with a worker that can play (else
+        `InputError`): asked before a run is created, so that a refusal leaves nothing."""
+        return cls(address, credentials, slots(address, credentials))
+
+    def play(self, setup: Setup, specs: list[GameSpec]) -> Iterator[tuple[GameSpec, Any]]:
+        return play_on_cluster(setup, specs, self.address, self.credentials)
+
+
+class ClusterLost(BackendLost):
     """The cluster could not go on with the run (the scheduler went, every worker was
     excluded, a game was cancelled): the games stored so far are kept."""
 

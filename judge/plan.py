@@ -14,6 +14,7 @@ import hashlib
 import os
 import random
 from dataclasses import dataclass, field, replace
+from itertools import combinations
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -35,6 +36,7 @@ def is_program(who: str) -> bool:
     from judge.players.level import is_level
 
     return who != OPTIMAL and not is_level(who)
+
 
 #: (flag, Limits field, units of the field per unit of the flag, help)
 LIMIT_OPTIONS = [
@@ -136,6 +138,33 @@ class BotSource:
 _verified: dict[str, tuple[tuple[int, ...], str]] = {}
 
 
+def identical(sources: tuple[BotSource, ...]) -> list[tuple[str, ...]]:
+    """The groups of two or more `sources` with the same content, in their order."""
+    groups: dict[str, list[str]] = {}
+    for source in sources:
+        groups.setdefault(source.fingerprint, []).append(source.path)
+    return [tuple(paths) for paths in groups.values() if len(paths) > 1]
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """One scheduled game: who sits in each seat, from which start. `key` names it in the
+    run (for resume); the game's seed comes from `seed_key` (the same for the two games of a
+    match's pair), by default the key."""
+
+    key: str
+    players: tuple[str, str]  # per seat: a bot path, "optimal" or "level:N"
+    start: str  # the start position in the game's notation
+    seed_key: str = ""
+    #: why the game is not played but lost by its bot (--fail-fast); "": it is played
+    not_played: str = ""
+
+    @property
+    def seeded_by(self) -> str:
+        """The key the game's seed is derived from."""
+        return self.seed_key or self.key
+
+
 @dataclass(frozen=True, kw_only=True)
 class Plan:
     """What every kind of run has."""
@@ -174,6 +203,11 @@ class Plan:
     def fingerprints(self) -> dict[str, str]:
         return {s.path: s.fingerprint for s in self.sources}
 
+    def identical(self) -> list[tuple[str, ...]]:
+        """The groups of bots whose files have the same content (two names, one program),
+        in the order the bots are given."""
+        return identical(self.sources)
+
     def check_resumable(self, run_id: int) -> None:
         """`InputError` unless the run can go on from here with its bots as they were."""
         relative = [s.path for s in self.sources if not os.path.isabs(s.path)]
@@ -208,6 +242,10 @@ class Plan:
     def _own_config(self) -> dict[str, Any]:
         raise NotImplementedError
 
+    def schedule(self) -> list[GameSpec]:
+        """Every game of the run, in the order they are played."""
+        raise NotImplementedError
+
     # --- its command line --------------------------------------------------------------
     def to_argv(self) -> list[str]:
         """The command line that plays this run again (from its folder)."""
@@ -240,14 +278,32 @@ class GradingPlan(Plan):
     seats: str = "first"
     #: per graded seat ("first", "second"): the starts, in the game's notation
     starts: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: a bot whose first N games all end with the same failure on its first move has its
+    #: other games recorded as not played, and lost (None: every game is played)
+    fail_fast: int | None = None
 
     @property
     def players(self) -> tuple[str, ...]:
         return self.bots
 
+    def schedule(self) -> list[GameSpec]:
+        """Every (bot, start, seat) game, in a fixed order: by seat, start, then bot."""
+        game = self.load_game()
+        specs = []
+        for seat_name, texts in self.starts.items():
+            first = seat_name == "first"
+            for text in texts:
+                mover = game.mover(game.parse_position(text))
+                bot_seat = mover if first else 1 - mover
+                for bot in self.bots:
+                    players = (bot, OPTIMAL) if bot_seat == 0 else (OPTIMAL, bot)
+                    specs.append(GameSpec(f"{bot}|{text}|{seat_name}", players, text))
+        return specs
+
     def _own_config(self) -> dict[str, Any]:
         return {"bots": list(self.bots), "tests": self.tests, "seats": self.seats,
-                "starts": {seat: list(texts) for seat, texts in self.starts.items()}}
+                "starts": {seat: list(texts) for seat, texts in self.starts.items()},
+                "fail_fast": self.fail_fast}
 
     def _own_argv(self) -> list[str]:
         words = ["--tests", self.tests] if self.tests else []
@@ -255,6 +311,8 @@ class GradingPlan(Plan):
             words += ["--seats", self.seats]
         if self.opponent != OPTIMAL:
             words += ["--opponent", self.opponent]
+        if self.fail_fast is not None:
+            words += ["--fail-fast", str(self.fail_fast)]
         return words
 
 
@@ -275,6 +333,25 @@ class TournamentPlan(Plan):
     @property
     def players(self) -> tuple[str, ...]:
         return self.entrants
+
+    def schedule(self) -> list[GameSpec]:
+        """Every game (each pair, both seats of every start, every round), in an order
+        shuffled by the run's seed."""
+        game = self.load_game()
+        if self.gauntlet:
+            pairs = [(self.gauntlet, b) for b in self.entrants if b != self.gauntlet]
+        else:
+            pairs = list(combinations(self.entrants, 2))
+        specs = []
+        for rnd in range(1, self.rounds + 1):
+            for text in self.start_positions:
+                mover = game.mover(game.parse_position(text))
+                for a, b in pairs:
+                    for first, second in ((a, b), (b, a)):
+                        players = (first, second) if mover == 0 else (second, first)
+                        specs.append(GameSpec(f"{rnd}|{text}|{first}|{second}", players, text))
+        random.Random(self.seed).shuffle(specs)
+        return specs
 
     def _own_config(self) -> dict[str, Any]:
         return {"entrants": list(self.entrants), "gauntlet": self.gauntlet,
@@ -308,6 +385,23 @@ class MatchPlan(Plan):
     def players(self) -> tuple[str, ...]:
         return self.bots
 
+    def pair_games(self, pair: int) -> list[GameSpec]:
+        """The two games of pair number `pair` (from 0), seats swapped.
+
+        Round r = pair // len(starts) + 1 plays every start once, in an order shuffled by
+        the run's seed and r. Both games are seeded by the pair key ``r|start`` (so both get
+        the same seed); their keys start with the pair's number from 1, then the pair key
+        and the seats.
+        """
+        starts = list(self.start_positions)
+        rnd, index = divmod(pair, len(starts))
+        random.Random(f"{self.seed}|round {rnd + 1}").shuffle(starts)
+        text = starts[index]
+        pair_key = f"{rnd + 1}|{text}"
+        a, b = self.bots
+        return [GameSpec(f"{pair + 1}|{pair_key}|{first}|{second}", (first, second), text,
+                         pair_key) for first, second in ((a, b), (b, a))]
+
     def _own_config(self) -> dict[str, Any]:
         return {"bots": list(self.bots), "starts": self.starts_file,
                 "start_positions": list(self.start_positions), "sprt": self.sprt.to_dict(),
@@ -319,6 +413,23 @@ class MatchPlan(Plan):
 
     def _bot_args(self) -> list[str]:
         return [self.opponent if b == OPTIMAL else b for b in self.bots]
+
+
+@dataclass(frozen=True, kw_only=True)
+class NimBatchPlan:
+    """`judge nim-batch`: each program run on one nim.txt and graded line by line (a batch
+    task, not stored: it has no games)."""
+
+    kind: ClassVar[str] = "nim-batch"
+    programs: tuple[str, ...]
+    #: the nim.txt given to every program, its data sets (heap sizes), and the file it came
+    #: from (None: the standard one)
+    text: str
+    cases: tuple[tuple[int, ...], ...]
+    input_file: str | None = None
+    strict: bool = False
+    per_case: bool = False
+    harness: Harness = field(default_factory=Harness)
 
 
 PLANS: dict[str, type[Plan]] = {p.kind: p for p in (GradingPlan, TournamentPlan, MatchPlan)}
@@ -344,7 +455,7 @@ def from_config(kind: str, config: dict[str, Any]) -> Plan:
         planned=int(c.get("planned") or 0))
     if kind == "run":
         return GradingPlan(**common, bots=tuple(c["bots"]), tests=c.get("tests"),
-                           seats=c.get("seats") or "first",
+                           seats=c.get("seats") or "first", fail_fast=c.get("fail_fast"),
                            starts={s: tuple(t) for s, t in (c.get("starts") or {}).items()})
     if kind == "tournament":
         return TournamentPlan(**common, entrants=tuple(c["entrants"]),

@@ -1,5 +1,5 @@
-"""Playing one scheduled game: who sits where, from which start (`GameSpec`), under what the
-run recorded (`Setup`), its record with every move reviewed (`play_spec`). What every way of
+"""Playing one scheduled game (a `judge.plan.GameSpec`) under what the run recorded
+(`Setup`): its record with every move reviewed (`play_spec`). What every way of
 playing a run's games (this process, a pool of workers, a cluster's workers) runs per game."""
 
 from __future__ import annotations
@@ -10,18 +10,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from judge.plan import OPTIMAL, BotSource, Plan, is_program
+from judge.plan import OPTIMAL, BotSource, GameSpec, Plan, is_program
 
 __all__ = ["OPTIMAL", "GameSpec", "Setup", "game_seed", "local_copy", "play_spec"]
-
-
-@dataclass(frozen=True)
-class GameSpec:
-    """One scheduled game: who sits in each seat, from which start; `key` names it for resume."""
-
-    key: str
-    players: tuple[str, str]  # per seat: a bot path, "optimal" or "level:N"
-    start: str  # the start position in the game's notation
 
 
 @dataclass(frozen=True)
@@ -56,7 +47,7 @@ def play_spec(setup: Setup, spec: GameSpec) -> dict[str, Any]:
     from judge.games import load_game
     from judge.players.bot import BotPlayer
     from judge.players.optimal import opponent_player
-    from judge.referee import play_game
+    from judge.referee import not_played, play_game
     from judge.sandbox import Limits, languages
 
     languages.configure(setup.languages)
@@ -69,14 +60,19 @@ def play_spec(setup: Setup, spec: GameSpec) -> dict[str, Any]:
     game = load_game(setup.game, setup.rules)
     start = game.parse_position(spec.start)
     limits = Limits(**setup.limits)
-    seed = game_seed(setup.seed, spec.key)
-    players = [
-        opponent_player(setup.opponent, seed) if who == OPTIMAL
-        else BotPlayer(paths[who], limits=limits, sandbox=setup.sandbox, name=who, seed=seed)
-        if is_program(who) else opponent_player(who, seed)  # level:N, seeded per game
-        for who in spec.players
-    ]
-    record = play_game(game, players, start, limits)
+    seed = game_seed(setup.seed, spec.seeded_by)
+    if spec.not_played:  # lost by its bot without a move (--fail-fast)
+        seat = next(s for s, who in enumerate(spec.players) if who != OPTIMAL)
+        record = not_played(game, start, spec.players, seat, spec.not_played)
+    else:
+        players = [
+            opponent_player(setup.opponent, seed) if who == OPTIMAL
+            else BotPlayer(paths[who], limits=limits, sandbox=setup.sandbox, name=who,
+                           seed=seed)
+            if is_program(who) else opponent_player(who, seed)  # level:N, seeded per game
+            for who in spec.players
+        ]
+        record = play_game(game, players, start, limits)
     data = record.to_dict()
     data["key"] = spec.key
     data["seed"] = seed

@@ -130,6 +130,19 @@ def play_game(
     return finish(game, players, pos, record)
 
 
+def not_played(game: Game, start: Any, names: Sequence[str], seat: Seat,
+               message: str) -> GameRecord:
+    """The record of a game that was not played, lost by `seat` for the reason `message`."""
+    record = GameRecord(game.describe(), game.format_position(start), list(names),
+                        verdict=Verdict(verdicts.NOT_PLAYED, message, seat))
+    record.results = [LOSS if s == seat else WIN for s in (0, 1)]
+    record.final = record.start
+    score = game.score(start)
+    record.score = list(score) if score is not None else None
+    record.stderr = [None, None]
+    return record
+
+
 def close_players(players: Sequence[Player], record: GameRecord) -> None:
     """Close every player; a failure to close voids the game unless a bot already failed."""
     for player in players:

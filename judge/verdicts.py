@@ -18,6 +18,7 @@ OUTPUT_LIMIT = "output-limit"
 COMPILE_ERROR = "compile-error"
 RESIGNED = "resigned"
 JUDGE_ERROR = "judge-error"
+NOT_PLAYED = "not-played"
 
 #: every verdict code with its meaning, in the order reports list them
 MEANINGS: dict[str, str] = {
@@ -33,6 +34,8 @@ MEANINGS: dict[str, str] = {
     COMPILE_ERROR: "the bot's source did not compile",
     RESIGNED: "a human player gave the game up (typed quit, or the input ended)",
     JUDGE_ERROR: "the judge itself failed; never charged to a bot, the game is void",
+    NOT_PLAYED: "not played, and lost: the bot's first games (--fail-fast N) all ended with "
+    "the same failure on its first move",
 }
 
 #: the codes that lose the game for the player they are charged to

@@ -306,7 +306,7 @@ def test_a_bot_changed_during_a_run_on_the_cluster_stops_it_as_locally(tmp_path:
 
     from judge.cluster import play_on_cluster
     from judge.games.base import Stopped
-    from judge.schedule import OPTIMAL, GameSpec, Setup
+    from judge.playing import OPTIMAL, GameSpec, Setup
 
     bot = tmp_path / "bot.py"
     bot.write_text((NIM / "random.py").read_text())
@@ -470,7 +470,7 @@ def test_a_worker_refuses_a_game_whose_bots_would_have_the_network(
 
     import judge.sandbox
     from judge.cluster import WorkerFailed, play_remote
-    from judge.schedule import OPTIMAL, GameSpec, Setup
+    from judge.playing import OPTIMAL, GameSpec, Setup
 
     monkeypatch.setattr(judge.sandbox, "tier_for", lambda mode: NETWORKED)
     monkeypatch.setattr(distributed, "get_worker",

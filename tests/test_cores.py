@@ -10,10 +10,11 @@ import os
 import pytest
 from test_hostile import STANDALONE, copy_bot
 
-from judge import schedule
+from judge import backends
+from judge.backends import LocalPool
+from judge.playing import OPTIMAL, GameSpec, Setup
 from judge.sandbox.launcher import launcher_pids
 from judge.sandbox.stderr import stderr_pump
-from judge.schedule import OPTIMAL, GameSpec, Setup, run_specs
 
 pytestmark = [
     pytest.mark.needs_root("games are placed on cores as root"),
@@ -31,8 +32,7 @@ def bot_cores(jobs: int, bots: int = 1) -> list[tuple[list[int], str]]:
     setup = Setup(game="ioiwari", rules="", limits={}, sandbox="none")
     seats = (bot, bot) if bots == 2 else (bot, OPTIMAL)
     specs = [GameSpec(key=start, players=seats, start=start) for start in STARTS]
-    records: list[dict] = []
-    run_specs(setup, specs, jobs, lambda spec, record: records.append(record))
+    records = [record for _, record in LocalPool(jobs).play(setup, specs)]
     assert [r["verdict"]["code"] for r in records] == ["ok"] * len(STARTS)
     words = [said.split() for r in records for said in r["stderr"] if said is not None]
     return [([int(c) for c in w[1:w.index("worker")]], w[-1]) for w in words]
@@ -44,13 +44,13 @@ def test_the_workers_of_two_jobs_play_on_two_cores_each_game_on_one(
     # barrier made before the workers are forked): each worker plays two of the four
     # games, however late a busy machine lets one of them start
     meet = multiprocessing.get_context("fork").Barrier(2, timeout=120)
-    play_spec = schedule.play_spec
+    play_spec = backends.play_spec
 
     def play_with_the_other_worker(setup: Setup, spec: GameSpec) -> dict:
         meet.wait()
         return play_spec(setup, spec)
 
-    monkeypatch.setattr(schedule, "play_spec", play_with_the_other_worker)
+    monkeypatch.setattr(backends, "play_spec", play_with_the_other_worker)
     played = bot_cores(2)
     assert all(len(cores) == 1 for cores, _ in played), played
     by_worker = {worker: {c for cores, w in played if w == worker for c in cores}

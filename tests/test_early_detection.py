@@ -17,7 +17,7 @@ from test_hostile import LIMITS, MODES, first_pit_game, play
 from test_languages import need
 
 from judge import verdicts
-from judge.commands.common import tier_for_run
+from judge.commands.inputs import tier_for_run
 from judge.sandbox import Tier, tier_for, waiting
 
 #: a first move's limit long enough that a bot found at once is found well before it

@@ -15,7 +15,7 @@ LAYERS = [
     ("sandbox", ["judge.sandbox"]),
     ("one game", ["judge.players", "judge.referee", "judge.analysis", "judge.nimbatch"]),
     ("plan", ["judge.plan"]),
-    ("execute", ["judge.playing", "judge.schedule", "judge.cluster", "judge.credentials"]),
+    ("execute", ["judge.playing", "judge.backends", "judge.cluster", "judge.credentials"]),
     ("store", ["judge.store"]),
     ("report", ["judge.report", "judge.results", "judge.summaries", "judge.html",
                 "judge.transcripts"]),

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from judge.commands.match import live_line, pair_games, print_match
+from judge.commands.match import live_line, print_match
 from judge.plan import Harness, MatchPlan
-from judge.schedule import game_seed
+from judge.playing import game_seed
 from judge.sprt import (
     SprtParams,
     decision,
@@ -207,15 +207,15 @@ def test_a_pair_is_one_start_in_both_seats_with_one_seed_and_rounds_differ():
     starts = ["1 2 3", "3 4 5", "2 2 7"]
     config = MatchPlan(game="nim", bots=("A", "B"), start_positions=tuple(starts),
                        harness=Harness(seed=9))
-    pairs = [pair_games(config, n) for n in range(3 * len(starts))]
-    for (key1, g1), (key2, g2) in pairs:
+    pairs = [config.pair_games(n) for n in range(3 * len(starts))]
+    for g1, g2 in pairs:
         assert g1.players == ("A", "B") and g2.players == ("B", "A")
         assert g1.start == g2.start
-        assert g1.key == g2.key  # the pair key: both games get one seed
-        assert key1 != key2
+        assert g1.seeded_by == g2.seeded_by  # the pair key: both games get one seed
+        assert g1.key != g2.key
     for rnd in range(3):  # each round plays every start once
-        assert sorted(p[0][1].start for p in pairs[3 * rnd: 3 * rnd + 3]) == sorted(starts)
-    seeds = {game_seed(9, p[0][1].key) for p in pairs}
+        assert sorted(p[0].start for p in pairs[3 * rnd: 3 * rnd + 3]) == sorted(starts)
+    seeds = {game_seed(9, p[0].seeded_by) for p in pairs}
     assert len(seeds) == len(pairs)  # a start's pairs in later rounds get new seeds
 
 
@@ -463,28 +463,47 @@ def test_on_a_cluster_a_batch_fills_the_clusters_game_slots_not_the_local_jobs(
     import argparse
 
     import judge.commands.match as match
-    import judge.schedule
+    import judge.commands.runs as runs
+    from judge.commands.runs import play
 
     batches: list[int] = []
 
-    def fake_run_specs(setup, specs, jobs, on_done, progress=False, cluster=None,
-                       credentials=None):
-        assert cluster == "tls://127.0.0.1:8786"
-        batches.append(len(specs))
-        for spec in specs:
-            on_done(spec, {"players": list(spec.players), "start": spec.start,
-                           "results": ["tie", "tie"], "moves": []})
+    class FakeCluster:
+        slots = 8
+
+        def play(self, setup, specs):
+            batches.append(len(specs))
+            for spec in specs:
+                yield spec, {"players": list(spec.players), "start": spec.start,
+                             "results": ["tie", "tie"], "moves": []}
 
     asked: list[str] = []
-    monkeypatch.setattr(judge.schedule, "run_specs", fake_run_specs)
-    monkeypatch.setattr(match, "check_cluster",
-                        lambda args, config: asked.append(args.cluster) or 8)
+
+    def fake_backend(args, plan):
+        asked.append(args.cluster)
+        return FakeCluster()
+
+    monkeypatch.setattr(runs, "backend_for", fake_backend)
     store = Store(str(tmp_path / "m.db"))
     config = MatchPlan(game="nim", bots=("A", "B"), start_positions=("1 2 3",),
                        max_games=40, harness=Harness(seed=1))
     run_id = store.create_run(config)
     args = argparse.Namespace(jobs=1, cluster="tls://127.0.0.1:8786", credentials=None)
-    match.play_match(store, run_id, config, args)
+    backend = runs.backend_for(args, config)
+    play(store, run_id, config, backend, match.Pairs(config, store, run_id, backend))
     assert asked == ["tls://127.0.0.1:8786"]
     assert batches == [32, 8]  # 16 pairs (2 per slot), then the 4 left of the 20
     assert len(store.games(run_id)) == 40
+
+
+def test_the_live_line_fits_the_terminal_so_it_is_redrawn_in_place(monkeypatch, capsys):
+    from judge.commands.match import Live
+
+    monkeypatch.setattr("shutil.get_terminal_size", lambda *a: os.terminal_size((40, 24)))
+    live = Live(True)
+    live.show(summary([1, 2, 3, 4, 5], SprtParams()))
+    live.show(summary([1, 2, 3, 4, 6], SprtParams()))
+    written = capsys.readouterr().err
+    assert "\n" not in written
+    drawn = [part.removesuffix("\x1b[K") for part in written.split("\r") if part]
+    assert len(drawn) == 2 and all(len(line) <= 39 for line in drawn)

@@ -39,7 +39,7 @@ def judge(*args: str, cwd: Path) -> subprocess.CompletedProcess:
 PLANS = [
     GradingPlan(game="nim", rules="misere=on", bots=("a.py", "b.c"), seats="both",
                 starts={"first": ("1 2", "3 4 5"), "second": ("1 1",)}, tests="t.txt",
-                opponent="tricky", directory="/somewhere",
+                opponent="tricky", directory="/somewhere", fail_fast=3,
                 sources=(BotSource("a.py", "ab" * 32), BotSource("b.c", "cd" * 32)),
                 harness=Harness(limits=Limits(move_seconds=3.5, memory_bytes=64 << 20),
                                 sandbox="bwrap", tier="bwrap+uid+cgroups",
@@ -97,7 +97,8 @@ def test_the_command_line_a_plan_gives_back_plays_the_same_plan(tmp_path: Path, 
     common = ["--game", "nim", "--rules", "misere=on", "--sandbox", "none", "--seed", "4",
               "--move-time", "3", "--memory", "300", "--db", "first.db"]
     args = {
-        "run": ["run", *common, "--seats", "both", "--opponent", "tricky", "--tests",
+        "run": ["run", *common, "--seats", "both", "--opponent", "tricky", "--fail-fast", "2",
+                "--tests",
                 "starts.txt", "bot_random.py", "bot_optimal.py"],
         "tournament": ["tournament", *common, "--starts", "starts.txt", "--rounds", "2",
                        "--include-optimal", "--gauntlet", "bot_random.py", "bot_optimal.py"],
@@ -140,3 +141,41 @@ def test_a_bot_source_notices_a_change_and_a_file_put_back() -> None:
         other.check()
     with pytest.raises(Stopped):
         other.content()
+
+
+def test_a_grading_schedule_plays_every_bot_on_every_start_of_each_seat_once() -> None:
+    plan = GradingPlan(game="nim", bots=("a|b.py", "c.py"), seats="both",
+                       starts={"first": ("1 2", "3"), "second": ("1 2",)})
+    specs = plan.schedule()
+    assert len({s.key for s in specs}) == len(specs) == 6
+    assert [s.start for s in specs] == ["1 2", "1 2", "3", "3", "1 2", "1 2"]
+    # "1 2" is won by its mover: the bot moves first there as the first seat, second else
+    assert [s.players.index("a|b.py") for s in specs if "a|b.py" in s.players] == [0, 0, 1]
+
+
+def test_a_match_pair_is_one_start_both_seats_one_seed_and_a_key_each() -> None:
+    plan = MatchPlan(game="nim", bots=("A", "B"), start_positions=("1 2", "3"),
+                     harness=Harness(seed=4))
+    first, second = plan.pair_games(0)
+    assert first.players == ("A", "B") and second.players == ("B", "A")
+    assert first.start == second.start and first.seeded_by == second.seeded_by
+    assert first.key != second.key
+
+
+def test_copies_of_one_program_under_two_names_are_named_when_the_run_starts(
+        tmp_path: Path) -> None:
+    for name in ("alice", "bob", "carol"):
+        (tmp_path / name).mkdir()
+    shutil.copy(NIM / "optimal.py", tmp_path / "alice" / "main.py")
+    shutil.copy(NIM / "optimal.py", tmp_path / "bob" / "main.py")
+    shutil.copy(NIM / "random.py", tmp_path / "carol" / "main.py")
+    sources = tuple(BotSource.read(str(tmp_path / n / "main.py"))
+                    for n in ("alice", "bob", "carol"))
+    plan = GradingPlan(game="nim", bots=tuple(s.path for s in sources), sources=sources)
+    assert plan.identical() == [(sources[0].path, sources[1].path)]
+    (tmp_path / "t.txt").write_text("1 2\n")
+    out = judge("run", "--game", "nim", "--tests", "t.txt", "--sandbox", "none",
+                "alice/main.py", "bob/main.py", "carol/main.py", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert "alice/main.py, bob/main.py are the same program" in out.stderr
+    assert "carol" not in out.stderr.split("same program")[0].splitlines()[-1]

@@ -5,44 +5,34 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
+import shutil
 import sys
 from typing import Any
 
-from judge.commands.common import (
+from judge.backends import Backend
+from judge.commands.inputs import (
     NothingToGrade,
+    check_bots,
+    game_from_args,
+    harness_setup,
+    paired_starts,
+    sources,
+)
+from judge.commands.options import (
     add_game_options,
     add_harness_options,
     add_opponent_option,
     add_output_options,
-    check_bots,
-    check_cluster,
-    check_output,
-    check_output_dir,
-    exit_status,
-    game_from_args,
-    harness_setup,
-    open_store,
-    output_to,
-    paired_starts,
-    refuse_with_resume,
     remember_defaults,
-    resumed,
-    run_state,
-    sources,
-    storing,
 )
+from judge.commands.runs import RunKind, execute, run_state
 from judge.games.base import InputError
-from judge.plan import MatchPlan, is_program
+from judge.plan import OPTIMAL, GameSpec, MatchPlan, Plan, is_program
 from judge.players.level import PREFIX, is_level, parse_level
 from judge.report import render_table, to_json, write_tables
-from judge.results import (
-    compile_error,
-    compile_errors_text,
-    seat_of,
-)
-from judge.schedule import OPTIMAL, GameSpec
+from judge.results import compile_error, compile_errors_text, seat_of
 from judge.sprt import DEFAULTS, SprtParams, parse_sprt
+from judge.store import Store
 from judge.summaries import match_data, match_stats
 
 #: the names of the perfect player among the bots (its kind: `--opponent`, or tricky)
@@ -105,83 +95,50 @@ def sprt_from(text: str | None) -> SprtParams:
         raise InputError(f"--sprt {text!r}: {exc}") from None
 
 
+def new_plan(args: argparse.Namespace) -> tuple[MatchPlan, list[str]]:
+    """The plan of a new match (no bot is skipped: a match needs both)."""
+    if len(args.bots) != 2:
+        raise InputError(f"a match is between two bots, BOT_A and BOT_B (given "
+                         f"{len(args.bots)})")
+    params = sprt_from(args.sprt)  # bad input is refused before any bot is compiled
+    max_games = DEFAULT_MAX_GAMES if args.max_games is None else args.max_games
+    if max_games < 2 or max_games % 2:
+        raise InputError(f"--max-games {max_games}: games are played in pairs, so it "
+                         f"must be an even number of at least 2")
+    perfect = [name for name in args.bots if name in PERFECT]
+    if len(perfect) > 1:
+        raise InputError("a match needs a bot program: name one, the perfect player "
+                         "may be the other")
+    opponent = "tricky" if "tricky" in perfect else args.opponent
+    levels = [f"{PREFIX}{parse_level(n)}" for n in args.bots if is_level(n)]
+    if len(set(levels)) < len(levels):
+        raise InputError(f"a match between {levels[0]} and itself decides nothing")
+    harness = harness_setup(args)  # the language table first: bots are compiled next
+    names = [n for n in args.bots if n not in PERFECT and is_program(n)]
+    programs, skipped = check_bots(names) if names else ([], [])
+    if len(programs) + len(perfect) + len(levels) != 2:
+        error = NothingToGrade if skipped else InputError
+        raise error("a match needs both bots: " + "; ".join(skipped or
+                                                            ["a bot was skipped"]))
+    # the schedule seats the perfect player as "optimal"; the run records its kind
+    bots = [OPTIMAL if n in PERFECT else levels.pop(0) if is_level(n) else programs.pop(0)
+            for n in args.bots]
+    game = game_from_args(args)
+    plan = MatchPlan(
+        game=game.name, rules=game.rules_string(), harness=harness.seeded(),
+        opponent=opponent, directory=os.getcwd(),
+        sources=sources(list(filter(is_program, bots))), planned=max_games,
+        bots=(bots[0], bots[1]), starts_file=args.starts,
+        start_positions=tuple(paired_starts(game, args.starts)), sprt=params,
+        max_games=max_games)
+    return plan, []
+
+
 def run(args: argparse.Namespace) -> int:
     """Play (or resume) a match and print its result."""
-    check_output_dir(args.output_dir)
-    check_output(args.output, [args.db, *args.bots])
-    if args.jobs is not None and args.jobs < 1:
-        raise InputError("--jobs must be at least 1")
-    if args.resume is not None:
-        store = open_store(args.db, must_exist=True)
-        refuse_with_resume(args, "--game", "--rules", "--starts", "--sprt", "--max-games",
-                           "bots")
-        run_id = args.resume
-        plan = resumed(store, args.resume, "match")
-        assert isinstance(plan, MatchPlan)
-        check_cluster(args, plan)  # before the run is touched
-    else:
-        if not args.game:
-            raise InputError("--game is required (or --resume RUN)")
-        if len(args.bots) != 2:
-            raise InputError(f"a match is between two bots, BOT_A and BOT_B (given "
-                             f"{len(args.bots)})")
-        params = sprt_from(args.sprt)  # bad input is refused before any bot is compiled
-        max_games = DEFAULT_MAX_GAMES if args.max_games is None else args.max_games
-        if max_games < 2 or max_games % 2:
-            raise InputError(f"--max-games {max_games}: games are played in pairs, so it "
-                             f"must be an even number of at least 2")
-        perfect = [name for name in args.bots if name in PERFECT]
-        if len(perfect) > 1:
-            raise InputError("a match needs a bot program: name one, the perfect player "
-                             "may be the other")
-        opponent = "tricky" if "tricky" in perfect else args.opponent
-        levels = [f"{PREFIX}{parse_level(n)}" for n in args.bots if is_level(n)]
-        if len(set(levels)) < len(levels):
-            raise InputError(f"a match between {levels[0]} and itself decides nothing")
-        harness = harness_setup(args)  # the language table first: bots are compiled next
-        names = [n for n in args.bots if n not in PERFECT and is_program(n)]
-        programs, skipped = check_bots(names) if names else ([], [])
-        if len(programs) + len(perfect) + len(levels) != 2:
-            error = NothingToGrade if skipped else InputError
-            raise error("a match needs both bots: " + "; ".join(skipped or
-                                                                ["a bot was skipped"]))
-        # the schedule seats the perfect player as "optimal"; the run records its kind
-        bots = [OPTIMAL if n in PERFECT else levels.pop(0) if is_level(n) else programs.pop(0)
-                for n in args.bots]
-        game = game_from_args(args)
-        harness = harness.seeded()
-        plan = MatchPlan(
-            game=game.name, rules=game.rules_string(), harness=harness, opponent=opponent,
-            directory=os.getcwd(), sources=sources(list(filter(is_program, bots))),
-            planned=max_games,
-            bots=(bots[0], bots[1]), starts_file=args.starts,
-            start_positions=tuple(paired_starts(game, args.starts)), sprt=params,
-            max_games=max_games)
-        check_cluster(args, plan)
-        store = open_store(args.db)  # only now: a refused command leaves no database behind
-        run_id = store.create_run(plan)
-    play_match(store, run_id, plan, args)
-    with output_to(args.output):
-        print_match(store, run_id, args.format, args.details, args.output_dir)
-    return exit_status(store, run_id, False)
-
-
-def pair_games(plan: MatchPlan, pair: int) -> list[tuple[str, GameSpec]]:
-    """The two games of pair number `pair` (from 0): (store key, spec) each.
-
-    Round r = pair // len(starts) + 1 plays every start once, in an order shuffled by the
-    run's seed and r. Both games have the spec key ``r|start`` (the pair key), so both get
-    the same seed (`judge.schedule.game_seed` of the run's seed and that key); their store
-    keys start with the pair's number from 1, then the key and the seats.
-    """
-    starts = list(plan.start_positions)
-    rnd, index = divmod(pair, len(starts))
-    random.Random(f"{plan.seed}|round {rnd + 1}").shuffle(starts)
-    text = starts[index]
-    pair_key = f"{rnd + 1}|{text}"
-    a, b = plan.bots
-    return [(f"{pair + 1}|{pair_key}|{first}|{second}", GameSpec(pair_key, (first, second), text))
-            for first, second in ((a, b), (b, a))]
+    return execute(args, RunKind(
+        "match", ("--game", "--rules", "--starts", "--sprt", "--max-games"), new_plan,
+        print_match, Pairs))
 
 
 def live_line(stats: dict[str, Any]) -> str:
@@ -203,8 +160,12 @@ class Live:
         self.line = ""
 
     def show(self, stats: dict[str, Any]) -> None:
-        """Redraw the line (when it changed)."""
+        """Redraw the line (when it changed), cut to the terminal's width: a line that
+        wrapped would not be redrawn in place but printed anew at every pair."""
         line = live_line(stats)
+        width = shutil.get_terminal_size().columns - 1
+        if len(line) > width:
+            line = line[:max(width - 1, 0)] + "…"
         if self.enabled and line != self.line:
             sys.stderr.write(f"\r{line}\x1b[K")
             sys.stderr.flush()
@@ -218,63 +179,56 @@ class Live:
             self.line = ""
 
 
-def play_match(store: Any, run_id: int, plan: MatchPlan, args: argparse.Namespace) -> None:
-    """Play batches of pairs, storing each game as it ends, until the SPRT decides or the
-    match has played its --max-games; then mark the run finished.
+class Pairs:
+    """A match's games: batches of pairs, until the SPRT decides or the match has played
+    its --max-games, with the match's state on one line of stderr.
 
-    The pairs are numbered in one fixed sequence, so a resumed match plays the games
-    missing from the batches already begun, then goes on where it stopped. The SPRT is
-    checked before each batch (of `PAIRS_PER_JOB` pairs per job, or per game slot of the
-    cluster).
+    The pairs are numbered in one fixed sequence (`MatchPlan.pair_games`), so a resumed
+    match plays the games missing from the batches already begun, then goes on where it
+    stopped. The SPRT is checked before each batch, of `PAIRS_PER_JOB` pairs per game slot
+    of the backend (this machine's jobs, or the cluster's workers).
     """
-    from judge.schedule import Setup, run_specs
 
-    records: dict[str, dict[str, Any]] = {}  # read once the run is held
-    jobs = plan.harness.jobs if args.jobs is None else args.jobs
-    cluster = getattr(args, "cluster", None)
-    # a batch keeps every game slot busy: on a cluster, its workers' slots, not this
-    # machine's cores
-    slots = check_cluster(args, plan) if cluster else jobs
-    per_batch = max(1, PAIRS_PER_JOB * slots)
-    max_pairs = plan.max_games // 2
-    params = plan.sprt
-    setup = Setup.of(plan)
-    extra = {"cluster": cluster, "credentials": args.credentials} if cluster else {}
-    live = Live(sys.stderr.isatty())
+    def __init__(self, plan: Plan, store: Store, run_id: int, backend: Backend) -> None:
+        assert isinstance(plan, MatchPlan)
+        self.plan = plan
+        self.per_batch = max(1, PAIRS_PER_JOB * backend.slots)
+        self.pair = 0
+        self.records: dict[str, Any] = {}
+        self.live = Live(sys.stderr.isatty())
 
-    def done(key_of: dict[GameSpec, str], spec: GameSpec, rec: dict[str, Any]) -> None:
-        key = key_of[spec]
-        rec["key"] = key
-        store.add_game(run_id, key, rec)
-        records[key] = rec
-        if live.enabled:
-            live.show(match_stats(plan, records))
-
-    with storing(store, run_id, lambda: str(len(records))):
-        records.update(store.games(run_id))
-        info = store.run(run_id)
+    def header(self, run_id: int, store: Store, done: set[str]) -> str:
+        self.records.update(store.games(run_id))  # the run is held: read once
+        plan = self.plan
         a, b = (plan.shown_name(who) for who in plan.bots)
-        print(f"judge: match {run_id}: {info.game}: {a} vs {b}, SPRT {params.text()}, "
-              f"at most {plan.max_games} "
-              f"games, {len(records)} stored, seed {plan.seed}, confinement "
-              f"{plan.harness.tier} ({store.path})", file=sys.stderr)
-        try:
-            pair = 0
-            while True:
-                stats = match_stats(plan, records)
-                live.show(stats)
-                if stats["decision"] is not None or pair >= max_pairs:
-                    break
-                end = min(pair + per_batch, max_pairs)
-                key_of = {spec: key for n in range(pair, end)
-                          for key, spec in pair_games(plan, n) if key not in records}
-                if key_of:
-                    run_specs(setup, list(key_of), jobs,
-                              lambda spec, rec, key_of=key_of: done(key_of, spec, rec),
-                              False, **extra)
-                pair = end
-        finally:
-            live.end()  # the live line ends before any message below it
+        return (f"match {run_id}: {plan.game}: {a} vs {b}, SPRT {plan.sprt.text()}, at most "
+                f"{plan.max_games} games, {len(self.records)} stored, seed {plan.seed}, "
+                f"confinement {plan.harness.tier} ({store.path})")
+
+    def next(self, done: set[str]) -> list[GameSpec]:
+        max_pairs = self.plan.max_games // 2
+        while True:
+            stats = match_stats(self.plan, self.records)
+            self.live.show(stats)
+            if stats["decision"] is not None or self.pair >= max_pairs:
+                return []
+            end = min(self.pair + self.per_batch, max_pairs)
+            specs = [spec for n in range(self.pair, end)
+                     for spec in self.plan.pair_games(n) if spec.key not in done]
+            self.pair = end
+            if specs:
+                return specs
+
+    def stored(self, spec: GameSpec, record: Any) -> None:
+        self.records[spec.key] = record
+        if self.live.enabled:
+            self.live.show(match_stats(self.plan, self.records))
+
+    def stored_text(self, done: int) -> str:
+        return str(done)
+
+    def close(self) -> None:
+        self.live.end()  # the live line ends before any message below it
 
 
 def decision_text(plan: MatchPlan, data: dict[str, Any], state: str) -> str:
@@ -294,7 +248,7 @@ def decision_text(plan: MatchPlan, data: dict[str, Any], state: str) -> str:
     return f"no decision yet (the match is {state})"
 
 
-def print_match(store: Any, run_id: int, fmt: str, details: bool,
+def print_match(store: Store, run_id: int, fmt: str, details: bool,
                 output_dir: str | None = None) -> None:
     """Print a stored match (CSV: one table; every table as a file in `output_dir`)."""
     info = store.run(run_id)

@@ -7,13 +7,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from judge.commands.common import (
-    add_harness_options,
-    check_bots,
-    harness_setup,
-    read_lines,
-)
+from judge.commands.inputs import check_bots, harness_setup, read_lines
+from judge.commands.options import add_harness_options
 from judge.exits import ExitStatus
+from judge.plan import NimBatchPlan
 from judge.report import FORMATS, render_rows, to_json
 
 
@@ -65,34 +62,53 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def run(args: argparse.Namespace) -> int:
-    """Grade each program."""
-    from judge.nimbatch import grade_program, parse_input, standard_input
+def new_plan(args: argparse.Namespace) -> tuple[NimBatchPlan, list[str]]:
+    """The plan of the grading, and the messages of programs skipped."""
+    from judge.nimbatch import parse_input, standard_input
 
     text = "\n".join(read_lines(args.input)) + "\n" if args.input else standard_input()
     cases = parse_input(text, str(args.input) if args.input else "nim.txt")
-    setup = harness_setup(args)  # the language table first: programs are compiled next
+    harness = harness_setup(args)  # the language table first: programs are compiled next
     programs, skipped = check_bots(args.programs)
-    status = ExitStatus.SKIPPED if skipped else ExitStatus.OK
-    print(f"judge: nim-batch: {len(programs)} programs, confinement "
-          f"{setup.tier}", file=sys.stderr)
+    return NimBatchPlan(programs=tuple(programs), text=text, cases=tuple(cases),
+                        input_file=str(args.input) if args.input else None,
+                        strict=args.strict, per_case=args.per_case, harness=harness), skipped
 
-    limits = setup.limits
+
+def grade(plan: NimBatchPlan) -> list[dict[str, Any]]:
+    """Each program's grade, as a row of the table."""
+    from judge.nimbatch import grade_program
+
+    print(f"judge: nim-batch: {len(plan.programs)} programs, confinement "
+          f"{plan.harness.tier}", file=sys.stderr)
     rows = []
-    for program in programs:
-        grade, failure = grade_program(
-            program, text, cases, limits, setup.sandbox, strict=args.strict,
-            per_case=args.per_case, progress=lambda s: print(f"judge: {s}", file=sys.stderr))
+    for program in plan.programs:
+        result, failure = grade_program(
+            program, plan.text, list(plan.cases), plan.harness.limits, plan.harness.sandbox,
+            strict=plan.strict, per_case=plan.per_case,
+            progress=lambda s: print(f"judge: {s}", file=sys.stderr))
         rows.append({
-            "program": program, **grade.to_dict(),
-            "score": f"{grade.correct}/{grade.cases}",
+            "program": program, **result.to_dict(),
+            "score": f"{result.correct}/{result.cases}",
             "verdict": failure.code if failure else "ok",
             "message": failure.message if failure else "",
         })
-    if args.format == "json":
+    return rows
+
+
+def run(args: argparse.Namespace) -> int:
+    """Grade each program and print the grades."""
+    plan, skipped = new_plan(args)
+    render(grade(plan), args.format, args.details)
+    return ExitStatus.SKIPPED if skipped else ExitStatus.OK
+
+
+def render(rows: list[dict[str, Any]], fmt: str, details: bool) -> None:
+    """Print the grades in the format (CSV with details: one table of every line)."""
+    if fmt == "json":
         sys.stdout.write(to_json({"programs": [{k: v for k, v in r.items() if k != "score"}
                                                for r in rows]}))
-        return status
+        return
     table = []
     for r in rows:
         wrong = r["first_wrong"]
@@ -100,24 +116,23 @@ def run(args: argparse.Namespace) -> int:
             f"line {wrong['line']}: expected {wrong['expected']!r}, got "
             + ("nothing" if wrong["got"] is None else repr(wrong["got"])))
         table.append(dict(r, first_wrong=shown, notes=summary(r)))
-    if args.format == "csv" and args.details:  # one table: every line of every program
+    if fmt == "csv" and details:  # one table: every line of every program
         lines = [dict(entry, program=r["program"], graded=graded(entry))
                  for r in rows for entry in r["lines"]]
         sys.stdout.write(render_rows(lines, "csv", ["program", "line", "heaps", "expected",
                                                     "got", "ok", "graded"]))
-        return status
-    sys.stdout.write(render_rows(table, args.format,
+        return
+    sys.stdout.write(render_rows(table, fmt,
                                  ["program", "score", "verdict", "first_wrong", "message",
                                   "notes"]))
-    if args.details:
+    if details:
         for r in rows:
             sys.stdout.write(f"\n{r['program']}\n")
             for note in r["notes"]:
                 sys.stdout.write(f"note: {note}\n")
             lines = [dict(entry, graded=graded(entry)) for entry in r["lines"]]
-            sys.stdout.write(render_rows(lines, args.format,
+            sys.stdout.write(render_rows(lines, fmt,
                                          ["line", "heaps", "expected", "got", "ok", "graded"]))
-    return status
 
 
 def summary(row: dict[str, Any]) -> str:

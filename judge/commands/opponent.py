@@ -6,12 +6,8 @@ import argparse
 import sys
 from typing import Any
 
-from judge.commands.common import (
-    add_game_options,
-    add_opponent_option,
-    game_from_args,
-    start_from,
-)
+from judge.commands.inputs import game_from_args, start_from
+from judge.commands.options import add_game_options, add_opponent_option
 from judge.games.base import Game, InputError, MoveError
 from judge.solvers import solver_for
 

@@ -8,16 +8,14 @@ from collections.abc import Callable
 from typing import Any, TextIO
 
 from judge.analysis import MoveReview, judged, review
-from judge.commands.common import (
+from judge.commands.inputs import (
     NothingToGrade,
-    add_game_options,
-    add_harness_options,
-    add_opponent_option,
     check_bots,
     game_from_args,
     harness_setup,
     start_from,
 )
+from judge.commands.options import add_game_options, add_harness_options, add_opponent_option
 from judge.games.base import Game, InputError, MoveError
 from judge.plan import OPTIMAL, Harness
 from judge.players.base import Played, Player, PlayerFailure

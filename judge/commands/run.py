@@ -5,39 +5,24 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from dataclasses import replace
 from typing import Any
 
-from judge.commands.common import (
+from judge import verdicts
+from judge.commands.inputs import check_bots, game_from_args, harness_setup, load_starts, sources
+from judge.commands.options import (
     add_game_options,
     add_harness_options,
     add_opponent_option,
     add_output_options,
-    check_bots,
-    check_cluster,
-    check_output,
-    check_output_dir,
-    exit_status,
-    game_from_args,
-    harness_setup,
-    load_starts,
-    open_store,
-    output_to,
-    play_missing,
-    refuse_with_resume,
     remember_defaults,
-    resumed,
-    run_state,
-    sources,
 )
+from judge.commands.runs import AllGames, RunKind, execute, run_state
 from judge.games.base import Game, InputError
-from judge.plan import GradingPlan
+from judge.plan import OPTIMAL, GameSpec, GradingPlan, Plan
 from judge.report import render_rows, to_json, write_tables
-from judge.results import (
-    compile_errors_text,
-    failures_text,
-    mistake_text,
-)
-from judge.schedule import OPTIMAL, GameSpec
+from judge.results import compile_errors_text, failures_text, mistake_text
+from judge.store import Store
 from judge.summaries import grading_rows
 from judge.testsets import default_tests
 
@@ -66,6 +51,11 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="start positions, one per line (default: the game's standard set)")
     p.add_argument("--seats", choices=("first", "both"), default="first",
                    help="grade the bot as the first player only (default), or in both seats")
+    p.add_argument("--fail-fast", type=fail_fast_count, metavar="N",
+                   help="when a bot's first N games all end with the same failure on its "
+                   "first move (it does not compile, crashes at start, waits for input it "
+                   "will not get), record its other games as not played, and lost "
+                   "(verdict not-played), instead of playing each to the same end")
     p.add_argument("--resume", type=int, metavar="RUN",
                    help="continue an interrupted run, playing only its missing games")
     add_opponent_option(p)
@@ -73,6 +63,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_output_options(p)
     p.set_defaults(func=run)
     remember_defaults(p)
+
+
+def fail_fast_count(text: str) -> int:
+    """The N of --fail-fast: a whole number of at least 1."""
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of games (1 or more)")
+    return n
 
 
 def test_starts(game: Game, tests_file: str | None, seats: str) -> dict[str, tuple[str, ...]]:
@@ -93,65 +94,84 @@ def test_starts(game: Game, tests_file: str | None, seats: str) -> dict[str, tup
 SEATS = {True: "first", False: "second"}
 
 
-def schedule(game: Game, bots: tuple[str, ...] | list[str],
-             starts: dict[str, tuple[str, ...]]) -> list[GameSpec]:
-    """Every (bot, start, seat) game of a grading run, in a fixed order."""
-    specs = []
-    for seat_name, texts in starts.items():
-        first = seat_name == "first"
-        for text in texts:
-            pos = game.parse_position(text)
-            bot_seat = game.mover(pos) if first else 1 - game.mover(pos)
-            for bot in bots:
-                players = (bot, OPTIMAL) if bot_seat == 0 else (OPTIMAL, bot)
-                key = f"{bot}|{text}|{seat_name}"
-                specs.append(GameSpec(key, players, text))
-    return specs
+def new_plan(args: argparse.Namespace) -> tuple[GradingPlan, list[str]]:
+    """The plan of a new grading run, and the messages of bots skipped."""
+    if not args.bots:
+        raise InputError("name at least one BOT to grade")
+    game = game_from_args(args)
+    harness = harness_setup(args)
+    starts = test_starts(game, args.tests, args.seats)
+    bots, skipped = check_bots(args.bots)
+    plan = GradingPlan(
+        game=game.name, rules=game.rules_string(), harness=harness, opponent=args.opponent,
+        directory=os.getcwd(), sources=sources(bots), bots=tuple(bots), tests=args.tests,
+        seats=args.seats, starts=starts, fail_fast=args.fail_fast)
+    return replace(plan, planned=len(plan.schedule())), skipped
 
 
 def run(args: argparse.Namespace) -> int:
     """Grade the bots (or resume a run) and print the results."""
-    skipped: list[str] = []
-    check_output_dir(args.output_dir)
-    check_output(args.output, [args.db, *args.bots])
-    if args.resume is not None:
-        store = open_store(args.db, must_exist=True)
-        refuse_with_resume(args, "--game", "--rules", "--tests", "--seats", "bots")
-        run_id = args.resume
-        plan = resumed(store, args.resume, "run")
+    return execute(args, RunKind(
+        "run", ("--game", "--rules", "--tests", "--seats", "--fail-fast"), new_plan,
+        print_run, lambda plan, store, run_id, backend: FailFast(plan, store, run_id)))
+
+
+class FailFast(AllGames):
+    """A grading run's games; with --fail-fast N, each bot's first N games first: a bot
+    whose N games all ended with the same failure on its first move has its other games
+    recorded as not played, and lost, rather than each failing the same way again."""
+
+    def __init__(self, plan: Plan, store: Store, run_id: int) -> None:
+        super().__init__(plan, store, run_id)
         assert isinstance(plan, GradingPlan)
-        check_cluster(args, plan)  # before the run is touched
-    else:
-        if not args.game:
-            raise InputError("--game is required (or --resume RUN)")
-        if not args.bots:
-            raise InputError("name at least one BOT to grade")
-        game = game_from_args(args)
-        harness = harness_setup(args)
-        starts = test_starts(game, args.tests, args.seats)
-        bots, skipped = check_bots(args.bots)
-        plan = GradingPlan(
-            game=game.name, rules=game.rules_string(), harness=harness,
-            opponent=args.opponent, directory=os.getcwd(), sources=sources(bots),
-            planned=len(schedule(game, bots, starts)), bots=tuple(bots), tests=args.tests,
-            seats=args.seats, starts=starts)
-        check_cluster(args, plan)
-        from judge.schedule import plays_here
+        self.fail_fast = plan.fail_fast
+        self.tried = False
 
-        if not getattr(args, "cluster", None) and plays_here(harness.jobs, plan.planned):
-            from judge.sandbox.slots import warm
+    def next(self, done: set[str]) -> list[GameSpec]:
+        if not self.fail_fast:
+            return super().next(done)
+        trial = {bot: specs[:self.fail_fast] for bot, specs in self.by_bot().items()}
+        if not self.tried:
+            self.tried = True
+            first = [s for specs in trial.values() for s in specs if s.key not in done]
+            if first:
+                return self.counted(first)
+        records = self.store.games(self.run_id)
+        reasons = {bot: given_up(bot, [records[s.key] for s in specs], self.fail_fast)
+                   for bot, specs in trial.items()}
+        return self.counted([replace(s, not_played=reasons[bot_of(s)] or "")
+                             for s in self.specs if s.key not in done])
 
-            warm()  # games played here: their slots made ready meanwhile
-        store = open_store(args.db)  # only now: a refused command leaves no database behind
-        run_id = store.create_run(plan)
-    specs = schedule(plan.load_game(), plan.bots, plan.starts)
-    play_missing(store, run_id, plan, specs, args)
-    with output_to(args.output):
-        print_run(store, run_id, args.format, args.details, args.output_dir)
-    return exit_status(store, run_id, args.resume is None and bool(skipped))
+    def by_bot(self) -> dict[str, list[GameSpec]]:
+        """Each bot's games, in the schedule's order."""
+        games: dict[str, list[GameSpec]] = {}
+        for spec in self.specs:
+            games.setdefault(bot_of(spec), []).append(spec)
+        return games
 
 
-def print_run(store: Any, run_id: int, fmt: str, details: bool,
+def bot_of(spec: GameSpec) -> str:
+    """The graded bot of a grading game."""
+    return spec.players[1] if spec.players[0] == OPTIMAL else spec.players[0]
+
+
+def given_up(bot: str, records: list[dict[str, Any]], n: int) -> str | None:
+    """Why the rest of `bot`'s games are not played: its first `n` games (`records`) all
+    ended with the same failure on its first move; None if they did not."""
+    codes = set()
+    for rec in records:
+        seat = rec["players"].index(bot)
+        verdict = rec["verdict"]
+        if verdict["seat"] != seat or any(m["seat"] == seat for m in rec["moves"]):
+            return None
+        codes.add(verdict["code"])
+    if len(records) < n or len(codes) != 1 or codes & {verdicts.NOT_PLAYED}:
+        return None
+    return (f"its first {n} games ended with {codes.pop()} on its first move "
+            f"(--fail-fast {n})")
+
+
+def print_run(store: Store, run_id: int, fmt: str, details: bool,
               output_dir: str | None = None) -> None:
     """Print a stored grading run in the chosen format (CSV: one table; all of them as
     files in `output_dir`)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from judge.commands.common import add_credentials_option
+from judge.commands.options import add_credentials_option
 from judge.commands.worker import RECIPE
 from judge.credentials import INSTALL
 from judge.games.base import InputError

@@ -8,7 +8,8 @@ import os
 import sys
 from pathlib import Path
 
-from judge.commands.common import add_harness_options, harness_setup
+from judge.commands.inputs import harness_setup
+from judge.commands.options import add_harness_options
 from judge.games.base import InputError
 
 HINT = "judge serve needs the web extra: pip install -e '.[web]'"

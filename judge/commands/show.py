@@ -10,14 +10,9 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from judge.commands.common import (
-    add_output_options,
-    check_output,
-    check_output_dir,
-    open_store,
-    output_to,
-)
+from judge.commands.options import add_output_options
 from judge.commands.run import print_run
+from judge.commands.runs import check_output, check_output_dir, open_store, output_to
 from judge.exits import ExitStatus
 from judge.games.base import InputError
 from judge.plan import OPTIMAL, GradingPlan, MatchPlan
@@ -136,7 +131,7 @@ def replay_text(store: Any, run_id: int, number: int) -> str:
 
 def replay_file(path: str) -> int:
     """Check every transcript line of `path` against the rules; print what is wrong."""
-    from judge.commands.common import read_lines
+    from judge.commands.inputs import read_lines
     from judge.report import printable_line
     from judge.transcripts import check_line
 

@@ -7,7 +7,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from judge.commands.common import add_game_options, game_from_args, read_lines
+from judge.commands.inputs import game_from_args, read_lines
+from judge.commands.options import add_game_options
 from judge.games.base import Game, InputError
 from judge.report import FORMATS, render_rows, to_json
 from judge.solvers import solver_for

@@ -4,43 +4,30 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
 import sys
 from dataclasses import replace
-from itertools import combinations
-from typing import Any
 
-from judge.commands.common import (
+from judge.commands.inputs import (
     NothingToGrade,
+    check_bots,
+    game_from_args,
+    harness_setup,
+    paired_starts,
+    sources,
+)
+from judge.commands.options import (
     add_game_options,
     add_harness_options,
     add_output_options,
-    check_bots,
-    check_cluster,
-    check_output,
-    check_output_dir,
-    exit_status,
-    game_from_args,
-    harness_setup,
-    open_store,
-    output_to,
-    paired_starts,
-    play_missing,
-    refuse_with_resume,
     remember_defaults,
-    resumed,
-    run_state,
-    sources,
 )
-from judge.games.base import Game, InputError
-from judge.plan import TournamentPlan, is_program
+from judge.commands.runs import RunKind, execute, run_state
+from judge.games.base import InputError
+from judge.plan import OPTIMAL, TournamentPlan, is_program
 from judge.players.level import PREFIX, is_level, parse_level
 from judge.report import render_table, to_json, write_tables
-from judge.results import (
-    compile_errors_text,
-    failures_text,
-)
-from judge.schedule import OPTIMAL, GameSpec
+from judge.results import compile_errors_text, failures_text
+from judge.store import Store
 from judge.summaries import standings
 
 
@@ -86,24 +73,30 @@ def register(sub: argparse._SubParsersAction) -> None:
 MAX_ROUNDS = 1000
 
 
-def schedule(game: Game, plan: TournamentPlan) -> list[GameSpec]:
-    """All games of the tournament, in an order shuffled by the recorded seed."""
-    entrants = plan.entrants
-    if plan.gauntlet:
-        pairs = [(plan.gauntlet, b) for b in entrants if b != plan.gauntlet]
-    else:
-        pairs = list(combinations(entrants, 2))
-    specs = []
-    for rnd in range(1, plan.rounds + 1):
-        for text in plan.start_positions:
-            pos = game.parse_position(text)
-            for a, b in pairs:
-                for first, second in ((a, b), (b, a)):
-                    players = (first, second) if game.mover(pos) == 0 else (second, first)
-                    key = f"{rnd}|{text}|{first}|{second}"
-                    specs.append(GameSpec(key, players, text))
-    random.Random(plan.seed).shuffle(specs)
-    return specs
+def new_plan(args: argparse.Namespace) -> tuple[TournamentPlan, list[str]]:
+    """The plan of a new tournament, and the messages of bots skipped."""
+    gauntlet = args.gauntlet and seat_name(args.gauntlet)
+    names = [seat_name(n) for n in args.bots]
+    if gauntlet and gauntlet not in names:
+        names.insert(0, gauntlet)
+    judges = judge_players(names, args.include_optimal)
+    programs = [n for n in names if is_program(n)]
+    harness = harness_setup(args)  # the language table first: bots are compiled next
+    bots, skipped = check_bots(programs) if programs else ([], [])
+    entrants = bots + judges
+    if len(entrants) < 2:
+        error = NothingToGrade if skipped else InputError  # 3: a language is missing
+        raise error("a tournament needs at least two participants "
+                    "(name two bots, or add optimal or a level:N)")
+    if not 1 <= args.rounds <= MAX_ROUNDS:
+        raise InputError(f"--rounds must be from 1 to {MAX_ROUNDS}")
+    game = game_from_args(args)
+    plan = TournamentPlan(
+        game=game.name, rules=game.rules_string(), harness=harness.seeded(),
+        directory=os.getcwd(), sources=sources(bots), entrants=tuple(entrants),
+        gauntlet=gauntlet, starts_file=args.starts,
+        start_positions=tuple(paired_starts(game, args.starts)), rounds=args.rounds)
+    return replace(plan, planned=len(plan.schedule())), skipped
 
 
 def seat_name(name: str) -> str:
@@ -124,53 +117,12 @@ def judge_players(names: list[str], include_optimal: bool) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     """Play (or resume) a tournament and print the standings."""
-    skipped: list[str] = []
-    check_output_dir(args.output_dir)
-    check_output(args.output, [args.db, *args.bots])
-    if args.resume is not None:
-        store = open_store(args.db, must_exist=True)
-        refuse_with_resume(args, "--game", "--rules", "--starts", "--gauntlet", "--rounds",
-                           "--include-optimal", "bots")
-        run_id = args.resume
-        plan = resumed(store, args.resume, "tournament")
-        assert isinstance(plan, TournamentPlan)
-        check_cluster(args, plan)  # before the run is touched
-    else:
-        if not args.game:
-            raise InputError("--game is required (or --resume RUN)")
-        gauntlet = args.gauntlet and seat_name(args.gauntlet)
-        names = [seat_name(n) for n in args.bots]
-        if gauntlet and gauntlet not in names:
-            names.insert(0, gauntlet)
-        judges = judge_players(names, args.include_optimal)
-        programs = [n for n in names if is_program(n)]
-        harness = harness_setup(args)  # the language table first: bots are compiled next
-        bots, skipped = check_bots(programs) if programs else ([], [])
-        entrants = bots + judges
-        if len(entrants) < 2:
-            error = NothingToGrade if skipped else InputError  # 3: a language is missing
-            raise error("a tournament needs at least two participants "
-                        "(name two bots, or add optimal or a level:N)")
-        if not 1 <= args.rounds <= MAX_ROUNDS:
-            raise InputError(f"--rounds must be from 1 to {MAX_ROUNDS}")
-        game = game_from_args(args)
-        harness = harness.seeded()
-        plan = TournamentPlan(
-            game=game.name, rules=game.rules_string(), harness=harness,
-            directory=os.getcwd(), sources=sources(bots), entrants=tuple(entrants),
-            gauntlet=gauntlet, starts_file=args.starts,
-            start_positions=tuple(paired_starts(game, args.starts)), rounds=args.rounds)
-        plan = replace(plan, planned=len(schedule(game, plan)))
-        check_cluster(args, plan)
-        store = open_store(args.db)  # only now: a refused command leaves no database behind
-        run_id = store.create_run(plan)
-    play_missing(store, run_id, plan, schedule(plan.load_game(), plan), args)
-    with output_to(args.output):
-        print_tournament(store, run_id, args.format, args.details, args.output_dir)
-    return exit_status(store, run_id, args.resume is None and bool(skipped))
+    return execute(args, RunKind(
+        "tournament", ("--game", "--rules", "--starts", "--gauntlet", "--rounds",
+                       "--include-optimal"), new_plan, print_tournament))
 
 
-def print_tournament(store: Any, run_id: int, fmt: str, details: bool,
+def print_tournament(store: Store, run_id: int, fmt: str, details: bool,
                      output_dir: str | None = None) -> None:
     """Print a stored tournament (CSV: one table; all of them as files in `output_dir`)."""
     info = store.run(run_id)

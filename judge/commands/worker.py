@@ -6,7 +6,7 @@ import argparse
 import os
 import sys
 
-from judge.commands.common import add_credentials_option
+from judge.commands.options import add_credentials_option
 from judge.credentials import INSTALL
 from judge.games.base import InputError
 

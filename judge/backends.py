@@ -1,5 +1,6 @@
-"""Playing a run's scheduled games: in this process, on a pool of forked workers, or on a
-Dask cluster (`judge.cluster`), each record handed back as its game ends."""
+"""Where a run's games are played, behind one interface (`Backend`): this machine's
+processes (`LocalPool`: in this process, or on a pool of forked workers) or a Dask cluster
+(`judge.cluster.DaskCluster`), each record handed back as its game ends."""
 
 from __future__ import annotations
 
@@ -7,15 +8,15 @@ import ctypes
 import os
 import signal
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import nullcontext
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 from judge.plan import is_program
-from judge.playing import OPTIMAL, GameSpec, Setup, game_seed, play_spec
+from judge.playing import GameSpec, Setup, play_spec
 
-__all__ = ["OPTIMAL", "GameSpec", "Setup", "game_seed", "play_spec", "plays_here",
-           "run_specs"]
+__all__ = ["Backend", "BackendLost", "LocalPool", "plays_here"]
 
 
 def _worker_init() -> None:
@@ -38,29 +39,36 @@ def _worker_init() -> None:
         sys.exit(1)
 
 
-def run_specs(setup: Setup, specs: list[GameSpec], jobs: int,
-              on_done: Callable[[GameSpec, dict[str, Any]], None],
-              progress: bool = False, cluster: str | None = None,
-              credentials: str | None = None) -> None:
-    """Play `specs` on `jobs` processes (or on the Dask `cluster` at that address, reached
-    with the credentials folder `credentials`), calling `on_done` in this process as each
-    ends."""
-    bar = _progress(len(specs), progress)
-    if cluster is not None:
-        from judge.cluster import play_on_cluster
+class BackendLost(Exception):
+    """The backend could not go on with the run (a worker process was killed, the cluster
+    went): the games stored so far are kept."""
 
-        games: Iterator[tuple[GameSpec, dict[str, Any]]] = play_on_cluster(
-            setup, specs, cluster, credentials)
-    else:
-        games = _play_all(setup, specs, jobs)
-    try:
-        for spec, record in games:
-            on_done(spec, record)
-            if bar is not None:
-                bar.update(1)
-    finally:
-        if bar is not None:
-            bar.close()
+
+class Backend(Protocol):
+    """Where a run's games are played: this machine's processes (`LocalPool`) or a Dask
+    cluster's workers (`judge.cluster.DaskCluster`)."""
+
+    #: how many games it plays at once
+    slots: int
+
+    def play(self, setup: Setup, specs: list[GameSpec]) -> Iterator[tuple[GameSpec, Any]]:
+        """Play `specs`, yielding each with its record as its game ends (in any order)."""
+        ...
+
+
+@dataclass(frozen=True)
+class LocalPool:
+    """This machine: the games in this process (one job, or one game), else on `jobs`
+    forked worker processes."""
+
+    jobs: int
+
+    @property
+    def slots(self) -> int:
+        return self.jobs
+
+    def play(self, setup: Setup, specs: list[GameSpec]) -> Iterator[tuple[GameSpec, Any]]:
+        return _play_all(setup, specs, self.jobs)
 
 
 def plays_here(jobs: int, games: int) -> bool:
@@ -120,7 +128,8 @@ def _play_on_workers(setup: Setup, specs: list[GameSpec], jobs: int,
         left = len(specs)
         while left:
             if not readers:
-                raise RuntimeError(f"the worker processes ended with {left} games unplayed")
+                raise BackendLost(f"a process of the judge that played games ended with "
+                                  f"{left} games unplayed")
             for reader in wait(readers):
                 try:
                     kind, index, payload = reader.recv()
@@ -176,11 +185,3 @@ def _worker(setup: Setup, specs: list[GameSpec], taken: Any, results: Any,
                 results.send(("done", index, record))
     finally:
         results.close()
-
-
-def _progress(total: int, enabled: bool):  # noqa: ANN202 - a tqdm bar or None
-    if not enabled or total == 0:
-        return None
-    from tqdm import tqdm
-
-    return tqdm(total=total, unit="game", file=sys.stderr, dynamic_ncols=True)

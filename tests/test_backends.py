@@ -8,8 +8,8 @@ import time
 import pytest
 from test_hostile import children_of_this_process
 
-import judge.schedule as schedule
-from judge.schedule import GameSpec, Setup
+import judge.backends as backends
+from judge.playing import GameSpec, Setup
 
 SETUP = Setup(game="nim", rules="", limits={}, sandbox="none")
 SPECS = [GameSpec(key=f"g{i}", players=("a", "b"), start=str(i)) for i in range(40)]
@@ -36,13 +36,13 @@ def fake_play(setup: Setup, spec: GameSpec) -> dict:
 
 @pytest.fixture(autouse=True)
 def fake_games(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(schedule, "play_spec", fake_play)  # the workers are forked
+    monkeypatch.setattr(backends, "play_spec", fake_play)  # the workers are forked
     BEFORE.clear()
     BEFORE.update(children())
 
 
 def test_every_game_is_played_once_and_the_workers_share_them() -> None:
-    played = list(schedule._play_all(SETUP, SPECS, 2))
+    played = list(backends._play_all(SETUP, SPECS, 2))
     assert sorted(spec.key for spec, _ in played) == sorted(spec.key for spec in SPECS)
     assert all(record["key"] == spec.key for spec, record in played)
     assert len({record["pid"] for _, record in played} - {os.getpid()}) == 2
@@ -50,7 +50,7 @@ def test_every_game_is_played_once_and_the_workers_share_them() -> None:
 
 
 def test_one_job_plays_in_this_process() -> None:
-    played = list(schedule._play_all(SETUP, SPECS[:3], 1))
+    played = list(backends._play_all(SETUP, SPECS[:3], 1))
     assert [record["pid"] for _, record in played] == [os.getpid()] * 3
 
 
@@ -58,7 +58,7 @@ def test_an_exception_in_a_worker_stops_the_run_with_that_exception(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("FAIL_AT_7", "1")
     with pytest.raises(ValueError, match="the judge's own bug"):
-        list(schedule._play_all(SETUP, SPECS, 2))
+        list(backends._play_all(SETUP, SPECS, 2))
     assert children() == []
 
 
@@ -66,8 +66,8 @@ def test_a_worker_that_dies_is_said_and_the_other_one_plays_on(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DIE_AT_13", "1")
     played = []
-    with pytest.raises(RuntimeError, match="1 games unplayed"):
-        for spec, _ in schedule._play_all(SETUP, SPECS, 2):
+    with pytest.raises(backends.BackendLost, match="1 games unplayed"):
+        for spec, _ in backends._play_all(SETUP, SPECS, 2):
             played.append(spec.key)
     assert "g13" not in played and len(played) == len(SPECS) - 1
     assert children() == []
@@ -75,7 +75,7 @@ def test_a_worker_that_dies_is_said_and_the_other_one_plays_on(
 
 def test_a_run_stopped_by_its_reader_ends_its_workers_at_once() -> None:
     slow = [GameSpec(key=f"s{i}", players=("a", "b"), start=str(100 + i)) for i in range(4)]
-    games = schedule._play_all(SETUP, [*SPECS[:2], *slow], 2)
+    games = backends._play_all(SETUP, [*SPECS[:2], *slow], 2)
     next(games)
     began = time.monotonic()
     games.close()  # as a Ctrl-C in the reader does

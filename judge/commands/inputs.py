@@ -1,0 +1,259 @@
+"""From the user's arguments to the parts of a plan: the game, start positions from files, the
+harness (limits checked against what this machine allows, the confinement tier), the bots
+(each compiled once, before any game)."""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from judge.exits import ExitStatus
+from judge.games import load_game
+from judge.games.base import Game, InputError
+from judge.plan import LIMIT_OPTIONS, OPTIMAL, BotSource, Harness, identical
+
+
+def game_from_args(args: argparse.Namespace) -> Game:
+    """The game named by `--game` under `--rules`."""
+    return load_game(args.game, args.rules)
+
+
+def solvable(game: Game, positions: list[Any]) -> list[Any]:
+    """The positions, once the solver has confirmed it can solve them here (else `InputError`)."""
+    from judge.solvers import solver_for
+
+    solver_for(game).check(positions)
+    return positions
+
+
+def start_from(game: Game, text: str | None) -> Any:
+    """The start position of `--start` (or the game's own), checked to be solvable."""
+    pos = game.parse_position(text) if text else game.start()
+    return solvable(game, [pos])[0]
+
+
+def read_lines(path: Path) -> list[str]:
+    """The lines of a user's text file; a missing or unreadable file is an `InputError`."""
+    try:
+        return path.read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        raise InputError(f"no such file: {path}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"cannot read {path}: {exc}") from None
+
+
+def load_starts(game: Game, path: str) -> list[str]:
+    """The start positions of a user's file, in canonical notation; errors name the file.
+
+    Positions where the game is already over are refused; repeated ones are played once.
+    """
+    try:
+        positions = solvable(game, game.parse_positions(read_lines(Path(path))))
+    except InputError as exc:
+        raise InputError(f"{path}: {exc}") from None
+    texts: list[str] = []
+    for pos in positions:
+        text = game.format_position(pos)
+        if game.is_over(pos):
+            raise InputError(f"{path}: {text!r} is the end of a game, not a start")
+        if text in texts:
+            print(f"judge: {path}: {text!r} is listed twice; it is played once",
+                  file=sys.stderr)
+            continue
+        texts.append(text)
+    if not texts:
+        raise InputError(f"{path}: no start positions in the file")
+    return texts
+
+
+def paired_starts(game: Game, path: str | None) -> list[str]:
+    """The starts of a tournament or match, as texts: those of --starts FILE, or the
+    default set (`judge.testsets.tournament_starts`), checked to be solvable here."""
+    if path:
+        return load_starts(game, path)
+    from judge.testsets import tournament_starts
+
+    return [game.format_position(p) for p in solvable(game, tournament_starts(game))]
+
+
+#: the most games played at once on one machine (each is a process of the judge's)
+MAX_JOBS = 256
+
+
+def jobs_from(asked: int) -> int:
+    """The number of `--jobs`, checked."""
+    if asked < 1:
+        raise InputError("--jobs must be at least 1")
+    if asked > MAX_JOBS:
+        raise InputError(f"--jobs {asked} is more than {MAX_JOBS} games at once")
+    return asked
+
+
+def limit_ceilings() -> dict[str, tuple[float, str]]:
+    """The largest value each limit option may take here, and why (what the system allows:
+    its memory, its thread count, a clock that fits a number)."""
+    try:
+        memory_mib = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / (1 << 20)
+    except (ValueError, OSError):
+        memory_mib = float(1 << 22)
+    try:
+        threads = int(Path("/proc/sys/kernel/threads-max").read_text())
+    except (OSError, ValueError):
+        threads = 1 << 15
+    week = 7 * 24 * 3600.0
+    memory = (memory_mib, "this machine's memory in MiB")
+    return {
+        "--move-time": (week, "a week in seconds"),
+        "--first-move-time": (week, "a week in seconds"),
+        "--cpu-time": (week, "a week in seconds"),
+        "--game-time": (week, "a week in seconds"),
+        "--memory": memory,
+        "--disk": memory,  # a tmpfs: memory too
+        "--processes": (float(threads), "the threads this machine allows"),
+        "--output-limit": (1 << 20, "1 GiB in KiB (the judge reads it)"),
+        "--move-limit": (1e6, "a million moves"),
+    }
+
+
+def number(value: float) -> str:
+    """A limit's value as a person writes it: 100000000, 1048576, 0.0009765625, 1e+30."""
+    if math.isfinite(value) and value == int(value) and abs(value) < 1e15:
+        return str(int(value))
+    return f"{value:.10g}"
+
+
+def harness_setup(args: argparse.Namespace) -> Harness:
+    """The recorded harness settings of a run: limits, sandbox, jobs, seed, languages."""
+    from judge.sandbox import Limits
+
+    defaults = Limits()
+    overrides = {}
+    ceilings = limit_ceilings()
+    for flag, field, scale, _ in LIMIT_OPTIONS:
+        value = getattr(args, f"limit_{field}", None)
+        if value is not None:
+            if not math.isfinite(value) or value <= 0:
+                raise InputError(f"{flag} must be a positive number, not {number(value)}")
+            whole = type(getattr(defaults, field)) is int
+            if whole and value * scale < 1:
+                raise InputError(f"{flag} {number(value)} is less than {number(1 / scale)}, "
+                                 f"its smallest step")
+            top, why = ceilings[flag]
+            if value > top:
+                raise InputError(f"{flag} {number(value)} is more than {why} "
+                                 f"({number(math.floor(top))})")
+            if flag in ("--memory", "--disk") and value < 1:
+                raise InputError(f"{flag} {number(value)} is less than 1 MiB")
+            overrides[field] = type(getattr(defaults, field))(value * scale)
+    try:
+        limits = Limits(**overrides)
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
+    asked = getattr(args, "jobs", None)  # commands that play one game at a time have none
+    jobs = (os.cpu_count() or 1) if asked is None else jobs_from(asked)
+    from judge.sandbox import languages
+
+    overrides = languages.read_overrides(getattr(args, "languages", None),
+                                         getattr(args, "flags", None))
+    languages.configure(overrides)  # before the bots are compiled
+    tier = tier_for_run(args.sandbox)
+    return Harness(limits, tier.sandbox, tier.name, tier.holds(), jobs,
+                   getattr(args, "seed", None), overrides)
+
+
+def tier_for_run(mode: str) -> Any:
+    """The confinement tier a `--sandbox` mode gives here (recorded with the run), with a
+    warning on stderr for each guarantee that does not hold on this machine, and a note
+    when a bot waiting for input cannot be seen (it then loses at its time limit)."""
+    from judge.sandbox import tier_for
+    from judge.sandbox.waiting import blind_reason
+
+    tier = tier_for(mode)
+    if tier.sandbox == "none" and mode == "auto":
+        print("judge: warning: bubblewrap is not installed or does not work here: bots run "
+              "without namespaces", file=sys.stderr)
+    for line in tier.warnings():
+        print(f"judge: warning: {line}", file=sys.stderr)
+    blind = blind_reason(tier)
+    if blind is not None:
+        print(f"judge: note: a bot that waits for input it will not get is not seen here "
+              f"({blind}): it loses at its time limit, not at once", file=sys.stderr)
+    if tier.uid:
+        from judge.sandbox.build import private_runtime
+
+        for path in private_runtime():
+            print(f"judge: warning: {path} may not be read by other users, so Python bots, "
+                  "which run under a uid of their own, cannot start: make it readable "
+                  f"(chmod o+rx {path})", file=sys.stderr)
+    return tier
+
+
+class NothingToGrade(InputError):
+    """Nothing can be played because bots were skipped, their language not installed here:
+    the command ends with `ExitStatus.SKIPPED` (the machine lacks a toolchain), not as bad
+    input."""
+
+    status = ExitStatus.SKIPPED
+
+
+def check_bots(paths: list[str]) -> tuple[list[str], list[str]]:
+    """(the bot paths as given, after checking each names a runnable program; the messages
+    of bots skipped because their language is not installed here).
+
+    Every bot is compiled here, once, before any game: one that does not compile gets the
+    compile-error verdict in each of its games, its message reported once. Folders and
+    files that cannot be bots (a shell glob such as ``bots/nim/*`` may catch a README or
+    ``__pycache__``) are skipped with a note on stderr; a missing file is an error.
+    """
+    from judge.sandbox import CompileError, ToolchainMissing, program_for
+    from judge.sandbox.languages import SettingsError
+
+    bots: list[str] = []
+    skipped: list[str] = []
+    seen: dict[Path, str] = {}
+    for path in paths:
+        if Path(path).is_dir():
+            print(f"judge: skipping {path}: a folder, not a bot", file=sys.stderr)
+            continue
+        try:
+            program_for(path)  # compiled (and cached) once, here
+        except CompileError:
+            pass  # every game of that bot gets the compile-error verdict
+        except SettingsError:
+            raise  # the user's flags or table: no bot of that language could run
+        except ToolchainMissing as exc:
+            message = f"bot {path}: {exc}"
+            print(f"judge: skipping {message}", file=sys.stderr)
+            skipped.append(message)
+            continue
+        except InputError as exc:
+            if not Path(path).exists() or len(paths) == 1:
+                raise
+            print(f"judge: skipping {exc}", file=sys.stderr)  # e.g. a README among the bots
+            continue
+        real = Path(path).resolve()
+        if real in seen:
+            raise InputError(f"{path} and {seen[real]} are the same bot")
+        seen[real] = path
+        bots.append(path)
+    if not bots and skipped:  # each was named above, with the package to install
+        raise NothingToGrade("nothing to grade: " + (
+            "the bot was skipped" if len(skipped) == 1 else "every bot was skipped")
+            + " (its language is not installed here)")
+    if not bots:
+        raise InputError("no bot files among the arguments")
+    return bots, skipped
+
+
+def sources(bots: list[str]) -> tuple[BotSource, ...]:
+    """The bots' files as they are now (the perfect player has none), with a warning on
+    stderr for each group of files with the same content (a copied submission)."""
+    found = tuple(BotSource.read(b) for b in bots if b != OPTIMAL)
+    for group in identical(found):
+        print(f"judge: warning: {', '.join(group)} are the same program (identical files)",
+              file=sys.stderr)
+    return found

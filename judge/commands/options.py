@@ -1,0 +1,149 @@
+"""The command-line options the subcommands share, in groups (the game, the opponent, how
+bots are run, the outputs), and what `--resume` refuses."""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import os
+from collections.abc import Callable
+
+from judge.games import GAMES
+from judge.games.base import InputError
+from judge.plan import LIMIT_OPTIONS
+from judge.report import FORMATS
+
+
+def add_game_options(p: argparse.ArgumentParser, required: bool = True) -> None:
+    """`--game` and `--rules`."""
+    p.add_argument("--game", required=required, choices=sorted(GAMES), type=str.lower,
+                   help="the game")
+    p.add_argument("--rules", default="", metavar='"KEY=VALUE ..."',
+                   help="rule options, e.g. 'misere=on' for Nim or 'hands=2/3 fingers=4 "
+                   "split=on' for Chopsticks (all keys: see protocols/<game>.md)")
+
+
+DEFAULT_DB = "judge-results.sqlite"
+
+
+def add_opponent_option(p: argparse.ArgumentParser) -> None:
+    """`--opponent`: which perfect player plays where the optimal player is named."""
+    from judge.players.optimal import opponent_kind
+
+    p.add_argument("--opponent", type=opponent_kind, default="optimal",
+                   metavar="{optimal,tricky,level:N}",
+                   help="the perfect opponent: optimal (a best move; with --seed a random one "
+                   "of them), or tricky: just as perfect (a perfect bot gets the same result), "
+                   "but among its best moves it plays the one that leaves the bot the fewest "
+                   "replies that keep its value; or a weaker one, level:N from 0 (random "
+                   "play) to 10 (perfect play): a best move with probability N/10, else any "
+                   "legal move (default: optimal)")
+
+
+def add_output_options(p: argparse.ArgumentParser, extra: tuple[str, ...] = ("html",)) -> None:
+    """`--format` (the table formats and `extra` ones), `--output`, `--details`, `--db`."""
+    p.add_argument("--format", choices=(*FORMATS, *extra), default="table",
+                   help="output format: html is one self-contained page (a game viewer for "
+                   "every game)" + (", jsonl one transcript line per game, replayable"
+                                    if "jsonl" in extra else ""))
+    p.add_argument("--output", metavar="FILE",
+                   help="write the output to FILE (whole, or not at all) instead of stdout")
+    p.add_argument("--details", action="store_true", help="also list every game")
+    p.add_argument("--output-dir", metavar="DIR",
+                   help="also write every table (bots or standings, crosstable, games) to "
+                   "its own file in DIR, in the --format (csv: NAME.csv); stdout then has one")
+    p.add_argument("--db", default=DEFAULT_DB, metavar="FILE",
+                   help=f"the results database (default: {DEFAULT_DB} in this directory)")
+
+
+def add_credentials_option(p: argparse.ArgumentParser) -> None:
+    """`--credentials DIR`: the cluster's credentials folder."""
+    from judge.credentials import ENV
+
+    p.add_argument("--credentials", metavar="DIR",
+                   help=f"the cluster's credentials: the folder `judge scheduler` made (copied "
+                   f"here from its machine); default: ${ENV}, else the folder cluster of "
+                   f"the judge's cache")
+
+
+def add_harness_options(p: argparse.ArgumentParser, jobs: bool = True, seed: bool = True,
+                        limits: dict[str, str] | None = None) -> None:
+    """How bots are run: parallel jobs, sandbox, seed and limits (only those that apply).
+
+    `limits` maps the limit flags that apply to their help (default: all, as in games).
+    """
+    if jobs:
+        p.add_argument("--jobs", type=int, metavar="N", default=None,
+                       help=f"games played at once (default: the number of cores, "
+                       f"{os.cpu_count()})")
+        p.add_argument("--cluster", metavar="ADDRESS",
+                       help="play the games on the cluster whose scheduler is at ADDRESS "
+                       "(printed by `judge scheduler`, e.g. tls://10.0.0.5:8786; workers "
+                       "started with `judge worker ADDRESS`); the results are stored here as "
+                       "they arrive")
+        add_credentials_option(p)
+    p.add_argument("--sandbox", choices=("auto", "bwrap", "none"), default="auto",
+                   help="confine bots with bubblewrap (no network, a minimal read-only "
+                   "system, a private tmpfs) when it is installed (auto, the default), always "
+                   "(bwrap), or without namespaces (none); as root each game also gets a uid "
+                   "and cgroups of its own. The tier a run had is printed and recorded")
+    p.add_argument("--languages", metavar="FILE",
+                   help="a TOML file that changes or adds languages (the shape of the "
+                   "judge's own table: see docs/bots.md)")
+    p.add_argument("--flags", action="append", metavar='LANG="FLAGS"',
+                   help="compiler flags for one language instead of its own, e.g. "
+                   "cpp=\"-O2 -std=c++98 -fpermissive\" (repeatable)")
+    # the language table is read only when the help is shown (not at every start-up)
+    p.format_help = functools.partial(_help_with_languages, p.format_help)  # type: ignore
+    if seed:
+        p.add_argument("--seed", type=int, default=None, metavar="N",
+                       help="let the optimal player choose at random among equally good moves, "
+                       "and give each bot a BOT_SEED in its environment, both derived from N "
+                       "so that the same seed plays the same games")
+    from judge.sandbox import Limits
+
+    g = p.add_argument_group("limits per bot (defaults suit Python bots)")
+    for flag, field, scale, text in LIMIT_OPTIONS:
+        if limits is not None and flag not in limits:
+            continue
+        default = getattr(Limits(), field) / scale
+        g.add_argument(flag, dest=f"limit_{field}", type=float, default=None, metavar="N",
+                       help=f"{(limits or {}).get(flag, text)} (default: {default:g})")
+
+
+def _help_with_languages(format_help: Callable[[], str]) -> str:
+    from judge.sandbox.languages import help_text
+
+    return format_help() + "\n" + help_text()
+
+
+#: the argparse destination of each limit flag
+LIMIT_DESTS = {flag: f"limit_{field}" for flag, field, *_ in LIMIT_OPTIONS}
+
+
+def remember_defaults(p: argparse.ArgumentParser) -> None:
+    """Keep the parser's defaults in `args.defaults` (for `refuse_with_resume`)."""
+    p.set_defaults(defaults={a.dest: a.default for a in p._actions})
+
+
+#: the settings a stored run keeps: given again with --resume, they are refused
+HARNESS_SETTINGS = ["--sandbox", "--seed", "--languages", "--flags", "--opponent",
+                    *(flag for flag, *_ in LIMIT_OPTIONS)]
+
+
+def refuse_with_resume(args: argparse.Namespace, *names: str) -> None:
+    """--resume continues a stored run as it was set up: other settings are an error.
+
+    A setting counts as given when it differs from its default (`args.defaults`, the
+    parser's defaults); --jobs may change, as it does not change any game.
+    """
+    defaults = getattr(args, "defaults", {})
+    given = []
+    for name in [*names, *HARNESS_SETTINGS]:
+        dest = LIMIT_DESTS.get(name, name.lstrip("-").replace("-", "_"))
+        value = getattr(args, dest, None)
+        if value not in (None, [], False) and value != defaults.get(dest):
+            given.append(name if name.startswith("-") else "the BOT arguments")
+    if given:
+        raise InputError(f"--resume continues the stored run as it was set up; "
+                         f"drop {', '.join(given)}")

@@ -1,0 +1,69 @@
+"""--fail-fast N: a bot whose first N games end with the same failure on its first move has
+its other games recorded as not played, and lost; any other bot plays all of its games."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from judge import verdicts
+from judge.commands.run import given_up
+from judge.plan import OPTIMAL
+
+ROOT = Path(__file__).resolve().parent.parent
+TESTS = "1 2\n1 3\n2 3\n1 4\n2 5\n"  # five Nim starts won by the mover
+
+
+def judge(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "judge", *args], capture_output=True,
+                          text=True, timeout=300, cwd=cwd)
+
+
+def record(code: str, bot_moves: int = 0, seat: int = 0) -> dict:
+    moves = [{"seat": 0, "move": "1 1"}] * bot_moves
+    return {"players": ["bot.py", OPTIMAL], "moves": moves,
+            "verdict": {"code": code, "seat": seat}}
+
+
+def test_only_the_same_failure_on_the_first_move_in_each_of_n_games_gives_up() -> None:
+    same = [record(verdicts.TIME_LIMIT)] * 3
+    assert "time-limit on its first move (--fail-fast 3)" in given_up("bot.py", same, 3)
+    assert given_up("bot.py", same[:2], 3) is None  # fewer games than N
+    assert given_up("bot.py", [*same[:2], record(verdicts.CRASH)], 3) is None  # two ways
+    assert given_up("bot.py", [*same[:2], record(verdicts.TIME_LIMIT, 1)], 3) is None  # moved
+    assert given_up("bot.py", [*same[:2], record(verdicts.OK, seat=None)], 3) is None
+
+
+def test_a_bot_that_crashes_at_start_plays_n_games_and_loses_the_rest_unplayed(
+        tmp_path: Path) -> None:
+    (tmp_path / "tests.txt").write_text(TESTS)
+    (tmp_path / "crash.py").write_text("import sys\nsys.exit(3)\n")
+    (tmp_path / "good.py").write_bytes((ROOT / "bots" / "nim" / "optimal.py").read_bytes())
+    out = judge("run", "--game", "nim", "--tests", "tests.txt", "--fail-fast", "2",
+                "--sandbox", "none", "--format", "json", "crash.py", "good.py", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    crash = [g for g in data["games"] if g["bot"] == "crash.py"]
+    assert [g["verdict"] for g in crash] == ["crash", "crash", *["not-played"] * 3]
+    assert all(g["result"] == "loss" for g in crash)
+    assert "its first 2 games ended with crash on its first move" in crash[-1]["message"]
+    good = [g for g in data["games"] if g["bot"] == "good.py"]
+    assert [g["verdict"] for g in good] == ["ok"] * 5  # a good bot plays every game
+    bots = {b["bot"]: b for b in data["bots"]}
+    assert bots["crash.py"]["failures"] == {"crash": 2, "not-played": 3}
+    assert bots["good.py"]["wins"] == 5
+
+
+def test_a_resume_keeps_the_runs_fail_fast_and_a_bad_n_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "tests.txt").write_text(TESTS)
+    (tmp_path / "crash.py").write_text("import sys\nsys.exit(3)\n")
+    first = judge("run", "--game", "nim", "--tests", "tests.txt", "--fail-fast", "1",
+                  "--sandbox", "none", "crash.py", cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    again = judge("run", "--resume", "1", "--fail-fast", "2", cwd=tmp_path)
+    assert again.returncode == 2 and "drop --fail-fast" in again.stderr
+    for bad in ("0", "-1", "x"):
+        refused = judge("run", "--game", "nim", "--fail-fast", bad, "crash.py", cwd=tmp_path)
+        assert refused.returncode == 2 and "--fail-fast" in refused.stderr
