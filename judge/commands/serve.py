@@ -8,10 +8,11 @@ import os
 import sys
 from pathlib import Path
 
+from judge import install_hint
 from judge.commands.common import add_harness_options, harness_setup
 from judge.games.base import InputError
 
-HINT = "judge serve needs the web extra: pip install -e '.[web]'"
+HINT = f"judge serve needs the web extra: {install_hint('web')}"
 
 
 def register(sub: argparse._SubParsersAction) -> None:
