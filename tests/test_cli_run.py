@@ -212,6 +212,20 @@ def test_malformed_test_file_names_file_and_line_and_stores_nothing(tmp_path):
     assert not db.exists()  # no half-made run, not even an empty database
 
 
+def test_a_starts_file_saved_with_a_byte_order_mark_is_read_as_its_starts(tmp_path):
+    # Notepad's "UTF-8" starts a file with a byte-order mark: not a part of the first start
+    tests = tmp_path / "starts.txt"
+    tests.write_bytes("3 4 5\r\n1 2 4\r\n".encode("utf-8-sig"))
+    db = str(tmp_path / "r.db")
+    graded = judge("run", "--game", "nim", "--tests", str(tests), "--db", db, "--format",
+                   "json", str(BOTS / "nim/optimal.py"))
+    assert graded.returncode == 0, graded.stderr
+    assert sorted(g["start"] for g in json.loads(graded.stdout)["games"]) == ["1 2 4", "3 4 5"]
+    played = judge("tournament", "--game", "nim", "--starts", str(tests), "--db", db,
+                   str(BOTS / "nim/optimal.py"), str(BOTS / "nim/random.py"))
+    assert played.returncode == 0, played.stderr
+
+
 def test_resume_plays_the_stored_starts_even_if_the_file_changed(tmp_path):
     tests = starts_file(tmp_path, ["3 4 5", "1 2 4"])
     db = str(tmp_path / "r.db")
