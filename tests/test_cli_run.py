@@ -243,6 +243,17 @@ def test_resume_plays_the_stored_starts_even_if_the_file_changed(tmp_path):
     assert unknown.returncode == 2 and "no run 9" in unknown.stderr
 
 
+def test_resuming_a_run_of_another_kind_names_the_command_that_resumes_it(tmp_path):
+    db = str(tmp_path / "r.db")
+    played = judge("tournament", "--game", "nim", "--starts", starts_file(tmp_path, ["3 4 5"]),
+                   "--db", db, str(BOTS / "nim/optimal.py"), str(BOTS / "nim/random.py"))
+    assert played.returncode == 0, played.stderr
+    wrong = judge("run", "--resume", "1", "--db", db)
+    assert wrong.returncode == 2
+    assert (f"run 1 is a tournament, not a run: continue with: judge tournament --resume 1 "
+            f"--db {db}") in wrong.stderr
+
+
 def test_resume_refuses_new_settings_and_a_changed_bot(tmp_path):
     bot = tmp_path / "bot.py"
     bot.write_text((BOTS / "nim/optimal.py").read_text())
