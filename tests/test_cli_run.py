@@ -321,6 +321,18 @@ def test_play_names_the_move_that_lost_the_game_in_json(tmp_path):
     assert data["players"][0]["seat"] == 1 and data["players"][0]["name"].endswith("greedy.py")
 
 
+def test_play_from_a_start_lost_for_the_mover_says_so_before_the_game(tmp_path):
+    bot = str(BOTS / "nim/optimal.py")
+    lost = judge("play", "--game", "nim", "--start", "1 2 3", bot)  # nim-sum 0
+    assert lost.returncode == 0, lost.stderr
+    note = (f"judge: note: this start is lost for player 1 ({bot}), who moves first: "
+            f"player 2 wins it with perfect play")
+    assert lost.stderr.splitlines().count(note) == 1
+    assert "result: " + bot + " loses" in lost.stdout
+    won = judge("play", "--game", "nim", "--start", "1 2 4", bot)
+    assert won.returncode == 0 and "lost" not in won.stderr
+
+
 def test_play_json_gives_each_player_its_own_verdict(tmp_path):
     garbage = Path(__file__).parent / "bots" / "garbage.py"
     out = judge("play", "--game", "ioiwari", "--format", "json", "--seat", "2",
