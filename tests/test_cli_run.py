@@ -226,6 +226,22 @@ def test_a_starts_file_saved_with_a_byte_order_mark_is_read_as_its_starts(tmp_pa
     assert played.returncode == 0, played.stderr
 
 
+def test_a_test_set_lost_for_the_graded_seat_is_warned_of_with_how_to_fix_it(tmp_path):
+    db = str(tmp_path / "r.db")
+    lost = starts_file(tmp_path, ["1 2 3", "4 5 1"])  # nim-sum 0: the first player loses
+    graded = judge("run", "--game", "nim", "--tests", lost, "--db", db, "--format", "json",
+                   str(BOTS / "nim/optimal.py"))
+    assert graded.returncode == 0, graded.stderr
+    assert json.loads(graded.stdout)["bots"][0]["max_points"] == 0
+    warning = next(line for line in graded.stderr.splitlines() if "every start" in line)
+    assert warning.startswith(f"judge: warning: every start of {lost} is lost for the graded "
+                              "seat (first player)")
+    assert "give --tests FILE" in warning and "--seats both" in warning
+    mixed = starts_file(tmp_path, ["1 2 3", "1 2 4"])
+    fair = judge("run", "--game", "nim", "--tests", mixed, "--db", db, str(BOTS / "nim/optimal.py"))
+    assert fair.returncode == 0 and "every start" not in fair.stderr
+
+
 def test_resume_plays_the_stored_starts_even_if_the_file_changed(tmp_path):
     tests = starts_file(tmp_path, ["3 4 5", "1 2 4"])
     db = str(tmp_path / "r.db")
