@@ -21,6 +21,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from judge import install_hint
 from judge.games.base import InputError
 
 #: the environment variable that names the credentials folder (as `--credentials` does)
@@ -30,7 +31,7 @@ CA, CERT, KEY = "ca.pem", "cert.pem", "key.pem"
 #: how long the certificates are valid
 DAYS = 3650
 #: the extra to install for a cluster
-INSTALL = "pip install -e '.[cluster]' in the judge's project folder"
+INSTALL = install_hint("cluster")
 
 
 def folder(given: str | None = None) -> Path:

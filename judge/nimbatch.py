@@ -109,6 +109,9 @@ class BatchGrade:
     per_case: dict[str, Any] | None = None
     #: what a grader should know, one sentence each
     notes: list[str] = field(default_factory=list)
+    #: where a program that wrote no answer looked for its input or put its answers, when
+    #: seen: "stdin" (it waited on its standard input) or "output.txt" (it left that file)
+    hint: str | None = None
 
     def recount(self) -> None:
         """`correct` and `first_wrong` from `lines` (and `extra`)."""
@@ -120,7 +123,7 @@ class BatchGrade:
         return {"cases": self.cases, "correct": self.correct, "first_wrong": self.first_wrong,
                 "lines": self.lines, "strict": self.strict, "shifts": self.shifts,
                 "whole_file_correct": self.whole_file_correct, "per_case": self.per_case,
-                "notes": self.notes}
+                "notes": self.notes, "hint": self.hint}
 
 
 def grade_output(output: str, cases: list[tuple[int, ...]], strict: bool = False) -> BatchGrade:
@@ -222,12 +225,25 @@ def per_case_budget(limits: Any, cases: int) -> float:
 
 #: how a program is run: (path, nim.txt, limits, sandbox) -> (output, failure or None)
 Runner = Callable[[str, str, Any, str], tuple[str, Any]]
+#: how a program that answered nothing is looked at: (path, nim.txt, limits, sandbox) ->
+#: a key of `HINTS` or None
+Looker = Callable[[str, str, Any, str], str | None]
+
+#: the note for each hint, and what the table says in short
+HINTS = {
+    "stdin": "it waited for input on its standard input, where nothing comes: the data sets "
+             "are in the file nim.txt in its working directory",
+    "output.txt": "it wrote no answer to its standard output but left a file output.txt: "
+                  "the answers go to standard output",
+}
+SHORT_HINTS = {"stdin": "reads stdin, not nim.txt", "output.txt": "wrote output.txt, not stdout"}
 
 
 def grade_program(path: str, text: str, cases: list[tuple[int, ...]], limits: Any,
                   sandbox: str, strict: bool = False, per_case: bool = False,
                   budget: float | None = None, runner: Runner | None = None,
-                  progress: Callable[[str], None] | None = None) -> tuple[BatchGrade, Any]:
+                  progress: Callable[[str], None] | None = None,
+                  looker: Looker | None = None) -> tuple[BatchGrade, Any]:
     """Run a program on the whole `nim.txt` and grade it: (grade, failure of that run or None).
 
     When that run fails (crash, limits) or gives fewer answers than data sets, each data set
@@ -235,7 +251,9 @@ def grade_program(path: str, text: str, cases: list[tuple[int, ...]], limits: An
     confined run with the same limits); with `per_case`, every data set is. A data set that
     fails as written is tried once more with its heaps separated by single spaces (not when
     `strict`). Per-case runs stop after `budget` seconds (default `per_case_budget`), or when
-    the first `PER_CASE_TIMEOUTS` all time out; the grade's notes say so.
+    the first `PER_CASE_TIMEOUTS` all time out; the grade's notes say so. A program that
+    answered nothing is looked at (`looker`, default `look_for_misplaced_io` with the real
+    runner) for input read from stdin or answers left in output.txt: the grade's `hint`.
     """
     from judge import verdicts
 
@@ -245,6 +263,11 @@ def grade_program(path: str, text: str, cases: list[tuple[int, ...]], limits: An
     if failure is not None and failure.code == verdicts.COMPILE_ERROR:
         return grade, failure
     answers = sum(1 for line in output.splitlines() if line.strip())
+    look = looker or (look_for_misplaced_io if runner is None else None)
+    if answers == 0 and look is not None:
+        grade.hint = look(path, text, limits, sandbox)
+        if grade.hint is not None:
+            grade.notes.insert(0, HINTS[grade.hint])
     if per_case:
         reason, todo = "--per-case", list(range(len(cases)))
     elif failure is not None:
@@ -373,6 +396,19 @@ def standard_input(extra: int = 46, seed: int = 2001) -> str:
 
 def run_program(path: str, nim_txt: str, limits: Any, sandbox: str) -> tuple[str, Any]:
     """Run a batch program with `nim.txt` in its directory: (its output, failure or None)."""
+    from judge import verdicts
+    from judge.players.base import PlayerFailure
+    from judge.sandbox import CompileError, program_for
+
+    try:
+        program, limits = program_for(path).under(limits)
+    except CompileError as exc:
+        return "", PlayerFailure(verdicts.COMPILE_ERROR, str(exc))
+    return _run_confined(program, nim_txt, limits, sandbox)
+
+
+def _run_confined(program: Any, nim_txt: str, limits: Any, sandbox: str) -> tuple[str, Any]:
+    """`run_program` of a built `program` (and its limits)."""
     import time
 
     import pexpect
@@ -380,12 +416,8 @@ def run_program(path: str, nim_txt: str, limits: Any, sandbox: str) -> tuple[str
     from judge import verdicts
     from judge.players.base import PlayerFailure
     from judge.players.bot import exit_failure
-    from judge.sandbox import CompileError, Confined, program_for
+    from judge.sandbox import Confined
 
-    try:
-        program, limits = program_for(path).under(limits)
-    except CompileError as exc:
-        return "", PlayerFailure(verdicts.COMPILE_ERROR, str(exc))
     proc = Confined(program, limits, sandbox, files={"nim.txt": nim_txt.encode()})
     chunks: list[bytes] = []
     size = 0
@@ -425,6 +457,42 @@ def run_program(path: str, nim_txt: str, limits: Any, sandbox: str) -> tuple[str
     finally:
         proc.kill()
     return b"".join(chunks).decode("utf-8", errors="replace"), failure
+
+
+#: the most seconds each look of `look_for_misplaced_io` runs the program
+LOOK_SECONDS = 2.0
+
+
+def look_for_misplaced_io(path: str, nim_txt: str, limits: Any, sandbox: str) -> str | None:
+    """Why a program may have answered nothing: "output.txt" when it leaves that file in its
+    folder (its answers written there), "stdin" when it is seen blocked reading its standard
+    input (the data sets taken from there), else None. Two short confined runs of its own,
+    each of at most `LOOK_SECONDS`, the first with its output thrown away and its folder
+    listed, the second with its standard input left open and watched."""
+    import time
+    from dataclasses import replace
+
+    from judge.sandbox import CompileError, Confined, program_for
+
+    try:
+        program, limits = program_for(path).under(limits)
+    except CompileError:
+        return None
+    limits = replace(limits, first_move_seconds=min(limits.first_move_seconds, LOOK_SECONDS))
+    listed = replace(program, argv=(
+        "/bin/sh", "-c", '"$@" </dev/null >/dev/null 2>&1; [ -f output.txt ] && echo found',
+        "sh", *program.argv))  # (its own file stays the last argument, which a sandbox shows)
+    if _run_confined(listed, nim_txt, limits, sandbox)[0].strip() == "found":
+        return "output.txt"
+    proc = Confined(program, limits, sandbox, files={"nim.txt": nim_txt.encode()})
+    try:
+        deadline = time.monotonic() + limits.first_move_seconds
+        while time.monotonic() < deadline and proc.poll(timeout=0.02) is None:
+            if proc.waiting_for_input() or proc.input_wait(deadline + 60) is not None:
+                return "stdin"
+    finally:
+        proc.kill()
+    return None
 
 
 def _rest(proc) -> bytes:  # noqa: ANN001 - a Confined

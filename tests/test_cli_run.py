@@ -212,6 +212,36 @@ def test_malformed_test_file_names_file_and_line_and_stores_nothing(tmp_path):
     assert not db.exists()  # no half-made run, not even an empty database
 
 
+def test_a_starts_file_saved_with_a_byte_order_mark_is_read_as_its_starts(tmp_path):
+    # Notepad's "UTF-8" starts a file with a byte-order mark: not a part of the first start
+    tests = tmp_path / "starts.txt"
+    tests.write_bytes("3 4 5\r\n1 2 4\r\n".encode("utf-8-sig"))
+    db = str(tmp_path / "r.db")
+    graded = judge("run", "--game", "nim", "--tests", str(tests), "--db", db, "--format",
+                   "json", str(BOTS / "nim/optimal.py"))
+    assert graded.returncode == 0, graded.stderr
+    assert sorted(g["start"] for g in json.loads(graded.stdout)["games"]) == ["1 2 4", "3 4 5"]
+    played = judge("tournament", "--game", "nim", "--starts", str(tests), "--db", db,
+                   str(BOTS / "nim/optimal.py"), str(BOTS / "nim/random.py"))
+    assert played.returncode == 0, played.stderr
+
+
+def test_a_test_set_lost_for_the_graded_seat_is_warned_of_with_how_to_fix_it(tmp_path):
+    db = str(tmp_path / "r.db")
+    lost = starts_file(tmp_path, ["1 2 3", "4 5 1"])  # nim-sum 0: the first player loses
+    graded = judge("run", "--game", "nim", "--tests", lost, "--db", db, "--format", "json",
+                   str(BOTS / "nim/optimal.py"))
+    assert graded.returncode == 0, graded.stderr
+    assert json.loads(graded.stdout)["bots"][0]["max_points"] == 0
+    warning = next(line for line in graded.stderr.splitlines() if "every start" in line)
+    assert warning.startswith(f"judge: warning: every start of {lost} is lost for the graded "
+                              "seat (first player)")
+    assert "give --tests FILE" in warning and "--seats both" in warning
+    mixed = starts_file(tmp_path, ["1 2 3", "1 2 4"])
+    fair = judge("run", "--game", "nim", "--tests", mixed, "--db", db, str(BOTS / "nim/optimal.py"))
+    assert fair.returncode == 0 and "every start" not in fair.stderr
+
+
 def test_resume_plays_the_stored_starts_even_if_the_file_changed(tmp_path):
     tests = starts_file(tmp_path, ["3 4 5", "1 2 4"])
     db = str(tmp_path / "r.db")
@@ -227,6 +257,17 @@ def test_resume_plays_the_stored_starts_even_if_the_file_changed(tmp_path):
     assert conflict.returncode == 2 and "drop --game" in conflict.stderr
     unknown = judge("run", "--resume", "9", "--db", db)
     assert unknown.returncode == 2 and "no run 9" in unknown.stderr
+
+
+def test_resuming_a_run_of_another_kind_names_the_command_that_resumes_it(tmp_path):
+    db = str(tmp_path / "r.db")
+    played = judge("tournament", "--game", "nim", "--starts", starts_file(tmp_path, ["3 4 5"]),
+                   "--db", db, str(BOTS / "nim/optimal.py"), str(BOTS / "nim/random.py"))
+    assert played.returncode == 0, played.stderr
+    wrong = judge("run", "--resume", "1", "--db", db)
+    assert wrong.returncode == 2
+    assert (f"run 1 is a tournament, not a run: continue with: judge tournament --resume 1 "
+            f"--db {db}") in wrong.stderr
 
 
 def test_resume_refuses_new_settings_and_a_changed_bot(tmp_path):
@@ -294,6 +335,18 @@ def test_play_names_the_move_that_lost_the_game_in_json(tmp_path):
         r = m["review"]
         assert r["mistake"] == (m["move"] not in r["best_moves"])
     assert data["players"][0]["seat"] == 1 and data["players"][0]["name"].endswith("greedy.py")
+
+
+def test_play_from_a_start_lost_for_the_mover_says_so_before_the_game(tmp_path):
+    bot = str(BOTS / "nim/optimal.py")
+    lost = judge("play", "--game", "nim", "--start", "1 2 3", bot)  # nim-sum 0
+    assert lost.returncode == 0, lost.stderr
+    note = (f"judge: note: this start is lost for player 1 ({bot}), who moves first: "
+            f"player 2 wins it with perfect play")
+    assert lost.stderr.splitlines().count(note) == 1
+    assert "result: " + bot + " loses" in lost.stdout
+    won = judge("play", "--game", "nim", "--start", "1 2 4", bot)
+    assert won.returncode == 0 and "lost" not in won.stderr
 
 
 def test_play_json_gives_each_player_its_own_verdict(tmp_path):

@@ -526,8 +526,9 @@ def test_a_bot_whose_start_fails_in_the_judge_after_it_runs_is_killed(
         raise OSError(9, "Bad file descriptor")
 
     bot = copy_bot(f"linger_{mode}.py", STANDALONE, (BOTS / "linger.py").read_text())
+    player = BotPlayer(bot, LIMITS, mode)  # (checked before its game, as in a run)
     monkeypatch.setattr(process, "StderrTail", failing)
-    record = play_game(GAME, [BotPlayer(bot, LIMITS, mode), FirstPit()], GAME.start(), LIMITS)
+    record = play_game(GAME, [player, FirstPit()], GAME.start(), LIMITS)
     monkeypatch.undo()
     assert record.verdict.code == verdicts.JUDGE_ERROR
     finish_all()

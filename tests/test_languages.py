@@ -196,6 +196,8 @@ BROKEN = {
     "rust": ("broken.rs", "fn main() { let x = undeclared_name; }\n", "undeclared_name"),
     "go": ("broken.go", "package main\nfunc main() { x := undeclared_name }\n",
            "undeclared_name"),
+    # Python's compiling is its syntax check: one compile error, not a crash in every game
+    "python3": ("broken.py", "import sys\nx = (undeclared_name\n", "undeclared_name"),
 }
 
 
@@ -220,6 +222,16 @@ def test_a_bot_that_does_not_compile_gets_compile_error_once(key: str, tmp_path:
     first = next(line for line in entry["compile_error"].splitlines() if word in line)
     assert table.stdout.count(first.strip()) == 1  # the message once, not once per game
 
+
+
+def test_a_python_syntax_error_is_shown_once_escaped(tmp_path: Path) -> None:
+    bot = tmp_path / "painted.py"
+    bot.write_text("print('\x1b[2Jcleared' +\n")
+    out, run = grade(tmp_path, "nim", bot, extra=("--format", "table"), starts="1\n2\n")
+    assert out.returncode == 0, out.stderr
+    assert "compile-error 2" in out.stdout and "SyntaxError" in out.stdout
+    assert out.stdout.count(f"{bot}: compile error:") == 1
+    assert "\x1b" not in out.stdout and "\\x1b[2Jcleared" in out.stdout
 
 
 @pytest.mark.needs_toolchain("pascal")
@@ -502,14 +514,16 @@ def test_flags_that_cannot_build_any_program_are_refused_before_any_game(
     assert not (tmp_path / "r.db").exists()
 
 
-def test_a_stray_python_2_line_without_python_2_here_loses_as_a_crash(tmp_path: Path) -> None:
+def test_a_stray_python_2_line_without_python_2_here_is_a_compile_error(
+        tmp_path: Path) -> None:
     table = tmp_path / "languages.toml"
     table.write_text('[python2]\nrun = ["no-such-python2", "{src}"]\nfind = []\n')
     bot = tmp_path / "typo.py"
     bot.write_text("heaps = input()\nprint(f'1 {heaps}')\nprint 'debug'\n")
     out, run = grade(tmp_path, "nim", bot, starts="1\n", extra=("--languages", str(table)))
     assert out.returncode == 0, out.stderr
-    assert run is not None and run["bots"][0]["failures"] == {"crash": 1}
+    assert run is not None and run["bots"][0]["failures"] == {"compile-error": 1}
+    assert "typo.py\", line 3" in run["bots"][0]["compile_error"]
 
 
 @pytest.mark.parametrize("memory", ["256", "512"])

@@ -369,9 +369,10 @@ def test_what_a_bot_left_in_its_tmp_is_gone_before_the_slots_next_game_starts(
     bots = [tmp_path / "a.py", tmp_path / "b.py"]
     for bot in bots:
         bot.write_text(FILL)
+    programs = {bot: program_for(bot) for bot in bots}  # checked before any game, as in a run
 
     def start(bot: Path, fill: bool = False) -> Confined:
-        proc = Confined(program_for(bot), limits, "none", env={"FILL": "1"} if fill else None)
+        proc = Confined(programs[bot], limits, "none", env={"FILL": "1"} if fill else None)
         proc.output.expect(b"\n", timeout=20)
         return proc
 

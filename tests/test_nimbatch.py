@@ -140,3 +140,32 @@ def test_a_batch_program_that_leaves_a_daemon_is_graded_when_it_ends(tmp_path):
     assert good["correct"] == 50 and good["verdict"] == "ok", good
     assert time.monotonic() - started < 8  # not held until its time limit
     assert "confinement" in out.stderr
+
+
+def test_a_program_that_answers_nothing_is_told_where_its_input_and_output_belong(tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    from judge.commands.nimbatch import summary
+    from judge.nimbatch import HINTS
+    from judge.sandbox import tier_for
+    from judge.sandbox.waiting import blind_reason
+
+    (tmp_path / "stdin.py").write_text("n = int(input())\nfor _ in range(n):\n"
+                                       "    print(input())\n")
+    (tmp_path / "file.py").write_text("heaps = open('nim.txt').read().split('\\n')[1:]\n"
+                                      "open('output.txt', 'w').write('Lose Game\\n' * 50)\n")
+    (tmp_path / "quiet.py").write_text("pass\n")
+    out = subprocess.run(
+        [sys.executable, "-m", "judge", "nim-batch", "--format", "json",
+         *(str(tmp_path / name) for name in ("stdin.py", "file.py", "quiet.py"))],
+        capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    stdin, file, quiet = json.loads(out.stdout)["programs"]
+    assert file["hint"] == "output.txt" and file["notes"][0] == HINTS["output.txt"]
+    assert summary(file).startswith("wrote output.txt, not stdout")
+    if blind_reason(tier_for("auto")) is None:  # where a wait for input can be seen
+        assert stdin["hint"] == "stdin" and stdin["notes"][0] == HINTS["stdin"]
+        assert summary(stdin).startswith("reads stdin, not nim.txt")
+    assert quiet["hint"] is None and "nim.txt" not in " ".join(quiet["notes"])

@@ -54,3 +54,25 @@ def test_the_readme_main_command_works_with_the_system_python(tmp_path: Path) ->
     assert (project / ".venv" / "bin" / "judge").exists()
     rows = [line for line in out.stdout.splitlines() if line.startswith("bots/ioiwari/")]
     assert len(rows) == len(list((ROOT / "bots" / "ioiwari").iterdir()))
+
+
+@pytest.mark.parametrize("command, extra", [
+    (["worker", "tls://127.0.0.1:1"], "cluster"), (["scheduler"], "cluster"),
+    (["run", "--game", "nim", "--cluster", "tls://127.0.0.1:1", "bots/nim/optimal.py"],
+     "cluster"),
+])
+def test_a_missing_extra_is_named_as_this_checkouts_own(command: list[str], extra: str) -> None:
+    # `judge` on the package index is another project: the hint installs this folder's extra
+    # into the judge's own interpreter
+    import sys
+    import tomllib
+
+    blocked = ("import sys; sys.modules['distributed'] = None; from judge.cli import main; "
+               "sys.exit(main(sys.argv[1:]))")
+    out = subprocess.run([sys.executable, "-c", blocked, *command], capture_output=True,
+                         text=True, timeout=120, cwd=ROOT)
+    assert out.returncode == 2, out.stderr
+    hint = f"cd {ROOT} && {sys.executable} -m pip install -e '.[{extra}]'"
+    assert out.stderr.rstrip().endswith(hint), out.stderr
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert extra in project["optional-dependencies"]

@@ -203,6 +203,22 @@ def test_a_start_the_rules_refuse_is_an_inconsistency_not_a_bad_file(tmp_path: P
     assert "1 of 2 transcripts" in replay.stdout
 
 
+def test_a_corrupt_line_is_named_and_the_lines_after_it_still_checked(tmp_path: Path) -> None:
+    line = exported(tmp_path, "nim", "3 4 5\n", BOTS / "nim" / "optimal.py")[0]
+    data = json.loads(line)
+    data["results"] = data["results"][::-1]
+    replay = _replayed(tmp_path, [line, line[:40], json.dumps(data)])
+    assert replay.returncode == 5, replay.stderr  # the inconsistency after it is not lost
+    said = replay.stdout.splitlines()
+    assert said[0].startswith(f"{tmp_path / 'check.jsonl'}, line 2: not a transcript line")
+    assert said[1].startswith(f"{tmp_path / 'check.jsonl'}, line 3: inconsistent: ")
+    assert said[2] == "1 of 3 lines replay as recorded: 1 inconsistent, 1 not a transcript"
+    assert "1 of 3 lines of" in replay.stderr
+    only_corrupt = _replayed(tmp_path, [line, line[:40]])
+    assert only_corrupt.returncode == 2  # bad input, once the rest is checked
+    assert "1 of 2 lines replay as recorded: 0 inconsistent" in only_corrupt.stdout
+
+
 def test_a_line_that_is_json_but_no_object_is_refused_plainly(tmp_path: Path) -> None:
     replay = _replayed(tmp_path, ["[1, 2]"])
     assert replay.returncode == 2

@@ -39,7 +39,7 @@ def start_from(game: Game, text: str | None) -> Any:
 def read_lines(path: Path) -> list[str]:
     """The lines of a user's text file; a missing or unreadable file is an `InputError`."""
     try:
-        return path.read_text(encoding="utf-8").splitlines()
+        return path.read_text(encoding="utf-8-sig").splitlines()  # a BOM (Notepad) is no text
     except FileNotFoundError:
         raise InputError(f"no such file: {path}") from None
     except (OSError, UnicodeDecodeError) as exc:

@@ -137,7 +137,9 @@ def render(rows: list[dict[str, Any]], fmt: str, details: bool) -> None:
 
 def summary(row: dict[str, Any]) -> str:
     """The notes of a program in short, for the table (`--details` has them in full)."""
-    parts = []
+    from judge.nimbatch import SHORT_HINTS
+
+    parts = [SHORT_HINTS[row["hint"]]] if row["hint"] else []
     if row["shifts"]:
         first = row["shifts"][0]
         more = len(row["shifts"]) - 1

@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from judge.analysis import MoveReview, judged, review
+from judge.analysis import MoveReview, judged, perfect_results, review
 from judge.commands.inputs import (
     NothingToGrade,
     check_bots,
@@ -94,6 +94,7 @@ def run(args: argparse.Namespace) -> int:
     # with JSON on stdout, the dialogue with a human goes to stderr
     dialogue = sys.stderr if args.format == "json" else sys.stdout
     players = [make_player(n, setup, args.opponent, args.pty, dialogue) for n in seated]
+    note_a_lost_start(game, start, seated)
     if "human" in names:
         record = play_interactive(game, players, start, dialogue)
     else:
@@ -109,6 +110,16 @@ def run(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(play_text(game, start, record, reviews, seated, bot_seat))
     return 0
+
+
+def note_a_lost_start(game: Game, start: Any, names: list[str]) -> None:
+    """Say (one line on stderr, before play) when the start is lost for the player to move:
+    its opponent wins it with perfect play, whatever the mover does."""
+    mover = game.mover(start)
+    if perfect_results(game, start)[mover] == "loss":
+        print(f"judge: note: this start is lost for player {mover + 1} "
+              f"({printable_line(names[mover])}), who moves first: player {2 - mover} wins it "
+              f"with perfect play", file=sys.stderr)
 
 
 def play_interactive(game: Game, players: list[Player], start: Any,

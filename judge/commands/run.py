@@ -88,7 +88,26 @@ def test_starts(game: Game, tests_file: str | None, seats: str) -> dict[str, tup
             if not starts[SEATS[first]]:
                 raise InputError(f"no standard start of {game.describe()} is won (or held) by "
                                  f"the {SEATS[first]} player: give --tests FILE")
+    if tests_file and all_lost(game, starts):
+        print(f"judge: warning: every start of {tests_file} is lost for the graded seat "
+              f"({' and '.join(starts)} player) against perfect play, so the most a bot can "
+              f"score is 0 (0/0): give --tests FILE with starts that seat can win"
+              + (", or --seats both to grade the second seat too" if seats == "first" else ""),
+              file=sys.stderr)
     return starts
+
+
+def all_lost(game: Game, starts: dict[str, tuple[str, ...]]) -> bool:
+    """Whether perfect play loses every start for the seat it is graded in (no point to win)."""
+    from judge.analysis import perfect_results
+
+    for seat_name, texts in starts.items():
+        for text in texts:
+            pos = game.parse_position(text)
+            seat = game.mover(pos) if seat_name == "first" else 1 - game.mover(pos)
+            if perfect_results(game, pos)[seat] != "loss":
+                return False
+    return True
 
 
 SEATS = {True: "first", False: "second"}

@@ -87,7 +87,8 @@ def resumed(store: Store, run_id: int, kind: str) -> Plan:
     were: a bot that is gone or changed since the run started is an `InputError`."""
     info = store.run(run_id)
     if info.kind != kind:
-        raise InputError(f"run {run_id} is a {info.kind}, not a {kind}")
+        raise InputError(f"run {run_id} is a {info.kind}, not a {kind}: "
+                         f"{resume_hint(store, info)}")
     info.plan.check_resumable(run_id)
     return info.plan
 

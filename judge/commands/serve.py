@@ -8,11 +8,12 @@ import os
 import sys
 from pathlib import Path
 
+from judge import install_hint
 from judge.commands.inputs import harness_setup
 from judge.commands.options import add_harness_options
 from judge.games.base import InputError
 
-HINT = "judge serve needs the web extra: pip install -e '.[web]'"
+HINT = f"judge serve needs the web extra: {install_hint('web')}"
 #: the port served when --port is not given
 PORT = 8000
 

@@ -130,7 +130,11 @@ def replay_text(store: Any, run_id: int, number: int) -> str:
 
 
 def replay_file(path: str) -> int:
-    """Check every transcript line of `path` against the rules; print what is wrong."""
+    """Check every transcript line of `path` against the rules; print what is wrong.
+
+    A line that is not a transcript is named and the others still checked: the status is
+    INCONSISTENT when a transcript is, else BAD_INPUT when a line is not one (a file with
+    no transcript at all is refused as bad input)."""
     from judge.commands.inputs import read_lines
     from judge.report import printable_line
     from judge.transcripts import check_line
@@ -138,15 +142,27 @@ def replay_file(path: str) -> int:
     lines = [(n, line) for n, line in enumerate(read_lines(Path(path)), 1) if line.strip()]
     if not lines:
         raise InputError(f"{path}: no transcript lines in the file")
-    bad = 0
+    said: list[str] = []  # what is wrong, in the order of the lines
+    bad, corrupt = 0, 0
     for n, line in lines:
         try:
             problems = check_line(line)
         except InputError as exc:
-            raise InputError(f"{path}, line {n}: {exc}") from None
-        if problems:
-            bad += 1
-            for problem in problems:
-                print(f"{path}, line {n}: inconsistent: {printable_line(problem)}")
-    print(f"{len(lines) - bad} of {len(lines)} transcripts replay as recorded")
-    return ExitStatus.INCONSISTENT if bad else ExitStatus.OK
+            corrupt += 1
+            said.append(f"{path}, line {n}: {printable_line(str(exc))}")
+            continue
+        bad += bool(problems)
+        said += [f"{path}, line {n}: inconsistent: {printable_line(p)}" for p in problems]
+    if corrupt == len(lines):
+        raise InputError(said[0] + (", as is every other line" if corrupt > 1 else ""))
+    print("".join(f"{message}\n" for message in said), end="")
+    good = len(lines) - bad - corrupt
+    if corrupt:
+        print(f"{good} of {len(lines)} lines replay as recorded: {bad} inconsistent, "
+              f"{corrupt} not a transcript")
+        print(f"judge: error: {corrupt} of {len(lines)} lines of {path} "
+              f"{'is' if corrupt == 1 else 'are'} not a transcript", file=sys.stderr)
+    else:
+        print(f"{good} of {len(lines)} transcripts replay as recorded")
+    return (ExitStatus.INCONSISTENT if bad else ExitStatus.BAD_INPUT if corrupt
+            else ExitStatus.OK)

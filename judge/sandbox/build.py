@@ -13,6 +13,7 @@ import sys
 import tarfile
 import tempfile
 from contextlib import suppress
+from dataclasses import replace
 from pathlib import Path
 
 from judge.games.base import InputError
@@ -155,6 +156,7 @@ def _program(source: Path, ino: int, size: int, mtime_ns: int, mode: int,
         return Program(source, (tool, *argv[1:]), (*runtime, *lang.needed()),
                        shows=(folder,), **common)
     if lang.run[0] == "{python}":  # Python 3: the judge's own interpreter, started fast
+        syntax_checked(source, lang)  # a syntax error: one compile error, not a crash a game
         # -u: a bot that forgets to flush still works; -B: no __pycache__ next to the bot;
         # -S and the launcher: the judge's site-packages without running its .pth files
         return Program(source, (sys.executable, "-S", "-u", "-B", "-c", _launcher(),
@@ -162,6 +164,21 @@ def _program(source: Path, ino: int, size: int, mtime_ns: int, mode: int,
     argv = _fill(run, {"{src}": str(source)})
     tool = lang.tool(argv[0])
     return Program(source, (tool, *argv[1:]), (*_runtime_of(tool), *lang.needed()), **common)
+
+
+#: a Python 3 bot's compiling: its syntax checked by py_compile (the bot itself still runs
+#: from its source, the .pyc written is not used); a failure exits with Python's message
+_PYTHON_CHECK = ("import py_compile,sys\n"
+                 "try: py_compile.compile(sys.argv[1],sys.argv[2],doraise=True)\n"
+                 "except py_compile.PyCompileError as e: sys.exit(e.msg)")
+
+
+def syntax_checked(source: Path, lang: Language) -> None:
+    """Check a Python 3 bot's syntax with the judge's interpreter, once per content, as a
+    build is (confined, cached); raises `CompileError` with Python's message."""
+    python = os.path.realpath(sys.executable)  # the installation, not a venv's link to it
+    compiled(source, replace(lang, compile=(python, "-S", "-I", "-c", _PYTHON_CHECK,
+                                            "{src}", "{out}/bot.pyc")))
 
 
 def _fill(template: tuple[str, ...] | list[str], values: dict[str, str]) -> list[str]:
