@@ -9,9 +9,12 @@ import signal
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import nullcontext
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from judge.playing import OPTIMAL, GameSpec, Setup, game_seed, play_spec
+
+if TYPE_CHECKING:
+    from judge.records import PlayedGame
 
 __all__ = ["OPTIMAL", "GameSpec", "Setup", "game_seed", "play_spec", "plays_here",
            "run_specs"]
@@ -38,7 +41,7 @@ def _worker_init() -> None:
 
 
 def run_specs(setup: Setup, specs: list[GameSpec], jobs: int,
-              on_done: Callable[[GameSpec, dict[str, Any]], None],
+              on_done: Callable[[GameSpec, PlayedGame], None],
               progress: bool = False, cluster: str | None = None,
               credentials: str | None = None) -> None:
     """Play `specs` on `jobs` processes (or on the Dask `cluster` at that address, reached
@@ -48,7 +51,7 @@ def run_specs(setup: Setup, specs: list[GameSpec], jobs: int,
     if cluster is not None:
         from judge.cluster import play_on_cluster
 
-        games: Iterator[tuple[GameSpec, dict[str, Any]]] = play_on_cluster(
+        games: Iterator[tuple[GameSpec, PlayedGame]] = play_on_cluster(
             setup, specs, cluster, credentials)
     else:
         games = _play_all(setup, specs, jobs)
@@ -68,7 +71,7 @@ def plays_here(jobs: int, games: int) -> bool:
 
 
 def _play_all(setup: Setup, specs: list[GameSpec],
-              jobs: int) -> Iterator[tuple[GameSpec, dict[str, Any]]]:
+              jobs: int) -> Iterator[tuple[GameSpec, PlayedGame]]:
     import gc
 
     # what is alive now (modules, tables) lives as long as the run: the collector no
@@ -93,7 +96,7 @@ def _play_all(setup: Setup, specs: list[GameSpec],
 
 
 def _play_on_workers(setup: Setup, specs: list[GameSpec], jobs: int,
-                     one_bot: bool = False) -> Iterator[tuple[GameSpec, dict[str, Any]]]:
+                     one_bot: bool = False) -> Iterator[tuple[GameSpec, PlayedGame]]:
     """Play `specs` on `jobs` forked worker processes, each record as its game ends.
 
     The workers have the specs from the fork and take the next one from a shared counter;

@@ -7,7 +7,8 @@ import argparse
 import os
 import random
 import sys
-from typing import Any
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
 from judge.commands.common import (
     NothingToGrade,
@@ -38,11 +39,13 @@ from judge.report import render_table, to_json, write_tables
 from judge.results import (
     compile_error,
     compile_errors_text,
-    seat_of,
 )
 from judge.schedule import OPTIMAL, GameSpec
 from judge.sprt import DEFAULTS, SprtParams, parse_sprt
-from judge.summaries import match_data, match_stats
+from judge.summaries import MatchStats, match_data, match_stats
+
+if TYPE_CHECKING:
+    from judge.records import PlayedGame
 
 #: the names of the perfect player among the bots (its kind: `--opponent`, or tricky)
 PERFECT = (OPTIMAL, "tricky")
@@ -176,14 +179,13 @@ def pair_games(plan: MatchPlan, pair: int) -> list[tuple[str, GameSpec]]:
             for first, second in ((a, b), (b, a))]
 
 
-def live_line(stats: dict[str, Any]) -> str:
+def live_line(stats: MatchStats) -> str:
     """One line of a match's state: pairs, pentanomial, Elo, LOS, LLR and its bounds."""
-    lower, upper = stats["llr_bounds"]
-    ptnml = " ".join(map(str, stats["pentanomial"]))
-    elo = ("Elo -" if stats["elo"] is None
-           else f"Elo {stats['elo']:+.1f} ± {stats['elo_error']:.1f}, "
-           f"LOS {100 * stats['los']:.1f}%")
-    return (f"{stats['pairs']} pairs, ptnml(0-2) {ptnml}, {elo}, LLR {stats['llr']:.2f} "
+    lower, upper = stats.llr_bounds
+    ptnml = " ".join(map(str, stats.pentanomial))
+    elo = ("Elo -" if stats.elo is None
+           else f"Elo {stats.elo:+.1f} ± {stats.elo_error:.1f}, LOS {100 * stats.los:.1f}%")
+    return (f"{stats.pairs} pairs, ptnml(0-2) {ptnml}, {elo}, LLR {stats.llr:.2f} "
             f"[{lower:.2f}, {upper:.2f}]")
 
 
@@ -194,7 +196,7 @@ class Live:
         self.enabled = enabled
         self.line = ""
 
-    def show(self, stats: dict[str, Any]) -> None:
+    def show(self, stats: MatchStats) -> None:
         """Redraw the line (when it changed)."""
         line = live_line(stats)
         if self.enabled and line != self.line:
@@ -221,7 +223,7 @@ def play_match(store: Any, run_id: int, plan: MatchPlan, args: argparse.Namespac
     """
     from judge.schedule import Setup, run_specs
 
-    records: dict[str, dict[str, Any]] = {}  # read once the run is held
+    records: dict[str, PlayedGame] = {}  # read once the run is held
     jobs = plan.harness.jobs if args.jobs is None else args.jobs
     cluster = getattr(args, "cluster", None)
     # a batch keeps every game slot busy: on a cluster, its workers' slots, not this
@@ -234,9 +236,9 @@ def play_match(store: Any, run_id: int, plan: MatchPlan, args: argparse.Namespac
     extra = {"cluster": cluster, "credentials": args.credentials} if cluster else {}
     live = Live(sys.stderr.isatty())
 
-    def done(key_of: dict[GameSpec, str], spec: GameSpec, rec: dict[str, Any]) -> None:
+    def done(key_of: dict[GameSpec, str], spec: GameSpec, rec: PlayedGame) -> None:
         key = key_of[spec]
-        rec["key"] = key
+        rec = replace(rec, key=key)
         store.add_game(run_id, key, rec)
         records[key] = rec
         if live.enabled:
@@ -255,7 +257,7 @@ def play_match(store: Any, run_id: int, plan: MatchPlan, args: argparse.Namespac
             while True:
                 stats = match_stats(plan, records)
                 live.show(stats)
-                if stats["decision"] is not None or pair >= max_pairs:
+                if stats.decision is not None or pair >= max_pairs:
                     break
                 end = min(pair + per_batch, max_pairs)
                 key_of = {spec: key for n in range(pair, end)
@@ -269,20 +271,20 @@ def play_match(store: Any, run_id: int, plan: MatchPlan, args: argparse.Namespac
             live.end()  # the live line ends before any message below it
 
 
-def decision_text(plan: MatchPlan, data: dict[str, Any], state: str) -> str:
+def decision_text(plan: MatchPlan, data: MatchStats, state: str) -> str:
     """What the SPRT concluded, in words."""
     p = plan.sprt
     a, b = (plan.shown_name(who) for who in plan.bots)
-    lower, upper = data["llr_bounds"]
-    if data["decision"] == "H1":
+    lower, upper = data.llr_bounds
+    if data.decision == "H1":
         return (f"H1 accepted: {a} is stronger than {b} (Elo {p.elo1:g} rather than "
-                f"{p.elo0:g}; LLR {data['llr']:.2f} >= {upper:.2f})")
-    if data["decision"] == "H0":
+                f"{p.elo0:g}; LLR {data.llr:.2f} >= {upper:.2f})")
+    if data.decision == "H0":
         return (f"H0 accepted: {a} is not stronger than {b} by {p.elo1:g} Elo (Elo "
-                f"{p.elo0:g} rather than {p.elo1:g}; LLR {data['llr']:.2f} <= {lower:.2f})")
+                f"{p.elo0:g} rather than {p.elo1:g}; LLR {data.llr:.2f} <= {lower:.2f})")
     if state == "finished":
         return (f"no decision: --max-games {plan.max_games} reached with LLR "
-                f"{data['llr']:.2f} inside ({lower:.2f}, {upper:.2f})")
+                f"{data.llr:.2f} inside ({lower:.2f}, {upper:.2f})")
     return f"no decision yet (the match is {state})"
 
 
@@ -293,12 +295,11 @@ def print_match(store: Any, run_id: int, fmt: str, details: bool,
     plan = info.plan
     assert isinstance(plan, MatchPlan)
     records = store.games(run_id)
-    data = match_data(plan, records)
+    data, listed = match_data(plan, records)
     state = run_state(store, info, len(records))
     # a bot that did not compile: the compiler's message once, not in each of its games
-    errors = [{"bot": plan.shown_name(who),
-               "compile_error": compile_error([(rec, seat_of(rec, who))
-                                               for rec in records.values()])}
+    errors = [(plan.shown_name(who),
+               compile_error([(rec, rec.seat_of(who)) for rec in records.values()]))
               for who in plan.bots]
     if fmt not in ("table", "json", "csv", "markdown"):
         raise InputError(f"a match is shown as table, json, csv or markdown, not {fmt}")
@@ -309,26 +310,26 @@ def print_match(store: Any, run_id: int, fmt: str, details: bool,
                                   "opponent": plan.opponent,
                                   "sprt": plan.sprt.to_dict(),
                                   "max_games": plan.max_games,
-                                  "compile_errors": {e["bot"]: e["compile_error"]
-                                                     for e in errors if e["compile_error"]},
-                                  **data}))
+                                  "compile_errors": {bot: error for bot, error in errors
+                                                     if error},
+                                  **data.to_json(), "games": [g.to_json() for g in listed]}))
         return
     a, b = (plan.shown_name(who) for who in plan.bots)
-    interval = ("" if data["elo"] is None
-                else f"[{data['elo_low']:.1f}, {data['elo_high']:.1f}]")
-    row = {"bot_a": a, "bot_b": b, "pairs": data["pairs"], "games": len(records),
-           "wins": data["wins"], "ties": data["ties"], "losses": data["losses"],
-           "pentanomial": " ".join(map(str, data["pentanomial"])),
-           "score": "" if data["score"] is None else f"{data['score']:.3f}",
-           "elo": "" if data["elo"] is None else f"{data['elo']:+.1f} ± {data['elo_error']:.1f}",
+    interval = "" if data.elo is None else f"[{data.elo_low:.1f}, {data.elo_high:.1f}]"
+    row = {"bot_a": a, "bot_b": b, "pairs": data.pairs, "games": len(records),
+           "wins": data.wins, "ties": data.ties, "losses": data.losses,
+           "pentanomial": " ".join(map(str, data.pentanomial)),
+           "score": "" if data.score is None else f"{data.score:.3f}",
+           "elo": "" if data.elo is None else f"{data.elo:+.1f} ± {data.elo_error:.1f}",
            "interval": interval,
-           "los": "" if data["los"] is None else f"{100 * data['los']:.1f}%",
-           "llr": f"{data['llr']:.2f}",
-           "bounds": f"[{data['llr_bounds'][0]:.2f}, {data['llr_bounds'][1]:.2f}]",
-           "decision": data["decision"] or ""}
-    games = [dict(g, game=n, players=" vs ".join(plan.shown_name(who) for who in g["players"]),
-                  results="-".join(g["results"]), moves=", ".join(g["moves"]))
-             for n, g in enumerate(data["games"], 1)]
+           "los": "" if data.los is None else f"{100 * data.los:.1f}%",
+           "llr": f"{data.llr:.2f}",
+           "bounds": f"[{data.llr_bounds[0]:.2f}, {data.llr_bounds[1]:.2f}]",
+           "decision": data.decision or ""}
+    games = [dict(g.to_json(), game=n,
+                  players=" vs ".join(plan.shown_name(who) for who in g.players),
+                  results="-".join(g.results), moves=", ".join(g.moves))
+             for n, g in enumerate(listed, 1)]
     tables = {
         "match": ([row], ["bot_a", "bot_b", "pairs", "games", "wins", "ties", "losses",
                           "pentanomial", "score", "elo", "interval", "los", "llr", "bounds",
@@ -349,8 +350,8 @@ def print_match(store: Any, run_id: int, fmt: str, details: bool,
     sys.stdout.write(compile_errors_text(errors))
     sys.stdout.write(f"\nSPRT {plan.sprt.text()} (pentanomial, logistic Elo): "
                      f"{decision_text(plan, data, state)}\n")
-    if data["void_pairs"]:
-        sys.stdout.write(f"{data['void_pairs']} pairs had a void game (judge error) and "
+    if data.void_pairs:
+        sys.stdout.write(f"{data.void_pairs} pairs had a void game (judge error) and "
                          f"count for neither bot\n")
     if details:
         sys.stdout.write("\n")

@@ -170,16 +170,17 @@ def print_run(store: Any, run_id: int, fmt: str, details: bool,
     if fmt == "json":
         sys.stdout.write(to_json({"run": run_id, "game": info.game, "state": state,
                                   "tier": plan.harness.tier, "opponent": opponent,
-                                  "bots": bots, "games": games}))
+                                  "bots": [b.to_json() for b in bots],
+                                  "games": [g.to_json() for g in games]}))
         return
-    rows = [dict(b, points=f"{b['points']:g}/{b['max_points']:g}",
-                 accuracy="" if b["accuracy"] is None else f"{100 * b['accuracy']:.1f}%",
-                 failures=failures_text(b["failures"], b["judge_errors"])) for b in bots]
+    rows = [dict(b.to_json(), points=f"{b.points:g}/{b.max_points:g}",
+                 accuracy="" if b.accuracy is None else f"{100 * b.accuracy:.1f}%",
+                 failures=failures_text(b.failures, b.judge_errors)) for b in bots]
     headers = ["bot", "games", "wins", "ties", "losses", "points", "accuracy", "failures"]
     detail_headers = ["game", "bot", "start", "seat", "result", "verdict", "message",
                       "first_mistake", "moves"]
-    detail = [dict(g, moves=", ".join(g["moves"]), game=n,
-                   first_mistake=mistake_text(g["first_mistake"]))
+    detail = [dict(g.to_json(), moves=", ".join(g.moves), game=n,
+                   first_mistake=mistake_text(g.first_mistake))
               for n, g in enumerate(games, 1)]
     if output_dir is not None and fmt != "json":
         write_tables(output_dir, fmt, {"bots": (rows, headers),
@@ -194,7 +195,7 @@ def print_run(store: Any, run_id: int, fmt: str, details: bool,
                          f"{against})\n")
     sys.stdout.write(render_rows(rows, fmt, headers))
     if fmt in ("table", "markdown"):  # CSV stays one table; JSON has compile_error
-        sys.stdout.write(compile_errors_text(bots))
+        sys.stdout.write(compile_errors_text((b.bot, b.compile_error) for b in bots))
     if details:
         sys.stdout.write("\n")
         sys.stdout.write(render_rows(detail, fmt, detail_headers))
