@@ -5,7 +5,7 @@ schedule, its seed, the review of the bots' moves and the results under perfect 
 on a pool worker or on a cluster worker), what the store writes and what it reads back. Its
 JSON is written and read in one place (`to_json`, `from_json`), and `from_json` reads every
 shape a results database holds: records written before games had seeds, before the results
-under perfect play were kept, before moves counted CPU time or reviews knew remoteness.
+under perfect play were kept, before reviews knew remoteness (and said `optimal`, `slow`).
 """
 
 from __future__ import annotations
