@@ -11,10 +11,13 @@ import sys
 from collections.abc import Iterator
 from contextlib import nullcontext
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from judge.plan import is_program
 from judge.playing import GameSpec, Setup, play_spec
+
+if TYPE_CHECKING:
+    from judge.records import PlayedGame
 
 __all__ = ["Backend", "BackendLost", "LocalPool", "plays_here"]
 
@@ -51,7 +54,7 @@ class Backend(Protocol):
     #: how many games it plays at once
     slots: int
 
-    def play(self, setup: Setup, specs: list[GameSpec]) -> Iterator[tuple[GameSpec, Any]]:
+    def play(self, setup: Setup, specs: list[GameSpec]) -> Iterator[tuple[GameSpec, PlayedGame]]:
         """Play `specs`, yielding each with its record as its game ends (in any order)."""
         ...
 
@@ -67,7 +70,7 @@ class LocalPool:
     def slots(self) -> int:
         return self.jobs
 
-    def play(self, setup: Setup, specs: list[GameSpec]) -> Iterator[tuple[GameSpec, Any]]:
+    def play(self, setup: Setup, specs: list[GameSpec]) -> Iterator[tuple[GameSpec, PlayedGame]]:
         return _play_all(setup, specs, self.jobs)
 
 
@@ -77,7 +80,7 @@ def plays_here(jobs: int, games: int) -> bool:
 
 
 def _play_all(setup: Setup, specs: list[GameSpec],
-              jobs: int) -> Iterator[tuple[GameSpec, dict[str, Any]]]:
+              jobs: int) -> Iterator[tuple[GameSpec, PlayedGame]]:
     import gc
 
     # what is alive now (modules, tables) lives as long as the run: the collector no
@@ -102,7 +105,7 @@ def _play_all(setup: Setup, specs: list[GameSpec],
 
 
 def _play_on_workers(setup: Setup, specs: list[GameSpec], jobs: int,
-                     one_bot: bool = False) -> Iterator[tuple[GameSpec, dict[str, Any]]]:
+                     one_bot: bool = False) -> Iterator[tuple[GameSpec, PlayedGame]]:
     """Play `specs` on `jobs` forked worker processes, each record as its game ends.
 
     The workers have the specs from the fork and take the next one from a shared counter;

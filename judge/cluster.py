@@ -37,6 +37,7 @@ from judge.plan import BotSource, is_program
 
 if TYPE_CHECKING:
     from judge.playing import GameSpec, Setup
+    from judge.records import PlayedGame
     from judge.sandbox import Tier
 
 #: seconds to reach the scheduler before the command gives up (exit status 2)
@@ -179,7 +180,7 @@ class ClusterLost(BackendLost):
 
 def play_on_cluster(setup: Setup, specs: list[GameSpec], address: str,
                     credentials: str | None = None
-                    ) -> Iterator[tuple[GameSpec, dict[str, Any]]]:
+                    ) -> Iterator[tuple[GameSpec, PlayedGame]]:
     """Play `specs` on the cluster (reached with the credentials folder `credentials`),
     yielding (spec, record) as each game ends; games not ended when the caller stops (or
     the cluster fails: `ClusterLost`) are cancelled."""
@@ -271,7 +272,7 @@ class WorkerFailed(Exception):
         self.worker, self.reason = worker, reason
 
 
-def play_remote(setup: Setup, spec: GameSpec) -> dict[str, Any]:
+def play_remote(setup: Setup, spec: GameSpec) -> PlayedGame:
     """One game on a worker: played as locally, the record naming the worker and its tier."""
     from distributed import get_worker
 
@@ -284,6 +285,4 @@ def play_remote(setup: Setup, spec: GameSpec) -> dict[str, Any]:
         record = play_spec(setup, spec)
     except (InputError, OSError) as exc:  # the worker's own trouble, not the bot's
         raise WorkerFailed(get_worker().address, f"{exc.__class__.__name__}: {exc}") from None
-    record["worker"] = socket.gethostname()
-    record["tier"] = tier_for(setup.sandbox).name
-    return record
+    return replace(record, worker=socket.gethostname(), tier=tier_for(setup.sandbox).name)

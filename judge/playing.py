@@ -8,9 +8,12 @@ import hashlib
 import os
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from judge.plan import OPTIMAL, BotSource, GameSpec, Plan, is_program
+
+if TYPE_CHECKING:
+    from judge.records import PlayedGame
 
 __all__ = ["OPTIMAL", "GameSpec", "Setup", "game_seed", "local_copy", "play_spec"]
 
@@ -41,7 +44,7 @@ class Setup:
                    h.languages, plan.fingerprints(), plan.opponent)
 
 
-def play_spec(setup: Setup, spec: GameSpec) -> dict[str, Any]:
+def play_spec(setup: Setup, spec: GameSpec) -> PlayedGame:
     """Play one scheduled game and return its record, with every move reviewed."""
     from judge.analysis import perfect_results, review
     from judge.games import load_game
@@ -73,15 +76,11 @@ def play_spec(setup: Setup, spec: GameSpec) -> dict[str, Any]:
             for who in spec.players
         ]
         record = play_game(game, players, start, limits)
-    data = record.to_dict()
-    data["key"] = spec.key
-    data["seed"] = seed
-    data["players"] = list(spec.players)
-    moves = [m["move"] for m in data["moves"]]
+    moves = [m.move for m in record.moves]
     bots = [seat for seat, who in enumerate(spec.players) if who != OPTIMAL]
-    data["review"] = [r.to_dict() for r in review(game, start, moves, bots, record.played)]
-    data["perfect"] = perfect_results(game, start)
-    return data
+    return record.kept(players=spec.players, key=spec.key, seed=seed,
+                       review=review(game, start, moves, bots, record.played),
+                       perfect=perfect_results(game, start))
 
 
 def game_seed(run_seed: int | None, key: str) -> int | None:

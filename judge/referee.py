@@ -8,34 +8,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from judge import verdicts
+from judge.analysis import MoveReview
 from judge.games.base import Game, MoveError, Seat
 from judge.players.base import Played, Player, PlayerFailure
 from judge.players.bot import BotPlayer
+from judge.records import LOSS, TIE, VOID, WIN, MoveRecord, PlayedGame, Verdict
 from judge.sandbox import Limits
-
-WIN, TIE, LOSS, VOID = "win", "tie", "loss", "none"
-
-
-@dataclass
-class MoveRecord:
-    """One move of a game: who made it, its wire text, and the time it took."""
-
-    seat: Seat
-    move: str
-    #: wall seconds the move took (None in an interactive game)
-    seconds: float | None
-    #: CPU seconds the bot used for the move (None for players that are not processes)
-    cpu_seconds: float | None = None
-
-
-@dataclass
-class Verdict:
-    """How a game ended (`judge.verdicts` code), with details and the seat charged."""
-
-    code: str = verdicts.OK
-    message: str = ""
-    #: the seat that failed and lost; None when no player failed
-    seat: Seat | None = None
 
 
 @dataclass
@@ -61,16 +39,26 @@ class GameRecord:
     #: review of this game need not parse and play again)
     played: list[tuple[Any, Any]] = field(default_factory=list, repr=False)
 
+    def kept(self, *, players: Sequence[str] | None = None, key: str | None = None,
+             seed: int | None = None, review: Sequence[MoveReview] = (),
+             perfect: Sequence[str] | None = None) -> PlayedGame:
+        """The game as a run keeps it, with what the run adds (`players`: the names the
+        run knows them by, when not the players' own)."""
+        return PlayedGame(self.game, self.start,
+                          tuple(self.players if players is None else players),
+                          tuple(self.moves), tuple(self.results), self.verdict, self.final,
+                          None if self.score is None else tuple(self.score),
+                          tuple(self.stderr), key, seed, tuple(review),
+                          None if perfect is None else tuple(perfect))
+
     def to_dict(self) -> dict[str, Any]:
         """The record as plain JSON-serialisable data (what `dataclasses.asdict` gives but
         for `played`, which is not stored; built directly: this runs once per game)."""
-        v = self.verdict
         return {
             "game": self.game, "start": self.start, "players": list(self.players),
-            "moves": [{"seat": m.seat, "move": m.move, "seconds": m.seconds,
-                       "cpu_seconds": m.cpu_seconds} for m in self.moves],
+            "moves": [m.to_dict() for m in self.moves],
             "results": list(self.results),
-            "verdict": {"code": v.code, "message": v.message, "seat": v.seat},
+            "verdict": self.verdict.to_dict(),
             "final": self.final, "score": None if self.score is None else list(self.score),
             "stderr": list(self.stderr),
         }
@@ -105,7 +93,8 @@ def play_game(
                 player.begin(game, seat)
             while not game.is_over(pos):
                 if game.loopy and len(record.moves) >= limits.move_limit:
-                    record.verdict.message = f"a tie by the move limit of {limits.move_limit}"
+                    record.verdict = Verdict(
+                        message=f"a tie by the move limit of {limits.move_limit}")
                     break
                 seat = game.mover(pos)
                 player = players[seat]

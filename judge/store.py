@@ -11,10 +11,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from judge.games.base import InputError
 from judge.plan import OPTIMAL, Plan, from_config
+
+if TYPE_CHECKING:
+    from judge.records import PlayedGame
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -262,12 +265,12 @@ class Store:
         rows = self.db.execute("SELECT key FROM games WHERE run_id = ?", (run_id,))
         return {r[0] for r in rows}
 
-    def add_game(self, run_id: int, key: str, record: dict[str, Any]) -> None:
+    def add_game(self, run_id: int, key: str, record: PlayedGame) -> None:
         """Store one finished game (committed at once; a replayed key replaces the old one)."""
         with self.db:
             self.db.execute(
                 "INSERT OR REPLACE INTO games (run_id, key, record, stored) VALUES (?, ?, ?, ?)",
-                (run_id, key, json.dumps(record), time.time()),
+                (run_id, key, json.dumps(record.to_json()), time.time()),
             )
 
     def count_verdict(self, run_id: int, code: str) -> int:
@@ -278,10 +281,12 @@ class Store:
             "AND json_extract(record, '$.verdict.code') = ?", (run_id, code)).fetchone()
         return int(row[0])
 
-    def games(self, run_id: int) -> dict[str, dict[str, Any]]:
+    def games(self, run_id: int) -> dict[str, PlayedGame]:
         """Every stored game of a run, by schedule key."""
+        from judge.records import PlayedGame  # (only once records are read: start-up)
+
         rows = self.db.execute("SELECT key, record FROM games WHERE run_id = ?", (run_id,))
-        return {key: json.loads(rec) for key, rec in rows}
+        return {key: PlayedGame.from_json(json.loads(rec)) for key, rec in rows}
 
     def finish(self, run_id: int) -> None:
         """Mark a run complete."""

@@ -1,91 +1,241 @@
 """What a stored run's games add up to, for every kind of run: a grading run's rows per bot
 and per game, a tournament's standings and crosstable, a match's pentanomial and SPRT.
-The tables, the HTML report and the transcripts are drawn from these."""
+The tables, the HTML report and the transcripts are drawn from these typed rows; each row's
+`to_json` is what `--format json` gives of it. (The rows are named tuples: as immutable as
+frozen dataclasses, and a tenth of their cost to define, which every command pays.)"""
 
 from __future__ import annotations
 
-from collections import defaultdict
-from typing import Any
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from judge.plan import GradingPlan, MatchPlan, TournamentPlan
 from judge.results import (
     POINTS,
     TOURNAMENT_POINTS,
     compile_error,
+    failure_of,
     first_mistake,
     game_message,
-    result_for,
-    seat_of,
-    summarise,
+    mistake_json,
+    move_accuracy,
 )
 from judge.sprt import pair_score, pentanomial, summary
 
+if TYPE_CHECKING:
+    from judge.analysis import MoveReview
+    from judge.records import PlayedGame
 
-def graded_games(plan: GradingPlan, records: dict[str, dict[str, Any]]
-                 ) -> list[tuple[str, list[tuple[dict[str, Any], int]]]]:
+
+class BotRow(NamedTuple):
+    """One bot's line: games, wins, ties, losses, points of the most it could score,
+    failures by verdict, void games, the share of its moves that were optimal, and the
+    compiler's message when it did not compile."""
+
+    bot: str
+    games: int
+    wins: int
+    ties: int
+    losses: int
+    points: float
+    max_points: float
+    failures: dict[str, int]
+    judge_errors: int
+    accuracy: float | None
+    compile_error: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The row as `--format json` gives it."""
+        return self._asdict()
+
+
+class Standing(NamedTuple):
+    """A tournament entrant's line: its bot's line, and its rating with a 95% interval
+    (None without a game played to a result)."""
+
+    row: BotRow
+    rating: float | None
+    rating_low: float | None
+    rating_high: float | None
+
+    def to_json(self) -> dict[str, Any]:
+        """The row as `--format json` gives it."""
+        return {**self.row.to_json(), "rating": self.rating, "rating_low": self.rating_low,
+                "rating_high": self.rating_high}
+
+
+class GradedGame(NamedTuple):
+    """One game of a grading run, from the graded bot's side (`seat` from 1)."""
+
+    bot: str
+    start: str
+    seat: int
+    #: win, tie, loss, or void
+    result: str
+    verdict: str
+    message: str
+    first_mistake: MoveReview | None
+    moves: list[str]
+
+    def to_json(self) -> dict[str, Any]:
+        """The row as `--format json` gives it."""
+        return {"bot": self.bot, "start": self.start, "seat": self.seat,
+                "result": self.result, "verdict": self.verdict, "message": self.message,
+                "first_mistake": mistake_json(self.first_mistake), "moves": list(self.moves)}
+
+
+class ListedGame(NamedTuple):
+    """One game of a tournament or a match: who played it, how it ended, and the earlier
+    game it repeats move for move, if any."""
+
+    key: str
+    players: tuple[str, ...]
+    start: str
+    results: tuple[str, ...]
+    verdict: str
+    message: str
+    moves: list[str]
+    #: the key of the first game with the same players, start and moves
+    identical_to: str | None
+    seed: int | None
+    #: a match's pair (from 1); None in a tournament
+    pair: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The row as `--format json` gives it."""
+        data: dict[str, Any] = {"key": self.key}
+        if self.pair is not None:
+            data["pair"] = self.pair
+        data.update(players=list(self.players), start=self.start, results=list(self.results),
+                    verdict=self.verdict, message=self.message, moves=list(self.moves),
+                    identical_to=self.identical_to, seed=self.seed)
+        return data
+
+
+class Standings(NamedTuple):
+    """A tournament: standings (best first), crosstable (points of each against each),
+    how many games repeat an earlier one, and the games."""
+
+    standings: list[Standing]
+    crosstable: dict[str, dict[str, float]]
+    identical_games: int
+    games: list[ListedGame]
+
+    def to_json(self) -> dict[str, Any]:
+        """What `--format json` gives of it."""
+        return {"standings": [s.to_json() for s in self.standings],
+                "crosstable": self.crosstable, "identical_games": self.identical_games,
+                "games": [g.to_json() for g in self.games]}
+
+
+class MatchStats(NamedTuple):
+    """A match's pentanomial from BOT_A's view and what follows from it (see
+    `judge.sprt.summary`), with BOT_A's wins, ties and losses and the pairs a void game
+    left out."""
+
+    pairs: int
+    pentanomial: list[int]
+    score: float | None
+    elo: float | None
+    elo_low: float | None
+    elo_high: float | None
+    elo_error: float | None
+    los: float | None
+    llr: float
+    llr_bounds: list[float]
+    decision: str | None
+    wins: int
+    ties: int
+    losses: int
+    void_pairs: int
+
+    def to_json(self) -> dict[str, Any]:
+        """What `--format json` gives of it."""
+        return self._asdict()
+
+
+def summarise(bot: str, records: list[tuple[PlayedGame, int]],
+              points: dict[str, float]) -> BotRow:
+    """One bot's line over its games (record, the bot's seat), scored by `points`."""
+    results = Counter(rec.result_for(seat) for rec, seat in records)
+    failures = Counter(f for rec, seat in records if (f := failure_of(rec, seat)))
+    judge_errors = results.pop(None, 0)
+    good, total = move_accuracy(records)
+    return BotRow(
+        bot=bot, games=sum(results.values()), wins=results["win"], ties=results["tie"],
+        losses=results["loss"], points=sum(points[r] * n for r, n in results.items()),
+        # what perfect play would have scored in the same games
+        max_points=sum(points[(rec.perfect or ("win", "win"))[seat]]
+                       for rec, seat in records if not rec.void),
+        failures=dict(sorted(failures.items())), judge_errors=judge_errors,
+        accuracy=round(good / total, 4) if total else None,
+        compile_error=compile_error(records))
+
+
+def graded_games(plan: GradingPlan, records: dict[str, PlayedGame]
+                 ) -> list[tuple[str, list[tuple[PlayedGame, int]]]]:
     """Per bot of a grading run, its games (record, the bot's seat), in the order the
     details list them (numbered from 1 across the bots: `judge show RUN --game N`)."""
     starts = plan.starts
     order = {f"{text}|{seat}": (n, i) for n, (seat, texts) in enumerate(starts.items())
              for i, text in enumerate(texts)}
 
-    def place(rec: dict[str, Any]) -> tuple[int, int]:  # where its start is in the schedule
-        start_seat = str(rec.get("key", "")).split("|", 1)[-1]
+    def place(rec: PlayedGame) -> tuple[int, int]:  # where its start is in the schedule
+        start_seat = str(rec.key or "").split("|", 1)[-1]
         return order.get(start_seat, (len(order), 0))
 
-    return [(bot, sorted(((rec, seat_of(rec, bot)) for rec in records.values()
-                          if bot in rec["players"]), key=lambda rs: place(rs[0])))
+    return [(bot, sorted(((rec, rec.seat_of(bot)) for rec in records.values()
+                          if bot in rec.players), key=lambda rs: place(rs[0])))
             for bot in plan.bots]
 
 
-def grading_rows(plan: GradingPlan, records: dict[str, dict[str, Any]]
-                 ) -> tuple[list[dict], list[dict]]:
+def grading_rows(plan: GradingPlan, records: dict[str, PlayedGame]
+                 ) -> tuple[list[BotRow], list[GradedGame]]:
     """The per-bot summaries and per-game rows of a grading run."""
     points = POINTS[plan.game]
     bots, games = [], []
     for bot, mine in graded_games(plan, records):
-        bots.append(dict(summarise(bot, mine, points), compile_error=compile_error(mine)))
-        for rec, seat in mine:
-            games.append({
-                "bot": bot,
-                "start": rec["start"],
-                "seat": seat + 1,
-                "result": result_for(rec, seat) or "void",
-                "verdict": rec["verdict"]["code"],
-                "message": game_message(rec),
-                "first_mistake": first_mistake(rec, seat),
-                "moves": [m["move"] for m in rec["moves"]],
-            })
+        bots.append(summarise(bot, mine, points))
+        games.extend(GradedGame(bot, rec.start, seat + 1, rec.result_for(seat) or "void",
+                                rec.verdict.code, game_message(rec), first_mistake(rec, seat),
+                                rec.move_texts) for rec, seat in mine)
     return bots, games
 
 
-def standings(plan: TournamentPlan, records: dict[str, dict[str, Any]]) -> dict[str, Any]:
+def listed_games(records: Iterable[tuple[str, PlayedGame]], paired: bool = False
+                 ) -> list[ListedGame]:
+    """The games in the order given, each with the first earlier one it repeats move for
+    move (`paired`: a match's, numbered by pair)."""
+    seen: dict[tuple, str] = {}
+    games = []
+    for key, rec in records:
+        moves = rec.move_texts
+        twin = seen.setdefault((*rec.players, rec.start, tuple(moves)), key)
+        games.append(ListedGame(key, rec.players, rec.start, rec.results, rec.verdict.code,
+                                game_message(rec), moves, None if twin == key else twin,
+                                rec.seed, pair_number(key) if paired else None))
+    return games
+
+
+def standings(plan: TournamentPlan, records: dict[str, PlayedGame]) -> Standings:
     """Standings (best first), crosstable and the games, from the stored records."""
     entrants = plan.entrants
-    per_bot: dict[str, list[tuple[dict, int]]] = defaultdict(list)
+    per_bot: dict[str, list[tuple[PlayedGame, int]]] = defaultdict(list)
     cross: dict[str, dict[str, list[float]]] = {b: defaultdict(list) for b in entrants}
     pairs = []
-    seen_games: dict[tuple, str] = {}
-    games = []
     for key in sorted(records):
         rec = records[key]
-        a, b = rec["players"]
+        a, b = rec.players
         per_bot[a].append((rec, 0))
         per_bot[b].append((rec, 1))
-        res = result_for(rec, 0)
+        res = rec.result_for(0)
         if res is not None:
             score = TOURNAMENT_POINTS[res]
             pairs.append((a, b, score))
             cross[a][b].append(score)
             cross[b][a].append(1 - score)
-        moves = tuple(m["move"] for m in rec["moves"])
-        ident = (a, b, rec["start"], moves)
-        twin = seen_games.get(ident)
-        seen_games.setdefault(ident, key)
-        games.append({"key": key, "players": [a, b], "start": rec["start"],
-                      "results": rec["results"], "verdict": rec["verdict"]["code"],
-                      "message": game_message(rec), "moves": list(moves),
-                      "identical_to": twin, "seed": rec.get("seed")})
+    games = listed_games((key, records[key]) for key in sorted(records))
     from judge.ratings import fit  # NumPy: only once there are games to rate
 
     ratings = fit(entrants, pairs) if pairs else {}
@@ -93,20 +243,17 @@ def standings(plan: TournamentPlan, records: dict[str, dict[str, Any]]) -> dict[
     for bot in entrants:
         row = summarise(bot, per_bot[bot], TOURNAMENT_POINTS)
         # against other bots the most a bot can score is a win in every game played
-        row["max_points"] = row["games"] * TOURNAMENT_POINTS["win"]
-        row["compile_error"] = compile_error(per_bot[bot])
+        row = row._replace(max_points=row.games * TOURNAMENT_POINTS["win"])
         r = ratings.get(bot)
-        row.update(rating=None if r is None else round(r.rating, 1),
-                   rating_low=None if r is None else round(r.low, 1),
-                   rating_high=None if r is None else round(r.high, 1))
-        table.append(row)
+        table.append(Standing(row, None if r is None else round(r.rating, 1),
+                              None if r is None else round(r.low, 1),
+                              None if r is None else round(r.high, 1)))
     # by share of the points (a gauntlet's bots play different numbers of games), then rating
-    table.sort(key=lambda row: (-(row["points"] / row["games"] if row["games"] else 0),
-                                -(row["rating"] or 0)))
+    table.sort(key=lambda s: (-(s.row.points / s.row.games if s.row.games else 0),
+                              -(s.rating or 0)))
     crosstable = {a: {b: sum(v) for b, v in cross[a].items()} for a in entrants}
-    identical = sum(1 for g in games if g["identical_to"])
-    return {"standings": table, "crosstable": crosstable, "identical_games": identical,
-            "games": games}
+    identical = sum(1 for g in games if g.identical_to)
+    return Standings(table, crosstable, identical, games)
 
 
 def pair_number(key: str) -> int:
@@ -114,7 +261,7 @@ def pair_number(key: str) -> int:
     return int(key.split("|", 1)[0])
 
 
-def match_stats(plan: MatchPlan, records: dict[str, dict[str, Any]]) -> dict[str, Any]:
+def match_stats(plan: MatchPlan, records: dict[str, PlayedGame]) -> MatchStats:
     """The pentanomial of the complete pairs stored (BOT_A's view) and what follows from it
     (see `judge.sprt.summary`), with BOT_A's wins, ties and losses in those pairs' games.
 
@@ -122,7 +269,7 @@ def match_stats(plan: MatchPlan, records: dict[str, dict[str, Any]]) -> dict[str
     second game is not stored yet is left out.
     """
     a = plan.bots[0]
-    by_pair: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    by_pair: dict[int, list[PlayedGame]] = defaultdict(list)
     for key, rec in records.items():
         by_pair[pair_number(key)].append(rec)
     scores = []
@@ -131,38 +278,26 @@ def match_stats(plan: MatchPlan, records: dict[str, dict[str, Any]]) -> dict[str
     for recs in by_pair.values():
         if len(recs) < 2:
             continue
-        mine = [result_for(rec, seat_of(rec, a)) for rec in recs]
+        mine = [rec.result_for(rec.seat_of(a)) for rec in recs]
         if None in mine:
             void += 1
             continue
         scores.append(pair_score(mine))
         for r in mine:
             results[r] += 1
-    data = summary(pentanomial(scores), plan.sprt)
-    return {**data, "wins": results["win"], "ties": results["tie"],
-            "losses": results["loss"], "void_pairs": void}
+    return MatchStats(**summary(pentanomial(scores), plan.sprt), wins=results["win"],
+                      ties=results["tie"], losses=results["loss"], void_pairs=void)
 
 
 def ordered_records(plan: MatchPlan,
-                    records: dict[str, dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
+                    records: dict[str, PlayedGame]) -> list[tuple[str, PlayedGame]]:
     """The stored games as (key, record) in the order they were scheduled: by pair, BOT_A
     in the first seat first. Game N of `--details` is the N-th."""
     return sorted(records.items(), key=lambda item: (pair_number(item[0]),
-                                                     item[1]["players"] != list(plan.bots)))
+                                                     item[1].players != plan.bots))
 
 
-def match_data(plan: MatchPlan, records: dict[str, dict[str, Any]]) -> dict[str, Any]:
+def match_data(plan: MatchPlan, records: dict[str, PlayedGame]
+               ) -> tuple[MatchStats, list[ListedGame]]:
     """The match's statistics and its games, in the order they were scheduled."""
-    stats = match_stats(plan, records)
-    games = []
-    seen: dict[tuple, str] = {}
-    for key, rec in ordered_records(plan, records):
-        moves = [m["move"] for m in rec["moves"]]
-        ident = (*rec["players"], rec["start"], tuple(moves))
-        twin = seen.setdefault(ident, key)
-        games.append({"key": key, "pair": pair_number(key), "players": list(rec["players"]),
-                      "start": rec["start"], "results": rec["results"],
-                      "verdict": rec["verdict"]["code"], "message": game_message(rec),
-                      "moves": moves, "identical_to": None if twin == key else twin,
-                      "seed": rec.get("seed")})
-    return {**stats, "games": games}
+    return match_stats(plan, records), listed_games(ordered_records(plan, records), paired=True)

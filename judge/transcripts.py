@@ -17,6 +17,7 @@ from typing import Any
 from judge import __version__
 from judge.games.base import InputError, MoveError
 from judge.plan import GradingPlan, MatchPlan
+from judge.records import PlayedGame
 from judge.store import StoredRun
 from judge.summaries import graded_games, ordered_records
 from judge.verdicts import JUDGE_ERROR, LOSING, MEANINGS
@@ -35,32 +36,31 @@ def transcript_lines(store: Any, run_id: int) -> Iterator[str]:
     tier = plan.harness.tier
     hashes = plan.fingerprints()
     for number, rec in enumerate(games_in_order(info, store.games(run_id)), 1):
-        start = game.parse_position(rec["start"])
-        moves = [m["move"] for m in rec["moves"]]
-        reviews = review(game, start, moves)
+        start = game.parse_position(rec.start)
+        reviews = review(game, start, rec.move_texts)
         yield json.dumps({
             "format": FORMAT, "judge": __version__, "run": run_id, "kind": info.kind,
-            "game_number": number, "key": rec.get("key"), "game": plan.game,
+            "game_number": number, "key": rec.key, "game": plan.game,
             # a game played on a cluster worker: that worker's tier, and the worker
-            "rules": plan.rules, "tier": rec.get("tier") or tier,
-            **({"worker": rec["worker"]} if rec.get("worker") else {}),
+            "rules": plan.rules, "tier": rec.tier or tier,
+            **({"worker": rec.worker} if rec.worker else {}),
             "run_seed": plan.seed,
-            "seed": rec.get("seed"), "opponent": plan.opponent,
+            "seed": rec.seed, "opponent": plan.opponent,
             "players": [{"seat": s + 1, "name": name, "sha256": hashes.get(name)}
-                        for s, name in enumerate(rec["players"])],
-            "start": rec["start"],
+                        for s, name in enumerate(rec.players)],
+            "start": rec.start,
             "moves": [
-                {"ply": i + 1, "seat": m["seat"] + 1, "move": m["move"],
-                 "seconds": m.get("seconds"), "cpu_seconds": m.get("cpu_seconds"),
+                {"ply": i + 1, "seat": m.seat + 1, "move": m.move,
+                 "seconds": m.seconds, "cpu_seconds": m.cpu_seconds,
                  **({"before": reviews[i].before, "after": reviews[i].after}
                     if i < len(reviews) else {})}
-                for i, m in enumerate(rec["moves"])],
-            "results": rec["results"], "verdict": rec["verdict"], "score": rec.get("score"),
-            "final": rec.get("final"),
+                for i, m in enumerate(rec.moves)],
+            "results": list(rec.results), "verdict": rec.verdict.to_dict(),
+            "score": None if rec.score is None else list(rec.score), "final": rec.final,
         }, separators=(",", ":"))
 
 
-def games_in_order(info: StoredRun, records: dict[str, dict[str, Any]]) -> list[dict]:
+def games_in_order(info: StoredRun, records: dict[str, PlayedGame]) -> list[PlayedGame]:
     """A run's stored games numbered as `judge show RUN --details` numbers them (from 1)."""
     plan = info.plan
     if isinstance(plan, MatchPlan):

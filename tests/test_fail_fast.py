@@ -11,6 +11,7 @@ from pathlib import Path
 from judge import verdicts
 from judge.commands.run import given_up
 from judge.plan import OPTIMAL
+from judge.records import MoveRecord, PlayedGame, Verdict
 
 ROOT = Path(__file__).resolve().parent.parent
 TESTS = "1 2\n1 3\n2 3\n1 4\n2 5\n"  # five Nim starts won by the mover
@@ -21,10 +22,10 @@ def judge(*args: str, cwd: Path) -> subprocess.CompletedProcess:
                           text=True, timeout=300, cwd=cwd)
 
 
-def record(code: str, bot_moves: int = 0, seat: int = 0) -> dict:
-    moves = [{"seat": 0, "move": "1 1"}] * bot_moves
-    return {"players": ["bot.py", OPTIMAL], "moves": moves,
-            "verdict": {"code": code, "seat": seat}}
+def record(code: str, bot_moves: int = 0, seat: int | None = 0) -> PlayedGame:
+    moves = (MoveRecord(0, "1 1", 0.1),) * bot_moves
+    return PlayedGame("nim", "1 2", ("bot.py", OPTIMAL), moves,
+                      verdict=Verdict(code, "", seat))
 
 
 def test_only_the_same_failure_on_the_first_move_in_each_of_n_games_gives_up() -> None:

@@ -81,14 +81,15 @@ def test_a_run_with_void_games_ends_with_status_4(tmp_path: Path) -> None:
     from judge.commands.runs import exit_status
     from judge.exits import ExitStatus
     from judge.plan import GradingPlan
+    from judge.records import PlayedGame, Verdict
     from judge.store import Store
 
     store = Store(tmp_path / "r.db")
     run = store.create_run(GradingPlan(game="nim", bots=()))
 
-    def record(code: str) -> dict:
-        return {"verdict": {"code": code, "message": "", "seat": None}, "moves": [],
-                "players": ["a", "optimal"], "results": ["win", "loss"], "start": "1"}
+    def record(code: str) -> PlayedGame:
+        return PlayedGame("nim", "1", ("a", "optimal"), results=("win", "loss"),
+                          verdict=Verdict(code))
 
     store.add_game(run, "a|1", record("ok"))
     assert exit_status(store, run, skipped=False) == 0

@@ -22,6 +22,7 @@ from conftest import CHROMEDRIVER, CHROMIUM
 
 from judge.html import render_report
 from judge.html.boards import drawable, position_after
+from judge.records import PlayedGame
 from judge.store import Store
 from judge.summaries import graded_games
 
@@ -121,7 +122,7 @@ def parse(page: str) -> Tags:
     return tags
 
 
-def listed_games(db: Path) -> list[dict[str, Any]]:
+def listed_games(db: Path) -> list[PlayedGame]:
     """A run's records in the report's numbering (as `judge show RUN --game N`)."""
     store = Store(db, read_only=True)
     info, records = store.run(1), store.games(1)
@@ -157,7 +158,7 @@ def test_bot_text_is_escaped_in_html_and_in_json(pages, runs):
                 "x<script>"):
         assert raw not in page
     games = listed_games(runs["hostile"])
-    if any(rec["players"][0] == "bad.c" for rec in games):  # skipped where C is missing
+    if any(rec.players[0] == "bad.c" for rec in games):  # skipped where C is missing
         assert "#error &lt;img src=x onerror=alert(1)&gt;" in page  # the compile error
     assert "x&lt;script&gt;alert(1)&lt;.py" in page  # the bot's file name
     tags = parse(page)
@@ -167,7 +168,7 @@ def test_bot_text_is_escaped_in_html_and_in_json(pages, runs):
     blocks = {attrs["id"]: json.loads(text) for attrs, text in tags.scripts
               if attrs.get("type") == "application/json"}
     hostile = [blocks[f"game-{n}"] for n, rec in enumerate(games, 1)
-               if rec["players"][0] == HOSTILE_NAME]
+               if rec.players[0] == HOSTILE_NAME]
     assert hostile and all(b["e"][0] == "<script>alert(1)</script>\n" for b in hostile)
     assert all("<script>alert(3)</script>" in b["v"][1] for b in hostile)
 
@@ -208,8 +209,8 @@ def test_the_json_of_every_game_holds_the_rules_positions_step_by_step(pages, ru
                   if attrs.get("type") == "application/json"}
         for n, rec in enumerate(listed_games(runs[name]), 1):
             data = blocks[f"game-{n}"]
-            moves = [m["move"] for m in rec["moves"]]
-            start = game.parse_position(rec["start"])
+            moves = rec.move_texts
+            start = game.parse_position(rec.start)
             assert [m[0] for m in data["m"]] == moves
             for k in range(len(moves) + 1):
                 state = {key: values[k] for key, values in data["b"].items()}
@@ -246,7 +247,7 @@ def test_the_page_states_rules_version_tier_seeds_and_a_command_that_replays_it(
     second = Store(again, read_only=True).games(1)
     assert first.keys() == second.keys()
     for key, rec in first.items():
-        assert [m["move"] for m in rec["moves"]] == [m["move"] for m in second[key]["moves"]]
+        assert rec.move_texts == second[key].move_texts
 
 
 def test_the_command_that_shows_the_run_again_works_from_any_folder(runs, tmp_path,
@@ -270,8 +271,8 @@ def big(runs, tmp_path_factory) -> tuple[Path, float]:
     run_id = store.create_run(plan)
     for i in range(BIG):
         bot = plan.bots[i % 10]
-        rec = dict(records[i % len(records)], players=[bot, "optimal"])
-        store.add_game(run_id, f"{bot}|{rec['start']}|{i}", rec)
+        rec = replace(records[i % len(records)], players=(bot, "optimal"))
+        store.add_game(run_id, f"{bot}|{rec.start}|{i}", rec)
     store.finish(run_id)
     began = time.perf_counter()
     page = render_report(Store(tmp / "big.db", read_only=True), run_id)
@@ -389,10 +390,10 @@ def test_the_browser_shows_the_rules_position_after_k_presses_of_right(
     store = Store(runs[name], read_only=True)
     game = store.run(1).plan.load_game()
     games = listed_games(runs[name])
-    number, rec = max(enumerate(games, 1), key=lambda item: len(item[1]["moves"]))
-    moves = [m["move"] for m in rec["moves"]]
+    number, rec = max(enumerate(games, 1), key=lambda item: len(item[1].moves))
+    moves = rec.move_texts
     assert len(moves) >= 4
-    start = game.parse_position(rec["start"])
+    start = game.parse_position(rec.start)
     open_game(browser, pages[name], number)
     assert shown(browser, name) == dict(expected(game, start), step=0)
     done = 0
@@ -419,8 +420,8 @@ def test_the_browser_shows_the_rules_position_after_k_presses_of_right(
 @pytest.mark.needs_chromium
 def test_the_browser_marks_the_move_that_lost(browser, pages, runs):
     games = listed_games(runs["ioiwari"])
-    found = [(n, r) for n, rec in enumerate(games, 1) for r in rec["review"]
-             if r["changed_result"]]
+    found = [(n, r) for n, rec in enumerate(games, 1) for r in rec.review
+             if r.changed_result]
     assert found, "the greedy bot loses a won start in this run"
     number, review = found[0]
     open_game(browser, pages["ioiwari"], number)
@@ -428,16 +429,16 @@ def test_the_browser_marks_the_move_that_lost(browser, pages, runs):
         "return [...document.querySelectorAll('#moves li[data-ply]')]"
         ".map(li => [Number(li.dataset.ply), li.className])")
     classes = {ply: set(c.split()) for ply, c in marks}
-    assert {"mistake", "lost"} <= classes[review["ply"]]
-    reviewed = {r["ply"]: r for r in games[number - 1]["review"]}
+    assert {"mistake", "lost"} <= classes[review.ply]
+    reviewed = {r.ply: r for r in games[number - 1].review}
     for ply, cls in classes.items():
-        if ply in reviewed and not reviewed[ply]["changed_result"]:
+        if ply in reviewed and not reviewed[ply].changed_result:
             assert "lost" not in cls
-        if ply in reviewed and reviewed[ply]["optimal"]:
+        if ply in reviewed and reviewed[ply].optimal:
             assert "optimal" in cls
-    browser.execute_script("window.judgeViewer.go(arguments[0])", review["ply"])
+    browser.execute_script("window.judgeViewer.go(arguments[0])", review.ply)
     caption = browser.find_element("id", "caption").text
-    assert "MISTAKE" in caption and "right: " + ", ".join(review["best_moves"]) in caption
+    assert "MISTAKE" in caption and "right: " + ", ".join(review.best_moves) in caption
 
 
 @pytest.mark.parametrize("before, after, lead, code, words", [
@@ -449,22 +450,20 @@ def test_the_browser_marks_the_move_that_lost(browser, pages, runs):
 ])
 def test_a_move_that_changed_the_result_is_tagged_by_what_it_left(before, after, lead, code,
                                                                    words):
+    from judge.analysis import MoveReview
     from judge.html.pages import judgement
 
-    entry = {"ply": 1, "seat": 0, "move": "1", "before": before, "after": after,
-             "best_moves": ["2"], "lead": lead}
+    entry = MoveReview(ply=1, seat=0, move="1", before=before, after=after,
+                       best_moves=["2"], lead=lead)
     assert judgement(entry)[0] == code and words in judgement(entry)[1]
 
 
 @pytest.mark.needs_chromium
 def test_the_browser_tags_a_lost_game_lost_and_a_win_turned_draw_lost_the_win(
         browser, pages, runs):
-    from judge.analysis import MoveReview
-    from judge.html.pages import _FIELDS
-
     games = listed_games(runs["ioiwari"])
-    changed = [(n, r) for n, rec in enumerate(games, 1) for r in rec["review"]
-               if r["changed_result"] and rec["players"][r["seat"]] != "optimal"]
+    changed = [(n, r) for n, rec in enumerate(games, 1) for r in rec.review
+               if r.changed_result and rec.players[r.seat] != "optimal"]
     assert changed
     for number in sorted({n for n, _ in changed})[:6]:
         open_game(browser, pages["ioiwari"], number)
@@ -473,8 +472,7 @@ def test_the_browser_tags_a_lost_game_lost_and_a_win_turned_draw_lost_the_win(
             ".map(li => [Number(li.dataset.ply), (li.querySelector('.tag') || {}).textContent])"))
         for n, r in changed:
             if n == number:
-                lost = MoveReview(**{k: r.get(k) for k in _FIELDS}).lost_game
-                assert tags[r["ply"]] == ("lost" if lost else "lost the win"), (n, r)
+                assert tags[r.ply] == ("lost" if r.lost_game else "lost the win"), (n, r)
 
 
 @pytest.mark.needs_chromium
@@ -498,7 +496,7 @@ def test_the_browser_shows_bot_text_as_text(browser, pages, runs):
     from selenium.common.exceptions import NoAlertPresentException
 
     games = listed_games(runs["hostile"])
-    number = next(n for n, rec in enumerate(games, 1) if rec["players"][0] == HOSTILE_NAME)
+    number = next(n for n, rec in enumerate(games, 1) if rec.players[0] == HOSTILE_NAME)
     open_game(browser, pages["hostile"], number)
     with pytest.raises(NoAlertPresentException):
         browser.switch_to.alert.text  # noqa: B018 - no script of a bot ran
@@ -506,7 +504,7 @@ def test_the_browser_shows_bot_text_as_text(browser, pages, runs):
         "return document.querySelector('#stderr pre[data-seat=\"0\"]').textContent")
     assert text == "<script>alert(1)</script>\n"
     assert browser.execute_script("return document.querySelectorAll('img').length") == 0
-    if any(rec["players"][0] == "bad.c" for rec in games):  # skipped where C is missing
+    if any(rec.players[0] == "bad.c" for rec in games):  # skipped where C is missing
         compile_error = browser.execute_script(
             "return document.querySelector('.compile-error pre').textContent")
         assert "#error <img src=x onerror=alert(1)>" in compile_error

@@ -19,6 +19,7 @@ import pytest
 from judge.commands.match import live_line, print_match
 from judge.plan import Harness, MatchPlan
 from judge.playing import game_seed
+from judge.records import PlayedGame
 from judge.sprt import (
     SprtParams,
     decision,
@@ -35,7 +36,7 @@ from judge.sprt import (
     to_pdf,
 )
 from judge.store import Store
-from judge.summaries import match_stats
+from judge.summaries import MatchStats, match_stats
 
 ROOT = Path(__file__).resolve().parent.parent
 NIM = ROOT / "bots/nim"
@@ -102,12 +103,17 @@ def test_logistic_elo_inverts_the_score_and_is_clamped_like_fishtest():
     assert logistic_elo(0.0) == pytest.approx(-400 * math.log10(999))
 
 
+def stats_of(counts: list[int]) -> MatchStats:
+    """A match's statistics from its pentanomial alone (the SPRT's defaults)."""
+    return MatchStats(**summary(counts, SprtParams()), wins=0, ties=0, losses=0, void_pairs=0)
+
+
 def test_a_symmetric_pentanomial_is_elo_zero_not_a_rounding_error_below_it():
     for counts in ([4, 0, 12, 0, 4], [3, 7, 11, 7, 3], [1, 0, 0, 0, 1]):
         est = elo_estimate(counts)
         assert est.elo == 0.0 and math.copysign(1, est.elo) == 1
         assert est.low == pytest.approx(-est.high)
-        assert live_line(summary(counts, SprtParams())).count("Elo +0.0 ±") == 1
+        assert live_line(stats_of(counts)).count("Elo +0.0 ±") == 1
 
 
 def test_the_maximum_likelihood_distribution_has_the_hypothesis_mean_and_is_a_maximum():
@@ -173,9 +179,9 @@ def test_sprt_strings_parse_with_defaults_for_missing_keys():
 
 # --- pairs and their pentanomial -----------------------------------------------------------
 
-def rec(players: list[str], results: list[str]) -> dict:
+def rec(players: list[str], results: list[str]) -> PlayedGame:
     """A stored game record, as far as the statistics read it."""
-    return {"players": players, "results": results}
+    return PlayedGame("nim", "1 2 3", tuple(players), results=tuple(results))
 
 
 def test_the_pentanomial_counts_pairs_from_bot_as_view():
@@ -196,10 +202,10 @@ def test_the_pentanomial_counts_pairs_from_bot_as_view():
         "7|1|y|B|A": rec(["B", "A"], ["loss", "win"]),
     }
     stats = match_stats(config, records)
-    assert stats["pentanomial"] == [1, 1, 1, 1, 1]
-    assert stats["pairs"] == 5
-    assert stats["void_pairs"] == 1
-    assert (stats["wins"], stats["ties"], stats["losses"]) == (4, 2, 4)
+    assert stats.pentanomial == [1, 1, 1, 1, 1]
+    assert stats.pairs == 5
+    assert stats.void_pairs == 1
+    assert (stats.wins, stats.ties, stats.losses) == (4, 2, 4)
     assert pentanomial([0, 0.5, 1, 1, 2, 2, 2]) == [1, 1, 2, 0, 3]
 
 
@@ -220,7 +226,7 @@ def test_a_pair_is_one_start_in_both_seats_with_one_seed_and_rounds_differ():
 
 
 def test_the_live_line_shows_pairs_pentanomial_elo_los_and_llr():
-    line = live_line(summary([1, 2, 3, 4, 5], SprtParams()))
+    line = live_line(stats_of([1, 2, 3, 4, 5]))
     assert line.startswith("15 pairs, ptnml(0-2) 1 2 3 4 5, Elo +")
     assert "±" in line and "LOS " in line and "LLR " in line and "[-2.94, 2.94]" in line
 
@@ -474,8 +480,8 @@ def test_on_a_cluster_a_batch_fills_the_clusters_game_slots_not_the_local_jobs(
         def play(self, setup, specs):
             batches.append(len(specs))
             for spec in specs:
-                yield spec, {"players": list(spec.players), "start": spec.start,
-                             "results": ["tie", "tie"], "moves": []}
+                yield spec, PlayedGame("nim", spec.start, spec.players, key=spec.key,
+                                       results=("tie", "tie"))
 
     asked: list[str] = []
 

@@ -3,11 +3,13 @@ data that `dataclasses.asdict` gives."""
 
 from __future__ import annotations
 
-from dataclasses import asdict
+import json
+from dataclasses import asdict, replace
 
 from judge.analysis import review
 from judge.games.ioiwari import Ioiwari
 from judge.players.optimal import OptimalPlayer
+from judge.records import PlayedGame
 from judge.referee import play_game
 
 
@@ -31,6 +33,60 @@ def test_review_of_one_seat_skips_the_others_moves_only() -> None:
     both = review(game, start, moves)
     first = review(game, start, moves, [0])
     assert first == [r for r in both if r.seat == 0] and first
+
+
+def kept_game() -> PlayedGame:
+    """A game of Ioiwari between greedy and perfect play, as a run keeps it."""
+    from judge.analysis import perfect_results
+    from judge.players.tricky import TrickyPlayer
+
+    game = Ioiwari()
+    start = game.start()
+    record = play_game(game, [TrickyPlayer(3), OptimalPlayer(2)], start)
+    return record.kept(players=("bot.py", "optimal"), key="bot.py|s|first", seed=11,
+                       review=review(game, start, [m.move for m in record.moves], [0],
+                                     record.played),
+                       perfect=perfect_results(game, start))
+
+
+def test_a_kept_games_json_is_what_the_store_always_wrote_and_reads_back_equal() -> None:
+    played = kept_game()
+    assert played.review and played.moves
+    data = played.to_json()
+    # the record as it was written before it was typed: the referee's record, then the run's
+    # additions in this order, the players named as the run knows them
+    old = {**played_record_dict(played), "key": "bot.py|s|first", "seed": 11,
+           "review": [r.to_dict() for r in played.review], "perfect": list(played.perfect)}
+    assert json.dumps(data) == json.dumps(old)
+    assert PlayedGame.from_json(json.loads(json.dumps(data))) == played
+    on_worker = replace(played, worker="node-7", tier="none")
+    assert list(on_worker.to_json())[-2:] == ["worker", "tier"]
+    assert PlayedGame.from_json(on_worker.to_json()) == on_worker
+
+
+def played_record_dict(played: PlayedGame) -> dict:
+    """The referee's dict of the same game (`GameRecord.to_dict`)."""
+    from judge.referee import GameRecord
+
+    return GameRecord(played.game, played.start, list(played.players), list(played.moves),
+                      list(played.results), played.verdict, played.final or "",
+                      None if played.score is None else list(played.score),
+                      list(played.stderr)).to_dict()
+
+
+def test_a_record_of_the_first_databases_reads_and_its_moves_are_judged_again() -> None:
+    # no seed, no results under perfect play; reviews without remoteness, optimal or slow
+    played = kept_game()
+    data = played.to_json()
+    del data["seed"], data["perfect"]
+    for r in data["review"]:
+        for name in ("remoteness", "move_remoteness", "optimal", "slow"):
+            del r[name]
+    old = PlayedGame.from_json(data)
+    assert (old.seed, old.perfect, old.key) == (None, None, "bot.py|s|first")
+    assert [r.optimal for r in old.review] == [not r.mistake for r in played.review]
+    assert [r.mistake for r in old.review] == [r.mistake for r in played.review]
+    assert old.move_texts == played.move_texts and old.verdict == played.verdict
 
 
 def test_simple_tables_are_drawn_exactly_as_tabulate_draws_them() -> None:

@@ -10,6 +10,7 @@ import pytest
 
 from judge.games.base import InputError
 from judge.plan import GradingPlan
+from judge.records import PlayedGame
 from judge.store import Store
 
 
@@ -18,11 +19,13 @@ def test_games_are_committed_one_by_one_and_survive_a_reopen(tmp_path):
     store = Store(path)
     plan = GradingPlan(game="nim", rules="misere=off", bots=("a.py",))
     run = store.create_run(plan)
-    store.add_game(run, "a.py|3 4 5|0", {"result": "win"})
+    game = PlayedGame("nim misere=off", "3 4 5", ("a.py", "optimal"), results=("win", "loss"),
+                      key="a.py|3 4 5|0")
+    store.add_game(run, "a.py|3 4 5|0", game)
     # no close(): a killed judge never gets to close its database
     again = Store(path)
     assert again.done_keys(run) == {"a.py|3 4 5|0"}
-    assert again.games(run)["a.py|3 4 5|0"] == {"result": "win"}
+    assert again.games(run)["a.py|3 4 5|0"] == game
     assert again.run(run).plan == plan
     assert again.run(run).finished is None
 

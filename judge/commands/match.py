@@ -7,7 +7,7 @@ import argparse
 import os
 import shutil
 import sys
-from typing import Any
+from typing import TYPE_CHECKING
 
 from judge.backends import Backend
 from judge.commands.inputs import (
@@ -30,10 +30,13 @@ from judge.games.base import InputError
 from judge.plan import OPTIMAL, GameSpec, MatchPlan, Plan, is_program
 from judge.players.level import PREFIX, is_level, parse_level
 from judge.report import render_table, to_json, write_tables
-from judge.results import compile_error, compile_errors_text, seat_of
+from judge.results import compile_error, compile_errors_text
 from judge.sprt import DEFAULTS, SprtParams, parse_sprt
 from judge.store import Store
-from judge.summaries import match_data, match_stats
+from judge.summaries import MatchStats, match_data, match_stats
+
+if TYPE_CHECKING:
+    from judge.records import PlayedGame
 
 #: the names of the perfect player among the bots (its kind: `--opponent`, or tricky)
 PERFECT = (OPTIMAL, "tricky")
@@ -141,14 +144,13 @@ def run(args: argparse.Namespace) -> int:
         print_match, Pairs))
 
 
-def live_line(stats: dict[str, Any]) -> str:
+def live_line(stats: MatchStats) -> str:
     """One line of a match's state: pairs, pentanomial, Elo, LOS, LLR and its bounds."""
-    lower, upper = stats["llr_bounds"]
-    ptnml = " ".join(map(str, stats["pentanomial"]))
-    elo = ("Elo -" if stats["elo"] is None
-           else f"Elo {stats['elo']:+.1f} ± {stats['elo_error']:.1f}, "
-           f"LOS {100 * stats['los']:.1f}%")
-    return (f"{stats['pairs']} pairs, ptnml(0-2) {ptnml}, {elo}, LLR {stats['llr']:.2f} "
+    lower, upper = stats.llr_bounds
+    ptnml = " ".join(map(str, stats.pentanomial))
+    elo = ("Elo -" if stats.elo is None
+           else f"Elo {stats.elo:+.1f} ± {stats.elo_error:.1f}, LOS {100 * stats.los:.1f}%")
+    return (f"{stats.pairs} pairs, ptnml(0-2) {ptnml}, {elo}, LLR {stats.llr:.2f} "
             f"[{lower:.2f}, {upper:.2f}]")
 
 
@@ -159,7 +161,7 @@ class Live:
         self.enabled = enabled
         self.line = ""
 
-    def show(self, stats: dict[str, Any]) -> None:
+    def show(self, stats: MatchStats) -> None:
         """Redraw the line (when it changed), cut to the terminal's width: a line that
         wrapped would not be redrawn in place but printed anew at every pair."""
         line = live_line(stats)
@@ -194,7 +196,7 @@ class Pairs:
         self.plan = plan
         self.per_batch = max(1, PAIRS_PER_JOB * backend.slots)
         self.pair = 0
-        self.records: dict[str, Any] = {}
+        self.records: dict[str, PlayedGame] = {}
         self.live = Live(sys.stderr.isatty())
 
     def header(self, run_id: int, store: Store, done: set[str]) -> str:
@@ -210,7 +212,7 @@ class Pairs:
         while True:
             stats = match_stats(self.plan, self.records)
             self.live.show(stats)
-            if stats["decision"] is not None or self.pair >= max_pairs:
+            if stats.decision is not None or self.pair >= max_pairs:
                 return []
             end = min(self.pair + self.per_batch, max_pairs)
             specs = [spec for n in range(self.pair, end)
@@ -219,7 +221,7 @@ class Pairs:
             if specs:
                 return specs
 
-    def stored(self, spec: GameSpec, record: Any) -> None:
+    def stored(self, spec: GameSpec, record: PlayedGame) -> None:
         self.records[spec.key] = record
         if self.live.enabled:
             self.live.show(match_stats(self.plan, self.records))
@@ -231,20 +233,20 @@ class Pairs:
         self.live.end()  # the live line ends before any message below it
 
 
-def decision_text(plan: MatchPlan, data: dict[str, Any], state: str) -> str:
+def decision_text(plan: MatchPlan, data: MatchStats, state: str) -> str:
     """What the SPRT concluded, in words."""
     p = plan.sprt
     a, b = (plan.shown_name(who) for who in plan.bots)
-    lower, upper = data["llr_bounds"]
-    if data["decision"] == "H1":
+    lower, upper = data.llr_bounds
+    if data.decision == "H1":
         return (f"H1 accepted: {a} is stronger than {b} (Elo {p.elo1:g} rather than "
-                f"{p.elo0:g}; LLR {data['llr']:.2f} >= {upper:.2f})")
-    if data["decision"] == "H0":
+                f"{p.elo0:g}; LLR {data.llr:.2f} >= {upper:.2f})")
+    if data.decision == "H0":
         return (f"H0 accepted: {a} is not stronger than {b} by {p.elo1:g} Elo (Elo "
-                f"{p.elo0:g} rather than {p.elo1:g}; LLR {data['llr']:.2f} <= {lower:.2f})")
+                f"{p.elo0:g} rather than {p.elo1:g}; LLR {data.llr:.2f} <= {lower:.2f})")
     if state == "finished":
         return (f"no decision: --max-games {plan.max_games} reached with LLR "
-                f"{data['llr']:.2f} inside ({lower:.2f}, {upper:.2f})")
+                f"{data.llr:.2f} inside ({lower:.2f}, {upper:.2f})")
     return f"no decision yet (the match is {state})"
 
 
@@ -255,12 +257,11 @@ def print_match(store: Store, run_id: int, fmt: str, details: bool,
     plan = info.plan
     assert isinstance(plan, MatchPlan)
     records = store.games(run_id)
-    data = match_data(plan, records)
+    data, listed = match_data(plan, records)
     state = run_state(store, info, len(records))
     # a bot that did not compile: the compiler's message once, not in each of its games
-    errors = [{"bot": plan.shown_name(who),
-               "compile_error": compile_error([(rec, seat_of(rec, who))
-                                               for rec in records.values()])}
+    errors = [(plan.shown_name(who),
+               compile_error([(rec, rec.seat_of(who)) for rec in records.values()]))
               for who in plan.bots]
     if fmt not in ("table", "json", "csv", "markdown"):
         raise InputError(f"a match is shown as table, json, csv or markdown, not {fmt}")
@@ -271,26 +272,26 @@ def print_match(store: Store, run_id: int, fmt: str, details: bool,
                                   "opponent": plan.opponent,
                                   "sprt": plan.sprt.to_dict(),
                                   "max_games": plan.max_games,
-                                  "compile_errors": {e["bot"]: e["compile_error"]
-                                                     for e in errors if e["compile_error"]},
-                                  **data}))
+                                  "compile_errors": {bot: error for bot, error in errors
+                                                     if error},
+                                  **data.to_json(), "games": [g.to_json() for g in listed]}))
         return
     a, b = (plan.shown_name(who) for who in plan.bots)
-    interval = ("" if data["elo"] is None
-                else f"[{data['elo_low']:.1f}, {data['elo_high']:.1f}]")
-    row = {"bot_a": a, "bot_b": b, "pairs": data["pairs"], "games": len(records),
-           "wins": data["wins"], "ties": data["ties"], "losses": data["losses"],
-           "pentanomial": " ".join(map(str, data["pentanomial"])),
-           "score": "" if data["score"] is None else f"{data['score']:.3f}",
-           "elo": "" if data["elo"] is None else f"{data['elo']:+.1f} ± {data['elo_error']:.1f}",
+    interval = "" if data.elo is None else f"[{data.elo_low:.1f}, {data.elo_high:.1f}]"
+    row = {"bot_a": a, "bot_b": b, "pairs": data.pairs, "games": len(records),
+           "wins": data.wins, "ties": data.ties, "losses": data.losses,
+           "pentanomial": " ".join(map(str, data.pentanomial)),
+           "score": "" if data.score is None else f"{data.score:.3f}",
+           "elo": "" if data.elo is None else f"{data.elo:+.1f} ± {data.elo_error:.1f}",
            "interval": interval,
-           "los": "" if data["los"] is None else f"{100 * data['los']:.1f}%",
-           "llr": f"{data['llr']:.2f}",
-           "bounds": f"[{data['llr_bounds'][0]:.2f}, {data['llr_bounds'][1]:.2f}]",
-           "decision": data["decision"] or ""}
-    games = [dict(g, game=n, players=" vs ".join(plan.shown_name(who) for who in g["players"]),
-                  results="-".join(g["results"]), moves=", ".join(g["moves"]))
-             for n, g in enumerate(data["games"], 1)]
+           "los": "" if data.los is None else f"{100 * data.los:.1f}%",
+           "llr": f"{data.llr:.2f}",
+           "bounds": f"[{data.llr_bounds[0]:.2f}, {data.llr_bounds[1]:.2f}]",
+           "decision": data.decision or ""}
+    games = [dict(g.to_json(), game=n,
+                  players=" vs ".join(plan.shown_name(who) for who in g.players),
+                  results="-".join(g.results), moves=", ".join(g.moves))
+             for n, g in enumerate(listed, 1)]
     tables = {
         "match": ([row], ["bot_a", "bot_b", "pairs", "games", "wins", "ties", "losses",
                           "pentanomial", "score", "elo", "interval", "los", "llr", "bounds",
@@ -311,8 +312,8 @@ def print_match(store: Store, run_id: int, fmt: str, details: bool,
     sys.stdout.write(compile_errors_text(errors))
     sys.stdout.write(f"\nSPRT {plan.sprt.text()} (pentanomial, logistic Elo): "
                      f"{decision_text(plan, data, state)}\n")
-    if data["void_pairs"]:
-        sys.stdout.write(f"{data['void_pairs']} pairs had a void game (judge error) and "
+    if data.void_pairs:
+        sys.stdout.write(f"{data.void_pairs} pairs had a void game (judge error) and "
                          f"count for neither bot\n")
     if details:
         sys.stdout.write("\n")

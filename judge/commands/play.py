@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from judge.analysis import MoveReview, judged, perfect_results, review
 from judge.commands.inputs import (
@@ -20,8 +20,12 @@ from judge.games.base import Game, InputError, MoveError
 from judge.plan import OPTIMAL, Harness
 from judge.players.base import Played, Player, PlayerFailure
 from judge.players.level import is_level
+from judge.records import MoveRecord, PlayedGame, Verdict
 from judge.report import printable, printable_line, to_json
 from judge.verdicts import JUDGE_ERROR, OK, RESIGNED
+
+if TYPE_CHECKING:
+    from judge.referee import GameRecord
 
 #: the names of perfect players on the command line
 OPPONENTS = (OPTIMAL, "tricky")
@@ -96,15 +100,15 @@ def run(args: argparse.Namespace) -> int:
     players = [make_player(n, setup, args.opponent, args.pty, dialogue) for n in seated]
     note_a_lost_start(game, start, seated)
     if "human" in names:
-        record = play_interactive(game, players, start, dialogue)
+        played = play_interactive(game, players, start, dialogue)
     else:
         from judge.referee import play_game
 
-        record = play_game(game, players, start, setup.limits).to_dict()
+        played = play_game(game, players, start, setup.limits)
     # the perfect player named as it played (optimal stands for the --opponent kind)
     seated = [args.opponent if n == OPTIMAL else n for n in seated]
-    record["players"] = seated
-    reviews = review(game, start, [m["move"] for m in record["moves"]])
+    record = played.kept(players=seated)
+    reviews = review(game, start, record.move_texts)
     if args.format == "json":
         sys.stdout.write(to_json(play_json(record, reviews, bot_seat)))
     else:
@@ -123,7 +127,7 @@ def note_a_lost_start(game: Game, start: Any, names: list[str]) -> None:
 
 
 def play_interactive(game: Game, players: list[Player], start: Any,
-                     out: TextIO) -> dict[str, Any]:
+                     out: TextIO) -> GameRecord:
     """A game with a human at the terminal; the dialogue goes to `out`.
 
     Undo and redo move whole turns, and only against players that can take moves back: a bot
@@ -132,7 +136,7 @@ def play_interactive(game: Game, players: list[Player], start: Any,
     """
     from judge.players.bot import BotPlayer
     from judge.players.human import HELP, HumanPlayer, Redo, Resigned, Undo
-    from judge.referee import GameRecord, MoveRecord, Verdict, close_players, finish
+    from judge.referee import GameRecord, close_players, finish
 
     def say(text: str) -> None:
         out.write(text + "\n")
@@ -181,7 +185,7 @@ def play_interactive(game: Game, players: list[Player], start: Any,
     finally:
         close_players(players, record)
     record.moves = [MoveRecord(game.mover(p), game.format_move(m, p), None) for p, m in history]
-    return finish(game, players, pos, record).to_dict()
+    return finish(game, players, pos, record)
 
 
 def _take_back(game: Game, start: Any, history: list[tuple[Any, Any]],
@@ -209,7 +213,7 @@ def _replay(game: Game, start: Any, history: list[tuple[Any, Any]]) -> Any:
     return pos
 
 
-def play_text(game: Game, start: Any, record: dict[str, Any], reviews: list[MoveReview],
+def play_text(game: Game, start: Any, record: PlayedGame, reviews: list[MoveReview],
               names: list[str], bot_seat: int) -> str:
     """The game as text: boards, moves with times and judgements, result and verdict."""
     judged_seats = {s for s, n in enumerate(names) if n not in OPPONENTS}
@@ -217,74 +221,74 @@ def play_text(game: Game, start: Any, record: dict[str, Any], reviews: list[Move
     out = [f"{game.describe()}: player 1 {names[0]}, player 2 {names[1]}",
            f"start: {game.format_position(start)}", game.render(start), ""]
     pos = start
-    for i, m in enumerate(record["moves"]):
-        seat = m["seat"]
-        secs = "" if m.get("seconds") is None else f"  ({m['seconds']:.3f} s)"
-        line = f"{i + 1}. player {seat + 1} ({names[seat]}): {printable_line(m['move'])}{secs}"
+    for i, m in enumerate(record.moves):
+        seat = m.seat
+        secs = "" if m.seconds is None else f"  ({m.seconds:.3f} s)"
+        line = f"{i + 1}. player {seat + 1} ({names[seat]}): {printable_line(m.move)}{secs}"
         if i < len(reviews) and seat in judged_seats:
             line += f"  {judged(reviews[i])}"
         out.append(line)
         if i < len(reviews):
-            pos = game.play(pos, game.parse_move(m["move"], pos))
+            pos = game.play(pos, game.parse_move(m.move, pos))
             out.append(game.render(pos))
         out.append("")
-    results = record["results"]
-    if results[0] == "none":
-        out.append(f"result: void (judge error: {record['verdict']['message']})")
+    results = record.results
+    if record.void:
+        out.append(f"result: void (judge error: {record.verdict.message})")
     else:
         mine = results[bot_seat]
-        score = record.get("score")
+        score = record.score
         extra = f" {score[bot_seat]}-{score[1 - bot_seat]}" if score else ""
         verb = {"win": "wins", "loss": "loses", "tie": "ties"}[mine]
         out.append(f"result: {names[bot_seat]} {verb}{extra}")
-    verdict = record["verdict"]
-    failed = verdict["seat"]
+    verdict = record.verdict
+    failed = verdict.seat
     who = f" (player {failed + 1}, {names[failed]})" if failed is not None else ""
-    message = f": {printable_line(verdict['message'])}" if verdict["message"] else ""
-    out.append(f"verdict: {verdict['code']}{who}{message}")
-    for seat, tail in enumerate(record.get("stderr") or []):
+    message = f": {printable_line(verdict.message)}" if verdict.message else ""
+    out.append(f"verdict: {verdict.code}{who}{message}")
+    for seat, tail in enumerate(record.stderr):
         if tail:  # what a bot wrote is escaped: it cannot repaint the verdict above
             out.append(f"stderr of player {seat + 1} (last lines):\n{printable(tail)}")
     return "\n".join(out) + "\n"
 
 
-def verdict_of(record: dict[str, Any], seat: int) -> tuple[str, str]:
+def verdict_of(record: PlayedGame, seat: int) -> tuple[str, str]:
     """The verdict code and message that concern `seat`: its own failure, a judge error that
     voided the game, or ok (with the game's note, such as a tie by the move limit)."""
-    verdict = record["verdict"]
-    if verdict["code"] == JUDGE_ERROR or verdict["seat"] == seat:
-        return verdict["code"], verdict["message"]
-    if verdict["seat"] is None:
-        return OK, verdict["message"]
+    verdict = record.verdict
+    if verdict.code == JUDGE_ERROR or verdict.seat == seat:
+        return verdict.code, verdict.message
+    if verdict.seat is None:
+        return OK, verdict.message
     return OK, ""
 
 
-def play_json(record: dict[str, Any], reviews: list[MoveReview], bot_seat: int) -> dict:
+def play_json(record: PlayedGame, reviews: list[MoveReview], bot_seat: int) -> dict:
     """The JSON record: the first bot's result and verdict on top, then the details."""
-    results = record["results"]
+    results = record.results
     moves = []
-    for i, m in enumerate(record["moves"]):
-        entry = dict(m, ply=i + 1, seat=m["seat"] + 1)
+    for i, m in enumerate(record.moves):
+        entry = {**m.to_dict(), "seat": m.seat + 1, "ply": i + 1}
         if i < len(reviews):
             entry["review"] = {k: v for k, v in reviews[i].to_dict().items()
                                if k not in ("ply", "seat", "move")}  # said by the move
         moves.append(entry)
     verdicts = [verdict_of(record, s) for s in (0, 1)]
-    failed = record["verdict"]["seat"]
+    failed = record.verdict.seat
     return {
         "result": "void" if results[bot_seat] == "none" else results[bot_seat],
         "verdict": verdicts[bot_seat][0],
         "message": verdicts[bot_seat][1],
-        "game": record["game"],
-        "start": record["start"],
+        "game": record.game,
+        "start": record.start,
         "seat": bot_seat + 1,
         "failed_seat": None if failed is None else failed + 1,
         "players": [{"name": n, "seat": s + 1,
                      "result": "void" if results[s] == "none" else results[s],
                      "verdict": verdicts[s][0], "message": verdicts[s][1],
-                     "stderr_tail": (record.get("stderr") or [None, None])[s]}
-                    for s, n in enumerate(record["players"])],
+                     "stderr_tail": (record.stderr or (None, None))[s]}
+                    for s, n in enumerate(record.players)],
         "moves": moves,
-        "final": record.get("final"),
-        "score": record.get("score"),
+        "final": record.final,
+        "score": None if record.score is None else list(record.score),
     }

@@ -6,7 +6,7 @@ import argparse
 import os
 import sys
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING
 
 from judge import verdicts
 from judge.commands.inputs import check_bots, game_from_args, harness_setup, load_starts, sources
@@ -25,6 +25,9 @@ from judge.results import compile_errors_text, failures_text, mistake_text
 from judge.store import Store
 from judge.summaries import grading_rows
 from judge.testsets import default_tests
+
+if TYPE_CHECKING:
+    from judge.records import PlayedGame
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -174,17 +177,11 @@ def bot_of(spec: GameSpec) -> str:
     return spec.players[1] if spec.players[0] == OPTIMAL else spec.players[0]
 
 
-def given_up(bot: str, records: list[dict[str, Any]], n: int) -> str | None:
+def given_up(bot: str, records: list[PlayedGame], n: int) -> str | None:
     """Why the rest of `bot`'s games are not played: its first `n` games (`records`) all
     ended with the same failure on its first move; None if they did not."""
-    codes = set()
-    for rec in records:
-        seat = rec["players"].index(bot)
-        verdict = rec["verdict"]
-        if verdict["seat"] != seat or any(m["seat"] == seat for m in rec["moves"]):
-            return None
-        codes.add(verdict["code"])
-    if len(records) < n or len(codes) != 1 or codes & {verdicts.NOT_PLAYED}:
+    codes = {rec.first_move_failure(rec.seat_of(bot)) for rec in records}
+    if len(records) < n or len(codes) != 1 or codes & {None, verdicts.NOT_PLAYED}:
         return None
     return (f"its first {n} games ended with {codes.pop()} on its first move "
             f"(--fail-fast {n})")
@@ -209,16 +206,17 @@ def print_run(store: Store, run_id: int, fmt: str, details: bool,
     if fmt == "json":
         sys.stdout.write(to_json({"run": run_id, "game": info.game, "state": state,
                                   "tier": plan.harness.tier, "opponent": opponent,
-                                  "bots": bots, "games": games}))
+                                  "bots": [b.to_json() for b in bots],
+                                  "games": [g.to_json() for g in games]}))
         return
-    rows = [dict(b, points=f"{b['points']:g}/{b['max_points']:g}",
-                 accuracy="" if b["accuracy"] is None else f"{100 * b['accuracy']:.1f}%",
-                 failures=failures_text(b["failures"], b["judge_errors"])) for b in bots]
+    rows = [dict(b.to_json(), points=f"{b.points:g}/{b.max_points:g}",
+                 accuracy="" if b.accuracy is None else f"{100 * b.accuracy:.1f}%",
+                 failures=failures_text(b.failures, b.judge_errors)) for b in bots]
     headers = ["bot", "games", "wins", "ties", "losses", "points", "accuracy", "failures"]
     detail_headers = ["game", "bot", "start", "seat", "result", "verdict", "message",
                       "first_mistake", "moves"]
-    detail = [dict(g, moves=", ".join(g["moves"]), game=n,
-                   first_mistake=mistake_text(g["first_mistake"]))
+    detail = [dict(g.to_json(), moves=", ".join(g.moves), game=n,
+                   first_mistake=mistake_text(g.first_mistake))
               for n, g in enumerate(games, 1)]
     if output_dir is not None and fmt != "json":
         write_tables(output_dir, fmt, {"bots": (rows, headers),
@@ -233,7 +231,7 @@ def print_run(store: Store, run_id: int, fmt: str, details: bool,
                          f"{against})\n")
     sys.stdout.write(render_rows(rows, fmt, headers))
     if fmt in ("table", "markdown"):  # CSV stays one table; JSON has compile_error
-        sys.stdout.write(compile_errors_text(bots))
+        sys.stdout.write(compile_errors_text((b.bot, b.compile_error) for b in bots))
     if details:
         sys.stdout.write("\n")
         sys.stdout.write(render_rows(detail, fmt, detail_headers))

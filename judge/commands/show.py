@@ -122,9 +122,9 @@ def replay_text(store: Any, run_id: int, number: int) -> str:
                          f"{len(listed)}" if listed else f"run {run_id} has no stored games")
     rec, seat = listed[number - 1]
     game = plan.load_game()
-    start = game.parse_position(rec["start"])
-    reviews = review(game, start, [m["move"] for m in rec["moves"]])
-    names = [plan.shown_name(who) for who in rec["players"]]
+    start = game.parse_position(rec.start)
+    reviews = review(game, start, rec.move_texts)
+    names = [plan.shown_name(who) for who in rec.players]
     return play_text(game, start, rec, reviews, names, seat)
 
 

@@ -138,22 +138,25 @@ def print_tournament(store: Store, run_id: int, fmt: str, details: bool,
         return
     if fmt == "json":
         sys.stdout.write(to_json({"run": run_id, "game": info.game, "state": state,
-                                  "seed": plan.seed, "tier": plan.harness.tier, **data}))
+                                  "seed": plan.seed, "tier": plan.harness.tier,
+                                  **data.to_json()}))
         return
     rows = []
-    for rank, s in enumerate(data["standings"], 1):
-        interval = "" if s["rating"] is None else f"[{s['rating_low']:.0f}, {s['rating_high']:.0f}]"
-        rows.append(dict(s, rank=rank, points=f"{s['points']:g}/{s['games']}",
-                         rating="" if s["rating"] is None else f"{s['rating']:.0f}",
+    for rank, s in enumerate(data.standings, 1):
+        b = s.row
+        interval = "" if s.rating is None else f"[{s.rating_low:.0f}, {s.rating_high:.0f}]"
+        rows.append(dict(s.to_json(), rank=rank, points=f"{b.points:g}/{b.games}",
+                         rating="" if s.rating is None else f"{s.rating:.0f}",
                          interval=interval,
-                         failures=failures_text(s["failures"], s["judge_errors"]),
-                         accuracy="" if s["accuracy"] is None else f"{100 * s['accuracy']:.1f}%"))
-    names = [s["bot"] for s in data["standings"]]
-    cross = data["crosstable"]
+                         failures=failures_text(b.failures, b.judge_errors),
+                         accuracy="" if b.accuracy is None else f"{100 * b.accuracy:.1f}%"))
+    names = [s.row.bot for s in data.standings]
+    cross = data.crosstable
     cross_rows = [{"bot": a, **{f"#{j}": (f"{cross[a][b]:g}" if b in cross[a] else "")
                                 for j, b in enumerate(names, 1)}} for a in names]
-    games = [dict(g, game=n, players=" vs ".join(g["players"]), results="-".join(g["results"]),
-                  moves=", ".join(g["moves"])) for n, g in enumerate(data["games"], 1)]
+    games = [dict(g.to_json(), game=n, players=" vs ".join(g.players),
+                  results="-".join(g.results), moves=", ".join(g.moves))
+             for n, g in enumerate(data.games, 1)]
     tables = {
         "standings": (rows, ["rank", "bot", "points", "wins", "ties", "losses", "rating",
                              "interval", "accuracy", "failures"]),
@@ -169,11 +172,12 @@ def print_tournament(store: Store, run_id: int, fmt: str, details: bool,
         sys.stdout.write(f"tournament {run_id}: {info.game} (seed {plan.seed},"
                          f" confinement {plan.harness.tier})\n")
     sys.stdout.write(render_table(tables["standings"], fmt))
-    sys.stdout.write(compile_errors_text(data["standings"]))
+    sys.stdout.write(compile_errors_text((s.row.bot, s.row.compile_error)
+                                         for s in data.standings))
     sys.stdout.write("\n")
     sys.stdout.write(render_table(tables["crosstable"], fmt))
-    if data["identical_games"]:
-        sys.stdout.write(f"\n{data['identical_games']} games repeat an earlier game move for "
+    if data.identical_games:
+        sys.stdout.write(f"\n{data.identical_games} games repeat an earlier game move for "
                          "move (deterministic bots): more rounds add no information.\n")
     if details:
         sys.stdout.write("\n")

@@ -30,6 +30,7 @@ from judge.html.pages import (
     tournament_result,
 )
 from judge.plan import GradingPlan, TournamentPlan
+from judge.records import PlayedGame
 from judge.report import printable
 from judge.results import mistake_text
 from judge.summaries import graded_games, grading_rows, standings
@@ -121,7 +122,7 @@ def render_report(store: Any, run_id: int) -> str:
     return page.encode("utf-8", "replace").decode("utf-8")
 
 
-def _data_blocks(game: Any, listed: list[tuple[dict[str, Any], int | None]],
+def _data_blocks(game: Any, listed: list[tuple[PlayedGame, int | None]],
                  opponent: str = "optimal") -> Markup:
     """The per-game JSON blocks, numbered from 1 in the order of `listed`."""
     parts = []
@@ -132,51 +133,51 @@ def _data_blocks(game: Any, listed: list[tuple[dict[str, Any], int | None]],
     return Markup("".join(parts))  # noqa: S704 - json_block escapes every payload
 
 
-def _grading(game: Any, plan: GradingPlan, records: dict[str, dict[str, Any]]
+def _grading(game: Any, plan: GradingPlan, records: dict[str, PlayedGame]
              ) -> dict[str, Any]:
     """The bots' summaries and the games of a grading run (numbered as `judge show --game`)."""
     bots, rows = grading_rows(plan, records)
     listed = [(rec, seat) for _, mine in graded_games(plan, records) for rec, seat in mine]
     games = []
     for n, (row, (rec, seat)) in enumerate(zip(rows, listed, strict=True), 1):
-        mistake = row["first_mistake"]
+        mistake = row.first_mistake
         games.append({
-            "n": n, "bot": row["bot"], "start": row["start"], "seat": row["seat"],
-            "result": row["result"], "verdict": row["verdict"],
-            "perfect": (rec.get("perfect") or ["", ""])[seat],
-            "mistake": mistake_text(mistake), "lost": bool(mistake and mistake["changed_result"]),
-            "moves": len(row["moves"]), "seed": rec.get("seed"),
+            "n": n, "bot": row.bot, "start": row.start, "seat": row.seat,
+            "result": row.result, "verdict": row.verdict,
+            "perfect": (rec.perfect or ("", ""))[seat],
+            "mistake": mistake_text(mistake), "lost": bool(mistake and mistake.changed_result),
+            "moves": len(row.moves), "seed": rec.seed,
         })
     opponent = plan.opponent
     return {"bots": bots, "games": games, "data": _data_blocks(game, listed, opponent),
             "columns": column_widths(games, RUN_COLUMNS)}
 
 
-def _tournament(game: Any, plan: TournamentPlan, records: dict[str, dict[str, Any]]
+def _tournament(game: Any, plan: TournamentPlan, records: dict[str, PlayedGame]
                 ) -> dict[str, Any]:
     """Standings, rating chart, crosstable heat map and games of a tournament."""
     data = standings(plan, records)
-    table = data["standings"]
-    names = [row["bot"] for row in table]
-    number = {g["key"]: n for n, g in enumerate(data["games"], 1)}
+    table = data.standings
+    names = [s.row.bot for s in table]
+    number = {g.key: n for n, g in enumerate(data.games, 1)}
     games = []
-    for n, g in enumerate(data["games"], 1):
+    for n, g in enumerate(data.games, 1):
         games.append({
-            "n": n, "players": g["players"], "start": g["start"],
-            "result": tournament_result(g["results"]), "verdict": g["verdict"],
-            "verdict_text": _verdict_text(g["verdict"], records[g["key"]]["verdict"].get("seat")),
-            "moves": len(g["moves"]), "seed": g["seed"],
-            "twin": number.get(g["identical_to"]) if g["identical_to"] else None,
-            "results": [result_words(g["results"], s) for s in (0, 1)],
+            "n": n, "players": list(g.players), "start": g.start,
+            "result": tournament_result(g.results), "verdict": g.verdict,
+            "verdict_text": _verdict_text(g.verdict, records[g.key].verdict.seat),
+            "moves": len(g.moves), "seed": g.seed,
+            "twin": number.get(g.identical_to) if g.identical_to else None,
+            "results": [result_words(g.results, s) for s in (0, 1)],
         })
-    listed = [(records[g["key"]], None) for g in data["games"]]
+    listed = [(records[g.key], None) for g in data.games]
     return {
-        "standings": table,
+        "standings": [s.to_json() for s in table],
         "chart": rating_chart(table),
-        "cross": crosstable(names, records, data["crosstable"]),
+        "cross": crosstable(names, records, data.crosstable),
         "names": names,
         "failures": failure_totals(table),
-        "identical": data["identical_games"],
+        "identical": data.identical_games,
         "games": games,
         "data": _data_blocks(game, listed),
         "columns": column_widths([dict(g, one=g["players"][0], two=g["players"][1])

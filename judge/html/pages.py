@@ -12,6 +12,7 @@ import math
 import shlex
 import time
 from collections import Counter, defaultdict
+from collections.abc import Sequence
 from dataclasses import asdict
 from typing import Any
 
@@ -22,16 +23,16 @@ from judge.analysis import MoveReview
 from judge.games.base import Game
 from judge.html.boards import columns, replay
 from judge.plan import Plan
+from judge.records import PlayedGame
 from judge.report import printable
 from judge.results import game_message
 from judge.store import StoredRun
+from judge.summaries import Standing
 from judge.verdicts import MEANINGS
 
 #: judgement codes of the viewer's JSON, and the CSS classes of a move
 JUDGEMENTS = {"o": "optimal", "s": "slow", "m": "mistake", "l": "mistake lost",
               "d": "mistake lost", "x": "illegal", "": "unjudged"}
-_FIELDS = ("ply", "seat", "move", "before", "after", "best_moves", "lead", "remoteness",
-           "move_remoteness")
 
 
 def json_block(data: Any) -> Markup:
@@ -43,12 +44,11 @@ def json_block(data: Any) -> Markup:
     return Markup(text)  # noqa: S704 - escaped just above: JSON.parse gives the text back
 
 
-def judgement(entry: dict[str, Any]) -> tuple[str, str]:
+def judgement(r: MoveReview) -> tuple[str, str]:
     """(code, text) of one stored review entry (codes as in `JUDGEMENTS`): the text as
     `judge play` words it, empty for an optimal move."""
     from judge.analysis import judged
 
-    r = MoveReview(**{k: entry.get(k) for k in _FIELDS})
     if r.optimal:
         return "o", ""
     # l: the move that lost the game; d: the move that turned a win into a draw
@@ -63,7 +63,7 @@ def seconds_ms(value: float | None) -> float | None:
     return round(value * 1000, 1)
 
 
-def game_payload(game: Game, rec: dict[str, Any], number: int,
+def game_payload(game: Game, rec: PlayedGame, number: int,
                  graded: int | None, opponent: str = "optimal") -> dict[str, Any]:
     """The viewer's data for one stored game (keys kept short: a run may hold many games).
 
@@ -75,42 +75,42 @@ def game_payload(game: Game, rec: dict[str, Any], number: int,
     results under perfect play, score, final position; v: [verdict code, message, seat];
     e: stderr tails by seat; seed: the game's seed.
     """
-    start = game.parse_position(rec["start"])
-    moves = [m["move"] for m in rec["moves"]]
-    states, touched, broken = replay(game, start, moves)
-    reviews = {r["ply"]: r for r in rec.get("review") or []}
+    start = game.parse_position(rec.start)
+    states, touched, broken = replay(game, start, rec.move_texts)
+    reviews = {r.ply: r for r in rec.review}
     rows = []
-    for ply, m in enumerate(rec["moves"], 1):
+    for ply, m in enumerate(rec.moves, 1):
         if broken is not None and ply >= broken:
             code, text = "x", ""
         elif ply in reviews:
             code, text = judgement(reviews[ply])
         else:
             code, text = "", ""
-        row = [printable(m["move"]), m["seat"], seconds_ms(m.get("seconds")), code]
+        row = [printable(m.move), m.seat, seconds_ms(m.seconds), code]
         if text:
             row.append(text)
         rows.append(row)
-    verdict = rec["verdict"]
+    verdict = rec.verdict
     data: dict[str, Any] = {
         "n": number,
-        "p": [printable(opponent if who == "optimal" else who) for who in rec["players"]],
+        "p": [printable(opponent if who == "optimal" else who) for who in rec.players],
         "g": graded,
-        "s": rec["start"],
+        "s": rec.start,
         "m": rows,
         "b": columns(states),
         "t": touched,
-        "res": rec["results"],
+        "res": list(rec.results),
         # a compile error's message is long and the same in every game: the bot's summary
         # gives it once
-        "v": [verdict["code"], printable(game_message(rec)), verdict.get("seat")],
+        "v": [verdict.code, printable(game_message(rec)), verdict.seat],
     }
     if broken is not None:
         data["x"] = broken
-    for key, field in (("pf", "perfect"), ("sc", "score"), ("fin", "final"), ("seed", "seed")):
-        if rec.get(field) is not None:
-            data[key] = rec[field]
-    tails = [printable(t) if t else "" for t in rec.get("stderr") or []]
+    for key, value in (("pf", rec.perfect), ("sc", rec.score), ("fin", rec.final),
+                       ("seed", rec.seed)):
+        if value is not None:
+            data[key] = list(value) if isinstance(value, tuple) else value
+    tails = [printable(t) if t else "" for t in rec.stderr]
     if any(tails):
         data["e"] = tails
     return data
@@ -177,13 +177,13 @@ def about(info: StoredRun, db_path: str) -> dict[str, Any]:
     }
 
 
-def result_words(results: list[str], seat: int) -> str:
+def result_words(results: Sequence[str], seat: int) -> str:
     """`win` / `tie` / `loss` of a seat, or `void`."""
     result = results[seat]
     return "void" if result == "none" else result
 
 
-def tournament_result(results: list[str]) -> str:
+def tournament_result(results: Sequence[str]) -> str:
     """`1-0`, `½-½`, `0-1` or `void` for seat 1 against seat 2."""
     return {"win": "1-0", "tie": "½-½", "loss": "0-1"}.get(results[0], "void")
 
@@ -195,15 +195,15 @@ def _nice_step(span: float) -> float:
     return next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
 
 
-def rating_chart(rows: list[dict[str, Any]]) -> dict[str, Any] | None:
+def rating_chart(rows: list[Standing]) -> dict[str, Any] | None:
     """An error-bar chart of the ratings with their 95% intervals (SVG coordinates), one bar
     per entrant that has a rating, best first; None when nobody has one."""
-    rated = [r for r in rows if r.get("rating") is not None]
+    rated = [r for r in rows if r.rating is not None]
     if not rated:
         return None
     width, label, right, row_h, top, axis = 760, 260, 70, 30, 12, 34
-    low = min(r["rating_low"] for r in rated)
-    high = max(r["rating_high"] for r in rated)
+    low = min(r.rating_low for r in rated)
+    high = max(r.rating_high for r in rated)
     pad = max((high - low) * 0.05, 10.0)
     low, high = low - pad, high + pad
     plot = width - label - right
@@ -214,11 +214,11 @@ def rating_chart(rows: list[dict[str, Any]]) -> dict[str, Any] | None:
     bars = []
     for i, r in enumerate(rated):
         y = top + i * row_h + row_h / 2
-        name = r["bot"]
+        name = r.row.bot
         short = name if len(name) <= 34 else "…" + name[-33:]
-        bars.append({"bot": name, "label": short, "y": y, "x": x(r["rating"]),
-                     "x1": x(r["rating_low"]), "x2": x(r["rating_high"]),
-                     "rating": r["rating"], "low": r["rating_low"], "high": r["rating_high"]})
+        bars.append({"bot": name, "label": short, "y": y, "x": x(r.rating),
+                     "x1": x(r.rating_low), "x2": x(r.rating_high),
+                     "rating": r.rating, "low": r.rating_low, "high": r.rating_high})
     step = _nice_step(high - low)
     first = math.ceil(low / step) * step
     ticks = []
@@ -238,13 +238,13 @@ def heat_colour(share: float) -> str:
     return f"hsl({round(share * 120)}, 70%, {round(82 - 8 * abs(share - 0.5))}%)"
 
 
-def crosstable(names: list[str], records: dict[str, dict[str, Any]],
+def crosstable(names: list[str], records: dict[str, PlayedGame],
                cross: dict[str, dict[str, float]]) -> list[dict[str, Any]]:
     """The crosstable as heat-map rows: each cell the points, the games and the share."""
     played: dict[str, Counter[str]] = defaultdict(Counter)
     for rec in records.values():
-        if rec["results"][0] != "none":
-            a, b = rec["players"]
+        if not rec.void:
+            a, b = rec.players
             played[a][b] += 1
             played[b][a] += 1
     rows = []
@@ -264,11 +264,11 @@ def crosstable(names: list[str], records: dict[str, dict[str, Any]],
     return rows
 
 
-def failure_totals(rows: list[dict[str, Any]]) -> list[tuple[str, int, str]]:
+def failure_totals(rows: list[Standing]) -> list[tuple[str, int, str]]:
     """(verdict, games, meaning) over every participant's failures, most frequent first."""
     totals: Counter[str] = Counter()
     for r in rows:
-        totals.update(r["failures"])
+        totals.update(r.row.failures)
     return [(code, n, MEANINGS.get(code, "")) for code, n in totals.most_common()]
 
 

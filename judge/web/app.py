@@ -264,11 +264,11 @@ def create_app(served: Served) -> Starlette:
         game = info.plan.load_game()
         opponent = info.plan.opponent
         return {"run": run, "number": number, "name": game.name,
-                "rules": game.rules_string(), "start": rec["start"],
-                "moves": [m["move"] for m in rec["moves"]],
+                "rules": game.rules_string(), "start": rec.start,
+                "moves": rec.move_texts,
                 "players": [opponent if p == "optimal" else Path(p).name
-                            for p in rec["players"]],
-                "results": rec["results"], "verdict": rec["verdict"]}
+                            for p in rec.players],
+                "results": list(rec.results), "verdict": rec.verdict.to_dict()}
 
     async def api_stored(request: Request) -> Response:
         run, number = request.path_params["run"], request.path_params["number"]

@@ -662,18 +662,18 @@ class Watch:
 
         moves: list[str] = []
         record = play_game(self.game, self.players, self.start, self.limits,
-                           on_move=on_move).to_dict()
-        end = {"type": "end", "results": record["results"], "verdict": record["verdict"],
-               "final": record["final"], "score": record["score"],
-               "stderr": [(t or "")[-2000:] for t in record["stderr"]],
-               "result": result_from(record)}
+                           on_move=on_move)
+        end = {"type": "end", "results": list(record.results),
+               "verdict": record.verdict.to_dict(), "final": record.final,
+               "score": None if record.score is None else list(record.score),
+               "stderr": [(t or "")[-2000:] for t in record.stderr],
+               "result": result_from(record.results)}
         send(end)
         return end
 
 
-def result_from(record: dict[str, Any]) -> str:
-    """``1``, ``2``, ``tie`` or ``void`` from a referee's record."""
-    results = record["results"]
+def result_from(results: list[str]) -> str:
+    """``1``, ``2``, ``tie`` or ``void`` from a game's results by seat."""
     if "win" in results:
         return str(results.index("win") + 1)
     return "void" if results[0] == "none" else "tie"

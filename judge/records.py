@@ -1,0 +1,153 @@
+"""A played game as a run keeps it: the referee's record with the game's place in the
+schedule, its seed, the review of the bots' moves and the results under perfect play.
+
+`PlayedGame` (made by `GameRecord.kept`) is what a game's play hands back (in this process,
+on a pool worker or on a cluster worker), what the store writes and what it reads back. Its
+JSON is written and read in one place (`to_json`, `from_json`), and `from_json` reads every
+shape a results database holds: records written before games had seeds, before the results
+under perfect play were kept, before reviews knew remoteness (and said `optimal`, `slow`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from judge import verdicts
+from judge.analysis import MoveReview
+from judge.games.base import Seat
+
+#: a seat's result; VOID for both seats of a game a judge error voided
+WIN, TIE, LOSS, VOID = "win", "tie", "loss", "none"
+
+
+@dataclass(frozen=True)
+class MoveRecord:
+    """One move of a game: who made it, its wire text, and the time it took."""
+
+    seat: Seat
+    move: str
+    #: wall seconds the move took (None in an interactive game)
+    seconds: float | None
+    #: CPU seconds the bot used for the move (None for players that are not processes)
+    cpu_seconds: float | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The move as plain JSON-serialisable data."""
+        return {"seat": self.seat, "move": self.move, "seconds": self.seconds,
+                "cpu_seconds": self.cpu_seconds}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """How a game ended (`judge.verdicts` code), with details and the seat charged."""
+
+    code: str = verdicts.OK
+    message: str = ""
+    #: the seat that failed and lost; None when no player failed
+    seat: Seat | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The verdict as plain JSON-serialisable data."""
+        return {"code": self.code, "message": self.message, "seat": self.seat}
+
+
+@dataclass(frozen=True)
+class PlayedGame:
+    """One stored game: who played, from where, every move, how it ended and its review."""
+
+    #: the game and its exact rules (`Game.describe`)
+    game: str
+    #: the start position in the game's notation
+    start: str
+    #: by seat: a bot's path, or "optimal" for the perfect player
+    players: tuple[str, ...]
+    moves: tuple[MoveRecord, ...] = ()
+    #: "win", "tie" or "loss" by seat; "none" for both when the game is void
+    results: tuple[str, ...] = ()
+    verdict: Verdict = Verdict()
+    #: the last position reached, and the score there for games that keep one
+    final: str | None = None
+    score: tuple[int, ...] | None = None
+    #: the end of each bot's stderr, by seat (None for players that are not processes)
+    stderr: tuple[str | None, ...] = ()
+    #: its place in the run's schedule
+    key: str | None = None
+    #: the game's own seed (None: the run had none, or the record is older than seeds)
+    seed: int | None = None
+    #: the bots' moves judged against perfect play
+    review: tuple[MoveReview, ...] = ()
+    #: what each seat gets when both play perfectly (None in records older than it)
+    perfect: tuple[str, ...] | None = None
+    #: the cluster worker that played it, and that worker's confinement tier
+    worker: str | None = None
+    tier: str | None = None
+
+    @property
+    def move_texts(self) -> list[str]:
+        """Every move's wire text, in order."""
+        return [m.move for m in self.moves]
+
+    @property
+    def void(self) -> bool:
+        """Whether a judge error voided the game (it counts for no one)."""
+        return bool(self.results) and self.results[0] == VOID
+
+    def seat_of(self, bot: str) -> int:
+        """The seat `bot` held (the first, if it played itself)."""
+        return self.players.index(bot)
+
+    def first_move_failure(self, seat: int) -> str | None:
+        """The verdict that ended the game before `seat` made a move, charged to it; None if
+        it moved, or did not fail."""
+        if self.verdict.seat != seat or any(m.seat == seat for m in self.moves):
+            return None
+        return self.verdict.code
+
+    def result_for(self, seat: int) -> str | None:
+        """win / tie / loss for `seat`, or None for a void game."""
+        result = self.results[seat]
+        return None if result == VOID else result
+
+    def to_json(self) -> dict[str, Any]:
+        """The record as the database holds it (built directly: this runs once per game)."""
+        data = {
+            "game": self.game, "start": self.start, "players": list(self.players),
+            "moves": [m.to_dict() for m in self.moves], "results": list(self.results),
+            "verdict": self.verdict.to_dict(), "final": self.final,
+            "score": None if self.score is None else list(self.score),
+            "stderr": list(self.stderr), "key": self.key, "seed": self.seed,
+            "review": [r.to_dict() for r in self.review],
+            "perfect": None if self.perfect is None else list(self.perfect),
+        }
+        if self.worker is not None:
+            data["worker"] = self.worker
+        if self.tier is not None:
+            data["tier"] = self.tier
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> PlayedGame:
+        """A record as any version of the judge stored it (what a review flags, such as
+        `mistake` or `optimal`, is computed again from the values it keeps)."""
+        verdict = data.get("verdict") or {}
+        score, perfect = data.get("score"), data.get("perfect")
+        return cls(
+            game=data.get("game", ""), start=data.get("start", ""),
+            players=tuple(data.get("players") or ()),
+            moves=tuple(MoveRecord(m["seat"], m["move"], m.get("seconds"),
+                                   m.get("cpu_seconds")) for m in data.get("moves") or ()),
+            results=tuple(data.get("results") or ()),
+            verdict=Verdict(verdict.get("code", verdicts.OK), verdict.get("message", ""),
+                            verdict.get("seat")),
+            final=data.get("final"),
+            score=None if score is None else tuple(score),
+            stderr=tuple(data.get("stderr") or ()),
+            key=data.get("key"), seed=data.get("seed"),
+            review=tuple(MoveReview(r["ply"], r["seat"], r["move"], r["before"], r["after"],
+                                    list(r["best_moves"]), r.get("lead", 0),
+                                    r.get("remoteness"), r.get("move_remoteness"))
+                         for r in data.get("review") or ()),
+            perfect=None if perfect is None else tuple(perfect),
+            worker=data.get("worker"), tier=data.get("tier"),
+        )
