@@ -507,8 +507,8 @@ def test_the_live_line_fits_the_terminal_so_it_is_redrawn_in_place(monkeypatch, 
 
     monkeypatch.setattr("shutil.get_terminal_size", lambda *a: os.terminal_size((40, 24)))
     live = Live(True)
-    live.show(summary([1, 2, 3, 4, 5], SprtParams()))
-    live.show(summary([1, 2, 3, 4, 6], SprtParams()))
+    live.show(stats_of([1, 2, 3, 4, 5]))
+    live.show(stats_of([1, 2, 3, 4, 6]))
     written = capsys.readouterr().err
     assert "\n" not in written
     drawn = [part.removesuffix("\x1b[K") for part in written.split("\r") if part]
