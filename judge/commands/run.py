@@ -139,9 +139,9 @@ def run(args: argparse.Namespace) -> int:
         from judge.schedule import plays_here
 
         if not getattr(args, "cluster", None) and plays_here(harness.jobs, plan.planned):
-            from judge.sandbox.slots import warm
+            from judge.sandbox.context import sandbox_context
 
-            warm()  # games played here: their slots made ready meanwhile
+            sandbox_context().warm()  # games played here: their slots made ready meanwhile
         store = open_store(args.db)  # only now: a refused command leaves no database behind
         run_id = store.create_run(plan)
     specs = schedule(plan.load_game(), plan.bots, plan.starts)
