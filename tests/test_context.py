@@ -37,16 +37,18 @@ def test_a_forked_child_has_a_fresh_context_and_not_its_parents_launcher() -> No
     parent = sandbox_context()
     running = parent.launcher(HELPER)
     pump = parent.stderr_pump()
+    table = parent.languages
     try:
         def look() -> dict:
             child = sandbox_context()
             return {"fresh": child is not parent, "slots": child.slots,
-                    "launchers": child.launcher_pids(),
+                    "launchers": child.launcher_pids(), "same table": child.languages is table,
                     "own pump": child.stderr_pump() is not pump,
                     "socket closed": running.sock.fileno() == -1}
 
         assert in_child(look) == {"fresh": True, "slots": [], "launchers": [],
-                                  "own pump": True, "socket closed": True}
+                                  "same table": True, "own pump": True,
+                                  "socket closed": True}
         # the parent's launcher still answers the parent
         assert parent.launcher(HELPER) is running and running.alive()
         assert running.sock.fileno() >= 0

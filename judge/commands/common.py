@@ -281,10 +281,11 @@ def harness_setup(args: argparse.Namespace) -> Harness:
         raise InputError(f"--jobs {asked} is more than {MAX_JOBS} games at once")
     jobs = asked or os.cpu_count() or 1
     from judge.sandbox import languages
+    from judge.sandbox.context import sandbox_context
 
     overrides = languages.read_overrides(getattr(args, "languages", None),
                                          getattr(args, "flags", None))
-    languages.configure(overrides)  # before the bots are compiled
+    sandbox_context().configure_languages(overrides)  # before the bots are compiled
     tier = tier_for_run(args.sandbox)
     return Harness(limits, tier.sandbox, tier.name, tier.holds(), jobs,
                    getattr(args, "seed", None), overrides)

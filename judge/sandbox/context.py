@@ -1,10 +1,10 @@
 """What one judge process keeps for the bots it runs (`SandboxContext`): its game slots
-(as root), its launchers and the thread that drains its bots' stderr.
+(as root), its launchers, the thread that drains its bots' stderr, the language table.
 
 Its lifetime: one per process, which takes slots and starts launchers and the pump when a
-game first needs them; at a fork the child (a run's worker) gets a fresh one, never its
-parent's launchers, slots or pump; at exit it is closed (`close`), all it started ended
-and reaped.
+game first needs them; at a fork the child (a run's worker) gets a fresh one, sharing only
+the language table (plain data), never its parent's launchers, slots or pump; at exit it is
+closed (`close`), all it started ended and reaped.
 """
 
 from __future__ import annotations
@@ -14,8 +14,10 @@ import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
+from typing import Any
 
 from judge.sandbox.helper import helper_path
+from judge.sandbox.languages import Table
 from judge.sandbox.launcher import Launcher
 from judge.sandbox.slots import Slot, new_slot
 from judge.sandbox.stderr import StderrPump
@@ -26,17 +28,30 @@ SLOTS_PER_PROCESS = 2
 
 
 class SandboxContext:
-    """This process's slots, launchers and stderr pump."""
+    """This process's slots, launchers, stderr pump and language table."""
 
-    def __init__(self) -> None:
+    def __init__(self, languages: Table | None = None) -> None:
         #: the slots held (up to `SLOTS_PER_PROCESS`), taken in turn by the games
         self.slots: list[Slot] = []
         #: the slot of the latest game (None before the first, or unless root)
         self.last_slot: Slot | None = None
+        self._languages = languages
         #: the launchers: the process's own (None) and each slot's (see `Slot.born_inside`)
         self._launchers: dict[Slot | None, Launcher] = {}
         self._pump: StderrPump | None = None
         self._closed_at_exit = False
+
+    @property
+    def languages(self) -> Table:
+        """The language table in use (the shipped one unless configured)."""
+        if self._languages is None:
+            self._languages = Table()
+        return self._languages
+
+    def configure_languages(self, overrides: dict[str, dict[str, Any]] | None) -> None:
+        """Use the table with `overrides` from now on (a run's, before its bots are built)."""
+        if self._languages is None or self._languages.overrides != (overrides or {}):
+            self._languages = Table(overrides)
 
     def stderr_pump(self) -> StderrPump:
         """The thread that drains the bots' stderr, started on first use."""
@@ -177,7 +192,7 @@ def sandbox_context() -> SandboxContext:
 
 def _after_fork_in_child() -> None:
     global _current
-    parent, _current = _current, SandboxContext()
+    parent, _current = _current, SandboxContext(_current._languages)
     parent._forget()
 
 
