@@ -93,9 +93,9 @@ def _play_all(setup: Setup, specs: list[GameSpec],
     one_bot = all(sum(map(is_program, spec.players)) <= 1 for spec in specs)
     try:
         if plays_here(jobs, len(specs)):
-            from judge.sandbox.slots import one_core
+            from judge.sandbox.context import sandbox_context
 
-            with one_core() if one_bot else nullcontext():
+            with sandbox_context().one_core() if one_bot else nullcontext():
                 for spec in specs:
                     yield spec, play_spec(setup, spec)
             return
@@ -167,10 +167,10 @@ def _worker(setup: Setup, specs: list[GameSpec], taken: Any, results: Any,
     placed): plays the next spec not yet taken until none is left, sending each record (or
     the exception that stopped it) on `results`."""
     _worker_init()
-    from judge.sandbox.slots import one_core
+    from judge.sandbox.context import sandbox_context
 
     try:
-        with one_core(number) if number is not None else nullcontext():
+        with sandbox_context().one_core(number) if number is not None else nullcontext():
             while True:
                 with taken.get_lock():
                     index = taken.value

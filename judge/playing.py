@@ -51,9 +51,10 @@ def play_spec(setup: Setup, spec: GameSpec) -> PlayedGame:
     from judge.players.bot import BotPlayer
     from judge.players.optimal import opponent_player
     from judge.referee import not_played, play_game
-    from judge.sandbox import Limits, languages
+    from judge.sandbox import Limits
+    from judge.sandbox.context import sandbox_context
 
-    languages.configure(setup.languages)
+    sandbox_context().configure_languages(setup.languages)
     paths = {who: who for who in spec.players}
     for who in spec.players:
         if setup.bot_files and who in setup.bot_files:  # its content, kept here by hash

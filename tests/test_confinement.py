@@ -29,7 +29,7 @@ from judge.players.bot import BotPlayer
 from judge.referee import GameRecord, play_game
 from judge.sandbox import Limits, Tier, bwrap_path, tier_for
 from judge.sandbox.cleanup import WORKDIR_PREFIX, remove_tree
-from judge.sandbox.slots import SLOTS_PER_PROCESS, current_slot, finish_all
+from judge.sandbox.context import SLOTS_PER_PROCESS, sandbox_context
 
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = Path(__file__).parent / "bots"
@@ -80,7 +80,7 @@ def play(bot: Path, mode: str, limits: Limits = LIMITS) -> GameRecord:
     player = BotPlayer(bot, limits, mode)
     record = play_game(GAME, [player, FirstPit()], GAME.start(), limits)
     assert_nothing_runs_on(player)
-    slot = current_slot()
+    slot = sandbox_context().last_slot
     if slot is not None and slot.cgroups is not None:
         assert slot.members() == [] and slot.process_count() == 0
     return record
@@ -467,7 +467,7 @@ attempt("bind", bind)
         records = [waited] + [play(plain, mode) for _ in range(SLOTS_PER_PROCESS)]
         records.append(play(binds, mode))
     finally:
-        finish_all()
+        sandbox_context().close()
     for record in records:
         assert record.verdict.code == verdicts.OK, record.verdict
         assert seen_line(record, "LINKS") == "lo"
@@ -1061,16 +1061,16 @@ time.sleep(0.2)
 """
     player = BotPlayer(write_bot(tmp_path / "a", attack), LIMITS, mode)
     record = play_game(GAME, [player, FirstPit()], GAME.start(), LIMITS)
-    first, starter = current_slot(), player.pgid
+    first, starter = sandbox_context().last_slot, player.pgid
     daemon = int(said(record).split("GOT daemon ")[1].split()[0])  # its pid in the judge's view
     if mode == "bwrap":  # (a pid of the bot's own namespace): the slot's members instead
         daemon = -1
     assert daemon == -1 or dying(daemon)
     plain = BotPlayer(write_bot(tmp_path / "b", "pass"), LIMITS, mode)
     play_game(GAME, [plain, FirstPit()], GAME.start(), LIMITS)
-    assert current_slot() is not first
+    assert sandbox_context().last_slot is not first
     play_game(GAME, [plain, FirstPit()], GAME.start(), LIMITS)
-    assert current_slot() is first
+    assert sandbox_context().last_slot is first
     with pytest.raises(ChildProcessError):  # the first game's starter was reaped
         os.waitpid(starter, os.WNOHANG)
     assert daemon == -1 or not os.path.exists(f"/proc/{daemon}")
@@ -1121,20 +1121,20 @@ def test_a_game_finds_its_tmp_and_work_dir_fresh_whatever_the_slots_last_game_di
     try:
         before = looked(game(0))  # (only its own file's path is there to see)
         assert set(before) == {"/tmp", "/dev/shm", "."}, before
-        slot = current_slot()
+        slot = sandbox_context().last_slot
         game(0)
         again = looked(game(0))
         assert again != before  # (made again: a later time)
         game(0)
         first = game(1)
         assert "NOT" not in said(first), said(first)
-        assert current_slot() is slot
+        assert sandbox_context().last_slot is slot
         game(0)
         after = time.time_ns() - 20_000_000  # (a tmpfs's clock is coarse)
         third = game(0)
-        assert current_slot() is slot
+        assert sandbox_context().last_slot is slot
     finally:
-        finish_all()
+        sandbox_context().close()
     fresh = looked(third)
     # the same mode, inodes in use and attributes as before the touch
     assert {p: v[1:] for p, v in fresh.items()} == {p: v[1:] for p, v in before.items()}

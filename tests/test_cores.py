@@ -13,8 +13,7 @@ from test_hostile import STANDALONE, copy_bot
 from judge import backends
 from judge.backends import LocalPool
 from judge.playing import OPTIMAL, GameSpec, Setup
-from judge.sandbox.launcher import launcher_pids
-from judge.sandbox.stderr import stderr_pump
+from judge.sandbox.context import sandbox_context
 
 pytestmark = [
     pytest.mark.needs_root("games are placed on cores as root"),
@@ -68,8 +67,8 @@ def test_games_played_here_are_on_one_core_and_the_judge_is_as_before_after() ->
     assert cores[0][0] in before
     # the judge's threads (the stderr one too) and its launchers as before
     assert os.sched_getaffinity(0) == before
-    assert os.sched_getaffinity(stderr_pump().native_id) == before
-    assert all(os.sched_getaffinity(pid) == before for pid in launcher_pids())
+    assert os.sched_getaffinity(sandbox_context().stderr_pump().native_id) == before
+    assert all(os.sched_getaffinity(pid) == before for pid in sandbox_context().launcher_pids())
 
 
 @pytest.mark.parametrize("jobs", [1, 2])

@@ -20,7 +20,7 @@ from judge import verdicts
 from judge.players.bot import BotPlayer
 from judge.referee import GameRecord, play_game
 from judge.sandbox import tier_for
-from judge.sandbox.slots import finish_all
+from judge.sandbox.context import sandbox_context
 
 
 def bot_text(bot: Path, before_move: str = "", after_game: str = "") -> None:
@@ -71,7 +71,7 @@ def thinker_against(mode: str, thinker: Path, opponent: Path) -> GameRecord:
     try:
         return play_game(GAME, players, GAME.start(), FAIR_LIMITS)
     finally:
-        finish_all()
+        sandbox_context().close()
 
 
 def assert_thought_in_time(record: GameRecord) -> None:
@@ -135,7 +135,7 @@ def test_a_helper_process_killed_for_memory_is_a_memory_limit(
     try:
         record = play_game(GAME, [player, FirstPit()], GAME.start(), limits)
     finally:
-        finish_all()
+        sandbox_context().close()
     assert record.verdict.code == verdicts.MEMORY_LIMIT, (record.verdict, said(record))
     assert record.verdict.seat == 0
 
@@ -250,7 +250,7 @@ def test_memory_held_in_memfds_counts_against_the_memory_limit(
     try:
         record = play_game(GAME, [player, FirstPit()], GAME.start(), limits)
     finally:
-        finish_all()
+        sandbox_context().close()
     if record.verdict.code == verdicts.MEMORY_LIMIT:
         assert record.verdict.seat == 0
         return

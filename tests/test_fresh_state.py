@@ -34,8 +34,8 @@ from judge import verdicts
 from judge.players.bot import BotPlayer
 from judge.referee import GameRecord, play_game
 from judge.sandbox import Limits
+from judge.sandbox.context import SLOTS_PER_PROCESS, sandbox_context
 from judge.sandbox.helper import helper_path
-from judge.sandbox.slots import SLOTS_PER_PROCESS, finish_all
 
 ROOT = Path(__file__).resolve().parent.parent
 AS_ROOT = os.geteuid() == 0
@@ -86,7 +86,7 @@ def findings(mode: str, writer: Path, reader: Path, key: str
             found[value] = [seen_line(game(reader, mode), key)
                             for _ in range(2 * SLOTS_PER_PROCESS - 1)]
     finally:
-        finish_all()
+        sandbox_context().close()
     return found, written
 
 
@@ -487,7 +487,7 @@ def test_no_lock_a_bot_takes_on_a_shared_file_is_seen_by_another_process(
             time.sleep(0.01)
     finally:
         thread.join()
-        finish_all()
+        sandbox_context().close()
     assert played, "the game failed (see above)"
     record = played[0]
     held = float(seen_line(record, "HOLDING")), float(seen_line(record, "RELEASING"))

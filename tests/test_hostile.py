@@ -36,7 +36,7 @@ from judge.sandbox import (
     remove_stale_workdirs,
     resolve_sandbox,
 )
-from judge.sandbox.slots import finish_all
+from judge.sandbox.context import sandbox_context
 
 BOTS = Path(__file__).parent / "bots"
 MODES = ["none", "bwrap"] if bwrap_path() else ["none"]
@@ -116,7 +116,7 @@ def assert_nothing_runs_on(player: BotPlayer) -> None:
         # (dying last: a process may end between the two looks, never come back)
         running = [p for p in group_members(player.pgid) if not starter(p) and not dying(p)]
         assert running == [], [describe(p) for p in running]
-    finish_all()
+    sandbox_context().close()
     if player.pgid is not None:
         assert group_members(player.pgid) == []
     assert children_of_this_process() == []
@@ -531,7 +531,7 @@ def test_a_bot_whose_start_fails_in_the_judge_after_it_runs_is_killed(
     record = play_game(GAME, [player, FirstPit()], GAME.start(), LIMITS)
     monkeypatch.undo()
     assert record.verdict.code == verdicts.JUDGE_ERROR
-    finish_all()
+    sandbox_context().close()
     deadline = time.monotonic() + MARGIN
     while (left := [p for p in processes_running(bot) if not dying(p)]) and (
             time.monotonic() < deadline):

@@ -18,7 +18,7 @@ import pytest
 from conftest import missing_toolchain
 
 from judge.games.base import InputError
-from judge.sandbox import languages
+from judge.sandbox.context import sandbox_context
 from judge.sandbox.languages import Table, read_overrides
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -414,10 +414,10 @@ def test_the_compile_cache_is_keyed_by_the_flags(tmp_path: Path) -> None:
     first, _ = compiled(bot)
     assert compiled(bot)[0] == first
     try:
-        languages.configure(read_overrides(None, ["c=-O0"]))
+        sandbox_context().configure_languages(read_overrides(None, ["c=-O0"]))
         assert compiled(bot)[0] != first
     finally:
-        languages.configure(None)
+        sandbox_context().configure_languages(None)
     assert compiled(bot)[0] == first
 
 

@@ -20,10 +20,10 @@ from judge.players.bot import BotPlayer
 from judge.referee import play_game
 from judge.sandbox import Limits, bwrap_path
 from judge.sandbox.build import program_for
+from judge.sandbox.context import sandbox_context
 from judge.sandbox.helper import helper_path
 from judge.sandbox.launcher import Launched, Launcher
 from judge.sandbox.process import Confined
-from judge.sandbox.slots import current_slot, finish_all
 
 HELPER = helper_path()
 pytestmark = pytest.mark.skipif(HELPER is None, reason="no C compiler: no exec helper")
@@ -129,15 +129,15 @@ def test_a_bot_is_started_by_a_launcher_not_by_a_fork_of_the_judge(mode: str) ->
         keeper = parent_of(starter)
         assert parent_of(keeper) == os.getpid()
         assert command_line(keeper)[1] == "-L"
-        slot = current_slot()
+        slot = sandbox_context().last_slot
         if slot is not None and slot.born_inside():  # the slot's own, in its cgroups
-            assert keeper == slot.launcher(HELPER).pid
+            assert keeper == sandbox_context().launcher(HELPER, slot).pid
             for ctrl, path in slot.cgroups.paths.items():
                 members = (path / "cgroup.procs").read_text().split()
                 assert str(keeper) in members, ctrl
     finally:
         bot.kill()
-    finish_all()
+    sandbox_context().close()
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -150,7 +150,7 @@ def test_the_bot_keeps_no_descriptor_but_its_own_three(mode: str, tmp_path: Path
     path = tmp_path / "fds.py"
     path.write_text(source)
     record = play_game(GAME, [BotPlayer(path, LIMITS, mode), FirstPit()], GAME.start(), LIMITS)
-    finish_all()
+    sandbox_context().close()
     fds = eval(record.stderr[0] or "[]")  # noqa: S307 - a list of ints the bot printed
     assert fds[:3] == [0, 1, 2] and len(fds) == 4, fds  # the 4th: listdir's own
 
@@ -172,7 +172,7 @@ def test_the_launcher_is_never_the_oom_victim_and_the_bot_may_be(mode: str,
         with open(f"/proc/{keeper}/oom_score_adj") as fh:
             assert fh.read().strip() == ("-1000" if may_protect_from_oom() else adj)
     assert (record.stderr[0] or "").strip() == adj
-    finish_all()
+    sandbox_context().close()
 
 
 @pytest.mark.needs_root("slots (and their launchers) need root")
@@ -180,11 +180,11 @@ def test_the_launcher_is_never_the_oom_victim_and_the_bot_may_be(mode: str,
 def test_the_slot_launcher_outlives_a_fork_bomb_and_its_slot_is_empty_after(mode: str) -> None:
     player = BotPlayer(BOTS / "fork_bomb.py", LIMITS, mode)
     play_game(GAME, [player, FirstPit()], GAME.start(), LIMITS)
-    slot = current_slot()
+    slot = sandbox_context().last_slot
     assert slot is not None
     if not slot.born_inside():
         pytest.skip("no cgroups v1 here: bots join the slot's cgroups")
-    keeper = slot.launcher(HELPER)
+    keeper = sandbox_context().launcher(HELPER, slot)
     slot.finish()
     assert keeper.alive()
     assert slot.members() == []  # what the bomb left: killed and reaped (by the launcher)
@@ -193,7 +193,7 @@ def test_the_slot_launcher_outlives_a_fork_bomb_and_its_slot_is_empty_after(mode
     record = play_game(GAME, [BotPlayer(BOTS / "first_pit.py", LIMITS, mode), FirstPit()],
                        GAME.start(), LIMITS)
     assert record.verdict.code == "ok"
-    finish_all()
+    sandbox_context().close()
     assert not keeper.alive()
 
 
@@ -211,7 +211,7 @@ def test_a_launcher_found_dead_is_started_again(mode: str) -> None:
             bot.output.expect("\n", timeout=5)
         finally:
             bot.kill()
-    finish_all()
+    sandbox_context().close()
 
 
 if __name__ == "__main__":
@@ -239,11 +239,11 @@ def test_the_launcher_holds_a_bots_namespaces_until_it_is_reaped_and_no_longer()
     # bot's exit nor its report: the launcher holds them from the start, and lets them go
     # once it has told how the bot ended: no later game enters them
     bot = Confined(program_for(BOTS / "first_pit.py"), LIMITS, "none")
-    slot = current_slot()
+    slot = sandbox_context().last_slot
     try:
         if slot is None or not slot.born_inside():
             pytest.skip("no cgroups v1 here: no slot launcher")
-        keeper = slot.launcher(HELPER).pid
+        keeper = sandbox_context().launcher(HELPER, slot).pid
         assert parent_of(bot.started.pid) == keeper  # the launcher's child is the bot
         deadline = time.monotonic() + 5  # (held once the child has made them)
         while len(namespaces_held_by(keeper)) < 2 and time.monotonic() < deadline:
@@ -260,7 +260,7 @@ def test_the_launcher_holds_a_bots_namespaces_until_it_is_reaped_and_no_longer()
         assert namespaces_held_by(keeper) == set()
     finally:
         bot.kill()
-        finish_all()
+        sandbox_context().close()
 
 
 def first_line(program: object, env: dict[str, str] | None) -> tuple[object, bytes]:
@@ -269,7 +269,7 @@ def first_line(program: object, env: dict[str, str] | None) -> tuple[object, byt
     proc = Confined(program, LIMITS, "none", env=env)
     try:
         proc.output.expect(b"\n", timeout=10)
-        return current_slot(), proc.output.before.strip()
+        return sandbox_context().last_slot, proc.output.before.strip()
     finally:
         proc.kill()
 
@@ -295,7 +295,7 @@ def test_every_game_of_a_slot_has_a_mount_namespace_and_tmp_made_for_it(tmp_path
             games.append(first_line(program, None))
             time.sleep(0.01)  # (a tmpfs made later shows a later time)
     finally:
-        finish_all()
+        sandbox_context().close()
     assert games[0][0] is games[2][0] and games[1][0] is games[3][0]  # (two slots in turn)
     lines = [line for _, line in games]
     assert len(set(lines)) == 4, lines
@@ -333,7 +333,7 @@ def test_every_game_of_a_slot_has_an_ipc_namespace_made_for_it(left: str, tmp_pa
         games = [first_line(program, {"LEAVE": left}) for _ in range(2)]
         games += [first_line(program, None) for _ in range(2)]
     finally:
-        finish_all()
+        sandbox_context().close()
     assert games[0][0] is games[2][0]  # (the same slot)
     seen = [line.split() for _, line in games]
     assert os.readlink("/proc/self/ns/ipc").encode() not in {ns for ns, _, _ in seen}
@@ -378,7 +378,7 @@ def test_what_a_bot_left_in_its_tmp_is_gone_before_the_slots_next_game_starts(
 
     try:
         proc = start(bots[0], fill=True)
-        slot = current_slot()
+        slot = sandbox_context().last_slot
         if slot is None or slot.cgroups is None or not slot.counts_memory:
             pytest.skip("no memory cgroup here")
         assert charged_to(slot) >= 96 << 20
@@ -386,12 +386,12 @@ def test_what_a_bot_left_in_its_tmp_is_gone_before_the_slots_next_game_starts(
         start(bots[0]).kill()  # (in the process's other slot)
         proc = start(bots[0] if next_bot == "the same bot" else bots[1])
         try:
-            assert current_slot() is slot
+            assert sandbox_context().last_slot is slot
             assert charged_to(slot) < 64 << 20
         finally:
             proc.kill()
     finally:
-        finish_all()
+        sandbox_context().close()
 
 
 # --- how the helper is built ---------------------------------------------------------------

@@ -12,7 +12,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from judge.sandbox.stderr import StderrTail, _StderrPump
+from judge.sandbox.stderr import StderrPump, StderrTail
 
 
 def wait_for(check, timeout: float = 10.0) -> bool:  # noqa: ANN001 - a predicate
@@ -41,10 +41,10 @@ def close_all(*fds: int) -> None:
 
 
 @contextmanager
-def pump_waiting_for_the_lock() -> Iterator[tuple[_StderrPump, StderrTail, int, int]]:
+def pump_waiting_for_the_lock() -> Iterator[tuple[StderrPump, StderrTail, int, int]]:
     """A pump holding a pipe (its tail, read and write ends): within, the judge holds the
     pipe's lock, and the pump has seen output on it and waits for that lock."""
-    pump = _StderrPump()
+    pump = StderrPump()
     pump.start()
     r, w = os.pipe()
     tail = StderrTail(r, 1024)
@@ -55,7 +55,7 @@ def pump_waiting_for_the_lock() -> Iterator[tuple[_StderrPump, StderrTail, int, 
         yield pump, tail, r, w
 
 
-def round_trip(pump: _StderrPump) -> None:
+def round_trip(pump: StderrPump) -> None:
     """Return once the pump has dealt with what it saw before: a new pipe that ends is
     closed by it."""
     r, w = os.pipe()
@@ -85,7 +85,7 @@ def test_a_pipe_taken_back_as_the_pump_reads_it_is_not_read_or_closed_by_it() ->
 
 
 def test_a_pipe_taken_back_is_left_to_the_judge_and_one_held_is_drained() -> None:
-    pump = _StderrPump()
+    pump = StderrPump()
     pump.start()
     (r1, w1), (r2, w2) = os.pipe(), os.pipe()
     taken, held = StderrTail(r1, 1024), StderrTail(r2, 1024)

@@ -156,10 +156,11 @@ def harness_setup(args: argparse.Namespace) -> Harness:
     asked = getattr(args, "jobs", None)  # commands that play one game at a time have none
     jobs = (os.cpu_count() or 1) if asked is None else jobs_from(asked)
     from judge.sandbox import languages
+    from judge.sandbox.context import sandbox_context
 
     overrides = languages.read_overrides(getattr(args, "languages", None),
                                          getattr(args, "flags", None))
-    languages.configure(overrides)  # before the bots are compiled
+    sandbox_context().configure_languages(overrides)  # before the bots are compiled
     tier = tier_for_run(args.sandbox)
     return Harness(limits, tier.sandbox, tier.name, tier.holds(), jobs,
                    getattr(args, "seed", None), overrides)

@@ -253,9 +253,9 @@ def execute(args: argparse.Namespace, kind: RunKind) -> int:
         plan, skipped = kind.build(args)
         backend = backend_for(args, plan)
         if isinstance(backend, LocalPool) and plays_here(backend.jobs, plan.planned):
-            from judge.sandbox.slots import warm
+            from judge.sandbox.context import sandbox_context
 
-            warm()  # games played here: their slots made ready meanwhile
+            sandbox_context().warm()  # games played here: their slots made ready meanwhile
         store = open_store(args.db)  # only now: a refused command leaves no database behind
         run_id = store.create_run(plan)
     play(store, run_id, plan, backend, kind.schedule(plan, store, run_id, backend))

@@ -15,6 +15,8 @@ Modules, by what a newcomer looks for:
 - `waiting`: seeing, from /proc, that a bot waits for input that will not come;
 - `stderr`: draining every bot's stderr, keeping its tail;
 - `slots`: a uid and cgroups per concurrent game (a root judge);
+- `context`: what one judge process keeps for its bots (its slots, launchers, stderr
+  pump and language table), from its first game to its exit;
 - `helper` and `exec/`: the exec helper that confines and execs a bot (C, one file per
   concern; `exec.h` lists what each offers);
 - `cleanup`: removing what a bot left on disk, whatever it did to it.

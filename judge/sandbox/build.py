@@ -17,7 +17,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from judge.games.base import InputError
-from judge.sandbox.languages import Language, SettingsError, ToolchainMissing, table
+from judge.sandbox.context import sandbox_context
+from judge.sandbox.languages import Language, SettingsError, Table, ToolchainMissing
 from judge.sandbox.limits import Limits
 from judge.sandbox.program import CompileError, Program
 
@@ -84,7 +85,8 @@ def check_bot_path(path: str | Path) -> Path:
         st = os.stat(path)
     except OSError:
         return _checked_bot_path(str(path), None)
-    return _checked_bot_path(str(path), (st.st_ino, st.st_mtime_ns, st.st_mode, table()))
+    return _checked_bot_path(str(path), (st.st_ino, st.st_mtime_ns, st.st_mode,
+                                            sandbox_context().languages))
 
 
 @functools.lru_cache(maxsize=256)
@@ -98,9 +100,10 @@ def _checked_bot_path(path: str, version: tuple | None) -> Path:
         # a link in a submission must not make the judge read what its author could not
         raise InputError(f"bot {path}: a link to {source}, which other users may not read "
                          f"(give the file itself)")
-    if table().for_file(source) is None and not os.access(source, os.X_OK):
+    table = sandbox_context().languages
+    if table.for_file(source) is None and not os.access(source, os.X_OK):
         raise InputError(f"bot {path}: not executable, and not a source file of a known "
-                         f"language ({' '.join(table().suffixes())}; see --help)")
+                         f"language ({' '.join(table.suffixes())}; see --help)")
     return source
 
 
@@ -127,7 +130,8 @@ def program_for(path: str | Path) -> Program:
     asks for it at every game."""
     source = check_bot_path(path)
     st = source.stat()
-    program = _program(source, st.st_ino, st.st_size, st.st_mtime_ns, st.st_mode, table())
+    program = _program(source, st.st_ino, st.st_size, st.st_mtime_ns, st.st_mode,
+                       sandbox_context().languages)
     if program.shows and not all(p.exists() for p in program.shows):  # its build removed
         _program.cache_clear()
         return program_for(path)
@@ -136,8 +140,8 @@ def program_for(path: str | Path) -> Program:
 
 @functools.lru_cache(maxsize=256)
 def _program(source: Path, ino: int, size: int, mtime_ns: int, mode: int,
-             languages: object) -> Program:
-    lang = table().for_file(source)
+             languages: Table) -> Program:
+    lang = languages.for_file(source)
     if lang is None:  # any executable: a shebang script or a binary
         return Program(source, (str(source),))
     common = {"language": lang.name, "address_space": lang.address_space,
@@ -145,7 +149,7 @@ def _program(source: Path, ino: int, size: int, mtime_ns: int, mode: int,
     run = lang.command(lang.run)
     common["heap_at"] = tuple(i for i, word in enumerate(run) if "{heap}" in word)
     if lang.compile:
-        if lang.key in table().overrides:
+        if lang.key in languages.overrides:
             probe(lang)  # the user's flags or command: refused now if they cannot work
         folder, main = compiled(source, lang)
         argv = _fill(run, {"{dir}": str(folder), "{main}": main, "{src}": str(source)})
@@ -268,7 +272,7 @@ def compiled(source: Path, lang: Language | None = None) -> tuple[Path, str]:
     (out of time or memory) is not: the next run tries again."""
     from judge.solvers.cache import cache_dir
 
-    lang = lang or table().for_file(source)
+    lang = lang or sandbox_context().languages.for_file(source)
     if lang is None or not lang.compile:
         raise InputError(f"{source}: not a source file of a compiled language")
     compiler = lang.tool(lang.compile[0])

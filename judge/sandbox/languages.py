@@ -3,7 +3,8 @@
 The table ships with the package (`languages.toml`, whose head explains every key); a user
 changes or adds languages with ``--languages FILE`` (same shape) and picks flags with
 ``--flags LANGUAGE="..."``. What a run was given is recorded with it and set again in every
-process that plays its games (`configure`), so that a resumed run builds the same programs.
+process that plays its games (`SandboxContext.configure_languages`), so that a resumed run
+builds the same programs.
 """
 
 from __future__ import annotations
@@ -291,32 +292,14 @@ PYTHON2_SIGNS = ("Missing parentheses in call to", "multiple exception types mus
                  "parenthesized", "leading zeros in decimal integer literals")
 
 
-_current: Table | None = None
-
-
-def configure(overrides: dict[str, dict[str, Any]] | None) -> None:
-    """Use the table with `overrides` in this process from now on (a run's workers)."""
-    global _current
-    if _current is None or _current.overrides != (overrides or {}):
-        _current = Table(overrides)
-
-
-def table() -> Table:
-    """The table in use (the shipped one unless `configure` said otherwise)."""
-    global _current
-    if _current is None:
-        _current = Table()
-    return _current
-
-
-def help_text() -> str:
-    """The languages for --help: how each is built or run, what it adds to the limits, and
-    whether its toolchain is installed here."""
+def help_text(table: Table | None = None) -> str:
+    """The languages of `table` (the shipped ones by default) for --help: how each is built
+    or run, what it adds to the limits, and whether its toolchain is installed here."""
     import textwrap
 
     lines = ["languages (change them with --languages FILE; --flags LANG=\"...\" picks a "
              "language's compiler flags):"]
-    for lang in table().languages.values():
+    for lang in (table or Table()).languages.values():
         word = (lang.compile or lang.run)[0]
         text = lang.summary().replace("{python}", "the judge's Python")
         found = locate(word, lang.find)

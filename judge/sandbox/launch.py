@@ -52,7 +52,8 @@ def _system_binds() -> tuple[str, ...]:
 #: again (a package installed meanwhile is shown in the next games after that)
 ETC_RECHECK_SECONDS = 10.0
 #: the program's paths under /etc -> (when looked at, the view made or None, the bwrap
-#: options that show /etc)
+#: options that show /etc); of the machine's files, which no game can change: shared by
+#: every game of the process (and a forked worker)
 _etc_shown: dict[tuple[str, ...], tuple[float, Path | None, tuple[str, ...]]] = {}
 
 

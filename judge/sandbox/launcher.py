@@ -10,7 +10,6 @@ child's own, which is readable once it is reaped.
 
 from __future__ import annotations
 
-import atexit
 import os
 import resource
 import select
@@ -18,7 +17,6 @@ import socket
 import struct
 import subprocess
 import threading
-import weakref
 from contextlib import suppress
 
 #: how long a launcher may take to answer a request (a fork) before it is given up
@@ -123,8 +121,6 @@ class Launcher:
         self.sock = ours
         self.sock.settimeout(ANSWER_SECONDS)  # never block for ever on it
         self.lock = threading.Lock()
-        self.owner = os.getpid()
-        _all.add(self)
 
     @property
     def pid(self) -> int:
@@ -176,49 +172,3 @@ class Launcher:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
-
-
-_launcher: Launcher | None = None
-_launcher_pid = 0
-#: every launcher this process (or the one it was forked from) started
-_all: weakref.WeakSet[Launcher] = weakref.WeakSet()
-
-
-def launcher(helper: str) -> Launcher:
-    """This process's launcher, started now if needed (`OSError` if it cannot be)."""
-    global _launcher, _launcher_pid
-    if _launcher_pid != os.getpid():  # first use here (a fork has forgotten its parent's)
-        _launcher, _launcher_pid = None, os.getpid()
-        atexit.register(stop)
-    if _launcher is None or not _launcher.alive():
-        _launcher = Launcher(helper)
-    return _launcher
-
-
-def launcher_pids() -> list[int]:
-    """The launchers of this process that run now (its own and its slots')."""
-    return [each.pid for each in list(_all) if each.owner == os.getpid() and each.alive()]
-
-
-def _forget() -> None:
-    """In a forked child: its parent's launchers are not its own (their sockets closed, so
-    that each launcher sees its end when the parent closes its own)."""
-    global _launcher
-    for other in list(_all):
-        if other.owner != os.getpid():
-            with suppress(OSError):
-                other.sock.close()
-            _all.discard(other)
-    if _launcher_pid != os.getpid():
-        _launcher = None
-
-
-def stop() -> None:
-    """End this process's launcher, if it has one (at its exit; after its games' end)."""
-    global _launcher
-    if _launcher is not None and _launcher_pid == os.getpid():
-        done, _launcher = _launcher, None
-        done.stop()
-
-
-os.register_at_fork(after_in_child=_forget)

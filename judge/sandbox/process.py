@@ -28,14 +28,15 @@ from pathlib import Path
 import pexpect.fdpexpect
 
 from judge.sandbox.cleanup import remove_tree
+from judge.sandbox.context import SandboxContext, sandbox_context
 from judge.sandbox.helper import helper_path
 from judge.sandbox.launch import Launch, plan
-from judge.sandbox.launcher import Launched, Spawned, Started, launcher
+from judge.sandbox.launcher import Launched, Spawned, Started
 from judge.sandbox.limits import Limits
 from judge.sandbox.meters import Meter, descendants, group_members, meter_for
 from judge.sandbox.program import Program
-from judge.sandbox.slots import Slot, take_slot
-from judge.sandbox.stderr import StderrTail, stderr_pump
+from judge.sandbox.slots import Slot
+from judge.sandbox.stderr import StderrTail
 from judge.sandbox.tiers import tier_for
 from judge.sandbox.waiting import View, look
 
@@ -94,7 +95,9 @@ class Confined:
         self.limits = limits
         self.tier = tier_for(sandbox)
         self.mode = self.tier.sandbox
-        self.slot: Slot | None = take_slot() if self.tier.uid else None
+        #: what this process keeps for its bots (its slots, launchers, stderr pump)
+        self.context: SandboxContext = sandbox_context()
+        self.slot: Slot | None = self.context.take_slot() if self.tier.uid else None
         self.exit: Exit | None = None
         self._closed = False
         self._pid: int | None = None
@@ -127,7 +130,8 @@ class Confined:
         #: when the bot started (monotonic): no wait of its began earlier
         self.started_at = time.monotonic()
         try:
-            self.started = _start(launch, (theirs_in, theirs_out, err_write), self.slot)
+            self.started = _start(launch, (theirs_in, theirs_out, err_write), self.slot,
+                                  self.context)
         except BaseException:
             for fd in (err_read, self._master, status_read, self._info_fd, self._in_fd,
                        self._out_fd):
@@ -150,7 +154,7 @@ class Confined:
         try:
             self._stderr = StderrTail(err_read, limits.stderr_bytes)
             err_read = -1  # the tail's now
-            stderr_pump().add(self._stderr)
+            self.context.stderr_pump().add(self._stderr)
             os.set_blocking(self._in_fd, False)
             #: the bot's output, read with deadlines through pexpect
             self.output = pexpect.fdpexpect.fdspawn(self._out_fd, timeout=None)
@@ -201,7 +205,7 @@ class Confined:
     def end_input(self) -> None:
         """The game is over: its stderr is read here from now on (in `poll`, as the judge
         waits for it to exit, and at `kill`), then the bot is told its input has ended."""
-        stderr_pump().take(self._stderr)
+        self.context.stderr_pump().take(self._stderr)
         self._stderr_taken = True
         self.close_input()
 
@@ -431,7 +435,7 @@ class Confined:
         if self.mode != "bwrap" and self.slot is None and (
                 self._status_fd < 0 or (self.started.returncode or 0) < 0):
             self._kill_without_slot()
-        stderr_pump().give_up(self._stderr)
+        self.context.stderr_pump().give_up(self._stderr)
         self._close_pipes()
         for fd in self._proc_fds.values():
             os.close(fd)
@@ -511,14 +515,15 @@ class Confined:
             _kill_until_gone(lambda: marked_processes(self._token), rounds=3, pause=0.01)
 
 
-def _start(launch: Launch, stdio: tuple[int, int, int], slot: Slot | None) -> Started:
-    """Start the bot's starter: through a launcher when the helper starts it (the slot's,
-    in its cgroups, or this process's; no fork of the judge), else with `Popen`. A
-    launcher is then the subreaper of what it starts (bwrap's PID 1 outlives bwrap)."""
+def _start(launch: Launch, stdio: tuple[int, int, int], slot: Slot | None,
+           context: SandboxContext) -> Started:
+    """Start the bot's starter: through a launcher of `context` when the helper starts it
+    (the slot's, in its cgroups, or the process's own; no fork of the judge), else with
+    `Popen`. A launcher is then the subreaper of what it starts (bwrap's PID 1 outlives
+    bwrap)."""
     if launch.preexec is None and launch.argv[0] == helper_path():
         for attempt in (1, 2):  # a launcher found dead is started again, once
-            keeper = slot.launcher(launch.argv[0]) if launch.inside and slot is not None \
-                else launcher(launch.argv[0])
+            keeper = context.launcher(launch.argv[0], slot if launch.inside else None)
             try:
                 pid, ended = keeper.start(launch.argv, launch.env, launch.cwd, stdio,
                                           launch.pass_fds)

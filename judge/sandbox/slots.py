@@ -13,7 +13,6 @@ judge's sums and the uid's RLIMIT_NPROC (`Slot.counts_memory`, `Slot.counts_pids
 
 from __future__ import annotations
 
-import atexit
 import dataclasses
 import fcntl
 import functools
@@ -21,18 +20,14 @@ import logging
 import os
 import pwd
 import signal
-import sys
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
+from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from judge.games.base import InputError
-
-if TYPE_CHECKING:
-    from judge.sandbox.launcher import Launcher
+from judge.sandbox.launcher import Launcher
 
 #: uids of slots start here (as isolate's boxes); a uid that names a user is skipped
 UID_BASE = 60000
@@ -224,7 +219,7 @@ def cgroups_here() -> Cgroups | None:
 
 class _Pinned:
     """A slot's CPUs: those of the judge's process now (one core when it plays its games
-    on one, see `one_core`), written to its cpuset only when they change."""
+    on one, see `SandboxContext.one_core`), written to its cpuset only when they change."""
 
     #: the slot's cpuset.cpus (None: no cpuset controller, its CPUs are the judge's)
     cpuset: Path | None = None
@@ -525,7 +520,6 @@ class Slot:
         self._fork_failures = 0
         #: what is left of the slot's last game to wait for (see `defer`)
         self._unfinished: list[Callable[[], None]] = []
-        self._launcher: Launcher | None = None
         self._box: Path | None = None  # (see `box`)
         here = cgroups_here()
         if here is not None:
@@ -546,9 +540,9 @@ class Slot:
         self.kill_all()
 
     def release(self) -> None:
-        """Give the slot up (once its last game is finished): its descriptors, its lock."""
+        """Give the slot up (its last game finished, its launcher ended): its descriptors and
+        its lock."""
         self.finish()
-        self.end_launcher()
         for fd in (*(self.cgroups.fds() if self.cgroups else ()), self._lock):
             with suppress(OSError):
                 os.close(fd)
@@ -559,27 +553,19 @@ class Slot:
         RCU grace period (10-20 ms) whenever none was joined in the last few ms."""
         return isinstance(self.cgroups, _V1)
 
-    def launcher(self, helper: str) -> Launcher:
-        """The slot's launcher (see `born_inside`), started now if it is not running."""
-        if self._launcher is None or not self._launcher.alive():
-            from judge.sandbox.launcher import Launcher
-
-            assert isinstance(self.cgroups, _V1)
-            self._launcher = Launcher(helper, self.cgroups.joins())
-            self.cgroups.spared = self._launcher.pid
-        return self._launcher
+    def new_launcher(self, helper: str) -> Launcher:
+        """A launcher that lives in the slot's cgroups (see `born_inside`), which the
+        slot's kills spare; `OSError` if it cannot be started."""
+        assert isinstance(self.cgroups, _V1)
+        made = Launcher(helper, self.cgroups.joins())
+        self.cgroups.spared = made.pid
+        return made
 
     def counter_resets(self) -> list[int]:
         """For a bot born in the slot's cgroups: the descriptors of its CPU and peak memory
         counters, which the helper sets to 0 right before the bot's exec (kept by the slot,
         each helper gets copies and closes them)."""
         return self.cgroups.resets() if isinstance(self.cgroups, _V1) else []
-
-    def end_launcher(self) -> None:
-        """End the slot's launcher (its games settled), if it has one."""
-        if self._launcher is not None:
-            done, self._launcher = self._launcher, None
-            done.stop()
 
     def box(self) -> Path:
         """The slot's work dir: an empty folder of root's on which each game's bot gets a
@@ -786,130 +772,7 @@ def _uid_processes(uid: int) -> list[int]:
     return found
 
 
-#: slots held by this process (`_held_pid`), taken in turn by its games
-_held: list[Slot] = []
-_held_pid = 0
-_last: Slot | None = None
-#: how many slots a judge process takes turns with: the end of one game (its processes and
-#: namespaces going away) is waited for only when its slot comes round again
-SLOTS_PER_PROCESS = 2
-
-
-def current_slot() -> Slot | None:
-    """The slot of this process's latest game (None before its first, or unless root)."""
-    return _last if _held_pid == os.getpid() else None
-
-
-def take_slot() -> Slot | None:
-    """The slot for a new game of this process, its last game finished; None unless root.
-
-    A process holds up to `SLOTS_PER_PROCESS` slots, taken on first use and kept until it
-    exits, and plays its games in them in turn.
-    """
-    global _last
-    if os.geteuid() != 0:
-        return None
-    _hold(len(_held) + 1 if _held_pid == os.getpid() else 1)
-    slot = _held[0] if _last is None or _last not in _held else \
-        _held[(_held.index(_last) + 1) % len(_held)]
-    slot.finish()
-    _last = slot
-    return slot
-
-
-def _hold(count: int) -> None:
-    """Hold up to `count` slots (at most `SLOTS_PER_PROCESS`); raises `RuntimeError` when
-    this process has none and the machine has no free one."""
-    global _held, _held_pid
-    if _held_pid != os.getpid():  # a new process (a fork inherits none of its parent's)
-        _held, _held_pid = [], os.getpid()
-        atexit.register(finish_all)
-        if "multiprocessing" in sys.modules:  # a pool's worker ends without atexit
-            from multiprocessing.util import Finalize
-
-            Finalize(None, finish_all, exitpriority=100)
-    while len(_held) < min(count, SLOTS_PER_PROCESS):
-        try:
-            _held.append(_new_slot())
-        except RuntimeError:
-            if not _held:
-                raise
-            return
-
-
-def warm() -> None:
-    """Take this process's slots and start their launchers now (as root, with cgroups v1):
-    their joining the slots' cgroups then overlaps the rest of the judge's start-up."""
-    from judge.sandbox.helper import helper_path
-
-    helper = helper_path() if os.geteuid() == 0 else None
-    if helper is None:
-        return
-    try:
-        _hold(SLOTS_PER_PROCESS)
-        for slot in _held:
-            if slot.born_inside():
-                slot.launcher(helper)
-    except (OSError, RuntimeError):  # the first game meets it again, and says so
-        pass
-
-
-@contextmanager
-def one_core(worker: int | None = None) -> Iterator[None]:
-    """Play this process's games on one core of those it may use, with the launchers that
-    start its bots (as root): the `worker`-th (a run's workers each on the next), or for
-    games played in the judge's own process the core of its slots (each pair of slots on
-    the next: other judges' games on other cores). The judge's side of a game and its bot
-    then answer each other on one core, not by a wake-up across cores (on a VM an
-    interrupt to another virtual CPU) at every move, and concurrent games are each on a
-    core of their own. After, the process and its launchers have the affinity it had."""
-    if os.geteuid() != 0:
-        yield
-        return
-    from judge.sandbox.launcher import launcher_pids
-    from judge.sandbox.stderr import stderr_pump
-
-    stderr_pump()  # (a thread started on the core would stay there)
-    try:
-        _hold(SLOTS_PER_PROCESS)
-        before = os.sched_getaffinity(0)
-        cpus = sorted(before)
-        at = worker if worker is not None else _held[0].number // SLOTS_PER_PROCESS
-        core = {cpus[at % len(cpus)]}
-        os.sched_setaffinity(0, core)
-    except (OSError, RuntimeError):  # (no slot: the first game says so)
-        yield
-        return
-    for pid in launcher_pids():  # (started already: what they start takes their affinity)
-        with suppress(OSError):
-            os.sched_setaffinity(pid, core)
-    try:
-        yield
-    finally:
-        with suppress(OSError):
-            os.sched_setaffinity(0, before)
-        for slot in _held:  # (a slot's CPUs bound its launcher's)
-            if slot.cgroups is not None:
-                with suppress(OSError):
-                    slot.cgroups.pin()
-        for pid in launcher_pids():
-            with suppress(OSError):
-                os.sched_setaffinity(pid, before)
-
-
-def finish_all() -> None:
-    """Finish the last games of this process's slots, then end its bot launcher (at its
-    exit)."""
-    if _held_pid == os.getpid():
-        for slot in _held:
-            slot.finish()
-            slot.end_launcher()
-    from judge.sandbox.launcher import stop
-
-    stop()
-
-
-def _new_slot() -> Slot:
+def new_slot() -> Slot:
     """A free slot of the machine, locked for this process."""
     LOCK_DIR.mkdir(mode=0o700, parents=True, exist_ok=True)
     for number in range(MAX_SLOTS):

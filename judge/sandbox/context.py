@@ -1,0 +1,199 @@
+"""What one judge process keeps for the bots it runs (`SandboxContext`): its game slots
+(as root), its launchers, the thread that drains its bots' stderr, the language table.
+
+Its lifetime: one per process, which takes slots and starts launchers and the pump when a
+game first needs them; at a fork the child (a run's worker) gets a fresh one, sharing only
+the language table (plain data), never its parent's launchers, slots or pump; at exit it is
+closed (`close`), all it started ended and reaped.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from typing import Any
+
+from judge.sandbox.helper import helper_path
+from judge.sandbox.languages import Table
+from judge.sandbox.launcher import Launcher
+from judge.sandbox.slots import Slot, new_slot
+from judge.sandbox.stderr import StderrPump
+
+#: how many slots a judge process takes turns with: the end of one game (its processes and
+#: namespaces going away) is waited for only when its slot comes round again
+SLOTS_PER_PROCESS = 2
+
+
+class SandboxContext:
+    """This process's slots, launchers, stderr pump and language table."""
+
+    def __init__(self, languages: Table | None = None) -> None:
+        #: the slots held (up to `SLOTS_PER_PROCESS`), taken in turn by the games
+        self.slots: list[Slot] = []
+        #: the slot of the latest game (None before the first, or unless root)
+        self.last_slot: Slot | None = None
+        self._languages = languages
+        #: the launchers: the process's own (None) and each slot's (see `Slot.born_inside`)
+        self._launchers: dict[Slot | None, Launcher] = {}
+        self._pump: StderrPump | None = None
+        self._closed_at_exit = False
+
+    @property
+    def languages(self) -> Table:
+        """The language table in use (the shipped one unless configured)."""
+        if self._languages is None:
+            self._languages = Table()
+        return self._languages
+
+    def configure_languages(self, overrides: dict[str, dict[str, Any]] | None) -> None:
+        """Use the table with `overrides` from now on (a run's, before its bots are built)."""
+        if self._languages is None or self._languages.overrides != (overrides or {}):
+            self._languages = Table(overrides)
+
+    def stderr_pump(self) -> StderrPump:
+        """The thread that drains the bots' stderr, started on first use."""
+        if self._pump is None:
+            self._pump = StderrPump()
+            self._pump.start()
+        return self._pump
+
+    def take_slot(self) -> Slot | None:
+        """The slot for a new game, the last game in it finished; None unless root. Slots
+        are taken on first use (up to `SLOTS_PER_PROCESS`) and played in turn."""
+        if os.geteuid() != 0:
+            return None
+        self.hold(len(self.slots) + 1)
+        at = self.slots.index(self.last_slot) + 1 if self.last_slot in self.slots else 0
+        slot = self.last_slot = self.slots[at % len(self.slots)]
+        slot.finish()
+        return slot
+
+    def hold(self, count: int) -> None:
+        """Hold up to `count` slots (at most `SLOTS_PER_PROCESS`); raises `RuntimeError`
+        when none is held and the machine has no free one."""
+        while len(self.slots) < min(count, SLOTS_PER_PROCESS):
+            try:
+                slot = new_slot()
+            except RuntimeError:
+                if not self.slots:
+                    raise
+                return
+            self._close_at_exit()
+            self.slots.append(slot)
+
+    def launcher(self, helper: str, slot: Slot | None = None) -> Launcher:
+        """The launcher that starts bots (of `slot`: one living in its cgroups), started
+        now if it is not running; `OSError` if it cannot be."""
+        running = self._launchers.get(slot)
+        if running is None or not running.alive():
+            self._close_at_exit()
+            running = slot.new_launcher(helper) if slot is not None else Launcher(helper)
+            self._launchers[slot] = running
+        return running
+
+    def launcher_pids(self) -> list[int]:
+        """The pids of the launchers that run now."""
+        return [each.pid for each in self._launchers.values() if each.alive()]
+
+    def warm(self) -> None:
+        """Take the slots and start their launchers now (as root, with cgroups v1): their
+        joining the slots' cgroups then overlaps the rest of the judge's start-up."""
+        helper = helper_path() if os.geteuid() == 0 else None
+        if helper is None:
+            return
+        try:
+            self.hold(SLOTS_PER_PROCESS)
+            for slot in self.slots:
+                if slot.born_inside():
+                    self.launcher(helper, slot)
+        except (OSError, RuntimeError):  # the first game meets it again, and says so
+            pass
+
+    @contextmanager
+    def one_core(self, worker: int | None = None) -> Iterator[None]:
+        """Play this process's games on one core of those it may use, with the launchers
+        that start its bots (as root): the `worker`-th (a run's workers each on the next),
+        or for games played in the judge's own process the core of its slots (each pair
+        of slots on the next: other judges' games on other cores). The judge's side of a
+        game and its bot then answer each other on one core, not by a wake-up across
+        cores (on a VM an interrupt to another virtual CPU) at every move, and concurrent
+        games are each on a core of their own. After, the process and its launchers have
+        the affinity it had."""
+        if os.geteuid() != 0:
+            yield
+            return
+        self.stderr_pump()  # (a thread started on the core would stay there)
+        try:
+            self.hold(SLOTS_PER_PROCESS)
+            before = os.sched_getaffinity(0)
+            cpus = sorted(before)
+            at = worker if worker is not None else self.slots[0].number // SLOTS_PER_PROCESS
+            core = {cpus[at % len(cpus)]}
+            os.sched_setaffinity(0, core)
+        except (OSError, RuntimeError):  # (no slot: the first game says so)
+            yield
+            return
+        for pid in self.launcher_pids():  # (what they start takes their affinity)
+            with suppress(OSError):
+                os.sched_setaffinity(pid, core)
+        try:
+            yield
+        finally:
+            with suppress(OSError):
+                os.sched_setaffinity(0, before)
+            for slot in self.slots:  # (a slot's CPUs bound its launcher's)
+                if slot.cgroups is not None:
+                    with suppress(OSError):
+                        slot.cgroups.pin()
+            for pid in self.launcher_pids():
+                with suppress(OSError):
+                    os.sched_setaffinity(pid, before)
+
+    def close(self) -> None:
+        """Finish the slots' last games, end the launchers (reaped) and give the slots up:
+        nothing this process started runs on. After, the context is as new."""
+        for slot in self.slots:
+            slot.finish()
+        for running in self._launchers.values():
+            running.stop()
+        for slot in self.slots:
+            slot.release()
+        self.slots, self.last_slot, self._launchers = [], None, {}
+
+    def _close_at_exit(self) -> None:
+        """Have `close` run when the process ends (once it holds something)."""
+        if not self._closed_at_exit:
+            self._closed_at_exit = True
+            atexit.register(self.close)
+            if "multiprocessing" in sys.modules:  # a pool's worker ends without atexit
+                from multiprocessing.util import Finalize
+
+                Finalize(None, self.close, exitpriority=100)
+
+    def _forget(self) -> None:
+        """In a forked child: all it holds is the parent's. Only the child's copies of the
+        launchers' sockets are closed (a launcher ends when the parent closes its own)."""
+        for running in self._launchers.values():
+            with suppress(OSError):
+                running.sock.close()
+        self.slots, self.last_slot, self._launchers, self._pump = [], None, {}, None
+
+
+_current = SandboxContext()
+
+
+def sandbox_context() -> SandboxContext:
+    """This process's context."""
+    return _current
+
+
+def _after_fork_in_child() -> None:
+    global _current
+    parent, _current = _current, SandboxContext(_current._languages)
+    parent._forget()
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)

@@ -1,0 +1,72 @@
+"""A process's sandbox context: a forked child starts from a fresh one (never its parent's
+launchers, slots or stderr pump), and closing it ends all it started."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+from test_hostile import children_of_this_process
+
+from judge.sandbox.context import sandbox_context
+from judge.sandbox.helper import helper_path
+
+HELPER = helper_path()
+
+
+def in_child(look) -> dict:  # noqa: ANN001 - a function of no argument returning JSON data
+    """What `look()` returns in a forked child of this process."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # (the child: never back into pytest)
+        try:
+            os.close(read)
+            os.write(write, json.dumps(look()).encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    with os.fdopen(read) as fh:
+        seen = json.load(fh)
+    os.waitpid(pid, 0)
+    return seen
+
+
+@pytest.mark.skipif(HELPER is None, reason="no C compiler: no exec helper")
+def test_a_forked_child_has_a_fresh_context_and_not_its_parents_launcher() -> None:
+    parent = sandbox_context()
+    running = parent.launcher(HELPER)
+    pump = parent.stderr_pump()
+    table = parent.languages
+    try:
+        def look() -> dict:
+            child = sandbox_context()
+            return {"fresh": child is not parent, "slots": child.slots,
+                    "launchers": child.launcher_pids(), "same table": child.languages is table,
+                    "own pump": child.stderr_pump() is not pump,
+                    "socket closed": running.sock.fileno() == -1}
+
+        assert in_child(look) == {"fresh": True, "slots": [], "launchers": [],
+                                  "same table": True, "own pump": True,
+                                  "socket closed": True}
+        # the parent's launcher still answers the parent
+        assert parent.launcher(HELPER) is running and running.alive()
+        assert running.sock.fileno() >= 0
+    finally:
+        parent.close()
+
+
+@pytest.mark.skipif(HELPER is None, reason="no C compiler: no exec helper")
+def test_closing_the_context_ends_and_reaps_its_launchers_and_it_is_as_new_after() -> None:
+    context = sandbox_context()
+    running = context.launcher(HELPER)
+    context.take_slot()
+    context.close()
+    assert not running.alive()
+    assert children_of_this_process() == []
+    assert context.slots == [] and context.last_slot is None
+    assert context.launcher_pids() == []
+    again = context.launcher(HELPER)  # (used again, it starts anew)
+    assert again is not running and again.alive()
+    context.close()
+    assert not again.alive()
