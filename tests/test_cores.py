@@ -32,8 +32,8 @@ def bot_cores(jobs: int, bots: int = 1) -> list[tuple[list[int], str]]:
     seats = (bot, bot) if bots == 2 else (bot, OPTIMAL)
     specs = [GameSpec(key=start, players=seats, start=start) for start in STARTS]
     records = [record for _, record in LocalPool(jobs).play(setup, specs)]
-    assert [r["verdict"]["code"] for r in records] == ["ok"] * len(STARTS)
-    words = [said.split() for r in records for said in r["stderr"] if said is not None]
+    assert [r.verdict.code for r in records] == ["ok"] * len(STARTS)
+    words = [said.split() for r in records for said in r.stderr if said is not None]
     return [([int(c) for c in w[1:w.index("worker")]], w[-1]) for w in words]
 
 
