@@ -297,8 +297,13 @@ class GradingPlan(Plan):
                 bot_seat = mover if first else 1 - mover
                 for bot in self.bots:
                     players = (bot, OPTIMAL) if bot_seat == 0 else (OPTIMAL, bot)
-                    specs.append(GameSpec(f"{bot}|{text}|{seat_name}", players, text))
+                    specs.append(GameSpec(self.key(bot, text, seat_name), players, text))
         return specs
+
+    @staticmethod
+    def key(bot: str, start: str, seat: str) -> str:
+        """The key of `bot`'s game from `start` in the graded `seat` ("first", "second")."""
+        return f"{bot}|{start}|{seat}"
 
     def _own_config(self) -> dict[str, Any]:
         return {"bots": list(self.bots), "tests": self.tests, "seats": self.seats,

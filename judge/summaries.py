@@ -177,13 +177,14 @@ def graded_games(plan: GradingPlan, records: dict[str, PlayedGame]
                  ) -> list[tuple[str, list[tuple[PlayedGame, int]]]]:
     """Per bot of a grading run, its games (record, the bot's seat), in the order the
     details list them (numbered from 1 across the bots: `judge show RUN --game N`)."""
-    starts = plan.starts
-    order = {f"{text}|{seat}": (n, i) for n, (seat, texts) in enumerate(starts.items())
-             for i, text in enumerate(texts)}
+    # where its start is in the schedule (by the keys, which the records keep: a bot's
+    # path may hold any character)
+    places = [(seat, text) for seat, texts in plan.starts.items() for text in texts]
+    order = {plan.key(bot, text, seat): n for bot in plan.bots
+             for n, (seat, text) in enumerate(places)}
 
-    def place(rec: PlayedGame) -> tuple[int, int]:  # where its start is in the schedule
-        start_seat = str(rec.key or "").split("|", 1)[-1]
-        return order.get(start_seat, (len(order), 0))
+    def place(rec: PlayedGame) -> int:
+        return order.get(rec.key or "", len(order))
 
     return [(bot, sorted(((rec, rec.seat_of(bot)) for rec in records.values()
                           if bot in rec.players), key=lambda rs: place(rs[0])))

@@ -179,3 +179,16 @@ def test_copies_of_one_program_under_two_names_are_named_when_the_run_starts(
     assert out.returncode == 0, out.stderr
     assert "alice/main.py, bob/main.py are the same program" in out.stderr
     assert "carol" not in out.stderr.split("same program")[0].splitlines()[-1]
+
+
+def test_a_bots_games_are_listed_in_the_order_of_its_starts_whatever_its_path_holds() -> None:
+    from judge.records import PlayedGame
+    from judge.summaries import graded_games
+
+    plan = GradingPlan(game="nim", bots=("x|y.py",), seats="both",
+                       starts={"first": ("3 4", "1 2"), "second": ("2 2",)})
+    records = {spec.key: PlayedGame("nim", spec.start, spec.players, key=spec.key)
+               for spec in reversed(plan.schedule())}
+    [(bot, games)] = graded_games(plan, records)
+    assert bot == "x|y.py"
+    assert [rec.start for rec, _ in games] == ["3 4", "1 2", "2 2"]
