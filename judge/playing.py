@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import hashlib
 import os
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from judge.plan import OPTIMAL, BotSource, GameSpec, Plan, is_program
+from judge.sandbox.limits import Limits
 
 if TYPE_CHECKING:
     from judge.records import PlayedGame
@@ -24,7 +25,7 @@ class Setup:
 
     game: str
     rules: str
-    limits: dict[str, Any]
+    limits: Limits
     sandbox: str
     seed: int | None = None
     #: the run's changes to the language table (see `judge.sandbox.languages`)
@@ -40,7 +41,7 @@ class Setup:
     def of(cls, plan: Plan) -> Setup:
         """What the games of `plan` need."""
         h = plan.harness
-        return cls(plan.game, plan.rules, asdict(h.limits), h.sandbox, h.seed,
+        return cls(plan.game, plan.rules, h.limits, h.sandbox, h.seed,
                    h.languages, plan.fingerprints(), plan.opponent)
 
 
@@ -51,7 +52,6 @@ def play_spec(setup: Setup, spec: GameSpec) -> PlayedGame:
     from judge.players.bot import BotPlayer
     from judge.players.optimal import opponent_player
     from judge.referee import not_played, play_game
-    from judge.sandbox import Limits
     from judge.sandbox.context import sandbox_context
 
     sandbox_context().configure_languages(setup.languages)
@@ -63,7 +63,7 @@ def play_spec(setup: Setup, spec: GameSpec) -> PlayedGame:
             BotSource(who, setup.fingerprints[who]).check()
     game = load_game(setup.game, setup.rules)
     start = game.parse_position(spec.start)
-    limits = Limits(**setup.limits)
+    limits = setup.limits
     seed = game_seed(setup.seed, spec.seeded_by)
     if spec.not_played:  # lost by its bot without a move (--fail-fast)
         seat = next(s for s, who in enumerate(spec.players) if who != OPTIMAL)

@@ -10,8 +10,9 @@ from test_hostile import children_of_this_process
 
 import judge.backends as backends
 from judge.playing import GameSpec, Setup
+from judge.sandbox import Limits
 
-SETUP = Setup(game="nim", rules="", limits={}, sandbox="none")
+SETUP = Setup(game="nim", rules="", limits=Limits(), sandbox="none")
 SPECS = [GameSpec(key=f"g{i}", players=("a", "b"), start=str(i)) for i in range(40)]
 
 

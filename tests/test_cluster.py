@@ -28,7 +28,7 @@ pytest.importorskip("cryptography", reason=f"cryptography is not installed: {CLU
 
 from judge import credentials  # noqa: E402
 from judge.games.base import InputError  # noqa: E402
-from judge.sandbox import Tier  # noqa: E402
+from judge.sandbox import Limits, Tier  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 NIM = ROOT / "bots" / "nim"
@@ -310,7 +310,7 @@ def test_a_bot_changed_during_a_run_on_the_cluster_stops_it_as_locally(tmp_path:
 
     bot = tmp_path / "bot.py"
     bot.write_text((NIM / "random.py").read_text())
-    setup = Setup("nim", "", {}, "none",
+    setup = Setup("nim", "", Limits(), "none",
                   fingerprints={str(bot): hashlib.sha256(bot.read_bytes()).hexdigest()})
     specs = [GameSpec("k", (str(bot), OPTIMAL), "1 2")]
     bot.write_text((NIM / "optimal.py").read_text())
@@ -476,7 +476,7 @@ def test_a_worker_refuses_a_game_whose_bots_would_have_the_network(
     monkeypatch.setattr(distributed, "get_worker",
                         lambda: type("W", (), {"address": "tls://w:1"})())
     with pytest.raises(WorkerFailed, match="would have the network"):
-        play_remote(Setup("nim", "", {}, "none"),
+        play_remote(Setup("nim", "", Limits(), "none"),
                     GameSpec("k", (str(NIM / "optimal.py"), OPTIMAL), "1 2"))
 
 

@@ -13,6 +13,7 @@ from test_hostile import STANDALONE, copy_bot
 from judge import backends
 from judge.backends import LocalPool
 from judge.playing import OPTIMAL, GameSpec, Setup
+from judge.sandbox import Limits
 from judge.sandbox.context import sandbox_context
 
 pytestmark = [
@@ -28,7 +29,7 @@ def bot_cores(jobs: int, bots: int = 1) -> list[tuple[list[int], str]]:
     parent of its launcher), as they said (games of one bot against the optimal player, or
     of two bots)."""
     bot = str(copy_bot("cores.py", STANDALONE))
-    setup = Setup(game="ioiwari", rules="", limits={}, sandbox="none")
+    setup = Setup(game="ioiwari", rules="", limits=Limits(), sandbox="none")
     seats = (bot, bot) if bots == 2 else (bot, OPTIMAL)
     specs = [GameSpec(key=start, players=seats, start=start) for start in STARTS]
     records = [record for _, record in LocalPool(jobs).play(setup, specs)]
