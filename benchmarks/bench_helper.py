@@ -21,7 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from judge.sandbox.helper import _kernel_headers, sources
+from judge.sandbox.exec_helper import _kernel_headers, sources
 
 
 def build(tmp: Path, name: str, compiler: list[str]) -> str | None:

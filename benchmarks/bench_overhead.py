@@ -148,7 +148,7 @@ def main() -> None:
     tier = tier_for("auto")
     print(f"{os.cpu_count()} cores; confinement here: {tier.name}; best of {args.repeat}")
 
-    from judge.sandbox.launch import bwrap_command
+    from judge.sandbox.commandline import bwrap_command
 
     # (namespaces of its own per game, as the judge's)
     wrap = [*bwrap_command(program_for(BOT), Limits(), {}), "--"]

@@ -231,10 +231,10 @@ def test_under_bwrap_nothing_but_its_own_file_is_there(
 
 @pytest.mark.needs_bwrap
 def test_under_bwrap_etc_shows_the_systems_files_and_only_them(tmp_path: Path) -> None:
-    # /etc is one folder of copies (see `launch._etc_view`): the same names, the same
+    # /etc is one folder of copies (see `commandline._etc_view`): the same names, the same
     # content as on the host, links inside folders as links, each shown path as what it
     # links to, as a bind of each would show them
-    from judge.sandbox.launch import SYSTEM_FILES
+    from judge.sandbox.commandline import SYSTEM_FILES
 
     shown = [p for p in SYSTEM_FILES if os.path.exists(p)]
     attack = """
@@ -278,7 +278,7 @@ for path in SHOWN:
 
 def test_the_etc_view_is_made_again_when_a_file_changes_and_never_half(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from judge.sandbox.launch import _etc_view
+    from judge.sandbox.commandline import _etc_view
 
     monkeypatch.setenv("JUDGE_CACHE_DIR", str(tmp_path / "cache"))
     top = tmp_path / "etc"
@@ -318,21 +318,21 @@ def test_the_etc_view_is_made_again_when_a_file_changes_and_never_half(
 
 def test_an_etc_view_removed_is_made_again_and_a_stale_one_looked_at_again(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from judge.sandbox import launch
+    from judge.sandbox import commandline
 
     monkeypatch.setenv("JUDGE_CACHE_DIR", str(tmp_path))
-    monkeypatch.setattr(launch, "_etc_shown", {})
-    first = launch._etc_binds(())
+    monkeypatch.setattr(commandline, "_etc_shown", {})
+    first = commandline._etc_binds(())
     if first[:1] != ("--ro-bind",):
         pytest.skip("no /etc view here (its files cannot be copied)")
     remove_tree(Path(first[1]))  # (a cache emptied by hand)
-    again = launch._etc_binds(())
+    again = commandline._etc_binds(())
     assert again == first and Path(again[1]).is_dir()
     seen = []
-    monkeypatch.setattr(launch, "_etc_view", lambda paths: seen.append(paths) or None)
-    assert launch._etc_binds(()) == first  # taken as current for a while ...
-    monkeypatch.setattr(launch, "ETC_RECHECK_SECONDS", 0.0)
-    assert launch._etc_binds(()) != first and seen  # ... then looked at again
+    monkeypatch.setattr(commandline, "_etc_view", lambda paths: seen.append(paths) or None)
+    assert commandline._etc_binds(()) == first  # taken as current for a while ...
+    monkeypatch.setattr(commandline, "ETC_RECHECK_SECONDS", 0.0)
+    assert commandline._etc_binds(()) != first and seen  # ... then looked at again
 
 
 DEV_SEEN = """
@@ -346,9 +346,9 @@ attempt("read /dev/urandom", lambda: len(open("/dev/urandom", "rb").read(4)) == 
 
 @pytest.mark.needs_bwrap
 def test_under_bwrap_dev_holds_the_usual_devices_and_nothing_else(tmp_path: Path) -> None:
-    # as root a folder of nodes made once is /dev, one mount (see `launch._dev_view`);
+    # as root a folder of nodes made once is /dev, one mount (see `commandline._dev_view`);
     # else bwrap's --dev, with /dev/pts: the same devices either way
-    from judge.sandbox.launch import DEVICE_LINKS, DEVICES, _dev_view
+    from judge.sandbox.commandline import DEVICE_LINKS, DEVICES, _dev_view
 
     record = play(write_bot(tmp_path / "bot", "import json\n" + DEV_SEEN), "bwrap")
     assert record.verdict.code == verdicts.OK, record.verdict
@@ -379,47 +379,47 @@ def test_a_dev_view_tampered_with_is_left_and_another_made(
         tampering: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import stat
 
-    from judge.sandbox import launch
+    from judge.sandbox import commandline
 
     monkeypatch.setenv("JUDGE_CACHE_DIR", str(tmp_path / "cache"))
-    launch._dev_view.cache_clear()
+    commandline._dev_view.cache_clear()
     try:
-        view = launch._dev_view()
+        view = commandline._dev_view()
         if view is None:
             pytest.skip("no devices can be made in a folder here")
-        for name in launch.DEVICES:
+        for name in commandline.DEVICES:
             st = os.lstat(view / name)
             assert stat.S_ISCHR(st.st_mode) and st.st_rdev == os.stat(f"/dev/{name}").st_rdev
         listing = sorted(os.listdir(view))
-        assert launch._dev_view() == view  # made once
+        assert commandline._dev_view() == view  # made once
         DEV_TAMPERING[tampering](view)
         tampered = sorted(os.listdir(view)), sorted(os.listdir(view / "shm"))
-        launch._dev_view.cache_clear()
-        other = launch._dev_view()
+        commandline._dev_view.cache_clear()
+        other = commandline._dev_view()
         assert other is not None and other != view
         assert sorted(os.listdir(other)) == listing and not os.listdir(other / "shm")
         assert (sorted(os.listdir(view)), sorted(os.listdir(view / "shm"))) == tampered
         assert not [p for p in view.parent.iterdir() if p.name.startswith("building-")]
     finally:
-        launch._dev_view.cache_clear()
+        commandline._dev_view.cache_clear()
 
 
 @pytest.mark.needs_root("the folder of device nodes is a root judge's")
 def test_no_dev_view_in_a_cache_that_another_user_could_change(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from judge.sandbox import launch
+    from judge.sandbox import commandline
 
     open_to_all = tmp_path / "shared"
     open_to_all.mkdir()
     open_to_all.chmod(0o777)  # (not sticky: anyone may rename what is in it)
     monkeypatch.setenv("JUDGE_CACHE_DIR", str(open_to_all / "cache"))
-    launch._dev_view.cache_clear()
+    commandline._dev_view.cache_clear()
     try:
-        assert launch._dev_view() is None
+        assert commandline._dev_view() is None
         assert not (open_to_all / "cache" / "dev").exists() or \
             not os.listdir(open_to_all / "cache" / "dev")
     finally:
-        launch._dev_view.cache_clear()
+        commandline._dev_view.cache_clear()
 
 
 NET_SEEN = """
@@ -554,7 +554,7 @@ def test_the_bot_cannot_reach_the_helper_through_its_parent(mode: str, tmp_path:
     # cache (under bwrap, started through a descriptor of that file): the bot, which may
     # have the same uid (bwrap as an ordinary user), can neither change that file through
     # the parent's /proc entries nor use the parent's descriptors (its status pipe)
-    from judge.sandbox.helper import helper_path
+    from judge.sandbox.exec_helper import helper_path
 
     helper = helper_path()
     if helper is None:
@@ -732,7 +732,7 @@ attempt("fill " + {place}, fill)""" for place in places)
 @pytest.mark.needs_root("the judge runs as an ordinary user: no uid of the bot's own")
 @pytest.mark.parametrize("mode", MODES)
 def test_as_root_a_bot_cannot_touch_the_judge(mode: str, tmp_path: Path) -> None:
-    from judge.sandbox.helper import helper_path
+    from judge.sandbox.exec_helper import helper_path
 
     db = tmp_path / "results.sqlite"
     db.write_text("stored games")

@@ -10,7 +10,7 @@ import pytest
 from test_hostile import children_of_this_process
 
 from judge.sandbox.context import sandbox_context
-from judge.sandbox.helper import helper_path
+from judge.sandbox.exec_helper import helper_path
 
 HELPER = helper_path()
 

@@ -35,7 +35,7 @@ from judge.players.bot import BotPlayer
 from judge.referee import GameRecord, play_game
 from judge.sandbox import Limits
 from judge.sandbox.context import SLOTS_PER_PROCESS, sandbox_context
-from judge.sandbox.helper import helper_path
+from judge.sandbox.exec_helper import helper_path
 
 ROOT = Path(__file__).resolve().parent.parent
 AS_ROOT = os.geteuid() == 0

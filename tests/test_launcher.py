@@ -21,7 +21,7 @@ from judge.referee import play_game
 from judge.sandbox import Limits, bwrap_path
 from judge.sandbox.build import program_for
 from judge.sandbox.context import sandbox_context
-from judge.sandbox.helper import helper_path
+from judge.sandbox.exec_helper import helper_path
 from judge.sandbox.launcher import Launched, Launcher
 from judge.sandbox.process import Confined
 

@@ -8,7 +8,7 @@ Modules, by what a newcomer looks for:
 - `languages`: the language table (`languages.toml`): suffixes, compile and run commands;
 - `program`: what runs a bot (`Program`: its command line, what a sandbox shows of it);
 - `build`: bot files to programs (compiled once, confined, cached; or interpreted);
-- `launch`: the command line that starts a bot in each tier (bwrap's and the helper's
+- `commandline`: the command line that starts a bot in each tier (bwrap's and the helper's
   options, rlimits);
 - `process`: one confined bot process, from spawn to reaping (`Confined`);
 - `meters`: how its CPU, memory and processes are counted (cgroups, or the judge's sums);
@@ -17,8 +17,10 @@ Modules, by what a newcomer looks for:
 - `slots`: a uid and cgroups per concurrent game (a root judge);
 - `context`: what one judge process keeps for its bots (its slots, launchers, stderr
   pump and language table), from its first game to its exit;
-- `helper` and `exec/`: the exec helper that confines and execs a bot (C, one file per
-  concern; `exec.h` lists what each offers);
+- `exec_helper` and `exec/`: the exec helper that confines and execs a bot (`exec/`: its
+  C sources, one file per concern, `exec.h` listing what each offers; `exec_helper`:
+  building it once into the cache, and its options), and `launcher`: the helper kept
+  running by a judge process, forking each bot's starter;
 - `cleanup`: removing what a bot left on disk, whatever it did to it.
 """
 

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from typing import Any
 
-from judge.sandbox.helper import helper_path
+from judge.sandbox.exec_helper import helper_path
 from judge.sandbox.languages import Table
 from judge.sandbox.launcher import Launcher
 from judge.sandbox.slots import Slot, new_slot

@@ -28,9 +28,9 @@ from pathlib import Path
 import pexpect.fdpexpect
 
 from judge.sandbox.cleanup import remove_tree
+from judge.sandbox.commandline import Launch, plan
 from judge.sandbox.context import SandboxContext, sandbox_context
-from judge.sandbox.helper import helper_path
-from judge.sandbox.launch import Launch, plan
+from judge.sandbox.exec_helper import helper_path
 from judge.sandbox.launcher import Launched, Spawned, Started
 from judge.sandbox.limits import Limits
 from judge.sandbox.meters import Meter, descendants, group_members, meter_for

@@ -31,7 +31,7 @@ def bwrap_path() -> str | None:
     exe = shutil.which("bwrap")
     if exe is None:
         return None
-    from judge.sandbox.helper import helper_path
+    from judge.sandbox.exec_helper import helper_path
 
     helper = helper_path()
     marker = _probe_marker(exe, helper)
@@ -206,7 +206,7 @@ class Tier:
 @functools.cache
 def tier_for(mode: str) -> Tier:
     """The tier bots get for a `--sandbox` mode on this machine; raises `InputError`."""
-    from judge.sandbox.helper import helper_path
+    from judge.sandbox.exec_helper import helper_path
     from judge.sandbox.slots import cgroups_here
 
     sandbox = resolve_sandbox(mode)

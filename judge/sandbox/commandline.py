@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from judge.sandbox.cleanup import WORKDIR_PREFIX, remove_tree, sweep_once
-from judge.sandbox.helper import ExecOptions, helper_path
+from judge.sandbox.exec_helper import ExecOptions, helper_path
 from judge.sandbox.limits import Limits
 from judge.sandbox.program import Program
 from judge.sandbox.slots import COPIES, LEAN_HIDDEN, Slot, lean_mount_namespace
