@@ -29,7 +29,7 @@ from judge.sandbox.tiers import Tier, bwrap_path
 SAFE_PATH = "/usr/local/bin:/usr/bin:/bin"
 _PR_SET_PDEATHSIG = 1
 #: the bot's work dir inside bubblewrap, which is also its /tmp: one tmpfs of --disk bytes
-BOX = "/tmp"
+BOT_DIR = "/tmp"
 #: system folders shown read-only inside bubblewrap (a link stays a link)
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 SYSTEM_FILES = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives",
@@ -282,8 +282,8 @@ def bwrap_command(program: Program, limits: Limits, files: dict[str, int]) -> li
     before, etc, after = _bwrap_options(program.shown_paths(), limits.disk_bytes)
     argv = [*before, *_etc_binds(etc), *after]
     for name, fd in files.items():
-        argv += ["--perms", "0644", "--file", str(fd), f"{BOX}/{name}"]
-    return [*argv, "--chdir", BOX]
+        argv += ["--perms", "0644", "--file", str(fd), f"{BOT_DIR}/{name}"]
+    return [*argv, "--chdir", BOT_DIR]
 
 
 @functools.lru_cache(maxsize=64)
@@ -308,7 +308,7 @@ def _bwrap_options(shown: tuple[Path, ...], disk_bytes: int
     # bwrap's /dev it would be uncapped, and not counted as the bot's memory without cgroups
     after = ["--proc", "/proc", *shown_dev,
              "--size", str(disk_bytes), "--perms", "01777", "--tmpfs", "/dev/shm",
-             "--size", str(disk_bytes), "--tmpfs", BOX,
+             "--size", str(disk_bytes), "--tmpfs", BOT_DIR,
              *_ro_binds([p for p in shown if str(p) not in etc], set())]
     return (*argv, *_system_binds()), etc, tuple(after)
 
@@ -324,7 +324,7 @@ def bwrap_argv(program: Program, limits: Limits, files: dict[str, int],
     if helper is None:  # a non-root judge without a C compiler: no helper inside
         return [*argv, "--", *program.argv], -1
     fd = _helper_fd(helper)
-    inner = replace(inner, owned=[BOX])
+    inner = replace(inner, owned=[BOT_DIR])
     return [*argv, "--", f"/proc/self/fd/{fd}", *inner.argv(), "--", *program.argv], fd
 
 
@@ -609,7 +609,7 @@ def plan(program: Program, limits: Limits, tier: Tier, slot: Slot | None,
                                 mount_namespace=lean if lean >= 0 else None)
             argv = [helper, *outer.argv(), "--", *argv]
         cwd = "/"
-        env = {**base_env, "HOME": BOX, "TMPDIR": BOX, **(env or {})}
+        env = {**base_env, "HOME": BOT_DIR, "TMPDIR": BOT_DIR, **(env or {})}
     else:
         boxed = slot is not None and helper is not None
         if files or not boxed:  # files to hand over, or a work dir on disk
