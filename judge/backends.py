@@ -5,6 +5,7 @@ processes (`LocalPool`: in this process, or on a pool of forked workers) or a Da
 from __future__ import annotations
 
 import ctypes
+import gc
 import os
 import signal
 import sys
@@ -81,8 +82,6 @@ def plays_here(jobs: int, games: int) -> bool:
 
 def _play_all(setup: Setup, specs: list[GameSpec],
               jobs: int) -> Iterator[tuple[GameSpec, PlayedGame]]:
-    import gc
-
     # what is alive now (modules, tables) lives as long as the run: the collector no
     # longer looks at it after every few games, nor touches it in a forked worker
     # (whose pages it would copy)

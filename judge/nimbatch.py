@@ -9,6 +9,7 @@ alone, so that one bad line costs one line. `strict=True` compares exactly, line
 from __future__ import annotations
 
 import difflib
+import random
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -378,8 +379,6 @@ def shortened(line: str | None) -> str | None:
 def standard_input(extra: int = 46, seed: int = 2001) -> str:
     """The default `nim.txt`: the statement's example, then `extra` seeded data sets with
     small, large and huge heaps (so 64-bit overflow is caught)."""
-    import random
-
     rng = random.Random(seed)
     lines = ["3 4 5", "8 13 5", "123 675 296 864 917 532", "9 7 4 12"]
     for i in range(extra):
@@ -409,8 +408,6 @@ def run_program(path: str, nim_txt: str, limits: Any, sandbox: str) -> tuple[str
 
 def _run_confined(program: Any, nim_txt: str, limits: Any, sandbox: str) -> tuple[str, Any]:
     """`run_program` of a built `program` (and its limits)."""
-    import time
-
     import pexpect
 
     from judge import verdicts
@@ -469,7 +466,6 @@ def look_for_misplaced_io(path: str, nim_txt: str, limits: Any, sandbox: str) ->
     input (the data sets taken from there), else None. Two short confined runs of its own,
     each of at most `LOOK_SECONDS`, the first with its output thrown away and its folder
     listed, the second with its standard input left open and watched."""
-    import time
     from dataclasses import replace
 
     from judge.sandbox import CompileError, Confined, program_for

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import json
 import os
 import sqlite3
@@ -147,8 +148,6 @@ class Store:
     def lock_run(self, run_id: int) -> None:
         """Hold run `run_id` for this process while it plays (released at `close` or exit);
         `InputError` when another judge plays it now."""
-        import fcntl
-
         path = self._lock_path(run_id)
         fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
         try:
@@ -173,8 +172,6 @@ class Store:
 
     def running(self, run_id: int) -> bool:
         """Whether a judge plays run `run_id` now (this one or another)."""
-        import fcntl
-
         if run_id in self._locks:
             return True
         try:

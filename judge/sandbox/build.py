@@ -9,9 +9,12 @@ import io
 import os
 import re
 import shlex
+import site
+import struct
 import sys
 import tarfile
 import tempfile
+import time
 from contextlib import suppress
 from dataclasses import replace
 from pathlib import Path
@@ -49,8 +52,6 @@ def _launcher() -> str:
     import much (22 ms less a game on the reference machine); `exit`, `quit` and `help`
     are there as usual, and the script is `__main__` with its own `__file__`.
     """
-    import site
-
     places = [p for p in site.getsitepackages() if os.path.isdir(p)]
     return (
         "import sys,site as _s;_s.setquit();_s.setcopyright();_s.sethelper();del _s;"
@@ -188,8 +189,6 @@ def syntax_checked(source: Path, lang: Language) -> None:
 def _fill(template: tuple[str, ...] | list[str], values: dict[str, str]) -> list[str]:
     """`template` with each {name} of `values` replaced, in one pass: a value (a path) that
     holds a brace is not read again; others, like {heap}, are kept."""
-    import re
-
     def one(match: re.Match) -> str:
         return values.get(match.group(0), match.group(0))
 
@@ -337,8 +336,6 @@ def _compile(lang: Language, command: list[str], source: Path,
     lasts: not one of time or memory): the compiler runs as a bot does, in its own work dir
     with the source, and sends the folder it built as a tar on its standard output (its
     own output goes to its stderr, the message)."""
-    import time
-
     import pexpect
 
     from judge.sandbox.languages import locate
@@ -438,8 +435,6 @@ def main_class(files: dict[str, tuple[bytes, bool]], public: str, stem: str) -> 
 
 def _has_main(data: bytes) -> bool:
     """Whether a class file declares `public static void main(String[])`."""
-    import struct
-
     try:
         if data[:4] != b"\xca\xfe\xba\xbe":
             return False

@@ -3,6 +3,7 @@ helper's, the rlimits, and (without the helper) what runs between fork and exec.
 
 from __future__ import annotations
 
+import ctypes
 import fcntl
 import functools
 import hashlib
@@ -476,8 +477,6 @@ def _ceiling(res: int) -> int:
 
 @functools.cache
 def libc_prctl():  # noqa: ANN202 - libc's prctl, or None (not glibc or musl)
-    import ctypes
-
     try:
         return ctypes.CDLL(None, use_errno=True).prctl
     except (OSError, AttributeError):  # bots then outlive a killed judge

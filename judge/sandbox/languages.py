@@ -16,6 +16,7 @@ import os
 import re
 import shlex
 import shutil
+import textwrap
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -295,8 +296,6 @@ PYTHON2_SIGNS = ("Missing parentheses in call to", "multiple exception types mus
 def help_text(table: Table | None = None) -> str:
     """The languages of `table` (the shipped ones by default) for --help: how each is built
     or run, what it adds to the limits, and whether its toolchain is installed here."""
-    import textwrap
-
     lines = ["languages (change them with --languages FILE; --flags LANG=\"...\" picks a "
              "language's compiler flags):"]
     for lang in (table or Table()).languages.values():

@@ -13,6 +13,7 @@ judge's sums and the uid's RLIMIT_NPROC (`Slot.counts_memory`, `Slot.counts_pids
 
 from __future__ import annotations
 
+import ctypes
 import dataclasses
 import fcntl
 import functools
@@ -20,6 +21,7 @@ import logging
 import os
 import pwd
 import signal
+import threading
 import time
 from collections.abc import Callable
 from contextlib import suppress
@@ -684,8 +686,6 @@ class Slot:
 def _in_own_thread(make: Callable[[], None], what: str) -> None:
     """Run `make` in a thread of its own that then ends: namespaces it enters or makes are
     that thread's, the judge's stay as they were. Raises `OSError` for any failure."""
-    import threading
-
     failed: list[BaseException] = []
 
     def run() -> None:
@@ -705,8 +705,6 @@ def _in_own_thread(make: Callable[[], None], what: str) -> None:
 
 
 def _unshare(flags: int) -> None:
-    import ctypes
-
     libc = ctypes.CDLL(None, use_errno=True)
     if libc.unshare(flags):
         raise OSError(ctypes.get_errno(), f"unshare({flags:#x})")
@@ -732,8 +730,6 @@ def lean_mount_namespace() -> int:
     made: list[int] = []
 
     def make() -> None:
-        import ctypes
-
         _unshare(_CLONE_NEWNS)  # (this thread's alone: it has its own root, cwd, umask now)
         libc = ctypes.CDLL(None, use_errno=True)
         # nothing done here goes back to the judge's namespace (a shared mount would)
