@@ -27,7 +27,6 @@ import sys
 from collections.abc import Iterator
 from concurrent.futures import CancelledError
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from judge.backends import BackendLost
@@ -186,18 +185,16 @@ def play_on_cluster(setup: Setup, specs: list[GameSpec], address: str,
     the cluster fails: `ClusterLost`) are cancelled."""
     from distributed import KilledWorker, as_completed
 
-
     names = sorted({who for spec in specs for who in spec.players if is_program(who)})
+    fingerprints = dict(setup.fingerprints or {})
     files: dict[str, bytes] = {}
     for name in names:
-        digest = (setup.fingerprints or {}).get(name)
-        if digest is not None:  # the content shipped must be the program the run started with
-            files[name] = BotSource(name, digest).content()
-            continue
-        try:
-            files[name] = Path(name).read_bytes()
+        try:  # the content shipped must be the program the run started with
+            source = BotSource(name, fingerprints[name]) if name in fingerprints \
+                else BotSource.read(name)
         except OSError as exc:
             raise InputError(f"cannot read bot {name}: {exc.strerror}") from None
+        files[name], fingerprints[name] = source.content(), source.fingerprint
     slots(address, credentials)
     client = connect(address, credentials)
     futures: dict[Any, GameSpec] = {}
@@ -205,7 +202,8 @@ def play_on_cluster(setup: Setup, specs: list[GameSpec], address: str,
     try:
         # a key of its own (hash=False): a setup of the same content scattered by an
         # earlier batch may be being released right now, and would take this one with it
-        shipped = client.scatter(replace(setup, bot_files=files), broadcast=True, hash=False)
+        shipped = client.scatter(replace(setup, bot_files=files, fingerprints=fingerprints),
+                                 broadcast=True, hash=False)
         excluded = _excluded.setdefault(address, set())  # for the rest of the command
 
         allowed: list[list[str]] = []  # the workers not excluded, once one is

@@ -127,6 +127,26 @@ class BotSource:
             raise self._changed()
         return data
 
+    def placed(self, content: bytes) -> str:
+        """The path of this machine's copy of the bot from `content` (what a cluster's
+        worker is sent), kept under its fingerprint with the bot's own file name (so that
+        its language is the same) and written once; `Stopped` if `content` is not the
+        run's."""
+        from judge.solvers.cache import cache_dir
+
+        if hashlib.sha256(content).hexdigest() != self.fingerprint:
+            raise self._changed()
+        folder = cache_dir() / "cluster-bots" / self.fingerprint[:32]
+        path = folder / Path(self.path).name
+        if not path.exists():
+            folder.mkdir(parents=True, exist_ok=True)
+            tmp = folder / f".{path.name}.{os.getpid()}"
+            tmp.write_bytes(content)
+            runnable = content[:2] == b"#!" or content[:4] == b"\x7fELF"
+            os.chmod(tmp, 0o755 if runnable else 0o644)
+            os.replace(tmp, path)
+        return str(path)
+
     def _changed(self) -> Stopped:
         return Stopped(f"bot {self.path} changed (or went) during the run, so its next "
                        f"games would be another program's; the games played are stored: "

@@ -5,9 +5,7 @@ playing a run's games (this process, a pool of workers, a cluster's workers) run
 from __future__ import annotations
 
 import hashlib
-import os
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from judge.plan import OPTIMAL, BotSource, GameSpec, Plan, is_program
@@ -16,7 +14,7 @@ from judge.sandbox.limits import Limits
 if TYPE_CHECKING:
     from judge.records import PlayedGame
 
-__all__ = ["OPTIMAL", "GameSpec", "Setup", "game_seed", "local_copy", "play_spec"]
+__all__ = ["OPTIMAL", "GameSpec", "Setup", "game_seed", "play_spec"]
 
 
 @dataclass(frozen=True)
@@ -57,10 +55,12 @@ def play_spec(setup: Setup, spec: GameSpec) -> PlayedGame:
     sandbox_context().configure_languages(setup.languages)
     paths = {who: who for who in spec.players}
     for who in spec.players:
-        if setup.bot_files and who in setup.bot_files:  # its content, kept here by hash
-            paths[who] = local_copy(who, setup.bot_files[who])
-        elif setup.fingerprints and who in setup.fingerprints:
-            BotSource(who, setup.fingerprints[who]).check()
+        if setup.fingerprints and who in setup.fingerprints:  # the one "bot changed" rule
+            source = BotSource(who, setup.fingerprints[who])
+            if setup.bot_files and who in setup.bot_files:  # sent here by its content
+                paths[who] = source.placed(setup.bot_files[who])
+            else:
+                source.check()
     game = load_game(setup.game, setup.rules)
     start = game.parse_position(spec.start)
     limits = setup.limits
@@ -91,21 +91,3 @@ def game_seed(run_seed: int | None, key: str) -> int | None:
         return None
     digest = hashlib.sha256(f"{run_seed}|{key}".encode()).digest()
     return int.from_bytes(digest[:4], "big") >> 1
-
-
-def local_copy(name: str, content: bytes) -> str:
-    """The path of this worker's copy of bot `name` (kept under its content's hash, with
-    its own file name, so that its language is the same), written once."""
-    from judge.solvers.cache import cache_dir
-
-    digest = hashlib.sha256(content).hexdigest()[:32]
-    folder = cache_dir() / "cluster-bots" / digest
-    path = folder / Path(name).name
-    if not path.exists():
-        folder.mkdir(parents=True, exist_ok=True)
-        tmp = folder / f".{path.name}.{os.getpid()}"
-        tmp.write_bytes(content)
-        runnable = content[:2] == b"#!" or content[:4] == b"\x7fELF"
-        os.chmod(tmp, 0o755 if runnable else 0o644)
-        os.replace(tmp, path)
-    return str(path)

@@ -192,3 +192,17 @@ def test_a_bots_games_are_listed_in_the_order_of_its_starts_whatever_its_path_ho
     [(bot, games)] = graded_games(plan, records)
     assert bot == "x|y.py"
     assert [rec.start for rec, _ in games] == ["3 4", "1 2", "2 2"]
+
+
+def test_a_bot_sent_by_its_content_is_placed_once_under_its_name_and_only_as_it_was(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from judge.games.base import Stopped
+
+    monkeypatch.setenv("JUDGE_CACHE_DIR", str(tmp_path / "cache"))
+    path = NIM / "random.py"
+    source = BotSource.read(str(path))
+    placed = source.placed(path.read_bytes())
+    assert Path(placed).name == "random.py" and Path(placed).read_bytes() == path.read_bytes()
+    assert source.placed(path.read_bytes()) == placed  # written once, found again
+    with pytest.raises(Stopped, match="changed .or went. during the run"):
+        source.placed(b"print('another program')\n")
