@@ -24,14 +24,22 @@ from judge.report import (
     Fit,
     notes,
     outcome,
+    printable_line,
     render_rows,
     rules_line,
     shortened,
     to_json,
+    wrapped,
     write_tables,
     wtl,
 )
-from judge.results import compile_errors_text, failures_text, mistake_text
+from judge.results import (
+    compile_errors_text,
+    failures_text,
+    mistake_text,
+    twin_groups,
+    twin_marks,
+)
 from judge.store import Store
 from judge.summaries import grading_rows
 from judge.testsets import default_tests
@@ -206,6 +214,18 @@ NARROW_GAMES = (["game", "bot", "seat", "start", "result", "first_mistake", "mov
                     drop=("moves", "first_mistake")))
 
 
+def twins_text(twins: list[tuple[str, str, tuple[str, ...]]], narrow: bool) -> str:
+    """The note under the bot table for each group of bots flagged as one program (at 80
+    columns when `narrow`: the names shortened, the lines wrapped)."""
+    lines = []
+    for mark, what, group in twins:
+        names = [shortened(printable_line(bot), 40, keep_end=True) if narrow
+                 else printable_line(bot) for bot in group]
+        line = f"{mark}: {', '.join(names)} {what}: the same program?"
+        lines.append(wrapped(line) if narrow else line + "\n")
+    return "\n" + "".join(lines) if lines else ""
+
+
 def print_run(store: Store, run_id: int, fmt: str, details: bool,
               output_dir: str | None = None, wide: bool = False) -> None:
     """Print a stored grading run in the chosen format (CSV: one table; all of them as
@@ -228,6 +248,8 @@ def print_run(store: Store, run_id: int, fmt: str, details: bool,
                                   "bots": [b.to_json() for b in bots],
                                   "games": [g.to_json() for g in games]}))
         return
+    twins = twin_groups(bots)
+    marks = twin_marks(twins)
     rows = [dict(b.to_json(), points=f"{b.points:g}/{b.max_points:g}",
                  accuracy="" if b.accuracy is None else f"{100 * b.accuracy:.1f}%",
                  **{"w/t/l": wtl(b.wins, b.ties, b.losses)},
@@ -250,11 +272,15 @@ def print_run(store: Store, run_id: int, fmt: str, details: bool,
         against = "" if opponent == "optimal" else f", against the {opponent} opponent"
         sys.stdout.write(f"run {run_id}: {plan.game if narrow else info.game} (confinement "
                          f"{plan.harness.tier}{against})\n")
+    # a bot flagged as one program with another: its marks after its name, a note below
+    shown = [dict(row, bot=f"{row['bot']} {marks[b.bot]}" if b.bot in marks else row["bot"])
+             for row, b in zip(rows, bots, strict=True)]
     if narrow:
         sys.stdout.write(rules_line(info.game))
-        sys.stdout.write(render_rows(rows, fmt, *NARROW_BOTS))
+        sys.stdout.write(render_rows(shown, fmt, *NARROW_BOTS))
     else:
-        sys.stdout.write(render_rows(rows, fmt, headers))
+        sys.stdout.write(render_rows(shown, fmt, headers))
+    sys.stdout.write(twins_text(twins, narrow))
     if fmt in ("table", "markdown"):  # CSV stays one table; JSON has compile_error
         sys.stdout.write(compile_errors_text(
             (shortened(b.bot, 64, keep_end=True) if narrow else b.bot, b.compile_error)

@@ -32,7 +32,7 @@ from judge.html.pages import (
 from judge.plan import GradingPlan, TournamentPlan
 from judge.records import PlayedGame
 from judge.report import printable
-from judge.results import mistake_text
+from judge.results import mistake_text, twin_groups, twin_marks
 from judge.summaries import graded_games, grading_rows, standings
 
 __all__ = ["render_report"]
@@ -149,7 +149,9 @@ def _grading(game: Any, plan: GradingPlan, records: dict[str, PlayedGame]
             "moves": len(row.moves), "seed": rec.seed,
         })
     opponent = plan.opponent
+    twins = twin_groups(bots)
     return {"bots": bots, "games": games, "data": _data_blocks(game, listed, opponent),
+            "twins": twins, "marks": twin_marks(twins),
             "columns": column_widths(games, RUN_COLUMNS)}
 
 
