@@ -95,7 +95,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="continue a stopped match until the SPRT decides or --max-games")
     add_opponent_option(p)
     add_harness_options(p)
-    add_output_options(p, extra=())
+    add_output_options(p)
     p.set_defaults(func=run)
     remember_defaults(p)
 
@@ -282,8 +282,13 @@ def print_match(store: Store, run_id: int, fmt: str, details: bool,
     errors = [(plan.shown_name(who),
                compile_error([(rec, rec.seat_of(who)) for rec in records.values()]))
               for who in plan.bots]
+    if fmt == "html":
+        from judge.html import render_report
+
+        sys.stdout.write(render_report(store, run_id))
+        return
     if fmt not in ("table", "json", "csv", "markdown"):
-        raise InputError(f"a match is shown as table, json, csv or markdown, not {fmt}")
+        raise InputError(f"a match is shown as table, json, csv, markdown or html, not {fmt}")
     if fmt == "json":
         sys.stdout.write(to_json({"run": run_id, "game": info.game, "state": state,
                                   "seed": plan.seed, "tier": plan.harness.tier,

@@ -29,11 +29,11 @@ from judge.html.pages import (
     result_words,
     tournament_result,
 )
-from judge.plan import GradingPlan, TournamentPlan
+from judge.plan import GradingPlan, MatchPlan, TournamentPlan
 from judge.records import PlayedGame
 from judge.report import printable
 from judge.results import mistake_text, twin_groups, twin_marks
-from judge.summaries import graded_games, grading_rows, standings
+from judge.summaries import graded_games, grading_rows, match_data, standings
 
 __all__ = ["render_report"]
 
@@ -112,6 +112,10 @@ def render_report(store: Any, run_id: int) -> str:
     elif isinstance(plan, GradingPlan):
         context.update(_grading(game, plan, records))
         template = "run.html.j2"
+    elif isinstance(plan, MatchPlan):
+        context.update(_match(plan, records, store.running(run_id)
+                              or info.finished is not None))
+        template = "match.html.j2"
     else:
         raise InputError(f"run {run_id} is a {plan.kind}: its HTML report is not made yet "
                          "(give --format table, json, csv or markdown)")
@@ -185,6 +189,32 @@ def _tournament(game: Any, plan: TournamentPlan, records: dict[str, PlayedGame]
         "columns": column_widths([dict(g, one=g["players"][0], two=g["players"][1])
                                   for g in games], TOURNAMENT_COLUMNS),
     }
+
+
+def _match(plan: MatchPlan, records: dict[str, PlayedGame], finished: bool
+           ) -> dict[str, Any]:
+    """A match's statistics, its SPRT's decision and its games (numbered by --details)."""
+    data, listed = match_data(plan, records)
+    a, b = (plan.shown_name(who) for who in plan.bots)
+    lower, upper = data.llr_bounds
+    decision = {"H1": f"H1 accepted: {a} is stronger than {b}",
+                "H0": f"H0 accepted: {a} is not stronger than {b} by {plan.sprt.elo1:g} Elo",
+                None: "no decision" if finished else "no decision yet"}[data.decision]
+    number = {g.key: n for n, g in enumerate(listed, 1)}
+    games = [{"n": n, "pair": g.pair, "players": [plan.shown_name(w) for w in g.players],
+              "start": g.start, "result": tournament_result(g.results), "verdict": g.verdict,
+              "verdict_text": _verdict_text(g.verdict, records[g.key].verdict.seat),
+              "moves": len(g.moves), "seed": g.seed,
+              "twin": number.get(g.identical_to) if g.identical_to else None,
+              "results": [result_words(g.results, s) for s in (0, 1)]}
+             for n, g in enumerate(listed, 1)]
+    game = plan.load_game()
+    return {"bots": (a, b), "stats": data, "sprt": plan.sprt.text(), "decision": decision,
+            "bounds": (lower, upper), "games": games,
+            "data": _data_blocks(game, [(records[g.key], None) for g in listed],
+                                 plan.opponent),
+            "columns": column_widths([dict(g, one=g["players"][0], two=g["players"][1])
+                                      for g in games], TOURNAMENT_COLUMNS)}
 
 
 def _verdict_text(code: str, seat: int | None) -> str:
