@@ -30,3 +30,26 @@ def test_a_match_is_a_self_contained_page_with_its_decision_and_games(tmp_path: 
     shown = judge("show", "1", "--db", "m.db", "--format", "html", cwd=tmp_path)
     assert shown.returncode == 0, shown.stderr
     assert shown.stdout.count('<tr data-game="') == 6
+
+
+def test_a_nim_batch_grading_is_a_self_contained_page_with_every_line(tmp_path: Path):
+    from test_nimbatch import GOOD
+
+    (tmp_path / "good.py").write_text(GOOD)
+    (tmp_path / "hostile.py").write_text(f'print("{HOSTILE}")\n')
+    out = judge("nim-batch", "--format", "html", "--input", str(tmp_path / "nim.txt"),
+                "good.py", "hostile.py", cwd=_with_input(tmp_path))
+    assert out.returncode == 0, out.stderr
+    page = out.stdout
+    assert 'id="program-table"' in page
+    assert re.search(r'data-program="good.py" data-correct="3" data-cases="3"', page)
+    assert re.search(r'data-program="hostile.py" data-correct="0" data-cases="3"', page)
+    assert len(re.findall(r'<tr class="r-(win|loss)" data-line="\d+"', page)) == 6
+    assert HOSTILE not in page and "&lt;img src=x onerror=alert(1)&gt;" in page
+    assert not re.search(r'<(script|link|img)[^>]+(src|href)=["\']?https?:', page)
+
+
+def _with_input(folder: Path) -> Path:
+    """`folder` with a nim.txt of three data sets (one lost for the mover)."""
+    (folder / "nim.txt").write_text("3\n3 1 2 3\n2 4 5\n1 7\n")
+    return folder

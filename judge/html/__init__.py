@@ -29,13 +29,13 @@ from judge.html.pages import (
     result_words,
     tournament_result,
 )
-from judge.plan import GradingPlan, MatchPlan, TournamentPlan
+from judge.plan import GradingPlan, MatchPlan, NimBatchPlan, TournamentPlan
 from judge.records import PlayedGame
 from judge.report import printable
 from judge.results import mistake_text, twin_groups, twin_marks
 from judge.summaries import graded_games, grading_rows, match_data, standings
 
-__all__ = ["render_report"]
+__all__ = ["render_nim_batch", "render_report"]
 
 #: the game list's columns: (key, header, widest in ch; None takes the rest of the width)
 RUN_COLUMNS = [("n", "#", 9), ("bot", "bot", 40), ("start", "start", 30), ("seat", "seat", 6),
@@ -123,6 +123,21 @@ def render_report(store: Any, run_id: int) -> str:
                                   "games": len(context["games"]), "run": run_id})
     page = _environment().get_template(template).render(context)
     # a bot's text may hold lone surrogates (bytes that were not UTF-8): keep the page writable
+    return page.encode("utf-8", "replace").decode("utf-8")
+
+
+def render_nim_batch(plan: NimBatchPlan, programs: list[dict[str, Any]]) -> str:
+    """One self-contained HTML page of a nim-batch grading: each program's score, verdict,
+    first wrong line and notes (`programs`: the rows of the table, each with its `lines`,
+    every line graded and how), then every line of each program."""
+    import judge
+
+    page = _environment().get_template("nimbatch.html.j2").render({
+        "about": {"version": judge.__version__, "tier": plan.harness.tier,
+                  "input": plan.input_file or "the standard nim.txt", "cases": len(plan.cases),
+                  "strict": plan.strict, "per_case": plan.per_case},
+        "programs": programs, "css": _static("report.css"),
+    })
     return page.encode("utf-8", "replace").decode("utf-8")
 
 
