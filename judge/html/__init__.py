@@ -104,6 +104,7 @@ def render_report(store: Any, run_id: int) -> str:
         "stored": len(records),
         "css": _static("report.css"),
         "js": _static("viewer.js"),
+        "list_js": _static("gamelist.js"),
         "chunk": CHUNK,
     }
     if isinstance(plan, TournamentPlan):
