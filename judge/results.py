@@ -65,13 +65,13 @@ def game_message(rec: PlayedGame) -> str:
 def compile_errors_text(errors: Iterable[tuple[str, str | None]]) -> str:
     """The compile errors of a table's bots, (bot, message or None), each once, escaped for
     a terminal."""
-    from judge.report import printable
+    from judge.report import printable, printable_line
 
     out = []
     for bot, error in errors:
         if error:
             message = printable(error).rstrip("\n")
-            out.append(f"\n{bot}: compile error:\n"
+            out.append(f"\n{printable_line(bot)}: compile error:\n"
                        + "".join(f"  {line}\n" for line in message.splitlines()))
     return "".join(out)
 

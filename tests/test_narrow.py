@@ -48,12 +48,22 @@ def played(tmp_path_factory) -> Path:
     starts.write_text("1 2 4\n3 4 5\n2 2 7\n")
     db = str(folder / "r.db")
     common = ["--game", "nim", "--rules", "misere=on", "--db", db, "--jobs", "2"]
-    for args in (["run", "--tests", str(starts), "--seats", "both", *bots],
-                 ["tournament", "--starts", str(starts), *bots, "optimal"],
-                 ["match", "--starts", str(starts), "--max-games", "6", *bots[:2]]):
+    printed = []
+    for args in (["run", "--tests", str(starts), "--seats", "both", "--details", *bots],
+                 ["tournament", "--starts", str(starts), "--details", *bots, "optimal"],
+                 ["match", "--starts", str(starts), "--max-games", "6", "--details",
+                  *bots[:2]]):
         out = judge(*args, *common, cwd=folder)
         assert out.returncode in (0, 1), out.stderr
+        printed.append(out.stdout)
+    (folder / "printed.txt").write_text("".join(printed))
     return folder
+
+
+def test_run_tournament_and_match_print_tables_that_fit_80_columns(played):
+    printed = (played / "printed.txt").read_text()
+    assert printed.count("rules: misere=on") == 3
+    assert widest(printed) <= 80 and DEEP not in printed
 
 
 COMMANDS = [("show", "1"), ("show", "1", "--details"), ("show", "2", "--details"),
@@ -138,3 +148,13 @@ def test_fitted_shortens_the_widest_column_first_then_drops():
                           Fit({}, drop=tuple(f"column{i}" for i in range(29, 0, -1))))
     assert sum(len(h) + 2 for h in heads) + 2 * (len(heads) - 1) <= 80
     assert heads[0] == "column0"
+
+
+def test_a_match_heading_escapes_the_control_characters_of_a_bot_name(tmp_path):
+    odd = tmp_path / "a\x1b[31mred"
+    odd.mkdir()
+    shutil.copy(BOTS / "nim/greedy.py", odd / "main.py")
+    out = judge("match", "--game", "nim", "--max-games", "2", "--db", "m.db",
+                str(odd / "main.py"), str(BOTS / "nim/random.py"), cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert "\x1b" not in out.stdout and "\\x1b[31mred/main.py" in out.stdout

@@ -31,6 +31,7 @@ from judge.plan import OPTIMAL, GameSpec, MatchPlan, Plan, is_program
 from judge.players.level import PREFIX, is_level, parse_level
 from judge.report import (
     Fit,
+    printable_line,
     render_rows,
     render_table,
     rules_line,
@@ -330,7 +331,7 @@ def print_match(store: Store, run_id: int, fmt: str, details: bool,
         return
     narrow = fmt == "table" and not wide
     if narrow:
-        a, b = (shortened(name, 36, keep_end=True) for name in (a, b))
+        a, b = (shortened(printable_line(name), 36, keep_end=True) for name in (a, b))
         sys.stdout.write(f"match {run_id}: {plan.game} (seed {plan.seed}, confinement "
                          f"{plan.harness.tier})\n{rules_line(info.game)}{a} vs {b}\n"
                          f"wins, ties, losses and Elo are {a}'s\n")
