@@ -6,9 +6,13 @@ import csv
 import io
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 FORMATS = ("table", "json", "csv", "markdown")
+#: the columns a `table` fits in (a terminal's usual width), unless --wide
+WIDTH = 80
+#: the fewest columns a shortened cell keeps
+NARROWEST = 12
 #: control characters (C0 but tab and newline, DEL, C1) as \xNN: what a bot wrote cannot
 #: move the cursor, recolour or repaint what the terminal shows; and the bidirectional
 #: controls (embeddings, overrides, isolates, marks) as \uNNNN: it cannot reverse the text
@@ -34,9 +38,23 @@ def to_json(data: Any) -> str:
     return json.dumps(data, indent=2) + "\n"
 
 
-def render_rows(rows: Sequence[dict[str, Any]], fmt: str, headers: Sequence[str]) -> str:
-    """Rows of dicts as a table (`table`, `markdown`) or CSV, columns in `headers` order."""
+class Fit(NamedTuple):
+    """How a `table` is narrowed to `WIDTH` columns: the long cells of the columns in
+    `shorten` are cut, in that order, as their kind says ("path": the end kept,
+    `…/alice/main.c`; "text": the start kept, `move 7: 3 (ri…`); when that is not enough,
+    the columns of `drop` are left out, in that order."""
+
+    shorten: dict[str, str]
+    drop: tuple[str, ...] = ()
+
+
+def render_rows(rows: Sequence[dict[str, Any]], fmt: str, headers: Sequence[str],
+                fit: Fit | None = None) -> str:
+    """Rows of dicts as a table (`table`, `markdown`) or CSV, columns in `headers` order;
+    a `table` is narrowed to `WIDTH` columns as `fit` says (other formats keep it all)."""
     matrix = [[_cell(row.get(h)) for h in headers] for row in rows]
+    if fit is not None and fmt == "table":
+        matrix, headers = fitted(matrix, headers, fit)
     if fmt == "csv":
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
@@ -63,6 +81,73 @@ def simple_table(matrix: Sequence[Sequence[str]], headers: Sequence[str]) -> str
 
     rule = "  ".join("-" * w for w in widths)
     return "\n".join([line(rows[0]).rstrip(), rule, *(line(r).rstrip() for r in rows[1:])])
+
+
+def fitted(matrix: Sequence[Sequence[str]], headers: Sequence[str], fit: Fit,
+           width: int = WIDTH) -> tuple[list[list[str]], list[str]]:
+    """The table's cells and headers narrowed to `width` columns as `fit` says (as far as
+    its columns can give way)."""
+    heads = list(headers)
+    cells = [list(row) for row in matrix]
+
+    def widths() -> list[int]:
+        return [max(_width(h) + 2, *(_width(row[i]) for row in cells)) for i, h in
+                enumerate(heads)]
+
+    def least() -> list[int]:  # each column as narrow as it may become
+        return [min(w, max(_width(h) + 2, NARROWEST)) if h in fit.shorten else w
+                for h, w in zip(heads, widths(), strict=True)]
+
+    def total(ws: list[int]) -> int:
+        return sum(ws) + 2 * (len(ws) - 1)
+
+    for name in fit.drop:
+        if total(least()) <= width:
+            break
+        if name in heads:
+            i = heads.index(name)
+            del heads[i]
+            for row in cells:
+                del row[i]
+    # the widest column that may give way gives a column, until the table fits
+    target = dict(zip(heads, widths(), strict=True))
+    floor = dict(zip(heads, least(), strict=True))
+    order = [name for name in fit.shorten if name in heads]
+    for _ in range(total(list(target.values())) - width):
+        name = max(order, key=lambda n: (target[n] - floor[n] > 0, target[n]), default=None)
+        if name is None or target[name] <= floor[name]:
+            break
+        target[name] -= 1
+    for name in order:
+        i = heads.index(name)
+        for row in cells:
+            row[i] = shortened(row[i].strip(), target[name],
+                               keep_end=fit.shorten[name] == "path")
+    return cells, heads
+
+
+def shortened(text: str, width: int, keep_end: bool = False) -> str:
+    """`text` in at most `width` columns: its start and "…" (`keep_end`: "…" and its end,
+    from a "/" when one is left: `…/alice/main.c`)."""
+    if _width(text) <= width:
+        return text
+    if not keep_end:
+        while text and _width(text) > width - 1:
+            text = text[:-1]
+        return text + "…"
+    while text and _width(text) > width - 1:
+        text = text[1:]
+    slash = text.find("/")
+    return "…" + (text[slash:] if slash > 0 and len(text) - slash > 1 else text)
+
+
+def wrapped(text: str, width: int = WIDTH, indent: str = "  ") -> str:
+    """`text` in lines of at most `width` columns, broken between words, the lines after
+    the first indented (a word longer than a line is cut)."""
+    import textwrap
+
+    return "\n".join(textwrap.wrap(text, width, subsequent_indent=indent,
+                                   break_on_hyphens=False)) + "\n"
 
 
 def _width(text: str) -> int:
@@ -134,3 +219,30 @@ def write_whole(path: str, text: str) -> None:
         if os.path.exists(fh.name):
             os.unlink(fh.name)
         raise
+
+
+def rules_line(game: str) -> str:
+    """The rules of `game` (a run's game and rules, "nim misere=on") on lines of their own,
+    for a table's heading at `WIDTH` columns; empty when it has none."""
+    rules = game.partition(" ")[2]
+    return wrapped(f"rules: {printable_line(rules)}") if rules else ""
+
+
+def wtl(wins: int, ties: int, losses: int) -> str:
+    """Wins, ties and losses in one narrow cell: `20/0/4`."""
+    return f"{wins}/{ties}/{losses}"
+
+
+def outcome(result: str, verdict: str) -> str:
+    """A game's result and verdict in one narrow cell: `loss`, `loss (crash)`."""
+    from judge.verdicts import OK
+
+    return result if verdict == OK else f"{result} ({verdict})"
+
+
+def notes(numbered: Sequence[tuple[int, str]], width: int = WIDTH) -> str:
+    """The messages of a narrowed games table, under it: `game 3: message`, wrapped at
+    `width` columns, for the games that have one."""
+    lines = "".join(wrapped(f"game {n}: {printable_line(text)}", width)
+                    for n, text in numbered if text)
+    return lines and "\n" + lines

@@ -65,13 +65,13 @@ def game_message(rec: PlayedGame) -> str:
 def compile_errors_text(errors: Iterable[tuple[str, str | None]]) -> str:
     """The compile errors of a table's bots, (bot, message or None), each once, escaped for
     a terminal."""
-    from judge.report import printable
+    from judge.report import printable, printable_line
 
     out = []
     for bot, error in errors:
         if error:
             message = printable(error).rstrip("\n")
-            out.append(f"\n{bot}: compile error:\n"
+            out.append(f"\n{printable_line(bot)}: compile error:\n"
                        + "".join(f"  {line}\n" for line in message.splitlines()))
     return "".join(out)
 
@@ -103,3 +103,30 @@ def mistake_text(mistake: MoveReview | None) -> str:
         lost = "; it threw away the win" if won else "; it lost the game"
     return f"move {mistake.ply}: {mistake.move} (right: {', '.join(mistake.best_moves)}{lost})"
 
+
+
+def twin_groups(rows: Iterable[Any]) -> list[tuple[str, str, tuple[str, ...]]]:
+    """The groups of bots flagged as one program, from bot rows (`BotRow`): a short mark,
+    what they share, and the bots: `=1` for files with the same content, `~1` for bots
+    that played the same moves in every game."""
+    rows = list(rows)
+    groups: list[tuple[str, str, tuple[str, ...]]] = []
+    for sign, field, what in (("=", "same_file", "have the same file content"),
+                              ("~", "same_moves", "played the same moves in every game")):
+        seen: list[tuple[str, ...]] = []
+        for row in rows:
+            others = getattr(row, field)
+            group = tuple(b for b in (r.bot for r in rows) if b == row.bot or b in others)
+            if others and group not in seen:
+                seen.append(group)
+                groups.append((f"{sign}{len(seen)}", what, group))
+    return groups
+
+
+def twin_marks(groups: list[tuple[str, str, tuple[str, ...]]]) -> dict[str, str]:
+    """Each flagged bot's marks (`=1 ~1`) from `twin_groups`."""
+    marks: dict[str, list[str]] = {}
+    for mark, _, bots in groups:
+        for bot in bots:
+            marks.setdefault(bot, []).append(mark)
+    return {bot: " ".join(m) for bot, m in marks.items()}

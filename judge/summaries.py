@@ -44,10 +44,16 @@ class BotRow(NamedTuple):
     judge_errors: int
     accuracy: float | None
     compile_error: str | None = None
+    #: a grading run's other bots whose files have the same content
+    same_file: tuple[str, ...] = ()
+    #: a grading run's other bots that played the same moves in every game (same starts)
+    same_moves: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """The row as `--format json` gives it."""
-        return self._asdict()
+        data = self._asdict()
+        data.update(same_file=list(self.same_file), same_moves=list(self.same_moves))
+        return data
 
 
 class Standing(NamedTuple):
@@ -61,7 +67,9 @@ class Standing(NamedTuple):
 
     def to_json(self) -> dict[str, Any]:
         """The row as `--format json` gives it."""
-        return {**self.row.to_json(), "rating": self.rating, "rating_low": self.rating_low,
+        row = {k: v for k, v in self.row.to_json().items()
+               if k not in ("same_file", "same_moves")}  # flagged in grading runs only
+        return {**row, "rating": self.rating, "rating_low": self.rating_low,
                 "rating_high": self.rating_high}
 
 
@@ -196,12 +204,30 @@ def grading_rows(plan: GradingPlan, records: dict[str, PlayedGame]
     """The per-bot summaries and per-game rows of a grading run."""
     points = POINTS[plan.game]
     bots, games = [], []
-    for bot, mine in graded_games(plan, records):
-        bots.append(summarise(bot, mine, points))
+    played = graded_games(plan, records)
+    same_file = {bot: group for group in plan.identical() for bot in group}
+    same_moves = {bot: group for group in same_play(played) for bot in group}
+    for bot, mine in played:
+        bots.append(summarise(bot, mine, points)._replace(
+            same_file=tuple(b for b in same_file.get(bot, ()) if b != bot),
+            same_moves=tuple(b for b in same_moves.get(bot, ()) if b != bot)))
         games.extend(GradedGame(bot, rec.start, seat + 1, rec.result_for(seat) or "void",
                                 rec.verdict.code, game_message(rec), first_mistake(rec, seat),
                                 rec.move_texts) for rec, seat in mine)
     return bots, games
+
+
+def same_play(played: list[tuple[str, list[tuple[PlayedGame, int]]]]
+              ) -> list[tuple[str, ...]]:
+    """The groups of two or more bots (of a grading run's games per bot) that played the
+    same moves in every game: the same starts in the same seats, move for move (bots that
+    made no move at all are not a group)."""
+    groups: dict[tuple, list[str]] = {}
+    for bot, mine in played:
+        games = tuple(sorted((rec.start, seat, tuple(rec.move_texts)) for rec, seat in mine))
+        if any(moves for *_, moves in games):
+            groups.setdefault(games, []).append(bot)
+    return [tuple(bots) for bots in groups.values() if len(bots) > 1]
 
 
 def listed_games(records: Iterable[tuple[str, PlayedGame]], paired: bool = False

@@ -108,7 +108,9 @@ def test_the_run_list_has_date_game_bots_and_progress(tmp_path: Path) -> None:
     header = listed.stdout.splitlines()[0].split()
     assert header == ["id", "kind", "date", "game", "bots", "progress", "state"]
     row = listed.stdout.splitlines()[2]
-    assert time.strftime("%Y-%m-%d") in row and "optimal.py" in row and "1/1" in row
+    assert time.strftime("%m-%d") in row and "optimal.py" in row and "1/1" in row
+    wide = judge("show", "--wide", "--db", str(db), cwd=tmp_path).stdout.splitlines()[2]
+    assert time.strftime("%Y-%m-%d") in wide and "nim misere=off" in wide
 
 
 def test_resuming_from_another_folder_says_where_the_bot_paths_start(tmp_path: Path) -> None:

@@ -53,10 +53,13 @@ def test_json_games_carry_the_first_mistake_as_the_review_says(tmp_path: Path) -
 def test_details_name_the_first_mistake_of_each_game(tmp_path: Path) -> None:
     out = graded(tmp_path, "--format", "json")
     mistakes = [g["first_mistake"] for g in json.loads(out.stdout)["games"]]
-    table = judge("show", "1", "--db", str(tmp_path / "r.db"), "--details", cwd=tmp_path)
+    table = judge("show", "1", "--db", str(tmp_path / "r.db"), "--details", "--wide",
+                  cwd=tmp_path)
+    narrow = judge("show", "1", "--db", str(tmp_path / "r.db"), "--details", cwd=tmp_path)
     for m in filter(None, mistakes):
         assert f"move {m['ply']}: {m['move']} (right: {', '.join(m['best_moves'])}" \
             in table.stdout
+        assert f"move {m['ply']}: " in narrow.stdout
 
 
 def test_show_replays_a_stored_game_as_play_prints_it(tmp_path: Path) -> None:

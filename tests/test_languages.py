@@ -217,7 +217,8 @@ def test_a_bot_that_does_not_compile_gets_compile_error_once(key: str, tmp_path:
     assert word in entry["compile_error"] and name in entry["compile_error"]
     assert all(g["verdict"] == "compile-error" and word not in g["message"]
                for g in run["games"])
-    table = judge("show", "1", "--db", str(tmp_path / "r.db"), "--details", cwd=tmp_path)
+    table = judge("show", "1", "--db", str(tmp_path / "r.db"), "--details", "--wide",
+                  cwd=tmp_path)
     assert table.stdout.count(f"{bot}: compile error:") == 1
     first = next(line for line in entry["compile_error"].splitlines() if word in line)
     assert table.stdout.count(first.strip()) == 1  # the message once, not once per game
@@ -227,7 +228,8 @@ def test_a_bot_that_does_not_compile_gets_compile_error_once(key: str, tmp_path:
 def test_a_python_syntax_error_is_shown_once_escaped(tmp_path: Path) -> None:
     bot = tmp_path / "painted.py"
     bot.write_text("print('\x1b[2Jcleared' +\n")
-    out, run = grade(tmp_path, "nim", bot, extra=("--format", "table"), starts="1\n2\n")
+    out, run = grade(tmp_path, "nim", bot, extra=("--format", "table", "--wide"),
+                     starts="1\n2\n")
     assert out.returncode == 0, out.stderr
     assert "compile-error 2" in out.stdout and "SyntaxError" in out.stdout
     assert out.stdout.count(f"{bot}: compile error:") == 1

@@ -452,7 +452,7 @@ def test_a_bot_that_does_not_compile_has_its_message_once(tmp_path):
     broken.write_text("int main(void) { return undeclared_variable; }\n")
     db = str(tmp_path / "m.db")
     out = judge("match", "--game", "nim", "--max-games", "4", "--jobs", "1", "--db", db,
-                str(broken), str(NIM / "random.py"))
+                "--wide", str(broken), str(NIM / "random.py"))
     # after the table, once (gcc quotes the source line too), not in each game
     assert out.stdout.count(f"{broken}: compile error:") == 1
     assert out.stdout.count("undeclared (first use in this function)") == 1

@@ -29,7 +29,18 @@ from judge.commands.runs import RunKind, execute, run_state
 from judge.games.base import InputError
 from judge.plan import OPTIMAL, GameSpec, MatchPlan, Plan, is_program
 from judge.players.level import PREFIX, is_level, parse_level
-from judge.report import render_table, to_json, write_tables
+from judge.report import (
+    Fit,
+    printable_line,
+    render_rows,
+    render_table,
+    rules_line,
+    shortened,
+    to_json,
+    wrapped,
+    write_tables,
+    wtl,
+)
 from judge.results import compile_error, compile_errors_text
 from judge.sprt import DEFAULTS, SprtParams, parse_sprt
 from judge.store import Store
@@ -85,7 +96,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="continue a stopped match until the SPRT decides or --max-games")
     add_opponent_option(p)
     add_harness_options(p)
-    add_output_options(p, extra=())
+    add_output_options(p)
     p.set_defaults(func=run)
     remember_defaults(p)
 
@@ -250,9 +261,18 @@ def decision_text(plan: MatchPlan, data: MatchStats, state: str) -> str:
     return f"no decision yet (the match is {state})"
 
 
+#: the match at 80 columns: the bots in the heading, wins, ties and losses in one column,
+#: the interval, the bounds and the decision in the SPRT's line below
+NARROW_MATCH = (["pairs", "w/t/l", "pentanomial", "score", "elo", "los", "llr"], Fit({}))
+#: the games at 80 columns (as a tournament's, with the pair)
+NARROW_GAMES = (["game", "pair", "players", "results", "moves"],
+                Fit({"moves": "text", "players": "text", "results": "text"}))
+
+
 def print_match(store: Store, run_id: int, fmt: str, details: bool,
-                output_dir: str | None = None) -> None:
-    """Print a stored match (CSV: one table; every table as a file in `output_dir`)."""
+                output_dir: str | None = None, wide: bool = False) -> None:
+    """Print a stored match (CSV: one table; every table as a file in `output_dir`); a
+    `table` fits 80 columns unless `wide`."""
     info = store.run(run_id)
     plan = info.plan
     assert isinstance(plan, MatchPlan)
@@ -263,8 +283,13 @@ def print_match(store: Store, run_id: int, fmt: str, details: bool,
     errors = [(plan.shown_name(who),
                compile_error([(rec, rec.seat_of(who)) for rec in records.values()]))
               for who in plan.bots]
+    if fmt == "html":
+        from judge.html import render_report
+
+        sys.stdout.write(render_report(store, run_id))
+        return
     if fmt not in ("table", "json", "csv", "markdown"):
-        raise InputError(f"a match is shown as table, json, csv or markdown, not {fmt}")
+        raise InputError(f"a match is shown as table, json, csv, markdown or html, not {fmt}")
     if fmt == "json":
         sys.stdout.write(to_json({"run": run_id, "game": info.game, "state": state,
                                   "seed": plan.seed, "tier": plan.harness.tier,
@@ -287,7 +312,7 @@ def print_match(store: Store, run_id: int, fmt: str, details: bool,
            "los": "" if data.los is None else f"{100 * data.los:.1f}%",
            "llr": f"{data.llr:.2f}",
            "bounds": f"[{data.llr_bounds[0]:.2f}, {data.llr_bounds[1]:.2f}]",
-           "decision": data.decision or ""}
+           "decision": data.decision or "", "w/t/l": wtl(data.wins, data.ties, data.losses)}
     games = [dict(g.to_json(), game=n,
                   players=" vs ".join(plan.shown_name(who) for who in g.players),
                   results="-".join(g.results), moves=", ".join(g.moves))
@@ -304,17 +329,33 @@ def print_match(store: Store, run_id: int, fmt: str, details: bool,
     if fmt == "csv":  # one table: the games with --details, else the match
         sys.stdout.write(render_table(tables["games" if details else "match"], fmt))
         return
-    if fmt == "table":
+    narrow = fmt == "table" and not wide
+    if narrow:
+        a, b = (shortened(printable_line(name), 36, keep_end=True) for name in (a, b))
+        sys.stdout.write(f"match {run_id}: {plan.game} (seed {plan.seed}, confinement "
+                         f"{plan.harness.tier})\n{rules_line(info.game)}{a} vs {b}\n"
+                         f"wins, ties, losses and Elo are {a}'s\n")
+        sys.stdout.write(render_rows([row], fmt, *NARROW_MATCH))
+    elif fmt == "table":
         sys.stdout.write(f"match {run_id}: {info.game} (seed {plan.seed}, "
                          f"confinement {plan.harness.tier}); wins, ties, losses and Elo "
                          f"are {a}'s\n")
-    sys.stdout.write(render_table(tables["match"], fmt))
-    sys.stdout.write(compile_errors_text(errors))
-    sys.stdout.write(f"\nSPRT {plan.sprt.text()} (pentanomial, logistic Elo): "
-                     f"{decision_text(plan, data, state)}\n")
+    if not narrow:
+        sys.stdout.write(render_table(tables["match"], fmt))
+    sys.stdout.write(compile_errors_text((shortened(who, 64, keep_end=True) if narrow else who,
+                                          error) for who, error in errors))
+    sprt = f"SPRT {plan.sprt.text()} (pentanomial, logistic Elo):"
+    decision = decision_text(plan, data, state)
+    sys.stdout.write(f"\n{sprt}\n{wrapped(decision)}" if narrow else f"\n{sprt} {decision}\n")
     if data.void_pairs:
         sys.stdout.write(f"{data.void_pairs} pairs had a void game (judge error) and "
                          f"count for neither bot\n")
     if details:
         sys.stdout.write("\n")
-        sys.stdout.write(render_table(tables["games"], fmt))
+        if narrow:
+            from judge.commands.tournament import write_narrow_games
+
+            write_narrow_games(games, [tuple(map(plan.shown_name, g.players)) for g in listed],
+                               [(g.results, g.verdict) for g in listed], NARROW_GAMES)
+        else:
+            sys.stdout.write(render_table(tables["games"], fmt))

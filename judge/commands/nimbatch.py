@@ -49,7 +49,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--per-case", action="store_true",
                    help="grade every data set from a run of its own, even when the run on "
                    "the whole file succeeds")
-    p.add_argument("--format", choices=FORMATS, default="table", help="output format")
+    p.add_argument("--format", choices=(*FORMATS, "html"), default="table",
+                   help="output format: html is one self-contained page (every program's "
+                   "grade, then every line of each program, graded)")
     p.add_argument("--details", action="store_true",
                    help="show every line's verdict, how it was graded, and the notes")
     add_harness_options(p, jobs=False, seed=False, limits={
@@ -99,7 +101,16 @@ def grade(plan: NimBatchPlan) -> list[dict[str, Any]]:
 def run(args: argparse.Namespace) -> int:
     """Grade each program and print the grades."""
     plan, skipped = new_plan(args)
-    render(grade(plan), args.format, args.details)
+    rows = grade(plan)
+    if args.format == "html":
+        from judge.html import render_nim_batch
+
+        sys.stdout.write(render_nim_batch(plan, [
+            dict(row, note_lines=row["notes"],
+                 lines=[dict(entry, graded=graded(entry)) for entry in row["lines"]])
+            for row in table_rows(rows)]))
+    else:
+        render(rows, args.format, args.details)
     return ExitStatus.SKIPPED if skipped else ExitStatus.OK
 
 
@@ -109,13 +120,7 @@ def render(rows: list[dict[str, Any]], fmt: str, details: bool) -> None:
         sys.stdout.write(to_json({"programs": [{k: v for k, v in r.items() if k != "score"}
                                                for r in rows]}))
         return
-    table = []
-    for r in rows:
-        wrong = r["first_wrong"]
-        shown = "" if wrong is None else (
-            f"line {wrong['line']}: expected {wrong['expected']!r}, got "
-            + ("nothing" if wrong["got"] is None else repr(wrong["got"])))
-        table.append(dict(r, first_wrong=shown, notes=summary(r)))
+    table = table_rows(rows)
     if fmt == "csv" and details:  # one table: every line of every program
         lines = [dict(entry, program=r["program"], graded=graded(entry))
                  for r in rows for entry in r["lines"]]
@@ -133,6 +138,18 @@ def render(rows: list[dict[str, Any]], fmt: str, details: bool) -> None:
             lines = [dict(entry, graded=graded(entry)) for entry in r["lines"]]
             sys.stdout.write(render_rows(lines, fmt,
                                          ["line", "heaps", "expected", "got", "ok", "graded"]))
+
+
+def table_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The grades as the table shows them: the first wrong line and the notes in short."""
+    table = []
+    for r in rows:
+        wrong = r["first_wrong"]
+        shown = "" if wrong is None else (
+            f"line {wrong['line']}: expected {wrong['expected']!r}, got "
+            + ("nothing" if wrong["got"] is None else repr(wrong["got"])))
+        table.append(dict(r, first_wrong=shown, notes=summary(r)))
+    return table
 
 
 def summary(row: dict[str, Any]) -> str:

@@ -41,7 +41,8 @@ def add_opponent_option(p: argparse.ArgumentParser) -> None:
 
 
 def add_output_options(p: argparse.ArgumentParser, extra: tuple[str, ...] = ("html",)) -> None:
-    """`--format` (the table formats and `extra` ones), `--output`, `--details`, `--db`."""
+    """`--format` (the table formats and `extra` ones), `--output`, `--details`, `--wide`,
+    `--db`."""
     p.add_argument("--format", choices=(*FORMATS, *extra), default="table",
                    help="output format: html is one self-contained page (a game viewer for "
                    "every game)" + (", jsonl one transcript line per game, replayable"
@@ -49,6 +50,11 @@ def add_output_options(p: argparse.ArgumentParser, extra: tuple[str, ...] = ("ht
     p.add_argument("--output", metavar="FILE",
                    help="write the output to FILE (whole, or not at all) instead of stdout")
     p.add_argument("--details", action="store_true", help="also list every game")
+    p.add_argument("--wide", action="store_true",
+                   help="--format table in full: every column, whole names and paths, the "
+                   "rules in the heading (by default a table fits 80 columns: long paths "
+                   "keep their end, …/alice/main.c, and some columns are merged or left out; "
+                   "the other formats always give everything)")
     p.add_argument("--output-dir", metavar="DIR",
                    help="also write every table (bots or standings, crosstable, games) to "
                    "its own file in DIR, in the --format (csv: NAME.csv); stdout then has one")

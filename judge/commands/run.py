@@ -20,8 +20,26 @@ from judge.commands.options import (
 from judge.commands.runs import AllGames, RunKind, execute, run_state
 from judge.games.base import Game, InputError
 from judge.plan import OPTIMAL, GameSpec, GradingPlan, Plan
-from judge.report import render_rows, to_json, write_tables
-from judge.results import compile_errors_text, failures_text, mistake_text
+from judge.report import (
+    Fit,
+    notes,
+    outcome,
+    printable_line,
+    render_rows,
+    rules_line,
+    shortened,
+    to_json,
+    wrapped,
+    write_tables,
+    wtl,
+)
+from judge.results import (
+    compile_errors_text,
+    failures_text,
+    mistake_text,
+    twin_groups,
+    twin_marks,
+)
 from judge.store import Store
 from judge.summaries import grading_rows
 from judge.testsets import default_tests
@@ -187,10 +205,31 @@ def given_up(bot: str, records: list[PlayedGame], n: int) -> str | None:
             f"(--fail-fast {n})")
 
 
+#: the bot table at 80 columns: wins, ties and losses in one column, long names shortened
+NARROW_BOTS = (["bot", "points", "w/t/l", "accuracy", "failures"],
+               Fit({"bot": "path", "failures": "text"}))
+#: the games at 80 columns: result and verdict in one column, the messages under it
+NARROW_GAMES = (["game", "bot", "seat", "start", "result", "first_mistake", "moves"],
+                Fit({"moves": "text", "first_mistake": "text", "start": "text", "bot": "path"},
+                    drop=("moves", "first_mistake")))
+
+
+def twins_text(twins: list[tuple[str, str, tuple[str, ...]]], narrow: bool) -> str:
+    """The note under the bot table for each group of bots flagged as one program (at 80
+    columns when `narrow`: the names shortened, the lines wrapped)."""
+    lines = []
+    for mark, what, group in twins:
+        names = [shortened(printable_line(bot), 40, keep_end=True) if narrow
+                 else printable_line(bot) for bot in group]
+        line = f"{mark}: {', '.join(names)} {what}: the same program?"
+        lines.append(wrapped(line) if narrow else line + "\n")
+    return "\n" + "".join(lines) if lines else ""
+
+
 def print_run(store: Store, run_id: int, fmt: str, details: bool,
-              output_dir: str | None = None) -> None:
+              output_dir: str | None = None, wide: bool = False) -> None:
     """Print a stored grading run in the chosen format (CSV: one table; all of them as
-    files in `output_dir`)."""
+    files in `output_dir`); a `table` fits 80 columns unless `wide`."""
     info = store.run(run_id)
     plan = info.plan
     assert isinstance(plan, GradingPlan)
@@ -209,8 +248,11 @@ def print_run(store: Store, run_id: int, fmt: str, details: bool,
                                   "bots": [b.to_json() for b in bots],
                                   "games": [g.to_json() for g in games]}))
         return
+    twins = twin_groups(bots)
+    marks = twin_marks(twins)
     rows = [dict(b.to_json(), points=f"{b.points:g}/{b.max_points:g}",
                  accuracy="" if b.accuracy is None else f"{100 * b.accuracy:.1f}%",
+                 **{"w/t/l": wtl(b.wins, b.ties, b.losses)},
                  failures=failures_text(b.failures, b.judge_errors)) for b in bots]
     headers = ["bot", "games", "wins", "ties", "losses", "points", "accuracy", "failures"]
     detail_headers = ["game", "bot", "start", "seat", "result", "verdict", "message",
@@ -218,6 +260,7 @@ def print_run(store: Store, run_id: int, fmt: str, details: bool,
     detail = [dict(g.to_json(), moves=", ".join(g.moves), game=n,
                    first_mistake=mistake_text(g.first_mistake))
               for n, g in enumerate(games, 1)]
+    narrow = fmt == "table" and not wide
     if output_dir is not None and fmt != "json":
         write_tables(output_dir, fmt, {"bots": (rows, headers),
                                        "games": (detail, detail_headers)})
@@ -227,11 +270,30 @@ def print_run(store: Store, run_id: int, fmt: str, details: bool,
         return
     if fmt == "table":
         against = "" if opponent == "optimal" else f", against the {opponent} opponent"
-        sys.stdout.write(f"run {run_id}: {info.game} (confinement {plan.harness.tier}"
-                         f"{against})\n")
-    sys.stdout.write(render_rows(rows, fmt, headers))
+        sys.stdout.write(f"run {run_id}: {plan.game if narrow else info.game} (confinement "
+                         f"{plan.harness.tier}{against})\n")
+    # a bot flagged as one program with another: its marks after its name, a note below
+    shown = [dict(row, bot=f"{row['bot']} {marks[b.bot]}" if b.bot in marks else row["bot"])
+             for row, b in zip(rows, bots, strict=True)]
+    if narrow:
+        sys.stdout.write(rules_line(info.game))
+        sys.stdout.write(render_rows(shown, fmt, *NARROW_BOTS))
+    else:
+        sys.stdout.write(render_rows(shown, fmt, headers))
+    sys.stdout.write(twins_text(twins, narrow))
     if fmt in ("table", "markdown"):  # CSV stays one table; JSON has compile_error
-        sys.stdout.write(compile_errors_text((b.bot, b.compile_error) for b in bots))
+        sys.stdout.write(compile_errors_text(
+            (shortened(b.bot, 64, keep_end=True) if narrow else b.bot, b.compile_error)
+            for b in bots))
     if details:
         sys.stdout.write("\n")
-        sys.stdout.write(render_rows(detail, fmt, detail_headers))
+        if not narrow:
+            sys.stdout.write(render_rows(detail, fmt, detail_headers))
+            return
+        for row, g in zip(detail, games, strict=True):
+            row["result"] = outcome(g.result, g.verdict)
+        headers, fit = NARROW_GAMES
+        if plan.seats != "both":
+            headers = [h for h in headers if h != "seat"]
+        sys.stdout.write(render_rows(detail, fmt, headers, fit))
+        sys.stdout.write(notes([(row["game"], row["message"]) for row in detail]))

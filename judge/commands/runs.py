@@ -224,8 +224,8 @@ class RunKind:
     #: the plan of a new run from the arguments, and the messages of bots skipped (their
     #: language not installed here)
     build: Callable[[argparse.Namespace], tuple[Plan, list[str]]]
-    #: print a stored run: (store, run, format, details, output folder)
-    render: Callable[[Store, int, str, bool, str | None], None]
+    #: print a stored run: (store, run, format, details, output folder, tables in full)
+    render: Callable[[Store, int, str, bool, str | None, bool], None]
     #: what it plays next, given its store and backend
     schedule: Callable[[Plan, Store, int, Backend], Schedule] = \
         lambda plan, store, run_id, backend: AllGames(plan, store, run_id)
@@ -260,7 +260,7 @@ def execute(args: argparse.Namespace, kind: RunKind) -> int:
         run_id = store.create_run(plan)
     play(store, run_id, plan, backend, kind.schedule(plan, store, run_id, backend))
     with output_to(args.output):
-        kind.render(store, run_id, args.format, args.details, args.output_dir)
+        kind.render(store, run_id, args.format, args.details, args.output_dir, args.wide)
     return exit_status(store, run_id, bool(skipped))
 
 

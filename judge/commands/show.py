@@ -16,7 +16,7 @@ from judge.commands.runs import check_output, check_output_dir, open_store, outp
 from judge.exits import ExitStatus
 from judge.games.base import InputError
 from judge.plan import OPTIMAL, GradingPlan, MatchPlan
-from judge.report import render_rows, to_json
+from judge.report import Fit, render_rows, to_json
 from judge.summaries import graded_games, ordered_records
 
 
@@ -69,12 +69,16 @@ def _show(store: Any, args: argparse.Namespace) -> int:
         if args.format == "json":
             sys.stdout.write(to_json(rows))
         else:
-            shown = [dict(r, date=time.strftime("%Y-%m-%d %H:%M", time.localtime(r["created"])),
+            narrow = args.format == "table" and not args.wide
+            shown = [dict(r, date=time.strftime("%m-%d %H:%M" if narrow else "%Y-%m-%d %H:%M",
+                                                time.localtime(r["created"])),
+                          game=r["game"].partition(" ")[0] if narrow else r["game"],
                           bots=", ".join(Path(r["opponent"] if b == OPTIMAL else b).name
                                          for b in r["bots"]),
                           progress=f"{r['games']}/{r['planned'] or '?'}") for r in rows]
-            sys.stdout.write(render_rows(shown, args.format, ["id", "kind", "date", "game",
-                                                              "bots", "progress", "state"]))
+            sys.stdout.write(render_rows(  # narrow: the rules and the year left out
+                shown, args.format, ["id", "kind", "date", "game", "bots", "progress", "state"],
+                Fit({"bots": "text"}) if narrow else None))
         return 0
     info = store.run(args.run_id)
     if args.format == "jsonl":
@@ -94,13 +98,13 @@ def _show(store: Any, args: argparse.Namespace) -> int:
     if info.kind == "match":
         from judge.commands.match import print_match
 
-        print_match(store, args.run_id, args.format, args.details, args.output_dir)
+        print_match(store, args.run_id, args.format, args.details, args.output_dir, args.wide)
     elif info.kind == "tournament":
         from judge.commands.tournament import print_tournament
 
-        print_tournament(store, args.run_id, args.format, args.details, args.output_dir)
+        print_tournament(store, args.run_id, args.format, args.details, args.output_dir, args.wide)
     else:
-        print_run(store, args.run_id, args.format, args.details, args.output_dir)
+        print_run(store, args.run_id, args.format, args.details, args.output_dir, args.wide)
     return 0
 
 

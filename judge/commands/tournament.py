@@ -25,7 +25,18 @@ from judge.commands.runs import RunKind, execute, run_state
 from judge.games.base import InputError
 from judge.plan import OPTIMAL, TournamentPlan, is_program
 from judge.players.level import PREFIX, is_level, parse_level
-from judge.report import render_table, to_json, write_tables
+from judge.report import (
+    Fit,
+    notes,
+    outcome,
+    render_rows,
+    render_table,
+    rules_line,
+    shortened,
+    to_json,
+    write_tables,
+    wtl,
+)
 from judge.results import compile_errors_text, failures_text
 from judge.store import Store
 from judge.summaries import standings
@@ -122,9 +133,23 @@ def run(args: argparse.Namespace) -> int:
                        "--include-optimal"), new_plan, print_tournament))
 
 
+#: the standings at 80 columns: wins, ties and losses in one column, no interval
+NARROW_STANDINGS = (["rank", "bot", "points", "w/t/l", "rating", "accuracy", "failures"],
+                    Fit({"bot": "path", "failures": "text"}))
+#: the games at 80 columns: the names shortened, result and verdict in one column, the
+#: messages under it
+NARROW_GAMES = (["game", "players", "results", "moves"],
+                Fit({"moves": "text", "players": "text", "results": "text"}))
+#: the crosstable's columns per block at 80 columns (its rows repeated under each block)
+CROSS_BLOCK = 8
+#: a name in a narrowed players column
+NAME_WIDTH = 16
+
+
 def print_tournament(store: Store, run_id: int, fmt: str, details: bool,
-                     output_dir: str | None = None) -> None:
-    """Print a stored tournament (CSV: one table; all of them as files in `output_dir`)."""
+                     output_dir: str | None = None, wide: bool = False) -> None:
+    """Print a stored tournament (CSV: one table; all of them as files in `output_dir`);
+    a `table` fits 80 columns unless `wide`."""
     info = store.run(run_id)
     plan = info.plan
     assert isinstance(plan, TournamentPlan)
@@ -149,6 +174,7 @@ def print_tournament(store: Store, run_id: int, fmt: str, details: bool,
                          rating="" if s.rating is None else f"{s.rating:.0f}",
                          interval=interval,
                          failures=failures_text(b.failures, b.judge_errors),
+                         **{"w/t/l": wtl(b.wins, b.ties, b.losses)},
                          accuracy="" if b.accuracy is None else f"{100 * b.accuracy:.1f}%"))
     names = [s.row.bot for s in data.standings]
     cross = data.crosstable
@@ -168,17 +194,46 @@ def print_tournament(store: Store, run_id: int, fmt: str, details: bool,
     if fmt == "csv":  # one table: the games with --details, else the standings
         sys.stdout.write(render_table(tables["games" if details else "standings"], fmt))
         return
+    narrow = fmt == "table" and not wide
     if fmt == "table":
-        sys.stdout.write(f"tournament {run_id}: {info.game} (seed {plan.seed},"
-                         f" confinement {plan.harness.tier})\n")
-    sys.stdout.write(render_table(tables["standings"], fmt))
-    sys.stdout.write(compile_errors_text((s.row.bot, s.row.compile_error)
+        sys.stdout.write(f"tournament {run_id}: {plan.game if narrow else info.game} (seed "
+                         f"{plan.seed}, confinement {plan.harness.tier})\n")
+    if narrow:
+        sys.stdout.write(rules_line(info.game))
+    sys.stdout.write(render_rows(rows, fmt, *NARROW_STANDINGS) if narrow
+                     else render_table(tables["standings"], fmt))
+    sys.stdout.write(compile_errors_text((shortened(s.row.bot, 64, keep_end=True) if narrow
+                                          else s.row.bot, s.row.compile_error)
                                          for s in data.standings))
     sys.stdout.write("\n")
-    sys.stdout.write(render_table(tables["crosstable"], fmt))
+    if narrow:
+        for first in range(1, len(names) + 1, CROSS_BLOCK):
+            columns = [f"#{j}" for j in range(first, min(first + CROSS_BLOCK, len(names) + 1))]
+            sys.stdout.write(("\n" if first > 1 else "")
+                             + render_rows(cross_rows, fmt, ["bot", *columns],
+                                           Fit({"bot": "path"})))
+    else:
+        sys.stdout.write(render_table(tables["crosstable"], fmt))
     if data.identical_games:
         sys.stdout.write(f"\n{data.identical_games} games repeat an earlier game move for "
                          "move (deterministic bots): more rounds add no information.\n")
     if details:
         sys.stdout.write("\n")
-        sys.stdout.write(render_table(tables["games"], fmt))
+        if narrow:
+            write_narrow_games(games, [g.players for g in data.games],
+                               [(g.results, g.verdict) for g in data.games], NARROW_GAMES)
+        else:
+            sys.stdout.write(render_table(tables["games"], fmt))
+
+
+def write_narrow_games(rows: list[dict], players: list[tuple[str, ...]],
+                       outcomes: list[tuple[tuple[str, ...], str]],
+                       narrow: tuple[list[str], Fit]) -> None:
+    """A tournament's or a match's games at 80 columns: the players' names shortened,
+    results and verdict in one column, the messages under the table."""
+    for row, who, (results, verdict) in zip(rows, players, outcomes, strict=True):
+        row.update(players=" vs ".join(shortened(name, NAME_WIDTH, keep_end=True)
+                                       for name in who),
+                   results=outcome("-".join(results), verdict))
+    sys.stdout.write(render_rows(rows, "table", *narrow))
+    sys.stdout.write(notes([(row["game"], row["message"]) for row in rows]))

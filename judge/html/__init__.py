@@ -29,13 +29,13 @@ from judge.html.pages import (
     result_words,
     tournament_result,
 )
-from judge.plan import GradingPlan, TournamentPlan
+from judge.plan import GradingPlan, MatchPlan, NimBatchPlan, TournamentPlan
 from judge.records import PlayedGame
 from judge.report import printable
-from judge.results import mistake_text
-from judge.summaries import graded_games, grading_rows, standings
+from judge.results import mistake_text, twin_groups, twin_marks
+from judge.summaries import graded_games, grading_rows, match_data, standings
 
-__all__ = ["render_report"]
+__all__ = ["render_nim_batch", "render_report"]
 
 #: the game list's columns: (key, header, widest in ch; None takes the rest of the width)
 RUN_COLUMNS = [("n", "#", 9), ("bot", "bot", 40), ("start", "start", 30), ("seat", "seat", 6),
@@ -104,6 +104,7 @@ def render_report(store: Any, run_id: int) -> str:
         "stored": len(records),
         "css": _static("report.css"),
         "js": _static("viewer.js"),
+        "list_js": _static("gamelist.js"),
         "chunk": CHUNK,
     }
     if isinstance(plan, TournamentPlan):
@@ -112,6 +113,10 @@ def render_report(store: Any, run_id: int) -> str:
     elif isinstance(plan, GradingPlan):
         context.update(_grading(game, plan, records))
         template = "run.html.j2"
+    elif isinstance(plan, MatchPlan):
+        context.update(_match(plan, records, store.running(run_id)
+                              or info.finished is not None))
+        template = "match.html.j2"
     else:
         raise InputError(f"run {run_id} is a {plan.kind}: its HTML report is not made yet "
                          "(give --format table, json, csv or markdown)")
@@ -119,6 +124,21 @@ def render_report(store: Any, run_id: int) -> str:
                                   "games": len(context["games"]), "run": run_id})
     page = _environment().get_template(template).render(context)
     # a bot's text may hold lone surrogates (bytes that were not UTF-8): keep the page writable
+    return page.encode("utf-8", "replace").decode("utf-8")
+
+
+def render_nim_batch(plan: NimBatchPlan, programs: list[dict[str, Any]]) -> str:
+    """One self-contained HTML page of a nim-batch grading: each program's score, verdict,
+    first wrong line and notes (`programs`: the rows of the table, each with its `lines`,
+    every line graded and how), then every line of each program."""
+    import judge
+
+    page = _environment().get_template("nimbatch.html.j2").render({
+        "about": {"version": judge.__version__, "tier": plan.harness.tier,
+                  "input": plan.input_file or "the standard nim.txt", "cases": len(plan.cases),
+                  "strict": plan.strict, "per_case": plan.per_case},
+        "programs": programs, "css": _static("report.css"),
+    })
     return page.encode("utf-8", "replace").decode("utf-8")
 
 
@@ -149,7 +169,9 @@ def _grading(game: Any, plan: GradingPlan, records: dict[str, PlayedGame]
             "moves": len(row.moves), "seed": rec.seed,
         })
     opponent = plan.opponent
+    twins = twin_groups(bots)
     return {"bots": bots, "games": games, "data": _data_blocks(game, listed, opponent),
+            "twins": twins, "marks": twin_marks(twins),
             "columns": column_widths(games, RUN_COLUMNS)}
 
 
@@ -183,6 +205,32 @@ def _tournament(game: Any, plan: TournamentPlan, records: dict[str, PlayedGame]
         "columns": column_widths([dict(g, one=g["players"][0], two=g["players"][1])
                                   for g in games], TOURNAMENT_COLUMNS),
     }
+
+
+def _match(plan: MatchPlan, records: dict[str, PlayedGame], finished: bool
+           ) -> dict[str, Any]:
+    """A match's statistics, its SPRT's decision and its games (numbered by --details)."""
+    data, listed = match_data(plan, records)
+    a, b = (plan.shown_name(who) for who in plan.bots)
+    lower, upper = data.llr_bounds
+    decision = {"H1": f"H1 accepted: {a} is stronger than {b}",
+                "H0": f"H0 accepted: {a} is not stronger than {b} by {plan.sprt.elo1:g} Elo",
+                None: "no decision" if finished else "no decision yet"}[data.decision]
+    number = {g.key: n for n, g in enumerate(listed, 1)}
+    games = [{"n": n, "pair": g.pair, "players": [plan.shown_name(w) for w in g.players],
+              "start": g.start, "result": tournament_result(g.results), "verdict": g.verdict,
+              "verdict_text": _verdict_text(g.verdict, records[g.key].verdict.seat),
+              "moves": len(g.moves), "seed": g.seed,
+              "twin": number.get(g.identical_to) if g.identical_to else None,
+              "results": [result_words(g.results, s) for s in (0, 1)]}
+             for n, g in enumerate(listed, 1)]
+    game = plan.load_game()
+    return {"bots": (a, b), "stats": data, "sprt": plan.sprt.text(), "decision": decision,
+            "bounds": (lower, upper), "games": games,
+            "data": _data_blocks(game, [(records[g.key], None) for g in listed],
+                                 plan.opponent),
+            "columns": column_widths([dict(g, one=g["players"][0], two=g["players"][1])
+                                      for g in games], TOURNAMENT_COLUMNS)}
 
 
 def _verdict_text(code: str, seat: int | None) -> str:
