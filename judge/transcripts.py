@@ -19,15 +19,16 @@ from judge.games.base import InputError, MoveError
 from judge.plan import GradingPlan, MatchPlan
 from judge.records import PlayedGame
 from judge.store import StoredRun
-from judge.summaries import graded_games, ordered_records
+from judge.summaries import View, graded_games, ordered_records
 from judge.verdicts import JUDGE_ERROR, LOSING, MEANINGS
 
 FORMAT = "judge-transcript/1"
 
 
-def transcript_lines(store: Any, run_id: int) -> Iterator[str]:
+def transcript_lines(store: Any, run_id: int, view: View | None = None) -> Iterator[str]:
     """The stored games of run `run_id`, one JSON line each, in the order `--details`
-    numbers them."""
+    numbers them, as `view` shows them (the solver's values only at full feedback; shared:
+    display names, no paths)."""
     from judge.analysis import review
 
     info = store.run(run_id)
@@ -35,18 +36,19 @@ def transcript_lines(store: Any, run_id: int) -> Iterator[str]:
     game = plan.load_game()
     tier = plan.harness.tier
     hashes = plan.fingerprints()
+    view = view or View.of(plan)
     for number, rec in enumerate(games_in_order(info, store.games(run_id)), 1):
         start = game.parse_position(rec.start)
-        reviews = review(game, start, rec.move_texts)
+        reviews = review(game, start, rec.move_texts) if view.feedback.solution else []
         yield json.dumps({
             "format": FORMAT, "judge": __version__, "run": run_id, "kind": info.kind,
-            "game_number": number, "key": rec.key, "game": plan.game,
+            "game_number": number, "key": rec.key and view.text(rec.key), "game": plan.game,
             # a game played on a cluster worker: that worker's tier, and the worker
             "rules": plan.rules, "tier": rec.tier or tier,
             **({"worker": rec.worker} if rec.worker else {}),
             "run_seed": plan.seed,
             "seed": rec.seed, "opponent": plan.opponent,
-            "players": [{"seat": s + 1, "name": name, "sha256": hashes.get(name)}
+            "players": [{"seat": s + 1, "name": view.name(name), "sha256": hashes.get(name)}
                         for s, name in enumerate(rec.players)],
             "start": rec.start,
             "moves": [
@@ -55,7 +57,8 @@ def transcript_lines(store: Any, run_id: int) -> Iterator[str]:
                  **({"before": reviews[i].before, "after": reviews[i].after}
                     if i < len(reviews) else {})}
                 for i, m in enumerate(rec.moves)],
-            "results": list(rec.results), "verdict": rec.verdict.to_dict(),
+            "results": list(rec.results),
+            "verdict": {**rec.verdict.to_dict(), "message": view.text(rec.verdict.message)},
             "score": None if rec.score is None else list(rec.score), "final": rec.final,
         }, separators=(",", ":"))
 

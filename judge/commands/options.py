@@ -56,6 +56,22 @@ def add_output_options(p: argparse.ArgumentParser, extra: tuple[str, ...] = ("ht
                    help=f"the results database (default: {DEFAULT_DB} in this directory)")
 
 
+def add_feedback_options(p: argparse.ArgumentParser) -> None:
+    """`--feedback` and `--share`: what a grading run's results give away."""
+    from judge.results import Feedback
+
+    g = p.add_argument_group("what the results give away (for every --format)")
+    g.add_argument("--feedback", choices=[f.value for f in Feedback], default="full",
+                   help="full (default): every game's first mistake with the right moves, "
+                   "and in the HTML every move judged with its values; mistakes: where each "
+                   "game was lost (the number of the first mistake and the move played), "
+                   "but no right move, value or remoteness; results: only the results and "
+                   "verdicts (no first mistake, no move judged, no accuracy)")
+    g.add_argument("--share", action="store_true",
+                   help="output meant for the class: bots by their display names (see "
+                   "--names), and no path, working directory or database of the organiser's")
+
+
 def add_credentials_option(p: argparse.ArgumentParser) -> None:
     """`--credentials DIR`: the cluster's credentials folder."""
     from judge.credentials import ENV

@@ -9,19 +9,27 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from judge import verdicts
-from judge.commands.inputs import check_bots, game_from_args, harness_setup, load_starts, sources
+from judge.commands.inputs import (
+    check_bots,
+    display_names,
+    game_from_args,
+    harness_setup,
+    load_starts,
+    sources,
+)
 from judge.commands.options import (
+    add_feedback_options,
     add_game_options,
     add_harness_options,
     add_opponent_option,
     add_output_options,
     remember_defaults,
 )
-from judge.commands.runs import AllGames, RunKind, execute, run_state
+from judge.commands.runs import AllGames, Output, RunKind, execute, run_state
 from judge.games.base import Game, InputError
 from judge.plan import OPTIMAL, GameSpec, GradingPlan, Plan
 from judge.report import render_rows, to_json, write_tables
-from judge.results import compile_errors_text, failures_text, mistake_text
+from judge.results import compile_errors_text, failures_text
 from judge.store import Store
 from judge.summaries import grading_rows
 from judge.testsets import default_tests
@@ -59,11 +67,17 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "first move (it does not compile, crashes at start, waits for input it "
                    "will not get), record its other games as not played, and lost "
                    "(verdict not-played), instead of playing each to the same end")
+    p.add_argument("--names", metavar="FILE",
+                   help="the bots' display names (shown with --share, in the grade book, the "
+                   "pages per bot and `judge show`'s list): one bot a line, PATH<TAB>NAME or "
+                   "PATH,NAME (a CSV row); default: a bot's file name, or where bots share "
+                   "one (alice/main.c, bob/main.c) the name of its folder")
     p.add_argument("--resume", type=int, metavar="RUN",
                    help="continue an interrupted run, playing only its missing games")
     add_opponent_option(p)
     add_harness_options(p)
     add_output_options(p)
+    add_feedback_options(p)
     p.set_defaults(func=run)
     remember_defaults(p)
 
@@ -123,19 +137,24 @@ def new_plan(args: argparse.Namespace) -> tuple[GradingPlan, list[str]]:
     game = game_from_args(args)
     harness = harness_setup(args)
     starts = test_starts(game, args.tests, args.seats)
+    names = display_names(args.names, args.bots) if args.names else {}
     bots, skipped = check_bots(args.bots)
     plan = GradingPlan(
         game=game.name, rules=game.rules_string(), harness=harness, opponent=args.opponent,
         directory=os.getcwd(), sources=sources(bots), bots=tuple(bots), tests=args.tests,
-        seats=args.seats, starts=starts, fail_fast=args.fail_fast)
+        seats=args.seats, starts=starts, fail_fast=args.fail_fast,
+        names={bot: name for bot, name in names.items() if bot in bots})
     return replace(plan, planned=len(plan.schedule())), skipped
 
 
 def run(args: argparse.Namespace) -> int:
     """Grade the bots (or resume a run) and print the results."""
+    output = Output.of(args)
     return execute(args, RunKind(
-        "run", ("--game", "--rules", "--tests", "--seats", "--fail-fast"), new_plan,
-        print_run, lambda plan, store, run_id, backend: FailFast(plan, store, run_id)))
+        "run", ("--game", "--rules", "--tests", "--seats", "--fail-fast", "--names"), new_plan,
+        lambda store, run_id, fmt, details, folder: print_run(store, run_id, fmt, details,
+                                                              folder, output),
+        lambda plan, store, run_id, backend: FailFast(plan, store, run_id)))
 
 
 class FailFast(AllGames):
@@ -188,9 +207,9 @@ def given_up(bot: str, records: list[PlayedGame], n: int) -> str | None:
 
 
 def print_run(store: Store, run_id: int, fmt: str, details: bool,
-              output_dir: str | None = None) -> None:
+              output_dir: str | None = None, output: Output | None = None) -> None:
     """Print a stored grading run in the chosen format (CSV: one table; all of them as
-    files in `output_dir`)."""
+    files in `output_dir`), showing what `output` lets through."""
     info = store.run(run_id)
     plan = info.plan
     assert isinstance(plan, GradingPlan)
@@ -198,25 +217,27 @@ def print_run(store: Store, run_id: int, fmt: str, details: bool,
     bots, games = grading_rows(plan, records)
     state = run_state(store, info, len(records))
     opponent = plan.opponent
+    view = (output or Output()).view(plan)
     if fmt == "html":
         from judge.html import render_report
 
-        sys.stdout.write(render_report(store, run_id))
+        sys.stdout.write(render_report(store, run_id, view))
         return
     if fmt == "json":
         sys.stdout.write(to_json({"run": run_id, "game": info.game, "state": state,
                                   "tier": plan.harness.tier, "opponent": opponent,
-                                  "bots": [b.to_json() for b in bots],
-                                  "games": [g.to_json() for g in games]}))
+                                  "bots": [view.bot_json(b) for b in bots],
+                                  "games": [view.game_json(g) for g in games]}))
         return
-    rows = [dict(b.to_json(), points=f"{b.points:g}/{b.max_points:g}",
+    rows = [dict(view.bot_json(b), points=f"{b.points:g}/{b.max_points:g}",
                  accuracy="" if b.accuracy is None else f"{100 * b.accuracy:.1f}%",
                  failures=failures_text(b.failures, b.judge_errors)) for b in bots]
-    headers = ["bot", "games", "wins", "ties", "losses", "points", "accuracy", "failures"]
-    detail_headers = ["game", "bot", "start", "seat", "result", "verdict", "message",
-                      "first_mistake", "moves"]
-    detail = [dict(g.to_json(), moves=", ".join(g.moves), game=n,
-                   first_mistake=mistake_text(g.first_mistake))
+    headers = view.headers(["bot", "games", "wins", "ties", "losses", "points", "accuracy",
+                            "failures"])
+    detail_headers = view.headers(["game", "bot", "start", "seat", "result", "verdict",
+                                   "message", "first_mistake", "moves"])
+    detail = [dict(view.game_json(g), moves=", ".join(g.moves), game=n,
+                   first_mistake=view.mistake_text(g))
               for n, g in enumerate(games, 1)]
     if output_dir is not None and fmt != "json":
         write_tables(output_dir, fmt, {"bots": (rows, headers),
@@ -231,7 +252,8 @@ def print_run(store: Store, run_id: int, fmt: str, details: bool,
                          f"{against})\n")
     sys.stdout.write(render_rows(rows, fmt, headers))
     if fmt in ("table", "markdown"):  # CSV stays one table; JSON has compile_error
-        sys.stdout.write(compile_errors_text((b.bot, b.compile_error) for b in bots))
+        sys.stdout.write(compile_errors_text((r.bot, r.compile_error)
+                                             for r in map(view.bot_row, bots)))
     if details:
         sys.stdout.write("\n")
         sys.stdout.write(render_rows(detail, fmt, detail_headers))

@@ -23,6 +23,7 @@ from judge.exits import ExitStatus
 from judge.games.base import InputError, Stopped
 from judge.plan import GameSpec, Plan
 from judge.playing import Setup
+from judge.results import Feedback
 from judge.store import Store, StoredRun
 
 
@@ -211,6 +212,27 @@ class AllGames:
         if self.bar is not None:
             self.bar.close()
             self.bar = None
+
+
+@dataclass(frozen=True)
+class Output:
+    """What a rendering lets through (`--feedback`, `--share`): built once from the command
+    line, turned into the run's `judge.summaries.View` by the renderer."""
+
+    feedback: Feedback = Feedback.FULL
+    share: bool = False
+
+    @classmethod
+    def of(cls, args: argparse.Namespace) -> Output:
+        """The choice the command line made (the defaults where it has no such options)."""
+        return cls(Feedback(getattr(args, "feedback", None) or "full"),
+                   bool(getattr(args, "share", False)))
+
+    def view(self, plan: Plan) -> Any:
+        """The `judge.summaries.View` of `plan`'s run."""
+        from judge.summaries import View
+
+        return View.of(plan, self.feedback, self.share)
 
 
 @dataclass(frozen=True)

@@ -10,12 +10,12 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from judge.commands.options import add_output_options
+from judge.commands.options import add_feedback_options, add_output_options
 from judge.commands.run import print_run
-from judge.commands.runs import check_output, check_output_dir, open_store, output_to
+from judge.commands.runs import Output, check_output, check_output_dir, open_store, output_to
 from judge.exits import ExitStatus
 from judge.games.base import InputError
-from judge.plan import OPTIMAL, GradingPlan, MatchPlan
+from judge.plan import GradingPlan, MatchPlan
 from judge.report import render_rows, to_json
 from judge.summaries import graded_games, ordered_records
 
@@ -33,6 +33,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--replay", metavar="FILE",
                    help="replay the transcripts of FILE (lines of --format jsonl) through the "
                    "rules and say whether each is consistent")
+    add_feedback_options(s)
     s.set_defaults(func=show)
 
 
@@ -70,17 +71,21 @@ def _show(store: Any, args: argparse.Namespace) -> int:
             sys.stdout.write(to_json(rows))
         else:
             shown = [dict(r, date=time.strftime("%Y-%m-%d %H:%M", time.localtime(r["created"])),
-                          bots=", ".join(Path(r["opponent"] if b == OPTIMAL else b).name
-                                         for b in r["bots"]),
+                          bots=", ".join(r["names"]),
                           progress=f"{r['games']}/{r['planned'] or '?'}") for r in rows]
             sys.stdout.write(render_rows(shown, args.format, ["id", "kind", "date", "game",
                                                               "bots", "progress", "state"]))
         return 0
     info = store.run(args.run_id)
+    output = Output.of(args)
+    if output != Output() and (info.kind != "run" or args.game_number is not None):
+        raise InputError("--feedback and --share choose what a grading run's results show: "
+                         + ("--game N shows every move judged; drop them"
+                            if info.kind == "run" else f"run {args.run_id} is a {info.kind}"))
     if args.format == "jsonl":
         from judge.transcripts import transcript_lines
 
-        for line in transcript_lines(store, args.run_id):
+        for line in transcript_lines(store, args.run_id, output.view(info.plan)):
             sys.stdout.write(line + "\n")
         return 0
     if args.game_number is not None:
@@ -100,7 +105,7 @@ def _show(store: Any, args: argparse.Namespace) -> int:
 
         print_tournament(store, args.run_id, args.format, args.details, args.output_dir)
     else:
-        print_run(store, args.run_id, args.format, args.details, args.output_dir)
+        print_run(store, args.run_id, args.format, args.details, args.output_dir, output)
     return 0
 
 

@@ -32,8 +32,8 @@ from judge.html.pages import (
 from judge.plan import GradingPlan, TournamentPlan
 from judge.records import PlayedGame
 from judge.report import printable
-from judge.results import mistake_text
-from judge.summaries import graded_games, grading_rows, standings
+from judge.results import Feedback
+from judge.summaries import View, graded_games, grading_rows, standings
 
 __all__ = ["render_report"]
 
@@ -45,6 +45,9 @@ TOURNAMENT_COLUMNS = [("n", "#", 9), ("one", "player 1", 40), ("two", "player 2"
                       ("start", "start", 30), ("result", "result", 8),
                       ("verdict_text", "verdict", 26), ("moves", "moves", 8),
                       ("twin", "repeats", None), ("seed", "seed", 13)]
+#: the game list's columns each feedback level leaves out
+HIDDEN = {Feedback.FULL: (), Feedback.MISTAKES: ("perfect",),
+          Feedback.RESULTS: ("perfect", "mistake")}
 #: rows per table of the game list: a browser lays out only the tables in view
 CHUNK = 250
 
@@ -91,16 +94,18 @@ def _static(name: str) -> Markup:
     return Markup(text)  # noqa: S704 - a file of this package
 
 
-def render_report(store: Any, run_id: int) -> str:
+def render_report(store: Any, run_id: int, view: View | None = None) -> str:
     """One self-contained HTML page for the stored run `run_id` (a grading run or a
-    tournament) of `store`."""
+    tournament) of `store`, as `view` shows it (a grading run: at its feedback, shared or
+    not)."""
     info = store.run(run_id)
     plan = info.plan
+    view = view or View.of(plan)
     records = store.games(run_id)
     game = plan.load_game()
     context: dict[str, Any] = {
         # absolute: the page may be read anywhere, the command run from any folder
-        "about": about(info, str(Path(store.path).resolve())),
+        "about": about(info, str(Path(store.path).resolve()), view),
         "stored": len(records),
         "css": _static("report.css"),
         "js": _static("viewer.js"),
@@ -110,7 +115,7 @@ def render_report(store: Any, run_id: int) -> str:
         context.update(_tournament(game, plan, records))
         template = "tournament.html.j2"
     elif isinstance(plan, GradingPlan):
-        context.update(_grading(game, plan, records))
+        context.update(_grading(game, plan, records, view))
         template = "run.html.j2"
     else:
         raise InputError(f"run {run_id} is a {plan.kind}: its HTML report is not made yet "
@@ -123,34 +128,40 @@ def render_report(store: Any, run_id: int) -> str:
 
 
 def _data_blocks(game: Any, listed: list[tuple[PlayedGame, int | None]],
-                 opponent: str = "optimal") -> Markup:
+                 opponent: str = "optimal", view: View | None = None) -> Markup:
     """The per-game JSON blocks, numbered from 1 in the order of `listed`."""
     parts = []
     for n, (rec, graded) in enumerate(listed, 1):
-        payload = game_payload(game, rec, n, graded, opponent)
+        payload = game_payload(game, rec, n, graded, opponent, view)
         parts.append(f'<script type="application/json" id="game-{n}">'
                      f"{json_block(payload)}</script>\n")
     return Markup("".join(parts))  # noqa: S704 - json_block escapes every payload
 
 
-def _grading(game: Any, plan: GradingPlan, records: dict[str, PlayedGame]
+def _grading(game: Any, plan: GradingPlan, records: dict[str, PlayedGame], view: View
              ) -> dict[str, Any]:
-    """The bots' summaries and the games of a grading run (numbered as `judge show --game`)."""
+    """The bots' summaries and the games of a grading run (numbered as `judge show --game`),
+    as `view` shows them: at `mistakes` no result under perfect play and first mistakes
+    without the right moves, at `results` neither first mistakes nor accuracy."""
     bots, rows = grading_rows(plan, records)
     listed = [(rec, seat) for _, mine in graded_games(plan, records) for rec, seat in mine]
     games = []
     for n, (row, (rec, seat)) in enumerate(zip(rows, listed, strict=True), 1):
-        mistake = row.first_mistake
+        mistake = row.first_mistake if view.feedback.mistakes else None
         games.append({
-            "n": n, "bot": row.bot, "start": row.start, "seat": row.seat,
+            "n": n, "bot": view.name(row.bot), "start": row.start, "seat": row.seat,
             "result": row.result, "verdict": row.verdict,
-            "perfect": (rec.perfect or ("", ""))[seat],
-            "mistake": mistake_text(mistake), "lost": bool(mistake and mistake.changed_result),
+            "perfect": (rec.perfect or ("", ""))[seat] if view.feedback.solution else "",
+            "mistake": view.mistake_text(row),
+            "lost": bool(mistake and mistake.changed_result),
             "moves": len(row.moves), "seed": rec.seed,
         })
-    opponent = plan.opponent
-    return {"bots": bots, "games": games, "data": _data_blocks(game, listed, opponent),
-            "columns": column_widths(games, RUN_COLUMNS)}
+    columns = [c for c in RUN_COLUMNS if c[0] not in HIDDEN[view.feedback]]
+    return {"bots": [view.bot_row(b) for b in bots], "games": games,
+            "data": _data_blocks(game, listed, plan.opponent, view),
+            "columns": column_widths(games, columns),
+            "shown": {key for key, *_ in columns} | ({"accuracy"} if view.feedback.mistakes
+                                                      else set())}
 
 
 def _tournament(game: Any, plan: TournamentPlan, records: dict[str, PlayedGame]
