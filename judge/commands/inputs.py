@@ -83,6 +83,13 @@ def display_names(path: str, bots: list[str]) -> dict[str, str]:
     return names
 
 
+def check_export(fmt: str, bots: int, output_dir: str | None) -> None:
+    """Refuse Gradescope's results.json of several bots on one output: it is one bot's."""
+    if fmt == "gradescope" and bots > 1 and output_dir is None:
+        raise InputError(f"--format gradescope writes one bot's results.json, and the run "
+                         f"has {bots} bots: give --output-dir DIR for a NAME.json per bot")
+
+
 def load_starts(game: Game, path: str) -> list[str]:
     """The start positions of a user's file, in canonical notation; errors name the file.
 

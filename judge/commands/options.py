@@ -40,12 +40,20 @@ def add_opponent_option(p: argparse.ArgumentParser) -> None:
                    "legal move (default: optimal)")
 
 
+#: the formats a course takes from a grading run (`judge.exports`)
+EXPORTS = ("gradebook", "gradescope")
+
+
 def add_output_options(p: argparse.ArgumentParser, extra: tuple[str, ...] = ("html",)) -> None:
     """`--format` (the table formats and `extra` ones), `--output`, `--details`, `--db`."""
     p.add_argument("--format", choices=(*FORMATS, *extra), default="table",
                    help="output format: html is one self-contained page (a game viewer for "
                    "every game)" + (", jsonl one transcript line per game, replayable"
-                                    if "jsonl" in extra else ""))
+                                    if "jsonl" in extra else "")
+                   + (", gradebook a grade book's CSV (name, score, max), gradescope "
+                      "Gradescope's autograder results.json (a test per game; one bot, or "
+                      "with --output-dir a NAME.json per bot)" if "gradebook" in extra
+                      else ""))
     p.add_argument("--output", metavar="FILE",
                    help="write the output to FILE (whole, or not at all) instead of stdout")
     p.add_argument("--details", action="store_true", help="also list every game")

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from judge import verdicts
 from judge.commands.inputs import (
     check_bots,
+    check_export,
     display_names,
     game_from_args,
     harness_setup,
@@ -18,6 +19,7 @@ from judge.commands.inputs import (
     sources,
 )
 from judge.commands.options import (
+    EXPORTS,
     add_feedback_options,
     add_game_options,
     add_harness_options,
@@ -28,10 +30,10 @@ from judge.commands.options import (
 from judge.commands.runs import AllGames, Output, RunKind, execute, run_state
 from judge.games.base import Game, InputError
 from judge.plan import OPTIMAL, GameSpec, GradingPlan, Plan
-from judge.report import render_rows, to_json, write_tables
+from judge.report import render_rows, to_json, write_files, write_tables
 from judge.results import compile_errors_text, failures_text
 from judge.store import Store
-from judge.summaries import grading_rows
+from judge.summaries import BotRow, GradedGame, View, graded_games, grading_rows
 from judge.testsets import default_tests
 
 if TYPE_CHECKING:
@@ -76,7 +78,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="continue an interrupted run, playing only its missing games")
     add_opponent_option(p)
     add_harness_options(p)
-    add_output_options(p)
+    add_output_options(p, extra=("html", *EXPORTS))
     add_feedback_options(p)
     p.set_defaults(func=run)
     remember_defaults(p)
@@ -139,6 +141,7 @@ def new_plan(args: argparse.Namespace) -> tuple[GradingPlan, list[str]]:
     starts = test_starts(game, args.tests, args.seats)
     names = display_names(args.names, args.bots) if args.names else {}
     bots, skipped = check_bots(args.bots)
+    check_export(args.format, len(bots), args.output_dir)
     plan = GradingPlan(
         game=game.name, rules=game.rules_string(), harness=harness, opponent=args.opponent,
         directory=os.getcwd(), sources=sources(bots), bots=tuple(bots), tests=args.tests,
@@ -150,6 +153,11 @@ def new_plan(args: argparse.Namespace) -> tuple[GradingPlan, list[str]]:
 def run(args: argparse.Namespace) -> int:
     """Grade the bots (or resume a run) and print the results."""
     output = Output.of(args)
+    if args.resume is not None and args.format == "gradescope":
+        from judge.commands.runs import open_store
+
+        plan = open_store(args.db, must_exist=True, read_only=True).run(args.resume).plan
+        check_export(args.format, len(plan.players), args.output_dir)
     return execute(args, RunKind(
         "run", ("--game", "--rules", "--tests", "--seats", "--fail-fast", "--names"), new_plan,
         lambda store, run_id, fmt, details, folder: print_run(store, run_id, fmt, details,
@@ -223,6 +231,9 @@ def print_run(store: Store, run_id: int, fmt: str, details: bool,
 
         sys.stdout.write(render_report(store, run_id, view))
         return
+    if fmt in ("gradebook", "gradescope"):
+        export(plan, records, bots, games, fmt, view, output_dir)
+        return
     if fmt == "json":
         sys.stdout.write(to_json({"run": run_id, "game": info.game, "state": state,
                                   "tier": plan.harness.tier, "opponent": opponent,
@@ -257,3 +268,25 @@ def print_run(store: Store, run_id: int, fmt: str, details: bool,
     if details:
         sys.stdout.write("\n")
         sys.stdout.write(render_rows(detail, fmt, detail_headers))
+
+
+def export(plan: GradingPlan, records: dict[str, PlayedGame], bots: list[BotRow],
+           games: list[GradedGame], fmt: str, view: View, output_dir: str | None) -> None:
+    """The grade book's CSV, or Gradescope's results.json: of the one bot on stdout, or of
+    each bot into `output_dir`/NAME.json."""
+    from judge.exports import file_names, gradebook, gradescope
+
+    if fmt == "gradebook":
+        sys.stdout.write(gradebook(bots, view))
+        return
+    listed = [(rec, seat) for _, mine in graded_games(plan, records) for rec, seat in mine]
+    results = [to_json(gradescope(plan.game, bot, [(g, rec, seat) for g, (rec, seat)
+                                                   in zip(games, listed, strict=True)
+                                                   if g.bot == bot.bot], view))
+               for bot in bots]
+    if output_dir is None:
+        sys.stdout.write(results[0])
+        return
+    names = file_names([view.names.get(b.bot, b.bot) for b in bots])
+    write_files(output_dir, {f"{name}.json": text for name, text in zip(names, results,
+                                                                        strict=True)})

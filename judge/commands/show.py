@@ -10,7 +10,8 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from judge.commands.options import add_feedback_options, add_output_options
+from judge.commands.inputs import check_export
+from judge.commands.options import EXPORTS, add_feedback_options, add_output_options
 from judge.commands.run import print_run
 from judge.commands.runs import Output, check_output, check_output_dir, open_store, output_to
 from judge.exits import ExitStatus
@@ -29,7 +30,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--game", type=int, metavar="N", dest="game_number",
                    help="replay game N of the run (its number in --details) move by move, "
                         "with the boards and every bot move judged, as `judge play` does")
-    add_output_options(s, extra=("html", "jsonl"))
+    add_output_options(s, extra=("html", "jsonl", *EXPORTS))
     s.add_argument("--replay", metavar="FILE",
                    help="replay the transcripts of FILE (lines of --format jsonl) through the "
                    "rules and say whether each is consistent")
@@ -46,7 +47,7 @@ def show(args: argparse.Namespace) -> int:
                 or args.format != "table" or args.output_dir or args.details):
             raise InputError("--replay checks a file of transcripts: give it alone")
         return replay_file(args.replay)
-    if args.run_id is None and args.format in ("html", "jsonl"):
+    if args.run_id is None and args.format in ("html", "jsonl", *EXPORTS):
         raise InputError(f"--format {args.format} writes one run: give the RUN "
                          "(`judge show` alone lists them)")
     if args.game_number is not None:
@@ -55,8 +56,9 @@ def show(args: argparse.Namespace) -> int:
         if args.format != "table" or args.output_dir:
             raise InputError("--game N prints the game as text; for a machine, give "
                              "--format jsonl (every game) or json without --game")
-    if args.output_dir and args.format in ("json", "jsonl", "html"):
-        raise InputError("--output-dir writes tables: give --format csv, markdown or table")
+    if args.output_dir and args.format in ("json", "jsonl", "html", "gradebook"):
+        raise InputError("--output-dir writes tables (--format csv, markdown or table), or "
+                         "with --format gradescope a NAME.json per bot")
     store = open_store(args.db, must_exist=True, read_only=True)
     with output_to(args.output):
         return _show(store, args)
@@ -78,6 +80,11 @@ def _show(store: Any, args: argparse.Namespace) -> int:
         return 0
     info = store.run(args.run_id)
     output = Output.of(args)
+    if args.format in EXPORTS:
+        if info.kind != "run":
+            raise InputError(f"--format {args.format} exports a grading run's grades: run "
+                             f"{args.run_id} is a {info.kind}")
+        check_export(args.format, len(info.plan.players), args.output_dir)
     if output != Output() and (info.kind != "run" or args.game_number is not None):
         raise InputError("--feedback and --share choose what a grading run's results show: "
                          + ("--game N shows every move judged; drop them"
