@@ -59,7 +59,10 @@ def add_output_options(p: argparse.ArgumentParser, extra: tuple[str, ...] = ("ht
     p.add_argument("--details", action="store_true", help="also list every game")
     p.add_argument("--output-dir", metavar="DIR",
                    help="also write every table (bots or standings, crosstable, games) to "
-                   "its own file in DIR, in the --format (csv: NAME.csv); stdout then has one")
+                   "its own file in DIR, in the --format (csv: NAME.csv); stdout then has one"
+                   + ("; with --format html, a grading run's page per bot for its author "
+                      "(NAME.html: its games only, at the --feedback level) and index.html"
+                      if "gradebook" in extra else ""))
     p.add_argument("--db", default=DEFAULT_DB, metavar="FILE",
                    help=f"the results database (default: {DEFAULT_DB} in this directory)")
 

@@ -227,8 +227,10 @@ def print_run(store: Store, run_id: int, fmt: str, details: bool,
     opponent = plan.opponent
     view = (output or Output()).view(plan)
     if fmt == "html":
-        from judge.html import render_report
+        from judge.html import render_pages, render_report
 
+        if output_dir is not None:  # a page per bot for its author, and their index
+            write_files(output_dir, render_pages(store, run_id, view))
         sys.stdout.write(render_report(store, run_id, view))
         return
     if fmt in ("gradebook", "gradescope"):

@@ -56,9 +56,9 @@ def show(args: argparse.Namespace) -> int:
         if args.format != "table" or args.output_dir:
             raise InputError("--game N prints the game as text; for a machine, give "
                              "--format jsonl (every game) or json without --game")
-    if args.output_dir and args.format in ("json", "jsonl", "html", "gradebook"):
+    if args.output_dir and args.format in ("json", "jsonl", "gradebook"):
         raise InputError("--output-dir writes tables (--format csv, markdown or table), or "
-                         "with --format gradescope a NAME.json per bot")
+                         "a page per bot (html), or a NAME.json per bot (gradescope)")
     store = open_store(args.db, must_exist=True, read_only=True)
     with output_to(args.output):
         return _show(store, args)

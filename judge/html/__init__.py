@@ -9,6 +9,7 @@ until the viewer opens game N, so a run of many thousands of games opens quickly
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
@@ -94,28 +95,39 @@ def _static(name: str) -> Markup:
     return Markup(text)  # noqa: S704 - a file of this package
 
 
-def render_report(store: Any, run_id: int, view: View | None = None) -> str:
+def render_report(store: Any, run_id: int, view: View | None = None,
+                  bot: str | None = None) -> str:
     """One self-contained HTML page for the stored run `run_id` (a grading run or a
     tournament) of `store`, as `view` shows it (a grading run: at its feedback, shared or
-    not)."""
+    not); with `bot` (a grading run's), the page for its author: only its line and its
+    games (numbered as in the whole run), and the command that grades it alone."""
     info = store.run(run_id)
     plan = info.plan
     view = view or View.of(plan)
     records = store.games(run_id)
+    stored = len(records)
+    if bot is not None:
+        assert isinstance(plan, GradingPlan)
+        stored = sum(bot in r.players for r in records.values())
+        alone = replace(plan, bots=(bot,), sources=tuple(s for s in plan.sources
+                                                         if s.path == bot))
+        info = replace(info, plan=replace(alone, planned=len(alone.schedule())))
     game = plan.load_game()
     context: dict[str, Any] = {
         # absolute: the page may be read anywhere, the command run from any folder
         "about": about(info, str(Path(store.path).resolve()), view),
-        "stored": len(records),
+        "stored": stored,
         "css": _static("report.css"),
         "js": _static("viewer.js"),
         "chunk": CHUNK,
     }
+    if bot is not None:
+        context["about"]["page_of"] = view.names.get(bot, bot)
     if isinstance(plan, TournamentPlan):
         context.update(_tournament(game, plan, records))
         template = "tournament.html.j2"
     elif isinstance(plan, GradingPlan):
-        context.update(_grading(game, plan, records, view))
+        context.update(_grading(game, plan, records, view, bot))
         template = "run.html.j2"
     else:
         raise InputError(f"run {run_id} is a {plan.kind}: its HTML report is not made yet "
@@ -128,25 +140,28 @@ def render_report(store: Any, run_id: int, view: View | None = None) -> str:
 
 
 def _data_blocks(game: Any, listed: list[tuple[PlayedGame, int | None]],
-                 opponent: str = "optimal", view: View | None = None) -> Markup:
-    """The per-game JSON blocks, numbered from 1 in the order of `listed`."""
+                 opponent: str = "optimal", view: View | None = None,
+                 numbers: list[int] | None = None) -> Markup:
+    """The per-game JSON blocks, numbered from 1 in the order of `listed` (or `numbers`)."""
     parts = []
-    for n, (rec, graded) in enumerate(listed, 1):
+    for n, (rec, graded) in zip(numbers or range(1, len(listed) + 1), listed, strict=False):
         payload = game_payload(game, rec, n, graded, opponent, view)
         parts.append(f'<script type="application/json" id="game-{n}">'
                      f"{json_block(payload)}</script>\n")
     return Markup("".join(parts))  # noqa: S704 - json_block escapes every payload
 
 
-def _grading(game: Any, plan: GradingPlan, records: dict[str, PlayedGame], view: View
-             ) -> dict[str, Any]:
+def _grading(game: Any, plan: GradingPlan, records: dict[str, PlayedGame], view: View,
+             bot: str | None = None) -> dict[str, Any]:
     """The bots' summaries and the games of a grading run (numbered as `judge show --game`),
     as `view` shows them: at `mistakes` no result under perfect play and first mistakes
     without the right moves, at `results` neither first mistakes nor accuracy."""
     bots, rows = grading_rows(plan, records)
     listed = [(rec, seat) for _, mine in graded_games(plan, records) for rec, seat in mine]
+    numbered = [(n, row, game) for n, (row, game) in enumerate(zip(rows, listed, strict=True),
+                                                               1) if bot in (None, row.bot)]
     games = []
-    for n, (row, (rec, seat)) in enumerate(zip(rows, listed, strict=True), 1):
+    for n, row, (rec, seat) in numbered:
         mistake = row.first_mistake if view.feedback.mistakes else None
         games.append({
             "n": n, "bot": view.name(row.bot), "start": row.start, "seat": row.seat,
@@ -157,8 +172,9 @@ def _grading(game: Any, plan: GradingPlan, records: dict[str, PlayedGame], view:
             "moves": len(row.moves), "seed": rec.seed,
         })
     columns = [c for c in RUN_COLUMNS if c[0] not in HIDDEN[view.feedback]]
-    return {"bots": [view.bot_row(b) for b in bots], "games": games,
-            "data": _data_blocks(game, listed, plan.opponent, view),
+    return {"bots": [view.bot_row(b) for b in bots if bot in (None, b.bot)], "games": games,
+            "data": _data_blocks(game, [g for _, _, g in numbered], plan.opponent, view,
+                                 [n for n, _, _ in numbered]),
             "columns": column_widths(games, columns),
             "shown": {key for key, *_ in columns} | ({"accuracy"} if view.feedback.mistakes
                                                       else set())}
@@ -199,3 +215,22 @@ def _tournament(game: Any, plan: TournamentPlan, records: dict[str, PlayedGame]
 def _verdict_text(code: str, seat: int | None) -> str:
     """`garbage (player 2)`: the verdict and the seat it was charged to."""
     return code if code == "ok" or seat is None else f"{code} (player {seat + 1})"
+
+
+def render_pages(store: Any, run_id: int, view: View) -> dict[str, str]:
+    """A grading run's page per bot for its author (`render_report` with `bot`), named
+    by its display name, and an index of them: {file name: page}."""
+    from judge.exports import file_names
+
+    plan = store.run(run_id).plan
+    assert isinstance(plan, GradingPlan)
+    bots, _ = grading_rows(plan, store.games(run_id))
+    names = [view.names.get(b.bot, b.bot) for b in bots]
+    files = [f"{stem}.html" for stem in file_names(names)]
+    pages = {file: render_report(store, run_id, view, b.bot)
+             for file, b in zip(files, bots, strict=True)}
+    index = _environment().get_template("index.html.j2").render(
+        about=about(store.run(run_id), "", view), css=_static("report.css"),
+        bots=[{"name": name, "file": file, "row": b}
+              for name, file, b in zip(names, files, bots, strict=True)])
+    return {"index.html": index, **pages}

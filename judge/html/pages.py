@@ -193,6 +193,8 @@ def about(info: StoredRun, db_path: str, view: View | None = None) -> dict[str, 
         "show": shlex.join(["judge", "show", str(info.id),
                             *([] if view.share else ["--db", db_path])]),
         "verdicts": MEANINGS,
+        #: the bot whose own page this is (see `render_report`), or empty
+        "page_of": "",
     }
 
 
