@@ -140,21 +140,17 @@ _verified: dict[str, tuple[tuple[int, ...], str]] = {}
 
 
 def default_names(paths: tuple[str, ...] | list[str]) -> dict[str, str]:
-    """Each bot's display name when none is given: its file name (``greedy.py``), or where
-    bots share a file name (``alice/main.c``, ``bob/main.c``: a folder per student) the name
-    of its folder (``alice``), or where even those are shared, its path as given."""
-    def counts(names: list[str]) -> dict[str, int]:
-        return {n: names.count(n) for n in names}
-
-    files = counts([os.path.basename(p) for p in paths])
-    folders = counts([os.path.basename(os.path.dirname(os.path.abspath(p))) for p in paths])
-    names = {}
-    for path in paths:
-        file, folder = os.path.basename(path), os.path.basename(os.path.dirname(
-            os.path.abspath(path)))
-        names[path] = (file if files[file] == 1 else folder if folder and folders[folder] == 1
-                       else path)
-    return names
+    """Each bot's display name when none is given: where each bot of several has a folder
+    of its own (a class's ``alice/main.c``, ``bob/solution.py``), the folder's name
+    (``alice``); else its file name (``greedy.py``), or where that is shared, its path as
+    given."""
+    folders = [os.path.dirname(os.path.abspath(p)) for p in paths]
+    files = [os.path.basename(p) for p in paths]
+    own = len(paths) > 1 and len(set(folders)) == len(folders) and \
+        len({os.path.basename(f) for f in folders}) == len(folders)
+    return {path: os.path.basename(folder) if own and os.path.basename(folder)
+            else file if files.count(file) == 1 else path
+            for path, folder, file in zip(paths, folders, files, strict=True)}
 
 
 def identical(sources: tuple[BotSource, ...]) -> list[tuple[str, ...]]:

@@ -104,7 +104,8 @@ def test_the_html_at_mistakes_gives_no_right_move_value_or_remoteness(run: Path)
     games = payloads(page)
     assert all("pf" not in p for p in games)  # results under perfect play: a value
     assert all(len(m) == 4 for p in games for m in p["m"])  # no judgement text
-    assert any(m[3] in "mld" and m[3] for p in games for m in p["m"])  # mistakes marked
+    codes = {m[3] for p in games for m in p["m"]}
+    assert codes & set("mld") and codes <= set("mld") | {""}  # only the mistakes marked
     for word in ("right:", "MISTAKE", "value", "remoteness", "instead of"):
         assert word not in "".join(json.dumps(p) for p in games)
     assert 'class="h-perfect"' not in page and "(right" not in page
@@ -141,11 +142,14 @@ def test_the_list_of_runs_names_bots_by_their_display_names(run: Path) -> None:
     assert "alice, bob" in out.stdout
 
 
-def test_default_names_are_file_names_else_folders_else_paths() -> None:
-    assert default_names(["a/greedy.py", "b/random.py"]) == {"a/greedy.py": "greedy.py",
-                                                             "b/random.py": "random.py"}
+def test_default_names_are_folders_of_their_own_else_file_names_else_paths() -> None:
+    assert default_names(["a/greedy.py", "a/random.py"]) == {"a/greedy.py": "greedy.py",
+                                                             "a/random.py": "random.py"}
     assert default_names(["alice/main.c", "bob/main.c"]) == {"alice/main.c": "alice",
                                                              "bob/main.c": "bob"}
+    assert default_names(["carol/main.c", "dan/bot.py"]) == {"carol/main.c": "carol",
+                                                             "dan/bot.py": "dan"}
+    assert default_names(["alice/main.c"]) == {"alice/main.c": "main.c"}
     assert default_names(["x/alice/main.c", "y/alice/main.c"]) == {
         "x/alice/main.c": "x/alice/main.c", "y/alice/main.c": "y/alice/main.c"}
 

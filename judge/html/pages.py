@@ -26,7 +26,7 @@ from judge.html.boards import columns, replay
 from judge.plan import Plan
 from judge.records import PlayedGame
 from judge.report import printable
-from judge.results import game_message
+from judge.results import Feedback, game_message
 from judge.store import StoredRun
 from judge.summaries import Standing, View
 from judge.verdicts import MEANINGS
@@ -57,6 +57,16 @@ def judgement(r: MoveReview) -> tuple[str, str]:
     return code, judged(r)
 
 
+def shown_judgement(r: MoveReview, feedback: Feedback) -> tuple[str, str]:
+    """(code, text) of a move as `feedback` shows it: at full as `judgement`; at mistakes
+    a mistake's code alone (its text names the values and right moves; an optimal or slow
+    move's mark would tell what was right), at results nothing."""
+    code, text = judgement(r)
+    if feedback.solution:
+        return code, text
+    return (code, "") if feedback.mistakes and code in "mld" else ("", "")
+
+
 def seconds_ms(value: float | None) -> float | None:
     """Seconds as milliseconds with one decimal (compact), or None."""
     if value is None or not math.isfinite(value):
@@ -76,9 +86,9 @@ def game_payload(game: Game, rec: PlayedGame, number: int, graded: int | None,
     results under perfect play, score, final position; v: [verdict code, message, seat];
     e: stderr tails by seat; seed: the game's seed.
 
-    As `view` shows it: at `mistakes` feedback each move's judgement code without its text
-    (which names the values and right moves) and no results under perfect play; at
-    `results` no judgement at all; shared: players by display name, no paths in the texts.
+    As `view` shows it (`shown_judgement`): at `mistakes` feedback the mistakes marked
+    without their texts, and no results under perfect play; at `results` no judgement;
+    shared: players by display name, no paths in the texts.
     """
     view = view or View()
     start = game.parse_position(rec.start)
@@ -88,9 +98,8 @@ def game_payload(game: Game, rec: PlayedGame, number: int, graded: int | None,
     for ply, m in enumerate(rec.moves, 1):
         if broken is not None and ply >= broken:
             code, text = "x", ""
-        elif ply in reviews and view.feedback.mistakes:
-            code, text = judgement(reviews[ply])
-            text = text if view.feedback.solution else ""
+        elif ply in reviews:
+            code, text = shown_judgement(reviews[ply], view.feedback)
         else:
             code, text = "", ""
         row = [printable(m.move), m.seat, seconds_ms(m.seconds), code]
