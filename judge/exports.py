@@ -26,25 +26,31 @@ def gradebook(bots: list[BotRow], view: View) -> str:
 
 
 def gradescope(game: str, bot: BotRow, games: list[tuple[GradedGame, PlayedGame, int]],
-               view: View) -> dict[str, Any]:
+               view: View, per: str = "game") -> dict[str, Any]:
     """Gradescope's `results.json` for one bot: its score of the most perfect play scores,
-    and a test per game (its start and seat) with the game's points, the most it could
-    score there, and what happened as the view's feedback level words it."""
+    and a test per game (its start and seat), or with `per` "seat" per graded seat (the
+    first or second player), with the points, the most it could score there, and what
+    happened as the view's feedback level words it."""
     shown = replace(view, share=True)
     points = POINTS[game]
-    tests = []
+    tests: list[dict[str, Any]] = []
     for n, (row, rec, seat) in enumerate(games, 1):
         perfect = None if rec.void else (rec.perfect or ("win", "win"))[seat]
-        tests.append({
-            "name": f"game {n}: start {row.start}, as player {row.seat}",
-            "number": str(n),
-            "score": points.get(row.result, 0.0),
-            "max_score": 0.0 if perfect is None else points[perfect],
-            "status": "passed" if perfect is None or points.get(row.result, 0.0)
-            >= points[perfect] else "failed",
-            "output": _game_output(row, shown),
-            "visibility": VISIBILITY,
-        })
+        test = {"name": f"game {n}: start {row.start}, as player {row.seat}",
+                "score": points.get(row.result, 0.0),
+                "max_score": 0.0 if perfect is None else points[perfect],
+                "output": f"game {n}: {_game_output(row, shown)}"}
+        group = f"as the {str(rec.key).rsplit('|', 1)[-1]} player"
+        same = [t for t in tests if t["name"] == group]
+        if per == "seat" and same:
+            for key in ("score", "max_score"):
+                same[0][key] += test[key]
+            same[0]["output"] += "\n" + test["output"]
+        else:
+            tests.append(dict(test, name=group) if per == "seat" else test)
+    for n, test in enumerate(tests, 1):
+        test.update(number=str(n), status="passed" if test["score"] >= test["max_score"]
+                    else "failed", visibility=VISIBILITY)
     failures = ", ".join(f"{code} {n}" for code, n in bot.failures.items())
     return {
         "score": bot.points, "max_score": bot.max_points,

@@ -78,3 +78,13 @@ def test_exports_of_a_tournament_are_refused_with_status_2(run: Path) -> None:
 def test_file_names_are_safe_and_unique() -> None:
     assert file_names(["Smith, Alice", "../etc", "a", "A", "index", ""]) == [
         "Smith__Alice", "_etc", "a", "A-2", "index-2", "bot"]
+
+
+def test_gradescope_tests_per_seat_add_each_seats_games(run: Path) -> None:
+    show(run, "--format", "gradescope", "--output-dir", "seat", "--gradescope-tests", "seat")
+    data = json.loads((run / "seat" / "alice.json").read_text())
+    games = json.loads(show(run, "--format", "json"))["games"]
+    assert [t["name"] for t in data["tests"]] == ["as the first player"]
+    (test,) = data["tests"]
+    assert (test["score"], test["max_score"]) == (data["score"], data["max_score"])
+    assert test["output"].count("\n") + 1 == sum(g["bot"] == "alice/main.py" for g in games)

@@ -56,6 +56,10 @@ def add_output_options(p: argparse.ArgumentParser, extra: tuple[str, ...] = ("ht
                       else ""))
     p.add_argument("--output", metavar="FILE",
                    help="write the output to FILE (whole, or not at all) instead of stdout")
+    if "gradescope" in extra:
+        p.add_argument("--gradescope-tests", choices=("game", "seat"), default="game",
+                       help="Gradescope's tests: one per game (a start in a seat, the "
+                       "default), or one per graded seat (first player, second player)")
     p.add_argument("--details", action="store_true", help="also list every game")
     p.add_argument("--output-dir", metavar="DIR",
                    help="also write every table (bots or standings, crosstable, games) to "

@@ -234,7 +234,8 @@ def print_run(store: Store, run_id: int, fmt: str, details: bool,
         sys.stdout.write(render_report(store, run_id, view))
         return
     if fmt in ("gradebook", "gradescope"):
-        export(plan, records, bots, games, fmt, view, output_dir)
+        export(plan, records, (bots, games), fmt, view, output_dir,
+               (output or Output()).gradescope_tests)
         return
     if fmt == "json":
         sys.stdout.write(to_json({"run": run_id, "game": info.game, "state": state,
@@ -272,10 +273,12 @@ def print_run(store: Store, run_id: int, fmt: str, details: bool,
         sys.stdout.write(render_rows(detail, fmt, detail_headers))
 
 
-def export(plan: GradingPlan, records: dict[str, PlayedGame], bots: list[BotRow],
-           games: list[GradedGame], fmt: str, view: View, output_dir: str | None) -> None:
-    """The grade book's CSV, or Gradescope's results.json: of the one bot on stdout, or of
-    each bot into `output_dir`/NAME.json."""
+def export(plan: GradingPlan, records: dict[str, PlayedGame],
+           rows: tuple[list[BotRow], list[GradedGame]], fmt: str, view: View,
+           output_dir: str | None, per: str = "game") -> None:
+    """The grade book's CSV, or Gradescope's results.json (a test per game, or per graded
+    seat: `per`): of the one bot on stdout, or of each bot into `output_dir`/NAME.json."""
+    bots, games = rows
     from judge.exports import file_names, gradebook, gradescope
 
     if fmt == "gradebook":
@@ -284,7 +287,7 @@ def export(plan: GradingPlan, records: dict[str, PlayedGame], bots: list[BotRow]
     listed = [(rec, seat) for _, mine in graded_games(plan, records) for rec, seat in mine]
     results = [to_json(gradescope(plan.game, bot, [(g, rec, seat) for g, (rec, seat)
                                                    in zip(games, listed, strict=True)
-                                                   if g.bot == bot.bot], view))
+                                                   if g.bot == bot.bot], view, per))
                for bot in bots]
     if output_dir is None:
         sys.stdout.write(results[0])

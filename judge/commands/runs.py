@@ -216,17 +216,21 @@ class AllGames:
 
 @dataclass(frozen=True)
 class Output:
-    """What a rendering lets through (`--feedback`, `--share`): built once from the command
-    line, turned into the run's `judge.summaries.View` by the renderer."""
+    """What a rendering lets through (`--feedback`, `--share`) and how Gradescope's tests
+    are cut: built once from the command line, turned into the run's
+    `judge.summaries.View` by the renderer."""
 
     feedback: Feedback = Feedback.FULL
     share: bool = False
+    #: Gradescope's tests: one per "game", or per graded "seat"
+    gradescope_tests: str = "game"
 
     @classmethod
     def of(cls, args: argparse.Namespace) -> Output:
         """The choice the command line made (the defaults where it has no such options)."""
         return cls(Feedback(getattr(args, "feedback", None) or "full"),
-                   bool(getattr(args, "share", False)))
+                   bool(getattr(args, "share", False)),
+                   getattr(args, "gradescope_tests", None) or "game")
 
     def view(self, plan: Plan) -> Any:
         """The `judge.summaries.View` of `plan`'s run."""
