@@ -14,6 +14,9 @@ from pathlib import Path
 import pytest
 
 from judge.plan import default_names, from_config
+from tests.test_html import browser, open_game  # a headless Chromium, and opening a game
+
+__all__ = ["browser"]  # a fixture the browser test takes
 
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = ROOT / "bots" / "ioiwari"
@@ -195,3 +198,28 @@ def test_a_bad_names_file_is_refused_with_status_2_and_no_database(
                 "--names", "bad.csv", "alice/main.py", "bob/main.py", cwd=run)
     assert out.returncode == 2 and said in out.stderr
     assert not (run / "bad.db").exists()
+
+
+@pytest.mark.needs_chromium
+def test_the_browser_at_mistakes_marks_where_it_was_lost_and_shows_no_solution(
+        run: Path, browser) -> None:
+    (run / "m.html").write_text(show(run, "--format", "html", "--feedback", "mistakes"))
+    first = json.loads(show(run, "--format", "json", "--feedback", "mistakes"))["games"][0]
+    ply = first["first_mistake"]["ply"]  # greedy errs in its first game
+    open_game(browser, run / "m.html", 1)
+    browser.execute_script("window.judgeViewer.go(arguments[0])", ply)
+    mark = browser.execute_script(
+        f"return document.querySelector('#moves li[data-ply=\"{ply}\"]').className")
+    assert "mistake" in mark.split()
+    text = browser.execute_script("return document.getElementById('viewer').innerText")
+    assert f"Move {ply}:" in text
+    for word in ("right:", "MISTAKE", "perfect play", "value", "instead of"):
+        assert word not in text
+    assert browser.execute_script(
+        "return document.querySelectorAll('#moves .optimal, #moves .slow').length") == 0
+
+
+def test_names_cannot_change_with_resume(run: Path) -> None:
+    (run / "names2.csv").write_text("alice/main.py,A\n")
+    out = judge("run", "--resume", "1", "--db", "r.db", "--names", "names2.csv", cwd=run)
+    assert out.returncode == 2 and "drop --names" in out.stderr

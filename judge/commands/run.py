@@ -53,7 +53,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         epilog="examples:\n  judge run --game ioiwari bots/ioiwari/*\n"
         "  judge run --game nim --rules misere=on --seats both bots/nim/optimal_misere.py\n"
         "  judge run --resume 3            (continue run 3 of judge-results.sqlite)\n"
-        "  judge show 3 --details          (show it again without playing)",
+        "  judge show 3 --details          (show it again without playing)\n"
+        "  judge show 3 --feedback mistakes --share --format html --output class.html "
+        "--output-dir pages\n"
+        "                                  (for the class, and a page per student)",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_game_options(p, required=False)
