@@ -7,9 +7,11 @@ frozen dataclasses, and a tenth of their cost to define, which every command pay
 from __future__ import annotations
 
 import os
+import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from judge.plan import GradingPlan, MatchPlan, Plan, TournamentPlan
@@ -185,19 +187,25 @@ class View:
     def text(self, text: str) -> str:
         """A message, a key or a bot's stderr as the output gives it: when shared, every
         bot's path (as given or absolute) is its display name and the run's folder is
-        gone."""
+        gone (a path only where it stands whole: not inside a longer name)."""
         if not self.share or not text:
             return text
+        found, pattern = self._paths
+        return pattern.sub(lambda m: found[m.group(0)], text) if found else text
+
+    @cached_property
+    def _paths(self) -> tuple[dict[str, str], re.Pattern[str]]:
+        """What `text` replaces, and the pattern that finds it (longest first)."""
         found = {}
         for path, name in self.names.items():
             if path != name:
                 found.update({os.path.abspath(os.path.join(self.directory, path)): name,
                               path: name})
-        if self.directory:
-            found[self.directory.rstrip("/") + "/"] = ""
-        for old in sorted(found, key=len, reverse=True):
-            text = text.replace(old, found[old])
-        return text
+        if self.directory:  # the folder's other files: ./starts.txt
+            found[self.directory.rstrip("/")] = "."
+        olds = sorted(found, key=len, reverse=True)
+        return found, re.compile(r"(?<![\w./-])(?:" + "|".join(map(re.escape, olds))
+                                 + r")(?![\w.-]*\w)" if olds else "$^")
 
     def bot_row(self, row: BotRow) -> BotRow:
         """A bot's line as shown: accuracy only where moves are judged."""

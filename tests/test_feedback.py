@@ -223,3 +223,15 @@ def test_names_cannot_change_with_resume(run: Path) -> None:
     (run / "names2.csv").write_text("alice/main.py,A\n")
     out = judge("run", "--resume", "1", "--db", "r.db", "--names", "names2.csv", cwd=run)
     assert out.returncode == 2 and "drop --names" in out.stderr
+
+
+def test_shared_text_replaces_whole_paths_only() -> None:
+    from judge.summaries import View
+
+    view = View(share=True, names={"alice/main.py": "alice", "a.py": "Al"},
+                directory="/home/t/class")
+    assert view.text('File "/home/t/class/alice/main.py", line 3') == 'File "alice", line 3'
+    assert view.text("data.py, a.py, a.pyc") == "data.py, Al, a.pyc"
+    assert view.text("cd /home/t/class; cat /home/t/class/x.txt /home/t/classes") == \
+        "cd .; cat ./x.txt /home/t/classes"
+    assert View(names={"a.py": "Al"}).text("a.py") == "a.py"  # not shared: as it was
