@@ -96,27 +96,32 @@ def _static(name: str) -> Markup:
 
 
 def render_report(store: Any, run_id: int, view: View | None = None,
-                  bot: str | None = None) -> str:
+                  bot: str | None = None,
+                  records: dict[str, PlayedGame] | None = None) -> str:
     """One self-contained HTML page for the stored run `run_id` (a grading run or a
     tournament) of `store`, as `view` shows it (a grading run: at its feedback, shared or
     not); with `bot` (a grading run's), the page for its author: only its line and its
-    games (numbered as in the whole run), and the command that grades it alone."""
+    games (numbered as in the whole run), and the command that grades it alone. `records`:
+    the run's games, if already read."""
     info = store.run(run_id)
     plan = info.plan
     view = view or View.of(plan)
-    records = store.games(run_id)
-    stored = len(records)
+    records = store.games(run_id) if records is None else records
+    first = 1
     if bot is not None:
         assert isinstance(plan, GradingPlan)
-        stored = sum(bot in r.players for r in records.values())
-        alone = replace(plan, bots=(bot,), sources=tuple(s for s in plan.sources
-                                                         if s.path == bot))
-        info = replace(info, plan=replace(alone, planned=len(alone.schedule())))
+        before = set(plan.bots[:plan.bots.index(bot)])
+        first += sum(not before.isdisjoint(r.players) for r in records.values())
+        records = {k: r for k, r in records.items() if bot in r.players}
+        plan = replace(plan, bots=(bot,), sources=tuple(s for s in plan.sources
+                                                        if s.path == bot))
+        plan = replace(plan, planned=len(plan.schedule()))
+        info = replace(info, plan=plan)
     game = plan.load_game()
     context: dict[str, Any] = {
         # absolute: the page may be read anywhere, the command run from any folder
         "about": about(info, str(Path(store.path).resolve()), view),
-        "stored": stored,
+        "stored": len(records),
         "css": _static("report.css"),
         "js": _static("viewer.js"),
         "chunk": CHUNK,
@@ -127,7 +132,7 @@ def render_report(store: Any, run_id: int, view: View | None = None,
         context.update(_tournament(game, plan, records))
         template = "tournament.html.j2"
     elif isinstance(plan, GradingPlan):
-        context.update(_grading(game, plan, records, view, bot))
+        context.update(_grading(game, plan, records, view, first))
         template = "run.html.j2"
     else:
         raise InputError(f"run {run_id} is a {plan.kind}: its HTML report is not made yet "
@@ -141,10 +146,10 @@ def render_report(store: Any, run_id: int, view: View | None = None,
 
 def _data_blocks(game: Any, listed: list[tuple[PlayedGame, int | None]],
                  opponent: str = "optimal", view: View | None = None,
-                 numbers: list[int] | None = None) -> Markup:
-    """The per-game JSON blocks, numbered from 1 in the order of `listed` (or `numbers`)."""
+                 first: int = 1) -> Markup:
+    """The per-game JSON blocks, numbered from `first` in the order of `listed`."""
     parts = []
-    for n, (rec, graded) in zip(numbers or range(1, len(listed) + 1), listed, strict=False):
+    for n, (rec, graded) in enumerate(listed, first):
         payload = game_payload(game, rec, n, graded, opponent, view)
         parts.append(f'<script type="application/json" id="game-{n}">'
                      f"{json_block(payload)}</script>\n")
@@ -152,16 +157,14 @@ def _data_blocks(game: Any, listed: list[tuple[PlayedGame, int | None]],
 
 
 def _grading(game: Any, plan: GradingPlan, records: dict[str, PlayedGame], view: View,
-             bot: str | None = None) -> dict[str, Any]:
+             first: int = 1) -> dict[str, Any]:
     """The bots' summaries and the games of a grading run (numbered as `judge show --game`),
     as `view` shows them: at `mistakes` no result under perfect play and first mistakes
     without the right moves, at `results` neither first mistakes nor accuracy."""
     bots, rows = grading_rows(plan, records)
     listed = [(rec, seat) for _, mine in graded_games(plan, records) for rec, seat in mine]
-    numbered = [(n, row, game) for n, (row, game) in enumerate(zip(rows, listed, strict=True),
-                                                               1) if bot in (None, row.bot)]
     games = []
-    for n, row, (rec, seat) in numbered:
+    for n, (row, (rec, seat)) in enumerate(zip(rows, listed, strict=True), first):
         mistake = row.first_mistake if view.feedback.mistakes else None
         games.append({
             "n": n, "bot": view.name(row.bot), "start": row.start, "seat": row.seat,
@@ -172,9 +175,8 @@ def _grading(game: Any, plan: GradingPlan, records: dict[str, PlayedGame], view:
             "moves": len(row.moves), "seed": rec.seed,
         })
     columns = [c for c in RUN_COLUMNS if c[0] not in HIDDEN[view.feedback]]
-    return {"bots": [view.bot_row(b) for b in bots if bot in (None, b.bot)], "games": games,
-            "data": _data_blocks(game, [g for _, _, g in numbered], plan.opponent, view,
-                                 [n for n, _, _ in numbered]),
+    return {"bots": [view.bot_row(b) for b in bots], "games": games,
+            "data": _data_blocks(game, listed, plan.opponent, view, first),
             "columns": column_widths(games, columns),
             "shown": {key for key, *_ in columns} | ({"accuracy"} if view.feedback.mistakes
                                                       else set())}
@@ -224,10 +226,11 @@ def render_pages(store: Any, run_id: int, view: View) -> dict[str, str]:
 
     plan = store.run(run_id).plan
     assert isinstance(plan, GradingPlan)
-    bots, _ = grading_rows(plan, store.games(run_id))
+    records = store.games(run_id)
+    bots, _ = grading_rows(plan, records)
     names = [view.names.get(b.bot, b.bot) for b in bots]
     files = [f"{stem}.html" for stem in file_names(names)]
-    pages = {file: render_report(store, run_id, view, b.bot)
+    pages = {file: render_report(store, run_id, view, b.bot, records)
              for file, b in zip(files, bots, strict=True)}
     index = _environment().get_template("index.html.j2").render(
         about=about(store.run(run_id), "", view), css=_static("report.css"),
