@@ -27,7 +27,7 @@ from judge.commands.options import (
     add_output_options,
     remember_defaults,
 )
-from judge.commands.runs import AllGames, Output, RunKind, execute, run_state
+from judge.commands.runs import AllGames, Output, RunKind, execute, open_store, run_state
 from judge.games.base import Game, InputError
 from judge.plan import OPTIMAL, GameSpec, GradingPlan, Plan
 from judge.report import render_rows, to_json, write_files, write_tables
@@ -157,8 +157,6 @@ def run(args: argparse.Namespace) -> int:
     """Grade the bots (or resume a run) and print the results."""
     output = Output.of(args)
     if args.resume is not None and args.format == "gradescope":
-        from judge.commands.runs import open_store
-
         plan = open_store(args.db, must_exist=True, read_only=True).run(args.resume).plan
         check_export(args.format, len(plan.players), args.output_dir)
     return execute(args, RunKind(
@@ -228,7 +226,8 @@ def print_run(store: Store, run_id: int, fmt: str, details: bool,
     bots, games = grading_rows(plan, records)
     state = run_state(store, info, len(records))
     opponent = plan.opponent
-    view = (output or Output()).view(plan)
+    output = output or Output()
+    view = output.view(plan)
     if fmt == "html":
         from judge.html import render_pages, render_report
 
@@ -238,7 +237,7 @@ def print_run(store: Store, run_id: int, fmt: str, details: bool,
         return
     if fmt in ("gradebook", "gradescope"):
         export(plan, records, (bots, games), fmt, view, output_dir,
-               (output or Output()).gradescope_tests)
+               output.gradescope_tests)
         return
     if fmt == "json":
         sys.stdout.write(to_json({"run": run_id, "game": info.game, "state": state,
