@@ -170,8 +170,14 @@ def test_feedback_of_a_tournament_is_refused_with_status_2(run: Path) -> None:
                 str(ROOT / "bots" / "nim" / "optimal.py"), str(ROOT / "bots" / "nim" /
                                                                "random.py"), cwd=run)
     assert out.returncode == 0, out.stderr
-    refused = judge("show", "1", "--db", "t.db", "--feedback", "results", cwd=run)
-    assert refused.returncode == 2 and "tournament" in refused.stderr
+    for asked in (["--feedback", "results"], ["--share"],
+                  ["--format", "html", "--output-dir", "pages-t"]):
+        refused = judge("show", "1", "--db", "t.db", *asked, cwd=run)
+        assert refused.returncode == 2 and "is a tournament" in refused.stderr
+    assert not (run / "pages-t").exists()
+    replay = judge("show", "1", "--db", "r.db", "--game", "1", "--feedback", "mistakes",
+                   cwd=run)
+    assert replay.returncode == 2 and "drop --feedback" in replay.stderr
 
 
 def test_names_from_a_file_are_stored_with_the_run(run: Path) -> None:

@@ -80,15 +80,8 @@ def _show(store: Any, args: argparse.Namespace) -> int:
         return 0
     info = store.run(args.run_id)
     output = Output.of(args)
-    if args.format in EXPORTS:
-        if info.kind != "run":
-            raise InputError(f"--format {args.format} exports a grading run's grades: run "
-                             f"{args.run_id} is a {info.kind}")
-        check_export(args.format, len(info.plan.players), args.output_dir)
-    if output != Output() and (info.kind != "run" or args.game_number is not None):
-        raise InputError("--feedback and --share choose what a grading run's results show: "
-                         + ("--game N shows every move judged; drop them"
-                            if info.kind == "run" else f"run {args.run_id} is a {info.kind}"))
+    refuse_outside_grading(info.kind, args)
+    check_export(args.format, len(info.plan.players), args.output_dir)
     if args.format == "jsonl":
         from judge.transcripts import transcript_lines
 
@@ -114,6 +107,22 @@ def _show(store: Any, args: argparse.Namespace) -> int:
     else:
         print_run(store, args.run_id, args.format, args.details, args.output_dir, output)
     return 0
+
+
+def refuse_outside_grading(kind: str, args: argparse.Namespace) -> None:
+    """Refuse what only a grading run's results take (--feedback, --share, the exports, a
+    page per bot) for another kind of run, and --feedback or --share with --game N (which
+    shows every move judged)."""
+    chosen = [("--feedback " + args.feedback, args.feedback != "full"),
+              ("--share", args.share), ("--format " + args.format, args.format in EXPORTS),
+              ("--output-dir with --format html",
+               bool(args.output_dir) and args.format == "html")]
+    asked = [flag for flag, given in chosen if given]
+    if asked and kind != "run":
+        raise InputError(f"{', '.join(asked)}: only for a grading run's results, and run "
+                         f"{args.run_id} is a {kind}")
+    if args.game_number is not None and (args.feedback != "full" or args.share):
+        raise InputError("--game N shows every move judged: drop --feedback and --share")
 
 
 def replay_text(store: Any, run_id: int, number: int) -> str:
