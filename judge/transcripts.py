@@ -18,6 +18,7 @@ from judge import __version__
 from judge.games.base import InputError, MoveError
 from judge.plan import GradingPlan, MatchPlan
 from judge.records import PlayedGame
+from judge.results import Feedback, first_mistake, mistake_json
 from judge.store import StoredRun
 from judge.summaries import View, graded_games, ordered_records
 from judge.verdicts import JUDGE_ERROR, LOSING, MEANINGS
@@ -60,7 +61,17 @@ def transcript_lines(store: Any, run_id: int, view: View | None = None) -> Itera
             "results": list(rec.results),
             "verdict": {**rec.verdict.to_dict(), "message": view.text(rec.verdict.message)},
             "score": None if rec.score is None else list(rec.score), "final": rec.final,
+            **_lost_where(plan, rec, view),
         }, separators=(",", ":"))
+
+
+def _lost_where(plan: Any, rec: PlayedGame, view: View) -> dict[str, Any]:
+    """At `mistakes` feedback, which has no values to find it by, a grading run's line says
+    where the graded bot lost: its `first_mistake` (`ply` and `move`, or null)."""
+    if not isinstance(plan, GradingPlan) or view.feedback is not Feedback.MISTAKES:
+        return {}
+    seat = next((s for s, who in enumerate(rec.players) if who in plan.bots), 0)
+    return {"first_mistake": mistake_json(first_mistake(rec, seat), view.feedback)}
 
 
 def games_in_order(info: StoredRun, records: dict[str, PlayedGame]) -> list[PlayedGame]:

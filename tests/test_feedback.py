@@ -102,6 +102,16 @@ def test_jsonl_carries_the_solvers_values_only_at_full_feedback(run: Path) -> No
     assert not values("--feedback", "results")
 
 
+
+def test_jsonl_at_mistakes_says_where_each_game_was_lost(run: Path) -> None:
+    lines = [json.loads(line) for line in show(run, "--format", "jsonl", "--feedback",
+                                               "mistakes").splitlines()]
+    games = json.loads(show(run, "--format", "json", "--feedback", "mistakes"))["games"]
+    assert [line["first_mistake"] for line in lines] == [g["first_mistake"] for g in games]
+    results = show(run, "--format", "jsonl", "--feedback", "results").splitlines()
+    assert all("first_mistake" not in json.loads(line) for line in results)
+
+
 def test_the_html_at_mistakes_gives_no_right_move_value_or_remoteness(run: Path) -> None:
     page = show(run, "--format", "html", "--feedback", "mistakes")
     games = payloads(page)
