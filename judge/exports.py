@@ -4,7 +4,7 @@ rows as the run's `View` shows them (display names, the feedback level)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from judge.report import render_rows
@@ -14,8 +14,17 @@ if TYPE_CHECKING:
     from judge.records import PlayedGame
     from judge.summaries import BotRow, GradedGame, View
 
-#: Gradescope's visibility of the tests written (see its autograder specification)
-VISIBILITY = "visible"
+#: the visibilities Gradescope's autograder specification gives a test or a result
+VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
+
+
+@dataclass(frozen=True)
+class Gradescope:
+    """How Gradescope's results.json is cut and shown: a test per "game" or per graded
+    "seat", and when students see the tests and the score (one of `VISIBILITIES`)."""
+
+    tests: str = "game"
+    visibility: str = "visible"
 
 
 def gradebook(bots: list[BotRow], view: View) -> str:
@@ -26,10 +35,10 @@ def gradebook(bots: list[BotRow], view: View) -> str:
 
 
 def gradescope(game: str, bot: BotRow, games: list[tuple[GradedGame, PlayedGame, int]],
-               view: View, per: str = "game") -> dict[str, Any]:
+               view: View, how: Gradescope = Gradescope()) -> dict[str, Any]:
     """Gradescope's `results.json` for one bot: its score of the most perfect play scores,
-    and a test per game (its start and seat), or with `per` "seat" per graded seat (the
-    first or second player), with the points, the most it could score there, and what
+    and a test per game (its start and seat), or per graded seat (the first or second
+    player) as `how` says, with the points, the most it could score there, and what
     happened as the view's feedback level words it."""
     shown = replace(view, share=True)
     points = POINTS[game]
@@ -42,15 +51,15 @@ def gradescope(game: str, bot: BotRow, games: list[tuple[GradedGame, PlayedGame,
                 "output": f"game {n}: {_game_output(row, shown)}"}
         group = f"as the {str(rec.key).rsplit('|', 1)[-1]} player"
         same = [t for t in tests if t["name"] == group]
-        if per == "seat" and same:
+        if how.tests == "seat" and same:
             for key in ("score", "max_score"):
                 same[0][key] += test[key]
             same[0]["output"] += "\n" + test["output"]
         else:
-            tests.append(dict(test, name=group) if per == "seat" else test)
+            tests.append(dict(test, name=group) if how.tests == "seat" else test)
     for n, test in enumerate(tests, 1):
         test.update(number=str(n), status="passed" if test["score"] >= test["max_score"]
-                    else "failed", visibility=VISIBILITY)
+                    else "failed", visibility=how.visibility)
     failures = ", ".join(f"{code} {n}" for code, n in bot.failures.items())
     return {
         "score": bot.points, "max_score": bot.max_points,
@@ -59,7 +68,7 @@ def gradescope(game: str, bot: BotRow, games: list[tuple[GradedGame, PlayedGame,
                   + (f"; failures: {failures}" if failures else "") + ")"
                   + (f"\n\ncompile error:\n{shown.text(bot.compile_error)}"
                      if bot.compile_error else ""),
-        "visibility": VISIBILITY, "stdout_visibility": "hidden", "tests": tests,
+        "visibility": how.visibility, "stdout_visibility": "hidden", "tests": tests,
     }
 
 

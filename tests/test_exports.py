@@ -88,3 +88,11 @@ def test_gradescope_tests_per_seat_add_each_seats_games(run: Path) -> None:
     (test,) = data["tests"]
     assert (test["score"], test["max_score"]) == (data["score"], data["max_score"])
     assert test["output"].count("\n") + 1 == sum(g["bot"] == "alice/main.py" for g in games)
+
+
+def test_gradescope_visibility_is_the_one_chosen(run: Path) -> None:
+    show(run, "--format", "gradescope", "--output-dir", "later", "--gradescope-visibility",
+         "after_published")
+    data = json.loads((run / "later" / "bob.json").read_text())
+    assert data["visibility"] == "after_published"
+    assert {t["visibility"] for t in data["tests"]} == {"after_published"}

@@ -60,6 +60,11 @@ def add_output_options(p: argparse.ArgumentParser, extra: tuple[str, ...] = ("ht
         p.add_argument("--gradescope-tests", choices=("game", "seat"), default="game",
                        help="Gradescope's tests: one per game (a start in a seat, the "
                        "default), or one per graded seat (first player, second player)")
+        from judge.exports import VISIBILITIES
+
+        p.add_argument("--gradescope-visibility", choices=VISIBILITIES, default="visible",
+                       help="when students see Gradescope's tests and score, as Gradescope "
+                       "names it (default: visible)")
     p.add_argument("--details", action="store_true", help="also list every game")
     p.add_argument("--output-dir", metavar="DIR",
                    help="also write every table (bots or standings, crosstable, games) to "

@@ -28,6 +28,7 @@ from judge.commands.options import (
     remember_defaults,
 )
 from judge.commands.runs import AllGames, Output, RunKind, execute, open_store, run_state
+from judge.exports import Gradescope
 from judge.games.base import Game, InputError
 from judge.plan import OPTIMAL, GameSpec, GradingPlan, Plan
 from judge.report import render_rows, to_json, write_files, write_tables
@@ -237,7 +238,7 @@ def print_run(store: Store, run_id: int, fmt: str, details: bool,
         return
     if fmt in ("gradebook", "gradescope"):
         export(plan, records, (bots, games), fmt, view, output_dir,
-               output.gradescope_tests)
+               output.gradescope)
         return
     if fmt == "json":
         sys.stdout.write(to_json({"run": run_id, "game": info.game, "state": state,
@@ -277,9 +278,9 @@ def print_run(store: Store, run_id: int, fmt: str, details: bool,
 
 def export(plan: GradingPlan, records: dict[str, PlayedGame],
            rows: tuple[list[BotRow], list[GradedGame]], fmt: str, view: View,
-           output_dir: str | None, per: str = "game") -> None:
-    """The grade book's CSV, or Gradescope's results.json (a test per game, or per graded
-    seat: `per`): of the one bot on stdout, or of each bot into `output_dir`/NAME.json."""
+           output_dir: str | None, how: Gradescope) -> None:
+    """The grade book's CSV, or Gradescope's results.json (cut and shown as `how` says):
+    of the one bot on stdout, or of each bot into `output_dir`/NAME.json."""
     bots, games = rows
     from judge.exports import file_names, gradebook, gradescope
 
@@ -289,7 +290,7 @@ def export(plan: GradingPlan, records: dict[str, PlayedGame],
     listed = [(rec, seat) for _, mine in graded_games(plan, records) for rec, seat in mine]
     results = [to_json(gradescope(plan.game, bot, [(g, rec, seat) for g, (rec, seat)
                                                    in zip(games, listed, strict=True)
-                                                   if g.bot == bot.bot], view, per))
+                                                   if g.bot == bot.bot], view, how))
                for bot in bots]
     if output_dir is None:
         sys.stdout.write(results[0])

@@ -20,6 +20,7 @@ from judge.backends import Backend, BackendLost, LocalPool, plays_here
 from judge.commands.inputs import jobs_from
 from judge.commands.options import refuse_with_resume
 from judge.exits import ExitStatus
+from judge.exports import Gradescope
 from judge.games.base import InputError, Stopped
 from judge.plan import GameSpec, Plan
 from judge.playing import Setup
@@ -222,15 +223,16 @@ class Output:
 
     feedback: Feedback = Feedback.FULL
     share: bool = False
-    #: Gradescope's tests: one per "game", or per graded "seat"
-    gradescope_tests: str = "game"
+    #: how Gradescope's results.json is cut and shown
+    gradescope: Gradescope = Gradescope()
 
     @classmethod
     def of(cls, args: argparse.Namespace) -> Output:
         """The choice the command line made (the defaults where it has no such options)."""
         return cls(Feedback(getattr(args, "feedback", None) or "full"),
                    bool(getattr(args, "share", False)),
-                   getattr(args, "gradescope_tests", None) or "game")
+                   Gradescope(getattr(args, "gradescope_tests", None) or "game",
+                              getattr(args, "gradescope_visibility", None) or "visible"))
 
     def view(self, plan: Plan) -> Any:
         """The `judge.summaries.View` of `plan`'s run."""
