@@ -23,8 +23,9 @@ from judge.games.base import Game, InputError, Stopped
 from judge.sandbox.limits import Limits
 from judge.sprt import SprtParams
 
-#: the version of the JSON that `to_config` writes (runs stored before have none: 1)
-PLAN_VERSION = 2
+#: the version of the JSON that `to_config` writes (runs stored before have none: 1; 3
+#: added the bots' display names, `names`)
+PLAN_VERSION = 3
 
 #: the perfect player's place in a schedule ("optimal" whatever its kind: see `opponent`)
 OPTIMAL = "optimal"
@@ -158,6 +159,20 @@ class BotSource:
 _verified: dict[str, tuple[tuple[int, ...], str]] = {}
 
 
+def default_names(paths: tuple[str, ...] | list[str]) -> dict[str, str]:
+    """Each bot's display name when none is given: where each bot of several has a folder
+    of its own (a class's ``alice/main.c``, ``bob/solution.py``), the folder's name
+    (``alice``); else its file name (``greedy.py``), or where that is shared, its path as
+    given."""
+    folders = [os.path.dirname(os.path.abspath(p)) for p in paths]
+    files = [os.path.basename(p) for p in paths]
+    own = len(paths) > 1 and len(set(folders)) == len(folders) and \
+        len({os.path.basename(f) for f in folders}) == len(folders)
+    return {path: os.path.basename(folder) if own and os.path.basename(folder)
+            else file if files.count(file) == 1 else path
+            for path, folder, file in zip(paths, folders, files, strict=True)}
+
+
 def identical(sources: tuple[BotSource, ...]) -> list[tuple[str, ...]]:
     """The groups of two or more `sources` with the same content, in their order."""
     groups: dict[str, list[str]] = {}
@@ -202,6 +217,9 @@ class Plan:
     sources: tuple[BotSource, ...] = ()
     #: how many games the run plays (a match: at most)
     planned: int = 0
+    #: display names of the bots given with --names (path -> name); the others take
+    #: `default_names`
+    names: dict[str, str] = field(default_factory=dict)
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -219,6 +237,13 @@ class Plan:
     def shown_name(self, who: str) -> str:
         """A player as it played: the perfect player under its kind, a bot by its path."""
         return self.opponent if who == OPTIMAL else who
+
+    def display_names(self) -> dict[str, str]:
+        """Every player's display name: the bots' given or default names (see
+        `default_names`), the perfect player under its kind."""
+        bots = tuple(p for p in self.players if is_program(p))
+        names = {**default_names(bots), **self.names}
+        return {who: names.get(who, self.shown_name(who)) for who in self.players}
 
     def fingerprints(self) -> dict[str, str]:
         return {s.path: s.fingerprint for s in self.sources}
@@ -257,7 +282,8 @@ class Plan:
                 "sandbox": h.sandbox, "tier": {"name": h.tier, "guarantees": h.guarantees},
                 "jobs": h.jobs, "seed": h.seed, "languages": h.languages,
                 "opponent": self.opponent, "directory": self.directory,
-                "fingerprints": self.fingerprints(), "planned": self.planned}
+                "fingerprints": self.fingerprints(), "planned": self.planned,
+                "names": dict(self.names)}
 
     def _own_config(self) -> dict[str, Any]:
         raise NotImplementedError
@@ -477,7 +503,7 @@ def from_config(kind: str, config: dict[str, Any]) -> Plan:
         game=c["game"], rules=c.get("rules") or "", harness=harness,
         opponent=c.get("opponent") or OPTIMAL, directory=c.get("directory") or "",
         sources=tuple(BotSource(p, d) for p, d in (c.get("fingerprints") or {}).items()),
-        planned=int(c.get("planned") or 0))
+        planned=int(c.get("planned") or 0), names=dict(c.get("names") or {}))
     if kind == "run":
         return GradingPlan(**common, bots=tuple(c["bots"]), tests=c.get("tests"),
                            seats=c.get("seats") or "first", fail_fast=c.get("fail_fast"),

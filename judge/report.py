@@ -190,6 +190,23 @@ def write_tables(folder: str, fmt: str,
         raise InputError(f"--output-dir {folder}: {exc.strerror or exc}") from None
 
 
+def write_files(folder: str, files: dict[str, str]) -> None:
+    """Each text into `folder`/NAME (each written whole or not at all), saying so on
+    stderr."""
+    import os
+    import sys
+
+    from judge.games.base import InputError
+
+    try:
+        os.makedirs(folder, exist_ok=True)
+        for name, text in files.items():
+            write_whole(os.path.join(folder, name), text)
+    except OSError as exc:
+        raise InputError(f"--output-dir {folder}: {exc.strerror or exc}") from None
+    print(f"judge: wrote {len(files)} files in {folder}", file=sys.stderr)
+
+
 def _write_all(folder: str, fmt: str, suffix: str,
                tables: dict[str, tuple[Sequence[dict[str, Any]], Sequence[str]]]) -> None:
     import os

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from judge import verdicts
@@ -18,6 +19,28 @@ POINTS = {
     "chopsticks": {"win": 1.0, "tie": 0.5, "loss": 0.0},
 }
 TOURNAMENT_POINTS = {"win": 1.0, "tie": 0.5, "loss": 0.0}
+
+
+class Feedback(Enum):
+    """How much of the solution a run's results give away (`--feedback`)."""
+
+    #: every move judged: first mistakes with the right moves, values and remoteness
+    FULL = "full"
+    #: where each game was lost (the first mistake's number and the move played), nothing of
+    #: the right moves or the values
+    MISTAKES = "mistakes"
+    #: results and verdicts only
+    RESULTS = "results"
+
+    @property
+    def mistakes(self) -> bool:
+        """Whether where a game was lost is shown (first mistakes, moves judged)."""
+        return self is not Feedback.RESULTS
+
+    @property
+    def solution(self) -> bool:
+        """Whether the right moves, the values and remoteness are shown."""
+        return self is Feedback.FULL
 
 
 def failure_of(record: PlayedGame, seat: int) -> str | None:
@@ -82,20 +105,26 @@ def first_mistake(rec: PlayedGame, seat: int) -> MoveReview | None:
     return next((r for r in rec.review if r.seat == seat and r.mistake), None)
 
 
-def mistake_json(mistake: MoveReview | None) -> dict[str, Any] | None:
+def mistake_json(mistake: MoveReview | None,
+                 feedback: Feedback = Feedback.FULL) -> dict[str, Any] | None:
     """A first mistake as the JSON of a game row gives it: its number, what it played, what
-    was right, the values."""
+    was right, the values (`feedback` mistakes: its number and what it played)."""
     if mistake is None:
         return None
+    if not feedback.solution:
+        return {"ply": mistake.ply, "move": mistake.move}
     return {"ply": mistake.ply, "move": mistake.move, "best_moves": mistake.best_moves,
             "before": mistake.before, "after": mistake.after, "lead": mistake.lead,
             "changed_result": mistake.changed_result}
 
 
-def mistake_text(mistake: MoveReview | None) -> str:
-    """`move 7: 3 (right: 1, 5)` for a details table, or empty."""
+def mistake_text(mistake: MoveReview | None, feedback: Feedback = Feedback.FULL) -> str:
+    """`move 7: 3 (right: 1, 5)` for a details table (`feedback` mistakes: `move 7: 3`),
+    or empty."""
     if mistake is None:
         return ""
+    if not feedback.solution:
+        return f"move {mistake.ply}: {mistake.move}"
     lost = ""
     if mistake.changed_result:
         before = mistake.before

@@ -10,12 +10,12 @@ import sqlite3
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from judge.games.base import InputError
-from judge.plan import OPTIMAL, Plan, from_config
+from judge.plan import OPTIMAL, Plan, default_names, from_config, is_program
 
 if TYPE_CHECKING:
     from judge.records import PlayedGame
@@ -75,6 +75,8 @@ class RunSummary:
     #: who plays: bot paths, and "optimal" for the perfect player (of kind `opponent`)
     bots: list[str]
     opponent: str
+    #: the players' display names, in the order of `bots`
+    names: list[str] = field(default_factory=list)
 
 
 class Store:
@@ -253,8 +255,11 @@ class Store:
             config = json.loads(r[6])
             opponent = config.get("opponent") or OPTIMAL
             bots = config.get("bots") or config.get("entrants") or []
+            shown = {**default_names([b for b in bots if is_program(b)]),
+                     **(config.get("names") or {})}
             out.append(RunSummary(r[0], r[1], r[2], r[3], r[4], r[5], config.get("planned"),
-                                  list(bots), opponent))
+                                  list(bots), opponent,
+                                  [opponent if b == OPTIMAL else shown.get(b, b) for b in bots]))
         return out
 
     def done_keys(self, run_id: int) -> set[str]:

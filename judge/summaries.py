@@ -6,19 +6,25 @@ frozen dataclasses, and a tenth of their cost to define, which every command pay
 
 from __future__ import annotations
 
+import os
+import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from judge.plan import GradingPlan, MatchPlan, TournamentPlan
+from judge.plan import GradingPlan, MatchPlan, Plan, TournamentPlan
 from judge.results import (
     POINTS,
     TOURNAMENT_POINTS,
+    Feedback,
     compile_error,
     failure_of,
     first_mistake,
     game_message,
     mistake_json,
+    mistake_text,
     move_accuracy,
 )
 from judge.sprt import pair_score, pentanomial, summary
@@ -161,6 +167,88 @@ class MatchStats(NamedTuple):
     def to_json(self) -> dict[str, Any]:
         """What `--format json` gives of it."""
         return self._asdict()
+
+
+@dataclass(frozen=True)
+class View:
+    """What a rendering of a run shows, applied to its rows in this one place: how much of
+    the solution (`feedback`), and whether it is meant for sharing (`share`: bots by their
+    display names, no path of the organiser's files or folders in any text)."""
+
+    feedback: Feedback = Feedback.FULL
+    share: bool = False
+    #: each player's display name (path -> name)
+    names: Mapping[str, str] = field(default_factory=dict)
+    #: the folder the run was started in
+    directory: str = ""
+
+    @classmethod
+    def of(cls, plan: Plan, feedback: Feedback = Feedback.FULL, share: bool = False) -> View:
+        """The view of `plan`'s run at `feedback`, for sharing or not."""
+        return cls(feedback, share, plan.display_names(), plan.directory)
+
+    def name(self, who: str) -> str:
+        """A player as the output names it: by its display name when shared, else as
+        given."""
+        return self.names.get(who, who) if self.share else who
+
+    def text(self, text: str) -> str:
+        """A message, a key or a bot's stderr as the output gives it: when shared, every
+        bot's path (as given or absolute) is its display name and the run's folder is
+        gone (a path only where it stands whole: not inside a longer name)."""
+        if not self.share or not text:
+            return text
+        found, pattern = self._paths
+        return pattern.sub(lambda m: found[m.group(0)], text) if found else text
+
+    @cached_property
+    def _paths(self) -> tuple[dict[str, str], re.Pattern[str]]:
+        """What `text` replaces, and the pattern that finds it (longest first)."""
+        found = {}
+        for path, name in self.names.items():
+            if path != name:
+                found.update({os.path.abspath(os.path.join(self.directory, path)): name,
+                              path: name})
+        if self.directory:  # the folder's other files: ./starts.txt
+            found[self.directory.rstrip("/")] = "."
+        olds = sorted(found, key=len, reverse=True)
+        return found, re.compile(r"(?<![\w./-])(?:" + "|".join(map(re.escape, olds))
+                                 + r")(?![\w.-]*\w)" if olds else "$^")
+
+    def bot_row(self, row: BotRow) -> BotRow:
+        """A bot's line as shown: accuracy only where moves are judged."""
+        return row._replace(bot=self.name(row.bot),
+                            accuracy=row.accuracy if self.feedback.mistakes else None,
+                            compile_error=row.compile_error and self.text(row.compile_error),
+                            same_file=tuple(map(self.name, row.same_file)),
+                            same_moves=tuple(map(self.name, row.same_moves)))
+
+    def bot_json(self, row: BotRow) -> dict[str, Any]:
+        """A bot's line as `--format json` gives it (no accuracy at `results`)."""
+        data = self.bot_row(row).to_json()
+        if not self.feedback.mistakes:
+            del data["accuracy"]
+        return data
+
+    def game_json(self, game: GradedGame) -> dict[str, Any]:
+        """A game's row as `--format json` gives it: the first mistake as `feedback`
+        allows (none at `results`)."""
+        data = game.to_json()
+        data.update(bot=self.name(game.bot), message=self.text(game.message),
+                    first_mistake=mistake_json(game.first_mistake, self.feedback))
+        if not self.feedback.mistakes:
+            del data["first_mistake"]
+        return data
+
+    def mistake_text(self, game: GradedGame) -> str:
+        """A game's first mistake for a table, as `feedback` allows."""
+        return mistake_text(game.first_mistake, self.feedback) if self.feedback.mistakes \
+            else ""
+
+    def headers(self, headers: Iterable[str]) -> list[str]:
+        """A table's columns less those `feedback` hides (accuracy, first mistakes)."""
+        hidden = () if self.feedback.mistakes else ("accuracy", "first_mistake")
+        return [h for h in headers if h not in hidden]
 
 
 def summarise(bot: str, records: list[tuple[PlayedGame, int]],

@@ -18,16 +18,18 @@ from judge import __version__
 from judge.games.base import InputError, MoveError
 from judge.plan import GradingPlan, MatchPlan
 from judge.records import PlayedGame
+from judge.results import Feedback, first_mistake, mistake_json
 from judge.store import StoredRun
-from judge.summaries import graded_games, ordered_records
+from judge.summaries import View, graded_games, ordered_records
 from judge.verdicts import JUDGE_ERROR, LOSING, MEANINGS
 
 FORMAT = "judge-transcript/1"
 
 
-def transcript_lines(store: Any, run_id: int) -> Iterator[str]:
+def transcript_lines(store: Any, run_id: int, view: View | None = None) -> Iterator[str]:
     """The stored games of run `run_id`, one JSON line each, in the order `--details`
-    numbers them."""
+    numbers them, as `view` shows them (the solver's values only at full feedback; shared:
+    display names, no paths)."""
     from judge.analysis import review
 
     info = store.run(run_id)
@@ -35,18 +37,19 @@ def transcript_lines(store: Any, run_id: int) -> Iterator[str]:
     game = plan.load_game()
     tier = plan.harness.tier
     hashes = plan.fingerprints()
+    view = view or View.of(plan)
     for number, rec in enumerate(games_in_order(info, store.games(run_id)), 1):
         start = game.parse_position(rec.start)
-        reviews = review(game, start, rec.move_texts)
+        reviews = review(game, start, rec.move_texts) if view.feedback.solution else []
         yield json.dumps({
             "format": FORMAT, "judge": __version__, "run": run_id, "kind": info.kind,
-            "game_number": number, "key": rec.key, "game": plan.game,
+            "game_number": number, "key": rec.key and view.text(rec.key), "game": plan.game,
             # a game played on a cluster worker: that worker's tier, and the worker
             "rules": plan.rules, "tier": rec.tier or tier,
             **({"worker": rec.worker} if rec.worker else {}),
             "run_seed": plan.seed,
             "seed": rec.seed, "opponent": plan.opponent,
-            "players": [{"seat": s + 1, "name": name, "sha256": hashes.get(name)}
+            "players": [{"seat": s + 1, "name": view.name(name), "sha256": hashes.get(name)}
                         for s, name in enumerate(rec.players)],
             "start": rec.start,
             "moves": [
@@ -55,9 +58,20 @@ def transcript_lines(store: Any, run_id: int) -> Iterator[str]:
                  **({"before": reviews[i].before, "after": reviews[i].after}
                     if i < len(reviews) else {})}
                 for i, m in enumerate(rec.moves)],
-            "results": list(rec.results), "verdict": rec.verdict.to_dict(),
+            "results": list(rec.results),
+            "verdict": {**rec.verdict.to_dict(), "message": view.text(rec.verdict.message)},
             "score": None if rec.score is None else list(rec.score), "final": rec.final,
+            **_lost_where(plan, rec, view),
         }, separators=(",", ":"))
+
+
+def _lost_where(plan: Any, rec: PlayedGame, view: View) -> dict[str, Any]:
+    """At `mistakes` feedback, which has no values to find it by, a grading run's line says
+    where the graded bot lost: its `first_mistake` (`ply` and `move`, or null)."""
+    if not isinstance(plan, GradingPlan) or view.feedback is not Feedback.MISTAKES:
+        return {}
+    seat = next((s for s, who in enumerate(rec.players) if who in plan.bots), 0)
+    return {"first_mistake": mistake_json(first_mistake(rec, seat), view.feedback)}
 
 
 def games_in_order(info: StoredRun, records: dict[str, PlayedGame]) -> list[PlayedGame]:

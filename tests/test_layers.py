@@ -19,7 +19,7 @@ LAYERS = [
     ("execute", ["judge.playing", "judge.backends", "judge.cluster", "judge.credentials"]),
     ("store", ["judge.store"]),
     ("report", ["judge.report", "judge.results", "judge.summaries", "judge.html",
-                "judge.transcripts"]),
+                "judge.transcripts", "judge.exports"]),
     ("interface", ["judge.commands", "judge.web", "judge.cli", "judge.__main__"]),
 ]
 

@@ -79,3 +79,15 @@ def test_same_moves_means_every_game_and_bots_that_never_moved_are_not_twins():
               ("c", [record("1 2", ["1 1", "2 1"], "c"), record("3", ["1 2"], "c")]),
               ("x", [record("1 2", [], "x")]), ("y", [record("1 2", [], "y")])]
     assert same_play(played) == [("a", "b")]
+
+
+@pytest.mark.parametrize("fmt", ["json", "table", "html"])
+def test_a_shared_output_flags_them_by_their_names_not_their_paths(graded, fmt):
+    out = judge("show", "1", "--db", "r.db", "--format", fmt, "--share", cwd=graded)
+    assert out.returncode == 0, out.stderr
+    assert "main.py" not in out.stdout and str(graded) not in out.stdout
+    if fmt == "json":
+        bots = {b["bot"]: b for b in json.loads(out.stdout)["bots"]}
+        assert bots["carol"]["same_moves"] == ["alice", HOSTILE]
+    else:
+        assert "alice" in out.stdout and "carol" in out.stdout

@@ -46,6 +46,50 @@ def read_lines(path: Path) -> list[str]:
         raise InputError(f"cannot read {path}: {exc}") from None
 
 
+def display_names(path: str, bots: list[str]) -> dict[str, str]:
+    """The display names `--names FILE` gives the bots (bot path as given -> name).
+
+    A line is ``PATH<TAB>NAME`` or ``PATH,NAME`` (a CSV row: a name holding a comma is
+    quoted); blank lines, lines starting with ``#`` and a first line ``path,name`` are
+    skipped. PATH names a bot when it is the same file. A line that is neither, a path that
+    is not one of the bots, a bot named twice, or two bots with the same display name (the
+    others keep their default ones) is an `InputError` naming the file and line."""
+    import csv
+
+    from judge.plan import default_names
+
+    files = {os.path.realpath(b): b for b in bots}
+    names: dict[str, str] = {}
+    for n, line in enumerate(read_lines(Path(path)), 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        fields = line.split("\t", 1) if "\t" in line else next(csv.reader([line]))
+        fields = [f.strip() for f in fields]
+        if n == 1 and [f.lower() for f in fields] in (["path", "name"], ["file", "name"]):
+            continue
+        if len(fields) != 2 or not all(fields):
+            raise InputError(f"{path}, line {n}: not PATH<TAB>NAME nor PATH,NAME: {line!r}")
+        bot = files.get(os.path.realpath(fields[0]))
+        if bot is None:
+            raise InputError(f"{path}, line {n}: {fields[0]} is none of the bots given")
+        if bot in names:
+            raise InputError(f"{path}, line {n}: {fields[0]} is given a name twice")
+        names[bot] = fields[1]
+    shown = {**default_names(bots), **names}
+    twins = sorted({name for name in shown.values() if list(shown.values()).count(name) > 1})
+    if twins:
+        raise InputError(f"{path}: two bots would be shown as {twins[0]!r}: give each bot a "
+                         f"name of its own")
+    return names
+
+
+def check_export(fmt: str, bots: int, output_dir: str | None) -> None:
+    """Refuse Gradescope's results.json of several bots on one output: it is one bot's."""
+    if fmt == "gradescope" and bots > 1 and output_dir is None:
+        raise InputError(f"--format gradescope writes one bot's results.json, and the run "
+                         f"has {bots} bots: give --output-dir DIR for a NAME.json per bot")
+
+
 def load_starts(game: Game, path: str) -> list[str]:
     """The start positions of a user's file, in canonical notation; errors name the file.
 

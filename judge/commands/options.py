@@ -40,15 +40,32 @@ def add_opponent_option(p: argparse.ArgumentParser) -> None:
                    "legal move (default: optimal)")
 
 
+#: the formats a course takes from a grading run (`judge.exports`)
+EXPORTS = ("gradebook", "gradescope")
+
+
 def add_output_options(p: argparse.ArgumentParser, extra: tuple[str, ...] = ("html",)) -> None:
     """`--format` (the table formats and `extra` ones), `--output`, `--details`, `--wide`,
     `--db`."""
     p.add_argument("--format", choices=(*FORMATS, *extra), default="table",
                    help="output format: html is one self-contained page (a game viewer for "
                    "every game)" + (", jsonl one transcript line per game, replayable"
-                                    if "jsonl" in extra else ""))
+                                    if "jsonl" in extra else "")
+                   + (", gradebook a grade book's CSV (name, score, max), gradescope "
+                      "Gradescope's autograder results.json (a test per game; one bot, or "
+                      "with --output-dir a NAME.json per bot)" if "gradebook" in extra
+                      else ""))
     p.add_argument("--output", metavar="FILE",
                    help="write the output to FILE (whole, or not at all) instead of stdout")
+    if "gradescope" in extra:
+        p.add_argument("--gradescope-tests", choices=("game", "seat"), default="game",
+                       help="Gradescope's tests: one per game (a start in a seat, the "
+                       "default), or one per graded seat (first player, second player)")
+        from judge.exports import VISIBILITIES
+
+        p.add_argument("--gradescope-visibility", choices=VISIBILITIES, default="visible",
+                       help="when students see Gradescope's tests and score, as Gradescope "
+                       "names it (default: visible)")
     p.add_argument("--details", action="store_true", help="also list every game")
     p.add_argument("--wide", action="store_true",
                    help="--format table in full: every column, whole names and paths, the "
@@ -57,9 +74,28 @@ def add_output_options(p: argparse.ArgumentParser, extra: tuple[str, ...] = ("ht
                    "the other formats always give everything)")
     p.add_argument("--output-dir", metavar="DIR",
                    help="also write every table (bots or standings, crosstable, games) to "
-                   "its own file in DIR, in the --format (csv: NAME.csv); stdout then has one")
+                   "its own file in DIR, in the --format (csv: NAME.csv); stdout then has one"
+                   + ("; with --format html, a grading run's page per bot for its author "
+                      "(NAME.html: its games only, at the --feedback level) and index.html"
+                      if "gradebook" in extra else ""))
     p.add_argument("--db", default=DEFAULT_DB, metavar="FILE",
                    help=f"the results database (default: {DEFAULT_DB} in this directory)")
+
+
+def add_feedback_options(p: argparse.ArgumentParser) -> None:
+    """`--feedback` and `--share`: what a grading run's results give away."""
+    from judge.results import Feedback
+
+    g = p.add_argument_group("what the results give away (for every --format)")
+    g.add_argument("--feedback", choices=[f.value for f in Feedback], default="full",
+                   help="full (default): every game's first mistake with the right moves, "
+                   "and in the HTML every move judged with its values; mistakes: where each "
+                   "game was lost (the number of the first mistake and the move played), "
+                   "but no right move, value or remoteness; results: only the results and "
+                   "verdicts (no first mistake, no move judged, no accuracy)")
+    g.add_argument("--share", action="store_true",
+                   help="output meant for the class: bots by their display names (see "
+                   "--names), and no path, working directory or database of the organiser's")
 
 
 def add_credentials_option(p: argparse.ArgumentParser) -> None:

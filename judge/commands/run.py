@@ -5,19 +5,31 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from judge import verdicts
-from judge.commands.inputs import check_bots, game_from_args, harness_setup, load_starts, sources
+from judge.commands.inputs import (
+    check_bots,
+    check_export,
+    display_names,
+    game_from_args,
+    harness_setup,
+    load_starts,
+    sources,
+)
 from judge.commands.options import (
+    EXPORTS,
+    add_feedback_options,
     add_game_options,
     add_harness_options,
     add_opponent_option,
     add_output_options,
     remember_defaults,
 )
-from judge.commands.runs import AllGames, RunKind, execute, run_state
+from judge.commands.runs import AllGames, Output, RunKind, execute, open_store, run_state
+from judge.exports import Gradescope
 from judge.games.base import Game, InputError
 from judge.plan import OPTIMAL, GameSpec, GradingPlan, Plan
 from judge.report import (
@@ -30,18 +42,18 @@ from judge.report import (
     shortened,
     to_json,
     wrapped,
+    write_files,
     write_tables,
     wtl,
 )
 from judge.results import (
     compile_errors_text,
     failures_text,
-    mistake_text,
     twin_groups,
     twin_marks,
 )
 from judge.store import Store
-from judge.summaries import grading_rows
+from judge.summaries import BotRow, GradedGame, View, graded_games, grading_rows
 from judge.testsets import default_tests
 
 if TYPE_CHECKING:
@@ -61,7 +73,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         epilog="examples:\n  judge run --game ioiwari bots/ioiwari/*\n"
         "  judge run --game nim --rules misere=on --seats both bots/nim/optimal_misere.py\n"
         "  judge run --resume 3            (continue run 3 of judge-results.sqlite)\n"
-        "  judge show 3 --details          (show it again without playing)",
+        "  judge show 3 --details          (show it again without playing)\n"
+        "  judge show 3 --feedback mistakes --share --format html --output class.html "
+        "--output-dir pages\n"
+        "                                  (for the class, and a page per student)",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_game_options(p, required=False)
@@ -77,11 +92,17 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "first move (it does not compile, crashes at start, waits for input it "
                    "will not get), record its other games as not played, and lost "
                    "(verdict not-played), instead of playing each to the same end")
+    p.add_argument("--names", metavar="FILE",
+                   help="the bots' display names (shown with --share, in the grade book, the "
+                   "pages per bot and `judge show`'s list): one bot a line, PATH<TAB>NAME or "
+                   "PATH,NAME (a CSV row); default: where each bot has a folder of its own "
+                   "(alice/main.c, bob/main.c) the folder's name, else the file name")
     p.add_argument("--resume", type=int, metavar="RUN",
                    help="continue an interrupted run, playing only its missing games")
     add_opponent_option(p)
     add_harness_options(p)
-    add_output_options(p)
+    add_output_options(p, extra=("html", *EXPORTS))
+    add_feedback_options(p)
     p.set_defaults(func=run)
     remember_defaults(p)
 
@@ -141,19 +162,28 @@ def new_plan(args: argparse.Namespace) -> tuple[GradingPlan, list[str]]:
     game = game_from_args(args)
     harness = harness_setup(args)
     starts = test_starts(game, args.tests, args.seats)
+    names = display_names(args.names, args.bots) if args.names else {}
     bots, skipped = check_bots(args.bots)
+    check_export(args.format, len(bots), args.output_dir)
     plan = GradingPlan(
         game=game.name, rules=game.rules_string(), harness=harness, opponent=args.opponent,
         directory=os.getcwd(), sources=sources(bots), bots=tuple(bots), tests=args.tests,
-        seats=args.seats, starts=starts, fail_fast=args.fail_fast)
+        seats=args.seats, starts=starts, fail_fast=args.fail_fast,
+        names={bot: name for bot, name in names.items() if bot in bots})
     return replace(plan, planned=len(plan.schedule())), skipped
 
 
 def run(args: argparse.Namespace) -> int:
     """Grade the bots (or resume a run) and print the results."""
+    output = Output.of(args)
+    if args.resume is not None and args.format == "gradescope":
+        plan = open_store(args.db, must_exist=True, read_only=True).run(args.resume).plan
+        check_export(args.format, len(plan.players), args.output_dir)
     return execute(args, RunKind(
-        "run", ("--game", "--rules", "--tests", "--seats", "--fail-fast"), new_plan,
-        print_run, lambda plan, store, run_id, backend: FailFast(plan, store, run_id)))
+        "run", ("--game", "--rules", "--tests", "--seats", "--fail-fast", "--names"), new_plan,
+        lambda store, run_id, fmt, details, folder, wide: print_run(
+            store, run_id, fmt, details, folder, wide, output),
+        lambda plan, store, run_id, backend: FailFast(plan, store, run_id)))
 
 
 class FailFast(AllGames):
@@ -214,22 +244,26 @@ NARROW_GAMES = (["game", "bot", "seat", "start", "result", "first_mistake", "mov
                     drop=("moves", "first_mistake")))
 
 
-def twins_text(twins: list[tuple[str, str, tuple[str, ...]]], narrow: bool) -> str:
-    """The note under the bot table for each group of bots flagged as one program (at 80
-    columns when `narrow`: the names shortened, the lines wrapped)."""
+def twins_text(twins: list[tuple[str, str, tuple[str, ...]]], narrow: bool,
+               name: Callable[[str], str] = str) -> str:
+    """The note under the bot table for each group of bots flagged as one program, each
+    bot as `name` shows it (at 80 columns when `narrow`: the names shortened, the lines
+    wrapped)."""
     lines = []
     for mark, what, group in twins:
-        names = [shortened(printable_line(bot), 40, keep_end=True) if narrow
-                 else printable_line(bot) for bot in group]
+        names = [shortened(printable_line(name(bot)), 40, keep_end=True) if narrow
+                 else printable_line(name(bot)) for bot in group]
         line = f"{mark}: {', '.join(names)} {what}: the same program?"
         lines.append(wrapped(line) if narrow else line + "\n")
     return "\n" + "".join(lines) if lines else ""
 
 
 def print_run(store: Store, run_id: int, fmt: str, details: bool,
-              output_dir: str | None = None, wide: bool = False) -> None:
+              output_dir: str | None = None, wide: bool = False,
+              output: Output | None = None) -> None:
     """Print a stored grading run in the chosen format (CSV: one table; all of them as
-    files in `output_dir`); a `table` fits 80 columns unless `wide`."""
+    files in `output_dir`), showing what `output` lets through; a `table` fits 80 columns
+    unless `wide`."""
     info = store.run(run_id)
     plan = info.plan
     assert isinstance(plan, GradingPlan)
@@ -237,28 +271,37 @@ def print_run(store: Store, run_id: int, fmt: str, details: bool,
     bots, games = grading_rows(plan, records)
     state = run_state(store, info, len(records))
     opponent = plan.opponent
+    output = output or Output()
+    view = output.view(plan)
     if fmt == "html":
-        from judge.html import render_report
+        from judge.html import render_pages, render_report
 
-        sys.stdout.write(render_report(store, run_id))
+        if output_dir is not None:  # a page per bot for its author, and their index
+            write_files(output_dir, render_pages(store, run_id, view))
+        sys.stdout.write(render_report(store, run_id, view))
+        return
+    if fmt in ("gradebook", "gradescope"):
+        export(plan, records, (bots, games), fmt, view, output_dir,
+               output.gradescope)
         return
     if fmt == "json":
         sys.stdout.write(to_json({"run": run_id, "game": info.game, "state": state,
                                   "tier": plan.harness.tier, "opponent": opponent,
-                                  "bots": [b.to_json() for b in bots],
-                                  "games": [g.to_json() for g in games]}))
+                                  "bots": [view.bot_json(b) for b in bots],
+                                  "games": [view.game_json(g) for g in games]}))
         return
     twins = twin_groups(bots)
     marks = twin_marks(twins)
-    rows = [dict(b.to_json(), points=f"{b.points:g}/{b.max_points:g}",
+    rows = [dict(view.bot_json(b), points=f"{b.points:g}/{b.max_points:g}",
                  accuracy="" if b.accuracy is None else f"{100 * b.accuracy:.1f}%",
                  **{"w/t/l": wtl(b.wins, b.ties, b.losses)},
                  failures=failures_text(b.failures, b.judge_errors)) for b in bots]
-    headers = ["bot", "games", "wins", "ties", "losses", "points", "accuracy", "failures"]
-    detail_headers = ["game", "bot", "start", "seat", "result", "verdict", "message",
-                      "first_mistake", "moves"]
-    detail = [dict(g.to_json(), moves=", ".join(g.moves), game=n,
-                   first_mistake=mistake_text(g.first_mistake))
+    headers = view.headers(["bot", "games", "wins", "ties", "losses", "points", "accuracy",
+                            "failures"])
+    detail_headers = view.headers(["game", "bot", "start", "seat", "result", "verdict",
+                                   "message", "first_mistake", "moves"])
+    detail = [dict(view.game_json(g), moves=", ".join(g.moves), game=n,
+                   first_mistake=view.mistake_text(g))
               for n, g in enumerate(games, 1)]
     narrow = fmt == "table" and not wide
     if output_dir is not None and fmt != "json":
@@ -277,14 +320,15 @@ def print_run(store: Store, run_id: int, fmt: str, details: bool,
              for row, b in zip(rows, bots, strict=True)]
     if narrow:
         sys.stdout.write(rules_line(info.game))
-        sys.stdout.write(render_rows(shown, fmt, *NARROW_BOTS))
+        narrow_headers, fit = NARROW_BOTS
+        sys.stdout.write(render_rows(shown, fmt, view.headers(narrow_headers), fit))
     else:
         sys.stdout.write(render_rows(shown, fmt, headers))
-    sys.stdout.write(twins_text(twins, narrow))
+    sys.stdout.write(twins_text(twins, narrow, view.name))
     if fmt in ("table", "markdown"):  # CSV stays one table; JSON has compile_error
         sys.stdout.write(compile_errors_text(
-            (shortened(b.bot, 64, keep_end=True) if narrow else b.bot, b.compile_error)
-            for b in bots))
+            (shortened(r.bot, 64, keep_end=True) if narrow else r.bot, r.compile_error)
+            for r in map(view.bot_row, bots)))
     if details:
         sys.stdout.write("\n")
         if not narrow:
@@ -293,7 +337,30 @@ def print_run(store: Store, run_id: int, fmt: str, details: bool,
         for row, g in zip(detail, games, strict=True):
             row["result"] = outcome(g.result, g.verdict)
         headers, fit = NARROW_GAMES
-        if plan.seats != "both":
-            headers = [h for h in headers if h != "seat"]
+        headers = view.headers(h for h in headers if h != "seat" or plan.seats == "both")
         sys.stdout.write(render_rows(detail, fmt, headers, fit))
         sys.stdout.write(notes([(row["game"], row["message"]) for row in detail]))
+
+
+def export(plan: GradingPlan, records: dict[str, PlayedGame],
+           rows: tuple[list[BotRow], list[GradedGame]], fmt: str, view: View,
+           output_dir: str | None, how: Gradescope) -> None:
+    """The grade book's CSV, or Gradescope's results.json (cut and shown as `how` says):
+    of the one bot on stdout, or of each bot into `output_dir`/NAME.json."""
+    bots, games = rows
+    from judge.exports import file_names, gradebook, gradescope
+
+    if fmt == "gradebook":
+        sys.stdout.write(gradebook(bots, view))
+        return
+    listed = [(rec, seat) for _, mine in graded_games(plan, records) for rec, seat in mine]
+    results = [to_json(gradescope(plan.game, bot, [(g, rec, seat) for g, (rec, seat)
+                                                   in zip(games, listed, strict=True)
+                                                   if g.bot == bot.bot], view, how))
+               for bot in bots]
+    if output_dir is None:
+        sys.stdout.write(results[0])
+        return
+    names = file_names([view.names.get(b.bot, b.bot) for b in bots])
+    write_files(output_dir, {f"{name}.json": text for name, text in zip(names, results,
+                                                                        strict=True)})

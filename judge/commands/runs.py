@@ -20,9 +20,11 @@ from judge.backends import Backend, BackendLost, LocalPool, plays_here
 from judge.commands.inputs import jobs_from
 from judge.commands.options import refuse_with_resume
 from judge.exits import ExitStatus
+from judge.exports import Gradescope
 from judge.games.base import InputError, Stopped
 from judge.plan import GameSpec, Plan
 from judge.playing import Setup
+from judge.results import Feedback
 from judge.store import Store, StoredRun
 
 
@@ -211,6 +213,32 @@ class AllGames:
         if self.bar is not None:
             self.bar.close()
             self.bar = None
+
+
+@dataclass(frozen=True)
+class Output:
+    """What a rendering lets through (`--feedback`, `--share`) and how Gradescope's tests
+    are cut: built once from the command line, turned into the run's
+    `judge.summaries.View` by the renderer."""
+
+    feedback: Feedback = Feedback.FULL
+    share: bool = False
+    #: how Gradescope's results.json is cut and shown
+    gradescope: Gradescope = Gradescope()
+
+    @classmethod
+    def of(cls, args: argparse.Namespace) -> Output:
+        """The choice the command line made (the defaults where it has no such options)."""
+        return cls(Feedback(getattr(args, "feedback", None) or "full"),
+                   bool(getattr(args, "share", False)),
+                   Gradescope(getattr(args, "gradescope_tests", None) or "game",
+                              getattr(args, "gradescope_visibility", None) or "visible"))
+
+    def view(self, plan: Plan) -> Any:
+        """The `judge.summaries.View` of `plan`'s run."""
+        from judge.summaries import View
+
+        return View.of(plan, self.feedback, self.share)
 
 
 @dataclass(frozen=True)

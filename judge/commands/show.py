@@ -10,12 +10,13 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from judge.commands.options import add_output_options
+from judge.commands.inputs import check_export
+from judge.commands.options import EXPORTS, add_feedback_options, add_output_options
 from judge.commands.run import print_run
-from judge.commands.runs import check_output, check_output_dir, open_store, output_to
+from judge.commands.runs import Output, check_output, check_output_dir, open_store, output_to
 from judge.exits import ExitStatus
 from judge.games.base import InputError
-from judge.plan import OPTIMAL, GradingPlan, MatchPlan
+from judge.plan import GradingPlan, MatchPlan
 from judge.report import Fit, render_rows, to_json
 from judge.summaries import graded_games, ordered_records
 
@@ -29,10 +30,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--game", type=int, metavar="N", dest="game_number",
                    help="replay game N of the run (its number in --details) move by move, "
                         "with the boards and every bot move judged, as `judge play` does")
-    add_output_options(s, extra=("html", "jsonl"))
+    add_output_options(s, extra=("html", "jsonl", *EXPORTS))
     s.add_argument("--replay", metavar="FILE",
                    help="replay the transcripts of FILE (lines of --format jsonl) through the "
                    "rules and say whether each is consistent")
+    add_feedback_options(s)
     s.set_defaults(func=show)
 
 
@@ -45,7 +47,7 @@ def show(args: argparse.Namespace) -> int:
                 or args.format != "table" or args.output_dir or args.details):
             raise InputError("--replay checks a file of transcripts: give it alone")
         return replay_file(args.replay)
-    if args.run_id is None and args.format in ("html", "jsonl"):
+    if args.run_id is None and args.format in ("html", "jsonl", *EXPORTS):
         raise InputError(f"--format {args.format} writes one run: give the RUN "
                          "(`judge show` alone lists them)")
     if args.game_number is not None:
@@ -54,8 +56,9 @@ def show(args: argparse.Namespace) -> int:
         if args.format != "table" or args.output_dir:
             raise InputError("--game N prints the game as text; for a machine, give "
                              "--format jsonl (every game) or json without --game")
-    if args.output_dir and args.format in ("json", "jsonl", "html"):
-        raise InputError("--output-dir writes tables: give --format csv, markdown or table")
+    if args.output_dir and args.format in ("json", "jsonl", "gradebook"):
+        raise InputError("--output-dir writes tables (--format csv, markdown or table), or "
+                         "a page per bot (html), or a NAME.json per bot (gradescope)")
     store = open_store(args.db, must_exist=True, read_only=True)
     with output_to(args.output):
         return _show(store, args)
@@ -73,18 +76,20 @@ def _show(store: Any, args: argparse.Namespace) -> int:
             shown = [dict(r, date=time.strftime("%m-%d %H:%M" if narrow else "%Y-%m-%d %H:%M",
                                                 time.localtime(r["created"])),
                           game=r["game"].partition(" ")[0] if narrow else r["game"],
-                          bots=", ".join(Path(r["opponent"] if b == OPTIMAL else b).name
-                                         for b in r["bots"]),
+                          bots=", ".join(r["names"]),
                           progress=f"{r['games']}/{r['planned'] or '?'}") for r in rows]
             sys.stdout.write(render_rows(  # narrow: the rules and the year left out
                 shown, args.format, ["id", "kind", "date", "game", "bots", "progress", "state"],
                 Fit({"bots": "text"}) if narrow else None))
         return 0
     info = store.run(args.run_id)
+    output = Output.of(args)
+    refuse_outside_grading(info.kind, args)
+    check_export(args.format, len(info.plan.players), args.output_dir)
     if args.format == "jsonl":
         from judge.transcripts import transcript_lines
 
-        for line in transcript_lines(store, args.run_id):
+        for line in transcript_lines(store, args.run_id, output.view(info.plan)):
             sys.stdout.write(line + "\n")
         return 0
     if args.game_number is not None:
@@ -104,8 +109,25 @@ def _show(store: Any, args: argparse.Namespace) -> int:
 
         print_tournament(store, args.run_id, args.format, args.details, args.output_dir, args.wide)
     else:
-        print_run(store, args.run_id, args.format, args.details, args.output_dir, args.wide)
+        print_run(store, args.run_id, args.format, args.details, args.output_dir, args.wide,
+                  output)
     return 0
+
+
+def refuse_outside_grading(kind: str, args: argparse.Namespace) -> None:
+    """Refuse what only a grading run's results take (--feedback, --share, the exports, a
+    page per bot) for another kind of run, and --feedback or --share with --game N (which
+    shows every move judged)."""
+    chosen = [("--feedback " + args.feedback, args.feedback != "full"),
+              ("--share", args.share), ("--format " + args.format, args.format in EXPORTS),
+              ("--output-dir with --format html",
+               bool(args.output_dir) and args.format == "html")]
+    asked = [flag for flag, given in chosen if given]
+    if asked and kind != "run":
+        raise InputError(f"{', '.join(asked)}: only for a grading run's results, and run "
+                         f"{args.run_id} is a {kind}")
+    if args.game_number is not None and (args.feedback != "full" or args.share):
+        raise InputError("--game N shows every move judged: drop --feedback and --share")
 
 
 def replay_text(store: Any, run_id: int, number: int) -> str:

@@ -9,6 +9,7 @@ until the viewer opens game N, so a run of many thousands of games opens quickly
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
@@ -32,8 +33,8 @@ from judge.html.pages import (
 from judge.plan import GradingPlan, MatchPlan, NimBatchPlan, TournamentPlan
 from judge.records import PlayedGame
 from judge.report import printable
-from judge.results import mistake_text, twin_groups, twin_marks
-from judge.summaries import graded_games, grading_rows, match_data, standings
+from judge.results import Feedback, twin_groups, twin_marks
+from judge.summaries import View, graded_games, grading_rows, match_data, standings
 
 __all__ = ["render_nim_batch", "render_report"]
 
@@ -45,6 +46,9 @@ TOURNAMENT_COLUMNS = [("n", "#", 9), ("one", "player 1", 40), ("two", "player 2"
                       ("start", "start", 30), ("result", "result", 8),
                       ("verdict_text", "verdict", 26), ("moves", "moves", 8),
                       ("twin", "repeats", None), ("seed", "seed", 13)]
+#: the game list's columns each feedback level leaves out
+HIDDEN = {Feedback.FULL: (), Feedback.MISTAKES: ("perfect",),
+          Feedback.RESULTS: ("perfect", "mistake")}
 #: rows per table of the game list: a browser lays out only the tables in view
 CHUNK = 250
 
@@ -91,27 +95,45 @@ def _static(name: str) -> Markup:
     return Markup(text)  # noqa: S704 - a file of this package
 
 
-def render_report(store: Any, run_id: int) -> str:
+def render_report(store: Any, run_id: int, view: View | None = None,
+                  bot: str | None = None,
+                  records: dict[str, PlayedGame] | None = None) -> str:
     """One self-contained HTML page for the stored run `run_id` (a grading run or a
-    tournament) of `store`."""
+    tournament) of `store`, as `view` shows it (a grading run: at its feedback, shared or
+    not); with `bot` (a grading run's), the page for its author: only its line and its
+    games (numbered as in the whole run), and the command that grades it alone. `records`:
+    the run's games, if already read."""
     info = store.run(run_id)
     plan = info.plan
-    records = store.games(run_id)
+    view = view or View.of(plan)
+    records = store.games(run_id) if records is None else records
+    first = 1
+    if bot is not None:
+        assert isinstance(plan, GradingPlan)
+        before = set(plan.bots[:plan.bots.index(bot)])
+        first += sum(not before.isdisjoint(r.players) for r in records.values())
+        records = {k: r for k, r in records.items() if bot in r.players}
+        plan = replace(plan, bots=(bot,), sources=tuple(s for s in plan.sources
+                                                        if s.path == bot))
+        plan = replace(plan, planned=len(plan.schedule()))
+        info = replace(info, plan=plan)
     game = plan.load_game()
     context: dict[str, Any] = {
         # absolute: the page may be read anywhere, the command run from any folder
-        "about": about(info, str(Path(store.path).resolve())),
+        "about": about(info, str(Path(store.path).resolve()), view),
         "stored": len(records),
         "css": _static("report.css"),
         "js": _static("viewer.js"),
         "list_js": _static("gamelist.js"),
         "chunk": CHUNK,
     }
+    if bot is not None:
+        context["about"]["page_of"] = view.names.get(bot, bot)
     if isinstance(plan, TournamentPlan):
         context.update(_tournament(game, plan, records))
         template = "tournament.html.j2"
     elif isinstance(plan, GradingPlan):
-        context.update(_grading(game, plan, records))
+        context.update(_grading(game, plan, records, view, first))
         template = "run.html.j2"
     elif isinstance(plan, MatchPlan):
         context.update(_match(plan, records, store.running(run_id)
@@ -143,36 +165,44 @@ def render_nim_batch(plan: NimBatchPlan, programs: list[dict[str, Any]]) -> str:
 
 
 def _data_blocks(game: Any, listed: list[tuple[PlayedGame, int | None]],
-                 opponent: str = "optimal") -> Markup:
-    """The per-game JSON blocks, numbered from 1 in the order of `listed`."""
+                 opponent: str = "optimal", view: View | None = None,
+                 first: int = 1) -> Markup:
+    """The per-game JSON blocks, numbered from `first` in the order of `listed`."""
     parts = []
-    for n, (rec, graded) in enumerate(listed, 1):
-        payload = game_payload(game, rec, n, graded, opponent)
+    for n, (rec, graded) in enumerate(listed, first):
+        payload = game_payload(game, rec, n, graded, opponent, view)
         parts.append(f'<script type="application/json" id="game-{n}">'
                      f"{json_block(payload)}</script>\n")
     return Markup("".join(parts))  # noqa: S704 - json_block escapes every payload
 
 
-def _grading(game: Any, plan: GradingPlan, records: dict[str, PlayedGame]
-             ) -> dict[str, Any]:
-    """The bots' summaries and the games of a grading run (numbered as `judge show --game`)."""
+def _grading(game: Any, plan: GradingPlan, records: dict[str, PlayedGame], view: View,
+             first: int = 1) -> dict[str, Any]:
+    """The bots' summaries and the games of a grading run (numbered as `judge show --game`),
+    as `view` shows them: at `mistakes` no result under perfect play and first mistakes
+    without the right moves, at `results` neither first mistakes nor accuracy."""
     bots, rows = grading_rows(plan, records)
     listed = [(rec, seat) for _, mine in graded_games(plan, records) for rec, seat in mine]
     games = []
-    for n, (row, (rec, seat)) in enumerate(zip(rows, listed, strict=True), 1):
-        mistake = row.first_mistake
+    for n, (row, (rec, seat)) in enumerate(zip(rows, listed, strict=True), first):
+        mistake = row.first_mistake if view.feedback.mistakes else None
         games.append({
-            "n": n, "bot": row.bot, "start": row.start, "seat": row.seat,
+            "n": n, "bot": view.name(row.bot), "start": row.start, "seat": row.seat,
             "result": row.result, "verdict": row.verdict,
-            "perfect": (rec.perfect or ("", ""))[seat],
-            "mistake": mistake_text(mistake), "lost": bool(mistake and mistake.changed_result),
+            "perfect": (rec.perfect or ("", ""))[seat] if view.feedback.solution else "",
+            "mistake": view.mistake_text(row),
+            "lost": bool(mistake and mistake.changed_result),
             "moves": len(row.moves), "seed": rec.seed,
         })
-    opponent = plan.opponent
-    twins = twin_groups(bots)
-    return {"bots": bots, "games": games, "data": _data_blocks(game, listed, opponent),
+    columns = [c for c in RUN_COLUMNS if c[0] not in HIDDEN[view.feedback]]
+    shown = [view.bot_row(b) for b in bots]
+    twins = twin_groups(shown)  # (by the names shown: no path when shared)
+    return {"bots": shown, "games": games,
+            "data": _data_blocks(game, listed, plan.opponent, view, first),
             "twins": twins, "marks": twin_marks(twins),
-            "columns": column_widths(games, RUN_COLUMNS)}
+            "columns": column_widths(games, columns),
+            "shown": {key for key, *_ in columns} | ({"accuracy"} if view.feedback.mistakes
+                                                      else set())}
 
 
 def _tournament(game: Any, plan: TournamentPlan, records: dict[str, PlayedGame]
@@ -236,3 +266,23 @@ def _match(plan: MatchPlan, records: dict[str, PlayedGame], finished: bool
 def _verdict_text(code: str, seat: int | None) -> str:
     """`garbage (player 2)`: the verdict and the seat it was charged to."""
     return code if code == "ok" or seat is None else f"{code} (player {seat + 1})"
+
+
+def render_pages(store: Any, run_id: int, view: View) -> dict[str, str]:
+    """A grading run's page per bot for its author (`render_report` with `bot`), named
+    by its display name, and an index of them: {file name: page}."""
+    from judge.exports import file_names
+
+    plan = store.run(run_id).plan
+    assert isinstance(plan, GradingPlan)
+    records = store.games(run_id)
+    bots, _ = grading_rows(plan, records)
+    names = [view.names.get(b.bot, b.bot) for b in bots]
+    files = [f"{stem}.html" for stem in file_names(names)]
+    pages = {file: render_report(store, run_id, view, b.bot, records)
+             for file, b in zip(files, bots, strict=True)}
+    index = _environment().get_template("index.html.j2").render(
+        about=about(store.run(run_id), "", view), css=_static("report.css"),
+        bots=[{"name": name, "file": file, "row": b}
+              for name, file, b in zip(names, files, bots, strict=True)])
+    return {"index.html": index, **pages}

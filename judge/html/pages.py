@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import shlex
 import time
 from collections import Counter, defaultdict
@@ -25,9 +26,9 @@ from judge.html.boards import columns, replay
 from judge.plan import Plan
 from judge.records import PlayedGame
 from judge.report import printable
-from judge.results import game_message
+from judge.results import Feedback, game_message
 from judge.store import StoredRun
-from judge.summaries import Standing
+from judge.summaries import Standing, View
 from judge.verdicts import MEANINGS
 
 #: judgement codes of the viewer's JSON, and the CSS classes of a move
@@ -56,6 +57,16 @@ def judgement(r: MoveReview) -> tuple[str, str]:
     return code, judged(r)
 
 
+def shown_judgement(r: MoveReview, feedback: Feedback) -> tuple[str, str]:
+    """(code, text) of a move as `feedback` shows it: at full as `judgement`; at mistakes
+    a mistake's code alone (its text names the values and right moves; an optimal or slow
+    move's mark would tell what was right), at results nothing."""
+    code, text = judgement(r)
+    if feedback.solution:
+        return code, text
+    return (code, "") if feedback.mistakes and code in "mld" else ("", "")
+
+
 def seconds_ms(value: float | None) -> float | None:
     """Seconds as milliseconds with one decimal (compact), or None."""
     if value is None or not math.isfinite(value):
@@ -63,8 +74,8 @@ def seconds_ms(value: float | None) -> float | None:
     return round(value * 1000, 1)
 
 
-def game_payload(game: Game, rec: PlayedGame, number: int,
-                 graded: int | None, opponent: str = "optimal") -> dict[str, Any]:
+def game_payload(game: Game, rec: PlayedGame, number: int, graded: int | None,
+                 opponent: str = "optimal", view: View | None = None) -> dict[str, Any]:
     """The viewer's data for one stored game (keys kept short: a run may hold many games).
 
     n: number; p: players by seat (the perfect player named as the run's `opponent` kind);
@@ -74,7 +85,12 @@ def game_payload(game: Game, rec: PlayedGame, number: int,
     move touched; x: the first move that could not be played; res, pf, sc, fin: results,
     results under perfect play, score, final position; v: [verdict code, message, seat];
     e: stderr tails by seat; seed: the game's seed.
+
+    As `view` shows it (`shown_judgement`): at `mistakes` feedback the mistakes marked
+    without their texts, and no results under perfect play; at `results` no judgement;
+    shared: players by display name, no paths in the texts.
     """
+    view = view or View()
     start = game.parse_position(rec.start)
     states, touched, broken = replay(game, start, rec.move_texts)
     reviews = {r.ply: r for r in rec.review}
@@ -83,7 +99,7 @@ def game_payload(game: Game, rec: PlayedGame, number: int,
         if broken is not None and ply >= broken:
             code, text = "x", ""
         elif ply in reviews:
-            code, text = judgement(reviews[ply])
+            code, text = shown_judgement(reviews[ply], view.feedback)
         else:
             code, text = "", ""
         row = [printable(m.move), m.seat, seconds_ms(m.seconds), code]
@@ -93,7 +109,8 @@ def game_payload(game: Game, rec: PlayedGame, number: int,
     verdict = rec.verdict
     data: dict[str, Any] = {
         "n": number,
-        "p": [printable(opponent if who == "optimal" else who) for who in rec.players],
+        "p": [printable(opponent if who == "optimal" else view.name(who))
+              for who in rec.players],
         "g": graded,
         "s": rec.start,
         "m": rows,
@@ -102,15 +119,16 @@ def game_payload(game: Game, rec: PlayedGame, number: int,
         "res": list(rec.results),
         # a compile error's message is long and the same in every game: the bot's summary
         # gives it once
-        "v": [verdict.code, printable(game_message(rec)), verdict.seat],
+        "v": [verdict.code, printable(view.text(game_message(rec))), verdict.seat],
     }
     if broken is not None:
         data["x"] = broken
-    for key, value in (("pf", rec.perfect), ("sc", rec.score), ("fin", rec.final),
+    perfect = rec.perfect if view.feedback.solution else None
+    for key, value in (("pf", perfect), ("sc", rec.score), ("fin", rec.final),
                        ("seed", rec.seed)):
         if value is not None:
             data[key] = list(value) if isinstance(value, tuple) else value
-    tails = [printable(t) if t else "" for t in rec.stderr]
+    tails = [printable(view.text(t)) if t else "" for t in rec.stderr]
     if any(tails):
         data["e"] = tails
     return data
@@ -134,23 +152,32 @@ def limit_rows(limits: dict[str, Any]) -> list[dict[str, str]]:
     return rows
 
 
-def reproduce(plan: Plan) -> dict[str, Any]:
+def reproduce(plan: Plan, view: View | None = None) -> dict[str, Any]:
     """How to play the run again: the command line (run from its folder), and notes on what
-    a command line cannot carry."""
+    a command line cannot carry. Shared (`view`): bots by display name, files by their
+    names, and no folder."""
+    view = view or View()
     notes = []
     if plan.harness.languages:
         notes.append("the run changed the language table (--languages/--flags): "
                      + json.dumps(plan.harness.languages, sort_keys=True))
     if getattr(plan, "tests", None) or getattr(plan, "starts_file", None):
         notes.append("the start positions were read from a file; the report lists them")
-    command = shlex.join(plan.to_argv())
-    folder = plan.directory
+    argv = plan.to_argv()
+    if view.share:
+        notes.append("the bots are named by their display names, not by their files")
+        argv = [view.name(w) if w in view.names else
+                os.path.basename(w) if os.path.isabs(w) else w for w in argv]
+    command = shlex.join(argv)
+    folder = "" if view.share else plan.directory
     return {"command": f"cd {shlex.quote(folder)} && {command}" if folder else command,
             "notes": notes}
 
 
-def about(info: StoredRun, db_path: str) -> dict[str, Any]:
-    """The run's identity: rules, judge version, confinement, seeds, times, reproduction."""
+def about(info: StoredRun, db_path: str, view: View | None = None) -> dict[str, Any]:
+    """The run's identity: rules, judge version, confinement, seeds, times, reproduction
+    (shared, `view`: with no folder, nor the database's path)."""
+    view = view or View()
     plan = info.plan
     rules = [dict(zip(("key", "value"), t.split("=", 1), strict=False))
              for t in plan.rules.split()]
@@ -171,9 +198,12 @@ def about(info: StoredRun, db_path: str) -> dict[str, Any]:
         "planned": plan.planned or None,
         "opponent": plan.opponent,
         "limits": limit_rows(asdict(plan.harness.limits)),
-        "reproduce": reproduce(plan),
-        "show": shlex.join(["judge", "show", str(info.id), "--db", db_path]),
+        "reproduce": reproduce(plan, view),
+        "show": shlex.join(["judge", "show", str(info.id),
+                            *([] if view.share else ["--db", db_path])]),
         "verdicts": MEANINGS,
+        #: the bot whose own page this is (see `render_report`), or empty
+        "page_of": "",
     }
 
 

@@ -1,0 +1,43 @@
+"""A page per bot for its author: `--format html --output-dir DIR`, for `run` and `show`."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from tests.test_feedback import judge, payloads, run, show  # noqa: F401 - the stored run
+
+__all__ = ["run"]
+
+
+def test_each_bots_page_holds_only_its_games_and_names_no_other_bot(run: Path) -> None:
+    show(run, "--format", "html", "--output-dir", "pages", "--share", "--feedback",
+         "mistakes")
+    every = json.loads(show(run, "--format", "json"))["games"]
+    for name, other in (("alice", "bob"), ("bob", "alice")):
+        page = (run / "pages" / f"{name}.html").read_text()
+        games = payloads(page)
+        mine = [n for n, g in enumerate(every, 1) if g["bot"].startswith(name + "/")]
+        assert [g["n"] for g in games] == mine  # numbered as in the whole run
+        assert all(name in g["p"] for g in games)
+        assert other not in page and "main.py" not in page and str(run) not in page
+        assert all("pf" not in g and len(m) == 4 for g in games for m in g["m"])
+
+
+def test_the_index_links_every_bots_page(run: Path) -> None:
+    show(run, "--format", "html", "--output-dir", "index")
+    index = (run / "index" / "index.html").read_text()
+    assert re.findall(r'href="([^"]+)"', index) == ["alice.html", "bob.html"]
+    assert sorted(p.name for p in (run / "index").iterdir()) == [
+        "alice.html", "bob.html", "index.html"]
+
+
+def test_run_writes_the_pages_too(run: Path) -> None:
+    out = judge("run", "--game", "ioiwari", "--tests", "starts.txt", "--db", "p.db",
+                "--jobs", "1", "--format", "html", "--output-dir", "run-pages",
+                "--feedback", "results", "alice/main.py", "bob/main.py", cwd=run)
+    assert out.returncode == 0, out.stderr
+    page = (run / "run-pages" / "alice.html").read_text()
+    assert all(m[3] == "" for g in payloads(page) for m in g["m"])
+    assert "<html" in out.stdout  # the whole run's page still on stdout
