@@ -21,7 +21,15 @@ from judge.commands.runs import AllGames, RunKind, execute, run_state
 from judge.games.base import Game, InputError
 from judge.plan import OPTIMAL, GameSpec, GradingPlan, Plan
 from judge.report import render_rows, to_json, write_tables
-from judge.results import compile_errors_text, failures_text, mistake_text
+from judge.results import (
+    compile_errors_text,
+    failures_text,
+    memory_text,
+    mistake_text,
+    seconds_text,
+    slow_text,
+    usage_cells,
+)
 from judge.store import Store
 from judge.summaries import grading_rows
 from judge.testsets import default_tests
@@ -211,12 +219,16 @@ def print_run(store: Store, run_id: int, fmt: str, details: bool,
         return
     rows = [dict(b.to_json(), points=f"{b.points:g}/{b.max_points:g}",
                  accuracy="" if b.accuracy is None else f"{100 * b.accuracy:.1f}%",
+                 slow=b.slow_moves, cpu=seconds_text(b.max_cpu_seconds),
+                 memory=memory_text(b.max_memory_bytes),
                  failures=failures_text(b.failures, b.judge_errors)) for b in bots]
-    headers = ["bot", "games", "wins", "ties", "losses", "points", "accuracy", "failures"]
+    headers = ["bot", "games", "wins", "ties", "losses", "points", "accuracy", "slow", "cpu",
+               "memory", "failures"]
     detail_headers = ["game", "bot", "start", "seat", "result", "verdict", "message",
-                      "first_mistake", "moves"]
+                      "first_mistake", "slow", "cpu", "wall", "memory", "moves"]
     detail = [dict(g.to_json(), moves=", ".join(g.moves), game=n,
-                   first_mistake=mistake_text(g.first_mistake))
+                   first_mistake=mistake_text(g.first_mistake), slow=slow_text(g.slow),
+                   **usage_cells(g.usage))
               for n, g in enumerate(games, 1)]
     if output_dir is not None and fmt != "json":
         write_tables(output_dir, fmt, {"bots": (rows, headers),

@@ -32,7 +32,7 @@ from judge.html.pages import (
 from judge.plan import GradingPlan, TournamentPlan
 from judge.records import PlayedGame
 from judge.report import printable
-from judge.results import mistake_text
+from judge.results import memory_text, mistake_text, seconds_text
 from judge.summaries import graded_games, grading_rows, standings
 
 __all__ = ["render_report"]
@@ -64,6 +64,8 @@ def _environment() -> Any:
     )
     env.filters["path"] = _breakable
     env.filters["percent"] = lambda v: "" if v is None else f"{100 * v:.1f}%"
+    env.filters["seconds"] = seconds_text
+    env.filters["memory"] = memory_text
     return env
 
 

@@ -25,7 +25,8 @@ from judge.html.boards import columns, replay
 from judge.plan import Plan
 from judge.records import PlayedGame
 from judge.report import printable
-from judge.results import game_message
+from judge.results import game_message, slow_moves, slow_text, usage_cells
+from judge.sandbox.limits import Usage
 from judge.store import StoredRun
 from judge.summaries import Standing
 from judge.verdicts import MEANINGS
@@ -73,7 +74,9 @@ def game_payload(game: Game, rec: PlayedGame, number: int,
     b: the board of every step, one list per key (step 0 is the start); t: what each step's
     move touched; x: the first move that could not be played; res, pf, sc, fin: results,
     results under perfect play, score, final position; v: [verdict code, message, seat];
-    e: stderr tails by seat; seed: the game's seed.
+    e: stderr tails by seat; seed: the game's seed; u: by seat, what a bot used (CPU, wall
+    time, peak memory, as text; null for the judge's players; absent in old records); sl: by
+    seat, a bot's slow moves with the moves each made the win longer (`move 3 (+2)`).
     """
     start = game.parse_position(rec.start)
     states, touched, broken = replay(game, start, rec.move_texts)
@@ -113,7 +116,22 @@ def game_payload(game: Game, rec: PlayedGame, number: int,
     tails = [printable(t) if t else "" for t in rec.stderr]
     if any(tails):
         data["e"] = tails
+    if rec.usage is not None and any(rec.usage):
+        data["u"] = [usage_text(u) for u in rec.usage]
+    slow = [slow_text(slow_moves(rec, seat)) for seat in (0, 1)]
+    if any(slow):
+        data["sl"] = slow
     return data
+
+
+def usage_text(usage: Usage | None) -> str | None:
+    """`CPU 0.013 s, wall 0.019 s, memory 4.5 MiB` (and that the kernel killed it for
+    memory), or None."""
+    if usage is None:
+        return None
+    cells = usage_cells(usage)
+    return f"CPU {cells['cpu']}, wall {cells['wall']}, memory {cells['memory']}".replace(
+        ", oom", " (killed for memory)")
 
 
 def when(stamp: float | None) -> str:
