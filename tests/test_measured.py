@@ -16,7 +16,9 @@ from pathlib import Path
 import pytest
 from test_confinement import LIMITS, MODES, play, write_bot
 from test_fair_and_counted import HELPERS
+from test_hostile import LIMITS as HOSTILE_LIMITS
 from test_hostile import FirstPit
+from test_hostile import play as play_hostile
 from test_html import browser, open_game  # noqa: F401  (the headless Chromium fixture)
 
 from judge import verdicts
@@ -79,6 +81,15 @@ def test_a_bot_that_sleeps_shows_wall_time_without_cpu(mode: str, tmp_path: Path
     used = play(write_bot(tmp_path, "time.sleep(1.0)"), mode).usage[0]
     assert used is not None
     assert used.wall_seconds >= 1.0 and used.cpu_seconds < 0.5
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_bot_the_judge_kills_at_its_time_limit_shows_its_life_until_then(mode: str) -> None:
+    record, _ = play_hostile("sleep_forever.py", mode)
+    assert record.verdict.code == verdicts.TIME_LIMIT
+    used = record.usage[0]
+    assert used is not None
+    assert HOSTILE_LIMITS.first_move_seconds <= used.wall_seconds and used.cpu_seconds < 0.5
 
 
 @pytest.mark.needs_guarantee("limits")
