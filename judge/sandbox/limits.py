@@ -56,7 +56,8 @@ class Limits:
 @dataclass(frozen=True)
 class Usage:
     """What a bot used in one game, as isolate's meta file gives it (time, time-wall,
-    max-rss, cg-oom-killed): over all its processes where the slot's cgroups count them."""
+    cg-mem or max-rss, cg-oom-killed): over all its processes where the slot's cgroups count
+    them."""
 
     #: CPU seconds, all its processes together
     cpu_seconds: float
