@@ -27,7 +27,7 @@ from judge.games import load_game
 from judge.players.bot import BotPlayer
 from judge.records import PlayedGame
 from judge.referee import play_game
-from judge.results import move_accuracy, slow_moves
+from judge.results import memory_text, move_accuracy, seconds_text, slow_moves
 from judge.sandbox.context import sandbox_context
 from judge.sandbox.limits import Usage
 from judge.summaries import summarise
@@ -152,6 +152,13 @@ def test_a_bots_row_gives_the_most_it_used_in_one_game() -> None:
             row.oom_killed) == (0.5, 2.0, 12 * MIB, 1)
 
 
+def test_usage_is_written_in_short_units() -> None:
+    assert [seconds_text(s) for s in (0.0042, 0.12, 3.456)] == ["0.004 s", "0.12 s", "3.46 s"]
+    assert [memory_text(b) for b in (812 * 1024, 3 * MIB // 2, 14 * MIB + 1)] == [
+        "812 KiB", "1.5 MiB", "14 MiB"]
+    assert seconds_text(None) == memory_text(None) == ""
+
+
 # --- accuracy and slow moves -------------------------------------------------------------------
 
 def test_a_slow_move_keeps_the_value_and_is_counted_apart_with_the_remoteness_lost() -> None:
@@ -224,9 +231,13 @@ def test_every_output_gives_what_the_bot_used(nim_run: Path) -> None:
     assert bot["max_memory_bytes"] == max(u["memory_bytes"] for u in used)
     assert bot["max_cpu_seconds"] == max(u["cpu_seconds"] for u in used)
     assert bot["max_wall_seconds"] == max(u["wall_seconds"] for u in used)
+    (row,) = csv.DictReader(io.StringIO(shown(nim_run, "--format", "csv")))
+    assert (row["cpu"], row["memory"]) == (seconds_text(bot["max_cpu_seconds"]),
+                                           memory_text(bot["max_memory_bytes"]))
     rows = list(csv.DictReader(io.StringIO(shown(nim_run, "--format", "csv", "--details"))))
-    assert all(r["cpu"].endswith(" s") and r["wall"].endswith(" s")
-               and r["memory"].endswith(("MiB", "KiB")) for r in rows)
+    assert [(r["cpu"], r["wall"], r["memory"]) for r in rows] == [
+        (seconds_text(u["cpu_seconds"]), seconds_text(u["wall_seconds"]),
+         memory_text(u["memory_bytes"])) for u in used]
     lines = [json.loads(line) for line in shown(nim_run, "--format", "jsonl").splitlines()]
     assert [line["usage"] for line in lines] == [[u, None] for u in used]
     page = shown(nim_run, "--format", "html")
