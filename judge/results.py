@@ -150,5 +150,8 @@ def usage_cells(usage: Usage | None) -> dict[str, str]:
     killed the bot for memory); empty where the record has no usage."""
     if usage is None:
         return {"cpu": "", "wall": "", "memory": ""}
+    memory = memory_text(usage.memory_bytes)
+    if usage.oom_killed:
+        memory = f"{memory}, oom" if memory else "oom"
     return {"cpu": seconds_text(usage.cpu_seconds), "wall": seconds_text(usage.wall_seconds),
-            "memory": memory_text(usage.memory_bytes) + (", oom" if usage.oom_killed else "")}
+            "memory": memory}

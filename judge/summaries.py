@@ -197,7 +197,8 @@ def summarise(bot: str, records: list[tuple[PlayedGame, int]],
         slow_moves=sum(len(slow_moves(rec, seat)) for rec, seat in records),
         max_cpu_seconds=max((u.cpu_seconds for u in used), default=None),
         max_wall_seconds=max((u.wall_seconds for u in used), default=None),
-        max_memory_bytes=max((u.memory_bytes for u in used), default=None),
+        max_memory_bytes=max((u.memory_bytes for u in used if u.memory_bytes is not None),
+                             default=None),
         oom_killed=sum(u.oom_killed for u in used))
 
 

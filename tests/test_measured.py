@@ -27,7 +27,7 @@ from judge.games import load_game
 from judge.players.bot import BotPlayer
 from judge.records import PlayedGame
 from judge.referee import play_game
-from judge.results import memory_text, move_accuracy, seconds_text, slow_moves
+from judge.results import memory_text, move_accuracy, seconds_text, slow_moves, usage_cells
 from judge.sandbox.context import sandbox_context
 from judge.sandbox.limits import Usage
 from judge.summaries import summarise
@@ -150,6 +150,15 @@ def test_a_bots_row_gives_the_most_it_used_in_one_game() -> None:
     row = summarise("bot.py", games, {"win": 1.0, "tie": 0.0, "loss": 0.0})
     assert (row.max_cpu_seconds, row.max_wall_seconds, row.max_memory_bytes,
             row.oom_killed) == (0.5, 2.0, 12 * MIB, 1)
+
+
+def test_a_peak_that_could_not_be_read_is_not_known_rather_than_zero() -> None:
+    unread = Usage(0.25, 0.5, None, False)
+    games = [(a_record((unread, None)), 0), (a_record((Usage(0.1, 0.2, 5 * MIB), None)), 0)]
+    row = summarise("bot.py", games, {"win": 1.0, "tie": 0.0, "loss": 0.0})
+    assert row.max_memory_bytes == 5 * MIB
+    assert usage_cells(unread)["memory"] == ""
+    assert PlayedGame.from_json(games[0][0].to_json()).usage == (unread, None)
 
 
 def test_usage_is_written_in_short_units() -> None:

@@ -25,7 +25,7 @@ from judge.html.boards import columns, replay
 from judge.plan import Plan
 from judge.records import PlayedGame
 from judge.report import printable
-from judge.results import game_message, slow_moves, slow_text, usage_cells
+from judge.results import game_message, memory_text, seconds_text, slow_moves, slow_text
 from judge.sandbox.limits import Usage
 from judge.store import StoredRun
 from judge.summaries import Standing
@@ -129,9 +129,9 @@ def usage_text(usage: Usage | None) -> str | None:
     memory), or None."""
     if usage is None:
         return None
-    cells = usage_cells(usage)
-    return f"CPU {cells['cpu']}, wall {cells['wall']}, memory {cells['memory']}".replace(
-        ", oom", " (killed for memory)")
+    killed = " (killed for memory)" if usage.oom_killed else ""
+    return (f"CPU {seconds_text(usage.cpu_seconds)}, wall {seconds_text(usage.wall_seconds)},"
+            f" memory {memory_text(usage.memory_bytes) or 'not known'}{killed}")
 
 
 def when(stamp: float | None) -> str:

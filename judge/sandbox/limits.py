@@ -65,8 +65,8 @@ class Usage:
     wall_seconds: float
     #: the most memory it held at once (bytes): the slot's cgroup peak where the tier has
     #: one (tmpfs files included), else the judge's samples and its largest process's peak
-    #: resident size
-    memory_bytes: int
+    #: resident size; None where none of them could be read
+    memory_bytes: int | None
     #: the kernel killed one of its processes for going over the memory limit
     oom_killed: bool = False
 

@@ -261,7 +261,8 @@ class Confined:
         else:  # killed, its end not yet reported: the slot's counters hold until its next game
             (cpu, peak), oom = self._used(), self.meter.killed_for_memory()
         until = self.ended_at if self.ended_at is not None else time.monotonic()
-        return Usage(cpu, max(until - self.started_at, 0.0), peak, oom)
+        # (no process holds no memory: a peak of 0 is one that could not be read)
+        return Usage(cpu, max(until - self.started_at, 0.0), peak or None, oom)
 
     def _ended(self, timeout: float) -> int | None:
         """The bot's exit status (negative: its signal) once it has ended, else None.
