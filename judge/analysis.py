@@ -40,6 +40,14 @@ class MoveReview:
                 and self.move_remoteness > self.remoteness)
 
     @property
+    def remoteness_lost(self) -> int:
+        """How many moves longer the win takes after this move than after the fastest one
+        (0 unless the move was slow)."""
+        if not self.slow:
+            return 0
+        return self.move_remoteness - self.remoteness
+
+    @property
     def optimal(self) -> bool:
         """Kept the value, and in a won position also made the fastest progress."""
         return not self.mistake and not self.slow

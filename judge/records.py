@@ -5,7 +5,8 @@ schedule, its seed, the review of the bots' moves and the results under perfect 
 on a pool worker or on a cluster worker), what the store writes and what it reads back. Its
 JSON is written and read in one place (`to_json`, `from_json`), and `from_json` reads every
 shape a results database holds: records written before games had seeds, before the results
-under perfect play were kept, before reviews knew remoteness (and said `optimal`, `slow`).
+under perfect play were kept, before reviews knew remoteness (and said `optimal`, `slow`),
+before the bots' usage (CPU, wall time, peak memory) was kept.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any
 from judge import verdicts
 from judge.analysis import MoveReview
 from judge.games.base import Seat
+from judge.sandbox.limits import Usage
 
 #: a seat's result; VOID for both seats of a game a judge error voided
 WIN, TIE, LOSS, VOID = "win", "tie", "loss", "none"
@@ -82,6 +84,9 @@ class PlayedGame:
     #: the cluster worker that played it, and that worker's confinement tier
     worker: str | None = None
     tier: str | None = None
+    #: what each bot used, by seat (None for a player that is not a process, or a bot that
+    #: did not start); None in records older than it
+    usage: tuple[Usage | None, ...] | None = None
 
     @property
     def move_texts(self) -> list[str]:
@@ -116,10 +121,12 @@ class PlayedGame:
             "moves": [m.to_dict() for m in self.moves], "results": list(self.results),
             "verdict": self.verdict.to_dict(), "final": self.final,
             "score": None if self.score is None else list(self.score),
-            "stderr": list(self.stderr), "key": self.key, "seed": self.seed,
-            "review": [r.to_dict() for r in self.review],
-            "perfect": None if self.perfect is None else list(self.perfect),
+            "stderr": list(self.stderr),
         }
+        if self.usage is not None:
+            data["usage"] = [None if u is None else u.to_dict() for u in self.usage]
+        data.update(key=self.key, seed=self.seed, review=[r.to_dict() for r in self.review],
+                    perfect=None if self.perfect is None else list(self.perfect))
         if self.worker is not None:
             data["worker"] = self.worker
         if self.tier is not None:
@@ -131,7 +138,7 @@ class PlayedGame:
         """A record as any version of the judge stored it (what a review flags, such as
         `mistake` or `optimal`, is computed again from the values it keeps)."""
         verdict = data.get("verdict") or {}
-        score, perfect = data.get("score"), data.get("perfect")
+        score, perfect, usage = data.get("score"), data.get("perfect"), data.get("usage")
         return cls(
             game=data.get("game", ""), start=data.get("start", ""),
             players=tuple(data.get("players") or ()),
@@ -150,4 +157,8 @@ class PlayedGame:
                          for r in data.get("review") or ()),
             perfect=None if perfect is None else tuple(perfect),
             worker=data.get("worker"), tier=data.get("tier"),
+            usage=None if usage is None else tuple(
+                None if u is None else Usage(u["cpu_seconds"], u["wall_seconds"],
+                                             u["memory_bytes"], u.get("oom_killed", False))
+                for u in usage),
         )

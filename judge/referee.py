@@ -13,7 +13,7 @@ from judge.games.base import Game, MoveError, Seat
 from judge.players.base import Played, Player, PlayerFailure
 from judge.players.bot import BotPlayer
 from judge.records import LOSS, TIE, VOID, WIN, MoveRecord, PlayedGame, Verdict
-from judge.sandbox import Limits
+from judge.sandbox import Limits, Usage
 
 
 @dataclass
@@ -35,6 +35,8 @@ class GameRecord:
     score: list[int] | None = None
     #: the end of each bot's stderr, by seat (None for players that are not processes)
     stderr: list[str | None] = field(default_factory=list)
+    #: what each bot used, by seat (None for players that are not processes)
+    usage: list[Usage | None] = field(default_factory=list)
     #: each move as played: the position before it and the move (not stored: what the
     #: review of this game need not parse and play again)
     played: list[tuple[Any, Any]] = field(default_factory=list, repr=False)
@@ -49,7 +51,8 @@ class GameRecord:
                           tuple(self.moves), tuple(self.results), self.verdict, self.final,
                           None if self.score is None else tuple(self.score),
                           tuple(self.stderr), key, seed, tuple(review),
-                          None if perfect is None else tuple(perfect))
+                          None if perfect is None else tuple(perfect),
+                          usage=tuple(self.usage))
 
     def to_dict(self) -> dict[str, Any]:
         """The record as plain JSON-serialisable data (what `dataclasses.asdict` gives but
@@ -61,6 +64,7 @@ class GameRecord:
             "verdict": self.verdict.to_dict(),
             "final": self.final, "score": None if self.score is None else list(self.score),
             "stderr": list(self.stderr),
+            "usage": [None if u is None else u.to_dict() for u in self.usage],
         }
 
 
@@ -129,6 +133,7 @@ def not_played(game: Game, start: Any, names: Sequence[str], seat: Seat,
     score = game.score(start)
     record.score = list(score) if score is not None else None
     record.stderr = [None, None]
+    record.usage = [None, None]
     return record
 
 
@@ -144,12 +149,14 @@ def close_players(players: Sequence[Player], record: GameRecord) -> None:
 
 
 def finish(game: Game, players: Sequence[Player], pos: Any, record: GameRecord) -> GameRecord:
-    """Fill in the results, final position, score and stderr tails of a game that ended at `pos`."""
+    """Fill in the results, final position, score, stderr tails and usage of a game that
+    ended at `pos`."""
     record.results = _results(game, pos, record)
     record.final = game.format_position(pos)
     score = game.score(pos)
     record.score = list(score) if score is not None else None
     record.stderr = [p.stderr if isinstance(p, BotPlayer) else None for p in players]
+    record.usage = [p.usage if isinstance(p, BotPlayer) else None for p in players]
     return record
 
 

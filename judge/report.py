@@ -42,10 +42,13 @@ class Fit(NamedTuple):
     """How a `table` is narrowed to `WIDTH` columns: the long cells of the columns in
     `shorten` are cut, in that order, as their kind says ("path": the end kept,
     `…/alice/main.c`; "text": the start kept, `move 7: 3 (ri…`); when that is not enough,
-    the columns of `drop` are left out, in that order."""
+    the columns of `drop` are left out, in that order. The columns of `optional` (figures
+    that `--wide` and the other formats give) are left out first, in that order, while the
+    table is wider than `WIDTH` with no cell cut."""
 
     shorten: dict[str, str]
     drop: tuple[str, ...] = ()
+    optional: tuple[str, ...] = ()
 
 
 def render_rows(rows: Sequence[dict[str, Any]], fmt: str, headers: Sequence[str],
@@ -101,14 +104,21 @@ def fitted(matrix: Sequence[Sequence[str]], headers: Sequence[str], fit: Fit,
     def total(ws: list[int]) -> int:
         return sum(ws) + 2 * (len(ws) - 1)
 
-    for name in fit.drop:
-        if total(least()) <= width:
-            break
+    def leave_out(name: str) -> None:
         if name in heads:
             i = heads.index(name)
             del heads[i]
             for row in cells:
                 del row[i]
+
+    for name in fit.optional:
+        if total(widths()) <= width:
+            break
+        leave_out(name)
+    for name in fit.drop:
+        if total(least()) <= width:
+            break
+        leave_out(name)
     # the widest column that may give way gives a column, until the table fits
     target = dict(zip(heads, widths(), strict=True))
     floor = dict(zip(heads, least(), strict=True))

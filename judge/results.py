@@ -1,4 +1,5 @@
-"""Reading stored game records: scoring, failures, accuracy, first mistakes and per-game text."""
+"""Reading stored game records: scoring, failures, accuracy, first mistakes, slow moves, what
+the bots used, and per-game text."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from judge import verdicts
 if TYPE_CHECKING:
     from judge.analysis import MoveReview
     from judge.records import PlayedGame
+    from judge.sandbox.limits import Usage
 
 #: points per game result, by game (the original Ioiwari task scored 4/2/0 per test)
 POINTS = {
@@ -52,14 +54,35 @@ def failure_of(record: PlayedGame, seat: int) -> str | None:
 
 
 def move_accuracy(records: Iterable[tuple[PlayedGame, int]]) -> tuple[int, int]:
-    """(optimal moves, moves) over (record, seat) pairs, from each record's review."""
+    """(moves that kept the value of the position, moves) over (record, seat) pairs, from
+    each record's review: a slow move (still winning, in more moves) kept the value."""
     good = total = 0
     for record, seat in records:
         for r in record.review:
             if r.seat == seat:
                 total += 1
-                good += r.optimal
+                good += not r.mistake
     return good, total
+
+
+def slow_moves(rec: PlayedGame, seat: int) -> list[MoveReview]:
+    """The moves by `seat` that kept a win but not the fastest one, from the record's
+    review."""
+    return [r for r in rec.review if r.seat == seat and r.slow]
+
+
+def slow_json(slow: Iterable[MoveReview]) -> list[dict[str, Any]]:
+    """Slow moves as the JSON of a game row gives them: each one's number, what it played,
+    the fastest moves, and the moves the win took longer for it (`remoteness_lost`)."""
+    return [{"ply": r.ply, "move": r.move, "best_moves": r.best_moves,
+             "remoteness": r.remoteness, "move_remoteness": r.move_remoteness,
+             "remoteness_lost": r.remoteness_lost} for r in slow]
+
+
+def slow_text(slow: Iterable[MoveReview]) -> str:
+    """`move 3 (+2), move 7 (+2)` for a details table: each slow move's number and the
+    moves the win took longer for it; or empty."""
+    return ", ".join(f"move {r.ply} (+{r.remoteness_lost})" for r in slow)
 
 
 def failures_text(failures: dict[str, int], judge_errors: int = 0) -> str:
@@ -159,3 +182,32 @@ def twin_marks(groups: list[tuple[str, str, tuple[str, ...]]]) -> dict[str, str]
         for bot in bots:
             marks.setdefault(bot, []).append(mark)
     return {bot: " ".join(m) for bot, m in marks.items()}
+
+
+def seconds_text(seconds: float | None) -> str:
+    """`0.12 s` (`0.004 s` under a tenth of a second) for a table, or empty."""
+    if seconds is None:
+        return ""
+    return f"{seconds:.3f} s" if seconds < 0.1 else f"{seconds:.2f} s"
+
+
+def memory_text(size: int | None) -> str:
+    """`14 MiB` (`1.5 MiB` under 10 MiB, `812 KiB` under 1 MiB) for a table, or empty."""
+    if size is None:
+        return ""
+    if size < 1 << 20:
+        return f"{size / 1024:.0f} KiB"
+    mib = size / (1 << 20)
+    return f"{mib:.1f} MiB" if mib < 10 else f"{mib:.0f} MiB"
+
+
+def usage_cells(usage: Usage | None) -> dict[str, str]:
+    """A game's `cpu`, `wall` and `memory` cells (`memory` says `oom` when the kernel
+    killed the bot for memory); empty where the record has no usage."""
+    if usage is None:
+        return {"cpu": "", "wall": "", "memory": ""}
+    memory = memory_text(usage.memory_bytes)
+    if usage.oom_killed:
+        memory = f"{memory}, oom" if memory else "oom"
+    return {"cpu": seconds_text(usage.cpu_seconds), "wall": seconds_text(usage.wall_seconds),
+            "memory": memory}

@@ -26,18 +26,23 @@ from judge.results import (
     mistake_json,
     mistake_text,
     move_accuracy,
+    slow_json,
+    slow_moves,
 )
 from judge.sprt import pair_score, pentanomial, summary
 
 if TYPE_CHECKING:
     from judge.analysis import MoveReview
     from judge.records import PlayedGame
+    from judge.sandbox.limits import Usage
 
 
 class BotRow(NamedTuple):
     """One bot's line: games, wins, ties, losses, points of the most it could score,
-    failures by verdict, void games, the share of its moves that were optimal, and the
-    compiler's message when it did not compile."""
+    failures by verdict, void games, the share of its moves that kept the value of the
+    position, the compiler's message when it did not compile, its slow moves (winning,
+    not the fastest), and the most CPU, wall time and memory it used in a game (None
+    without a game that recorded them) with the games it was killed for memory in."""
 
     bot: str
     games: int
@@ -54,6 +59,11 @@ class BotRow(NamedTuple):
     same_file: tuple[str, ...] = ()
     #: a grading run's other bots that played the same moves in every game (same starts)
     same_moves: tuple[str, ...] = ()
+    slow_moves: int = 0
+    max_cpu_seconds: float | None = None
+    max_wall_seconds: float | None = None
+    max_memory_bytes: int | None = None
+    oom_killed: int = 0
 
     def to_json(self) -> dict[str, Any]:
         """The row as `--format json` gives it."""
@@ -91,12 +101,18 @@ class GradedGame(NamedTuple):
     message: str
     first_mistake: MoveReview | None
     moves: list[str]
+    #: the bot's slow moves (winning, not the fastest)
+    slow: tuple[MoveReview, ...] = ()
+    #: what the bot used (None in records older than it, or a bot that did not start)
+    usage: Usage | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The row as `--format json` gives it."""
         return {"bot": self.bot, "start": self.start, "seat": self.seat,
                 "result": self.result, "verdict": self.verdict, "message": self.message,
-                "first_mistake": mistake_json(self.first_mistake), "moves": list(self.moves)}
+                "first_mistake": mistake_json(self.first_mistake), "moves": list(self.moves),
+                "slow_moves": slow_json(self.slow),
+                "usage": None if self.usage is None else self.usage.to_dict()}
 
 
 class ListedGame(NamedTuple):
@@ -115,6 +131,10 @@ class ListedGame(NamedTuple):
     seed: int | None
     #: a match's pair (from 1); None in a tournament
     pair: int | None = None
+    #: by seat: the slow moves of a bot (winning, not the fastest)
+    slow: tuple[tuple[MoveReview, ...], ...] = ((), ())
+    #: by seat: what a bot used (None for the judge's players; all None in old records)
+    usage: tuple[Usage | None, ...] = (None, None)
 
     def to_json(self) -> dict[str, Any]:
         """The row as `--format json` gives it."""
@@ -123,7 +143,9 @@ class ListedGame(NamedTuple):
             data["pair"] = self.pair
         data.update(players=list(self.players), start=self.start, results=list(self.results),
                     verdict=self.verdict, message=self.message, moves=list(self.moves),
-                    identical_to=self.identical_to, seed=self.seed)
+                    identical_to=self.identical_to, seed=self.seed,
+                    slow_moves=[slow_json(s) for s in self.slow],
+                    usage=[None if u is None else u.to_dict() for u in self.usage])
         return data
 
 
@@ -224,10 +246,13 @@ class View:
                             same_moves=tuple(map(self.name, row.same_moves)))
 
     def bot_json(self, row: BotRow) -> dict[str, Any]:
-        """A bot's line as `--format json` gives it (no accuracy at `results`)."""
+        """A bot's line as `--format json` gives it (no accuracy at `results`, slow moves
+        only with the solution: they say which moves were not the fastest)."""
         data = self.bot_row(row).to_json()
         if not self.feedback.mistakes:
             del data["accuracy"]
+        if not self.feedback.solution:
+            del data["slow_moves"]
         return data
 
     def game_json(self, game: GradedGame) -> dict[str, Any]:
@@ -238,6 +263,8 @@ class View:
                     first_mistake=mistake_json(game.first_mistake, self.feedback))
         if not self.feedback.mistakes:
             del data["first_mistake"]
+        if not self.feedback.solution:
+            del data["slow_moves"]
         return data
 
     def mistake_text(self, game: GradedGame) -> str:
@@ -246,8 +273,11 @@ class View:
             else ""
 
     def headers(self, headers: Iterable[str]) -> list[str]:
-        """A table's columns less those `feedback` hides (accuracy, first mistakes)."""
+        """A table's columns less those `feedback` hides (accuracy, first mistakes, slow
+        moves)."""
         hidden = () if self.feedback.mistakes else ("accuracy", "first_mistake")
+        if not self.feedback.solution:
+            hidden = (*hidden, "slow")
         return [h for h in headers if h not in hidden]
 
 
@@ -258,6 +288,7 @@ def summarise(bot: str, records: list[tuple[PlayedGame, int]],
     failures = Counter(f for rec, seat in records if (f := failure_of(rec, seat)))
     judge_errors = results.pop(None, 0)
     good, total = move_accuracy(records)
+    used = [u for rec, seat in records if rec.usage and (u := rec.usage[seat]) is not None]
     return BotRow(
         bot=bot, games=sum(results.values()), wins=results["win"], ties=results["tie"],
         losses=results["loss"], points=sum(points[r] * n for r, n in results.items()),
@@ -266,7 +297,13 @@ def summarise(bot: str, records: list[tuple[PlayedGame, int]],
                        for rec, seat in records if not rec.void),
         failures=dict(sorted(failures.items())), judge_errors=judge_errors,
         accuracy=round(good / total, 4) if total else None,
-        compile_error=compile_error(records))
+        compile_error=compile_error(records),
+        slow_moves=sum(len(slow_moves(rec, seat)) for rec, seat in records),
+        max_cpu_seconds=max((u.cpu_seconds for u in used), default=None),
+        max_wall_seconds=max((u.wall_seconds for u in used), default=None),
+        max_memory_bytes=max((u.memory_bytes for u in used if u.memory_bytes is not None),
+                             default=None),
+        oom_killed=sum(u.oom_killed for u in used))
 
 
 def graded_games(plan: GradingPlan, records: dict[str, PlayedGame]
@@ -301,7 +338,9 @@ def grading_rows(plan: GradingPlan, records: dict[str, PlayedGame]
             same_moves=tuple(b for b in same_moves.get(bot, ()) if b != bot)))
         games.extend(GradedGame(bot, rec.start, seat + 1, rec.result_for(seat) or "void",
                                 rec.verdict.code, game_message(rec), first_mistake(rec, seat),
-                                rec.move_texts) for rec, seat in mine)
+                                rec.move_texts, tuple(slow_moves(rec, seat)),
+                                rec.usage[seat] if rec.usage else None)
+                     for rec, seat in mine)
     return bots, games
 
 
@@ -329,7 +368,9 @@ def listed_games(records: Iterable[tuple[str, PlayedGame]], paired: bool = False
         twin = seen.setdefault((*rec.players, rec.start, tuple(moves)), key)
         games.append(ListedGame(key, rec.players, rec.start, rec.results, rec.verdict.code,
                                 game_message(rec), moves, None if twin == key else twin,
-                                rec.seed, pair_number(key) if paired else None))
+                                rec.seed, pair_number(key) if paired else None,
+                                tuple(tuple(slow_moves(rec, s)) for s in (0, 1)),
+                                rec.usage or (None, None)))
     return games
 
 

@@ -5,7 +5,8 @@ A line holds everything another program needs to replay the game: the game and i
 rules, the judge's version and confinement tier, the seeds, each player with the SHA-256 of
 its file, the start, and every move (seat, wire text, time, CPU, and the solver's value of
 the position for the mover before and after it), then the result, verdict and final
-position. `check_line` replays it through the rules and says whether it is consistent.
+position, the bots' slow moves and what each bot used (CPU, wall time, peak memory).
+`check_line` replays it through the rules and says whether it is consistent.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from judge import __version__
 from judge.games.base import InputError, MoveError
 from judge.plan import GradingPlan, MatchPlan
 from judge.records import PlayedGame
-from judge.results import Feedback, first_mistake, mistake_json
+from judge.results import Feedback, first_mistake, mistake_json, slow_json
 from judge.store import StoredRun
 from judge.summaries import View, graded_games, ordered_records
 from judge.verdicts import JUDGE_ERROR, LOSING, MEANINGS
@@ -41,6 +42,8 @@ def transcript_lines(store: Any, run_id: int, view: View | None = None) -> Itera
     for number, rec in enumerate(games_in_order(info, store.games(run_id)), 1):
         start = game.parse_position(rec.start)
         reviews = review(game, start, rec.move_texts) if view.feedback.solution else []
+        # slow moves say which moves were not the fastest: only with the solution
+        slow = [r for r in rec.review if r.slow] if view.feedback.solution else []
         yield json.dumps({
             "format": FORMAT, "judge": __version__, "run": run_id, "kind": info.kind,
             "game_number": number, "key": rec.key and view.text(rec.key), "game": plan.game,
@@ -62,6 +65,11 @@ def transcript_lines(store: Any, run_id: int, view: View | None = None) -> Itera
             "verdict": {**rec.verdict.to_dict(), "message": view.text(rec.verdict.message)},
             "score": None if rec.score is None else list(rec.score), "final": rec.final,
             **_lost_where(plan, rec, view),
+            **({"slow_moves": [dict(data, seat=r.seat + 1)
+                               for r, data in zip(slow, slow_json(slow), strict=True)]}
+               if view.feedback.solution else {}),
+            "usage": None if rec.usage is None else [None if u is None else u.to_dict()
+                                                     for u in rec.usage],
         }, separators=(",", ":"))
 
 

@@ -71,7 +71,7 @@ def played_record_dict(played: PlayedGame) -> dict:
     return GameRecord(played.game, played.start, list(played.players), list(played.moves),
                       list(played.results), played.verdict, played.final or "",
                       None if played.score is None else list(played.score),
-                      list(played.stderr)).to_dict()
+                      list(played.stderr), list(played.usage or ())).to_dict()
 
 
 def test_a_record_of_the_first_databases_reads_and_its_moves_are_judged_again() -> None:

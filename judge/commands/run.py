@@ -49,8 +49,12 @@ from judge.report import (
 from judge.results import (
     compile_errors_text,
     failures_text,
+    memory_text,
+    seconds_text,
+    slow_text,
     twin_groups,
     twin_marks,
+    usage_cells,
 )
 from judge.store import Store
 from judge.summaries import BotRow, GradedGame, View, graded_games, grading_rows
@@ -236,12 +240,15 @@ def given_up(bot: str, records: list[PlayedGame], n: int) -> str | None:
 
 
 #: the bot table at 80 columns: wins, ties and losses in one column, long names shortened
-NARROW_BOTS = (["bot", "points", "w/t/l", "accuracy", "failures"],
-               Fit({"bot": "path", "failures": "text"}))
+NARROW_BOTS = (["bot", "points", "w/t/l", "accuracy", "slow", "cpu", "memory", "failures"],
+               Fit({"bot": "path", "failures": "text"}, drop=("slow",),
+                   optional=("cpu", "memory")))
 #: the games at 80 columns: result and verdict in one column, the messages under it
-NARROW_GAMES = (["game", "bot", "seat", "start", "result", "first_mistake", "moves"],
-                Fit({"moves": "text", "first_mistake": "text", "start": "text", "bot": "path"},
-                    drop=("moves", "first_mistake")))
+NARROW_GAMES = (["game", "bot", "seat", "start", "result", "first_mistake", "slow", "cpu",
+                 "memory", "moves"],
+                Fit({"moves": "text", "first_mistake": "text", "slow": "text", "start": "text",
+                     "bot": "path"}, drop=("moves", "slow", "first_mistake"),
+                    optional=("cpu", "memory")))
 
 
 def twins_text(twins: list[tuple[str, str, tuple[str, ...]]], narrow: bool,
@@ -295,13 +302,17 @@ def print_run(store: Store, run_id: int, fmt: str, details: bool,
     rows = [dict(view.bot_json(b), points=f"{b.points:g}/{b.max_points:g}",
                  accuracy="" if b.accuracy is None else f"{100 * b.accuracy:.1f}%",
                  **{"w/t/l": wtl(b.wins, b.ties, b.losses)},
+                 slow=b.slow_moves, cpu=seconds_text(b.max_cpu_seconds),
+                 memory=memory_text(b.max_memory_bytes),
                  failures=failures_text(b.failures, b.judge_errors)) for b in bots]
     headers = view.headers(["bot", "games", "wins", "ties", "losses", "points", "accuracy",
-                            "failures"])
+                            "slow", "cpu", "memory", "failures"])
     detail_headers = view.headers(["game", "bot", "start", "seat", "result", "verdict",
-                                   "message", "first_mistake", "moves"])
+                                   "message", "first_mistake", "slow", "cpu", "wall",
+                                   "memory", "moves"])
     detail = [dict(view.game_json(g), moves=", ".join(g.moves), game=n,
-                   first_mistake=view.mistake_text(g))
+                   first_mistake=view.mistake_text(g), slow=slow_text(g.slow),
+                   **usage_cells(g.usage))
               for n, g in enumerate(games, 1)]
     narrow = fmt == "table" and not wide
     if output_dir is not None and fmt != "json":

@@ -33,7 +33,7 @@ from judge.html.pages import (
 from judge.plan import GradingPlan, MatchPlan, NimBatchPlan, TournamentPlan
 from judge.records import PlayedGame
 from judge.report import printable
-from judge.results import Feedback, twin_groups, twin_marks
+from judge.results import Feedback, memory_text, seconds_text, twin_groups, twin_marks
 from judge.summaries import View, graded_games, grading_rows, match_data, standings
 
 __all__ = ["render_nim_batch", "render_report"]
@@ -68,6 +68,8 @@ def _environment() -> Any:
     )
     env.filters["path"] = _breakable
     env.filters["percent"] = lambda v: "" if v is None else f"{100 * v:.1f}%"
+    env.filters["seconds"] = seconds_text
+    env.filters["memory"] = memory_text
     return env
 
 
@@ -202,7 +204,8 @@ def _grading(game: Any, plan: GradingPlan, records: dict[str, PlayedGame], view:
             "twins": twins, "marks": twin_marks(twins),
             "columns": column_widths(games, columns),
             "shown": {key for key, *_ in columns} | ({"accuracy"} if view.feedback.mistakes
-                                                      else set())}
+                                                      else set())
+            | ({"slow"} if view.feedback.solution else set())}
 
 
 def _tournament(game: Any, plan: TournamentPlan, records: dict[str, PlayedGame]

@@ -26,7 +26,8 @@ from judge.html.boards import columns, replay
 from judge.plan import Plan
 from judge.records import PlayedGame
 from judge.report import printable
-from judge.results import Feedback, game_message
+from judge.results import Feedback, game_message, memory_text, seconds_text, slow_moves, slow_text
+from judge.sandbox.limits import Usage
 from judge.store import StoredRun
 from judge.summaries import Standing, View
 from judge.verdicts import MEANINGS
@@ -84,11 +85,13 @@ def game_payload(game: Game, rec: PlayedGame, number: int, graded: int | None,
     b: the board of every step, one list per key (step 0 is the start); t: what each step's
     move touched; x: the first move that could not be played; res, pf, sc, fin: results,
     results under perfect play, score, final position; v: [verdict code, message, seat];
-    e: stderr tails by seat; seed: the game's seed.
+    e: stderr tails by seat; seed: the game's seed; u: by seat, what a bot used (CPU, wall
+    time, peak memory, as text; null for the judge's players; absent in old records); sl: by
+    seat, a bot's slow moves with the moves each made the win longer (`move 3 (+2)`).
 
     As `view` shows it (`shown_judgement`): at `mistakes` feedback the mistakes marked
-    without their texts, and no results under perfect play; at `results` no judgement;
-    shared: players by display name, no paths in the texts.
+    without their texts, and no results under perfect play nor slow moves; at `results` no
+    judgement; shared: players by display name, no paths in the texts.
     """
     view = view or View()
     start = game.parse_position(rec.start)
@@ -131,7 +134,23 @@ def game_payload(game: Game, rec: PlayedGame, number: int, graded: int | None,
     tails = [printable(view.text(t)) if t else "" for t in rec.stderr]
     if any(tails):
         data["e"] = tails
+    if rec.usage is not None and any(rec.usage):
+        data["u"] = [usage_text(u) for u in rec.usage]
+    slow = [slow_text(slow_moves(rec, seat)) if view.feedback.solution else ""
+            for seat in (0, 1)]
+    if any(slow):
+        data["sl"] = slow
     return data
+
+
+def usage_text(usage: Usage | None) -> str | None:
+    """`CPU 0.013 s, wall 0.019 s, memory 4.5 MiB` (and that the kernel killed it for
+    memory), or None."""
+    if usage is None:
+        return None
+    killed = " (killed for memory)" if usage.oom_killed else ""
+    return (f"CPU {seconds_text(usage.cpu_seconds)}, wall {seconds_text(usage.wall_seconds)},"
+            f" memory {memory_text(usage.memory_bytes) or 'not known'}{killed}")
 
 
 def when(stamp: float | None) -> str:

@@ -12,7 +12,15 @@ import pexpect
 from judge import verdicts
 from judge.games.base import Game, Seat
 from judge.players.base import Played, Player, PlayerFailure
-from judge.sandbox import CompileError, Confined, Exit, Limits, program_for, resolve_sandbox
+from judge.sandbox import (
+    CompileError,
+    Confined,
+    Exit,
+    Limits,
+    Usage,
+    program_for,
+    resolve_sandbox,
+)
 
 if TYPE_CHECKING:
     from judge.sandbox.waiting import View
@@ -78,6 +86,8 @@ class BotPlayer(Player):
         self.stderr = ""
         #: CPU seconds its process used for its last move
         self.last_cpu = 0.0
+        #: what its process used in the last game (None: it did not start)
+        self.usage: Usage | None = None
         #: stopped whenever its opponent is on move (a game between two bots: see `play_game`)
         self.takes_turns = False
         self._moves = 0
@@ -95,6 +105,7 @@ class BotPlayer(Player):
     def begin(self, game: Game, seat: Seat) -> None:
         """Start the bot's process for a new game; a compile error fails here."""
         self.close()
+        self.usage = None
         super().begin(game, seat)
         self._moves, self._cpu, self._read, self._pending = 0, 0.0, 0, b""
         self._watched = time.monotonic()
@@ -166,10 +177,12 @@ class BotPlayer(Player):
         self.close()
 
     def close(self) -> None:
-        """Kill the bot's whole process group, reap it and remove its directory (idempotent)."""
+        """Kill the bot's whole process group, reap it, remove its directory and keep what it
+        used (idempotent)."""
         proc, self.process = self.process, None
         if proc is not None:
             proc.kill()
+            self.usage = proc.usage()
             self.stderr = proc.stderr_tail()
 
     # --- reading a move ----------------------------------------------------------------

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
         program_for,
     )
     from judge.sandbox.cleanup import remove_stale_workdirs, remove_tree
-    from judge.sandbox.limits import Limits
+    from judge.sandbox.limits import Limits, Usage
     from judge.sandbox.meters import group_members
     from judge.sandbox.process import Confined, Exit
     from judge.sandbox.tiers import SANDBOX_MODES, Tier, bwrap_path, resolve_sandbox, tier_for
@@ -45,6 +45,7 @@ if TYPE_CHECKING:
 #: needs only `Limits` (its --help) does not import the process machinery
 _HOME = {
     "remove_stale_workdirs": "cleanup", "remove_tree": "cleanup", "Limits": "limits",
+    "Usage": "limits",
     "Confined": "process", "Exit": "process", "group_members": "meters",
     "CompileError": "program", "Program": "program", "check_bot_path": "build",
     "compiled": "build", "program_for": "build", "ToolchainMissing": "build",
@@ -53,7 +54,7 @@ _HOME = {
 }
 __all__ = [
     "SANDBOX_MODES", "CompileError", "Confined", "Exit", "Limits", "Program", "Tier",
-    "ToolchainMissing",
+    "ToolchainMissing", "Usage",
     "bwrap_path", "check_bot_path", "compiled", "group_members", "program_for",
     "remove_stale_workdirs", "remove_tree", "resolve_sandbox", "tier_for",
 ]

@@ -1,8 +1,10 @@
-"""What a bot may use in one game: the limits, one value per run, recorded with it."""
+"""What a bot may use in one game (the limits, one value per run, recorded with it), and
+what it used (`Usage`)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from judge.games.base import InputError
 
@@ -49,3 +51,26 @@ class Limits:
         for name, value in vars(self).items():
             if value <= 0:
                 raise InputError(f"limit {name} must be positive, not {value}")
+
+
+@dataclass(frozen=True)
+class Usage:
+    """What a bot used in one game, as isolate's meta file gives it (time, time-wall,
+    cg-mem or max-rss, cg-oom-killed): over all its processes where the slot's cgroups count
+    them."""
+
+    #: CPU seconds, all its processes together
+    cpu_seconds: float
+    #: wall seconds from its start to its end (or the judge's kill) in this game
+    wall_seconds: float
+    #: the most memory it held at once (bytes): the slot's cgroup peak where the tier has
+    #: one (tmpfs files included), else the judge's samples and its largest process's peak
+    #: resident size; None where none of them could be read
+    memory_bytes: int | None
+    #: the kernel killed one of its processes for going over the memory limit
+    oom_killed: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        """The usage as plain JSON-serialisable data."""
+        return {"cpu_seconds": self.cpu_seconds, "wall_seconds": self.wall_seconds,
+                "memory_bytes": self.memory_bytes, "oom_killed": self.oom_killed}

@@ -32,7 +32,7 @@ from judge.sandbox.commandline import Launch, plan
 from judge.sandbox.context import SandboxContext, sandbox_context
 from judge.sandbox.exec_helper import helper_path
 from judge.sandbox.launcher import Launched, Spawned, Started
-from judge.sandbox.limits import Limits
+from judge.sandbox.limits import Limits, Usage
 from judge.sandbox.meters import Meter, descendants, group_members, meter_for
 from judge.sandbox.program import Program
 from judge.sandbox.slots import Slot
@@ -54,6 +54,9 @@ class Exit:
     memory_bytes: int
     #: the kernel killed a process of the bot for exceeding its memory (cgroup)
     oom_killed: bool = False
+    #: the most resident memory seen: the slot's peak (cgroups), else the judge's samples
+    #: and the peak resident size of a process of the bot
+    peak_bytes: int = 0
 
     @property
     def signal(self) -> int | None:
@@ -129,6 +132,8 @@ class Confined:
         self._input = (input_file.st_dev, input_file.st_ino)
         #: when the bot started (monotonic): no wait of its began earlier
         self.started_at = time.monotonic()
+        #: when the judge saw it end, or killed it (monotonic)
+        self.ended_at: float | None = None
         try:
             self.started = _start(launch, (theirs_in, theirs_out, err_write), self.slot,
                                   self.context)
@@ -226,16 +231,38 @@ class Confined:
         code = self._ended(timeout)
         if code is None:
             return None
-        # memory: the largest address space sampled, the peak resident size of a process
-        # of the bot (what its rlimit bounds), and the meter's peak (the slot's, this game's)
-        cpu, memory = self.meter.cpu_seconds(), max(self._memory, self.meter.memory_peak())
+        if self.ended_at is None:  # (a kill says when it ended)
+            self.ended_at = time.monotonic()
+        # memory: the largest address space sampled, and the peak resident memory
+        cpu, peak = self._used()
+        self.exit = Exit(code, cpu, max(self._memory, peak), self.meter.killed_for_memory(),
+                         peak)
+        return self.exit
+
+    def _used(self) -> tuple[float, int]:
+        """CPU seconds and peak resident memory (bytes) so far: the meter's (the slot's, this
+        game's), with the peak resident size of a process of the bot (what its rlimit
+        bounds) and, counted by the judge, its helper's count of CPU (the bot and what it
+        reaped) once the helper has ended."""
+        cpu, peak = self.meter.cpu_seconds(), self.meter.memory_peak()
         usage = self.started.usage
         if usage is not None:
-            if not self.meter.kernel_peak:  # (its helper's: the bot and what it reaped)
+            if not self.meter.kernel_peak:
                 cpu = max(usage.ru_utime + usage.ru_stime, cpu)
-            memory = max(usage.ru_maxrss * 1024, memory)
-        self.exit = Exit(code, cpu, memory, self.meter.killed_for_memory())
-        return self.exit
+            peak = max(usage.ru_maxrss * 1024, peak)
+        return cpu, peak
+
+    def usage(self) -> Usage:
+        """What the bot used in this game (see `Usage`), from its start to its end or its
+        kill; read once it has ended or been killed (`kill`)."""
+        ended = self.exit
+        if ended is not None:
+            cpu, peak, oom = ended.cpu_seconds, ended.peak_bytes, ended.oom_killed
+        else:  # killed, its end not yet reported: the slot's counters hold until its next game
+            (cpu, peak), oom = self._used(), self.meter.killed_for_memory()
+        until = self.ended_at if self.ended_at is not None else time.monotonic()
+        # (no process holds no memory: a peak of 0 is one that could not be read)
+        return Usage(cpu, max(until - self.started_at, 0.0), peak or None, oom)
 
     def _ended(self, timeout: float) -> int | None:
         """The bot's exit status (negative: its signal) once it has ended, else None.
@@ -417,6 +444,8 @@ class Confined:
         if self._closed:
             return
         self._closed = True
+        if self.ended_at is None:
+            self.ended_at = time.monotonic()
         deferred = self._cgroup() is not None
         if self.mode == "bwrap":  # first PID 1 inside, which bwrap outside then reaps
             self._end_namespace(wait=not deferred)

@@ -297,6 +297,12 @@
     info(dl, "verdict", verdict + (v[1] ? ": " + v[1] : ""), {id: "game-verdict",
       "data-verdict": v[0]});
     info(dl, "game seed", data.seed === undefined ? "none" : data.seed, {id: "game-seed"});
+    (data.sl || []).forEach(function (slow, seat) {
+      if (slow) info(dl, "slow moves of player " + (seat + 1), slow, {"data-seat": seat, "class": "slow-moves"});
+    });
+    (data.u || []).forEach(function (used, seat) {
+      if (used) info(dl, "used by player " + (seat + 1), used, {"data-seat": seat, "class": "usage"});
+    });
     clear(ui.stderr);
     (data.e || []).forEach(function (tail, seat) {
       if (!tail) return;
