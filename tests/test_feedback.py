@@ -251,3 +251,24 @@ def test_shared_text_replaces_whole_paths_only() -> None:
     assert view.text("cd /home/t/class; cat /home/t/class/x.txt /home/t/classes") == \
         "cd .; cat ./x.txt /home/t/classes"
     assert View(names={"a.py": "Al"}).text("a.py") == "a.py"  # not shared: as it was
+
+
+@pytest.mark.parametrize("level", ["mistakes", "results"])
+def test_slow_moves_which_say_which_moves_were_not_the_fastest_come_only_with_full(
+        run: Path, level: str) -> None:
+    full = json.loads(show(run, "--format", "json"))
+    assert all("slow_moves" in b for b in full["bots"])
+    assert all("slow_moves" in g for g in full["games"])
+    data = json.loads(show(run, "--format", "json", "--feedback", level))
+    assert not any("slow_moves" in row for row in [*data["bots"], *data["games"]])
+    assert all("usage" in g for g in data["games"])  # what a bot used is no solution
+    lines = [json.loads(line) for line in
+             show(run, "--format", "jsonl", "--feedback", level).splitlines()]
+    assert lines and not any("slow_moves" in line for line in lines)
+    for args in ([], ["--details"], ["--details", "--wide"], ["--format", "csv", "--details"]):
+        text = show(run, *args, "--feedback", level)
+        headers = [line.replace(",", " ").split() for line in text.splitlines()
+                   if line.startswith(("bot ", "game ", "bot,", "game,"))]
+        assert headers and not any("slow" in header for header in headers)
+    page = show(run, "--format", "html", "--feedback", level)
+    assert "<th>slow</th>" not in page and not any("sl" in p for p in payloads(page))
