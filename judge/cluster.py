@@ -163,9 +163,18 @@ class DaskCluster:
     slots: int
 
     @classmethod
-    def reach(cls, address: str, credentials: str | None) -> DaskCluster:
-        """The cluster at `address`, once it answers with a worker that can play (else
-        `InputError`): asked before a run is created, so that a refusal leaves nothing."""
+    def reach(cls, address: str, credentials: str | None, sandbox: str) -> DaskCluster:
+        """The cluster at `address`, once it answers with a worker that can play games
+        confined under `sandbox`; else an `InputError`, in the order a user fixes things:
+        an address other than tls://, Dask not installed, bots here that would have the
+        network, a scheduler that does not answer or take the credentials, no worker.
+        Asked before a run is created, so that a refusal leaves nothing."""
+        check_address(address, "--cluster")
+        try:
+            import distributed  # noqa: F401 - only whether it is installed
+        except ImportError:
+            raise InputError(f"--cluster needs Dask distributed: {INSTALL}") from None
+        refuse_unconfined(sandbox, "--cluster")
         return cls(address, credentials, slots(address, credentials))
 
     def play(self, setup: Setup, specs: list[GameSpec]) -> Iterator[tuple[GameSpec, Any]]:

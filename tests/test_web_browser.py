@@ -17,6 +17,8 @@ from judge.analysis import result_sign  # noqa: E402
 from judge.games import load_game  # noqa: E402
 from judge.solvers import solver_for  # noqa: E402
 
+pytestmark = pytest.mark.needs_chromium
+
 WORDS = {1: "win", -1: "lose"}
 
 
