@@ -199,29 +199,27 @@ class FailFast(AllGames):
         super().__init__(plan, store, run_id)
         assert isinstance(plan, GradingPlan)
         self.fail_fast = plan.fail_fast
-        self.tried = False
+        games: dict[str, list[GameSpec]] = {}
+        for spec in self.specs:
+            games.setdefault(bot_of(spec), []).append(spec)
+        #: each bot's first games, in the schedule's order
+        self.trial = {bot: specs[:self.fail_fast or 0] for bot, specs in games.items()}
+        #: why each bot's other games are not played (None: they are), once its first
+        #: games are stored
+        self.reasons: dict[str, str | None] | None = None
 
     def next(self, done: set[str]) -> list[GameSpec]:
         if not self.fail_fast:
             return super().next(done)
-        trial = {bot: specs[:self.fail_fast] for bot, specs in self.by_bot().items()}
-        if not self.tried:
-            self.tried = True
-            first = [s for specs in trial.values() for s in specs if s.key not in done]
+        if self.reasons is None:
+            first = [s for specs in self.trial.values() for s in specs if s.key not in done]
             if first:
-                return self.counted(first)
-        records = self.store.games(self.run_id)
-        reasons = {bot: given_up(bot, [records[s.key] for s in specs], self.fail_fast)
-                   for bot, specs in trial.items()}
-        return self.counted([replace(s, not_played=reasons[bot_of(s)] or "")
-                             for s in self.specs if s.key not in done])
-
-    def by_bot(self) -> dict[str, list[GameSpec]]:
-        """Each bot's games, in the schedule's order."""
-        games: dict[str, list[GameSpec]] = {}
-        for spec in self.specs:
-            games.setdefault(bot_of(spec), []).append(spec)
-        return games
+                return self.counted(first, done)
+            records = self.store.games(self.run_id)
+            self.reasons = {bot: given_up(bot, [records[s.key] for s in specs], self.fail_fast)
+                            for bot, specs in self.trial.items()}
+        return self.counted([replace(s, not_played=self.reasons[bot_of(s)] or "")
+                             for s in self.specs if s.key not in done], done)
 
 
 def bot_of(spec: GameSpec) -> str:

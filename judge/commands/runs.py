@@ -190,16 +190,16 @@ class AllGames:
                 f"{todo} to play{seed}, confinement {self.plan.harness.tier} ({store.path})")
 
     def next(self, done: set[str]) -> list[GameSpec]:
-        return self.counted([s for s in self.specs if s.key not in done])
+        return self.counted([s for s in self.specs if s.key not in done], done)
 
-    def counted(self, specs: list[GameSpec]) -> list[GameSpec]:
+    def counted(self, specs: list[GameSpec], done: set[str]) -> list[GameSpec]:
         """`specs`, the progress bar shown (on a terminal) from the first batch of the run
-        to its last game."""
+        to its last game (the games not in `done` when it starts)."""
         if specs and self.bar is None and sys.stderr.isatty():
             from tqdm import tqdm
 
-            todo = len(self.specs) - len(self.store.done_keys(self.run_id))
-            self.bar = tqdm(total=todo, unit="game", file=sys.stderr, dynamic_ncols=True)
+            self.bar = tqdm(total=len(self.specs) - len(done), unit="game", file=sys.stderr,
+                            dynamic_ncols=True)
         return specs
 
     def stored(self, spec: GameSpec, record: Any) -> None:
