@@ -65,7 +65,7 @@ def connect(address: str, credentials: str | None = None) -> Any:
         from distributed.comm import parse_address
         from distributed.comm.addressing import parse_host_port
     except ImportError:
-        raise InputError(f"--cluster needs Dask distributed: {INSTALL}") from None
+        raise no_dask("--cluster") from None
     secure = security(credentials)
     try:
         host, port = parse_host_port(parse_address(address)[1])
@@ -89,6 +89,24 @@ def check_address(address: str, who: str) -> None:
         raise InputError(f"{who} {address}: only a tls:// address is taken: the parties "
                          f"of a cluster prove themselves with the judge's credentials over "
                          f"TLS (`judge scheduler` prints its address)")
+
+
+def ready(who: str, mode: str, address: str | None = None) -> None:
+    """`InputError` unless this machine can take part in a cluster (`who`: the option or
+    command), in the order a user fixes things: a tls:// `address` (when one is given),
+    Dask distributed installed, bots under `--sandbox mode` kept off the network."""
+    if address is not None:
+        check_address(address, who)
+    try:
+        import distributed  # noqa: F401 - only whether it is installed
+    except ImportError:
+        raise no_dask(who) from None
+    refuse_unconfined(mode, who)
+
+
+def no_dask(who: str) -> InputError:
+    """The error of a `who` that needs Dask distributed where it is not installed."""
+    return InputError(f"{who} needs Dask distributed: {INSTALL}")
 
 
 def refuse_unconfined(mode: str, who: str, tier: Tier | None = None) -> None:
@@ -169,12 +187,7 @@ class DaskCluster:
         an address other than tls://, Dask not installed, bots here that would have the
         network, a scheduler that does not answer or take the credentials, no worker.
         Asked before a run is created, so that a refusal leaves nothing."""
-        check_address(address, "--cluster")
-        try:
-            import distributed  # noqa: F401 - only whether it is installed
-        except ImportError:
-            raise InputError(f"--cluster needs Dask distributed: {INSTALL}") from None
-        refuse_unconfined(sandbox, "--cluster")
+        ready("--cluster", sandbox, address)
         return cls(address, credentials, slots(address, credentials))
 
     def play(self, setup: Setup, specs: list[GameSpec]) -> Iterator[tuple[GameSpec, Any]]:

@@ -40,17 +40,15 @@ def run(args: argparse.Namespace) -> int:
     """Serve as the cluster's scheduler until stopped."""
     import asyncio
 
-    from judge.cluster import refuse_unconfined
+    from judge.cluster import ready
     from judge.credentials import folder, security
 
     if not 0 <= args.port <= 65535:
         raise InputError(f"--port {args.port}: a port is from 0 to 65535")
-    try:
-        import dask
-        from distributed import Scheduler
-    except ImportError:
-        raise InputError(f"judge scheduler needs Dask distributed: {INSTALL}") from None
-    refuse_unconfined("auto", "judge scheduler")
+    ready("judge scheduler", "auto")
+    import dask
+    from distributed import Scheduler
+
     secure = security(args.credentials, make=True)
 
     async def serve() -> None:

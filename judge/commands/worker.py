@@ -50,20 +50,15 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Become the Dask worker command (it runs until stopped)."""
-    from judge.cluster import check_address, refuse_unconfined
+    from judge.cluster import ready
     from judge.credentials import CA, CERT, KEY, files
 
     jobs = (os.cpu_count() or 1) if args.jobs is None else args.jobs
     if jobs < 1:
         raise InputError("--jobs must be at least 1")
-    check_address(args.scheduler, "judge worker")
-    try:
-        import distributed  # noqa: F401 - only to say clearly that it is missing
-    except ImportError:
-        raise InputError(f"judge worker needs Dask distributed: {INSTALL}") from None
     # a run's games are played under the sandbox it asks for, each checked again as it
     # starts: here, whether this machine keeps bots off the network at all
-    refuse_unconfined("auto", "judge worker")
+    ready("judge worker", "auto", args.scheduler)
     path = files(args.credentials)
     command = [sys.executable, "-m", "distributed.cli.dask_worker", args.scheduler,
                "--nworkers", str(jobs), "--nthreads", "1", "--resources", "games=1",
