@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from judge.games.base import Game, MoveError
 from judge.solvers import solver_for
 from judge.solvers.base import Value, order
 
 
-@dataclass(frozen=True)
-class MoveReview:
+class MoveReview(NamedTuple):
     """One move seen by the solver: the value before, what the move kept, the right moves."""
 
     ply: int  # 1 for the first move of the game

@@ -11,7 +11,6 @@ import signal
 import sys
 from collections.abc import Iterator
 from contextlib import nullcontext
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from judge.plan import is_program
@@ -60,12 +59,12 @@ class Backend(Protocol):
         ...
 
 
-@dataclass(frozen=True)
 class LocalPool:
     """This machine: the games in this process (one job, or one game), else on `jobs`
     forked worker processes."""
 
-    jobs: int
+    def __init__(self, jobs: int) -> None:
+        self.jobs = jobs
 
     @property
     def slots(self) -> int:

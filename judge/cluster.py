@@ -305,4 +305,4 @@ def play_remote(setup: Setup, spec: GameSpec) -> PlayedGame:
         record = play_spec(setup, spec)
     except (InputError, OSError) as exc:  # the worker's own trouble, not the bot's
         raise WorkerFailed(get_worker().address, f"{exc.__class__.__name__}: {exc}") from None
-    return replace(record, worker=socket.gethostname(), tier=tier_for(setup.sandbox).name)
+    return record._replace(worker=socket.gethostname(), tier=tier_for(setup.sandbox).name)

@@ -4,8 +4,8 @@ rows as the run's `View` shows them (display names, the feedback level)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from judge.report import render_rows
 from judge.results import POINTS
@@ -18,8 +18,7 @@ if TYPE_CHECKING:
 VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
 
 
-@dataclass(frozen=True)
-class Gradescope:
+class Gradescope(NamedTuple):
     """How Gradescope's results.json is cut and shown: a test per "game" or per graded
     "seat", and when students see the tests and the score (one of `VISIBILITIES`)."""
 
@@ -35,7 +34,7 @@ def gradebook(bots: list[BotRow], view: View) -> str:
 
 
 def gradescope(game: str, bot: BotRow, games: list[tuple[GradedGame, PlayedGame, int]],
-               view: View, how: Gradescope = Gradescope()) -> dict[str, Any]:
+               view: View, how: Gradescope) -> dict[str, Any]:
     """Gradescope's `results.json` for one bot: its score of the most perfect play scores,
     and a test per game (its start and seat), or per graded seat (the first or second
     player) as `how` says, with the points, the most it could score there, and what

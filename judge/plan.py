@@ -16,12 +16,14 @@ import random
 from dataclasses import dataclass, field, replace
 from itertools import combinations
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from judge.games import load_game
 from judge.games.base import Game, InputError, Stopped
 from judge.sandbox.limits import Limits
-from judge.sprt import SprtParams
+
+if TYPE_CHECKING:  # a match's only: imported when a match is planned or read
+    from judge.sprt import SprtParams
 
 #: the version of the JSON that `to_config` writes (runs stored before have none: 1; 3
 #: added the bots' display names, `names`)
@@ -181,8 +183,7 @@ def identical(sources: tuple[BotSource, ...]) -> list[tuple[str, ...]]:
     return [tuple(paths) for paths in groups.values() if len(paths) > 1]
 
 
-@dataclass(frozen=True)
-class GameSpec:
+class GameSpec(NamedTuple):
     """One scheduled game: who sits in each seat, from which start. `key` names it in the
     run (for resume); the game's seed comes from `seed_key` (the same for the two games of a
     match's pair), by default the key."""
@@ -420,6 +421,13 @@ class TournamentPlan(Plan):
         return words
 
 
+def _sprt(given: dict[str, Any]) -> SprtParams:
+    """A match's SPRT settings from their stored form (the defaults for `{}`)."""
+    from judge.sprt import SprtParams
+
+    return SprtParams(**given)
+
+
 @dataclass(frozen=True, kw_only=True)
 class MatchPlan(Plan):
     """`judge match`: two bots, in pairs of games with seats swapped, until the SPRT decides."""
@@ -429,7 +437,7 @@ class MatchPlan(Plan):
     bots: tuple[str, str]
     starts_file: str | None = None
     start_positions: tuple[str, ...] = ()
-    sprt: SprtParams = field(default_factory=SprtParams)
+    sprt: SprtParams = field(default_factory=lambda: _sprt({}))
     max_games: int = 2
 
     @property
@@ -515,5 +523,5 @@ def from_config(kind: str, config: dict[str, Any]) -> Plan:
                               rounds=int(c.get("rounds") or 1))
     return MatchPlan(**common, bots=tuple(c["bots"]), starts_file=c.get("starts"),
                      start_positions=tuple(c.get("start_positions") or ()),
-                     sprt=SprtParams(**(c.get("sprt") or {})),
+                     sprt=_sprt(c.get("sprt") or {}),
                      max_games=int(c.get("max_games") or 2))

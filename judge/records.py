@@ -11,8 +11,7 @@ before the bots' usage (CPU, wall time, peak memory) was kept.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from judge import verdicts
 from judge.analysis import MoveReview
@@ -23,8 +22,7 @@ from judge.sandbox.limits import Usage
 WIN, TIE, LOSS, VOID = "win", "tie", "loss", "none"
 
 
-@dataclass(frozen=True)
-class MoveRecord:
+class MoveRecord(NamedTuple):
     """One move of a game: who made it, its wire text, and the time it took."""
 
     seat: Seat
@@ -40,8 +38,7 @@ class MoveRecord:
                 "cpu_seconds": self.cpu_seconds}
 
 
-@dataclass(frozen=True)
-class Verdict:
+class Verdict(NamedTuple):
     """How a game ended (`judge.verdicts` code), with details and the seat charged."""
 
     code: str = verdicts.OK
@@ -54,8 +51,7 @@ class Verdict:
         return {"code": self.code, "message": self.message, "seat": self.seat}
 
 
-@dataclass(frozen=True)
-class PlayedGame:
+class PlayedGame(NamedTuple):
     """One stored game: who played, from where, every move, how it ended and its review."""
 
     #: the game and its exact rules (`Game.describe`)

@@ -10,9 +10,8 @@ import sqlite3
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from judge.games.base import InputError
 from judge.plan import OPTIMAL, Plan, default_names, from_config, is_program
@@ -45,8 +44,7 @@ COLUMNS = {
 }
 
 
-@dataclass(frozen=True)
-class StoredRun:
+class StoredRun(NamedTuple):
     """A run as the database holds it: its plan and its state."""
 
     id: int
@@ -60,8 +58,7 @@ class StoredRun:
     finished: float | None
 
 
-@dataclass(frozen=True)
-class RunSummary:
+class RunSummary(NamedTuple):
     """One line of the list of runs."""
 
     id: int
@@ -76,7 +73,7 @@ class RunSummary:
     bots: list[str]
     opponent: str
     #: the players' display names, in the order of `bots`
-    names: list[str] = field(default_factory=list)
+    names: list[str]
 
 
 class Store:

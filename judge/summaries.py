@@ -29,7 +29,6 @@ from judge.results import (
     slow_json,
     slow_moves,
 )
-from judge.sprt import pair_score, pentanomial, summary
 
 if TYPE_CHECKING:
     from judge.analysis import MoveReview
@@ -424,6 +423,8 @@ def match_stats(plan: MatchPlan, records: dict[str, PlayedGame]) -> MatchStats:
     A pair with a void game (a judge error) counts for no one (`void_pairs`); a pair whose
     second game is not stored yet is left out.
     """
+    from judge.sprt import pair_score, pentanomial, summary  # a match's only
+
     a = plan.bots[0]
     by_pair: dict[int, list[PlayedGame]] = defaultdict(list)
     for key, rec in records.items():

@@ -7,7 +7,6 @@ from typing import Any
 
 from judge.games.base import Game
 from judge.games.ioiwari import START_BEADS, Board, canonical_rotation
-from judge.games.nim import Heaps
 from judge.solvers import solver_for
 from judge.solvers.base import order
 
@@ -17,6 +16,8 @@ def candidates(game: Game, first: bool) -> list[Any]:
     if game.name == "ioiwari" and not first:
         return ioiwari_second_seat_boards()
     if game.name == "nim":
+        from judge.games.nim import Heaps  # (the game's module, loaded for its games only)
+
         small = [Heaps(h) for h in combinations_with_replacement(range(1, 8), 3)]
         return small + [Heaps(h) for h in ((1, 1, 1, 1), (2, 3, 5, 7), (4, 6, 9, 12),
                                            (1, 2, 4, 8, 15), (10, 20, 30), (17, 33, 48))]

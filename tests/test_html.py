@@ -271,7 +271,7 @@ def big(runs, tmp_path_factory) -> tuple[Path, float]:
     run_id = store.create_run(plan)
     for i in range(BIG):
         bot = plan.bots[i % 10]
-        rec = replace(records[i % len(records)], players=(bot, "optimal"))
+        rec = records[i % len(records)]._replace(players=(bot, "optimal"))
         store.add_game(run_id, f"{bot}|{rec.start}|{i}", rec)
     store.finish(run_id)
     began = time.perf_counter()

@@ -1,10 +1,11 @@
 """Game records and reviews are built by hand on the hot path: they must equal the plain
-data that `dataclasses.asdict` gives."""
+data of every field (`dataclasses.asdict`, or a named tuple's `_asdict`, all the way down)."""
 
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, replace
+from dataclasses import fields, is_dataclass
+from typing import Any
 
 from judge.analysis import review
 from judge.games.ioiwari import Ioiwari
@@ -13,16 +14,27 @@ from judge.records import PlayedGame
 from judge.referee import play_game
 
 
+def plain(value: Any) -> Any:
+    """`value` as plain data: every field of a dataclass or a named tuple, recursively."""
+    if is_dataclass(value):
+        return {f.name: plain(getattr(value, f.name)) for f in fields(value)}
+    if hasattr(value, "_asdict"):
+        return {k: plain(v) for k, v in value._asdict().items()}
+    if isinstance(value, list | tuple):
+        return [plain(v) for v in value]
+    return value
+
+
 def test_record_and_review_dicts_equal_asdict() -> None:
     game = Ioiwari()
     start = game.start()
     record = play_game(game, [OptimalPlayer(1), OptimalPlayer(2)], start)
     # (but for the moves as played, positions and parsed moves, which are not stored)
     assert record.played and record.to_dict() == {
-        k: v for k, v in asdict(record).items() if k != "played"}
+        k: v for k, v in plain(record).items() if k != "played"}
     moves = [m.move for m in record.moves]
     for r in review(game, start, moves):
-        assert {k: v for k, v in r.to_dict().items() if k in asdict(r)} == asdict(r)
+        assert {k: v for k, v in r.to_dict().items() if k in plain(r)} == plain(r)
 
 
 def test_review_of_one_seat_skips_the_others_moves_only() -> None:
@@ -59,7 +71,7 @@ def test_a_kept_games_json_is_what_the_store_always_wrote_and_reads_back_equal()
            "review": [r.to_dict() for r in played.review], "perfect": list(played.perfect)}
     assert json.dumps(data) == json.dumps(old)
     assert PlayedGame.from_json(json.loads(json.dumps(data))) == played
-    on_worker = replace(played, worker="node-7", tier="none")
+    on_worker = played._replace(worker="node-7", tier="none")
     assert list(on_worker.to_json())[-2:] == ["worker", "tier"]
     assert PlayedGame.from_json(on_worker.to_json()) == on_worker
 

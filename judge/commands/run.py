@@ -218,7 +218,7 @@ class FailFast(AllGames):
             records = self.store.games(self.run_id)
             self.reasons = {bot: given_up(bot, [records[s.key] for s in specs], self.fail_fast)
                             for bot, specs in self.trial.items()}
-        return self.counted([replace(s, not_played=self.reasons[bot_of(s)] or "")
+        return self.counted([s._replace(not_played=self.reasons[bot_of(s)] or "")
                              for s in self.specs if s.key not in done], done)
 
 

@@ -11,9 +11,8 @@ import sqlite3
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, redirect_stdout
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from judge import verdicts
 from judge.backends import Backend, BackendLost, LocalPool, plays_here
@@ -215,8 +214,7 @@ class AllGames:
             self.bar = None
 
 
-@dataclass(frozen=True)
-class Output:
+class Output(NamedTuple):
     """What a rendering lets through (`--feedback`, `--share`) and how Gradescope's tests
     are cut: built once from the command line, turned into the run's
     `judge.summaries.View` by the renderer."""
@@ -241,8 +239,7 @@ class Output:
         return View.of(plan, self.feedback, self.share)
 
 
-@dataclass(frozen=True)
-class RunKind:
+class RunKind(NamedTuple):
     """What a kind of stored run brings to `execute`."""
 
     #: its command (and the run's kind in the database)

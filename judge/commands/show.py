@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -66,7 +65,7 @@ def show(args: argparse.Namespace) -> int:
 
 def _show(store: Any, args: argparse.Namespace) -> int:
     if args.run_id is None:
-        rows = [dict(asdict(r), state=("finished" if r.finished else "running"
+        rows = [dict(r._asdict(), state=("finished" if r.finished else "running"
                                        if store.running(r.id) else "interrupted"))
                 for r in store.runs()]
         if args.format == "json":

@@ -118,7 +118,7 @@ def render_report(store: Any, run_id: int, view: View | None = None,
         plan = replace(plan, bots=(bot,), sources=tuple(s for s in plan.sources
                                                         if s.path == bot))
         plan = replace(plan, planned=len(plan.schedule()))
-        info = replace(info, plan=plan)
+        info = info._replace(plan=plan)
     game = plan.load_game()
     context: dict[str, Any] = {
         # absolute: the page may be read anywhere, the command run from any folder

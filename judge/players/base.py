@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from judge.games.base import Game, Seat
 
 
-@dataclass(frozen=True)
-class Played:
+class Played(NamedTuple):
     """A move the opponent made: the position it was made from, and the move."""
 
     before: Any

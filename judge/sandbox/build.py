@@ -12,7 +12,6 @@ import shlex
 import site
 import struct
 import sys
-import tarfile
 import tempfile
 import time
 from contextlib import suppress
@@ -401,6 +400,8 @@ def _compile(lang: Language, command: list[str], source: Path,
 def _untar(data: bytes) -> dict[str, tuple[bytes, bool]] | None:
     """The regular files of a tar made by the compile step: (content, runnable) by relative
     path; links, devices and names that leave the folder are dropped (untrusted output)."""
+    import tarfile  # only when a program is compiled, not when it comes from the cache
+
     files: dict[str, tuple[bytes, bool]] = {}
     try:
         with tarfile.open(fileobj=io.BytesIO(data), mode="r:") as tar:

@@ -10,15 +10,12 @@ took away from its own folders, and never chmods or enters anything through a li
 from __future__ import annotations
 
 import functools
-import logging
 import os
 import secrets
 import stat
 import tempfile
 from contextlib import suppress
 from pathlib import Path
-
-log = logging.getLogger("judge.sandbox")
 
 #: private directories are named after the judge's pid, so that a later judge can remove
 #: those of a judge that was killed before it could
@@ -88,7 +85,9 @@ def remove_tree(path: Path) -> bool:
         os.rmdir(path)
         return True
     except OSError as exc:
-        log.warning("could not remove %s: %s", path, exc)
+        import logging
+
+        logging.getLogger("judge.sandbox").warning("could not remove %s: %s", path, exc)
         return False
 
 

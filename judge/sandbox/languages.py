@@ -16,7 +16,6 @@ import os
 import re
 import shlex
 import shutil
-import textwrap
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -296,6 +295,8 @@ PYTHON2_SIGNS = ("Missing parentheses in call to", "multiple exception types mus
 def help_text(table: Table | None = None) -> str:
     """The languages of `table` (the shipped ones by default) for --help: how each is built
     or run, what it adds to the limits, and whether its toolchain is installed here."""
+    import textwrap  # --help only
+
     lines = ["languages (change them with --languages FILE; --flags LANG=\"...\" picks a "
              "language's compiler flags):"]
     for lang in (table or Table()).languages.values():

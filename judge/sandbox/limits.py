@@ -4,7 +4,7 @@ what it used (`Usage`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from judge.games.base import InputError
 
@@ -53,8 +53,7 @@ class Limits:
                 raise InputError(f"limit {name} must be positive, not {value}")
 
 
-@dataclass(frozen=True)
-class Usage:
+class Usage(NamedTuple):
     """What a bot used in one game, as isolate's meta file gives it (time, time-wall,
     cg-mem or max-rss, cg-oom-killed): over all its processes where the slot's cgroups count
     them."""

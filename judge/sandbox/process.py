@@ -22,8 +22,8 @@ import termios
 import time
 from collections.abc import Callable
 from contextlib import suppress
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import pexpect.fdpexpect
 
@@ -44,8 +44,7 @@ from judge.sandbox.waiting import View, look
 _READ_SYSCALL = {"x86_64": 0, "aarch64": 63}.get(os.uname().machine, -1)
 
 
-@dataclass(frozen=True)
-class Exit:
+class Exit(NamedTuple):
     """How a bot process ended: exit status or signal, and what it used."""
 
     returncode: int  # negative: killed by that signal

@@ -17,7 +17,6 @@ import ctypes
 import dataclasses
 import fcntl
 import functools
-import logging
 import os
 import pwd
 import signal
@@ -655,6 +654,8 @@ class Slot:
             try:
                 self._unfinished.pop(0)()
             except Exception as exc:  # e.g. a descriptor gone: the next game goes on
+                import logging
+
                 logging.getLogger("judge.sandbox").warning("ending a game in slot %d: %s",
                                                            self.number, exc)
 
@@ -743,6 +744,8 @@ def lean_mount_namespace() -> int:
     try:
         _in_own_thread(make, "lean mount namespace")
     except OSError as exc:
+        import logging
+
         logging.getLogger("judge.sandbox").info("bwrap starts in the judge's mounts (%s)", exc)
         return -1
     return made[0]

@@ -27,6 +27,7 @@ import time
 from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from judge.sandbox.tiers import Tier
 
@@ -74,8 +75,7 @@ def blind_reason(tier: Tier) -> str | None:
     return None
 
 
-@dataclass(frozen=True)
-class View:
+class View(NamedTuple):
     """One look at a bot found waiting: each thread's system call and context switches."""
 
     threads: tuple[tuple[int, str, str], ...]

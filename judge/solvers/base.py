@@ -6,7 +6,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Hashable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from judge.games.base import Game, InputError
 
@@ -38,8 +38,7 @@ class Evaluation:
     best_moves: list[Any] = field(default_factory=list)
 
 
-@dataclass(frozen=True)
-class MoveValue:
+class MoveValue(NamedTuple):
     """What the mover gets by playing `move`: the value and remoteness after it."""
 
     move: Hashable
