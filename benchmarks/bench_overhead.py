@@ -16,12 +16,13 @@ Every figure of the per-game goals of the overhead issue, printed side by side i
   by a tenth on a shared machine); and the README main command with each;
 - a bot's start after a pause: from its start to its first move when games come 50 ms
   apart (a bot that thinks), against back to back;
-- fixed start-up: a one-game `judge run`, next to `python -c pass`;
+- fixed start-up: a one-game `judge run`, next to `python -c pass` (`--starts` of each tree,
+  in turn; the median, and the median ratio of the pairs);
 - the README main command (the four sample bots, 1,428 games).
 
 With ``--before DIR`` (a checkout of an earlier version), its `judge run` figures are
 measured in the same run, next to this one's. Run: ``python benchmarks/bench_overhead.py
-[--before DIR] [--repeat N]``. Bytecode caching is on for the judge processes (whatever
+[--before DIR] [--repeat N] [--only start-up|readme]``. Bytecode caching is on for the judge processes (whatever
 PYTHONDONTWRITEBYTECODE says here), as on a user's machine.
 """
 
@@ -138,8 +139,16 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3, help="best of N runs (default 3)")
     ap.add_argument("--rounds", type=int, default=3,
                     help="rounds of the parallel games' figures, their median shown (default 3)")
+    ap.add_argument("--starts", type=int, default=21,
+                    help="one-game starts of each tree for the start-up figure (default 21)")
+    ap.add_argument("--only", choices=("all", "start-up", "readme"), default="all",
+                    help="only the start-up figure, or only the README main command's")
     args = ap.parse_args()
     trees = [("now", ROOT)] + ([("before", args.before.resolve())] if args.before else [])
+    if args.only == "start-up":
+        return startup(trees, args.starts)
+    if args.only == "readme":
+        return readme(trees)
     game = Ioiwari()
     all_starts = game.standard_starts()
     starts_51 = [game.parse_position(line) for line in STARTS_51.read_text().splitlines()
@@ -207,17 +216,33 @@ def main() -> None:
                                              for m in ("none", "bwrap"))
         print(line)
 
-    print("\nFixed start-up: a one-game judge run (s)")
+    startup(trees, args.starts)
+    readme(trees)
+
+
+def startup(trees: list[tuple[str, Path]], starts: int) -> None:
+    """A one-game `judge run`'s whole process: each tree's start in turn, `starts` times,
+    the median of each and of the ratios pair by pair (which hold when the machine drifts)."""
+    print(f"\nFixed start-up: a one-game judge run (s), {starts} starts each, in turn")
     with tempfile.NamedTemporaryFile("w", suffix=".txt") as one:
         one.write("4 3 2 4 2 3 2\n")
         one.flush()
         floor = best(5, lambda: _timed([sys.executable, "-c", "pass"]))
+        times: dict[str, list[float]] = {name: [] for name, _ in trees}
+        for _ in range(starts):
+            for name, tree in trees:
+                times[name].append(judge_run(tree, ["--tests", one.name, str(BOT)]))
         line = f"  python -c pass {floor:5.3f}"
-        for name, tree in trees:
-            t = best(5, lambda t=tree: judge_run(t, ["--tests", one.name, str(BOT)]))
-            line += f"   judge ({name}) {t:5.3f}"
+        for name, _ in trees:
+            line += f"   judge ({name}) {statistics.median(times[name]):5.3f}"
+        if len(trees) == 2:
+            ratios = [a / b for a, b in zip(*times.values(), strict=True)]
+            line += f"   now/before {statistics.median(ratios):4.2f}x"
         print(line)
 
+
+def readme(trees: list[tuple[str, Path]]) -> None:
+    """The README main command (1,428 games) in each tree, and with --jobs 1 against 2."""
     print("\nREADME main command: judge run --game ioiwari bots/ioiwari/* (1,428 games)")
     line = " "
     for name, tree in trees:
@@ -227,7 +252,6 @@ def main() -> None:
     one = best(1, lambda: judge_run(ROOT, ["--jobs", "1", *SAMPLE_BOTS]))
     two = best(1, lambda: judge_run(ROOT, ["--jobs", "2", *SAMPLE_BOTS]))
     print(f"  now --jobs 1 {one:6.2f} s   --jobs 2 {two:6.2f} s   speed-up {one / two:4.2f}x")
-
 
 FIRST_MOVE = """
 import statistics, sys, time

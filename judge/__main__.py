@@ -2,6 +2,6 @@
 
 import sys
 
-from judge.cli import main
+from judge.cli import console
 
-sys.exit(main())
+sys.exit(console())
