@@ -253,6 +253,20 @@ def test_shared_text_replaces_whole_paths_only() -> None:
     assert View(names={"a.py": "Al"}).text("a.py") == "a.py"  # not shared: as it was
 
 
+def test_a_shared_command_names_files_outside_the_folder_by_their_names_alone() -> None:
+    from judge.html.pages import reproduce
+    from judge.plan import GradingPlan
+    from judge.summaries import View
+
+    plan = GradingPlan(game="ioiwari", bots=("alice/main.py", "bob/main.py"),
+                       directory="/home/t/class",
+                       tests="../../private/exam-starts.txt")
+    command = reproduce(plan, View.of(plan, share=True))["command"]
+    assert "private" not in command and "/home" not in command and "cd " not in command
+    assert "--tests exam-starts.txt" in command and command.endswith(" alice bob")
+    assert "--tests ../../private/exam-starts.txt" in reproduce(plan, View.of(plan))["command"]
+
+
 @pytest.mark.parametrize("level", ["mistakes", "results"])
 def test_slow_moves_which_say_which_moves_were_not_the_fastest_come_only_with_full(
         run: Path, level: str) -> None:
