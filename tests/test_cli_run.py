@@ -14,19 +14,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.command import judge
+
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = ROOT / "bots"
-
-
-def judge(*args: str, cwd: Path | None = None, timeout: float = 300) -> subprocess.CompletedProcess:
-    """Run the command line in a fresh interpreter."""
-    return subprocess.run(
-        [sys.executable, "-m", "judge", *args],
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        cwd=cwd,
-    )
 
 
 def starts_file(tmp_path: Path, lines: list[str]) -> str:

@@ -9,12 +9,7 @@ from pathlib import Path
 
 import pytest
 
-
-def judge(*args: str) -> subprocess.CompletedProcess:
-    """Run the installed command line in a fresh interpreter."""
-    return subprocess.run(
-        [sys.executable, "-m", "judge", *args], capture_output=True, text=True, timeout=120
-    )
+from tests.command import judge
 
 
 def test_ioiwari_example_start_solves_to_a_positive_value_with_best_moves():
@@ -159,7 +154,6 @@ def test_markdown_escapes_the_bar_of_research_notation_so_each_row_keeps_its_cel
 
 def test_research_notation_with_other_hand_counts_than_the_rules_is_reported():
     import subprocess
-    import sys
 
     def solve(*args: str) -> subprocess.CompletedProcess:
         return subprocess.run([sys.executable, "-m", "judge", "solve", "--game", "chopsticks",

@@ -29,6 +29,7 @@ pytest.importorskip("cryptography", reason=f"cryptography is not installed: {CLU
 from judge import credentials  # noqa: E402
 from judge.games.base import InputError  # noqa: E402
 from judge.sandbox import Limits, Tier  # noqa: E402
+from tests.command import judge  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 NIM = ROOT / "bots" / "nim"
@@ -126,11 +127,6 @@ def wait_for_games(db: Path, count: int, run: subprocess.Popen) -> int:
         except sqlite3.Error:
             continue
     return stored
-
-
-def judge(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "judge", *args], capture_output=True,
-                          text=True, timeout=600, cwd=cwd)
 
 
 def test_a_tournament_on_the_cluster_has_the_local_standings(cluster, tmp_path: Path) -> None:

@@ -14,14 +14,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.command import judge
+
 ROOT = Path(__file__).resolve().parent.parent
 OPTIMAL = str(ROOT / "bots" / "nim" / "optimal.py")
 AS_ROOT = os.geteuid() == 0
-
-
-def judge(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    command = [sys.executable, "-m", "judge", *args]
-    return subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=cwd)
 
 
 def one_run(tmp_path: Path, db: Path) -> None:

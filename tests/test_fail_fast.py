@@ -4,22 +4,16 @@ its other games recorded as not played, and lost; any other bot plays all of its
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 from judge import verdicts
 from judge.commands.run import given_up
 from judge.plan import OPTIMAL
 from judge.records import MoveRecord, PlayedGame, Verdict
+from tests.command import judge
 
 ROOT = Path(__file__).resolve().parent.parent
 TESTS = "1 2\n1 3\n2 3\n1 4\n2 5\n"  # five Nim starts won by the mover
-
-
-def judge(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "judge", *args], capture_output=True,
-                          text=True, timeout=300, cwd=cwd)
 
 
 def record(code: str, bot_moves: int = 0, seat: int | None = 0) -> PlayedGame:

@@ -7,24 +7,18 @@ import csv
 import io
 import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from judge.plan import default_names, from_config
+from tests.command import judge
 from tests.test_html import browser, open_game  # a headless Chromium, and opening a game
 
 __all__ = ["browser"]  # a fixture the browser test takes
 
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = ROOT / "bots" / "ioiwari"
-
-
-def judge(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "judge", *args], capture_output=True,
-                          text=True, timeout=300, cwd=cwd)
 
 
 @pytest.fixture(scope="module")

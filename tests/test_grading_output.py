@@ -13,14 +13,10 @@ from pathlib import Path
 
 from judge.games import load_game
 from judge.testsets import TOURNAMENT_STARTS, tournament_starts
+from tests.command import judge
 
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = ROOT / "bots"
-
-
-def judge(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "judge", *args], capture_output=True,
-                          text=True, timeout=300, cwd=cwd)
 
 
 def graded(tmp_path: Path, *extra: str) -> subprocess.CompletedProcess:

@@ -20,6 +20,7 @@ from conftest import missing_toolchain
 from judge.games.base import InputError
 from judge.sandbox.context import sandbox_context
 from judge.sandbox.languages import Table, read_overrides
+from tests.command import judge
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "bots" / "languages"
@@ -37,11 +38,6 @@ def need(key: str) -> None:
 def folder(parent: Path, name: str) -> Path:
     (parent / name).mkdir()
     return parent / name
-
-
-def judge(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "judge", *args], capture_output=True,
-                          text=True, timeout=600, cwd=cwd)
 
 
 def grade(tmp_path: Path, game: str, *bots: Path | str, extra: tuple[str, ...] = (),

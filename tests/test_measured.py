@@ -8,8 +8,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import subprocess
-import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -31,6 +29,7 @@ from judge.results import memory_text, move_accuracy, seconds_text, slow_moves, 
 from judge.sandbox.context import sandbox_context
 from judge.sandbox.limits import Usage
 from judge.summaries import summarise
+from tests.command import judge
 
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = ROOT / "bots"
@@ -180,11 +179,6 @@ def test_a_slow_move_keeps_the_value_and_is_counted_apart_with_the_remoteness_lo
     assert move_accuracy([(rec, 0)]) == (4, 4)
     assert slow_moves(rec, 0) == [first]
     assert all(r.remoteness_lost == 0 for r in rec.review[1:])
-
-
-def judge(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "judge", *args], capture_output=True,
-                          text=True, timeout=600, cwd=cwd)
 
 
 @pytest.fixture(scope="module")

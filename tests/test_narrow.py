@@ -6,24 +6,17 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from judge.report import Fit, fitted, shortened
+from tests.command import judge
 
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = ROOT / "bots"
 #: a folder deep enough that a path through it takes more than 80 columns alone
 DEEP = "submissions-of-the-spring-term-class-of-two-thousand-and-twenty-six/group-b"
-
-
-def judge(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    """The command line in a fresh interpreter."""
-    return subprocess.run([sys.executable, "-m", "judge", *args], capture_output=True,
-                          text=True, timeout=300, cwd=cwd)
 
 
 def widest(text: str) -> int:

@@ -7,8 +7,6 @@ import json
 import os
 import shutil
 import sqlite3
-import subprocess
-import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -26,14 +24,10 @@ from judge.plan import (
 from judge.sandbox import Limits
 from judge.sprt import SprtParams
 from judge.store import Store
+from tests.command import judge
 
 ROOT = Path(__file__).resolve().parent.parent
 NIM = ROOT / "bots" / "nim"
-
-
-def judge(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "judge", *args], capture_output=True,
-                          text=True, timeout=300, cwd=cwd)
 
 
 PLANS = [

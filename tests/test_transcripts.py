@@ -5,22 +5,17 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from judge.analysis import review
 from judge.games import load_game
+from tests.command import judge
 
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = ROOT / "bots"
 TESTS_BOTS = ROOT / "tests" / "bots"
-
-
-def judge(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "judge", *args], capture_output=True,
-                          text=True, timeout=300, cwd=cwd)
 
 
 def exported(tmp_path: Path, game: str, starts: str, *bots: Path) -> list[str]:
