@@ -22,8 +22,8 @@ Every figure of the per-game goals of the overhead issue, printed side by side i
 
 With ``--before DIR`` (a checkout of an earlier version), its `judge run` figures are
 measured in the same run, next to this one's. Run: ``python benchmarks/bench_overhead.py
-[--before DIR] [--repeat N] [--only start-up|readme]``. Bytecode caching is on for the judge processes (whatever
-PYTHONDONTWRITEBYTECODE says here), as on a user's machine.
+[--before DIR] [--repeat N] [--only start-up|readme]``. Bytecode caching is on for the
+judge processes (whatever PYTHONDONTWRITEBYTECODE says here), as on a user's machine.
 """
 
 from __future__ import annotations
