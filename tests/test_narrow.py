@@ -88,6 +88,16 @@ def test_wide_keeps_every_path_and_column(played, command):
     assert widest(out.stdout) > 80
 
 
+@pytest.mark.parametrize("fmt", ["table", "csv"])
+def test_a_tournaments_standings_give_slow_moves_and_what_each_bot_used(played, fmt):
+    out = judge("show", "2", "--wide", "--format", fmt, "--db", str(played / "r.db"),
+                cwd=played).stdout
+    header = next(line for line in out.splitlines() if line.startswith("rank"))
+    assert re.search(r"accuracy\W+slow\W+cpu\W+memory\W+failures", header), header
+    alice = next(line for line in out.splitlines() if "alice/main.py" in line)
+    assert re.search(r"\d\.\d+ s", alice) and re.search(r"\d+(\.\d+)? [KM]iB", alice), alice
+
+
 def test_the_narrow_games_table_gives_the_messages_under_it(played):
     narrow = judge("show", "1", "--details", "--db", str(played / "r.db"), cwd=played).stdout
     wide = judge("show", "1", "--details", "--wide", "--db", str(played / "r.db"),

@@ -37,7 +37,7 @@ from judge.report import (
     write_tables,
     wtl,
 )
-from judge.results import compile_errors_text, failures_text
+from judge.results import compile_errors_text, failures_text, memory_text, seconds_text
 from judge.store import Store
 from judge.summaries import standings
 
@@ -134,8 +134,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 #: the standings at 80 columns: wins, ties and losses in one column, no interval
-NARROW_STANDINGS = (["rank", "bot", "points", "w/t/l", "rating", "accuracy", "failures"],
-                    Fit({"bot": "path", "failures": "text"}))
+NARROW_STANDINGS = (["rank", "bot", "points", "w/t/l", "rating", "accuracy", "slow", "cpu",
+                     "memory", "failures"],
+                    Fit({"bot": "path", "failures": "text"}, drop=("slow",),
+                        optional=("cpu", "memory")))
 #: the games at 80 columns: the names shortened, result and verdict in one column, the
 #: messages under it
 NARROW_GAMES = (["game", "players", "results", "moves"],
@@ -174,6 +176,8 @@ def print_tournament(store: Store, run_id: int, fmt: str, details: bool,
                          rating="" if s.rating is None else f"{s.rating:.0f}",
                          interval=interval,
                          failures=failures_text(b.failures, b.judge_errors),
+                         slow=b.slow_moves, cpu=seconds_text(b.max_cpu_seconds),
+                         memory=memory_text(b.max_memory_bytes),
                          **{"w/t/l": wtl(b.wins, b.ties, b.losses)},
                          accuracy="" if b.accuracy is None else f"{100 * b.accuracy:.1f}%"))
     names = [s.row.bot for s in data.standings]
@@ -185,7 +189,7 @@ def print_tournament(store: Store, run_id: int, fmt: str, details: bool,
              for n, g in enumerate(data.games, 1)]
     tables = {
         "standings": (rows, ["rank", "bot", "points", "wins", "ties", "losses", "rating",
-                             "interval", "accuracy", "failures"]),
+                             "interval", "accuracy", "slow", "cpu", "memory", "failures"]),
         "crosstable": (cross_rows, ["bot", *[f"#{j}" for j in range(1, len(names) + 1)]]),
         "games": (games, ["game", "key", "players", "results", "verdict", "message", "moves"]),
     }
