@@ -27,7 +27,12 @@ def test_ci_runs_the_readme_test_command_as_written() -> None:
     assert "judge run --game ioiwari bots/ioiwari/*" in main
     assert "pytest" in tests
     ci = (ROOT / ".ci" / "run").read_text()
-    assert tests in ci.splitlines()
+    lines = ci.splitlines()
+    assert tests in lines
+    # in a subshell of its own: under `set -e` a failure inside an && list (ruff, say) would
+    # not stop the script, which would go on and end green
+    at = lines.index(tests)
+    assert (lines[at - 1], lines[at + 1]) == ("(", ")") and "set -euo pipefail" in lines
     assert 'export PATH="/usr/bin:/bin:$PATH"' in ci  # python3 is the system's there
 
 
