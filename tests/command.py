@@ -13,3 +13,11 @@ def judge(*args: str, cwd: Path | None = None,
     ends the test at `timeout` seconds."""
     return subprocess.run([sys.executable, "-m", "judge", *args], capture_output=True,
                           text=True, timeout=timeout, cwd=cwd)
+
+
+def show(folder: Path, *args: str) -> str:
+    """What `judge show 1 --db r.db ARGS` prints in `folder` (run 1 of its database), which
+    must succeed."""
+    out = judge("show", "1", "--db", "r.db", *args, cwd=folder)
+    assert out.returncode == 0, out.stderr
+    return out.stdout

@@ -6,8 +6,8 @@ import json
 import re
 from pathlib import Path
 
-from tests.command import judge
-from tests.test_feedback import payloads, run, show  # noqa: F401 - the stored run
+from tests.command import judge, show
+from tests.test_feedback import payloads, run  # noqa: F401 - the stored run
 
 __all__ = ["run"]
 

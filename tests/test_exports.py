@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from judge.exports import file_names
-from tests.command import judge
-from tests.test_feedback import ROOT, run, show  # noqa: F401 - the stored run
+from tests.command import judge, show
+from tests.test_feedback import ROOT, run  # noqa: F401 - the stored run
 
 __all__ = ["run"]
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from judge.plan import default_names, from_config
-from tests.command import judge
+from tests.command import judge, show
 from tests.test_html import browser, open_game  # a headless Chromium, and opening a game
 
 __all__ = ["browser"]  # a fixture the browser test takes
@@ -35,12 +35,6 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> Path:
                 cwd=folder)
     assert out.returncode == 0, out.stderr
     return folder
-
-
-def show(folder: Path, *args: str) -> str:
-    out = judge("show", "1", "--db", "r.db", *args, cwd=folder)
-    assert out.returncode == 0, out.stderr
-    return out.stdout
 
 
 def payloads(page: str) -> list[dict]:

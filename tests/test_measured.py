@@ -29,7 +29,7 @@ from judge.results import memory_text, move_accuracy, seconds_text, slow_moves, 
 from judge.sandbox.context import sandbox_context
 from judge.sandbox.limits import Usage
 from judge.summaries import summarise
-from tests.command import judge
+from tests.command import judge, show
 
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = ROOT / "bots"
@@ -191,14 +191,8 @@ def nim_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
-def shown(folder: Path, *args: str) -> str:
-    out = judge("show", "1", "--db", "r.db", *args, cwd=folder)
-    assert out.returncode == 0, out.stderr
-    return out.stdout
-
-
 def test_the_perfect_nim_bot_shows_100_percent_and_its_slow_moves(nim_run: Path) -> None:
-    data = json.loads(shown(nim_run, "--format", "json"))
+    data = json.loads(show(nim_run, "--format", "json"))
     bot = data["bots"][0]
     slow = [s for g in data["games"] for s in g["slow_moves"]]
     assert bot["accuracy"] == 1.0 and bot["wins"] == bot["games"]
@@ -206,7 +200,7 @@ def test_the_perfect_nim_bot_shows_100_percent_and_its_slow_moves(nim_run: Path)
     for s in slow:
         assert s["remoteness_lost"] == s["move_remoteness"] - s["remoteness"] > 0
     for wide in ([], ["--wide"]):  # the table fitted to 80 columns, and in full
-        lines = shown(nim_run, *wide).splitlines()
+        lines = show(nim_run, *wide).splitlines()
         at = next(i for i, line in enumerate(lines) if line.startswith("bot "))
         cells = dict(zip(lines[at].split(), lines[at + 2].split(), strict=False))
         assert (cells["accuracy"], cells["slow"]) == ("100.0%", str(len(slow)))
@@ -214,37 +208,37 @@ def test_the_perfect_nim_bot_shows_100_percent_and_its_slow_moves(nim_run: Path)
 
 def test_details_csv_and_jsonl_name_each_slow_move_with_the_remoteness_lost(
         nim_run: Path) -> None:
-    games = json.loads(shown(nim_run, "--format", "json"))["games"]
+    games = json.loads(show(nim_run, "--format", "json"))["games"]
     texts = [", ".join(f"move {s['ply']} (+{s['remoteness_lost']})" for s in g["slow_moves"])
              for g in games]
-    rows = list(csv.DictReader(io.StringIO(shown(nim_run, "--format", "csv", "--details"))))
+    rows = list(csv.DictReader(io.StringIO(show(nim_run, "--format", "csv", "--details"))))
     assert [r["slow"] for r in rows] == texts
-    details = shown(nim_run, "--details")
+    details = show(nim_run, "--details")
     assert all(text in details for text in texts if text)
-    lines = [json.loads(line) for line in shown(nim_run, "--format", "jsonl").splitlines()]
+    lines = [json.loads(line) for line in show(nim_run, "--format", "jsonl").splitlines()]
     assert [[{k: v for k, v in s.items() if k != "seat"} for s in line["slow_moves"]]
             for line in lines] == [g["slow_moves"] for g in games]
     assert all(s["seat"] == 1 for line in lines for s in line["slow_moves"])
 
 
 def test_every_output_gives_what_the_bot_used(nim_run: Path) -> None:
-    data = json.loads(shown(nim_run, "--format", "json"))
+    data = json.loads(show(nim_run, "--format", "json"))
     used = [g["usage"] for g in data["games"]]
     assert all(u["memory_bytes"] > 0 and 0 < u["cpu_seconds"] for u in used)
     bot = data["bots"][0]
     assert bot["max_memory_bytes"] == max(u["memory_bytes"] for u in used)
     assert bot["max_cpu_seconds"] == max(u["cpu_seconds"] for u in used)
     assert bot["max_wall_seconds"] == max(u["wall_seconds"] for u in used)
-    (row,) = csv.DictReader(io.StringIO(shown(nim_run, "--format", "csv")))
+    (row,) = csv.DictReader(io.StringIO(show(nim_run, "--format", "csv")))
     assert (row["cpu"], row["memory"]) == (seconds_text(bot["max_cpu_seconds"]),
                                            memory_text(bot["max_memory_bytes"]))
-    rows = list(csv.DictReader(io.StringIO(shown(nim_run, "--format", "csv", "--details"))))
+    rows = list(csv.DictReader(io.StringIO(show(nim_run, "--format", "csv", "--details"))))
     assert [(r["cpu"], r["wall"], r["memory"]) for r in rows] == [
         (seconds_text(u["cpu_seconds"]), seconds_text(u["wall_seconds"]),
          memory_text(u["memory_bytes"])) for u in used]
-    lines = [json.loads(line) for line in shown(nim_run, "--format", "jsonl").splitlines()]
+    lines = [json.loads(line) for line in show(nim_run, "--format", "jsonl").splitlines()]
     assert [line["usage"] for line in lines] == [[u, None] for u in used]
-    page = shown(nim_run, "--format", "html")
+    page = show(nim_run, "--format", "html")
     assert "<th>slow</th><th>cpu</th><th>memory</th>" in page
     assert '"u":["CPU ' in page  # the viewer's data of each game
 
@@ -260,10 +254,10 @@ def test_the_perfect_ioiwari_bot_shows_100_percent(tmp_path: Path) -> None:
 @pytest.mark.needs_chromium
 def test_the_reports_viewer_shows_a_games_slow_moves_and_what_the_bot_used(
         nim_run: Path, browser: object) -> None:  # noqa: F811
-    games = json.loads(shown(nim_run, "--format", "json"))["games"]
+    games = json.loads(show(nim_run, "--format", "json"))["games"]
     number, game = next((n, g) for n, g in enumerate(games, 1) if g["slow_moves"])
     page = nim_run / "report.html"
-    page.write_text(shown(nim_run, "--format", "html"))
+    page.write_text(show(nim_run, "--format", "html"))
     open_game(browser, page, number)
     shown_info = dict(browser.execute_script(
         "return [...document.querySelectorAll('#game-info dd[data-seat]')]"
