@@ -253,6 +253,10 @@ def test_a_shared_command_names_files_outside_the_folder_by_their_names_alone() 
     assert "private" not in command and "/home" not in command and "cd " not in command
     assert "--tests exam-starts.txt" in command and command.endswith(" alice bob")
     assert "--tests ../../private/exam-starts.txt" in reproduce(plan, View.of(plan))["command"]
+    # a rule's value with a slash is no file: it stays whole
+    rules = GradingPlan(game="chopsticks", rules="hands=2/3", bots=("alice/main.py",),
+                        directory="/home/t/class")
+    assert "--rules hands=2/3" in reproduce(rules, View.of(rules, share=True))["command"]
 
 
 @pytest.mark.parametrize("level", ["mistakes", "results"])

@@ -185,8 +185,10 @@ def reproduce(plan: Plan, view: View | None = None) -> dict[str, Any]:
     argv = plan.to_argv()
     if view.share:
         notes.append("the bots are named by their display names, not by their files")
-        argv = [view.name(w) if w in view.names else  # a file: by its name alone
-                os.path.basename(w) if "/" in w else w for w in argv]
+        # a bot by its display name; a file (a test set, or any absolute path) by its name
+        argv = [view.name(w) if w in view.names else
+                os.path.basename(w) if os.path.isabs(w) or flag in ("--tests", "--starts")
+                else w for flag, w in zip(["", *argv[:-1]], argv, strict=True)]
     command = shlex.join(argv)
     folder = "" if view.share else plan.directory
     return {"command": f"cd {shlex.quote(folder)} && {command}" if folder else command,
