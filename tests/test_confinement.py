@@ -1142,3 +1142,40 @@ def test_a_game_finds_its_tmp_and_work_dir_fresh_whatever_the_slots_last_game_di
                }.get(touch, ".")
     assert int(fresh[touched][0]) >= after, (touched, said(third))  # no trace of the touch
 
+
+
+#: every other process the bot can name: its ancestors (to the judge and beyond), and under
+#: bubblewrap every process of its PID namespace; for each, whether its memory opens for
+#: writing (a same-uid process that is dumpable would let the bot write code into it)
+WRITE_MEMORY = """
+def parent_of(pid):
+    with open(f"/proc/{pid}/stat") as f:
+        return int(f.read().rpartition(")")[2].split()[1])
+me, names = os.getpid(), set()
+pid = os.getppid()
+while pid > 0:
+    names.add(pid)
+    try:
+        pid = parent_of(pid)
+    except OSError:
+        break
+names |= {int(p) for p in os.listdir("/proc") if p.isdigit()} if os.getpid() < 100 else set()
+names.discard(me)
+report(f"names {sorted(names)}", False)
+for pid in sorted(names):
+    attempt(f"open the memory of {pid}", lambda pid=pid: open(f"/proc/{pid}/mem", "r+b").close())
+"""
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_no_process_the_bot_can_name_has_memory_it_can_write(mode: str,
+                                                             tmp_path: Path) -> None:
+    # Its parents up to the judge (and the judge's own parents), and under bubblewrap every
+    # process of its PID namespace (PID 1 included): none runs code the bot could change. As
+    # an ordinary user they have its uid, so each must be non-dumpable; bwrap's own PID 1
+    # must not be there at all (it would run outside the filter).
+    record = play(write_bot(tmp_path / "bot", WRITE_MEMORY), mode)
+    assert record.verdict.code == verdicts.OK, record.verdict
+    text = said(record)
+    assert "NOT open the memory of" in text, text  # (it named some)
+    assert "GOT" not in text, text

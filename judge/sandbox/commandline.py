@@ -326,7 +326,11 @@ def bwrap_argv(program: Program, limits: Limits, files: dict[str, int],
         return [*argv, "--", *program.argv], -1
     fd = _helper_fd(helper)
     inner = replace(inner, owned=[BOT_DIR])
-    return [*argv, "--", f"/proc/self/fd/{fd}", *inner.argv(), "--", *program.argv], fd
+    # the helper is the namespace's PID 1, not bwrap's own init: no process in the bot's
+    # PID namespace runs outside its filter but the helper, which is not dumpable (bwrap's
+    # init, as an ordinary user, runs as the bot's uid, dumpable, its memory open to it)
+    return [*argv, "--as-pid-1", "--", f"/proc/self/fd/{fd}", *inner.argv(), "--",
+            *program.argv], fd
 
 
 @functools.lru_cache(maxsize=64)
@@ -537,19 +541,19 @@ def plan(program: Program, limits: Limits, tier: Tier, slot: Slot | None,
     workdir: Path | None = None
     info_read = -1
     helper = helper_path()
-    # under bwrap its starters (bwrap, joined by the helper that becomes it, PID 1 inside,
-    # the inner helper as the bot's parent) are in the slot's pids cgroup too: whatever
-    # becomes of them, they end with the slot's processes
-    in_pids = 3 if mode == "bwrap" and helper is not None else 0
+    # under bwrap its starters (bwrap, joined by the helper that becomes it, and the inner
+    # helper, the namespace's PID 1 and the bot's parent) are in the slot's pids cgroup
+    # too: whatever becomes of them, they end with the slot's processes
+    in_pids = 2 if mode == "bwrap" and helper is not None else 0
     # ... or all of them are born in the slot's cgroups, started by its launcher (which
     # lives there): the launcher, and the helper it forks (the bot's reaper; under bwrap
-    # bwrap, its PID 1 and the helper inside); nothing then joins a cgroup
+    # bwrap and the helper inside); nothing then joins a cgroup
     inside = slot is not None and helper is not None and slot.born_inside()
     # ... and without bwrap the launcher's child becomes the bot: the launcher is its parent
     # (it reports how the bot ended) and the subreaper of all it leaves, which the slot kills
     direct = inside and mode != "bwrap"
     if inside:
-        in_pids = 4 if mode == "bwrap" else 1
+        in_pids = 3 if mode == "bwrap" else 1
     starter_joins, bot_joins = slot.prepare(limits.memory_bytes, limits.processes + in_pids) \
         if slot else ([], [])
     resets: list[int] = []
@@ -559,9 +563,10 @@ def plan(program: Program, limits: Limits, tier: Tier, slot: Slot | None,
     own_uid = slot is not None
     if own_uid and program.shows is None:  # its own file must be readable by its uid:
         program = readable_by_others(program)  # a private file gets a copy
-    #: processes of the judge's own in the bot's process group: bwrap (outside and
-    #: PID 1 inside), the helper staying as the bot's parent
-    starters = (2 if mode == "bwrap" else 0) + (1 if helper and not direct else 0)
+    #: processes of the judge's own in the bot's process group: bwrap (and its PID 1
+    #: inside, where no helper is PID 1), the helper staying as the bot's parent
+    starters = (0 if mode != "bwrap" else 1 if helper else 2) + (1 if helper and not direct
+                                                                  else 0)
     # the helper's options: cgroups, rlimits, uid, no user namespaces
     # under bwrap the outer helper puts the starters in the slot's cgroups (see above),
     # and the bot stays in those of them that are its own too (v1's pids)

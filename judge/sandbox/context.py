@@ -10,12 +10,14 @@ closed (`close`), all it started ended and reaped.
 from __future__ import annotations
 
 import atexit
+import ctypes
 import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from typing import Any
 
+from judge.sandbox.commandline import libc_prctl
 from judge.sandbox.exec_helper import helper_path
 from judge.sandbox.languages import Table
 from judge.sandbox.launcher import Launcher
@@ -25,6 +27,8 @@ from judge.sandbox.stderr import StderrPump
 #: how many slots a judge process takes turns with: the end of one game (its processes and
 #: namespaces going away) is waited for only when its slot comes round again
 SLOTS_PER_PROCESS = 2
+#: prctl's option that makes a process not dumpable
+PR_SET_DUMPABLE = 4
 
 
 class SandboxContext:
@@ -40,6 +44,7 @@ class SandboxContext:
         self._launchers: dict[Slot | None, Launcher] = {}
         self._pump: StderrPump | None = None
         self._closed_at_exit = False
+        self._kept_out = False
 
     @property
     def languages(self) -> Table:
@@ -52,6 +57,16 @@ class SandboxContext:
         """Use the table with `overrides` from now on (a run's, before its bots are built)."""
         if self._languages is None or self._languages.overrides != (overrides or {}):
             self._languages = Table(overrides)
+
+    def keep_out(self) -> None:
+        """Make this process not dumpable before it starts its first bot: a bot of the same
+        uid (an ordinary user's judge) can then neither open its `/proc/PID/mem` nor its
+        descriptors. Inherited by its forks (a run's workers); a bot's exec resets it."""
+        if not self._kept_out:
+            self._kept_out = True
+            prctl = libc_prctl()
+            if prctl is not None and prctl(PR_SET_DUMPABLE, 0) != 0:
+                raise OSError(ctypes.get_errno(), "prctl(PR_SET_DUMPABLE)")
 
     def stderr_pump(self) -> StderrPump:
         """The thread that drains the bots' stderr, started on first use."""

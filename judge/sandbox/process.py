@@ -407,13 +407,13 @@ class Confined:
 
     def _bot_pid(self) -> int | None:
         """The bot's own process, down the chain of its starters (the helper stays as the
-        bot's parent; under bwrap: bwrap -> bwrap, PID 1 of the namespace -> helper ->
-        bot)."""
+        bot's parent; under bwrap: bwrap -> the helper, PID 1 of the namespace -> bot, or
+        without the helper bwrap -> bwrap's own PID 1 -> bot)."""
         if self._pid is not None:
             return self._pid
         pid = self.started.pid
         helped = 1 if self._status_fd >= 0 else 0  # a helper stays as the parent
-        depth = 2 + helped if self.mode == "bwrap" else helped
+        depth = 2 if self.mode == "bwrap" else helped
         parent = None
         for _ in range(depth):
             try:
@@ -549,6 +549,7 @@ def _start(launch: Launch, stdio: tuple[int, int, int], slot: Slot | None,
     (the slot's, in its cgroups, or the process's own; no fork of the judge), else with
     `Popen`. A launcher is then the subreaper of what it starts (bwrap's PID 1 outlives
     bwrap)."""
+    context.keep_out()
     if launch.preexec is None and launch.argv[0] == helper_path():
         for attempt in (1, 2):  # a launcher found dead is started again, once
             keeper = context.launcher(launch.argv[0], slot if launch.inside else None)

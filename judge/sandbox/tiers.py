@@ -39,17 +39,19 @@ def bwrap_path() -> str | None:
         return exe
     user = [] if os.geteuid() == 0 else ["--unshare-user", "--disable-userns"]
     # the helper reaps bwrap's PID 1, which exits after bwrap itself; inside, bwrap starts
-    # the helper through a descriptor of its file, as for a game
+    # the helper through a descriptor of its file as the namespace's PID 1, as for a game
+    # (a bwrap without --as-pid-1, before 0.5, does not work here)
     reaper = [helper, "-R", "--"] if helper else []
     own = -1
     with tempfile.TemporaryDirectory(prefix="judge-bwrap-") as tmp:
         try:
             own = os.open(helper, os.O_RDONLY) if helper else -1
             inside = [f"/proc/self/fd/{own}", "--"] if helper else []
+            as_pid_1 = ["--as-pid-1"] if helper else []
             done = subprocess.run(
                 [*reaper, exe, "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev",
                  "--size", str(1 << 20), "--tmpfs", tmp, *user, "--unshare-pid",
-                 "--unshare-net", "--die-with-parent", "--", *inside, "true"],
+                 "--unshare-net", "--die-with-parent", *as_pid_1, "--", *inside, "true"],
                 stdin=subprocess.DEVNULL, capture_output=True, timeout=10,
                 pass_fds=[own] if own >= 0 else [],
             )
@@ -79,7 +81,7 @@ def _probe_marker(exe: str, helper: str | None) -> Path | None:
     (None when they cannot be read): a later run then skips the probe (a bwrap start)."""
     from judge.solvers.cache import cache_dir
 
-    facts = [exe, str(helper), str(os.geteuid()), "helper started through a descriptor"]
+    facts = [exe, str(helper), str(os.geteuid()), "helper started through a descriptor as PID 1"]
     try:
         st = os.stat(exe)
         facts += [str((st.st_ino, st.st_dev, st.st_size, st.st_mtime_ns, st.st_mode))]

@@ -53,9 +53,14 @@
 #include <unistd.h>
 #include <fcntl.h>
 
+#include <sys/prctl.h>
+
 #include "exec.h"
 
 int main(int argc, char **argv) {
+    /* not to be looked into by a bot of the same uid (an ordinary user's judge): neither
+       its memory nor its descriptors through /proc; a bot's exec makes its own dumpable */
+    if (prctl(PR_SET_DUMPABLE, 0)) die("dumpable", NULL);
     /* started through a descriptor of its file (bwrap, which does not show the file): not
        passed on to the bot */
     if (argc > 0 && argv[0] && !strncmp(argv[0], "/proc/self/fd/", 14)) {
