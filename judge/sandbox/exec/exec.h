@@ -37,6 +37,8 @@ void join_cgroup(int fd);
 /* ---- seccomp.c ---- */
 /* no new privileges, and the bot's system call filter (see seccomp.c) */
 void filter_calls(void);
+/* print the calls the filter allows, as built (`judge-exec -S`) */
+void print_calls(void);
 
 /* ---- helper.c ---- */
 /* set up and exec one bot (or stay as its reaper) as the options in `argv` say */

@@ -24,11 +24,14 @@
  *                  status to FD ("S9", "E0")
  *   -R             the same without the report (around bwrap, whose PID 1 outlives it)
  *   -u UID         drop every group and become UID (gid UID), losing all capabilities
- *   -s             no new privileges and the system call filter of seccomp.c: no new user
- *                  namespaces, keyrings, io_uring or perf events, no sockets but local, IP
- *                  and netlink ones, no ptrace, no timestamps set, no look into or eviction
- *                  from the page cache, no memfd, no lock shared with another process
+ *   -s             no new privileges and the system call filter of seccomp.c: an
+ *                  allowlist (any call not listed is refused with ENOSYS), some calls
+ *                  only with certain arguments (sockets of local, IP and netlink
+ *                  families, clone without new namespaces, no look into or eviction from
+ *                  the page cache, no lock shared with another process)
  *   -d DIR         change to DIR last
+ *
+ * `judge-exec -S` prints the calls the filter allows, as built ("NAME NUMBER [ruled]").
  *
  * Everything after "--" is the command. Started as /proc/self/fd/N (by bwrap, given a
  * descriptor of the helper's file), it does not pass N on. A failure exits with status 126
@@ -70,5 +73,9 @@ int main(int argc, char **argv) {
             fcntl((int)fd, F_SETFD, FD_CLOEXEC);
     }
     if (argc >= 3 && !strcmp(argv[1], "-L")) return launcher(argc, argv);
+    if (argc == 2 && !strcmp(argv[1], "-S")) {
+        print_calls();
+        return fflush(stdout) ? 1 : 0;
+    }
     return helper(argc, argv);
 }
