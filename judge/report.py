@@ -1,4 +1,8 @@
-"""Tables, JSON and CSV for every command's results."""
+"""Tables, JSON and CSV for every command's results.
+
+Every CSV cell passes `spreadsheet_text` (a spreadsheet reads text as text, never a
+formula), every Markdown cell escapes `|`, and every cell escapes control characters and
+newlines (`printable_line`): `render_rows` is the one writer of all three."""
 
 from __future__ import annotations
 
@@ -20,6 +24,24 @@ NARROWEST = 12
 _CONTROL = {c: f"\\x{c:02x}" for c in [*range(0x20), 0x7F, *range(0x80, 0xA0)] if c not in (9, 10)}
 _CONTROL.update({c: f"\\u{c:04x}" for c in [0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F),
                                               *range(0x2066, 0x206A)]})
+
+
+#: what a spreadsheet takes for the start of a formula (OWASP's CSV injection list)
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+class Number(str):
+    """A number the judge wrote as text itself, as a table shows it (a rating `-12`, an LLR
+    `-1.25`): a spreadsheet reads it as the number it is, so CSV writes it as it is."""
+
+    __slots__ = ()
+
+
+def spreadsheet_text(text: str) -> str:
+    """`text` as a CSV cell that a spreadsheet reads as text, never as a formula: led by a
+    `'` when it starts with `=`, `+`, `-`, `@`, a tab or a carriage return (`-3 points`
+    becomes `'-3 points`). For text only: the judge's numbers stay numbers."""
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
 def printable(text: str) -> str:
@@ -55,13 +77,13 @@ def render_rows(rows: Sequence[dict[str, Any]], fmt: str, headers: Sequence[str]
                 fit: Fit | None = None) -> str:
     """Rows of dicts as a table (`table`, `markdown`) or CSV, columns in `headers` order;
     a `table` is narrowed to `WIDTH` columns as `fit` says (other formats keep it all)."""
-    matrix = [[_cell(row.get(h)) for h in headers] for row in rows]
+    matrix = [[_cell(row.get(h), fmt == "csv") for h in headers] for row in rows]
     if fit is not None and fmt == "table":
         matrix, headers = fitted(matrix, headers, fit)
     if fmt == "csv":
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(headers)
+        writer.writerow([spreadsheet_text(h) for h in headers])
         writer.writerows(matrix)
         return out.getvalue()
     if fmt != "markdown":
@@ -170,14 +192,17 @@ def _width(text: str) -> int:
                2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
 
 
-def _cell(value: Any) -> str:
+def _cell(value: Any, spreadsheet: bool = False) -> str:
+    """A value as a cell; text (not a number of the judge's) as `spreadsheet_text` makes it
+    when the cell is for a `spreadsheet` (before its control characters are escaped)."""
     if value is None:
         return ""
     if isinstance(value, float):
         return f"{value:g}"
-    if isinstance(value, list | tuple):
-        return printable_line(", ".join(map(str, value)))
-    return printable_line(str(value))
+    text = ", ".join(map(str, value)) if isinstance(value, list | tuple) else str(value)
+    if spreadsheet and not isinstance(value, int | Number):
+        text = spreadsheet_text(text)
+    return printable_line(text)
 
 
 def render_table(table: tuple[Sequence[dict[str, Any]], Sequence[str]], fmt: str) -> str:

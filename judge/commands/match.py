@@ -31,6 +31,7 @@ from judge.plan import OPTIMAL, GameSpec, MatchPlan, Plan, is_program
 from judge.players.level import PREFIX, is_level, parse_level
 from judge.report import (
     Fit,
+    Number,
     printable_line,
     render_rows,
     render_table,
@@ -310,7 +311,7 @@ def print_match(store: Store, run_id: int, fmt: str, details: bool,
            "elo": "" if data.elo is None else f"{data.elo:+.1f} ± {data.elo_error:.1f}",
            "interval": interval,
            "los": "" if data.los is None else f"{100 * data.los:.1f}%",
-           "llr": f"{data.llr:.2f}",
+           "llr": Number(f"{data.llr:.2f}"),
            "bounds": f"[{data.llr_bounds[0]:.2f}, {data.llr_bounds[1]:.2f}]",
            "decision": data.decision or "", "w/t/l": wtl(data.wins, data.ties, data.losses)}
     games = [dict(g.to_json(), game=n,

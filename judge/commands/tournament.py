@@ -27,6 +27,7 @@ from judge.plan import OPTIMAL, TournamentPlan, is_program
 from judge.players.level import PREFIX, is_level, parse_level
 from judge.report import (
     Fit,
+    Number,
     notes,
     outcome,
     render_rows,
@@ -173,7 +174,7 @@ def print_tournament(store: Store, run_id: int, fmt: str, details: bool,
         b = s.row
         interval = "" if s.rating is None else f"[{s.rating_low:.0f}, {s.rating_high:.0f}]"
         rows.append(dict(s.to_json(), rank=rank, points=f"{b.points:g}/{b.games}",
-                         rating="" if s.rating is None else f"{s.rating:.0f}",
+                         rating="" if s.rating is None else Number(f"{s.rating:.0f}"),
                          interval=interval,
                          failures=failures_text(b.failures, b.judge_errors),
                          slow=b.slow_moves, cpu=seconds_text(b.max_cpu_seconds),
