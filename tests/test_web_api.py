@@ -23,6 +23,10 @@ from judge.web.app import MAX_BODY, create_app  # noqa: E402
 from judge.web.sessions import MAX_TEXT, Served, Sessions, WebError  # noqa: E402
 
 FAST = Limits(first_move_seconds=20.0, move_seconds=5.0)
+#: the app as a browser on this machine reaches it (the guard answers loopback names only)
+HERE, WS = "http://127.0.0.1:8000", "ws://127.0.0.1:8000"
+#: the type every request with a body declares
+JSON = {"content-type": "application/json"}
 
 
 @pytest.fixture(scope="module")
@@ -33,7 +37,7 @@ def db(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def client(db):
     served = Served(bots=BOTS / "nim", limits=FAST, db=db)
-    with TestClient(create_app(served), raise_server_exceptions=False) as c:
+    with TestClient(create_app(served), raise_server_exceptions=False, base_url=HERE) as c:
         yield c
 
 
@@ -201,7 +205,7 @@ def test_judge_show_gives_the_link_that_opens_a_stored_game_in_the_app(client, d
 
 def test_a_bot_is_watched_live_move_by_move_with_each_move_judged(client):
     query = "game=nim&position=3%204%205&bot=greedy.py&opponent=optimal&seat=1&pause=0"
-    with client.websocket_connect(f"/api/watch?{query}") as ws:
+    with client.websocket_connect(f"{WS}/api/watch?{query}") as ws:
         start = ws.receive_json()
         assert start["type"] == "start" and start["players"] == ["greedy.py", "optimal"]
         events = []
@@ -221,15 +225,15 @@ def test_games_watched_at_once_are_bounded(monkeypatch):
 
     monkeypatch.setattr(app, "MAX_WATCHES", 1)  # each watched game runs a bot
     query = "game=nim&position=3%204%205&bot=greedy.py&opponent=optimal&pause="
-    with TestClient(create_app(Served(bots=BOTS / "nim", limits=FAST))) as c:
-        with c.websocket_connect(f"/api/watch?{query}0.5") as first:
+    with TestClient(create_app(Served(bots=BOTS / "nim", limits=FAST)), base_url=HERE) as c:
+        with c.websocket_connect(f"{WS}/api/watch?{query}0.5") as first:
             assert first.receive_json()["type"] == "start"
-            with c.websocket_connect(f"/api/watch?{query}0.5") as second:
+            with c.websocket_connect(f"{WS}/api/watch?{query}0.5") as second:
                 refusal = second.receive_json()
             assert refusal["type"] == "error" and refusal["status"] == 503
             while first.receive_json()["type"] != "end":
                 pass
-        with c.websocket_connect(f"/api/watch?{query}0") as again:
+        with c.websocket_connect(f"{WS}/api/watch?{query}0") as again:
             assert again.receive_json()["type"] == "start"  # the first one's place is free
             while again.receive_json()["type"] != "end":
                 pass
@@ -251,7 +255,7 @@ def test_a_symlink_leading_out_of_the_folder_is_refused(tmp_path):
     (tmp_path / "outside.py").write_text("print('1 1')\n")
     (folder / "link.py").symlink_to(tmp_path / "outside.py")
     (folder / "inner.py").write_text("print('1 1')\n")
-    with TestClient(create_app(Served(bots=folder))) as c:
+    with TestClient(create_app(Served(bots=folder)), base_url=HERE) as c:
         refused(c.post("/api/sessions", json={"game": "nim", "opponent": "link.py"}), 404,
                 "no bot")
         assert c.get("/api/games").json()["bots"] == ["inner.py"]
@@ -279,11 +283,12 @@ def test_bad_requests_get_a_clear_4xx(client, body, status, words):
 
 
 def test_malformed_and_huge_bodies_and_unknown_routes_get_json_4xx(client):
-    refused(client.post("/api/sessions", content=b"{not json"), 400, "not JSON")
-    refused(client.post("/api/sessions", content=b"[1, 2]"), 400, "JSON object")
-    refused(client.post("/api/sessions", content=b"[" * 5000 + b"]" * 5000), 400,
+    refused(client.post("/api/sessions", content=b"{not json", headers=JSON), 400, "not JSON")
+    refused(client.post("/api/sessions", content=b"[1, 2]", headers=JSON), 400, "JSON object")
+    refused(client.post("/api/sessions", content=b"[" * 5000 + b"]" * 5000, headers=JSON), 400,
             "nested too deeply")
-    refused(client.post("/api/sessions", content=b"x" * (MAX_BODY + 1)), 413, "larger")
+    refused(client.post("/api/sessions", content=b"x" * (MAX_BODY + 1), headers=JSON), 413,
+            "larger")
     refused(client.get("/api/sessions/nope"), 404, "no such game")
     refused(client.get("/api/nothing"), 404, "Not Found")
     refused(client.put("/api/sessions"), 405, "Method Not Allowed")
@@ -323,7 +328,7 @@ def test_a_bot_that_fails_loses_and_its_stderr_comes_back_as_data(tmp_path):
     (folder / "bad.py").write_text(
         "import sys\nprint('<img src=x onerror=alert(1)>', file=sys.stderr, flush=True)\n"
         "sys.stdin.readline()\nprint('7 7', flush=True)\n")
-    with TestClient(create_app(Served(bots=folder, limits=FAST))) as c:
+    with TestClient(create_app(Served(bots=folder, limits=FAST)), base_url=HERE) as c:
         s = create(c, game="nim", position="3 4 5", opponent="bad.py", seat=2)
         assert s["over"] and s["result"] == "2"
         assert s["verdict"]["code"] == "illegal-move"

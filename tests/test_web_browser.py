@@ -1,6 +1,7 @@
 """The browser app in headless Chromium: whole games played by clicks against the optimal
 player with every shown value checked against the solver, undo and redo, a bot watched to its
-end, and a stored game opened at a move."""
+end, a stored game opened at a move, another origin's page refused a live game, and the app
+played through the token's cookie off loopback."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 pytest.importorskip("starlette", reason="the web extra is not installed (pip install -e '.[web]')")
 
 from test_html import browser  # noqa: E402,F401  (the headless Chromium fixture)
-from webserver import serving, stored_run  # noqa: E402
+from webserver import announced, serving, stored_run  # noqa: E402
 
 from judge.analysis import result_sign  # noqa: E402
 from judge.games import load_game  # noqa: E402
@@ -189,3 +190,41 @@ def test_the_start_page_opens_any_stored_game_at_a_move(browser, server):  # noq
     assert browser.current_url.endswith("/run/1/game/2?move=2")
     assert by_css(browser, "#board")[0].get_attribute("data-position") == \
         game.format_position(pos)
+
+
+SOCKET = """
+const [url, done] = [arguments[0], arguments[arguments.length - 1]];
+const socket = new WebSocket(url);
+socket.onopen = () => { socket.close(); done("open"); };
+socket.onerror = () => done("refused");
+"""
+
+
+def test_another_origins_page_cannot_open_a_live_game(browser, server):  # noqa: F811
+    port = server.rsplit(":", 1)[1]
+    browser.get(server + "/")  # a page of http://127.0.0.1:PORT: localhost is another origin
+    watch = "/api/watch?game=nim&position=1%201&bot=nim/greedy.py&opponent=optimal&pause=0"
+    assert browser.execute_async_script(SOCKET, f"ws://localhost:{port}{watch}") == "refused"
+    assert browser.execute_async_script(SOCKET, f"ws://127.0.0.1:{port}{watch}") == "open"
+
+
+def test_off_loopback_the_printed_address_lets_the_browser_play_and_watch(browser):  # noqa: F811
+    with announced("--host", "0.0.0.0", "--bots", "bots", "--move-time", "5") as url:
+        here, token = url.replace("0.0.0.0", "127.0.0.1").split("/?token=")
+        browser.get(f"{here}/play/nim?position=2%203&opponent=optimal")
+        assert "needs its token" in browser.page_source and not by_css(browser, "#board")
+        browser.get(f"{here}/play/nim?position=2%203&token={token}&opponent=optimal")
+        assert browser.current_url == f"{here}/play/nim?position=2%203&opponent=optimal"
+        assert browser.execute_script("return document.cookie") == ""  # HttpOnly
+        version = settled(browser)
+        by_css(browser, '#board [data-move="2 1"]')[0].click()  # the page's requests carry it
+        settled(browser, version)
+        assert len(by_css(browser, "#history li")) == 3
+        browser.get(f"{here}/watch/nim?position=3%204%205&bot=nim/greedy.py&opponent=optimal"
+                    "&seat=1&pause=0")
+        deadline = time.monotonic() + 60
+        board = by_css(browser, "#board")[0]
+        while board.get_attribute("data-result") is None and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert board.get_attribute("data-result") in ("1", "2")
+        browser.delete_all_cookies()

@@ -1,4 +1,5 @@
-"""A real `judge serve` on 127.0.0.1 for the web tests: started on a free port, stopped after."""
+"""A real `judge serve` for the web tests (on 127.0.0.1 unless told): started on a free port,
+stopped after."""
 
 from __future__ import annotations
 
@@ -32,6 +33,16 @@ def stored_run(tmp: Path) -> Path:
 @contextmanager
 def serving(*args: str) -> Iterator[str]:
     """`judge serve ARGS` in its own process; yields its address (http://127.0.0.1:PORT)."""
+    with announced(*args) as url:
+        found = re.match(r"http://[^/]+", url)
+        assert found, url
+        yield found.group(0)
+
+
+@contextmanager
+def announced(*args: str) -> Iterator[str]:
+    """`judge serve ARGS` in its own process; yields the address it printed as it started
+    (http://HOST:PORT/, with ?token=... when it needs one)."""
     proc = subprocess.Popen([sys.executable, "-m", "judge", "serve", "--port", "0",
                              "--no-browser", *args], stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True, cwd=ROOT,
@@ -39,11 +50,12 @@ def serving(*args: str) -> Iterator[str]:
     try:
         deadline = time.monotonic() + 60
         line = ""
+        found = None
         while time.monotonic() < deadline:
             line = proc.stdout.readline()
-            found = re.search(r"http://127\.0\.0\.1:\d+", line)
+            found = re.search(r"serving on (http://\S+)", line)
             if found:
-                yield found.group(0)
+                yield found.group(1)
                 break
             if not line and proc.poll() is not None:
                 break

@@ -28,11 +28,25 @@ def register(sub: argparse._SubParsersAction) -> None:
         "(confined as in grading), or another person; every move's value on request; watch "
         "a bot play live; open stored games of --db at any move. See docs/web.md.",
         epilog="examples:\n  judge serve\n  judge serve --bots bots/nim --port 8080\n"
-        "  judge serve --db judge-results.sqlite --no-browser",
+        "  judge serve --db judge-results.sqlite --no-browser\n"
+        "  judge serve --host 0.0.0.0 --allow-host judge.lan\n\n"
+        "who can reach it: requests addressed to a host it does not serve are refused\n"
+        "(421; served: 127.0.0.1, localhost, [::1], --host, each --allow-host; the port\n"
+        "is not compared); other sites' pages cannot change a game or open a live one\n"
+        "(Origin, Sec-Fetch-Site, JSON bodies only); and on any --host but loopback\n"
+        "every request needs the token in the address printed at start.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--host", default="127.0.0.1",
-                   help="the address to listen on (default: 127.0.0.1, this machine only)")
+                   help="the address to listen on (default: 127.0.0.1, this machine only); "
+                   "any address but loopback needs the token printed at start")
+    p.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                   help="also answer requests addressed to NAME, a host name or address by "
+                   "which browsers reach the server (repeatable); other names get 421")
+    p.add_argument("--token", metavar="TOKEN",
+                   help="the token every request must carry, at least 16 characters of "
+                   "A-Z a-z 0-9 - _ . ~ (default: a random one, and only when --host is "
+                   "not loopback; given, it is needed on loopback too)")
     p.add_argument("--port", type=int, default=PORT,
                    help=f"the port (default: {PORT}; 0: any free port)")
     p.add_argument("--bots", type=Path, metavar="FOLDER",
@@ -53,6 +67,7 @@ def run(args: argparse.Namespace) -> int:
         import uvicorn
 
         from judge.web.app import create_app
+        from judge.web.guard import GuardSettings
     except ImportError:
         print(f"judge: error: {HINT}", file=sys.stderr)
         return 2
@@ -66,10 +81,14 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"--port is 0 to 65535, not {args.port}")
     if not args.idle > 0:
         raise InputError("--idle must be a positive number of seconds")
+    try:
+        guard = GuardSettings.serving(args.host, args.allow_host, args.token)
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
     setup = harness_setup(args)
     served = Served(bots=args.bots, limits=setup.limits, sandbox=setup.sandbox,
                     seed=setup.seed, idle_seconds=args.idle, db=args.db)
-    config = uvicorn.Config(create_app(served), host=args.host, port=args.port,
+    config = uvicorn.Config(create_app(served, guard), host=args.host, port=args.port,
                             log_level="warning", ws_max_size=1 << 16)
     server = uvicorn.Server(config)
 
@@ -78,12 +97,18 @@ def run(args: argparse.Namespace) -> int:
             await asyncio.sleep(0.05)
         port = server.servers[0].sockets[0].getsockname()[1]
         host = f"[{args.host}]" if ":" in args.host else args.host
-        url = f"http://{host}:{port}/"
-        print(f"judge: serving on {url} (Ctrl-C stops)", flush=True)
+        token = f"?token={guard.token}" if guard.token else ""
+        print(f"judge: serving on http://{host}:{port}/{token} (Ctrl-C stops)", flush=True)
+        if guard.token:
+            print("judge: every request needs the token (a browser opening this address "
+                  "keeps it); host names answered: " + ", ".join(sorted(guard.hosts))
+                  + " (--allow-host NAME adds one)", flush=True)
         if not args.no_browser and _has_display():
             import webbrowser
 
-            webbrowser.open(url)
+            if args.host in ("0.0.0.0", "::"):  # every address: open it by loopback
+                host = "127.0.0.1" if args.host == "0.0.0.0" else "[::1]"
+            webbrowser.open(f"http://{host}:{port}/{token}")
 
     async def main() -> None:
         task = asyncio.ensure_future(announce())

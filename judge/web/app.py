@@ -1,9 +1,11 @@
 """The routes of `judge serve`: pages, the JSON API (docs/web.md) and the live WebSocket.
 
-Starlette and uvicorn are imported here only (the optional extra ``web``). Every answer to a
-bad request is a JSON object ``{"error": "..."}`` with a 4xx status; a failure of the app
-itself is a 500 with no traceback. Solver and bot work runs in worker threads, so a slow
-move never holds up the other games.
+Starlette and uvicorn are imported here and in `guard` only (the optional extra ``web``).
+Every request passes the checks of `guard` first (host, token, origin, content type; short
+plain-text refusals). Every answer of the app to a bad request is a JSON object
+``{"error": "..."}`` with a 4xx status; a failure of the app itself is a 500 with no
+traceback. Solver and bot work runs in worker threads, so a slow move never holds up the
+other games.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -26,6 +29,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from judge.games.base import InputError
+from judge.web.guard import LOCAL, Guard, GuardSettings
 from judge.web.sessions import (
     HUMAN,
     MAX_WATCHES,
@@ -97,8 +101,9 @@ def page(name: str, status: int = 200, **context: Any) -> HTMLResponse:
     return HTMLResponse(template.render(**context), status_code=status)
 
 
-def create_app(served: Served) -> Starlette:
-    """The application serving `served` (the bots' folder, limits, database)."""
+def create_app(served: Served, guard: GuardSettings = LOCAL) -> Starlette:
+    """The application serving `served` (the bots' folder, limits, database), behind the
+    checks of `guard` (the hosts answered, the token): see judge/web/guard.py."""
     sessions = Sessions(served)
 
     async def in_thread(fn: Callable[..., Any], *args: Any) -> Any:
@@ -393,6 +398,7 @@ def create_app(served: Served) -> Starlette:
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan,
+                    middleware=[Middleware(Guard, settings=guard)],
                     exception_handlers={WebError: web_error, HTTPException: http_error,
                                         Exception: server_error})
     app.state.sessions = sessions
