@@ -24,6 +24,7 @@ import subprocess
 import sys
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -114,7 +115,7 @@ attempt("send", send)
 """
 
 LO_READER = """
-with open("/proc/net/dev") as fh:
+with open("/proc/self/net/dev") as fh:
     lo = [line.split(":", 1)[1].split() for line in fh if line.strip().startswith("lo:")]
 tell("LO", [int(lo[0][0]), int(lo[0][8])] if lo else None)  # bytes received, sent
 """
@@ -578,3 +579,72 @@ def test_a_bot_starts_with_default_signals_and_none_blocked_whatever_the_judges(
                  if line.startswith("GOT Sig"))
     assert {name: int(value, 16) for name, value in masks.items()} == \
         {"SigIgn": 0, "SigBlk": 0, "SigCgt": 0}, masks
+
+
+# --- machine-wide counters out of view ------------------------------------------------------
+
+#: a bot that reads every machine-wide file of its /proc (not its processes' own, nor its
+#: network and IPC namespaces'), moves every machine-wide counter it can (open files and
+#: pipes, inodes, negative dentries, threads, memory in its tmpfs, forks), reads them
+#: again, and tells which changed: each would be a channel to a bot playing at the same time
+PROC_MOVER = """
+OWN = {"self", "thread-self", "net", "sysvipc", "mounts", "kmsg", "kcore", "kpagecount",
+       "kpageflags", "kpagecgroup", "sysrq-trigger"}
+def machine_files():
+    out = {}
+    for name in os.listdir("/proc"):
+        path = "/proc/" + name
+        if name.isdigit() or name in OWN or os.path.islink(path):
+            continue
+        for root, dirs, files in os.walk(path) if os.path.isdir(path) else [("/proc", [], [name])]:
+            for file in files:
+                try:
+                    with open(os.path.join(root, file), "rb") as fh:
+                        out[os.path.join(root, file)] = fh.read(1 << 20)
+                except OSError:
+                    pass
+    return out
+import threading
+before = machine_files()
+held = [os.open(sys.executable, os.O_RDONLY) for _ in range(20)] + [
+    fd for _ in range(10) for fd in os.pipe()]
+for k in range(300):
+    try:
+        os.stat(f"/nothing-{k}")
+    except OSError:
+        pass
+with open("ballast", "wb") as fh:
+    fh.write(b"x" * (2 << 20))
+threads = [threading.Thread(target=time.sleep, args=(0.3,)) for _ in range(2)]
+for t in threads:
+    t.start()
+for _ in range(5):
+    pid = os.fork()
+    if pid == 0:
+        os._exit(0)
+    os.waitpid(pid, 0)
+after = machine_files()
+for t in threads:
+    t.join()
+tell("SHOWN", sorted(set(before) & {"/proc/meminfo", "/proc/vmstat", "/proc/stat",
+                                    "/proc/sys/fs/file-nr", "/proc/sys/fs/aio-nr"}))
+tell("CHANGED", sorted(path for path in before if after.get(path) != before[path]))
+"""
+
+#: what may change under a bot in every tier: the clock (uptime) and the cores' current
+#: frequencies (cpuinfo), which no bot sets (see docs/sandbox.md's residual channels)
+MOVING_ANYWAY = {"/proc/uptime", "/proc/cpuinfo"}
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_no_machine_wide_counter_a_bot_can_move_is_in_view(mode: str, tmp_path: Path) -> None:
+    # under bubblewrap in every tier, and as root without it: /proc shows processes only
+    # (as root), or the machine-wide files are masked (an ordinary user's bubblewrap)
+    if mode == "none" and not AS_ROOT:
+        pytest.skip("without root or bubblewrap the bot sees the machine's /proc")
+    record = game(contestant(tmp_path / "mover", PROC_MOVER), mode,
+                  limits=replace(LIMITS, first_move_seconds=20.0))
+    found = {key: json.loads(seen_line(record, key)) for key in ("SHOWN", "CHANGED")}
+    changed = set(found["CHANGED"]) - MOVING_ANYWAY
+    assert not changed, f"counters in view that moved: {sorted(changed)}"
+    assert found["SHOWN"] == [], found["SHOWN"]

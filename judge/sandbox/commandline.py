@@ -307,11 +307,51 @@ def _bwrap_options(shown: tuple[Path, ...], disk_bytes: int
                                                                "/dev")
     # /dev/shm (POSIX shared memory) a tmpfs of its own, capped like the work dir: in
     # bwrap's /dev it would be uncapped, and not counted as the bot's memory without cgroups
-    after = ["--proc", "/proc", *shown_dev,
+    after = ["--proc", "/proc", *(() if pids_only_proc() else _proc_masks()), *shown_dev,
              "--size", str(disk_bytes), "--perms", "01777", "--tmpfs", "/dev/shm",
              "--size", str(disk_bytes), "--tmpfs", BOT_DIR,
              *_ro_binds([p for p in shown if str(p) not in etc], set())]
     return (*argv, *_system_binds()), etc, tuple(after)
+
+
+#: the machine-wide files and folders of /proc hidden under an ordinary user's bubblewrap
+#: (as Docker masks paths): counters a bot can move and another read (memory, forks, open
+#: files and inodes, interrupts, pressure, locks, load), and the rest of /proc/sys
+PROC_MASKED_FILES = ("meminfo", "stat", "vmstat", "zoneinfo", "buddyinfo", "pagetypeinfo",
+                     "slabinfo", "loadavg", "interrupts", "softirqs", "schedstat",
+                     "diskstats", "locks", "key-users", "swaps", "cgroups", "timer_list",
+                     "sched_debug", "latency_stats", "kallsyms")
+PROC_MASKED_DIRS = ("sys", "pressure", "fs", "irq", "bus", "acpi", "scsi", "tty", "driver")
+
+
+@functools.cache
+def pids_only_proc() -> bool:
+    """Whether a game's /proc shows processes only, no machine-wide file (`-P`): as root
+    (the helper then has the capability to mount it in the game's mount namespace), on
+    Linux 5.8 or later (subset=pid)."""
+    if os.geteuid() != 0:
+        return False
+    try:
+        major, minor = (int(part) for part in os.uname().release.split(".")[:2])
+    except ValueError:
+        return False
+    return (major, minor) >= (5, 8)
+
+
+@functools.cache
+def _proc_masks() -> tuple[str, ...]:
+    """bwrap's options that hide the `PROC_MASKED_FILES` (unreadable) and `_DIRS` (empty
+    and read-only) that this machine's /proc has, where /proc cannot be one of the game's
+    processes only."""
+    options: list[str] = []
+    for name in PROC_MASKED_FILES:
+        if os.path.isfile(f"/proc/{name}"):
+            options += ["--ro-bind", "/dev/null", f"/proc/{name}"]
+    for name in PROC_MASKED_DIRS:
+        if os.path.isdir(f"/proc/{name}"):
+            options += ["--size", "4096", "--tmpfs", f"/proc/{name}", "--remount-ro",
+                        f"/proc/{name}"]
+    return tuple(options)
 
 
 def bwrap_argv(program: Program, limits: Limits, files: dict[str, int],
@@ -326,6 +366,11 @@ def bwrap_argv(program: Program, limits: Limits, files: dict[str, int],
         return [*argv, "--", *program.argv], -1
     fd = _helper_fd(helper)
     inner = replace(inner, owned=[BOT_DIR])
+    if pids_only_proc() and inner.uid is not None:
+        # as root: the helper (the capability given to it alone) mounts on /proc a proc of
+        # the game's processes only, then drops every capability with its uid
+        inner.pids_only = True
+        argv[1:1] = ["--cap-add", "CAP_SYS_ADMIN"]
     # the helper is the namespace's PID 1, not bwrap's own init: no process in the bot's
     # PID namespace runs outside its filter but the helper, which is not dumpable (bwrap's
     # init, as an ordinary user, runs as the bot's uid, dumpable, its memory open to it)
@@ -629,6 +674,7 @@ def plan(program: Program, limits: Limits, tier: Tier, slot: Slot | None,
             inner.parent = os.getpid()
             if boxed:  # its own namespaces, tmpfs mounts, and what it must not see covered
                 inner.covers, inner.keeps = map(list, unreachable_for(program.shown_paths()))
+                inner.pids_only = pids_only_proc()  # (no machine-wide file in /proc)
                 inner.temps = list(shared_temps())
                 inner.own_namespaces = True
                 inner.work, inner.chdir = (limits.disk_bytes, cwd), cwd

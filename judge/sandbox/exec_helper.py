@@ -128,6 +128,8 @@ class ExecOptions:
     files_from: str | None = None
     #: IPC and network namespaces made for this process (-i)
     own_namespaces: bool = False
+    #: a /proc of the PID namespace's processes only, mounted on the one shown (-P)
+    pids_only: bool = False
     #: resource limits: (resource, soft, hard), -1 unlimited (-r)
     rlimits: list[tuple[int, int, int]] = field(default_factory=list)
     #: paths given to the bot's uid (-o)
@@ -163,6 +165,7 @@ class ExecOptions:
         each("-w", [f"{self.work[0]}:{self.work[1]}" if self.work else None])
         each("-f", [self.files_from])
         flag("-i", self.own_namespaces)
+        flag("-P", self.pids_only)
         each("-r", [":".join(map(str, limit)) for limit in self.rlimits])
         each("-o", self.owned)
         each("-x", [self.status_fd])

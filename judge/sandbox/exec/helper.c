@@ -153,7 +153,7 @@ int helper(int argc, char **argv) {
     int cgroups[MAX_ITEMS], ncg = 0, resets[MAX_ITEMS], nreset = 0, nkeep = 0, ncover = 0, nlim = 0, seccomp = 0;
     char *keep[MAX_ITEMS], *cover[MAX_ITEMS], *own[MAX_ITEMS], *work = NULL, *chdir_to = NULL;
     char *temp[MAX_ITEMS], *files_from = NULL;
-    int nown = 0, status_fd = -1, ntemp = 0, new_ipc = 0, reaper = 0;
+    int nown = 0, status_fd = -1, ntemp = 0, new_ipc = 0, reaper = 0, pids_only = 0;
     int mnt_fd = -1;
     long long lims[MAX_ITEMS][3];
     int i = 1;
@@ -162,6 +162,7 @@ int helper(int argc, char **argv) {
         if (!strcmp(opt, "-s")) { seccomp = 1; continue; }
         if (!strcmp(opt, "-i")) { new_ipc = 1; continue; }
         if (!strcmp(opt, "-R")) { reaper = 1; continue; }
+        if (!strcmp(opt, "-P")) { pids_only = 1; continue; }
         if (!val || opt[0] != '-' || opt[2]) { errno = EINVAL; die("bad option", opt); }
         i++;
         switch (opt[1]) {
@@ -245,6 +246,15 @@ int helper(int argc, char **argv) {
             if (mount("tmpfs", work, "tmpfs", MS_NOSUID | MS_NODEV, opts)) die("mount", work);
             if (from >= 0) copy_files(from, work, uid < 0 ? getuid() : (uid_t)uid);
         }
+    }
+    if (pids_only) {
+        /* a /proc of processes only: none of the machine-wide files (counters a bot could
+           move and another read: memory, forks, open files, interrupts, pressure,
+           /proc/sys); only in a mount namespace of the game's own: the one made above, or
+           bwrap's, whose PID 1 this helper is */
+        if (!mounts && getpid() != 1) { errno = EINVAL; die("-P", "outside a namespace of its own"); }
+        if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, "subset=pid"))
+            die("mount", "/proc");
     }
     if (ready_fd >= 0) {  /* (before any fork: no other process may keep it open) */
         if ((new_ipc || mounts) && write(ready_fd, "n", 1) != 1) {

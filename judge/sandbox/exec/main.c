@@ -18,6 +18,9 @@
  *   -f DIR         (as root) copy the regular files of DIR into -w's tmpfs
  *   -i             (as root) private IPC and network namespaces, made for this game (the
  *                  network's loopback up)
+ *   -P             (as root, in a mount namespace of its own: the one it makes, or bwrap's
+ *                  as its PID 1) mount on /proc a proc of processes only (subset=pid): no
+ *                  machine-wide file
  *   -r R:SOFT:HARD set resource limit R (numbers; -1 is unlimited)
  *   -o PATH        (as root) give PATH to -u's uid (chown, not following a link)
  *   -x FD          stay as the bot's parent and reaper of all it leaves, and write its wait
