@@ -190,6 +190,15 @@ attempt("inotify", lambda: call(253 if os.uname().machine == "x86_64" else 26))
 attempt("io_setup", lambda: call(206 if os.uname().machine == "x86_64" else 0, 1,
                                  ctypes.byref(ctypes.c_ulong(0))))
 attempt("mlock", lambda: call(149 if os.uname().machine == "x86_64" else 228, 0, 4096))
+import fcntl
+folder = os.open("/usr", os.O_RDONLY)
+attempt("dnotify", lambda: fcntl.fcntl(folder, 1026, 0x80000001))  # F_NOTIFY, DN_ACCESS
+with open("leased", "w") as own:
+    attempt("lease", lambda: fcntl.fcntl(own, 1024, fcntl.F_RDLCK))  # F_SETLEASE
+    flags = fcntl.fcntl(own, fcntl.F_GETFL)
+    fcntl.fcntl(own, fcntl.F_SETFL, flags | os.O_APPEND)
+    fcntl.fcntl(own, fcntl.F_SETFD, fcntl.FD_CLOEXEC)
+    fcntl.fcntl(own, fcntl.F_DUPFD_CLOEXEC, 10)
 os.setpriority(os.PRIO_PROCESS, 0, 1)
 os.sched_setaffinity(0, os.sched_getaffinity(0))
 report("own priority and CPUs", True)
@@ -201,7 +210,7 @@ def test_a_bot_changes_the_limits_cpus_and_priority_of_its_own_process_only(
         mode: str, tmp_path: Path) -> None:
     from test_confinement import MODES, play, said, write_bot
 
-    from judge import verdicts
+    from judge import verdicts  # (the bots' modules: tests/ is on the path)
 
     if mode not in MODES:
         pytest.skip("no bubblewrap here")
@@ -211,6 +220,7 @@ def test_a_bot_changes_the_limits_cpus_and_priority_of_its_own_process_only(
     text = said(record)
     assert record.verdict.code == verdicts.OK, (record.verdict, text)
     for what in ("lower the parent's limits", "pin the parent", "renice the parent",
-                 "renice the user", "renice the group", "inotify", "io_setup", "mlock"):
+                 "renice the user", "renice the group", "inotify", "io_setup", "mlock",
+                 "dnotify", "lease"):
         assert f"NOT {what}" in text, text
     assert "GOT own limits" in text and "GOT own priority and CPUs" in text, text

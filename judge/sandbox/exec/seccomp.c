@@ -174,14 +174,43 @@ static void rule(struct program *p, int nr, const struct sock_filter *body, int 
         rule(p, nr, body_, (int)(sizeof body_ / sizeof body_[0]));                  \
     } while (0)
 
+/* Of fcntl's commands, those listed: descriptors, flags, owners and signals of its own
+   I/O, pipe sizes, seals, leases asked about. Record locks are taken and released as
+   asked but of no effect (two bots playing at once would both see a lock on a system
+   file; asked about, there is none to tell); no lease taken (another process's open of
+   the file would wait on it), no directory notice (F_NOTIFY: inotify's channel again). */
+static void fcntl_rule(struct program *p) {
+    static const unsigned allowed[] = {
+        F_DUPFD, F_DUPFD_CLOEXEC, F_GETFD, F_SETFD, F_GETFL, F_SETFL, F_GETOWN, F_SETOWN,
+        F_GETOWN_EX, F_SETOWN_EX, F_GETSIG, F_SETSIG, F_GETPIPE_SZ, F_SETPIPE_SZ,
+        F_GETLEASE, F_ADD_SEALS, F_GET_SEALS,
+    };
+    static const unsigned asked[] = {F_GETLK, F_OFD_GETLK};
+    static const unsigned taken[] = {F_SETLK, F_SETLKW, F_OFD_SETLK, F_OFD_SETLKW};
+    enum { NA = sizeof allowed / sizeof allowed[0], NQ = 2, NT = 4 };
+    /* the body: load, the tests, then refused, allowed, no locks, taken */
+    int tests = NQ + NT + NA, refused = 1 + tests, allow = refused + 1,
+        no_locks = allow + 1, ignored = no_locks + 1;
+    p->code[p->n++] = JEQ(__NR_fcntl, 0, (unsigned char)(ignored + 1));
+    int at = 0;
+    p->code[p->n++] = LOAD(args[1]);
+    for (int k = 0; k < NQ; k++, at++)
+        p->code[p->n++] = JEQ(asked[k], (unsigned char)(no_locks - (1 + at) - 1), 0);
+    for (int k = 0; k < NT; k++, at++)
+        p->code[p->n++] = JEQ(taken[k], (unsigned char)(ignored - (1 + at) - 1), 0);
+    for (int k = 0; k < NA; k++, at++)
+        p->code[p->n++] = JEQ(allowed[k], (unsigned char)(allow - (1 + at) - 1), 0);
+    p->code[p->n++] = ERRNO(EINVAL);
+    p->code[p->n++] = ALLOW;
+    p->code[p->n++] = ERRNO(ENOLCK);
+    p->code[p->n++] = ERRNO(0);
+}
+
 /* the calls of `ruled`, each with what it may do */
 static void argument_rules(struct program *p) {
-    /* locks on shared files, which bots playing at once would both see: taken and
-       released as asked, but of no effect (asked about, there is none to tell) */
+    /* locks on whole files: taken and released as asked, but of no effect (see fcntl) */
     RULE(p, __NR_flock, ERRNO(0));
-    RULE(p, __NR_fcntl, LOAD(args[1]), JEQ(F_GETLK, 6, 0), JEQ(F_OFD_GETLK, 5, 0),
-         JEQ(F_SETLK, 5, 0), JEQ(F_SETLKW, 4, 0), JEQ(F_OFD_SETLK, 3, 0),
-         JEQ(F_OFD_SETLKW, 2, 0), ALLOW, ERRNO(ENOLCK), ERRNO(0));
+    fcntl_rule(p);
     /* the page cache of the system's files, which every game shares: no eviction (advice
        taken and ignored), no look at what is in it (reads that fail on a missing page) */
     RULE(p, __NR_fadvise64, ERRNO(0));
