@@ -117,7 +117,7 @@ def test_the_list_built_is_the_list_documented() -> None:
                 "lchown", "creat", "getdents", "epoll_create", "epoll_wait", "eventfd",
                 "signalfd", "mknod"}
     newer = {"fchmodat2", "map_shadow_stack", "futex_wake", "futex_wait", "futex_requeue",
-             "mseal", "epoll_pwait2", "futex_waitv", "pidfd_open", "pidfd_send_signal",
+             "mseal", "epoll_pwait2", "futex_waitv",
              "close_range", "openat2", "faccessat2", "getrlimit", "setrlimit", "renameat"}
     assert missing <= x86_only | newer, missing - x86_only - newer
 
@@ -130,6 +130,7 @@ def test_calls_that_opened_channels_or_escaped_are_not_listed() -> None:
                  "io_setup", "io_submit", "io_uring_setup", "keyctl", "add_key",
                  "request_key", "perf_event_open", "bpf", "userfaultfd", "ptrace",
                  "process_vm_readv", "process_vm_writev", "process_madvise", "pidfd_getfd",
+                 "pidfd_open", "pidfd_send_signal",
                  "memfd_create", "mincore", "cachestat", "mlock", "mlockall", "mlock2",
                  "unshare", "setns", "clone3", "mount", "utimensat", "shmget", "semget",
                  "msgget", "mq_open", "kcmp", "seccomp", "sync", "syncfs", "ioprio_set",
@@ -199,6 +200,17 @@ with open("leased", "w") as own:
     fcntl.fcntl(own, fcntl.F_SETFL, flags | os.O_APPEND)
     fcntl.fcntl(own, fcntl.F_SETFD, fcntl.FD_CLOEXEC)
     fcntl.fcntl(own, fcntl.F_DUPFD_CLOEXEC, 10)
+import socket
+def cookie():
+    with socket.socket(socket.AF_UNIX) as sock:
+        sock.getsockopt(socket.SOL_SOCKET, 57)  # SO_COOKIE
+attempt("socket cookie", cookie)
+attempt("sock_diag", lambda: socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 4).close())
+attempt("pidfd", lambda: os.close(os.pidfd_open(os.getpid())))
+with socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 0):  # (the routing family)
+    pass
+with socket.socket(socket.AF_INET) as sock:
+    sock.getsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF)
 os.setpriority(os.PRIO_PROCESS, 0, 1)
 os.sched_setaffinity(0, os.sched_getaffinity(0))
 report("own priority and CPUs", True)
@@ -221,6 +233,6 @@ def test_a_bot_changes_the_limits_cpus_and_priority_of_its_own_process_only(
     assert record.verdict.code == verdicts.OK, (record.verdict, text)
     for what in ("lower the parent's limits", "pin the parent", "renice the parent",
                  "renice the user", "renice the group", "inotify", "io_setup", "mlock",
-                 "dnotify", "lease"):
+                 "dnotify", "lease", "socket cookie", "sock_diag", "pidfd"):
         assert f"NOT {what}" in text, text
     assert "GOT own limits" in text and "GOT own priority and CPUs" in text, text

@@ -331,3 +331,12 @@ def test_the_real_server_refuses_a_foreign_host_and_a_foreign_websocket():
         assert refused.value.response.status_code == 403
         with connect(ws_url, origin=url, open_timeout=30) as ws:
             assert '"start"' in ws.recv(timeout=30)
+
+
+def test_no_other_sites_page_may_show_the_app_in_a_frame(db):
+    # (a page that laid the app under its own would turn a click on it into the user's)
+    with TestClient(create_app(Served(db=db)), base_url=HERE) as c:
+        for answer in (c.get("/"), c.get("/api/runs"), c.get("/api/runs",
+                                                                 headers={"host": "x.example"})):
+            assert answer.headers["x-frame-options"] == "DENY"
+            assert answer.headers["content-security-policy"] == "frame-ancestors 'none'"

@@ -314,6 +314,9 @@ def _bwrap_options(shown: tuple[Path, ...], disk_bytes: int
     return (*argv, *_system_binds()), etc, tuple(after)
 
 
+#: the devices a bot may write to without bubblewrap (its Landlock domain's)
+WRITABLE_DEVICES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom",
+                    "/dev/tty", "/dev/ptmx", "/dev/pts")
 #: the machine-wide files and folders of /proc hidden under an ordinary user's bubblewrap
 #: (as Docker masks paths): counters a bot can move and another read (memory, forks, open
 #: files and inodes, interrupts, pressure, locks, load), and the rest of /proc/sys
@@ -457,13 +460,16 @@ def unreachable(paths: list[Path]) -> tuple[list[str], list[str]]:
 
     A folder on the way to a needed path that others may not enter (a home of mode 0700)
     is covered with an empty tmpfs, and the needed paths under it are bound back; so are
-    the needed paths under the shared temporary folders, which the bot gets private.
+    the needed paths under the shared temporary folders, which the bot gets private, and
+    under /sys, covered whole.
     """
-    covers: list[str] = []
+    # /sys is covered whole: the slots' cgroup counters and the machine's memory figures
+    # are there, and no runtime needs it (under bubblewrap it is not shown)
+    covers: list[str] = ["/sys"] if os.path.isdir("/sys") else []
     keeps: list[str] = []
     temps = [Path(t) for t in shared_temps()]
     for path in paths:
-        if any(path.is_relative_to(t) for t in temps):
+        if any(path.is_relative_to(t) for t in (*temps, Path("/sys"))):
             keeps.append(str(path))
             continue
         for parent in reversed(path.parents[:-1]):  # from the top down, without "/"
@@ -634,6 +640,7 @@ def plan(program: Program, limits: Limits, tier: Tier, slot: Slot | None,
         pass_fds.append(status_write)
         inner.status_fd = status_write
     if mode == "bwrap":
+        inner.writable = [BOT_DIR, "/dev", "/proc"]
         for content in (files or {}).values():
             fd = os.memfd_create("judge-file", 0)
             os.write(fd, content)
@@ -670,6 +677,8 @@ def plan(program: Program, limits: Limits, tier: Tier, slot: Slot | None,
         # no folder to make or remove per game
         cwd = str(slot.box()) if boxed else str(workdir)
         env = {**base_env, "HOME": cwd, "TMPDIR": cwd, **(env or {})}
+        # its own folders (as an ordinary user, not the shared /tmp or /dev/shm) and devices
+        inner.writable = [cwd, *(shared_temps() if boxed else ()), "/proc", *WRITABLE_DEVICES]
         if helper is not None:
             inner.parent = os.getpid()
             if boxed:  # its own namespaces, tmpfs mounts, and what it must not see covered

@@ -142,6 +142,8 @@ class ExecOptions:
     uid: int | None = None
     #: the system call filter (-s)
     seccomp: bool = False
+    #: a Landlock domain of the bot's own, writing only beneath these paths (-W)
+    writable: list[str] = field(default_factory=list)
     #: the folder to start in (-d)
     chdir: str | None = None
 
@@ -172,5 +174,6 @@ class ExecOptions:
         flag("-R", self.reaper)
         each("-u", [self.uid])
         flag("-s", self.seccomp)
+        each("-W", self.writable)
         each("-d", [self.chdir])
         return out

@@ -98,6 +98,20 @@ def _probe_marker(exe: str, helper: str | None) -> Path | None:
     return folder / f"bwrap-works-{key}"
 
 
+@functools.cache
+def landlock_abi() -> int:
+    """The kernel's Landlock ABI version (0 without Landlock): with it, the exec helper
+    gives each bot a domain of its own (see `exec/landlock.c`)."""
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        abi = libc.syscall(444, None, 0, 1)  # landlock_create_ruleset(.., VERSION)
+    except (OSError, AttributeError):
+        return 0
+    return max(int(abi), 0) if os.uname().machine in ("x86_64", "aarch64") else 0
+
+
 def resolve_sandbox(mode: str) -> str:
     """``bwrap`` or ``none`` for a `sandbox` option; raises `InputError` when impossible."""
     if mode not in SANDBOX_MODES:

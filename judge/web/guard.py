@@ -16,7 +16,8 @@ handshakes alike it checks, in this order:
    (a cross-site page cannot send that without the browser asking first); 415 otherwise.
 
 Refusals are short plain text; a refused WebSocket is closed (1008) before it is accepted,
-which a server answers with 403.
+which a server answers with 403. Every answer forbids framing by another site's page
+(``X-Frame-Options``, ``frame-ancestors``), so that no page can lay the app under its own.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from urllib.parse import quote, unquote
 
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 #: the host names always served: this machine's loopback addresses
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "[::1]"})
@@ -153,7 +154,10 @@ class Guard:
                           [(b"location", _without_token(scope).encode("latin-1")),
                            (b"set-cookie", cookie.encode("latin-1"))])
             return
-        await self.app(scope, receive, send)
+        if scope["type"] == "http":
+            await self.app(scope, receive, _unframed(send))
+        else:
+            await self.app(scope, receive, send)
 
     def _host(self, headers: dict[str, list[str]]) -> tuple[str, str]:
         """The request's host name and port (as given, maybe empty), if a served host."""
@@ -294,6 +298,21 @@ def _without_token(scope: Scope) -> str:
     return path + ("?" + "&".join(rest) if rest else "")
 
 
+#: headers on every answer: no other site's page may show the app in a frame (where a
+#: click on its page would be the user's click on the app)
+UNFRAMED = [(b"x-frame-options", b"DENY"),
+            (b"content-security-policy", b"frame-ancestors 'none'")]
+
+
+def _unframed(send: Send) -> Send:
+    """`send`, with `UNFRAMED` added to the start of every answer."""
+    async def sending(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            message = {**message, "headers": [*message.get("headers", []), *UNFRAMED]}
+        await send(message)
+    return sending
+
+
 async def _answer(send: Send, status: int, text: str,
                   extra: list[tuple[bytes, bytes]] | None = None) -> None:
     """A short plain-text answer that no cache keeps."""
@@ -302,5 +321,6 @@ async def _answer(send: Send, status: int, text: str,
                 "headers": [(b"content-type", b"text/plain; charset=utf-8"),
                             (b"content-length", str(len(body)).encode()),
                             (b"cache-control", b"no-store"),
-                            (b"x-content-type-options", b"nosniff"), *(extra or [])]})
+                            (b"x-content-type-options", b"nosniff"), *UNFRAMED,
+                            *(extra or [])]})
     await send({"type": "http.response.body", "body": body})

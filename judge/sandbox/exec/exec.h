@@ -2,6 +2,7 @@
  *
  *   common.c    die, become a uid, join a cgroup, kill what a process left
  *   seccomp.c   the bot's system call filter
+ *   landlock.c  the bot's Landlock domain: writes beneath its folders only, no other bot
  *   helper.c    the set-up of one bot, in order: namespaces, mounts, limits, uid, filter,
  *               signals, exec; and the reaper that stays as its parent
  *   launcher.c  the launcher a judge process keeps: forks each bot's set-up on request
@@ -39,6 +40,10 @@ void join_cgroup(int fd);
 void filter_calls(void);
 /* print the calls the filter allows, as built (`judge-exec -S`) */
 void print_calls(void);
+
+/* ---- landlock.c ---- */
+/* a Landlock domain of the bot's own: writes only beneath `writable` (no-op without it) */
+void landlock_bot(char **writable, int count);
 
 /* ---- helper.c ---- */
 /* set up and exec one bot (or stay as its reaper) as the options in `argv` say */

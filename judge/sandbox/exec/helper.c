@@ -24,6 +24,18 @@
 
 #include "exec.h"
 
+/* (mount_setattr, Linux 5.12 and later; older headers lack them) */
+#ifdef __NR_mount_setattr
+#define MOUNT_SETATTR __NR_mount_setattr
+#else
+#define MOUNT_SETATTR 442
+#endif
+#define MOUNT_ATTR_RDONLY_ 0x1
+#define MOUNT_ATTR_NOSUID_ 0x2
+#define MOUNT_ATTR__ATIME_ 0x70
+#define MOUNT_ATTR_NOATIME_ 0x10
+#define AT_RECURSIVE_ 0x8000
+
 /* mkdir -p the parents of path, then the mount point itself (a directory or a file) */
 static void mount_point(const char *path, int is_dir) {
     char buf[4096];
@@ -91,6 +103,8 @@ struct bot {
     long long (*lims)[3];
     char **own;
     const char *chdir_to;
+    char **writable;
+    int nwritable;
 };
 
 static int become_bot(struct bot *b) {
@@ -106,6 +120,10 @@ static int become_bot(struct bot *b) {
     if (b->ppid >= 0) {  /* after the change of uid, which clears it */
         if (prctl(PR_SET_PDEATHSIG, SIGKILL)) die("pdeathsig", NULL);
         if (getppid() != b->ppid) _exit(126);
+    }
+    if (b->nwritable) {  /* (no new privileges first, as Landlock needs it) */
+        if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)) die("no_new_privs", NULL);
+        landlock_bot(b->writable, b->nwritable);
     }
     if (b->seccomp) filter_calls();
     if (b->chdir_to && chdir(b->chdir_to)) die("chdir", b->chdir_to);
@@ -152,7 +170,8 @@ int helper(int argc, char **argv) {
     long ppid = -1, uid = -1, work_size = 0;
     int cgroups[MAX_ITEMS], ncg = 0, resets[MAX_ITEMS], nreset = 0, nkeep = 0, ncover = 0, nlim = 0, seccomp = 0;
     char *keep[MAX_ITEMS], *cover[MAX_ITEMS], *own[MAX_ITEMS], *work = NULL, *chdir_to = NULL;
-    char *temp[MAX_ITEMS], *files_from = NULL;
+    char *temp[MAX_ITEMS], *files_from = NULL, *writable[MAX_ITEMS];
+    int nwritable = 0;
     int nown = 0, status_fd = -1, ntemp = 0, new_ipc = 0, reaper = 0, pids_only = 0;
     int mnt_fd = -1;
     long long lims[MAX_ITEMS][3];
@@ -172,6 +191,7 @@ int helper(int argc, char **argv) {
         case 'k': if (nkeep < MAX_ITEMS) keep[nkeep++] = val; break;
         case 'K': if (ncover < MAX_ITEMS) cover[ncover++] = val; break;
         case 'T': if (ntemp < MAX_ITEMS) temp[ntemp++] = val; break;
+        case 'W': if (nwritable < MAX_ITEMS) writable[nwritable++] = val; break;
         case 'f': files_from = val; break;
         case 'w': work_size = atol(val); work = strchr(val, ':') + 1; break;
         case 'r':
@@ -189,7 +209,7 @@ int helper(int argc, char **argv) {
     }
     if (i + 1 >= argc) { errno = EINVAL; die("no command", NULL); }
     struct bot bot = {argv + i + 1, uid, ppid, ncg, nlim, nown, nreset, seccomp, status_fd,
-                      cgroups, resets, lims, own, chdir_to};
+                      cgroups, resets, lims, own, chdir_to, writable, nwritable};
 
     if (mnt_fd >= 0) {  /* (its root and working folder are then the namespace's root) */
         if (setns(mnt_fd, CLONE_NEWNS)) die("setns", "mount namespace");
@@ -211,6 +231,14 @@ int helper(int argc, char **argv) {
         char opts[128];
         if (unshare(CLONE_NEWNS)) die("unshare", "mount namespace");
         if (mount("none", "/", NULL, MS_REC | MS_PRIVATE, NULL)) die("mount", "/");
+        /* all of the machine's tree read-only and without access times here (but the
+           tmpfs mounts made below): nothing the bot reads stamps a file that another
+           bot, or the next game, could look at; nowhere to write but its own */
+        struct mount_attr_ { unsigned long long set, clr, propagation, userns_fd; } attr = {
+            MOUNT_ATTR_RDONLY_ | MOUNT_ATTR_NOATIME_ | MOUNT_ATTR_NOSUID_, MOUNT_ATTR__ATIME_, 0, 0};
+        if (syscall(MOUNT_SETATTR, AT_FDCWD, "/", AT_RECURSIVE_, &attr, sizeof attr) &&
+            errno != ENOSYS)
+            die("mount_setattr", "/");
         /* opened in the new namespace, before covering: bound back after it */
         for (int k = 0; k < nkeep; k++)
             if ((kept[k] = open(keep[k], O_PATH | O_CLOEXEC)) < 0) die("open", keep[k]);

@@ -27,6 +27,8 @@
  *                  status to FD ("S9", "E0")
  *   -R             the same without the report (around bwrap, whose PID 1 outlives it)
  *   -u UID         drop every group and become UID (gid UID), losing all capabilities
+ *   -W PATH        (repeated) a Landlock domain of the bot's own, where it may write only
+ *                  beneath these paths (where the kernel has Landlock)
  *   -s             no new privileges and the system call filter of seccomp.c: an
  *                  allowlist (any call not listed is refused with ENOSYS), some calls
  *                  only with certain arguments (sockets of local, IP and netlink

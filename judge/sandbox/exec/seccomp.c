@@ -36,6 +36,10 @@
 #define F_OFD_SETLK 37
 #define F_OFD_SETLKW 38
 #endif
+#define SO_COOKIE_ 57
+#define SO_NETNS_COOKIE_ 71
+/* (a pidfd's inode number counts the machine's processes) */
+#define CLONE_PIDFD_ 0x1000
 #define MADV_COLD_ 20
 #define MADV_PAGEOUT_ 21
 
@@ -78,7 +82,7 @@ static const struct call plain[] = {
     /* sockets (their families are checked below), in the game's own network namespace */
     C(bind), C(listen), C(accept), C(accept4), C(connect), C(getsockname),
     C(getpeername), C(sendto), C(recvfrom), C(sendmsg), C(recvmsg), C(sendmmsg),
-    C(recvmmsg), C(setsockopt), C(getsockopt), C(shutdown),
+    C(recvmmsg), C(setsockopt), C(shutdown),
     /* memory protection keys, NUMA's question of where memory is */
     C(pkey_alloc), C(pkey_free), C(pkey_mprotect), C(get_mempolicy),
 #if defined(__x86_64__)
@@ -96,12 +100,6 @@ static const struct call plain[] = {
     C(renameat),
 #endif
     /* (calls newer than some C libraries' tables) */
-#ifdef __NR_pidfd_open
-    C(pidfd_open),
-#endif
-#ifdef __NR_pidfd_send_signal
-    C(pidfd_send_signal),
-#endif
 #ifdef __NR_close_range
     C(close_range),
 #endif
@@ -134,7 +132,7 @@ static const struct call plain[] = {
 /* Allowed with some arguments only, or taken and ignored (`argument_rules` says how). */
 static const struct call ruled[] = {
     C(flock), C(fadvise64), C(fcntl), C(madvise), C(preadv2), C(pwritev2), C(socket),
-    C(socketpair), C(clone), C(prlimit64), C(sched_setaffinity),
+    C(socketpair), C(getsockopt), C(clone), C(prlimit64), C(sched_setaffinity),
     C(sched_setscheduler), C(sched_setparam), C(sched_setattr), C(setpriority),
 };
 #undef C
@@ -222,12 +220,20 @@ static void argument_rules(struct program *p) {
        asks for the addresses): no other, some of which the kernel keeps outside the
        network namespace (AF_VSOCK reaches the hypervisor) */
     for (int k = 0; k < 2; k++)
-        RULE(p, k ? __NR_socketpair : __NR_socket, LOAD(args[0]), JEQ(AF_UNIX, 4, 0),
-             JEQ(AF_INET, 3, 0), JEQ(AF_INET6, 2, 0), JEQ(AF_NETLINK, 1, 0),
-             ERRNO(EAFNOSUPPORT), ALLOW);
+        RULE(p, k ? __NR_socketpair : __NR_socket, LOAD(args[0]), JEQ(AF_UNIX, 3, 0),
+             JEQ(AF_INET, 2, 0), JEQ(AF_INET6, 1, 0), JEQ(AF_NETLINK, 2, 1), ALLOW,
+             ERRNO(EAFNOSUPPORT),
+             /* netlink: the routing family only (the C library's addresses), not the
+                families that list the machine's sockets and their cookies */
+             LOAD(args[2]), JEQ(0, 0, 1), ALLOW, ERRNO(EPROTONOSUPPORT));
+    /* the socket options programs read, but the cookies: numbers from machine-wide
+       counters that a bot can move (it makes sockets ask for theirs) and another read */
+    RULE(p, __NR_getsockopt, LOAD(args[1]), JEQ(SOL_SOCKET, 0, 3), LOAD(args[2]),
+         JEQ(SO_COOKIE_, 2, 0), JEQ(SO_NETNS_COOKIE_, 1, 0), ALLOW, ERRNO(ENOPROTOOPT));
     /* a thread or a process, in the bot's namespaces (clone3's flags are in memory, where
        a filter cannot look: it is not listed, and C libraries fall back to clone) */
-    RULE(p, __NR_clone, LOAD(args[0]), JSET(NEW_NAMESPACES, 0, 1), ERRNO(EPERM), ALLOW);
+    RULE(p, __NR_clone, LOAD(args[0]), JSET(NEW_NAMESPACES | CLONE_PIDFD_, 0, 1),
+         ERRNO(EPERM), ALLOW);
     /* of its own process only: another of the same uid (the judge, as an ordinary user)
        keeps its limits, its CPUs and its priority */
     static const int own_only[] = {__NR_prlimit64, __NR_sched_setaffinity,
