@@ -66,7 +66,7 @@ def report(name: str, took: float, games: list[dict], jobs: int) -> None:
     """One line: games, wall time, verdicts, and the cost of the same games at the limit."""
     verdicts = Counter(g["verdict"] for g in games)
     found = sorted(float(m.group(1)) for g in games
-                   if (m := re.search(r"found waiting for input after ([\d.]+) s", g["message"])))
+                   if (m := re.search(r"stopped after ([\d.]+) s", g["message"])))
     median = f" (median {found[len(found) // 2]:.2f} s)" if found else ""
     limits = [float(m.group(1)) for g in games
               if (m := re.match(r"no move within ([\d.]+) s", g["message"]))]

@@ -30,7 +30,8 @@ def parse_input(text: str, name: str = "nim.txt") -> list[tuple[int, ...]]:
     except InputError as exc:
         raise InputError(str(exc)) from None
     if len(lines) - 1 < n:
-        raise InputError(f"{name} announces {n} data sets but has only {len(lines) - 1}")
+        raise InputError(f"{name} announces {counted(n, 'data set')} but has only "
+                         f"{len(lines) - 1}")
     cases = []
     for number, line in enumerate(lines[1 : n + 1], 2):
         tokens = line.split()
@@ -46,18 +47,27 @@ def data_lines(text: str, count: int) -> list[str]:
     return text.splitlines()[1 : count + 1]
 
 
-def expected_answer(sizes: tuple[int, ...]) -> str:
-    """`Lose Game`, or the winning move from the first heap that allows one."""
+def expected_answer(sizes: tuple[int, ...], strict: bool = False) -> str:
+    """`Lose Game`, or the winning move from the first heap that allows one: `Remove 1
+    counter from Heap 2`, `Remove 2 counters ...`; `strict`, as the statement's format has
+    it, `counters` for one counter too."""
     moves = winning_moves(sizes, misere=False)
     if not moves:
         return "Lose Game"
     heap, count = moves[0]
-    return f"Remove {count} counters from Heap {heap}"
+    noun = "counters" if strict or count != 1 else "counter"
+    return f"Remove {count} {noun} from Heap {heap}"
+
+
+def counted(n: int, noun: str) -> str:
+    """`n` and its noun: `1 data set`, `2 data sets`, `0 data sets`."""
+    return f"{n} {noun}{'s' * (n != 1)}"
 
 
 def answer_key(text: str, strict: bool = False) -> str:
     """What an output line is compared by: strict, the line without trailing spaces; else its
-    words joined by single spaces, "counter" read as "counters" when one counter is removed."""
+    words joined by single spaces, "counter" read as "counters" when one counter is removed
+    (an expected answer is compared by its key too)."""
     if strict:
         return text.rstrip()
     words = text.split()
@@ -136,26 +146,30 @@ def grade_output(output: str, cases: list[tuple[int, ...]], strict: bool = False
     Lines beyond the last data set score nothing but are shown as the first wrong line.
     """
     view = graded_lines(output, strict)
-    wanted = [expected_answer(sizes) for sizes in cases]
+    wanted = [expected_answer(sizes, strict) for sizes in cases]
+    keys = [answer_key(want, strict) for want in wanted]
     grade = BatchGrade(len(cases), strict=strict)
     for i, (sizes, want) in enumerate(zip(cases, wanted, strict=True)):
         got = view[i] if i < len(view) else None
         grade.lines.append({
             "line": i + 1, "heaps": " ".join(map(str, sizes)), "expected": want,
-            "got": shortened(got.text) if got else None, "ok": got is not None and got.key == want,
+            "got": shortened(got.text) if got else None,
+            "ok": got is not None and got.key == keys[i],
             "output_line": got.number if got else None, "graded": WHOLE_FILE, "verdict": None})
     extra = [line for line in view[len(cases):] if line.text.strip()]
     if extra:
         grade.extra = {"line": len(cases) + 1, "heaps": None,
-                       "expected": f"nothing (there are {len(cases)} data sets)",
+                       "expected": f"nothing (there {'is' if len(cases) == 1 else 'are'} "
+                                   f"{counted(len(cases), 'data set')})",
                        "got": shortened(extra[0].text), "ok": False,
                        "output_line": extra[0].number, "graded": WHOLE_FILE, "verdict": None}
     grade.recount()
     grade.whole_file_correct = grade.correct
-    grade.shifts = find_shifts(view, wanted)
+    grade.shifts = find_shifts(view, keys)
     grade.notes = [shift["message"] for shift in grade.shifts[:SHIFT_NOTES]]
     if len(grade.shifts) > SHIFT_NOTES:
-        grade.notes.append(f"{len(grade.shifts) - SHIFT_NOTES} more shifts (see the JSON)")
+        grade.notes.append(f"{counted(len(grade.shifts) - SHIFT_NOTES, 'more shift')} (see "
+                           "the JSON)")
     return grade
 
 
@@ -164,7 +178,8 @@ SHIFT_WINDOW = 5000
 
 
 def find_shifts(view: list[OutputLine], wanted: list[str]) -> list[dict[str, Any]]:
-    """Where the answers stand K lines off their data sets' lines, K changing at line L.
+    """Where the answers stand K lines off their data sets' lines, K changing at line L
+    (`wanted`: the expected answers' keys, see `answer_key`).
 
     The output is aligned with the expected answers (a diff of their keys); each aligned
     stretch gives the offset of its answers (output line number minus data set number). A
@@ -275,14 +290,15 @@ def grade_program(path: str, text: str, cases: list[tuple[int, ...]], limits: An
         reason = f"the run on the whole file: {failure.code}"
         todo = [i for i, entry in enumerate(grade.lines) if not entry["ok"]]
     elif answers < len(cases):
-        reason = f"the run on the whole file gave {answers} answers for {len(cases)} data sets"
+        reason = (f"the run on the whole file gave {counted(answers, 'answer')} for "
+                  f"{counted(len(cases), 'data set')}")
         todo = [i for i, entry in enumerate(grade.lines) if not entry["ok"]]
     else:
         return grade, failure
     if not todo:
         return grade, failure
     if progress:
-        progress(f"{path}: {reason}; running {len(todo)} data sets alone")
+        progress(f"{path}: {reason}; running {counted(len(todo), 'data set')} alone")
     _grade_per_case(grade, todo, reason, text, cases, strict,
                     lambda nim: run(path, nim, limits, sandbox),
                     per_case_budget(limits, len(cases)) if budget is None else budget)
@@ -306,7 +322,8 @@ def _grade_per_case(grade: BatchGrade, todo: list[int], reason: str, text: str,
                        f"{PER_CASE_CAP_SECONDS:g} s)")
             break
         if len(done) == PER_CASE_TIMEOUTS and timeouts == len(done):
-            stopped = f"per-case runs stopped: the first {timeouts} all hit the time limit"
+            stopped = ("per-case runs stopped: the first " + ("one" if timeouts == 1 else
+                       f"{timeouts} all") + " hit the time limit")
             break
         entry, took = _run_case(run, written[i], cases[i], i, strict)
         spent += took

@@ -125,9 +125,11 @@ def play_game(
 
 def not_played(game: Game, start: Any, names: Sequence[str], seat: Seat,
                message: str) -> GameRecord:
-    """The record of a game that was not played, lost by `seat` for the reason `message`."""
+    """The record of a game that was not played, lost by `seat` for the reason `message`
+    (worded by `verdicts.not_played_message`)."""
     record = GameRecord(game.describe(), game.format_position(start), list(names),
-                        verdict=Verdict(verdicts.NOT_PLAYED, message, seat))
+                        verdict=Verdict(verdicts.NOT_PLAYED,
+                                        verdicts.not_played_message(message), seat))
     record.results = [LOSS if s == seat else WIN for s in (0, 1)]
     record.final = record.start
     score = game.score(start)

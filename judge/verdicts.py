@@ -6,6 +6,8 @@ Every code but ``ok`` and ``judge-error`` loses the game for the player it is ch
 
 from __future__ import annotations
 
+import re
+
 OK = "ok"
 CRASH = "crash"
 TIME_LIMIT = "time-limit"
@@ -24,7 +26,8 @@ NOT_PLAYED = "not-played"
 MEANINGS: dict[str, str] = {
     OK: "the game was played to its end (or to the move limit) within the rules",
     CRASH: "the bot died: a non-zero exit status or a signal such as SIGSEGV",
-    TIME_LIMIT: "the bot did not answer a move within the wall-clock limit",
+    TIME_LIMIT: "the bot did not answer a move within the wall-clock limit, or was stopped "
+    "before it, waiting for more input than the protocol gives",
     CPU_LIMIT: "the bot used more CPU time in the game than allowed",
     MEMORY_LIMIT: "the bot ran out of its memory (address space) allowance",
     ILLEGAL_MOVE: "the bot wrote a well-formed move that the rules forbid",
@@ -40,3 +43,25 @@ MEANINGS: dict[str, str] = {
 
 #: the codes that lose the game for the player they are charged to
 LOSING = frozenset(MEANINGS) - {OK, JUDGE_ERROR}
+
+
+def given_up(code: str, games: int) -> str:
+    """The message of a game not played (`--fail-fast N`): its bot's first `games` games all
+    ended with `code` before it moved."""
+    if code == COMPILE_ERROR:
+        return f"not played: the bot did not compile (--fail-fast {games})"
+    first = "its first game" if games == 1 else f"its first {games} games"
+    return f"not played: {first} ended with {code} on its first move (--fail-fast {games})"
+
+
+#: the reason for a game not played as the run's schedule words it
+_GIVEN_UP = re.compile(r"its first (\d+) games? ended with ([a-z-]+) on its first move "
+                       r"\(--fail-fast \d+\)")
+
+
+def not_played_message(reason: str) -> str:
+    """The message of a game not played for `reason`: a reason in the schedule's words
+    (`its first N games ended with CODE on its first move (--fail-fast N)`) as `given_up`
+    says it, any other as it is."""
+    found = _GIVEN_UP.fullmatch(reason)
+    return given_up(found[2], int(found[1])) if found else reason

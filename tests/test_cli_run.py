@@ -373,6 +373,16 @@ def test_play_text_draws_boards_and_judges_moves():
     assert "result:" in out.stdout and "verdict: ok" in out.stdout
 
 
+def test_a_verdicts_message_of_several_lines_keeps_them_escaped():
+    from judge.commands.play import verdict_message
+
+    assert verdict_message("") == ""
+    assert verdict_message("move 3: exited with status 1") == ": move 3: exited with status 1"
+    error = "bot.c:2:5: error: \x1b[31mexpected ';'\n    2 | int x\n      |      ^\n"
+    assert verdict_message(error) == (
+        ":\n  bot.c:2:5: error: \\x1b[31mexpected ';'\n      2 | int x\n        |      ^")
+
+
 def processes_mentioning(text: str) -> list[str]:
     """Command lines of live (not zombie) processes that contain `text`."""
     found = []

@@ -1,12 +1,15 @@
-"""A bot found waiting for input that will not come loses at once, with the verdict and
-message of its time limit, saying when it was found; a bot that is only slow is never cut
-short. Each bot plays Ioiwari from the statement's start in each sandbox mode this machine
-has (see test_hostile); one test plays the first ones again without cgroups.
+"""A bot found waiting for input that will not come loses at once, with the verdict of its
+time limit and a message that says what it read, that it waited for more input than the
+protocol gives, and when it was stopped; a bot that is only slow is never cut short. Each
+bot plays Ioiwari from the statement's start in each sandbox mode this machine has (see
+test_hostile); one test plays the first ones again without cgroups.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import subprocess
 import sys
 from dataclasses import replace
@@ -17,37 +20,78 @@ from test_hostile import LIMITS, MODES, first_pit_game, play
 from test_languages import need
 
 from judge import verdicts
-from judge.commands.inputs import tier_for_run
+from judge.commands.inputs import report_tier, tier_for_run
 from judge.sandbox import Tier, tier_for, waiting
+from tests.command import judge
 
 #: a first move's limit long enough that a bot found at once is found well before it
 EARLY = replace(LIMITS, first_move_seconds=10.0, move_seconds=2.0)
 ROOT = Path(__file__).resolve().parent.parent
+BOTS = ROOT / "tests" / "bots"
+#: what the message says of a bot that waited for more input (the judge knows its output
+#: was not held back: a Python or shell bot, or one on a terminal) ...
+MORE_INPUT = "then waited for more input than the protocol gives before its move (stopped after"
+#: ... of one whose move may be in its output buffer (a C bot on pipes): it asks which
+EITHER = ("then waited for input with no move sent: more input than the protocol gives "
+          "before its move, or a move written but not flushed? (stopped after")
+#: ... and of one that wrote part of a line
+NO_NEWLINE = "it wrote '1' without a newline, then waited for input (stopped after"
+
+
+def stopped_after(message: str) -> float:
+    """The seconds after which the message says the bot was stopped."""
+    found = re.search(r"\(stopped after (\d+\.\d\d) s\)", message)
+    assert found, message
+    return float(found[1])
+
+
+def assert_stopped_early(message: str, limit: float) -> None:
+    """The message of a bot stopped before its limit: when, and no word of the limit or of
+    the flush advice of old."""
+    assert stopped_after(message) < limit, message
+    assert "no move within" not in message and "must flush" not in message, message
 
 
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize(
-    ("bot", "pty"),
+    ("bot", "pty", "said"),
     [
-        ("no_flush.c", False),  # its move stays in its stdout's buffer as it reads on
-        ("reads_too_many.c", False),
-        ("reads_too_many.c", True),  # a terminal: its input arrives a little later
-        ("one_per_line.py", False),
-        ("read_more.sh", False),  # the shell's own read builtin
-        ("no_newline.py", False),  # some output came, but not a line
-        ("thread_waits.py", False),  # its main thread waits on its reader thread
-        ("select_waits.py", False),
+        # its move stays in its stdout's buffer as it reads on: the same, seen from outside,
+        # as a C bot that reads too much, so both are asked about
+        ("no_flush.c", False, EITHER),
+        ("reads_too_many.c", False, EITHER),
+        # a terminal: its input arrives a little later, its output is flushed at a newline
+        ("reads_too_many.c", True, MORE_INPUT),
+        ("one_per_line.py", False, MORE_INPUT),  # Python's output is never held back
+        ("read_more.sh", False, MORE_INPUT),  # the shell's own read builtin
+        ("no_newline.py", False, NO_NEWLINE),  # some output came, but not a line
+        ("thread_waits.py", False, MORE_INPUT),  # its main thread waits on its reader thread
+        ("select_waits.py", False, MORE_INPUT),
     ],
 )
-def test_a_bot_waiting_for_input_is_found_early(mode: str, bot: str, pty: bool) -> None:
+def test_a_bot_waiting_for_input_is_found_early(mode: str, bot: str, pty: bool,
+                                                said: str) -> None:
     record, elapsed = play(bot, mode, limits=EARLY, pty=pty)
     assert (record.verdict.code, record.verdict.seat, record.results) == (
         verdicts.TIME_LIMIT, 0, ["loss", "win"])
     message = record.verdict.message
-    assert message.startswith("no move within 10 s on its move 1 (found waiting for input"), \
-        message
-    assert "must flush" in message
+    assert message.startswith("move 1: "), message
+    if said != NO_NEWLINE:
+        assert message.startswith("move 1: it read the start position, "), message
+    assert said in message
+    assert_stopped_early(message, EARLY.first_move_seconds / 2)
     assert elapsed < EARLY.first_move_seconds / 2
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_bot_found_waiting_when_its_game_time_ends_first_is_told_so(mode: str) -> None:
+    # the move's deadline is the game's: the bot is not told the game took too long
+    limits = replace(EARLY, game_seconds=8.0)
+    record, _ = play("one_per_line.py", mode, limits=limits)
+    message = record.verdict.message
+    assert record.verdict.code == verdicts.TIME_LIMIT
+    assert MORE_INPUT in message and "the game took longer" not in message, message
+    assert_stopped_early(message, limits.game_seconds / 2)
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -56,7 +100,8 @@ def test_a_node_bot_in_its_event_loop_is_found_early(mode: str) -> None:
     limits = replace(EARLY, first_move_seconds=20.0)  # (Node's start on a busy machine)
     record, elapsed = play("one_per_line.js", mode, limits=limits)
     assert record.verdict.code == verdicts.TIME_LIMIT
-    assert "found waiting for input" in record.verdict.message
+    assert "it read the start position, then waited" in record.verdict.message
+    assert_stopped_early(record.verdict.message, limits.first_move_seconds / 2)
     assert elapsed < limits.first_move_seconds / 2
 
 
@@ -64,8 +109,10 @@ def test_a_node_bot_in_its_event_loop_is_found_early(mode: str) -> None:
 def test_a_bot_found_waiting_at_a_later_move_has_that_moves_limit(mode: str) -> None:
     record, elapsed = play("later_move.py", mode, limits=EARLY)
     assert record.verdict.code == verdicts.TIME_LIMIT
-    assert record.verdict.message.startswith(
-        "no move within 2 s on its move 2 (found waiting for input after")
+    message = record.verdict.message
+    assert message.startswith("move 2: it read its opponent's move '"), message
+    assert MORE_INPUT in message
+    assert_stopped_early(message, EARLY.move_seconds)  # below the move's limit
     assert elapsed < EARLY.first_move_seconds / 2
 
 
@@ -105,19 +152,50 @@ def test_where_the_judge_cannot_look_the_time_limit_decides(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setattr(waiting, "_KINDS", None)  # as on a machine of unknown numbers
     tier_for_run("none")
+    report_tier()  # (said once bots are to run)
     said = capsys.readouterr().err
     assert "judge: note: a bot that waits for input it will not get is not seen here" in said
     assert "are not known" in said
     limits = replace(LIMITS, first_move_seconds=1.5)
     record, elapsed = play("no_flush.c", "none", limits=limits)
     assert record.verdict.code == verdicts.TIME_LIMIT
-    assert "found" not in record.verdict.message
+    # seen waiting at its deadline: the limit, and both causes asked about
+    message = record.verdict.message
+    assert message.startswith("no move within 1.5 s on its move 1 (it read the start "
+                              "position, then waited for input with no move sent:"), message
+    assert "or a move written but not flushed?)" in message and "stopped after" not in message
     assert elapsed >= limits.first_move_seconds
+
+
+def test_the_command_line_says_what_a_waiting_bot_waited_for(tmp_path: Path) -> None:
+    (tmp_path / "starts.txt").write_text("2 2 2 2 4 4 4\n")
+    for bot in ("one_per_line.py", "no_flush.c", "read_more.sh"):
+        (tmp_path / bot).write_bytes((BOTS / bot).read_bytes())
+        (tmp_path / bot).chmod(0o755)
+    out = judge("run", "--game", "ioiwari", "--tests", "starts.txt", "--sandbox", "none",
+                "--db", "r.db", "--format", "json", "one_per_line.py", "no_flush.c",
+                cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    games = {g["bot"]: g for g in json.loads(out.stdout)["games"]}
+    lines, c_bot = games["one_per_line.py"], games["no_flush.c"]
+    assert lines["verdict"] == c_bot["verdict"] == "time-limit"
+    assert lines["message"].startswith("move 1: it read the start position, " + MORE_INPUT)
+    assert EITHER in c_bot["message"]
+    for game in (lines, c_bot):
+        assert_stopped_early(game["message"], 5.0)  # the first move's limit is 10 s
+    played = judge("play", "--game", "ioiwari", "--sandbox", "none", "read_more.sh",
+                   cwd=tmp_path)
+    assert played.returncode == 0, played.stderr
+    verdict = next(ln for ln in played.stdout.splitlines() if ln.startswith("verdict:"))
+    assert verdict.startswith("verdict: time-limit (player 1, read_more.sh): move 1: it "
+                              "read the start position, " + MORE_INPUT), verdict
+    assert_stopped_early(verdict, 5.0)
 
 
 def test_a_tier_that_sees_all_of_a_bot_says_nothing(
         capsys: pytest.CaptureFixture[str]) -> None:
     tier_for_run("none")
+    report_tier()
     assert "not seen here" not in capsys.readouterr().err
     assert waiting.blind_reason(tier_for("none")) is None
 

@@ -8,8 +8,10 @@ from pathlib import Path
 
 from judge import verdicts
 from judge.commands.run import given_up
+from judge.games import load_game
 from judge.plan import OPTIMAL
 from judge.records import MoveRecord, PlayedGame, Verdict
+from judge.referee import not_played
 from tests.command import judge
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -62,3 +64,43 @@ def test_a_resume_keeps_the_runs_fail_fast_and_a_bad_n_is_refused(tmp_path: Path
     for bad in ("0", "-1", "x"):
         refused = judge("run", "--game", "nim", "--fail-fast", bad, "crash.py", cwd=tmp_path)
         assert refused.returncode == 2 and "--fail-fast" in refused.stderr
+
+
+def test_a_game_not_played_says_why_in_words_that_fit_it() -> None:
+    assert verdicts.given_up(verdicts.COMPILE_ERROR, 3) == \
+        "not played: the bot did not compile (--fail-fast 3)"
+    assert verdicts.given_up(verdicts.CRASH, 1) == \
+        "not played: its first game ended with crash on its first move (--fail-fast 1)"
+    assert verdicts.given_up(verdicts.CRASH, 2).startswith("not played: its first 2 games")
+    # the schedule's reason, as the referee records it
+    game = load_game("nim")
+    record = not_played(game, game.parse_position("1 2"), ["bot.py", OPTIMAL], 0,
+                        "its first 2 games ended with compile-error on its first move "
+                        "(--fail-fast 2)")
+    assert record.verdict.code == verdicts.NOT_PLAYED
+    assert record.verdict.message == "not played: the bot did not compile (--fail-fast 2)"
+    assert verdicts.not_played_message("another reason") == "another reason"
+
+
+def test_a_bot_that_does_not_compile_has_its_games_say_so(tmp_path: Path) -> None:
+    (tmp_path / "tests.txt").write_text(TESTS)
+    (tmp_path / "broken.py").write_text("def (:\n")  # a syntax error: compile-error
+    out = judge("run", "--game", "nim", "--tests", "tests.txt", "--fail-fast", "2",
+                "--sandbox", "none", "--db", "r.db", "--format", "json", "broken.py",
+                cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    games = json.loads(out.stdout)["games"]
+    assert [g["verdict"] for g in games] == ["compile-error"] * 2 + ["not-played"] * 3
+    for unplayed in games[2:]:
+        assert unplayed["message"] == "not played: the bot did not compile (--fail-fast 2)"
+        assert "on its first move" not in unplayed["message"]
+    # a game replayed shows the compiler's message with its line breaks, escaped
+    shown = judge("show", "1", "--db", "r.db", "--game", "1", cwd=tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    verdict = shown.stdout[shown.stdout.index("verdict: "):]
+    assert verdict.startswith("verdict: compile-error (player 1, broken.py):\n  "), verdict
+    assert "\\n" not in verdict and "SyntaxError" in verdict
+    assert len(verdict.splitlines()) > 2
+    unplayed = judge("show", "1", "--db", "r.db", "--game", "3", cwd=tmp_path)
+    assert "verdict: not-played (player 1, broken.py): not played: the bot did not " \
+        "compile (--fail-fast 2)\n" in unplayed.stdout

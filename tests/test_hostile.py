@@ -185,7 +185,7 @@ def first_pit_game() -> GameRecord:
         ("exit_early.py", verdicts.CRASH, "status 3"),
         ("busy_loop.py", verdicts.TIME_LIMIT, "1.5 s on its move 1"),
         ("sleep_forever.py", verdicts.TIME_LIMIT, "1.5 s on its move 1"),
-        ("no_flush.c", verdicts.TIME_LIMIT, "must flush"),
+        ("no_flush.c", verdicts.TIME_LIMIT, "or a move written but not flushed?"),
         ("stdout_flood.py", verdicts.OUTPUT_LIMIT, "longer than 4096 bytes"),
         ("garbage.py", verdicts.GARBAGE, "'hello, judge'"),
         ("illegal_move.py", verdicts.ILLEGAL_MOVE, "no pit 8"),

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from judge.games.base import InputError
-from judge.nimbatch import expected_answer, grade_output, parse_input, standard_input
+from judge.nimbatch import counted, expected_answer, grade_output, parse_input, standard_input
 
 EXAMPLE = Path(__file__).parent.parent / "samples" / "nim.txt"
 EXPECTED = [
@@ -56,6 +56,17 @@ def test_lines_after_the_last_data_set_are_wrong_and_say_so():
     assert grade.correct == 4
     assert grade.first_wrong["line"] == 5
     assert grade.first_wrong["expected"] == "nothing (there are 4 data sets)"
+    one = grade_output("Lose Game\nLose Game\n", [(1, 1)])
+    assert one.first_wrong["expected"] == "nothing (there is 1 data set)"
+
+
+def test_counts_are_said_with_the_right_noun():
+    assert [counted(n, "data set") for n in (0, 1, 2)] == [
+        "0 data sets", "1 data set", "2 data sets"]
+    with pytest.raises(InputError, match="announces 1 data set but has only 0"):
+        parse_input("1\n")
+    with pytest.raises(InputError, match="announces 3 data sets but has only 1"):
+        parse_input("3\n1 2\n")
 
 
 def test_missing_lines_score_nothing():

@@ -71,13 +71,24 @@ def test_other_words_and_letter_case_still_count():
 @pytest.mark.parametrize("word", ["counter", "counters"])
 def test_one_counter_may_be_written_singular_or_plural(word):
     cases = [(2, 3)]
-    assert expected_answer(cases[0]) == "Remove 1 counters from Heap 2"
+    assert expected_answer(cases[0]) == "Remove 1 counter from Heap 2"
     assert grade_output(f"Remove 1 {word} from Heap 2\n", cases).correct == 1
 
 
 def test_the_singular_is_wrong_with_strict_and_for_more_than_one_counter():
     assert grade_output("Remove 1 counter from Heap 2\n", [(2, 3)], strict=True).correct == 0
     assert grade_output("Remove 2 counter from Heap 1\n", [(3, 4, 5)]).correct == 0
+
+
+def test_the_expected_answer_counts_its_counters_in_good_english():
+    wrong = grade_output("Lose Game\nLose Game\n", [(2, 3), (3, 4, 5)])
+    assert [e["expected"] for e in wrong.lines] == [
+        "Remove 1 counter from Heap 2", "Remove 2 counters from Heap 1"]
+    assert wrong.first_wrong["expected"] == "Remove 1 counter from Heap 2"
+    # --strict expects the statement's words exactly, and says so
+    strict = grade_output("Lose Game\n", [(2, 3)], strict=True)
+    assert strict.first_wrong["expected"] == "Remove 1 counters from Heap 2"
+    assert grade_output("Remove 1 counters from Heap 2\n", [(2, 3)], strict=True).correct == 1
 
 
 # --- shifted output ------------------------------------------------------------------------
@@ -188,7 +199,7 @@ def test_fewer_answers_than_data_sets_runs_the_missing_ones_alone():
     first_only = fake(lambda line, n: right(line, n) if line == "3 4 5" or n == 1 else "")
     grade, failure = grade_fake(first_only)
     assert failure is None and grade.whole_file_correct == 1 and grade.correct == 4
-    assert "gave 1 answers for 4 data sets" in grade.per_case["reason"]
+    assert "gave 1 answer for 4 data sets" in grade.per_case["reason"]
 
 
 def test_a_complete_run_that_ended_well_is_not_run_again():
@@ -304,6 +315,7 @@ def test_command_grades_a_crashing_program_per_case_in_json_and_details(tmp_path
     assert row["correct"] == 49 and row["first_wrong"]["line"] == 2
     assert row["whole_file_correct"] == 1 and row["per_case"]["lines"] == list(range(2, 51))
     assert "running 49 data sets alone" in out.stderr
+    assert "nim-batch: 1 program, " in out.stderr
     table = judge("--details", str(tmp_path / "p.py"))
     assert table.returncode == 0, table.stderr
     assert "note: lines 2-50 graded per case" in table.stdout

@@ -79,9 +79,9 @@ def new_plan(args: argparse.Namespace) -> tuple[NimBatchPlan, list[str]]:
 
 def grade(plan: NimBatchPlan) -> list[dict[str, Any]]:
     """Each program's grade, as a row of the table."""
-    from judge.nimbatch import grade_program
+    from judge.nimbatch import counted, grade_program
 
-    print(f"judge: nim-batch: {len(plan.programs)} programs, confinement "
+    print(f"judge: nim-batch: {counted(len(plan.programs), 'program')}, confinement "
           f"{plan.harness.tier}", file=sys.stderr)
     rows = []
     for program in plan.programs:
@@ -154,7 +154,7 @@ def table_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def summary(row: dict[str, Any]) -> str:
     """The notes of a program in short, for the table (`--details` has them in full)."""
-    from judge.nimbatch import SHORT_HINTS
+    from judge.nimbatch import SHORT_HINTS, counted
 
     parts = [SHORT_HINTS[row["hint"]]] if row["hint"] else []
     if row["shifts"]:
@@ -163,7 +163,7 @@ def summary(row: dict[str, Any]) -> str:
         parts.append(f"output shifted from line {first['line']}" + (f" (+{more})" if more else ""))
     per_case = row["per_case"]
     if per_case:
-        parts.append(f"{len(per_case['lines'])} lines graded per case")
+        parts.append(f"{counted(len(per_case['lines']), 'line')} graded per case")
         if per_case["single_spaces"]:
             parts.append(f"{len(per_case['single_spaces'])} only with single spaces")
         if per_case["stopped"]:

@@ -244,12 +244,20 @@ def play_text(game: Game, start: Any, record: PlayedGame, reviews: list[MoveRevi
     verdict = record.verdict
     failed = verdict.seat
     who = f" (player {failed + 1}, {names[failed]})" if failed is not None else ""
-    message = f": {printable_line(verdict.message)}" if verdict.message else ""
-    out.append(f"verdict: {verdict.code}{who}{message}")
+    out.append(f"verdict: {verdict.code}{who}{verdict_message(verdict.message)}")
     for seat, tail in enumerate(record.stderr):
         if tail:  # what a bot wrote is escaped: it cannot repaint the verdict above
             out.append(f"stderr of player {seat + 1} (last lines):\n{printable(tail)}")
     return "\n".join(out) + "\n"
+
+
+def verdict_message(message: str) -> str:
+    """": message" for the verdict's line, escaped for a terminal; a message of several
+    lines (a compile error) keeps its line breaks, each line indented under the verdict."""
+    text = printable(message).rstrip("\n")
+    if "\n" not in text:
+        return f": {text}" if text else ""
+    return ":" + "".join(f"\n  {line}" for line in text.split("\n"))
 
 
 def verdict_of(record: PlayedGame, seat: int) -> tuple[str, str]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import time
 from pathlib import Path
@@ -23,6 +24,7 @@ from judge.sandbox import (
 )
 
 if TYPE_CHECKING:
+    from judge.sandbox.program import Program
     from judge.sandbox.waiting import View
 
 #: bytes asked for per read of the bot's output
@@ -46,6 +48,12 @@ WAITING_GRACE_PTY = 0.5
 #: the first look for a bot waiting for input, this long after its input was sent (s);
 #: each look that finds it busy makes the interval a quarter longer, up to WATCH_SECONDS
 FIRST_LOOK = 0.02
+#: languages whose output the judge never leaves in the bot's buffer (Python run with -u,
+#: Pascal with its unit that flushes every write): such a bot waiting for input with no
+#: move sent has not written one
+FLUSHED_LANGUAGES = frozenset({"Python 3", "Python 2", "Pascal"})
+#: shells, whose scripts hold no output back either (each command's is written as it runs)
+SHELLS = frozenset({"sh", "bash", "dash", "ksh", "mksh", "zsh", "busybox"})
 
 
 class BotPlayer(Player):
@@ -91,6 +99,8 @@ class BotPlayer(Player):
         #: stopped whenever its opponent is on move (a game between two bots: see `play_game`)
         self.takes_turns = False
         self._moves = 0
+        #: what the bot was sent for its current move, as messages name it
+        self._sent = ""
         self._cpu = 0.0
         self._read = 0
         self._pending = b""
@@ -133,12 +143,15 @@ class BotPlayer(Player):
             lines = self.game.wire_start(pos)
             text = "".join(f"{line}\n" for line in lines)
             limit = self.limits.first_move_seconds
+            self._sent = "the start position" if len(lines) == 1 else \
+                f"the start ({len(lines)} lines)"
             # a move may need to quote numbers as long as the start's (Nim heaps of any size)
             self._line_bytes = max(self.limits.line_bytes, max(map(len, lines)) + 64)
         else:
             assert last is not None, "the opponent's move is needed after the first move"
             text = self.game.format_move(last.move, last.before) + "\n"
             limit = self.limits.move_seconds
+            self._sent = f"its opponent's move {text.strip()!r}"
         self._moves += 1
         start = time.monotonic()
         if start >= self._game_deadline:
@@ -215,7 +228,7 @@ class BotPlayer(Player):
             if left <= 0:
                 if deadline >= self._game_deadline:
                     raise self._game_time_limit()
-                raise self._time_limit(limit)
+                raise self._time_limit(limit, buf)
             wake = min(self._watched + WATCH_SECONDS, self._look_at) - now
             try:
                 chunk = proc.output.read_nonblocking(
@@ -225,7 +238,7 @@ class BotPlayer(Player):
                 if now - self._watched >= WATCH_SECONDS:
                     self._watch(proc, waiting=True)
                 if now >= self._look_at:
-                    self._look(proc, deadline, now, asked, limit)
+                    self._look(proc, deadline, now, asked, buf)
                 continue
             except pexpect.EOF:
                 raise self._output_ended(proc) from None
@@ -246,9 +259,11 @@ class BotPlayer(Player):
         self._look_at = now + FIRST_LOOK
 
     def _look(self, proc: Confined, deadline: float, now: float, asked: float,
-              limit: float) -> None:
+              pending: bytes) -> None:
         """Look for the bot waiting for input (see `judge.sandbox.waiting`): seen the same
-        way after the grace, it fails as at its deadline, the message saying so."""
+        way after the grace, it fails at once with the verdict of its time limit, the
+        message saying what it waited for and when it was stopped (`asked`: when its input
+        was sent; `pending`: what it wrote of its move)."""
         view = proc.input_wait(deadline)
         grace = WAITING_GRACE_PTY if self.pty else WAITING_GRACE
         if view is None:  # busy (or not to be seen): look less often
@@ -259,30 +274,44 @@ class BotPlayer(Player):
             self._waiting = (view, now)
             self._look_at = now + grace
         elif now - self._waiting[1] >= grace:
-            found = f"found waiting for input after {now - asked:.2f} s"
-            if deadline >= self._game_deadline:
-                raise self._game_time_limit(f" ({found})")
-            raise self._time_limit(limit, found)
+            stopped = f"stopped after {now - asked:.2f} s"
+            raise PlayerFailure(verdicts.TIME_LIMIT,
+                                f"move {self._moves}: {self._waited(pending, stopped)}")
         else:
             self._look_at = self._waiting[1] + grace
 
-    def _time_limit(self, limit: float, found: str | None = None) -> PlayerFailure:
+    def _time_limit(self, limit: float, pending: bytes = b"") -> PlayerFailure:
+        """The verdict of a bot with no move at its deadline (`pending`: what it wrote of
+        its move)."""
         proc = self.process
-        if found is not None:
-            why = f"{found}; a bot must flush its output after every move"
-        elif proc is not None and proc.waiting_for_input():
-            why = "it was waiting for input; a bot must flush its output after every move"
+        if proc is not None and proc.waiting_for_input():
+            why = self._waited(pending)
         else:
             why = "it was still running"
         return PlayerFailure(
             verdicts.TIME_LIMIT, f"no move within {limit:g} s on its move {self._moves} ({why})"
         )
 
-    def _game_time_limit(self, found: str = "") -> PlayerFailure:
+    def _waited(self, pending: bytes, stopped: str = "") -> str:
+        """What a bot waiting for input before its move did, as far as the judge can tell
+        (`pending`: what it wrote of its move; `stopped`: when it was stopped, if before its
+        deadline). Output never flushed looks the same as input wanted: where the bot's
+        output could be held in its buffer, the message asks which."""
+        when = f" ({stopped})" if stopped else ""
+        if pending:
+            shown = pending[:40].decode("utf-8", errors="replace")
+            return (f"it wrote {shown!r} without a newline, then waited for input{when}:"
+                    " a move ends with a newline")
+        read = f"it read {self._sent}, then waited for"
+        if self.pty or output_never_held(self.program):
+            return f"{read} more input than the protocol gives before its move{when}"
+        return (f"{read} input with no move sent: more input than the protocol gives before"
+                f" its move, or a move written but not flushed?{when}")
+
+    def _game_time_limit(self) -> PlayerFailure:
         return PlayerFailure(
             verdicts.TIME_LIMIT,
-            f"move {self._moves}: the game took longer than {self.limits.game_seconds:g} s"
-            + found,
+            f"move {self._moves}: the game took longer than {self.limits.game_seconds:g} s",
         )
 
     def _watch(self, proc: Confined, waiting: bool) -> None:
@@ -332,6 +361,22 @@ class BotPlayer(Player):
             return PlayerFailure(verdicts.NO_MOVE, where + "closed its output without moving")
         failure = exit_failure(ended, proc.stderr_tail(), self.limits, where)
         return failure or PlayerFailure(verdicts.NO_MOVE, where + "exited without moving")
+
+
+def output_never_held(program: Program) -> bool:
+    """Whether all that `program` writes reaches its output at once: its language's output
+    is flushed by the judge (`FLUSHED_LANGUAGES`), or it is a shell script."""
+    if program.language:
+        return program.language in FLUSHED_LANGUAGES
+    try:
+        with open(program.source, "rb") as fh:
+            first = fh.readline(256)
+    except OSError:
+        return False
+    words = [os.fsdecode(w) for w in first[2:].split()] if first.startswith(b"#!") else []
+    if words and Path(words[0]).name == "env":  # #!/usr/bin/env bash
+        words = [w for w in words[1:] if not w.startswith("-")]
+    return bool(words) and Path(words[0]).name in SHELLS
 
 
 def exit_failure(ended: Exit, tail: str, limits: Limits, where: str) -> PlayerFailure | None:
