@@ -7,6 +7,8 @@ import fcntl
 import json
 import os
 import sqlite3
+import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -42,6 +44,25 @@ COLUMNS = {
     "runs": {"id", "kind", "game", "config", "created", "finished"},
     "games": {"run_id", "key", "record", "stored"},
 }
+
+
+#: how long closing a database waits for another program's reads to let its log be copied
+CHECKPOINT_WAIT_MS = 5000
+
+
+def _put_in_place(temporary: Path, target: Path) -> None:
+    """Give the whole file `temporary` the name `target`, which must not exist (a hard link,
+    which never replaces a file; where links cannot be made, a rename after a check)."""
+    try:
+        os.link(temporary, target)
+    except FileExistsError:
+        raise
+    except OSError:  # a file system without hard links
+        if target.exists():
+            raise FileExistsError(target) from None
+        os.rename(temporary, target)
+        return
+    temporary.unlink()
 
 
 class StoredRun(NamedTuple):
@@ -80,12 +101,16 @@ class Store:
     """A results database: every call commits, so a killed judge loses only games in flight.
 
     Write-ahead logging with synchronous=NORMAL survives the judge being killed at any moment
-    (only a power cut can lose the last commits); it saves an fsync per game.
+    (only a power cut can lose the last commits); it saves an fsync per game, and lets
+    `judge show` read while a judge plays. `close` (or leaving a `with` block) copies the
+    log into the database file, so that the file alone holds every game.
     """
 
     def __init__(self, path: Path | str, read_only: bool = False) -> None:
         self.path = Path(path)
+        self.read_only = read_only
         self._locks: dict[int, tuple[int, Path]] = {}
+        self._closed = False
         if self.path.is_dir():
             raise InputError(f"--db {self.path} is a folder: give the database file in it")
         if read_only:
@@ -110,11 +135,17 @@ class Store:
                              f"{exc.strerror}") from None
         try:
             self.db = sqlite3.connect(self.path, timeout=30)
+        except sqlite3.Error as exc:
+            if made:
+                self.path.unlink(missing_ok=True)
+            raise InputError(f"cannot open {self.path} as a results database: {exc}") from None
+        try:
             self._check_schema()
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.executescript(SCHEMA)
         except (sqlite3.DatabaseError, InputError) as exc:
+            self.db.close()
             if made:
                 self.path.unlink(missing_ok=True)
             if isinstance(exc, InputError):
@@ -163,8 +194,9 @@ class Store:
 
     def unlock_run(self, run_id: int) -> None:
         """Let go of a run this process held."""
-        fd, path = self._locks.pop(run_id, (-1, None))
-        if fd >= 0:
+        held = self._locks.pop(run_id, None)
+        if held is not None:
+            fd, path = held
             with contextlib.suppress(OSError):
                 path.unlink()
             os.close(fd)
@@ -213,11 +245,89 @@ class Store:
             raise InputError(f"cannot write to the results database {self.path}: {exc}"
                              ) from None
 
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     def close(self) -> None:
-        """Close the connection, letting go of the runs held."""
-        for run_id in list(self._locks):
-            self.unlock_run(run_id)
-        self.db.close()
+        """Close the connection (once; again is nothing), letting go of the runs held. A
+        database opened to write is first left whole: its write-ahead log copied into the
+        file (`checkpoint`), so that the file alone holds every game stored."""
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            if not self.read_only and not self.checkpoint():
+                print(f"judge: warning: the last games stored are still in "
+                      f"{self.path.name}-wal beside {self.path} (another program holds it "
+                      f"open): copy the database with `judge show --export-db FILE --db "
+                      f"{self.path}`, not the file alone", file=sys.stderr)
+        finally:
+            for run_id in list(self._locks):
+                self.unlock_run(run_id)
+            self.db.close()
+
+    def checkpoint(self) -> bool:
+        """Copy the write-ahead log into the database file and empty it (what SQLite does
+        itself only when its last connection closes, and not at all for a judge that never
+        gets to close); whether the file now holds every commit. Another program reading
+        the database may hold this up for a few seconds, after which what it could not
+        copy stays in the log."""
+        try:
+            if self.db.in_transaction:  # (a write cut short: nothing of it was stored)
+                self.db.rollback()
+            (waits,) = self.db.execute("PRAGMA busy_timeout").fetchone()
+            self.db.execute(f"PRAGMA busy_timeout = {CHECKPOINT_WAIT_MS}")
+            try:
+                busy, logged, copied = self.db.execute(
+                    "PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+            finally:
+                self.db.execute(f"PRAGMA busy_timeout = {int(waits)}")
+        except sqlite3.Error:
+            return False
+        return not busy or logged == copied
+
+    def copy_to(self, target: Path | str) -> tuple[int, int]:
+        """A consistent copy of the database, as it is at this moment even while a judge
+        plays it (SQLite's online backup), into the new file `target`: written beside it and
+        then put in its place, so that `target` is whole or absent, readable by the judge's
+        user only; an existing `target` is refused. Returns the copy's runs and games."""
+        target = Path(target)
+        if target.exists() or target.is_symlink():
+            raise InputError(f"--export-db {target} exists: give a new file (the judge does not "
+                             f"overwrite a file with a database)")
+        folder = target.parent
+        if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK):
+            raise InputError(f"--export-db {target}: {folder} is not a folder that can be "
+                             f"written")
+        try:
+            fd, name = tempfile.mkstemp(dir=folder, prefix=f".{target.name}-", suffix=".tmp")
+        except OSError as exc:
+            raise InputError(f"--export-db {target}: {exc.strerror or exc}") from None
+        os.close(fd)
+        temporary = Path(name)
+        try:
+            copy = sqlite3.connect(temporary)
+            try:
+                self.db.backup(copy)  # in one step: one snapshot of the database
+                copy.execute("PRAGMA journal_mode=DELETE")  # one file, no log beside it
+                runs, games = copy.execute(
+                    "SELECT (SELECT COUNT(*) FROM runs), (SELECT COUNT(*) FROM games)"
+                ).fetchone()
+            finally:
+                copy.close()
+            with open(temporary, "rb+") as fh:
+                os.fsync(fh.fileno())
+            _put_in_place(temporary, target)
+        except (OSError, sqlite3.Error) as exc:
+            temporary.unlink(missing_ok=True)
+            if isinstance(exc, FileExistsError):
+                raise InputError(f"--export-db {target} exists: give a new file") from None
+            why = exc.strerror if isinstance(exc, OSError) else exc
+            raise InputError(f"--export-db {target}: {why or exc}") from None
+        return int(runs), int(games)
 
     def create_run(self, plan: Plan) -> int:
         """A new run of `plan`; returns its number."""

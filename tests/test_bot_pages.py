@@ -41,4 +41,25 @@ def test_run_writes_the_pages_too(run: Path) -> None:
     assert out.returncode == 0, out.stderr
     page = (run / "run-pages" / "alice.html").read_text()
     assert all(m[3] == "" for g in payloads(page) for m in g["m"])
-    assert "<html" in out.stdout  # the whole run's page still on stdout
+    # files only: stdout says what was written where, in one line, and holds no page
+    assert out.stdout == "judge: wrote 3 files to run-pages (index.html, alice.html, bob.html)\n"
+
+
+def test_show_writes_the_pages_only_and_one_line(run: Path) -> None:
+    out = judge("show", "1", "--db", "r.db", "--format", "html", "--output-dir", "only/",
+                "--feedback", "mistakes", "--share", cwd=run)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == "judge: wrote 3 files to only/ (index.html, alice.html, bob.html)\n"
+    assert "<html" not in out.stderr
+    assert sorted(p.name for p in (run / "only").iterdir()) == [
+        "alice.html", "bob.html", "index.html"]
+
+
+def test_the_whole_page_goes_to_output_beside_the_pages(run: Path) -> None:
+    out = judge("show", "1", "--db", "r.db", "--format", "html", "--output", "class.html",
+                "--output-dir", "both", cwd=run)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("judge: wrote 3 files to both (") and \
+        out.stdout.count("\n") == 1
+    assert payloads((run / "class.html").read_text())  # the whole run's page, every game
+    assert (run / "both" / "index.html").exists()

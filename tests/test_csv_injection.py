@@ -91,9 +91,10 @@ def test_show_gradebook_is_the_same_csv(graded: tuple[Path, str]) -> None:
 
 
 def test_run_csv_and_its_output_dir_give_each_path_as_text(folder: Path) -> None:
-    out = command(folder, "run", "--game", "nim", "--tests", "starts.txt", "--db", "c.db",
-                  "--jobs", "1", "--format", "csv", "--output-dir", "run-csv", "--", *BOTS)
-    for text in (out, (folder / "run-csv" / "bots.csv").read_text()):
+    command(folder, "run", "--game", "nim", "--tests", "starts.txt", "--db", "c.db", "--jobs",
+            "1", "--format", "csv", "--output", "run.csv", "--output-dir", "run-csv", "--",
+            *BOTS)
+    for text in ((folder / "run.csv").read_text(), (folder / "run-csv" / "bots.csv").read_text()):
         rows = table(text)
         assert sorted(r["bot"] for r in rows) == as_text(NAMES, "/main.py")
         assert all(r["games"] == "1" for r in rows)
@@ -122,9 +123,10 @@ def test_the_csv_list_of_runs_gives_the_bots_as_text(graded: tuple[Path, str]) -
 
 
 def test_tournament_csv_gives_each_bot_as_text_and_ratings_as_numbers(folder: Path) -> None:
-    out = command(folder, "tournament", "--game", "nim", "--starts", "starts.txt", "--db",
-                  "t.db", "--jobs", "1", "--gauntlet", "optimal", "--format", "csv",
-                  "--output-dir", "t-csv", "--", *BOTS)
+    command(folder, "tournament", "--game", "nim", "--starts", "starts.txt", "--db", "t.db",
+            "--jobs", "1", "--gauntlet", "optimal", "--format", "csv", "--output", "t.csv",
+            "--output-dir", "t-csv", "--", *BOTS)
+    out = (folder / "t.csv").read_text()
     for text in (out, (folder / "t-csv" / "standings.csv").read_text(),
                  (folder / "t-csv" / "crosstable.csv").read_text()):
         rows = table(text)
@@ -143,10 +145,10 @@ def test_tournament_csv_gives_each_bot_as_text_and_ratings_as_numbers(folder: Pa
 @pytest.mark.parametrize("pair", [FORMULAS[0:2], FORMULAS[2:4], FORMULAS[4:6]])
 def test_match_csv_gives_both_bots_as_text(folder: Path, pair: list[str]) -> None:
     db = f"m-{FORMULAS.index(pair[0])}.db"
-    out = command(folder, "match", "--game", "nim", "--max-games", "2", "--seed", "5",
-                  "--db", db, "--jobs", "1", "--format", "csv", "--output-dir", db + "-csv",
-                  "--", *(f"{name}/main.py" for name in pair))
-    (row,) = table(out)
+    command(folder, "match", "--game", "nim", "--max-games", "2", "--seed", "5", "--db", db,
+            "--jobs", "1", "--format", "csv", "--output", db + ".csv", "--output-dir",
+            db + "-csv", "--", *(f"{name}/main.py" for name in pair))
+    (row,) = table((folder / (db + ".csv")).read_text())
     assert [row["bot_a"], row["bot_b"]] == ["'" + shown(name) + "/main.py" for name in pair]
     assert_no_formula([row, *table((folder / (db + "-csv") / "games.csv").read_text())])
 
@@ -184,3 +186,14 @@ def test_csv_writes_the_judges_numbers_as_they_are_and_text_behind_a_quote() -> 
     (cells,) = list(csv.DictReader(io.StringIO(render_rows([row], "csv", list(row)))))
     assert cells == {"int": "-3", "float": "-12.5", "rating": "-12", "name": "'-12",
                      "list": "'=x", "plain": "a=b", "tab": "'\tx"}
+
+
+def test_a_cell_with_a_semicolon_is_quoted_so_no_locale_splits_it_into_a_formula() -> None:
+    # (a spreadsheet that reads `;` as the separator would take `=1+1` for a cell of its own)
+    from judge.report import render_rows
+
+    text = render_rows([{"name": "a;=1+1", "score": 3}, {"name": "b", "score": 4}], "csv",
+                       ["name", "score"])
+    lines = text.splitlines()
+    assert lines[1] == '"a;=1+1","3"'
+    assert lines[2] == "b,4"

@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from judge.games import load_game
 from judge.testsets import TOURNAMENT_STARTS, tournament_starts
 from tests.command import judge
@@ -105,7 +107,10 @@ def test_csv_is_one_table_and_the_others_go_to_files(tmp_path: Path) -> None:
     out = graded(tmp_path, "--format", "csv", "--details", "--output-dir",
                  str(tmp_path / "tables"))
     assert out.returncode == 0, out.stderr
-    rows = list(csv.reader(io.StringIO(out.stdout)))
+    # the files only: stdout is one line that names them
+    assert out.stdout == f"judge: wrote 2 files to {tmp_path / 'tables'} (bots.csv, games.csv)\n"
+    shown = judge("show", "1", "--db", str(tmp_path / "r.db"), "--format", "csv", "--details")
+    rows = list(csv.reader(io.StringIO(shown.stdout)))
     assert rows[0][:3] == ["game", "bot", "start"] and len(rows) == 3  # header + 2 games
     assert all(len(r) == len(rows[0]) for r in rows)
     bots = list(csv.reader((tmp_path / "tables" / "bots.csv").open()))
@@ -124,13 +129,28 @@ def test_an_output_dir_that_cannot_be_written_is_refused_before_any_game(
     assert not (tmp_path / "r.db").exists()
 
 
+@pytest.mark.parametrize("args, says", [
+    (["run", "--game", "nim", "--format", "json"], "--output-dir writes tables"),
+    (["tournament", "--game", "nim", "--format", "html"], "a tournament's page is one"),
+    (["match", "--game", "nim", "--format", "html"], "a match's page is one"),
+])
+def test_an_output_dir_that_the_format_writes_nothing_into_is_refused_before_any_game(
+        tmp_path: Path, args: list[str], says: str) -> None:
+    out = judge(*args, "--db", "r.db", "--output-dir", "out", str(BOTS / "nim" / "optimal.py"),
+                str(BOTS / "nim" / "random.py"), cwd=tmp_path)
+    assert out.returncode == 2 and says in out.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_tournament_csv_is_one_table_and_max_points_bound_points(tmp_path: Path) -> None:
     args = ["tournament", "--game", "nim", "--db", str(tmp_path / "t.db"), "--seed", "3",
             "--include-optimal", str(BOTS / "nim" / "optimal.py"),
             str(BOTS / "nim" / "random.py")]
-    out = judge(*args, "--format", "csv", "--output-dir", str(tmp_path / "t"), cwd=tmp_path)
+    out = judge(*args, "--format", "csv", "--output", "standings.csv", "--output-dir",
+                str(tmp_path / "t"), cwd=tmp_path)
     assert out.returncode == 0, out.stderr
-    rows = list(csv.reader(io.StringIO(out.stdout)))
+    assert out.stdout.startswith("judge: wrote 3 files to ") and out.stdout.count("\n") == 1
+    rows = list(csv.reader((tmp_path / "standings.csv").open()))
     assert rows[0][:2] == ["rank", "bot"] and len(rows) == 4
     assert {p.name for p in (tmp_path / "t").iterdir()} == {
         "standings.csv", "crosstable.csv", "games.csv"}

@@ -271,9 +271,11 @@ NARROW_GAMES = (["game", "pair", "players", "results", "moves"],
 
 
 def print_match(store: Store, run_id: int, fmt: str, details: bool,
-                output_dir: str | None = None, wide: bool = False) -> None:
-    """Print a stored match (CSV: one table; every table as a file in `output_dir`); a
-    `table` fits 80 columns unless `wide`."""
+                output_dir: str | None = None, wide: bool = False,
+                report: bool = True) -> list[str]:
+    """Print a stored match (CSV: one table); a `table` fits 80 columns unless `wide`.
+    With `output_dir`, every table is written there as a file, and the match printed only
+    if `report`; returns the names of the files."""
     info = store.run(run_id)
     plan = info.plan
     assert isinstance(plan, MatchPlan)
@@ -288,7 +290,7 @@ def print_match(store: Store, run_id: int, fmt: str, details: bool,
         from judge.html import render_report
 
         sys.stdout.write(render_report(store, run_id))
-        return
+        return []
     if fmt not in ("table", "json", "csv", "markdown"):
         raise InputError(f"a match is shown as table, json, csv, markdown or html, not {fmt}")
     if fmt == "json":
@@ -301,7 +303,7 @@ def print_match(store: Store, run_id: int, fmt: str, details: bool,
                                   "compile_errors": {bot: error for bot, error in errors
                                                      if error},
                                   **data.to_json(), "games": [g.to_json() for g in listed]}))
-        return
+        return []
     a, b = (plan.shown_name(who) for who in plan.bots)
     interval = "" if data.elo is None else f"[{data.elo_low:.1f}, {data.elo_high:.1f}]"
     row = {"bot_a": a, "bot_b": b, "pairs": data.pairs, "games": len(records),
@@ -325,11 +327,12 @@ def print_match(store: Store, run_id: int, fmt: str, details: bool,
         "games": (games, ["game", "pair", "key", "players", "results", "verdict", "message",
                           "moves"]),
     }
-    if output_dir is not None:
-        write_tables(output_dir, fmt, tables)
+    written = [] if output_dir is None else write_tables(output_dir, fmt, tables)
+    if not report:
+        return written
     if fmt == "csv":  # one table: the games with --details, else the match
         sys.stdout.write(render_table(tables["games" if details else "match"], fmt))
-        return
+        return written
     narrow = fmt == "table" and not wide
     if narrow:
         a, b = (shortened(printable_line(name), 36, keep_end=True) for name in (a, b))
@@ -360,3 +363,4 @@ def print_match(store: Store, run_id: int, fmt: str, details: bool,
                                [(g.results, g.verdict) for g in listed], NARROW_GAMES)
         else:
             sys.stdout.write(render_table(tables["games"], fmt))
+    return written

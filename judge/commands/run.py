@@ -181,12 +181,13 @@ def run(args: argparse.Namespace) -> int:
     """Grade the bots (or resume a run) and print the results."""
     output = Output.of(args)
     if args.resume is not None and args.format == "gradescope":
-        plan = open_store(args.db, must_exist=True, read_only=True).run(args.resume).plan
+        with open_store(args.db, must_exist=True, read_only=True) as store:
+            plan = store.run(args.resume).plan
         check_export(args.format, len(plan.players), args.output_dir)
     return execute(args, RunKind(
         "run", ("--game", "--rules", "--tests", "--seats", "--fail-fast", "--names"), new_plan,
-        lambda store, run_id, fmt, details, folder, wide: print_run(
-            store, run_id, fmt, details, folder, wide, output),
+        lambda store, run_id, fmt, details, folder, wide, report: print_run(
+            store, run_id, fmt, details, folder, wide, output, report),
         lambda plan, store, run_id, backend: FailFast(plan, store, run_id)))
 
 
@@ -265,10 +266,11 @@ def twins_text(twins: list[tuple[str, str, tuple[str, ...]]], narrow: bool,
 
 def print_run(store: Store, run_id: int, fmt: str, details: bool,
               output_dir: str | None = None, wide: bool = False,
-              output: Output | None = None) -> None:
-    """Print a stored grading run in the chosen format (CSV: one table; all of them as
-    files in `output_dir`), showing what `output` lets through; a `table` fits 80 columns
-    unless `wide`."""
+              output: Output | None = None, report: bool = True) -> list[str]:
+    """Print a stored grading run in the chosen format (CSV: one table), showing what
+    `output` lets through; a `table` fits 80 columns unless `wide`. With `output_dir`, its
+    files are written there (every table; html: a page per bot; gradescope: a results.json
+    per bot), and the run printed only if `report`; returns the names of the files."""
     info = store.run(run_id)
     plan = info.plan
     assert isinstance(plan, GradingPlan)
@@ -281,20 +283,19 @@ def print_run(store: Store, run_id: int, fmt: str, details: bool,
     if fmt == "html":
         from judge.html import render_pages, render_report
 
-        if output_dir is not None:  # a page per bot for its author, and their index
-            write_files(output_dir, render_pages(store, run_id, view))
-        sys.stdout.write(render_report(store, run_id, view))
-        return
+        written = [] if output_dir is None else write_files(  # a page per bot, and an index
+            output_dir, render_pages(store, run_id, view))
+        if report:
+            sys.stdout.write(render_report(store, run_id, view))
+        return written
     if fmt in ("gradebook", "gradescope"):
-        export(plan, records, (bots, games), fmt, view, output_dir,
-               output.gradescope)
-        return
+        return export(plan, records, (bots, games), fmt, view, output_dir, output.gradescope)
     if fmt == "json":
         sys.stdout.write(to_json({"run": run_id, "game": info.game, "state": state,
                                   "tier": plan.harness.tier, "opponent": opponent,
                                   "bots": [view.bot_json(b) for b in bots],
                                   "games": [view.game_json(g) for g in games]}))
-        return
+        return []
     twins = twin_groups(bots)
     marks = twin_marks(twins)
     rows = [dict(view.bot_json(b), points=f"{b.points:g}/{b.max_points:g}",
@@ -313,13 +314,14 @@ def print_run(store: Store, run_id: int, fmt: str, details: bool,
                    **usage_cells(g.usage))
               for n, g in enumerate(games, 1)]
     narrow = fmt == "table" and not wide
-    if output_dir is not None and fmt != "json":
-        write_tables(output_dir, fmt, {"bots": (rows, headers),
-                                       "games": (detail, detail_headers)})
+    written = [] if output_dir is None else write_tables(
+        output_dir, fmt, {"bots": (rows, headers), "games": (detail, detail_headers)})
+    if not report:
+        return written
     if fmt == "csv":  # one table: the games with --details, else the bots
         sys.stdout.write(render_rows(detail, fmt, detail_headers) if details
                          else render_rows(rows, fmt, headers))
-        return
+        return written
     if fmt == "table":
         against = "" if opponent == "optimal" else f", against the {opponent} opponent"
         sys.stdout.write(f"run {run_id}: {plan.game if narrow else info.game} (confinement "
@@ -342,26 +344,28 @@ def print_run(store: Store, run_id: int, fmt: str, details: bool,
         sys.stdout.write("\n")
         if not narrow:
             sys.stdout.write(render_rows(detail, fmt, detail_headers))
-            return
+            return written
         for row, g in zip(detail, games, strict=True):
             row["result"] = outcome(g.result, g.verdict)
         headers, fit = NARROW_GAMES
         headers = view.headers(h for h in headers if h != "seat" or plan.seats == "both")
         sys.stdout.write(render_rows(detail, fmt, headers, fit))
         sys.stdout.write(notes([(row["game"], row["message"]) for row in detail]))
+    return written
 
 
 def export(plan: GradingPlan, records: dict[str, PlayedGame],
            rows: tuple[list[BotRow], list[GradedGame]], fmt: str, view: View,
-           output_dir: str | None, how: Gradescope) -> None:
+           output_dir: str | None, how: Gradescope) -> list[str]:
     """The grade book's CSV, or Gradescope's results.json (cut and shown as `how` says):
-    of the one bot on stdout, or of each bot into `output_dir`/NAME.json."""
+    of the one bot on stdout, or of each bot into `output_dir`/NAME.json; returns the
+    names of the files written."""
     bots, games = rows
     from judge.exports import file_names, gradebook, gradescope
 
     if fmt == "gradebook":
         sys.stdout.write(gradebook(bots, view))
-        return
+        return []
     listed = [(rec, seat) for _, mine in graded_games(plan, records) for rec, seat in mine]
     results = [to_json(gradescope(plan.game, bot, [(g, rec, seat) for g, (rec, seat)
                                                    in zip(games, listed, strict=True)
@@ -369,7 +373,7 @@ def export(plan: GradingPlan, records: dict[str, PlayedGame],
                for bot in bots]
     if output_dir is None:
         sys.stdout.write(results[0])
-        return
+        return []
     names = file_names([view.names.get(b.bot, b.bot) for b in bots])
-    write_files(output_dir, {f"{name}.json": text for name, text in zip(names, results,
+    return write_files(output_dir, {f"{name}.json": text for name, text in zip(names, results,
                                                                         strict=True)})

@@ -23,6 +23,7 @@ from judge.exports import Gradescope
 from judge.games.base import InputError, Stopped
 from judge.plan import GameSpec, Plan
 from judge.playing import Setup
+from judge.report import printable_line
 from judge.results import Feedback
 from judge.store import Store, StoredRun
 
@@ -48,6 +49,27 @@ def output_to(path: str | None) -> Iterator[None]:
     print(f"judge: wrote {path}", file=sys.stderr)
 
 
+def rendered(args: argparse.Namespace, render: Callable[[bool], list[str]]) -> None:
+    """Show a stored run as `args` ask: `render(report)` writes the files of --output-dir
+    (returning their names) and, when `report` is true, prints the run; the report goes to
+    --output FILE or stdout, but with --output-dir and no --output it is not printed at
+    all: stdout has one line that says which files were written where."""
+    folder = args.output_dir
+    with output_to(args.output):
+        written = render(folder is None or args.output is not None)
+    if folder is not None:
+        print(files_line(folder, written))
+
+
+def files_line(folder: str, names: list[str], shown: int = 3) -> str:
+    """The line that says which files of --output-dir were written: `judge: wrote 31 files
+    to pages/ (index.html, alice.html, bob.html and 28 more)`."""
+    listed = ", ".join(names[:shown])
+    more = f" and {len(names) - shown} more" if len(names) > shown else ""
+    return (f"judge: wrote {len(names)} file{'s' if len(names) != 1 else ''} to "
+            f"{printable_line(folder)} ({listed}{more})")
+
+
 def check_output(path: str | None, keep: list[str] | None = None) -> None:
     """Refuse an --output FILE that cannot be written, or that is one of the files in
     `keep` (the database, a bot), before anything is played."""
@@ -65,10 +87,22 @@ def check_output(path: str | None, keep: list[str] | None = None) -> None:
         raise InputError(f"--output {path}: not a file that can be written here")
 
 
-def check_output_dir(folder: str | None) -> None:
-    """Refuse an --output-dir that cannot be written, before anything is played."""
+#: the formats whose --output-dir writes files: tables, a page per bot (a grading run's
+#: html), a results.json per bot (gradescope)
+FOLDER_FORMATS = ("table", "csv", "markdown", "html", "gradescope")
+
+
+def check_output_dir(folder: str | None, fmt: str = "table", kind: str = "run") -> None:
+    """Refuse an --output-dir that cannot be written, or that `fmt` writes nothing into
+    (for a run of `kind`; "" when not known yet), before anything is played."""
     if folder is None:
         return
+    if fmt not in FOLDER_FORMATS:
+        raise InputError("--output-dir writes tables (--format csv, markdown or table), or "
+                         "a page per bot (html), or a NAME.json per bot (gradescope)")
+    if fmt == "html" and kind not in ("run", ""):
+        raise InputError(f"--output-dir with --format html writes a grading run's page per "
+                         f"bot: a {kind}'s page is one, give --output FILE")
     path = Path(folder)
     probe = path if path.is_dir() else next((p for p in path.parents if p.exists()), Path("."))
     if (path.exists() and not path.is_dir()) or not os.access(probe, os.W_OK | os.X_OK):
@@ -249,8 +283,9 @@ class RunKind(NamedTuple):
     #: the plan of a new run from the arguments, and the messages of bots skipped (their
     #: language not installed here)
     build: Callable[[argparse.Namespace], tuple[Plan, list[str]]]
-    #: print a stored run: (store, run, format, details, output folder, tables in full)
-    render: Callable[[Store, int, str, bool, str | None, bool], None]
+    #: print a stored run: (store, run, format, details, output folder, tables in full,
+    #: the report printed too); returns the names of the files written in the folder
+    render: Callable[[Store, int, str, bool, str | None, bool, bool], list[str]]
     #: what it plays next, given its store and backend
     schedule: Callable[[Plan, Store, int, Backend], Schedule] = \
         lambda plan, store, run_id, backend: AllGames(plan, store, run_id)
@@ -263,15 +298,18 @@ def execute(args: argparse.Namespace, kind: RunKind) -> int:
     Everything that can be refused (the outputs, the settings, the bots, the cluster) is
     refused before the database is touched: a refused command leaves nothing behind.
     """
-    check_output_dir(args.output_dir)
+    check_output_dir(args.output_dir, args.format, kind.kind)
     check_output(args.output, [args.db, *args.bots])
     skipped: list[str] = []
     if args.resume is not None:
         store = open_store(args.db, must_exist=True)
-        refuse_with_resume(args, *kind.fixed, "bots")
-        plan = resumed(store, args.resume, kind.kind)
-        backend = backend_for(args, plan)  # before the run is touched
-        run_id = args.resume
+        try:
+            refuse_with_resume(args, *kind.fixed, "bots")
+            plan = resumed(store, args.resume, kind.kind)
+            backend = backend_for(args, plan)  # before the run is touched
+        except BaseException:
+            store.close()
+            raise
     else:
         if not args.game:
             raise InputError("--game is required (or --resume RUN)")
@@ -282,11 +320,12 @@ def execute(args: argparse.Namespace, kind: RunKind) -> int:
 
             sandbox_context().warm()  # games played here: their slots made ready meanwhile
         store = open_store(args.db)  # only now: a refused command leaves no database behind
-        run_id = store.create_run(plan)
-    play(store, run_id, plan, backend, kind.schedule(plan, store, run_id, backend))
-    with output_to(args.output):
-        kind.render(store, run_id, args.format, args.details, args.output_dir, args.wide)
-    return exit_status(store, run_id, bool(skipped))
+    with store:  # closed however the command ends (Ctrl-C, SIGTERM, an error): left whole
+        run_id = store.create_run(plan) if args.resume is None else args.resume
+        play(store, run_id, plan, backend, kind.schedule(plan, store, run_id, backend))
+        rendered(args, lambda report: kind.render(store, run_id, args.format, args.details,
+                                                  args.output_dir, args.wide, report))
+        return exit_status(store, run_id, bool(skipped))
 
 
 def backend_for(args: argparse.Namespace, plan: Plan) -> Backend:

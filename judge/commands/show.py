@@ -1,5 +1,6 @@
 """`judge show`: a stored run again without playing it (any kind, any format), one of its
-games move by move, the list of runs, or transcripts checked against the rules."""
+games move by move, the list of runs, transcripts checked against the rules, or a copy of
+the whole database."""
 
 from __future__ import annotations
 
@@ -12,11 +13,19 @@ from typing import Any
 from judge.commands.inputs import check_export
 from judge.commands.options import EXPORTS, add_feedback_options, add_output_options
 from judge.commands.run import print_run
-from judge.commands.runs import Output, check_output, check_output_dir, open_store, output_to
+from judge.commands.runs import (
+    Output,
+    check_output,
+    check_output_dir,
+    open_store,
+    output_to,
+    rendered,
+)
 from judge.exits import ExitStatus
 from judge.games.base import InputError
 from judge.plan import GradingPlan, MatchPlan
-from judge.report import Fit, render_rows, to_json
+from judge.report import Fit, printable_line, render_rows, to_json
+from judge.store import Store
 from judge.summaries import graded_games, ordered_records
 
 
@@ -33,37 +42,64 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--replay", metavar="FILE",
                    help="replay the transcripts of FILE (lines of --format jsonl) through the "
                    "rules and say whether each is consistent")
+    s.add_argument("--export-db", metavar="FILE",
+                   help="copy the whole results database (--db) into the new file FILE, "
+                   "consistent even while a judge plays a run in it (the copy of a file "
+                   "alone may miss the last games); FILE is written whole or not at all, "
+                   "and never over an existing file")
     add_feedback_options(s)
     s.set_defaults(func=show)
 
 
 def show(args: argparse.Namespace) -> int:
-    """Print a stored run, list the runs, or replay transcripts."""
-    check_output_dir(args.output_dir)
+    """Print a stored run, list the runs, replay transcripts, or copy the database."""
+    check_output_dir(args.output_dir, args.format, "")
     check_output(args.output, [args.db])
     if args.replay is not None:
         if (args.run_id is not None or args.game_number is not None or args.output
-                or args.format != "table" or args.output_dir or args.details):
+                or args.format != "table" or args.output_dir or args.details
+                or args.export_db is not None):
             raise InputError("--replay checks a file of transcripts: give it alone")
         return replay_file(args.replay)
-    if args.run_id is None and args.format in ("html", "jsonl", *EXPORTS):
-        raise InputError(f"--format {args.format} writes one run: give the RUN "
-                         "(`judge show` alone lists them)")
+    if args.export_db is not None:
+        if (args.run_id is not None or args.game_number is not None or args.output
+                or args.format != "table" or args.output_dir or args.details):
+            raise InputError("--export-db copies the whole database: give it alone (with "
+                             "--db)")
+        with open_store(args.db, must_exist=True, read_only=True) as store:
+            return export_db(store, args.export_db)
+    if args.run_id is None and (args.format in ("html", "jsonl", *EXPORTS) or args.output_dir):
+        what = "--output-dir" if args.output_dir else f"--format {args.format}"
+        raise InputError(f"{what} writes one run: give the RUN (`judge show` alone lists "
+                         "them)")
     if args.game_number is not None:
         if args.run_id is None:
             raise InputError("--game N replays a game of a run: give the RUN too")
         if args.format != "table" or args.output_dir:
             raise InputError("--game N prints the game as text; for a machine, give "
                              "--format jsonl (every game) or json without --game")
-    if args.output_dir and args.format in ("json", "jsonl", "gradebook"):
-        raise InputError("--output-dir writes tables (--format csv, markdown or table), or "
-                         "a page per bot (html), or a NAME.json per bot (gradescope)")
-    store = open_store(args.db, must_exist=True, read_only=True)
-    with output_to(args.output):
-        return _show(store, args)
+    with open_store(args.db, must_exist=True, read_only=True) as store:
+        if args.run_id is None or args.format == "jsonl" or args.game_number is not None:
+            with output_to(args.output):
+                return _show(store, args)
+        info = store.run(args.run_id)
+        refuse_outside_grading(info.kind, args)
+        check_export(args.format, len(info.plan.players), args.output_dir)
+        rendered(args, lambda report: render_run(store, info.kind, args, report))
+    return 0
 
 
-def _show(store: Any, args: argparse.Namespace) -> int:
+def export_db(store: Store, target: str) -> int:
+    """Copy the database whole into the new file `target`, saying so in one line."""
+    runs, games = store.copy_to(target)
+    print(f"judge: wrote {printable_line(target)}: a copy of {printable_line(str(store.path))} "
+          f"with {runs} run{'s' if runs != 1 else ''} and {games} game"
+          f"{'s' if games != 1 else ''}")
+    return 0
+
+
+def _show(store: Store, args: argparse.Namespace) -> int:
+    """The list of runs, a run's transcripts, or one of its games move by move."""
     if args.run_id is None:
         rows = [dict(r._asdict(), state=("finished" if r.finished else "running"
                                        if store.running(r.id) else "interrupted"))
@@ -82,35 +118,38 @@ def _show(store: Any, args: argparse.Namespace) -> int:
                 Fit({"bots": "text"}) if narrow else None))
         return 0
     info = store.run(args.run_id)
-    output = Output.of(args)
     refuse_outside_grading(info.kind, args)
     check_export(args.format, len(info.plan.players), args.output_dir)
     if args.format == "jsonl":
         from judge.transcripts import transcript_lines
 
-        for line in transcript_lines(store, args.run_id, output.view(info.plan)):
+        for line in transcript_lines(store, args.run_id, Output.of(args).view(info.plan)):
             sys.stdout.write(line + "\n")
         return 0
-    if args.game_number is not None:
-        sys.stdout.write(replay_text(store, args.run_id, args.game_number))
-        from judge.commands.serve import stored_game_link
+    sys.stdout.write(replay_text(store, args.run_id, args.game_number))
+    from judge.commands.serve import stored_game_link
 
-        print(f"judge: to take over at any move in the browser: "
-              f"{stored_game_link(args.db, args.run_id, args.game_number)} "
-              f"(?move=K stands after move K)", file=sys.stderr)
-        return 0
-    if info.kind == "match":
+    print(f"judge: to take over at any move in the browser: "
+          f"{stored_game_link(args.db, args.run_id, args.game_number)} "
+          f"(?move=K stands after move K)", file=sys.stderr)
+    return 0
+
+
+def render_run(store: Store, kind: str, args: argparse.Namespace, report: bool) -> list[str]:
+    """Run `args.run_id` (of `kind`) as `args` ask: the files of --output-dir (their names
+    returned) and, if `report`, the run printed."""
+    if kind == "match":
         from judge.commands.match import print_match
 
-        print_match(store, args.run_id, args.format, args.details, args.output_dir, args.wide)
-    elif info.kind == "tournament":
+        return print_match(store, args.run_id, args.format, args.details, args.output_dir,
+                           args.wide, report)
+    if kind == "tournament":
         from judge.commands.tournament import print_tournament
 
-        print_tournament(store, args.run_id, args.format, args.details, args.output_dir, args.wide)
-    else:
-        print_run(store, args.run_id, args.format, args.details, args.output_dir, args.wide,
-                  output)
-    return 0
+        return print_tournament(store, args.run_id, args.format, args.details,
+                                args.output_dir, args.wide, report)
+    return print_run(store, args.run_id, args.format, args.details, args.output_dir,
+                     args.wide, Output.of(args), report)
 
 
 def refuse_outside_grading(kind: str, args: argparse.Namespace) -> None:

@@ -150,9 +150,11 @@ NAME_WIDTH = 16
 
 
 def print_tournament(store: Store, run_id: int, fmt: str, details: bool,
-                     output_dir: str | None = None, wide: bool = False) -> None:
-    """Print a stored tournament (CSV: one table; all of them as files in `output_dir`);
-    a `table` fits 80 columns unless `wide`."""
+                     output_dir: str | None = None, wide: bool = False,
+                     report: bool = True) -> list[str]:
+    """Print a stored tournament (CSV: one table); a `table` fits 80 columns unless `wide`.
+    With `output_dir`, every table is written there as a file, and the tournament printed
+    only if `report`; returns the names of the files."""
     info = store.run(run_id)
     plan = info.plan
     assert isinstance(plan, TournamentPlan)
@@ -163,12 +165,12 @@ def print_tournament(store: Store, run_id: int, fmt: str, details: bool,
         from judge.html import render_report
 
         sys.stdout.write(render_report(store, run_id))
-        return
+        return []
     if fmt == "json":
         sys.stdout.write(to_json({"run": run_id, "game": info.game, "state": state,
                                   "seed": plan.seed, "tier": plan.harness.tier,
                                   **data.to_json()}))
-        return
+        return []
     rows = []
     for rank, s in enumerate(data.standings, 1):
         b = s.row
@@ -194,11 +196,12 @@ def print_tournament(store: Store, run_id: int, fmt: str, details: bool,
         "crosstable": (cross_rows, ["bot", *[f"#{j}" for j in range(1, len(names) + 1)]]),
         "games": (games, ["game", "key", "players", "results", "verdict", "message", "moves"]),
     }
-    if output_dir is not None and fmt != "json":
-        write_tables(output_dir, fmt, tables)
+    written = [] if output_dir is None else write_tables(output_dir, fmt, tables)
+    if not report:
+        return written
     if fmt == "csv":  # one table: the games with --details, else the standings
         sys.stdout.write(render_table(tables["games" if details else "standings"], fmt))
-        return
+        return written
     narrow = fmt == "table" and not wide
     if fmt == "table":
         sys.stdout.write(f"tournament {run_id}: {plan.game if narrow else info.game} (seed "
@@ -229,6 +232,7 @@ def print_tournament(store: Store, run_id: int, fmt: str, details: bool,
                                [(g.results, g.verdict) for g in data.games], NARROW_GAMES)
         else:
             sys.stdout.write(render_table(tables["games"], fmt))
+    return written
 
 
 def write_narrow_games(rows: list[dict], players: list[tuple[str, ...]],
