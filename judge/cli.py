@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import argparse
 import gc
+import re
 import signal
 import sys
+from collections.abc import Iterable
 from importlib import import_module
+from typing import NoReturn
 
 from judge import __version__
 from judge.exits import ExitStatus
@@ -21,13 +24,82 @@ MODULE_OF = {"solve": "solve", "run": "run", "show": "show", "tournament": "tour
              "worker": "worker", "scheduler": "scheduler", "serve": "serve"}
 
 
-def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+class Parser(argparse.ArgumentParser):
+    """The judge's argument parser: an unknown option or command is refused with the one
+    probably meant, under the usage of the command it was given to."""
+
+    #: the subcommands' parsers by name (on the top-level parser)
+    commands: dict[str, Parser] = {}
+    #: the arguments a subcommand's parser was given (`parse` sets them)
+    given: tuple[str, ...] = ()
+
+    def error(self, message: str) -> NoReturn:
+        """Exit with status 2 under this parser's usage. An unknown option is named first:
+        it is often the cause of the error (`--gmae` leaves `--game` missing)."""
+        wrong = unknown_options(self, self.given)
+        if wrong:
+            self.refuse(wrong)
+        super().error(message)
+
+    def refuse(self, extras: list[str]) -> NoReturn:
+        """Exit with status 2 for arguments this parser does not take, under its usage; an
+        option is named with the closest one it takes."""
+        options = [a for a in extras if a.startswith("-")]
+        if options:
+            name = options[0].split("=", 1)[0]
+            message = f"unrecognized option {name}{did_you_mean(name, option_strings(self))}"
+        else:
+            message = f"unrecognized arguments: {' '.join(extras)}"
+        self.print_usage(sys.stderr)
+        self.exit(ExitStatus.BAD_INPUT, f"judge: error: {message}\n")
+
+
+def did_you_mean(word: str, known: Iterable[str]) -> str:
+    """``: did you mean X?`` for the closest of `known` to a misspelt `word`, or ""."""
+    from difflib import get_close_matches
+
+    close = get_close_matches(word, list(known), n=1)
+    return f": did you mean {close[0]}?" if close else ""
+
+
+def option_strings(parser: argparse.ArgumentParser) -> list[str]:
+    """Every option string `parser` takes (``-h``, ``--game``, ...)."""
+    return [s for action in parser._actions for s in action.option_strings]
+
+
+#: an argument argparse takes for a negative number, not an option
+NEGATIVE = re.compile(r"-\d+$|-\d*\.\d+$")
+
+
+def unknown_options(parser: argparse.ArgumentParser, args: Iterable[str]) -> list[str]:
+    """The arguments among `args` that look like options `parser` does not take (nor an
+    abbreviation of one), up to ``--``."""
+    known = option_strings(parser)
+    wrong = []
+    for arg in args:
+        if arg == "--":
+            break
+        if not arg.startswith("-") or arg == "-" or " " in arg or NEGATIVE.match(arg):
+            continue
+        name = arg.split("=", 1)[0]
+        if name in known or arg[:2] in known or (
+                name.startswith("--") and any(k.startswith(name) for k in known)):
+            continue
+        wrong.append(arg)
+    return wrong
+
+
+def build_parser(argv: list[str] | None = None) -> Parser:
     """The parser for every subcommand, or (for a start-up that does not import them all)
-    only for the subcommand that `argv` names."""
+    only for the subcommand that `argv` names (none for an unknown one, which `parse`
+    refuses)."""
     words = [a for a in (sys.argv[1:] if argv is None else argv) if not a.startswith("-")]
-    chosen = MODULE_OF.get(words[0]) if words else None
-    modules = [chosen] if chosen else [name.replace("-", "") for name in COMMANDS]
-    parser = argparse.ArgumentParser(
+    if words:
+        chosen = MODULE_OF.get(words[0])
+        modules = [chosen] if chosen else []
+    else:
+        modules = [name.replace("-", "") for name in COMMANDS]
+    parser = Parser(
         prog="judge",
         description="A competition judge for Ioiwari, Nim and Chopsticks with a perfect "
         "opponent: grade bots, run tournaments, play and solve positions.",
@@ -36,7 +108,28 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in modules:
         import_module(f"judge.commands.{name}").register(sub)
+    parser.commands = sub.choices
     return parser
+
+
+def parse(parser: Parser, argv: list[str] | None = None) -> argparse.Namespace:
+    """`argv` parsed; an unknown command, or an argument its command does not take, ends
+    the judge with status 2 and the closest command or option."""
+    argv = sys.argv[1:] if argv is None else argv
+    words = [a for a in argv if not a.startswith("-")]  # the top level takes no values
+    at = argv.index(words[0]) if words else len(argv)
+    parser.given = tuple(argv[:at])
+    wrong = unknown_options(parser, parser.given)
+    if wrong:
+        parser.refuse(wrong)
+    if words:
+        if words[0] not in MODULE_OF:
+            parser.error(f"unknown command {words[0]}{did_you_mean(words[0], COMMANDS)}")
+        parser.commands[words[0]].given = tuple(argv[at + 1:])
+    args, extras = parser.parse_known_args(argv)
+    if extras:
+        parser.commands.get(args.command, parser).refuse(extras)
+    return args
 
 
 class Terminated(KeyboardInterrupt):
@@ -56,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("judge: interrupted", file=sys.stderr)
         return ExitStatus.INTERRUPTED
-    args = parser.parse_args(argv)
+    args = parse(parser, argv)
     signal.signal(signal.SIGTERM, _terminated)
     try:
         return int(args.func(args) or 0)

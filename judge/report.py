@@ -9,7 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 FORMATS = ("table", "json", "csv", "markdown")
@@ -55,6 +55,12 @@ def printable_line(text: str) -> str:
     return printable(text).replace("\n", "\\n")
 
 
+def plural(n: int, noun: str, nouns: str = "") -> str:
+    """`n` and its noun, as a message says it: ``1 game``, ``2 games``, ``0 games``
+    (`nouns` for a plural that is not the noun and an s)."""
+    return f"{n} {noun if n == 1 else nouns or noun + 's'}"
+
+
 def to_json(data: Any) -> str:
     """Indented JSON with a trailing newline."""
     return json.dumps(data, indent=2) + "\n"
@@ -83,8 +89,11 @@ def render_rows(rows: Sequence[dict[str, Any]], fmt: str, headers: Sequence[str]
     if fmt == "csv":
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
-        writer.writerow([spreadsheet_text(h) for h in headers])
-        writer.writerows(matrix)
+        # a row with a cell holding another separator a spreadsheet may split on (`;` in
+        # much of Europe, tab) is quoted whole: `a;=1+1` stays one cell, not a formula
+        quoted = csv.writer(out, lineterminator="\n", quoting=csv.QUOTE_ALL)
+        for row in [[spreadsheet_text(h) for h in headers], *matrix]:
+            (quoted if any(";" in c or "\t" in c for c in row) else writer).writerow(row)
         return out.getvalue()
     if fmt != "markdown":
         return simple_table(matrix, list(headers)) + "\n"
@@ -211,25 +220,20 @@ def render_table(table: tuple[Sequence[dict[str, Any]], Sequence[str]], fmt: str
 
 
 def write_tables(folder: str, fmt: str,
-                 tables: dict[str, tuple[Sequence[dict[str, Any]], Sequence[str]]]) -> None:
-    """Each table into `folder`/NAME.csv (or .md, .txt), written whole or not at all."""
-    import os
-
-    from judge.games.base import InputError
-
+                 tables: Mapping[str, tuple[Sequence[dict[str, Any]], Sequence[str]]]
+                 ) -> list[str]:
+    """Each table into `folder`/NAME.csv (or .md, .txt), written whole or not at all;
+    returns the names of the files."""
     suffix = {"csv": ".csv", "markdown": ".md"}.get(fmt, ".txt")
-    try:
-        os.makedirs(folder, exist_ok=True)
-        _write_all(folder, fmt, suffix, tables)
-    except OSError as exc:
-        raise InputError(f"--output-dir {folder}: {exc.strerror or exc}") from None
+    shown = fmt if fmt in ("csv", "markdown") else "table"
+    return write_files(folder, {name + suffix: render_table(table, shown)
+                                for name, table in tables.items()})
 
 
-def write_files(folder: str, files: dict[str, str]) -> None:
-    """Each text into `folder`/NAME (each written whole or not at all), saying so on
-    stderr."""
+def write_files(folder: str, files: dict[str, str]) -> list[str]:
+    """Each text into `folder`/NAME (each written whole or not at all); returns the names
+    of the files (the caller says what was written)."""
     import os
-    import sys
 
     from judge.games.base import InputError
 
@@ -239,16 +243,7 @@ def write_files(folder: str, files: dict[str, str]) -> None:
             write_whole(os.path.join(folder, name), text)
     except OSError as exc:
         raise InputError(f"--output-dir {folder}: {exc.strerror or exc}") from None
-    print(f"judge: wrote {len(files)} files in {folder}", file=sys.stderr)
-
-
-def _write_all(folder: str, fmt: str, suffix: str,
-               tables: dict[str, tuple[Sequence[dict[str, Any]], Sequence[str]]]) -> None:
-    import os
-
-    for name, table in tables.items():
-        write_whole(os.path.join(folder, name + suffix),
-                    render_table(table, fmt if fmt in ("csv", "markdown") else "table"))
+    return list(files)
 
 
 def write_whole(path: str, text: str) -> None:

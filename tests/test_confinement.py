@@ -863,7 +863,7 @@ def test_exit_status_152_is_a_crash_not_a_cpu_limit(mode: str, tmp_path: Path) -
 def test_a_bot_waiting_for_input_is_told_so(mode: str, tmp_path: Path) -> None:
     record = play(write_bot(tmp_path, "sys.stdin.readline()"), mode)
     assert record.verdict.code == verdicts.TIME_LIMIT, record.verdict
-    assert "waiting for input" in record.verdict.message
+    assert "waited for more input than the protocol gives" in record.verdict.message
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -924,7 +924,7 @@ def test_runs_record_and_report_their_tier(tmp_path: Path) -> None:
     starts.write_text("4 3 2 4 2 3 2\n")
     out = subprocess.run(
         [sys.executable, "-m", "judge", "run", "--game", "ioiwari", "--tests", str(starts),
-         "--db", str(tmp_path / "r.db"), "--format", "json",
+         "--db", str(tmp_path / "r.db"), "--format", "json", "--verbose",
          str(ROOT / "bots" / "ioiwari" / "greedy.py")],
         capture_output=True, text=True, timeout=120, cwd=tmp_path,
     )
@@ -1179,3 +1179,91 @@ def test_no_process_the_bot_can_name_has_memory_it_can_write(mode: str,
     text = said(record)
     assert "NOT open the memory of" in text, text  # (it named some)
     assert "GOT" not in text, text
+
+
+#: a bot that looks for the other bot of its game (the one whose command names
+#: "other.py") and tries to open its memory for writing
+OPEN_THE_OTHER = """
+found = []
+for pid in (p for p in os.listdir("/proc") if p.isdigit()):
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as fh:
+            if b"other.py" in fh.read():
+                found.append(pid)
+    except OSError:
+        pass
+report(f"found {found}", bool(found))
+for pid in found:
+    attempt(f"open the memory of the other bot {pid}",
+            lambda pid=pid: open(f"/proc/{pid}/mem", "r+b").close())
+"""
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_bot_cannot_open_the_memory_of_the_bot_it_plays(mode: str, tmp_path: Path) -> None:
+    # as an ordinary user without bubblewrap both bots have the judge's uid and are
+    # dumpable: each bot's Landlock domain keeps the other out (where the kernel has it)
+    from judge.sandbox.tiers import landlock_abi
+
+    if mode == "none" and os.geteuid() != 0 and landlock_abi() < 1:
+        pytest.skip("without Landlock, two bots of the same uid reach each other")
+    attacker = BotPlayer(write_bot(tmp_path / "a", OPEN_THE_OTHER), LIMITS, mode)
+    other = BotPlayer(write_bot(tmp_path / "b", "pass", name="other.py"), LIMITS, mode)
+    record = play_game(GAME, [attacker, other], GAME.start(), LIMITS)
+    assert record.verdict.code == verdicts.OK, record.verdict
+    text = said(record)
+    assert "GOT open the memory" not in text, text
+    if mode == "none":  # (under bubblewrap it is in another PID namespace: not found)
+        assert "GOT found" in text, text
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_bot_cannot_write_the_judges_cache(mode: str, tmp_path: Path) -> None:
+    # the exec helper and the compiled bots live there: a bot that replaced the helper in
+    # a game without bubblewrap would run unfiltered in every later game, bwrap's too
+    from judge.sandbox.exec_helper import helper_path
+    from judge.sandbox.tiers import landlock_abi
+    from judge.solvers.cache import cache_dir
+
+    helper = helper_path()
+    if helper is None:
+        pytest.skip("no exec helper")
+    if mode == "none" and os.geteuid() != 0 and landlock_abi() < 1:
+        pytest.skip("without Landlock a bot of the judge's uid writes what the judge may")
+    before = Path(helper).read_bytes()
+    attack = f"""
+attempt("write into the cache", lambda: open({str(cache_dir())!r} + "/planted", "w").close())
+attempt("replace the helper", lambda: os.replace(
+    open("copy", "wb").name, {helper!r}))
+"""
+    record = play(write_bot(tmp_path / "bot", attack), mode)
+    assert record.verdict.code == verdicts.OK, record.verdict
+    assert "GOT" not in said(record), said(record)
+    assert not (cache_dir() / "planted").exists()
+    assert Path(helper).read_bytes() == before
+
+
+@pytest.mark.needs_root("a slot's mount namespace is a root judge's without bubblewrap")
+def test_without_bwrap_reading_a_file_stamps_nothing_and_sys_is_out_of_view(
+        tmp_path: Path) -> None:
+    # (under bubblewrap the tree is read-only, the probe not shown, /sys not shown)
+    mode = "none"
+    # an access time (relatime: set when a file is read after it was last changed) or
+    # /sys (every slot's cgroup counters, the machine's memory) would carry a value
+    folder = Path(tempfile.mkdtemp(dir=ROOT, prefix=".atime-"))
+    try:
+        folder.chmod(0o755)
+        probe = folder / "probe"
+        probe.write_text("x")
+        probe.chmod(0o644)
+        os.utime(probe, (1_000_000_000, 2_000_000_000))  # read since its last change: no
+        attack = f"""
+open({str(probe)!r}).read()
+report(f"sys {{sorted(os.listdir('/sys')) if os.path.isdir('/sys') else []}}", True)
+"""
+        record = play(write_bot(tmp_path / "bot", attack), mode)
+        assert record.verdict.code == verdicts.OK, record.verdict
+        assert os.stat(probe).st_atime == 1_000_000_000
+        assert "GOT sys []" in said(record), said(record)
+    finally:
+        remove_tree(folder)

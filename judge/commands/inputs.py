@@ -205,36 +205,54 @@ def harness_setup(args: argparse.Namespace) -> Harness:
     overrides = languages.read_overrides(getattr(args, "languages", None),
                                          getattr(args, "flags", None))
     sandbox_context().configure_languages(overrides)  # before the bots are compiled
-    tier = tier_for_run(args.sandbox)
+    tier = tier_for_run(args.sandbox, getattr(args, "verbose", False))
     return Harness(limits, tier.sandbox, tier.name, tier.holds(), jobs,
                    getattr(args, "seed", None), overrides)
 
 
-def tier_for_run(mode: str) -> Any:
-    """The confinement tier a `--sandbox` mode gives here (recorded with the run), with a
-    warning on stderr for each guarantee that does not hold on this machine, and a note
-    when a bot waiting for input cannot be seen (it then loses at its time limit)."""
+#: what `tier_for_run` has to say of the tier, kept until bots are known to run
+#: (`report_tier`), so that an error in the arguments comes alone
+_tier_report: list[str] = []
+
+
+def tier_for_run(mode: str, verbose: bool = False) -> Any:
+    """The confinement tier a `--sandbox` mode gives here (recorded with the run). What
+    `report_tier` then says on stderr: one line for the guarantees that do not hold on
+    this machine (with `verbose`, each of them and how to get it), and a note when a bot
+    waiting for input cannot be seen (it then loses at its time limit)."""
+    from judge.report import plural
     from judge.sandbox import tier_for
     from judge.sandbox.waiting import blind_reason
 
     tier = tier_for(mode)
-    if tier.sandbox == "none" and mode == "auto":
-        print("judge: warning: bubblewrap is not installed or does not work here: bots run "
-              "without namespaces", file=sys.stderr)
-    for line in tier.warnings():
-        print(f"judge: warning: {line}", file=sys.stderr)
+    lines = []
+    missing = tier.warnings()
+    no_bwrap = tier.sandbox == "none" and mode == "auto"
+    if missing or no_bwrap:
+        head = (f"bubblewrap is not installed or does not work here, so confinement is "
+                f"{tier.name}" if no_bwrap else f"confinement {tier.name}")
+        lines.append(f"judge: warning: {head}: {plural(len(missing), 'guarantee')} missing "
+                     + ("here:" if verbose else "here (--verbose says which)"))
+        lines += [f"judge: warning: {line}" for line in missing if verbose]
     blind = blind_reason(tier)
     if blind is not None:
-        print(f"judge: note: a bot that waits for input it will not get is not seen here "
-              f"({blind}): it loses at its time limit, not at once", file=sys.stderr)
+        lines.append(f"judge: note: a bot that waits for input it will not get is not seen "
+                     f"here ({blind}): it loses at its time limit, not at once")
     if tier.uid:
         from judge.sandbox.build import private_runtime
 
-        for path in private_runtime():
-            print(f"judge: warning: {path} may not be read by other users, so Python bots, "
+        lines += [f"judge: warning: {path} may not be read by other users, so Python bots, "
                   "which run under a uid of their own, cannot start: make it readable "
-                  f"(chmod o+rx {path})", file=sys.stderr)
+                  f"(chmod o+rx {path})" for path in private_runtime()]
+    _tier_report[:] = lines
     return tier
+
+
+def report_tier() -> None:
+    """Say on stderr, once, what `tier_for_run` found, now that bots are to run in it."""
+    for line in _tier_report:
+        print(line, file=sys.stderr)
+    _tier_report.clear()
 
 
 class NothingToGrade(InputError):
@@ -252,7 +270,8 @@ def check_bots(paths: list[str]) -> tuple[list[str], list[str]]:
     Every bot is compiled here, once, before any game: one that does not compile gets the
     compile-error verdict in each of its games, its message reported once. Folders and
     files that cannot be bots (a shell glob such as ``bots/nim/*`` may catch a README or
-    ``__pycache__``) are skipped with a note on stderr; a missing file is an error.
+    ``__pycache__``) are skipped with a note on stderr; a missing file is an error. With
+    bots to run, the tier's warnings follow (`report_tier`).
     """
     from judge.sandbox import CompileError, ToolchainMissing, program_for
     from judge.sandbox.languages import SettingsError
@@ -291,6 +310,7 @@ def check_bots(paths: list[str]) -> tuple[list[str], list[str]]:
             + " (its language is not installed here)")
     if not bots:
         raise InputError("no bot files among the arguments")
+    report_tier()
     return bots, skipped
 
 

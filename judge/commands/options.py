@@ -73,11 +73,13 @@ def add_output_options(p: argparse.ArgumentParser, extra: tuple[str, ...] = ("ht
                    "keep their end, …/alice/main.c, and some columns are merged or left out; "
                    "the other formats always give everything)")
     p.add_argument("--output-dir", metavar="DIR",
-                   help="also write every table (bots or standings, crosstable, games) to "
-                   "its own file in DIR, in the --format (csv: NAME.csv); stdout then has one"
+                   help="write every table (bots or standings, crosstable, games) to its "
+                   "own file in DIR, in the --format (csv: NAME.csv)"
                    + ("; with --format html, a grading run's page per bot for its author "
                       "(NAME.html: its games only, at the --feedback level) and index.html"
-                      if "gradebook" in extra else ""))
+                      if "gradebook" in extra else "")
+                   + ". Files only: stdout gets one line saying what was written where, "
+                   "and the report itself goes to --output FILE if given")
     p.add_argument("--db", default=DEFAULT_DB, metavar="FILE",
                    help=f"the results database (default: {DEFAULT_DB} in this directory)")
 
@@ -129,6 +131,9 @@ def add_harness_options(p: argparse.ArgumentParser, jobs: bool = True, seed: boo
                    "system, a private tmpfs) when it is installed (auto, the default), always "
                    "(bwrap), or without namespaces (none); as root each game also gets a uid "
                    "and cgroups of its own. The tier a run had is printed and recorded")
+    p.add_argument("-v", "--verbose", action="store_true",
+                   help="list each confinement guarantee that does not hold here, and how to "
+                   "get it (by default one line counts them)")
     p.add_argument("--languages", metavar="FILE",
                    help="a TOML file that changes or adds languages (the shape of the "
                    "judge's own table: see docs/bots.md)")

@@ -9,11 +9,12 @@ import sys
 from pathlib import Path
 
 from judge import install_hint
-from judge.commands.inputs import harness_setup
-from judge.commands.options import add_harness_options
+from judge.commands.inputs import harness_setup, report_tier
+from judge.commands.options import DEFAULT_DB, add_harness_options
 from judge.games.base import InputError
 
-HINT = f"judge serve needs the web extra: {install_hint('web')}"
+HINT = ("judge serve needs Starlette and uvicorn, which this installation of the judge "
+        f"lacks: {install_hint('web')}")
 #: the port served when --port is not given
 PORT = 8000
 
@@ -52,7 +53,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--bots", type=Path, metavar="FOLDER",
                    help="the folder of bots the browser may play against or watch")
     p.add_argument("--db", type=Path, metavar="FILE",
-                   help="a results database whose stored games the browser may open")
+                   help=f"a results database whose stored games the browser may open "
+                   f"(default: {DEFAULT_DB} in this directory, when there is one)")
     p.add_argument("--idle", type=float, default=600.0, metavar="SECONDS",
                    help="end a game (and its bot) left this long without a request "
                    "(default: 600)")
@@ -75,8 +77,9 @@ def run(args: argparse.Namespace) -> int:
 
     if args.bots is not None and not args.bots.is_dir():
         raise InputError(f"--bots {args.bots} is not a folder")
-    if args.db is not None and not args.db.is_file():
-        raise InputError(f"--db {args.db}: no such results database")
+    db = database(args.db)
+    if db is not None and not db.is_file():
+        raise InputError(f"--db {db}: no such results database")
     if not 0 <= args.port < 65536:
         raise InputError(f"--port is 0 to 65535, not {args.port}")
     if not args.idle > 0:
@@ -86,8 +89,10 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise InputError(str(exc)) from None
     setup = harness_setup(args)
+    if args.bots is not None:  # bots may be played: what their confinement lacks
+        report_tier()
     served = Served(bots=args.bots, limits=setup.limits, sandbox=setup.sandbox,
-                    seed=setup.seed, idle_seconds=args.idle, db=args.db)
+                    seed=setup.seed, idle_seconds=args.idle, db=db)
     config = uvicorn.Config(create_app(served, guard), host=args.host, port=args.port,
                             log_level="warning", ws_max_size=1 << 16)
     server = uvicorn.Server(config)
@@ -117,6 +122,15 @@ def run(args: argparse.Namespace) -> int:
 
     asyncio.run(main())
     return 0
+
+
+def database(given: Path | None) -> Path | None:
+    """The results database whose games the app opens: --db, else `DEFAULT_DB` of this
+    directory when there is one (the database `judge show` reads), else none."""
+    if given is not None:
+        return given
+    default = Path(DEFAULT_DB)
+    return default if default.is_file() else None
 
 
 def stored_game_link(db: str, run_id: int, number: int) -> str:

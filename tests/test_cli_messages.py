@@ -1,0 +1,217 @@
+"""The command line's own messages: a misspelt option or command, the tier's warnings, the
+browser app's database, counts in words."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from judge.commands import inputs
+from judge.games.base import InputError
+from judge.report import plural
+from judge.sandbox.tiers import Tier
+from tests.command import judge
+
+ROOT = Path(__file__).resolve().parent.parent
+OPTIMAL = str(ROOT / "bots" / "nim" / "optimal.py")
+
+
+# --- a misspelt option or command -------------------------------------------------------------
+
+
+def test_a_misspelt_option_is_named_with_the_one_meant_under_the_commands_usage(tmp_path):
+    out = judge("run", "--game", "nim", "--fail-fats", "3", OPTIMAL, cwd=tmp_path)
+    assert out.returncode == 2
+    assert out.stderr.startswith("usage: judge run ")
+    assert out.stderr.splitlines()[-1] == ("judge: error: unrecognized option --fail-fats: "
+                                           "did you mean --fail-fast?")
+    assert not (tmp_path / "judge-results.sqlite").exists()
+
+
+def test_a_misspelt_required_option_is_named_rather_than_the_option_it_leaves_out(tmp_path):
+    out = judge("run", "--gmae", "nim", OPTIMAL, cwd=tmp_path)
+    assert out.returncode == 2
+    assert out.stderr.startswith("usage: judge run ")
+    assert out.stderr.splitlines()[-1] == ("judge: error: unrecognized option --gmae: "
+                                           "did you mean --game?")
+
+
+def test_a_misspelt_option_with_its_value_after_an_equals_sign_is_named_alone(tmp_path):
+    out = judge("show", "--detials=yes", cwd=tmp_path)
+    assert out.returncode == 2 and out.stderr.startswith("usage: judge show ")
+    assert out.stderr.splitlines()[-1] == ("judge: error: unrecognized option --detials: "
+                                           "did you mean --details?")
+
+
+def test_a_misspelt_command_is_named_with_the_one_meant(tmp_path):
+    out = judge("rnu", "--game", "nim", cwd=tmp_path)
+    assert out.returncode == 2
+    assert out.stderr.splitlines() == ["usage: judge [-h] [--version] COMMAND ...",
+                                       "judge: error: unknown command rnu: did you mean run?"]
+
+
+def test_a_misspelt_option_before_the_command_is_the_top_levels(tmp_path):
+    out = judge("--verison", cwd=tmp_path)
+    assert out.returncode == 2
+    assert out.stderr.splitlines()[-1] == ("judge: error: unrecognized option --verison: "
+                                           "did you mean --version?")
+
+
+def test_an_extra_argument_is_refused_under_the_commands_usage(tmp_path):
+    out = judge("show", "1", "2", cwd=tmp_path)
+    assert out.returncode == 2 and out.stderr.startswith("usage: judge show ")
+    assert out.stderr.splitlines()[-1] == "judge: error: unrecognized arguments: 2"
+
+
+# --- the tier's warnings ----------------------------------------------------------------------
+
+#: an ordinary user's tier with bubblewrap: three guarantees do not hold
+BWRAP = Tier("bwrap", uid=False, cgroups=False, helper=True)
+#: a tier that lacks one guarantee (fair CPU)
+ALL_BUT_FAIR = Tier("bwrap", uid=True, cgroups=True, helper=True, cgroup_version=1,
+                    cgroup_limits=True, fair=False)
+
+
+@pytest.fixture
+def tier_here(monkeypatch):
+    """Make `tier_for` give the tier passed to the returned function."""
+    def use(tier: Tier) -> None:
+        monkeypatch.setattr("judge.sandbox.tier_for", lambda mode: tier)
+        monkeypatch.setattr("judge.sandbox.waiting.blind_reason", lambda tier: None)
+
+    yield use
+    inputs._tier_report.clear()
+
+
+def test_the_tiers_warnings_are_one_line_that_counts_them(tier_here, capsys):
+    tier_here(BWRAP)
+    assert len(BWRAP.warnings()) == 3
+    inputs.tier_for_run("auto")
+    assert capsys.readouterr().err == ""  # nothing until bots are to run
+    inputs.report_tier()
+    assert capsys.readouterr().err == ("judge: warning: confinement bwrap: 3 guarantees "
+                                       "missing here (--verbose says which)\n")
+    inputs.report_tier()
+    assert capsys.readouterr().err == ""  # once
+
+
+def test_verbose_gives_each_missing_guarantee_in_full(tier_here, capsys):
+    tier_here(BWRAP)
+    inputs.tier_for_run("auto", verbose=True)
+    inputs.report_tier()
+    lines = capsys.readouterr().err.splitlines()
+    assert lines == ["judge: warning: confinement bwrap: 3 guarantees missing here:",
+                     *(f"judge: warning: {line}" for line in BWRAP.warnings())]
+
+
+def test_one_missing_guarantee_is_one_guarantee(tier_here, capsys):
+    tier_here(ALL_BUT_FAIR)
+    inputs.tier_for_run("bwrap")
+    inputs.report_tier()
+    assert "confinement bwrap+uid+cgroups: 1 guarantee missing here (" in capsys.readouterr().err
+
+
+def test_a_missing_bot_file_is_not_preceded_by_the_tiers_warnings(tier_here, capsys,
+                                                                  tmp_path):
+    tier_here(BWRAP)
+    inputs.tier_for_run("auto")
+    with pytest.raises(InputError, match="no such file"):
+        inputs.check_bots([str(tmp_path / "nosuch.py")])
+    assert capsys.readouterr().err == ""
+    assert inputs.check_bots([OPTIMAL]) == ([OPTIMAL], [])  # bots to run: now it is said
+    assert "3 guarantees missing here" in capsys.readouterr().err
+
+
+@pytest.fixture
+def weak_tier() -> Tier:
+    """The tier of `--sandbox none` here, which lacks at least the filesystem's guarantee."""
+    from judge.sandbox import tier_for
+
+    try:
+        tier = tier_for("none")
+    except InputError as exc:
+        pytest.skip(f"--sandbox none does not run here: {exc}")
+    assert tier.warnings()
+    return tier
+
+
+def test_a_command_line_error_comes_alone(weak_tier, tmp_path):
+    out = judge("run", "--game", "nim", "--sandbox", "none", "nosuch.py", cwd=tmp_path)
+    assert out.returncode == 2
+    assert out.stderr == "judge: error: bot nosuch.py: no such file\n"
+
+
+def test_a_run_says_the_tiers_warnings_in_one_line_and_in_full_with_verbose(weak_tier,
+                                                                          tmp_path):
+    (tmp_path / "starts.txt").write_text("3 4 5\n")
+    run = ("run", "--game", "nim", "--sandbox", "none", "--tests", "starts.txt", "--db",
+           "r.db", OPTIMAL)
+    out = judge(*run, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    said = [line for line in out.stderr.splitlines() if "guarantee" in line]
+    count = plural(len(weak_tier.warnings()), "guarantee")
+    assert said == [f"judge: warning: confinement {weak_tier.name}: {count} missing here "
+                    f"(--verbose says which)"]
+    out = judge(*run, "--verbose", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    for line in weak_tier.warnings():
+        assert f"judge: warning: {line}\n" in out.stderr
+
+
+# --- judge serve ------------------------------------------------------------------------------
+
+
+def test_serve_help_still_works_and_names_its_default_database(tmp_path):
+    out = judge("serve", "--help", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("usage: judge serve ")
+    assert "judge-results.sqlite in this directory" in " ".join(out.stdout.split())
+
+
+def test_serve_opens_the_results_database_of_this_directory_as_show_does(tmp_path,
+                                                                        monkeypatch):
+    from judge.commands.options import DEFAULT_DB
+    from judge.commands.serve import database
+
+    monkeypatch.chdir(tmp_path)
+    assert database(None) is None  # none here: the app opens no stored games
+    (tmp_path / DEFAULT_DB).write_bytes(b"")
+    assert DEFAULT_DB == "judge-results.sqlite"
+    assert database(None) == Path("judge-results.sqlite")
+    assert database(Path("other.db")) == Path("other.db")  # --db wins
+
+
+def test_no_command_but_serve_loads_the_web_app():
+    check = ("import sys; from judge.cli import build_parser; build_parser([]); "
+             "build_parser(['run']); "
+             "print(sorted(m for m in ('starlette', 'uvicorn', 'judge.web') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True,
+                         timeout=120, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"
+
+
+def test_the_browser_apps_packages_are_the_judges_own_and_the_web_extra_still_names_them():
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    names = {d.split(">")[0].split("=")[0].lower() for d in project["dependencies"]}
+    assert {"starlette", "uvicorn", "websockets"} <= names
+    assert "web" in project["optional-dependencies"]
+    assert not any(d.startswith("distributed") for d in project["dependencies"])
+
+
+# --- counts in words --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("n, words", [(0, "0 games"), (1, "1 game"), (2, "2 games")])
+def test_a_count_takes_the_singular_only_for_one(n, words):
+    assert plural(n, "game") == words
+
+
+def test_an_irregular_plural_is_given():
+    assert plural(1, "data set", "data sets") == "1 data set"
+    assert plural(3, "match", "matches") == "3 matches"
