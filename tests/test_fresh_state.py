@@ -605,6 +605,20 @@ def machine_files():
                     pass
     return out
 import threading
+class Sysinfo(ctypes.Structure):
+    _fields_ = [("uptime", ctypes.c_long), ("loads", ctypes.c_ulong * 3),
+                ("totalram", ctypes.c_ulong), ("freeram", ctypes.c_ulong),
+                ("sharedram", ctypes.c_ulong), ("bufferram", ctypes.c_ulong),
+                ("totalswap", ctypes.c_ulong), ("freeswap", ctypes.c_ulong),
+                ("procs", ctypes.c_ushort), ("pad", ctypes.c_ushort),
+                ("totalhigh", ctypes.c_ulong), ("freehigh", ctypes.c_ulong),
+                ("mem_unit", ctypes.c_uint), ("rest", ctypes.c_char * 8)]
+def machine():
+    info = Sysinfo()
+    if libc.sysinfo(ctypes.byref(info)):
+        raise OSError(ctypes.get_errno(), "sysinfo")
+    return [list(info.loads), info.freeram, info.sharedram, info.bufferram, info.procs]
+told_before = machine()
 before = machine_files()
 held = [os.open(sys.executable, os.O_RDONLY) for _ in range(20)] + [
     fd for _ in range(10) for fd in os.pipe()]
@@ -624,8 +638,10 @@ for _ in range(5):
         os._exit(0)
     os.waitpid(pid, 0)
 after = machine_files()
+told_after = machine()
 for t in threads:
     t.join()
+tell("SYSINFO", [told_before, told_after])
 tell("SHOWN", sorted(set(before) & {"/proc/meminfo", "/proc/vmstat", "/proc/stat",
                                     "/proc/sys/fs/file-nr", "/proc/sys/fs/aio-nr"}))
 tell("CHANGED", sorted(path for path in before if after.get(path) != before[path]))
@@ -639,12 +655,16 @@ MOVING_ANYWAY = {"/proc/uptime", "/proc/cpuinfo"}
 @pytest.mark.parametrize("mode", MODES)
 def test_no_machine_wide_counter_a_bot_can_move_is_in_view(mode: str, tmp_path: Path) -> None:
     # under bubblewrap in every tier, and as root without it: /proc shows processes only
-    # (as root), or the machine-wide files are masked (an ordinary user's bubblewrap)
+    # (as root), or the machine-wide files are masked (an ordinary user's bubblewrap); and
+    # sysinfo, which the C library needs, tells figures that do not move
     if mode == "none" and not AS_ROOT:
         pytest.skip("without root or bubblewrap the bot sees the machine's /proc")
+    needs_helper(mode)
     record = game(contestant(tmp_path / "mover", PROC_MOVER), mode,
                   limits=replace(LIMITS, first_move_seconds=20.0))
-    found = {key: json.loads(seen_line(record, key)) for key in ("SHOWN", "CHANGED")}
+    found = {key: json.loads(seen_line(record, key)) for key in ("SHOWN", "CHANGED", "SYSINFO")}
+    told_before, told_after = found["SYSINFO"]  # (what sysinfo tells: answered by the helper)
+    assert told_before == told_after, found["SYSINFO"]
     changed = set(found["CHANGED"]) - MOVING_ANYWAY
     assert not changed, f"counters in view that moved: {sorted(changed)}"
     assert found["SHOWN"] == [], found["SHOWN"]

@@ -11,6 +11,9 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include <sys/socket.h>
+#include <sys/uio.h>
+
 #include "exec.h"
 
 /* in a child of the launcher: the launcher's pid, the parent that -p names */
@@ -18,6 +21,9 @@ pid_t launcher_parent = 0;
 /* in a child of the launcher: where it says that its private namespaces are made ("n"),
    or closes without a word (none made), so that the launcher holds them (see `hold`) */
 int ready_fd = -1;
+/* in a child of the launcher that becomes the bot: where it sends the launcher its filter's
+   listener (-1: none; a reaper makes its own) */
+int notice_fd = -1;
 
 volatile sig_atomic_t judge_gone = 0;
 
@@ -94,4 +100,41 @@ const char *become(long uid) {
 void join_cgroup(int fd) {
     if (write(fd, "0", 1) != 1) die("join cgroup", NULL);
     close(fd);
+}
+
+/* send `fd` (or, if it is -1, nothing but a byte) over the socket `sock` */
+void send_fd(int sock, int fd) {
+    char byte = 0, room[CMSG_SPACE(sizeof(int))];
+    struct iovec iov = {&byte, 1};
+    struct msghdr msg = {0};
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    if (fd >= 0) {
+        memset(room, 0, sizeof room);
+        msg.msg_control = room;
+        msg.msg_controllen = sizeof room;
+        struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+        c->cmsg_level = SOL_SOCKET;
+        c->cmsg_type = SCM_RIGHTS;
+        c->cmsg_len = CMSG_LEN(sizeof(int));
+        memcpy(CMSG_DATA(c), &fd, sizeof fd);
+    }
+    if (sendmsg(sock, &msg, 0) != 1) die("sendmsg", "listener");
+}
+
+/* the descriptor `send_fd` sent over `sock`, or -1 (none, or the sender died first) */
+int receive_fd(int sock) {
+    char byte, room[CMSG_SPACE(sizeof(int))];
+    struct iovec iov = {&byte, 1};
+    struct msghdr msg = {0};
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = room;
+    msg.msg_controllen = sizeof room;
+    if (recvmsg(sock, &msg, MSG_CMSG_CLOEXEC) != 1) return -1;
+    struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+    if (!c || c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS) return -1;
+    int fd;
+    memcpy(&fd, CMSG_DATA(c), sizeof fd);
+    return fd;
 }

@@ -23,6 +23,11 @@ extern pid_t launcher_parent;
 /* in a child of the launcher: where it says that its private namespaces are made ("n"),
    or closes without a word (none made), so that the launcher holds them */
 extern int ready_fd;
+/* in a child of the launcher that becomes the bot: where it sends its filter's listener */
+extern int notice_fd;
+/* send a descriptor (or -1: none) over a socket; receive one (-1: none came) */
+void send_fd(int sock, int fd);
+int receive_fd(int sock);
 /* set by `on_term`: the judge is gone (SIGTERM, its parent-death signal) */
 extern volatile sig_atomic_t judge_gone;
 void on_term(int sig);
@@ -36,8 +41,11 @@ const char *become(long uid);
 void join_cgroup(int fd);
 
 /* ---- seccomp.c ---- */
-/* no new privileges, and the bot's system call filter (see seccomp.c) */
-void filter_calls(void);
+/* no new privileges, and the bot's system call filter (see seccomp.c); with `supervised`,
+   the listener on which the calls it hands over are answered, or -1 */
+int filter_calls(int supervised);
+/* answer one call handed over on `listener` (its `sysinfo`) */
+void answer_notice(int listener);
 /* print the calls the filter allows, as built (`judge-exec -S`) */
 void print_calls(void);
 

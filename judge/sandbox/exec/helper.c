@@ -21,6 +21,8 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <poll.h>
+#include <sys/signalfd.h>
 
 #include "exec.h"
 
@@ -105,7 +107,28 @@ struct bot {
     const char *chdir_to;
     char **writable;
     int nwritable;
+    /* where the bot's side sends the reaper the filter's listener (-1: no reaper) */
+    int notice_sock;
 };
+
+/* The next signal the reaper waits for (SIGCHLD, SIGTERM), answering meanwhile the calls
+   its bot's filter hands over on `*listener` (set to -1 once no process is left to make
+   one); 0 when woken by something else. */
+static int next_signal(sigset_t *waited, int sfd, int *listener) {
+    if (*listener < 0 || sfd < 0) return sigwaitinfo(waited, NULL);
+    struct pollfd fds[2] = {{sfd, POLLIN, 0}, {*listener, POLLIN, 0}};
+    if (poll(fds, 2, -1) < 0) return 0;
+    if (fds[1].revents & POLLIN) {
+        answer_notice(*listener);
+    } else if (fds[1].revents & (POLLHUP | POLLERR | POLLNVAL)) {
+        close(*listener);
+        *listener = -1;
+    }
+    struct signalfd_siginfo si;
+    if ((fds[0].revents & POLLIN) && read(sfd, &si, sizeof si) == (ssize_t)sizeof si)
+        return (int)si.ssi_signo;
+    return 0;
+}
 
 static int become_bot(struct bot *b) {
     for (int k = 0; k < b->ncg; k++) join_cgroup(b->cgroups[k]);
@@ -125,7 +148,14 @@ static int become_bot(struct bot *b) {
         if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)) die("no_new_privs", NULL);
         landlock_bot(b->writable, b->nwritable);
     }
-    if (b->seccomp) filter_calls();
+    if (b->seccomp) {
+        int listener = filter_calls(b->notice_sock >= 0);
+        if (b->notice_sock >= 0) {  /* (to the reaper, which answers on it) */
+            send_fd(b->notice_sock, listener);
+            close(b->notice_sock);
+            if (listener >= 0) close(listener);
+        }
+    }
     if (b->chdir_to && chdir(b->chdir_to)) die("chdir", b->chdir_to);
     for (int k = 0; k < b->nreset; k++) {
         if (write(b->resets[k], "0", 1) != 1) die("reset counter", NULL);
@@ -209,7 +239,7 @@ int helper(int argc, char **argv) {
     }
     if (i + 1 >= argc) { errno = EINVAL; die("no command", NULL); }
     struct bot bot = {argv + i + 1, uid, ppid, ncg, nlim, nown, nreset, seccomp, status_fd,
-                      cgroups, resets, lims, own, chdir_to, writable, nwritable};
+                      cgroups, resets, lims, own, chdir_to, writable, nwritable, notice_fd};
 
     if (mnt_fd >= 0) {  /* (its root and working folder are then the namespace's root) */
         if (setns(mnt_fd, CLONE_NEWNS)) die("setns", "mount namespace");
@@ -322,9 +352,23 @@ int helper(int argc, char **argv) {
         if (prctl(PR_SET_DUMPABLE, 0)) die("dumpable", NULL);
         /* the bot's side shares this memory until its exec: no copy of the page tables,
            no copy-on-write faults */
+        /* the filter hands the bot's calls of `sysinfo` to this reaper (`answer_notice`):
+           the bot's side sends it the listener here before its exec */
+        int pair[2] = {-1, -1};
+        if (seccomp && socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pair))
+            die("socketpair", NULL);
+        bot.notice_sock = pair[1];
         pid_t child = clone(reaped_bot, reaper_stack + sizeof reaper_stack,
                             CLONE_VM | CLONE_VFORK | SIGCHLD, &bot);
         if (child < 0) die("clone", NULL);
+        int listener = -1, sfd = -1;
+        if (pair[0] >= 0) {  /* (the bot's side has exec'd or died: nothing to wait for) */
+            close(pair[1]);
+            listener = receive_fd(pair[0]);
+            close(pair[0]);
+            if (listener >= 0 && (sfd = signalfd(-1, &waited, SFD_CLOEXEC)) < 0)
+                die("signalfd", NULL);
+        }
         int status = 0, code = 126, reaped;
         /* a judge that is gone does not read its status pipe: the report must not end
            the reaper (SIGPIPE) before it has reaped all (set here, not in the bot) */
@@ -354,7 +398,7 @@ int helper(int argc, char **argv) {
                 status_fd = -1;
             }
             if (reaped < 0 && errno == ECHILD) break;
-            if (sigwaitinfo(&waited, NULL) == SIGTERM && !judge_gone) judge_gone = 1;
+            if (next_signal(&waited, sfd, &listener) == SIGTERM && !judge_gone) judge_gone = 1;
         }
         _exit(code);
     }

@@ -35,6 +35,7 @@ static struct {
     long uid;
     int ns[2];
     int own_ipc;       /* whether it makes an IPC namespace of its own (-i) */
+    int listener;      /* where its bot's filter hands over calls to answer (-1: none) */
 } kids[MAX_KIDS];
 
 /* the launcher's own oom_score_adj before it protected itself: its children get it back */
@@ -66,6 +67,8 @@ static void report(pid_t pid, int status, const struct rusage *ru) {
            mounts) delays neither the bot's exit nor the report */
         for (int j = 0; j < 2; j++)
             if (kids[k].ns[j] >= 0) close(kids[k].ns[j]);
+        if (kids[k].listener >= 0) close(kids[k].listener);
+        kids[k].listener = -1;
         kids[k].pid = 0;
         return;
     }
@@ -146,7 +149,7 @@ static void hold(int k, int ready) {
 /* in the forked child: the request's descriptors where the judge asked for them, its
    environment and folder, a session of its own; then the helper with its arguments */
 static void start_child(char **argv, int argc, char **env, const char *cwd, int *fds,
-                        int nfds, const int *targets, int ready) {
+                        int nfds, const int *targets, int ready, int notice) {
     sigset_t none;
     sigemptyset(&none);
     signal(SIGCHLD, SIG_DFL);
@@ -161,6 +164,10 @@ static void start_child(char **argv, int argc, char **env, const char *cwd, int 
        ready pipe) may have the number that one of the judge's gets here */
     if ((ready_fd = fcntl(ready, F_DUPFD_CLOEXEC, base)) < 0) die("dup", NULL);
     keep[nkeep++] = ready_fd;
+    if (notice >= 0) {
+        if ((notice_fd = fcntl(notice, F_DUPFD_CLOEXEC, base)) < 0) die("dup", NULL);
+        keep[nkeep++] = notice_fd;
+    }
     for (int k = 0; k < nfds; k++) {
         if (targets[k] < 0) continue;
         if ((fds[k] = fcntl(fds[k], F_DUPFD_CLOEXEC, base)) < 0) die("dup", NULL);
@@ -185,6 +192,7 @@ struct spawn {
     int *fds;
     const int *targets;
     pid_t launcher;
+    int notice;  /* (-1, or where the child sends its filter's listener) */
 };
 
 /* A child of the launcher: it lets go of the launcher's own descriptors, then sets up and
@@ -198,7 +206,8 @@ static int spawned(void *arg) {
     close(s->sock);
     close(s->sfd);
     close(s->ready_read);
-    start_child(s->argv, s->argc, s->env, s->cwd, fds, s->nfds, s->targets, s->ready);
+    start_child(s->argv, s->argc, s->env, s->cwd, fds, s->nfds, s->targets, s->ready,
+                s->notice);
     return 126;
 }
 
@@ -253,11 +262,28 @@ int launcher(int argc, char **argv) {
         char space[CMSG_SPACE(sizeof(int) * MAX_FDS)];
         struct cmsghdr align;
     } control;
+    for (int k = 0; k < MAX_KIDS; k++) kids[k].listener = -1;
     for (;;) {
-        struct pollfd polled[2] = {{sock, POLLIN, 0}, {sfd, POLLIN, 0}};
-        if (poll(polled, 2, -1) < 0) {
+        /* the judge's requests, signals, and the listeners of the bots it started */
+        struct pollfd polled[2 + MAX_KIDS] = {{sock, POLLIN, 0}, {sfd, POLLIN, 0}};
+        int npolled = 2, whose[MAX_KIDS];
+        for (int k = 0; k < MAX_KIDS; k++)
+            if (kids[k].pid && kids[k].listener >= 0) {
+                whose[npolled - 2] = k;
+                polled[npolled++] = (struct pollfd){kids[k].listener, POLLIN, 0};
+            }
+        if (poll(polled, (nfds_t)npolled, -1) < 0) {
             if (errno == EINTR) continue;
             die("poll", NULL);
+        }
+        for (int j = 2; j < npolled; j++) {
+            int kid = whose[j - 2];
+            if (polled[j].revents & POLLIN) {
+                answer_notice(kids[kid].listener);
+            } else if (polled[j].revents) {  /* (no process of it left to call) */
+                close(kids[kid].listener);
+                kids[kid].listener = -1;
+            }
         }
         if (polled[1].revents) {
             int judge_gone = drain_signals(sfd);
@@ -304,7 +330,7 @@ int launcher(int argc, char **argv) {
             if (!kids[k].pid) slot = k;
         if (slot < 0) answer = -EAGAIN;
         pid_t pid = -1;
-        int ready[2] = {-1, -1};
+        int ready[2] = {-1, -1}, listener = -1;
         int valid = argc > 0 && envc >= 0 && cwd && ntargets == nfds && nfds >= 1 &&
                     at == nptrs && slot >= 0;
         if (valid && pipe2(ready, O_CLOEXEC) < 0) {
@@ -314,7 +340,7 @@ int launcher(int argc, char **argv) {
         const char *as = valid ? option(argv, argc, "-u") : NULL;
         if (valid) {
             struct spawn s = {argv, env, argc, nfds, ready[1], sock, sfd, ready[0], cwd, fds,
-                              targets, getpid()};
+                              targets, getpid(), -1};
             argv[argc] = NULL; /* (all parsed) */
             env[envc] = NULL;
             char **own_env = environ;
@@ -328,13 +354,24 @@ int launcher(int argc, char **argv) {
                 pid = fork();
                 if (pid == 0) _exit(spawned(&s));
             } else {
+                /* the child that becomes the bot sends its filter's listener back: its
+                   calls of sysinfo are answered here (see `answer_notice`) */
+                int notice[2] = {-1, -1};
+                if (has_flag(argv, argc, "-s") &&
+                    socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, notice) == 0)
+                    s.notice = notice[1];
                 pid = clone(spawned, spawn_stack + sizeof spawn_stack,
                             CLONE_VM | CLONE_VFORK | SIGCHLD, &s);
+                if (notice[1] >= 0) close(notice[1]);
+                if (notice[0] >= 0) {  /* (its exec or its end is behind us: no wait) */
+                    listener = pid > 0 ? receive_fd(notice[0]) : -1;
+                    close(notice[0]);
+                }
             }
             answer = pid < 0 ? -errno : pid;
             environ = own_env;  /* (what a child in this memory set for itself) */
             launcher_parent = 0;
-            ready_fd = -1;
+            ready_fd = notice_fd = -1;
             close(ready[1]);
             if (pid > 0) {
                 kids[slot].pid = pid;
@@ -342,9 +379,12 @@ int launcher(int argc, char **argv) {
                 kids[slot].uid = as ? atol(as) : -1;
                 kids[slot].own_ipc = has_flag(argv, argc, "-i");
                 kids[slot].ns[0] = kids[slot].ns[1] = -1;
+                kids[slot].listener = listener;
+                listener = -1;
                 fds[0] = -1;
             }
         }
+        if (listener >= 0) close(listener);  /* (no child to answer for) */
         for (int k = 0; k < nfds; k++)
             if (fds[k] >= 0) close(fds[k]);
         int32_t word = answer;  /* answered first: the judge goes on while a child is held */

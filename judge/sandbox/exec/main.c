@@ -24,7 +24,8 @@
  *   -r R:SOFT:HARD set resource limit R (numbers; -1 is unlimited)
  *   -o PATH        (as root) give PATH to -u's uid (chown, not following a link)
  *   -x FD          stay as the bot's parent and reaper of all it leaves, and write its wait
- *                  status to FD ("S9", "E0")
+ *                  status to FD ("S9", "E0"); with -s, answer the bot's sysinfo meanwhile
+ *                  (its filter hands the calls over: see seccomp.c)
  *   -R             the same without the report (around bwrap, whose PID 1 outlives it)
  *   -u UID         drop every group and become UID (gid UID), losing all capabilities
  *   -W PATH        (repeated) a Landlock domain of the bot's own, where it may write only
@@ -46,9 +47,10 @@
  * PPID, joins the cgroups given (so that what it forks is born in them, with no migration
  * per game), and for each request on the socket FD forks a child that does all of the
  * above (no exec of the helper per game). Without -x the child becomes the bot: the
- * launcher is its parent and reports how it ended. It holds the private namespaces a child
- * makes until it has reaped it, and when the judge is done or gone it kills every process
- * of the uids (-u) it started bots as. See `launcher()` for requests and reports.
+ * launcher is its parent, reports how it ended and answers its sysinfo (-s). It holds the
+ * private namespaces a child makes until it has reaped it, and when the judge is done or
+ * gone it kills every process of the uids (-u) it started bots as. See `launcher()` for
+ * requests and reports.
  */
 #define _GNU_SOURCE
 #include <errno.h>

@@ -1,0 +1,333 @@
+"""Bandwidth of two residual channels between bots, measured on the machine it runs on.
+
+1. `sysinfo`, between two bots playing at once on two cores (a `--jobs 2` run). For each
+   symbol a sender holds a number of extra threads (`procs`: 2 levels, 0 or 8 threads, or
+   4 levels, 0 to 15 in steps of 5; a bot may have 16 processes by default) or MiB of tmpfs
+   (`sharedram`: a file of /dev/shm grown and shrunk, 1 MiB a level), and a receiver reads
+   `sysinfo()` nine tenths into the symbol. Both are C programs run by the judge's exec
+   helper as a game's bot is (the helper its reaper, the bot under its system call filter,
+   whose `sysinfo` the helper answers; as uid 65534 when run as root), started at once and
+   synchronised only by the wall clock: an agreed start time and symbol period. The first
+   symbols are known to the receiver (it learns the levels from them); it then follows the
+   drift of the rest of the machine from the symbols it decodes.
+2. Pipe inode numbers, between consecutive games on one core. Linux numbers pipes and
+   sockets from a counter per CPU, handed out in batches of 1024, so `inode % 1024` moves
+   by one per pipe or socket made on that CPU, whoever makes it. A sender bot, at the end
+   of its game, makes pipes until `inode % 1024` is its symbol; the next game's bot makes
+   one pipe and reads `inode % 1024`. The games are played by the judge (Nim, one move
+   each), pinned to one core as a `--jobs` worker is, under bubblewrap and without it, so
+   that all the judge does between two games is in the channel. The receiver subtracts the
+   offset learnt from the first pairs; with M symbols 1024/M apart, a symbol is decoded
+   right when the residual is under half that spacing, so one set of pairs gives the
+   error rate for every M.
+
+Each figure is bits per symbol (log2 of the levels), symbols per second, the symbol error
+rate, the raw rate, and a capacity estimate: Fano's lower bound on the mutual information,
+log2 M - H(e) - e log2(M - 1) bits per symbol, for uniform symbols and error rate e.
+Whatever else runs on the machine is noise: the figures are this machine's, at that time.
+
+Run: ``python benchmarks/bench_channels.py [--periods 0.25,0.5,1,2,5,20] [--pairs 100]
+[--only sysinfo|inodes]``, as root or as an ordinary user (under 2 minutes); needs `cc`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from judge.games.nim import Nim
+from judge.players.bot import BotPlayer
+from judge.players.optimal import OptimalPlayer
+from judge.referee import play_game
+from judge.sandbox import Limits, bwrap_path
+from judge.sandbox.context import sandbox_context
+from judge.sandbox.exec_helper import helper_path
+
+#: sender and receiver of the sysinfo channel (argv: send|recv procs|sharedram START_NS
+#: PERIOD_NS CORE UNIT SYMBOLS; a symbol is a digit, the level: threads or MiB = level x UNIT)
+CHANNEL_C = r"""
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <sched.h>
+#include <sys/prctl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <sys/sysinfo.h>
+#include <time.h>
+#include <unistd.h>
+
+static int stop[64];
+
+static void *idle(void *flag) {
+    while (!__atomic_load_n((int *)flag, __ATOMIC_ACQUIRE))
+        syscall(SYS_futex, flag, FUTEX_WAIT_PRIVATE, 0, NULL, NULL, 0);
+    return NULL;
+}
+
+static void until(long long ns) {
+    struct timespec t = {ns / 1000000000, ns % 1000000000};
+    while (clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &t, NULL)) {}
+}
+
+int main(int argc, char **argv) {
+    if (argc != 8) return 2;
+    int send = argv[1][0] == 's', threads = argv[2][0] == 'p';
+    long long start = atoll(argv[3]), period = atoll(argv[4]);
+    long unit = atol(argv[6]);
+    const char *symbols = argv[7];
+    cpu_set_t cpus;
+    CPU_ZERO(&cpus);
+    CPU_SET(atoi(argv[5]), &cpus);
+    sched_setaffinity(0, sizeof cpus, &cpus);
+    prctl(PR_SET_TIMERSLACK, 1);  /* wake on time, not up to 50 us late */
+    pthread_t tid[64];
+    int held = 0, fd = -1;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, 1 << 16);
+    if (send && !threads) {
+        char path[64];
+        snprintf(path, sizeof path, "/dev/shm/channel-%d", getpid());
+        if ((fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600)) < 0) return 1;
+        unlink(path);
+    }
+    for (long i = 0; symbols[i]; i++) {
+        int level = symbols[i] - '0';
+        if (!send) {
+            struct sysinfo s;
+            until(start + i * period + period * 9 / 10);
+            sysinfo(&s);
+            printf("%u %llu\n", s.procs, (unsigned long long)s.sharedram * s.mem_unit);
+            continue;
+        }
+        until(start + i * period);
+        if (threads) {
+            int want = level * unit;
+            for (; held < want; held++) {
+                stop[held] = 0;
+                if (pthread_create(&tid[held], &attr, idle, &stop[held])) return 1;
+            }
+            for (int j = want; j < held; j++) {
+                __atomic_store_n(&stop[j], 1, __ATOMIC_RELEASE);
+                syscall(SYS_futex, &stop[j], FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+            }
+            for (; held > want; held--) pthread_join(tid[held - 1], NULL);
+        } else {
+            off_t size = (off_t)level * unit << 20;
+            if (ftruncate(fd, size) || (size && fallocate(fd, 0, 0, size))) return 1;
+        }
+    }
+    return 0;
+}
+"""
+
+#: the inode channel's bot (Nim, one heap of one counter: it takes it and the game is over);
+#: a sender (BOT_SEED = its symbol) sets the counter at the end of its game, a receiver
+#: reads it at its start
+INODE_BOT = """
+import os, sys
+
+def inode():
+    r, w = os.pipe()
+    number = os.fstat(r).st_ino
+    os.close(r)
+    os.close(w)
+    return number
+
+symbol = int(os.environ.get("BOT_SEED", "-1"))
+if symbol < 0:
+    print("inode", inode(), file=sys.stderr, flush=True)
+sys.stdin.readline()
+print("1 1", flush=True)
+sys.stdin.readline()
+while symbol >= 0 and inode() % 1024 != symbol:
+    pass
+"""
+
+#: symbols known to the receiver before the message (each level in turn)
+PREAMBLE = 16
+#: inode numbers are handed out to each CPU in batches of this many
+BATCH = 1024
+#: symbols per game transition tried on the inode channel
+LEVELS = (4, 16, 64, 256, 1024)
+
+
+def entropy(p: float) -> float:
+    return 0.0 if p <= 0 or p >= 1 else -p * math.log2(p) - (1 - p) * math.log2(1 - p)
+
+
+def fano(levels: int, errors: float) -> float:
+    """Bits per symbol that get through at least: Fano's bound for uniform symbols."""
+    if errors >= 1 - 1 / levels:
+        return 0.0
+    return math.log2(levels) - entropy(errors) - errors * math.log2(levels - 1)
+
+
+def decode(samples: list[float], sent: list[int], unit: float, levels: int) -> list[int]:
+    """The levels read from `samples`: the baseline from the preamble, then followed over
+    the last 9 symbols as decoded (the rest of the machine drifts)."""
+    bases = [s - level * unit for s, level in zip(samples[:PREAMBLE], sent, strict=False)]
+    got = []
+    for sample in samples[PREAMBLE:]:
+        level = min(levels - 1, max(0, round((sample - statistics.median(bases[-9:])) / unit)))
+        got.append(level)
+        bases.append(sample - level * unit)
+    return got
+
+
+def centred(shift: int) -> int:
+    """`shift` modulo the batch, from -512 to 511."""
+    return (shift + BATCH // 2) % BATCH - BATCH // 2
+
+
+def learn(shifts: list[int], levels: int) -> int:
+    """The offset a receiver takes from `shifts` (the sender's symbol to what it read) for
+    `levels` symbols: the one that decodes most of them right, of those the nearest to all."""
+    half = BATCH // levels / 2
+
+    def score(offset: int) -> tuple[int, int]:
+        residuals = [centred(s - offset) for s in shifts]
+        return sum(-half <= r < half for r in residuals), -sum(map(abs, residuals))
+
+    return max(range(BATCH), key=score)
+
+
+def sysinfo_trial(program: Path, kind: str, levels: int, period: float, seconds: float,
+                  unit: int, rng: random.Random) -> float:
+    """The symbol error rate of one message of random symbols."""
+    count = max(100, int(seconds / period))
+    sent = [i % levels for i in range(PREAMBLE)]
+    sent += [rng.randrange(levels) for _ in range(count)]
+    symbols = "".join(map(str, sent))
+    # (the helper stays as the bot's reaper, as for a game: it answers the bot's sysinfo)
+    as_bot = [str(helper_path()), "-R", *(["-u", "65534"] if os.geteuid() == 0 else []), "-s",
+              "--"]
+    start = time.time_ns() + 300_000_000
+    cores = sorted(os.sched_getaffinity(0))
+    argv = [str(start), str(int(period * 1e9))]
+    procs = [subprocess.Popen([*as_bot, str(program), role, kind, *argv, str(core),
+                               str(unit), symbols], stdout=subprocess.PIPE, text=True)
+             for role, core in (("send", cores[0]), ("recv", cores[-1]))]
+    out = [p.communicate()[0] for p in procs]
+    if any(p.returncode for p in procs):
+        raise RuntimeError(f"the channel's programs failed: {[p.returncode for p in procs]}")
+    rows = [line.split() for line in out[1].splitlines()]
+    samples = [float(r[0]) if kind == "procs" else float(r[1]) / (1 << 20) for r in rows]
+    got = decode(samples, sent, unit, levels)
+    errors = sum(a != b for a, b in zip(got, sent[PREAMBLE:], strict=True))
+    return errors / count
+
+
+def bench_sysinfo(periods: list[float], seconds: float, shm_mib: int) -> None:
+    """Channel 1: each figure, number of levels and period, and the best rate of each."""
+    print(f"\n1. sysinfo between two bots at once (sender on core 0, receiver on the last; "
+          f"{seconds:g} s or 100 symbols per message)")
+    print(f"  {'figure':10} {'levels':>6} {'period':>8} {'sym/s':>6} {'bits/sym':>8} "
+          f"{'errors':>7} {'raw b/s':>8} {'capacity b/s':>12}")
+    with tempfile.TemporaryDirectory() as tmp:
+        os.chmod(tmp, 0o755)
+        source, program = Path(tmp, "channel.c"), Path(tmp, "channel")
+        source.write_text(CHANNEL_C)
+        subprocess.run(["cc", "-O2", "-pthread", "-o", str(program), str(source)], check=True)
+        rng = random.Random(1)
+        for kind, units in (("procs", {2: 8, 4: 5}), ("sharedram", {2: shm_mib, 4: shm_mib})):
+            best = (0.0, "")
+            for levels, unit in units.items():
+                for period in periods:
+                    errors = sysinfo_trial(program, kind, levels, period, seconds, unit, rng)
+                    rate = 1 / period
+                    capacity = fano(levels, errors) * rate
+                    print(f"  {kind:10} {levels:6} {period * 1000:6g} ms {rate:6.0f} "
+                          f"{math.log2(levels):8.0f} {errors:7.1%} "
+                          f"{math.log2(levels) * rate:8.0f} {capacity:12.1f}")
+                    best = max(best, (capacity, f"{levels} levels, {period * 1000:g} ms, "
+                                                f"{errors:.1%} errors"))
+            print(f"  best {kind}: {best[0]:.0f} bits/s ({best[1]})")
+
+
+def bench_inodes(pairs: int, calibration: int) -> None:
+    """Channel 2: in each sandbox mode, the symbols decoded right for each number of them."""
+    core = max(os.sched_getaffinity(0))
+    os.sched_setaffinity(0, {core})  # the judge and its bots on one core, as with --jobs
+    modes = ["none", "bwrap"] if bwrap_path() else ["none"]
+    print(f"\n2. pipe inode numbers between consecutive games on core {core} "
+          f"({calibration} pairs to learn the offset, then {pairs} pairs): the share of")
+    print("  symbols decoded right and the bits per game transition, with M symbols")
+    columns = "".join(f"   {f'M={m}':>9}" for m in LEVELS)
+    print(f"  {'mode':6} {'offset':>6} {'ms/game':>7}{columns}   residual: median / worst")
+    game, limits, rng = Nim(), Limits(), random.Random(2)
+    with tempfile.TemporaryDirectory() as tmp:
+        os.chmod(tmp, 0o755)
+        bot = Path(tmp, "bot.py")
+        bot.write_text(INODE_BOT)
+        bot.chmod(0o644)
+
+        def played(symbol: int | None, mode: str) -> str:
+            player = BotPlayer(bot, limits, mode, seed=symbol)
+            record = play_game(game, [player, OptimalPlayer()], game.parse_position("1"),
+                               limits)
+            if record.verdict.code != "ok":
+                raise RuntimeError(f"a game ended {record.verdict}")
+            return record.stderr[0] or ""
+
+        for mode in modes:
+            try:
+                played(None, mode)  # the judge's first game starts its launchers
+                began = time.perf_counter()
+                shifts = []
+                for _ in range(calibration + pairs):
+                    symbol = rng.randrange(BATCH)
+                    played(symbol, mode)
+                    shifts.append((int(played(None, mode).split()[1]) - symbol) % BATCH)
+                seconds = (time.perf_counter() - began) / (calibration + pairs) / 2
+            finally:
+                sandbox_context().close()
+            learnt, tried = shifts[:calibration], shifts[calibration:]
+            offset = learn(learnt, BATCH)
+            line = f"  {mode:6} {offset:6} {seconds * 1000:7.0f}"
+            for levels in LEVELS:
+                half, own = BATCH // levels / 2, learn(learnt, levels)
+                errors = sum(not -half <= centred(s - own) < half for s in tried) / len(tried)
+                line += f"   {1 - errors:4.0%} {fano(levels, errors):4.1f}"
+            residuals = sorted((centred(s - offset) for s in tried), key=abs)
+            print(f"{line}   {residuals[len(residuals) // 2]} / {residuals[-1]}")
+
+
+def main() -> None:
+    """Print the figures."""
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--periods", default="0.25,0.5,1,2,5,20",
+                    help="symbol periods of the sysinfo channel, ms (default 0.25,0.5,1,2,5,20)")
+    ap.add_argument("--seconds", type=float, default=1.5,
+                    help="length of each sysinfo message, s (at least 100 symbols)")
+    ap.add_argument("--shm-mib", type=int, default=1,
+                    help="MiB of tmpfs per level of the sharedram channel (default 1)")
+    ap.add_argument("--pairs", type=int, default=100,
+                    help="sender/receiver game pairs per sandbox mode (default 100)")
+    ap.add_argument("--calibration", type=int, default=20,
+                    help="pairs before those, to learn the offset (default 20)")
+    ap.add_argument("--only", choices=("all", "sysinfo", "inodes"), default="all")
+    args = ap.parse_args()
+    load = os.getloadavg()[0]
+    print(f"{os.cpu_count()} cores, Linux {os.uname().release}, load average {load:.2f}, "
+          f"{'root' if os.geteuid() == 0 else 'an ordinary user'}; {time.ctime()}")
+    if args.only != "inodes":
+        bench_sysinfo([float(p) / 1000 for p in args.periods.split(",")], args.seconds,
+                      args.shm_mib)
+    if args.only != "sysinfo":
+        bench_inodes(args.pairs, args.calibration)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
