@@ -428,19 +428,6 @@ report("NET " + os.readlink("/proc/self/ns/net"), True)
 report("LINKS " + " ".join(name for _, name in socket.if_nameindex()), True)
 """
 
-TIME_WAIT = """
-server = socket.socket()
-server.bind(("127.0.0.1", 0))
-server.listen()
-client = socket.create_connection(server.getsockname())
-accepted, _ = server.accept()
-accepted.close()  # (closed first: the accepted side waits in TIME-WAIT)
-client.close()
-report(f"PORT {server.getsockname()[1]}", True)
-server.close()
-"""
-
-
 def seen_line(record: GameRecord, key: str) -> str:
     return next(x[len(f"GOT {key} "):] for x in said(record).splitlines()
                 if x.startswith(f"GOT {key} "))
@@ -450,30 +437,23 @@ def seen_line(record: GameRecord, key: str) -> str:
 @pytest.mark.parametrize("mode", MODES)
 def test_every_game_has_a_network_namespace_of_its_own_with_only_its_loopback(
         mode: str, tmp_path: Path) -> None:
-    # never the host's, never an earlier game's: a port an earlier game left in TIME-WAIT
-    # is free in the next game of the same slot
-    plain = write_bot(tmp_path / "plain", NET_SEEN)
-    waits = write_bot(tmp_path / "waits", NET_SEEN + TIME_WAIT)
-    try:
-        seen = set()
-        waited = play(waits, mode)
-        assert waited.verdict.code == verdicts.OK, waited.verdict
-        port = seen_line(waited, "PORT")
-        binds = write_bot(tmp_path / "binds", NET_SEEN + f"""
-def bind():
-    socket.socket().bind(("127.0.0.1", {port}))
-attempt("bind", bind)
+    # never the host's, never an earlier game's; and no IP socket to use in it (a socket
+    # moves the machine's TCP and UDP counters, which another bot reads)
+    plain = write_bot(tmp_path / "plain", NET_SEEN + """
+attempt("an IP socket", lambda: socket.socket().close())
+attempt("a UDP socket", lambda: socket.socket(socket.AF_INET6, socket.SOCK_DGRAM).close())
 """)
-        records = [waited] + [play(plain, mode) for _ in range(SLOTS_PER_PROCESS)]
-        records.append(play(binds, mode))
+    try:
+        records = [play(plain, mode) for _ in range(SLOTS_PER_PROCESS + 1)]
     finally:
         sandbox_context().close()
+    seen = set()
     for record in records:
         assert record.verdict.code == verdicts.OK, record.verdict
         assert seen_line(record, "LINKS") == "lo"
+        assert "NOT an IP socket" in said(record) and "NOT a UDP socket" in said(record)
         seen.add(seen_line(record, "NET"))
     assert os.readlink("/proc/self/ns/net") not in seen
-    assert "GOT bind" in said(records[-1]), said(records[-1])
 
 
 def _mount_points(mountinfo: str) -> set[str]:
@@ -508,21 +488,25 @@ def test_bwrap_starts_in_a_mount_namespace_without_sys_and_the_judges_keeps_it(
     assert _mount_points(Path("/proc/self/mountinfo").read_text()) == _mount_points(ours)
 
 
-def test_sockets_of_other_families_are_refused(tmp_path: Path) -> None:
-    # (some the kernel keeps outside any network namespace: AF_VSOCK reaches the host)
+def test_a_bot_has_a_pair_of_local_sockets_and_the_routing_netlink_and_no_other(
+        tmp_path: Path) -> None:
+    # (some families the kernel keeps outside any network namespace: AF_VSOCK reaches the
+    # host; a local socket named by a path reaches whatever of its user listens there)
     attack = """
 import socket
-for family in (40, 17, 30, 38, 41):  # AF_VSOCK, AF_PACKET, AF_TIPC, AF_ALG, AF_KCM
+for family in (40, 17, 30, 38, 41, 2, 10, 1):  # VSOCK, PACKET, TIPC, ALG, KCM, INET(6), UNIX
     attempt(f"socket {family}", lambda: socket.socket(family, socket.SOCK_DGRAM))
-attempt("socket 1", lambda: socket.socket(socket.AF_UNIX))
-attempt("socket 16", lambda: socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 0))
+attempt("socketpair", lambda: socket.socketpair())
+attempt("netlink 0", lambda: socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 0))
+attempt("netlink 4", lambda: socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 4))
 """
     for mode in MODES:
         record = play(write_bot(tmp_path / mode, attack), mode)
         text = said(record)
-        for family in (40, 17, 30, 38, 41):
+        for family in (40, 17, 30, 38, 41, 2, 10, 1):
             assert f"NOT socket {family} (OSError: [Errno 97]" in text, text
-        assert "GOT socket 1" in text and "GOT socket 16" in text, text
+        assert "GOT socketpair" in text and "GOT netlink 0" in text, text
+        assert "NOT netlink 4" in text, text
 
 
 @pytest.mark.needs_bwrap
@@ -1231,14 +1215,28 @@ def test_a_bot_cannot_write_the_judges_cache(mode: str, tmp_path: Path) -> None:
     if mode == "none" and os.geteuid() != 0 and landlock_abi() < 1:
         pytest.skip("without Landlock a bot of the judge's uid writes what the judge may")
     before = Path(helper).read_bytes()
+    # another process of the judge's user (not a child of this one, which `play` checks)
+    victim_pid = int(subprocess.run(["sh", "-c", "sleep 60 >/dev/null 2>&1 & echo $!"],
+                                    capture_output=True, text=True, check=True).stdout)
     attack = f"""
 attempt("write into the cache", lambda: open({str(cache_dir())!r} + "/planted", "w").close())
 attempt("replace the helper", lambda: os.replace(
     open("copy", "wb").name, {helper!r}))
+attempt("set another process's oom score",
+        lambda: open("/proc/{victim_pid}/oom_score_adj", "w").write("1000"))
+attempt("open a terminal", lambda: os.close(os.open("/dev/ptmx", os.O_RDWR)))
 """
-    record = play(write_bot(tmp_path / "bot", attack), mode)
+    try:
+        record = play(write_bot(tmp_path / "bot", attack), mode)
+        score = Path(f"/proc/{victim_pid}/oom_score_adj").read_text().strip()
+    finally:
+        os.kill(victim_pid, signal.SIGKILL)
     assert record.verdict.code == verdicts.OK, record.verdict
-    assert "GOT" not in said(record), said(record)
+    text = said(record)
+    assert "GOT write" not in text and "GOT replace" not in text and "GOT set" not in text, text
+    assert score != "1000"
+    if mode == "none":  # (under bubblewrap an ordinary user's bot has a /dev/pts of its own)
+        assert "GOT open a terminal" not in text, text
     assert not (cache_dir() / "planted").exists()
     assert Path(helper).read_bytes() == before
 
@@ -1250,7 +1248,8 @@ def test_without_bwrap_reading_a_file_stamps_nothing_and_sys_is_out_of_view(
     mode = "none"
     # an access time (relatime: set when a file is read after it was last changed) or
     # /sys (every slot's cgroup counters, the machine's memory) would carry a value
-    folder = Path(tempfile.mkdtemp(dir=ROOT, prefix=".atime-"))
+    # (not under /tmp, which the bot's own tmpfs covers)
+    folder = Path(tempfile.mkdtemp(dir="/var/lib", prefix="judge-test-atime-"))
     try:
         folder.chmod(0o755)
         probe = folder / "probe"

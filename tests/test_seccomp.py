@@ -202,15 +202,15 @@ with open("leased", "w") as own:
     fcntl.fcntl(own, fcntl.F_DUPFD_CLOEXEC, 10)
 import socket
 def cookie():
-    with socket.socket(socket.AF_UNIX) as sock:
-        sock.getsockopt(socket.SOL_SOCKET, 57)  # SO_COOKIE
+    mine, theirs = socket.socketpair()
+    mine.getsockopt(socket.SOL_SOCKET, 57)  # SO_COOKIE
 attempt("socket cookie", cookie)
 attempt("sock_diag", lambda: socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 4).close())
 attempt("pidfd", lambda: os.close(os.pidfd_open(os.getpid())))
 with socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 0):  # (the routing family)
     pass
-with socket.socket(socket.AF_INET) as sock:
-    sock.getsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF)
+mine, theirs = socket.socketpair()
+mine.getsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF)
 os.setpriority(os.PRIO_PROCESS, 0, 1)
 os.sched_setaffinity(0, os.sched_getaffinity(0))
 report("own priority and CPUs", True)

@@ -314,9 +314,11 @@ def _bwrap_options(shown: tuple[Path, ...], disk_bytes: int
     return (*argv, *_system_binds()), etc, tuple(after)
 
 
-#: the devices a bot may write to without bubblewrap (its Landlock domain's)
+#: the devices a bot may open for writing without bubblewrap (its Landlock domain's): not
+#: the machine's terminals (`/dev/pts`, `/dev/ptmx`: a user's terminal, and pty numbers
+#: that another bot reads), nor `/proc` (another process of its uid)
 WRITABLE_DEVICES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom",
-                    "/dev/tty", "/dev/ptmx", "/dev/pts")
+                    "/dev/tty")
 #: the machine-wide files and folders of /proc hidden under an ordinary user's bubblewrap
 #: (as Docker masks paths): counters a bot can move and another read (memory, forks, open
 #: files and inodes, interrupts, pressure, locks, load), and the rest of /proc/sys
@@ -640,7 +642,7 @@ def plan(program: Program, limits: Limits, tier: Tier, slot: Slot | None,
         pass_fds.append(status_write)
         inner.status_fd = status_write
     if mode == "bwrap":
-        inner.writable = [BOT_DIR, "/dev", "/proc"]
+        inner.writable = [BOT_DIR, "/dev"]  # (its own: /dev/shm, /dev/pts of the game's)
         for content in (files or {}).values():
             fd = os.memfd_create("judge-file", 0)
             os.write(fd, content)
@@ -678,7 +680,7 @@ def plan(program: Program, limits: Limits, tier: Tier, slot: Slot | None,
         cwd = str(slot.box()) if boxed else str(workdir)
         env = {**base_env, "HOME": cwd, "TMPDIR": cwd, **(env or {})}
         # its own folders (as an ordinary user, not the shared /tmp or /dev/shm) and devices
-        inner.writable = [cwd, *(shared_temps() if boxed else ()), "/proc", *WRITABLE_DEVICES]
+        inner.writable = [cwd, *(shared_temps() if boxed else ()), *WRITABLE_DEVICES]
         if helper is not None:
             inner.parent = os.getpid()
             if boxed:  # its own namespaces, tmpfs mounts, and what it must not see covered
