@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from judge.report import render_rows
+from judge.report import plural, render_rows
 from judge.results import POINTS
 
 if TYPE_CHECKING:
@@ -63,7 +63,8 @@ def gradescope(game: str, bot: BotRow, games: list[tuple[GradedGame, PlayedGame,
     return {
         "score": bot.points, "max_score": bot.max_points,
         "output": f"{shown.name(bot.bot)}: {bot.points:g} of {bot.max_points:g} points in "
-                  f"{bot.games} games ({bot.wins} won, {bot.ties} tied, {bot.losses} lost"
+                  f"{plural(bot.games, 'game')} ({bot.wins} won, {bot.ties} tied, "
+                  f"{bot.losses} lost"
                   + (f"; failures: {failures}" if failures else "") + ")"
                   + (f"\n\ncompile error:\n{shown.text(bot.compile_error)}"
                      if bot.compile_error else ""),

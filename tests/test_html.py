@@ -568,3 +568,16 @@ def test_on_a_phone_the_chart_is_legible_and_the_crosstable_in_view(browser, pag
         assert browser.execute_script("return document.documentElement.scrollWidth") <= width
     finally:
         browser.set_window_size(1400, 1000)
+
+
+def test_the_limits_table_gives_each_value_in_its_unit() -> None:
+    # (it read `memory_bytes 1024` and `file_bytes 1.67772e+07`)
+    from dataclasses import asdict
+
+    from judge.html.pages import limit_rows
+    from judge.sandbox import Limits
+
+    rows = {r["name"]: r["value"] for r in limit_rows(asdict(Limits(memory_bytes=256 << 20)))}
+    assert rows["memory"] == "256 MiB"
+    assert rows["file"] == "16 MiB" and "e+" not in " ".join(rows.values())
+    assert rows["move"] == f"{Limits().move_seconds:g} s"

@@ -23,7 +23,7 @@ from judge.exports import Gradescope
 from judge.games.base import InputError, Stopped
 from judge.plan import GameSpec, Plan
 from judge.playing import Setup
-from judge.report import printable_line
+from judge.report import plural, printable_line
 from judge.results import Feedback
 from judge.store import Store, StoredRun
 
@@ -219,7 +219,8 @@ class AllGames:
     def header(self, run_id: int, store: Store, done: set[str]) -> str:
         todo = sum(s.key not in done for s in self.specs)
         seed = f", seed {self.plan.seed}" if self.plan.seed is not None else ""
-        return (f"{self.plan.kind} {run_id}: {self.plan.game}: {len(self.specs)} games, "
+        return (f"{self.plan.kind} {run_id}: {self.plan.game}: "
+                f"{plural(len(self.specs), 'game')}, "
                 f"{todo} to play{seed}, confinement {self.plan.harness.tier} ({store.path})")
 
     def next(self, done: set[str]) -> list[GameSpec]:

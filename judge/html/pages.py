@@ -159,15 +159,24 @@ def when(stamp: float | None) -> str:
 
 
 def limit_rows(limits: dict[str, Any]) -> list[dict[str, str]]:
-    """Every recorded limit with the option that sets it (if any)."""
+    """Every recorded limit with the option that sets it (if any), its value in its unit
+    (`256 MiB`, `1.5 s`), named without the unit its field carries."""
     from judge.plan import LIMIT_OPTIONS
 
-    flags = {field: (flag, scale, text) for flag, field, scale, text in LIMIT_OPTIONS}
+    flags = {field: (flag, text) for flag, field, _, text in LIMIT_OPTIONS}
     rows = []
     for field, value in limits.items():
-        flag, scale, text = flags.get(field, ("", 1, ""))
-        shown = f"{value / scale:g}" if isinstance(value, int | float) else str(value)
-        rows.append({"name": field, "value": shown, "option": flag, "meaning": text})
+        flag, text = flags.get(field, ("", ""))
+        name = field.removesuffix("_bytes").removesuffix("_seconds").replace("_", " ")
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            shown = str(value)
+        elif field.endswith("_bytes"):
+            shown = memory_text(int(value))
+        elif field.endswith("_seconds"):
+            shown = f"{value:g} s"
+        else:
+            shown = f"{value:g}"
+        rows.append({"name": name, "value": shown, "option": flag, "meaning": text})
     return rows
 
 
