@@ -278,3 +278,18 @@ def test_slow_moves_which_say_which_moves_were_not_the_fastest_come_only_with_fu
         assert headers and not any("slow" in header for header in headers)
     page = show(run, "--format", "html", "--feedback", level)
     assert "<th>slow</th>" not in page and not any("sl" in p for p in payloads(page))
+
+
+def test_a_names_file_saved_with_semicolons_elsewhere_names_paths_from_its_own_folder(
+        run: Path) -> None:
+    # (as a spreadsheet saves CSV where `,` is the decimal mark; the file in a folder of
+    # its own, its paths relative to it, the judge started elsewhere)
+    (run / "class").mkdir()
+    (run / "class" / "names.csv").write_text('path;name\n../alice/main.py;"Smith; Alice"\n'
+                                             "../bob/main.py;Bob, B.\n")
+    out = judge("run", "--game", "ioiwari", "--tests", "starts.txt", "--db", "s.db",
+                "--jobs", "1", "--names", "class/names.csv", "alice/main.py", "bob/main.py",
+                cwd=run)
+    assert out.returncode == 0, out.stderr
+    shown = judge("show", "1", "--db", "s.db", "--format", "json", "--share", cwd=run)
+    assert [b["bot"] for b in json.loads(shown.stdout)["bots"]] == ["Smith; Alice", "Bob, B."]

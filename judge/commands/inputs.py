@@ -49,27 +49,37 @@ def read_lines(path: Path) -> list[str]:
 def display_names(path: str, bots: list[str]) -> dict[str, str]:
     """The display names `--names FILE` gives the bots (bot path as given -> name).
 
-    A line is ``PATH<TAB>NAME`` or ``PATH,NAME`` (a CSV row: a name holding a comma is
-    quoted); blank lines, lines starting with ``#`` and a first line ``path,name`` are
-    skipped. PATH names a bot when it is the same file. A line that is neither, a path that
-    is not one of the bots, a bot named twice, or two bots with the same display name (the
-    others keep their default ones) is an `InputError` naming the file and line."""
+    A line is ``PATH<TAB>NAME``, ``PATH,NAME`` or ``PATH;NAME`` (a CSV row, as a spreadsheet
+    saves it where `;` separates: a name holding the separator is quoted); the file's first
+    row without a tab decides between `,` and `;`. Blank lines, lines starting with ``#``
+    and a first line ``path,name`` are skipped. PATH, when relative, is read from the names
+    file's folder (or, where that is none of the bots, from the current one); it names a bot
+    when it is the same file. A line that is neither, a path that is not one of the bots, a
+    bot named twice, or two bots with the same display name (the others keep their default
+    ones) is an `InputError` naming the file and line."""
     import csv
 
     from judge.plan import default_names
 
     files = {os.path.realpath(b): b for b in bots}
     names: dict[str, str] = {}
-    for n, line in enumerate(read_lines(Path(path)), 1):
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        fields = line.split("\t", 1) if "\t" in line else next(csv.reader([line]))
+    rows = [(n, line) for n, line in enumerate(read_lines(Path(path)), 1)
+            if line.strip() and not line.lstrip().startswith("#")]
+    first = next((line for _, line in rows if "\t" not in line), "")
+    separator = ";" if ";" in first and "," not in first else ","
+    folder = os.path.dirname(os.path.abspath(path))
+    for n, line in rows:
+        fields = line.split("\t", 1) if "\t" in line else next(
+            csv.reader([line], delimiter=separator))
         fields = [f.strip() for f in fields]
-        if n == 1 and [f.lower() for f in fields] in (["path", "name"], ["file", "name"]):
+        if n == rows[0][0] and [f.lower() for f in fields] in (["path", "name"],
+                                                                ["file", "name"]):
             continue
         if len(fields) != 2 or not all(fields):
-            raise InputError(f"{path}, line {n}: not PATH<TAB>NAME nor PATH,NAME: {line!r}")
-        bot = files.get(os.path.realpath(fields[0]))
+            raise InputError(f"{path}, line {n}: not PATH<TAB>NAME nor PATH{separator}NAME: "
+                             f"{line!r}")
+        bot = files.get(os.path.realpath(os.path.join(folder, fields[0]))) \
+            or files.get(os.path.realpath(fields[0]))
         if bot is None:
             raise InputError(f"{path}, line {n}: {fields[0]} is none of the bots given")
         if bot in names:

@@ -98,8 +98,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "(verdict not-played), instead of playing each to the same end")
     p.add_argument("--names", metavar="FILE",
                    help="the bots' display names (shown with --share, in the grade book, the "
-                   "pages per bot and `judge show`'s list): one bot a line, PATH<TAB>NAME or "
-                   "PATH,NAME (a CSV row); default: where each bot has a folder of its own "
+                   "pages per bot and `judge show`'s list): one bot a line, PATH<TAB>NAME, "
+                   "PATH,NAME or PATH;NAME (a CSV row), PATH relative to the names file's "
+                   "folder; default: where each bot has a folder of its own "
                    "(alice/main.c, bob/main.c) the folder's name, else the file name")
     p.add_argument("--resume", type=int, metavar="RUN",
                    help="continue an interrupted run, playing only its missing games")
