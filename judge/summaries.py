@@ -237,12 +237,14 @@ class View:
                                  + r")(?![\w.-]*\w)" if olds else "$^")
 
     def bot_row(self, row: BotRow) -> BotRow:
-        """A bot's line as shown: accuracy only where moves are judged."""
+        """A bot's line as shown: accuracy only where moves are judged; which bots look like
+        one program is the teacher's to know, never in shared output."""
         return row._replace(bot=self.name(row.bot),
                             accuracy=row.accuracy if self.feedback.mistakes else None,
                             compile_error=row.compile_error and self.text(row.compile_error),
-                            same_file=tuple(map(self.name, row.same_file)),
-                            same_moves=tuple(map(self.name, row.same_moves)))
+                            same_file=() if self.share else tuple(map(self.name, row.same_file)),
+                            same_moves=() if self.share else tuple(map(self.name,
+                                                                        row.same_moves)))
 
     def bot_json(self, row: BotRow) -> dict[str, Any]:
         """A bot's line as `--format json` gives it (no accuracy at `results`, slow moves

@@ -293,3 +293,26 @@ def test_a_names_file_saved_with_semicolons_elsewhere_names_paths_from_its_own_f
     assert out.returncode == 0, out.stderr
     shown = judge("show", "1", "--db", "s.db", "--format", "json", "--share", cwd=run)
     assert [b["bot"] for b in json.loads(shown.stdout)["bots"]] == ["Smith; Alice", "Bob, B."]
+
+
+def test_copies_are_flagged_for_the_teacher_but_never_in_shared_output(tmp_path: Path) -> None:
+    # (two students' identical files: `=1` beside their names, a note below; the page made
+    # to hand to the class shows neither)
+    for student in ("carol", "dave"):
+        (tmp_path / student).mkdir()
+        (tmp_path / student / "main.py").write_bytes((BOTS / "greedy.py").read_bytes())
+    (tmp_path / "starts.txt").write_text("4 3 2 4 2 3 2\n")
+    out = judge("run", "--game", "ioiwari", "--tests", "starts.txt", "--db", "c.db",
+                "--jobs", "1", "carol/main.py", "dave/main.py", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    teacher = judge("show", "1", "--db", "c.db", cwd=tmp_path).stdout
+    assert "=1" in teacher and "the same program?" in teacher
+    for fmt in ("table", "json", "markdown", "html"):
+        shared = judge("show", "1", "--db", "c.db", "--share", "--format", fmt,
+                       cwd=tmp_path).stdout
+        if fmt != "html":  # (a page has `initial-scale=1`)
+            assert "=1" not in shared and "~1" not in shared, fmt
+        assert "same program" not in shared and "same file content" not in shared, fmt
+    data = json.loads(judge("show", "1", "--db", "c.db", "--share", "--format", "json",
+                            cwd=tmp_path).stdout)
+    assert all(b["same_file"] == [] and b["same_moves"] == [] for b in data["bots"])

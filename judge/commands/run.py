@@ -297,7 +297,7 @@ def print_run(store: Store, run_id: int, fmt: str, details: bool,
                                   "bots": [view.bot_json(b) for b in bots],
                                   "games": [view.game_json(g) for g in games]}))
         return []
-    twins = twin_groups(bots)
+    twins = [] if view.share else twin_groups(bots)  # (the teacher's, never shared)
     marks = twin_marks(twins)
     rows = [dict(view.bot_json(b), points=f"{b.points:g}/{b.max_points:g}",
                  accuracy="" if b.accuracy is None else f"{100 * b.accuracy:.1f}%",
