@@ -616,10 +616,10 @@ def plan(program: Program, limits: Limits, tier: Tier, slot: Slot | None,
     own_uid = slot is not None
     if own_uid and program.shows is None:  # its own file must be readable by its uid:
         program = readable_by_others(program)  # a private file gets a copy
-    #: processes of the judge's own in the bot's process group: bwrap (and its PID 1
-    #: inside, where no helper is PID 1), the helper staying as the bot's parent
-    starters = (0 if mode != "bwrap" else 1 if helper else 2) + (1 if helper and not direct
-                                                                  else 0)
+    #: processes of the judge's own in the bot's process group: under bwrap, bwrap and the
+    #: namespace's PID 1 (the helper, the bot's parent, or without it bwrap's own init);
+    #: else the helper staying as the bot's parent
+    starters = 2 if mode == "bwrap" else 1 if helper and not direct else 0
     # the helper's options: cgroups, rlimits, uid, no user namespaces
     # under bwrap the outer helper puts the starters in the slot's cgroups (see above),
     # and the bot stays in those of them that are its own too (v1's pids)

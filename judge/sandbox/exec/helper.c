@@ -265,7 +265,8 @@ int helper(int argc, char **argv) {
            tmpfs mounts made below): nothing the bot reads stamps a file that another
            bot, or the next game, could look at; nowhere to write but its own */
         struct mount_attr_ { unsigned long long set, clr, propagation, userns_fd; } attr = {
-            MOUNT_ATTR_RDONLY_ | MOUNT_ATTR_NOATIME_ | MOUNT_ATTR_NOSUID_, MOUNT_ATTR__ATIME_, 0, 0};
+            MOUNT_ATTR_RDONLY_ | MOUNT_ATTR_NOATIME_ | MOUNT_ATTR_NOSUID_, MOUNT_ATTR__ATIME_,
+            0, 0};
         if (syscall(MOUNT_SETATTR, AT_FDCWD, "/", AT_RECURSIVE_, &attr, sizeof attr) &&
             errno != ENOSYS)
             die("mount_setattr", "/");
@@ -310,7 +311,10 @@ int helper(int argc, char **argv) {
            move and another read: memory, forks, open files, interrupts, pressure,
            /proc/sys); only in a mount namespace of the game's own: the one made above, or
            bwrap's, whose PID 1 this helper is */
-        if (!mounts && getpid() != 1) { errno = EINVAL; die("-P", "outside a namespace of its own"); }
+        if (!mounts && getpid() != 1) {
+            errno = EINVAL;
+            die("-P", "outside a namespace of its own");
+        }
         if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, "subset=pid"))
             die("mount", "/proc");
     }
@@ -350,14 +354,14 @@ int helper(int argc, char **argv) {
            as an ordinary user): its descriptors (the status pipe; the helper's file, by
            which bwrap started it) and its memory; the bot gets its own at its exec */
         if (prctl(PR_SET_DUMPABLE, 0)) die("dumpable", NULL);
-        /* the bot's side shares this memory until its exec: no copy of the page tables,
-           no copy-on-write faults */
         /* the filter hands the bot's calls of `sysinfo` to this reaper (`answer_notice`):
            the bot's side sends it the listener here before its exec */
         int pair[2] = {-1, -1};
         if (seccomp && socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pair))
             die("socketpair", NULL);
         bot.notice_sock = pair[1];
+        /* the bot's side shares this memory until its exec: no copy of the page tables,
+           no copy-on-write faults */
         pid_t child = clone(reaped_bot, reaper_stack + sizeof reaper_stack,
                             CLONE_VM | CLONE_VFORK | SIGCHLD, &bot);
         if (child < 0) die("clone", NULL);

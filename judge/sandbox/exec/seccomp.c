@@ -82,8 +82,8 @@ static const struct call plain[] = {
     C(fallocate), C(fsync), C(fdatasync), C(sync_file_range), C(msync), C(statfs),
     C(fstatfs), C(getxattr), C(lgetxattr), C(fgetxattr), C(listxattr), C(llistxattr),
     C(flistxattr), C(setxattr), C(lsetxattr), C(fsetxattr), C(removexattr),
-    C(lremovexattr), C(fremovexattr), C(sendfile), C(splice), C(tee), C(vmsplice), C(copy_file_range),
-    C(readahead),
+    C(lremovexattr), C(fremovexattr), C(sendfile), C(splice), C(tee), C(vmsplice),
+    C(copy_file_range), C(readahead),
     /* sockets (their families are checked below), in the game's own network namespace */
     C(bind), C(getsockname), C(getpeername), C(sendto), C(recvfrom), C(sendmsg),
     C(recvmsg), C(sendmmsg), C(recvmmsg), C(setsockopt), C(shutdown),
@@ -254,8 +254,7 @@ static void argument_rules(struct program *p) {
 
 /* The filter as a program: with `supervised`, `sysinfo` goes to the supervisor that
    listens (`answer_notice`), else to the kernel. */
-static void build(struct program *restrict out, int supervised) {
-    struct program *p = out;
+static void build(struct program *p, int supervised) {
     p->n = 0;
     p->code[p->n++] = LOAD(arch);
     p->code[p->n++] = JEQ(ARCH, 1, 0);
