@@ -178,15 +178,20 @@ def test_feedback_of_a_tournament_is_refused_with_status_2(run: Path) -> None:
     assert replay.returncode == 2 and "drop --feedback" in replay.stderr
 
 
+def names_stored(run: Path, names: str, db: str) -> list[str]:
+    """The bots' names that a run of alice's and bob's bots with `--names NAMES` stores
+    (in the new database `db`), as a shared JSON gives them."""
+    out = judge("run", "--game", "ioiwari", "--tests", "starts.txt", "--db", db,
+                "--jobs", "1", "--names", names, "alice/main.py", "bob/main.py", cwd=run)
+    assert out.returncode == 0, out.stderr
+    shown = judge("show", "1", "--db", db, "--format", "json", "--share", cwd=run)
+    return [b["bot"] for b in json.loads(shown.stdout)["bots"]]
+
+
 def test_names_from_a_file_are_stored_with_the_run(run: Path) -> None:
     (run / "names.csv").write_text('path,name\nalice/main.py,"Smith, Alice"\n'
                                    "./bob/main.py\tBob\n")
-    out = judge("run", "--game", "ioiwari", "--tests", "starts.txt", "--db", "n.db",
-                "--jobs", "1", "--names", "names.csv", "alice/main.py", "bob/main.py",
-                cwd=run)
-    assert out.returncode == 0, out.stderr
-    shown = judge("show", "1", "--db", "n.db", "--format", "json", "--share", cwd=run)
-    assert [b["bot"] for b in json.loads(shown.stdout)["bots"]] == ["Smith, Alice", "Bob"]
+    assert names_stored(run, "names.csv", "n.db") == ["Smith, Alice", "Bob"]
 
 
 @pytest.mark.parametrize("text, said", [
@@ -287,12 +292,7 @@ def test_a_names_file_saved_with_semicolons_elsewhere_names_paths_from_its_own_f
     (run / "class").mkdir()
     (run / "class" / "names.csv").write_text('path;name\n../alice/main.py;"Smith; Alice"\n'
                                              "../bob/main.py;Bob, B.\n")
-    out = judge("run", "--game", "ioiwari", "--tests", "starts.txt", "--db", "s.db",
-                "--jobs", "1", "--names", "class/names.csv", "alice/main.py", "bob/main.py",
-                cwd=run)
-    assert out.returncode == 0, out.stderr
-    shown = judge("show", "1", "--db", "s.db", "--format", "json", "--share", cwd=run)
-    assert [b["bot"] for b in json.loads(shown.stdout)["bots"]] == ["Smith; Alice", "Bob, B."]
+    assert names_stored(run, "class/names.csv", "s.db") == ["Smith; Alice", "Bob, B."]
 
 
 def test_copies_are_flagged_for_the_teacher_but_never_in_shared_output(tmp_path: Path) -> None:

@@ -138,14 +138,21 @@ def test_undo_and_redo_by_clicks(browser, server):  # noqa: F811
     assert "→ take 1 from heap 1" in by_css(browser, "#history li")[0].text
 
 
-def test_a_bot_is_watched_to_the_end_with_every_move_judged(browser, server):  # noqa: F811
-    browser.get(f"{server}/watch/nim?position=3%204%205&bot=nim/greedy.py&opponent=optimal"
-                "&seat=1&pause=0")
+def watched_to_the_end(driver, base: str):  # noqa: ANN001, ANN201 - a WebDriver, its board
+    """Open the watch page of nim/greedy.py against the optimal player on `base`, wait (up
+    to 60 s) until its game has a result, and give the board."""
+    driver.get(f"{base}/watch/nim?position=3%204%205&bot=nim/greedy.py&opponent=optimal"
+               "&seat=1&pause=0")
     deadline = time.monotonic() + 60
-    board = by_css(browser, "#board")[0]
+    board = by_css(driver, "#board")[0]
     while board.get_attribute("data-result") is None and time.monotonic() < deadline:
         time.sleep(0.1)
     assert board.get_attribute("data-result") in ("1", "2")
+    return board
+
+
+def test_a_bot_is_watched_to_the_end_with_every_move_judged(browser, server):  # noqa: F811
+    board = watched_to_the_end(browser, server)
     moves = by_css(browser, "#watched li")
     assert moves and all(m.get_attribute("data-judgement") in ("optimal", "mistake", "slow")
                          for m in moves)
@@ -220,11 +227,5 @@ def test_off_loopback_the_printed_address_lets_the_browser_play_and_watch(browse
         by_css(browser, '#board [data-move="2 1"]')[0].click()  # the page's requests carry it
         settled(browser, version)
         assert len(by_css(browser, "#history li")) == 3
-        browser.get(f"{here}/watch/nim?position=3%204%205&bot=nim/greedy.py&opponent=optimal"
-                    "&seat=1&pause=0")
-        deadline = time.monotonic() + 60
-        board = by_css(browser, "#board")[0]
-        while board.get_attribute("data-result") is None and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert board.get_attribute("data-result") in ("1", "2")
+        watched_to_the_end(browser, here)
         browser.delete_all_cookies()
