@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from judge.plan import is_program
 from judge.playing import GameSpec, Setup, play_spec
+from judge.words import plural
 
 if TYPE_CHECKING:
     from judge.records import PlayedGame
@@ -130,7 +131,7 @@ def _play_on_workers(setup: Setup, specs: list[GameSpec], jobs: int,
         while left:
             if not readers:
                 raise BackendLost(f"a process of the judge that played games ended with "
-                                  f"{left} games unplayed")
+                                  f"{plural(left, 'game')} unplayed")
             for reader in wait(readers):
                 try:
                     kind, index, payload = reader.recv()

@@ -16,12 +16,13 @@ from judge.exits import ExitStatus
 from judge.games.base import InputError, Stopped
 
 #: one module per subcommand under judge.commands, each with `register(subparsers)`
-COMMANDS = ["solve", "run", "show", "tournament", "match", "play", "opponent", "nim-batch",
-            "worker", "scheduler", "serve"]
+COMMANDS = ["solve", "run", "show", "tournament", "match", "league", "play", "opponent",
+            "nim-batch", "worker", "scheduler", "serve", "doctor"]
 #: the module that registers each subcommand
 MODULE_OF = {"solve": "solve", "run": "run", "show": "show", "tournament": "tournament",
-             "match": "match", "play": "play", "opponent": "opponent", "nim-batch": "nimbatch",
-             "worker": "worker", "scheduler": "scheduler", "serve": "serve"}
+             "match": "match", "league": "league", "play": "play", "opponent": "opponent",
+             "nim-batch": "nimbatch", "worker": "worker", "scheduler": "scheduler",
+             "serve": "serve", "doctor": "doctor"}
 
 
 class Parser(argparse.ArgumentParser):

@@ -33,21 +33,22 @@ def gradebook(bots: list[BotRow], view: View) -> str:
     return render_rows(rows, "csv", ["name", "score", "max"])
 
 
-def gradescope(game: str, bot: BotRow, games: list[tuple[GradedGame, PlayedGame, int]],
+def gradescope(game: str, bot: BotRow, games: list[tuple[int, GradedGame, PlayedGame, int]],
                view: View, how: Gradescope) -> dict[str, Any]:
     """Gradescope's `results.json` for one bot: its score of the most perfect play scores,
     and a test per game (its start and seat), or per graded seat (the first or second
     player) as `how` says, with the points, the most it could score there, and what
-    happened as the view's feedback level words it."""
+    happened as the view's feedback level words it. `games`: (its number in the whole run,
+    as `judge show RUN --game N` takes it; the row; the record; the bot's seat)."""
     shown = replace(view, share=True)
     points = POINTS[game]
     tests: list[dict[str, Any]] = []
-    for n, (row, rec, seat) in enumerate(games, 1):
+    for n, row, rec, seat in games:
         perfect = None if rec.void else (rec.perfect or ("win", "win"))[seat]
         test = {"name": f"game {n}: start {row.start}, as player {row.seat}",
                 "score": points.get(row.result, 0.0),
                 "max_score": 0.0 if perfect is None else points[perfect],
-                "output": f"game {n}: {_game_output(row, shown)}"}
+                "output": f"game {n}: {_game_output(row, shown)}", "number": str(n)}
         group = f"as the {str(rec.key).rsplit('|', 1)[-1]} player"
         same = [t for t in tests if t["name"] == group]
         if how.tests == "seat" and same:
@@ -55,10 +56,12 @@ def gradescope(game: str, bot: BotRow, games: list[tuple[GradedGame, PlayedGame,
                 same[0][key] += test[key]
             same[0]["output"] += "\n" + test["output"]
         else:
-            tests.append(dict(test, name=group) if how.tests == "seat" else test)
-    for n, test in enumerate(tests, 1):
-        test.update(number=str(n), status="passed" if test["score"] >= test["max_score"]
-                    else "failed", visibility=how.visibility)
+            # a seat's test: numbered 1, 2 (its games by their numbers in its output)
+            tests.append(dict(test, name=group, number=str(len(tests) + 1))
+                         if how.tests == "seat" else test)
+    for test in tests:
+        test.update(status="passed" if test["score"] >= test["max_score"] else "failed",
+                    visibility=how.visibility)
     failures = ", ".join(f"{code} {n}" for code, n in bot.failures.items())
     return {
         "score": bot.points, "max_score": bot.max_points,

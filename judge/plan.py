@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 from judge.games import load_game
 from judge.games.base import Game, InputError, Stopped
 from judge.sandbox.limits import Limits
+from judge.similarity import THRESHOLD, Comparison, compare_files
 
 if TYPE_CHECKING:  # a match's only: imported when a match is planned or read
     from judge.sprt import SprtParams
@@ -254,6 +255,12 @@ class Plan:
         in the order the bots are given."""
         return identical(self.sources)
 
+    def compared(self, threshold: float = THRESHOLD) -> Comparison:
+        """The bots' sources compared (pairs at `threshold` or above): each file as it was
+        when the run started, read from the run's folder."""
+        return compare_files(tuple((s.path, os.path.join(self.directory, s.path),
+                                    s.fingerprint) for s in self.sources), threshold)
+
     def check_resumable(self, run_id: int) -> None:
         """`InputError` unless the run can go on from here with its bots as they were."""
         relative = [s.path for s in self.sources if not os.path.isabs(s.path)]
@@ -367,6 +374,15 @@ class GradingPlan(Plan):
             words += ["--fail-fast", str(self.fail_fast)]
         return words
 
+    def argv_alone(self, bot: str, tests: str | None) -> list[str]:
+        """The command line that grades `bot` alone as this run graded its bots, from any
+        folder: the same game, rules, seats, opponent, fail-fast, seed and limits, the
+        starts read from the file `tests` (None: the game's standard set, as the run had),
+        and the confinement left to the judge where it runs (no --sandbox)."""
+        words = replace(self, bots=(bot,), tests=tests).to_argv()
+        at = words.index("--sandbox")
+        return words[:at] + words[at + 2:]
+
 
 @dataclass(frozen=True, kw_only=True)
 class TournamentPlan(Plan):
@@ -474,6 +490,76 @@ class MatchPlan(Plan):
         return [self.opponent if b == OPTIMAL else b for b in self.bots]
 
 
+class Member(NamedTuple):
+    """One version of a league's player: a bot's file (copied into the league's folder when
+    it was added, so that a new submission cannot change it), or an anchor the judge plays
+    itself (``optimal``, ``tricky``, ``level:N``), which stays for good."""
+
+    name: str
+    version: int
+    #: what sits in a game's seat: the copy's path, OPTIMAL (optimal or tricky) or level:N
+    seat: str
+    anchor: bool = False
+    #: still matched: the latest version of its name, not removed
+    active: bool = True
+    #: when it was added (seconds since the epoch)
+    added: float = 0.0
+
+    @property
+    def label(self) -> str:
+        """``alice v2``; an anchor by its name."""
+        return self.name if self.anchor else f"{self.name} v{self.version}"
+
+
+@dataclass(frozen=True, kw_only=True)
+class LeaguePlan(Plan):
+    """`judge league`: players come and go (`members`, every version kept); games are
+    matched while the league plays, so the plan has no schedule of its own."""
+
+    kind: ClassVar[str] = "league"
+    members: tuple[Member, ...] = ()
+    starts_file: str | None = None
+    start_positions: tuple[str, ...] = ()
+    #: a version whose first N games all end with the same failure on its first move is
+    #: broken: placed last, and matched no more
+    fail_fast: int = 3
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return tuple(m.seat for m in self.members)
+
+    @property
+    def active(self) -> tuple[Member, ...]:
+        """The members matched now."""
+        return tuple(m for m in self.members if m.active)
+
+    def member(self, seat: str) -> Member:
+        return next(m for m in self.members if m.seat == seat)
+
+    def display_names(self) -> dict[str, str]:
+        return {m.seat: m.label for m in self.members}
+
+    def schedule(self) -> list[GameSpec]:
+        return []  # matched as the league plays (`judge.commands.league`)
+
+    def _own_config(self) -> dict[str, Any]:
+        return {"entrants": [m.seat for m in self.active],
+                "members": [m._asdict() for m in self.members],
+                "starts": self.starts_file, "start_positions": list(self.start_positions),
+                "fail_fast": self.fail_fast}
+
+    def _own_argv(self) -> list[str]:
+        words = ["--starts", self.starts_file] if self.starts_file else []
+        return words + ["--fail-fast", str(self.fail_fast)]
+
+    def to_argv(self) -> list[str]:
+        words = super().to_argv()
+        return words[:1] + ["league", "new"] + words[2:]
+
+    def _bot_args(self) -> list[str]:
+        return []
+
+
 @dataclass(frozen=True, kw_only=True)
 class NimBatchPlan:
     """`judge nim-batch`: each program run on one nim.txt and graded line by line (a batch
@@ -491,7 +577,8 @@ class NimBatchPlan:
     harness: Harness = field(default_factory=Harness)
 
 
-PLANS: dict[str, type[Plan]] = {p.kind: p for p in (GradingPlan, TournamentPlan, MatchPlan)}
+PLANS: dict[str, type[Plan]] = {p.kind: p for p in (GradingPlan, TournamentPlan, MatchPlan,
+                                                    LeaguePlan)}
 
 
 def from_config(kind: str, config: dict[str, Any]) -> Plan:
@@ -521,6 +608,11 @@ def from_config(kind: str, config: dict[str, Any]) -> Plan:
                               gauntlet=c.get("gauntlet"), starts_file=c.get("starts"),
                               start_positions=tuple(c.get("start_positions") or ()),
                               rounds=int(c.get("rounds") or 1))
+    if kind == "league":
+        return LeaguePlan(**common, members=tuple(Member(**m) for m in c.get("members") or ()),
+                          starts_file=c.get("starts"),
+                          start_positions=tuple(c.get("start_positions") or ()),
+                          fail_fast=int(c.get("fail_fast") or 3))
     return MatchPlan(**common, bots=tuple(c["bots"]), starts_file=c.get("starts"),
                      start_positions=tuple(c.get("start_positions") or ()),
                      sprt=_sprt(c.get("sprt") or {}),

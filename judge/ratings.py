@@ -1,10 +1,12 @@
-"""Ratings from a joint Bradley-Terry model of all games, with a prior and 95% intervals."""
+"""Ratings from a joint Bradley-Terry model of all games, with a prior and 95% intervals (a
+tournament's); and skills with their uncertainty, updated game by game (a league's)."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -63,3 +65,40 @@ def fit(players: Sequence[str], games: Sequence[tuple[str, str, float]],
                      float(BASE_RATING + ELO_PER_UNIT * (theta[i] + 1.96 * sd[i])))
         for name, i in index.items()
     }
+
+
+class Skill(NamedTuple):
+    """A rating with its uncertainty (OpenSkill's Plackett-Luce model, a Bayesian
+    approximation of TrueSkill's kind): the skill `mu` and its standard deviation `sigma`."""
+
+    mu: float
+    sigma: float
+
+    @property
+    def conservative(self) -> float:
+        """mu - 3 sigma: a skill the player has with about 99.9% certainty (what a ladder
+        ranks by, so that a player with few games is not ranked above its evidence)."""
+        return self.mu - 3 * self.sigma
+
+
+class Skills:
+    """Every player's `Skill`, updated game by game (OpenSkill's defaults: mu 25, sigma
+    25/3 for a new player)."""
+
+    def __init__(self) -> None:
+        from openskill.models import PlackettLuce  # imported only where skills are rated
+
+        self.model = PlackettLuce()
+        self._ratings: dict[str, Any] = {}
+
+    def __getitem__(self, who: str) -> Skill:
+        r = self._ratings.get(who)
+        return Skill(self.model.mu, self.model.sigma) if r is None else Skill(r.mu, r.sigma)
+
+    def rate(self, a: str, b: str, score: float) -> None:
+        """One game of `a` against `b`, `score` a's: 1 a win, 0.5 a tie, 0 a loss."""
+        ra = self._ratings.get(a) or self.model.rating(name=a)
+        rb = self._ratings.get(b) or self.model.rating(name=b)
+        ranks = [0, 0] if score == 0.5 else [0, 1] if score > 0.5 else [1, 0]
+        [ra], [rb] = self.model.rate([[ra], [rb]], ranks=ranks)
+        self._ratings[a], self._ratings[b] = ra, rb

@@ -12,6 +12,10 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
+from judge.words import plural
+
+__all__ = ["plural"]  # (for the commands: one import for their words and tables)
+
 FORMATS = ("table", "json", "csv", "markdown")
 #: the columns a `table` fits in (a terminal's usual width), unless --wide
 WIDTH = 80
@@ -55,12 +59,6 @@ def printable_line(text: str) -> str:
     return printable(text).replace("\n", "\\n")
 
 
-def plural(n: int, noun: str, nouns: str = "") -> str:
-    """`n` and its noun, as a message says it: ``1 game``, ``2 games``, ``0 games``
-    (`nouns` for a plural that is not the noun and an s)."""
-    return f"{n} {noun if n == 1 else nouns or noun + 's'}"
-
-
 def to_json(data: Any) -> str:
     """Indented JSON with a trailing newline."""
     return json.dumps(data, indent=2) + "\n"
@@ -77,6 +75,9 @@ class Fit(NamedTuple):
     shorten: dict[str, str]
     drop: tuple[str, ...] = ()
     optional: tuple[str, ...] = ()
+    #: a cell's text -> what it becomes when it must be cut: its distinguishing part (a
+    #: bot's folder or display name, its start kept) and an end never cut (marks)
+    short: Mapping[str, tuple[str, str]] = {}
 
 
 def render_rows(rows: Sequence[dict[str, Any]], fmt: str, headers: Sequence[str],
@@ -162,9 +163,21 @@ def fitted(matrix: Sequence[Sequence[str]], headers: Sequence[str], fit: Fit,
     for name in order:
         i = heads.index(name)
         for row in cells:
-            row[i] = shortened(row[i].strip(), target[name],
-                               keep_end=fit.shorten[name] == "path")
+            row[i] = cut(row[i].strip(), target[name], fit.shorten[name], fit.short)
     return cells, heads
+
+
+def cut(text: str, width: int, kind: str, short: Mapping[str, tuple[str, str]]) -> str:
+    """A cell in at most `width` columns, as `fitted` cuts it: by `short` when it has the
+    cell (cut as `kind` says if that keeps the distinguishing part, else that part; then
+    the end, never cut), else as `kind` says."""
+    if _width(text) <= width or text not in short:
+        return shortened(text, width, keep_end=kind == "path")
+    name, end = short[text]
+    room = max(width - _width(end) - 1 if end else width, 4)
+    whole = shortened(text[:len(text) - len(end) - 1] if end else text, room,
+                      keep_end=kind == "path")
+    return (whole if name in whole else shortened(name, room)) + (" " + end if end else "")
 
 
 def shortened(text: str, width: int, keep_end: bool = False) -> str:

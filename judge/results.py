@@ -159,12 +159,16 @@ def mistake_text(mistake: MoveReview | None, feedback: Feedback = Feedback.FULL)
 
 def twin_groups(rows: Iterable[Any]) -> list[tuple[str, str, tuple[str, ...]]]:
     """The groups of bots flagged as one program, from bot rows (`BotRow`): a short mark,
-    what they share, and the bots: `=1` for files with the same content, `~1` for bots
-    that played the same moves in every game."""
+    what they share, and the bots: `=1` for files with the same content, `%1` for sources
+    mostly in common (names and literals aside), `~1` for bots that made the same
+    mistakes in the same positions."""
     rows = list(rows)
     groups: list[tuple[str, str, tuple[str, ...]]] = []
     for sign, field, what in (("=", "same_file", "have the same file content"),
-                              ("~", "same_moves", "played the same moves in every game")):
+                              ("%", "same_source", "have most of their source in common "
+                               "(--similar shows where)"),
+                              ("~", "same_mistakes", "made the same mistakes in the same "
+                               "positions")):
         seen: list[tuple[str, ...]] = []
         for row in rows:
             others = getattr(row, field)

@@ -10,7 +10,7 @@ import sqlite3
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
@@ -338,6 +338,19 @@ class Store:
                  time.time()),
             )
         return int(cur.lastrowid or 0)
+
+    def change_plan(self, run_id: int, change: Callable[[Plan], Plan]) -> Plan:
+        """Replace run `run_id`'s plan by `change(plan)`, read and written in one
+        transaction (a league's members, changed while it plays); what `change` raises
+        leaves the plan as it was."""
+        with self._writing(), self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            kind, config = self.db.execute("SELECT kind, config FROM runs WHERE id = ?",
+                                           (run_id,)).fetchone()
+            plan = change(from_config(kind, json.loads(config)))
+            self.db.execute("UPDATE runs SET config = ? WHERE id = ?",
+                            (json.dumps(plan.to_config()), run_id))
+        return plan
 
     def run(self, run_id: int) -> StoredRun:
         """A run's kind, game, plan and state; `InputError` if there is no such run."""

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from judge import similarity
 from judge.plan import GradingPlan, MatchPlan, Plan, TournamentPlan
 from judge.results import (
     POINTS,
@@ -36,6 +37,10 @@ if TYPE_CHECKING:
     from judge.sandbox.limits import Usage
 
 
+#: a bot row's fields that name the bots it looks like one program with (a grading run's)
+TWIN_FIELDS = ("same_file", "same_source", "same_mistakes")
+
+
 class BotRow(NamedTuple):
     """One bot's line: games, wins, ties, losses, points of the most it could score,
     failures by verdict, void games, the share of its moves that kept the value of the
@@ -56,8 +61,11 @@ class BotRow(NamedTuple):
     compile_error: str | None = None
     #: a grading run's other bots whose files have the same content
     same_file: tuple[str, ...] = ()
-    #: a grading run's other bots that played the same moves in every game (same starts)
-    same_moves: tuple[str, ...] = ()
+    #: a grading run's other bots with most of their source in common with it
+    #: (`judge.similarity`), directly or through others
+    same_source: tuple[str, ...] = ()
+    #: a grading run's other bots that made the same mistakes in the same positions
+    same_mistakes: tuple[str, ...] = ()
     slow_moves: int = 0
     max_cpu_seconds: float | None = None
     max_wall_seconds: float | None = None
@@ -67,7 +75,8 @@ class BotRow(NamedTuple):
     def to_json(self) -> dict[str, Any]:
         """The row as `--format json` gives it."""
         data = self._asdict()
-        data.update(same_file=list(self.same_file), same_moves=list(self.same_moves))
+        data.update(same_file=list(self.same_file), same_source=list(self.same_source),
+                    same_mistakes=list(self.same_mistakes))
         return data
 
 
@@ -83,7 +92,7 @@ class Standing(NamedTuple):
     def to_json(self) -> dict[str, Any]:
         """The row as `--format json` gives it."""
         row = {k: v for k, v in self.row.to_json().items()
-               if k not in ("same_file", "same_moves")}  # flagged in grading runs only
+               if k not in TWIN_FIELDS}  # flagged in grading runs only
         return {**row, "rating": self.rating, "rating_low": self.rating_low,
                 "rating_high": self.rating_high}
 
@@ -161,7 +170,7 @@ class Standings(NamedTuple):
         """What `--format json` gives of it."""
         return {"standings": [s.to_json() for s in self.standings],
                 "crosstable": self.crosstable, "identical_games": self.identical_games,
-                "games": [g.to_json() for g in self.games]}
+                "games": [{"game": n, **g.to_json()} for n, g in enumerate(self.games, 1)]}
 
 
 class MatchStats(NamedTuple):
@@ -242,9 +251,8 @@ class View:
         return row._replace(bot=self.name(row.bot),
                             accuracy=row.accuracy if self.feedback.mistakes else None,
                             compile_error=row.compile_error and self.text(row.compile_error),
-                            same_file=() if self.share else tuple(map(self.name, row.same_file)),
-                            same_moves=() if self.share else tuple(map(self.name,
-                                                                        row.same_moves)))
+                            **{f: () if self.share else tuple(map(self.name, getattr(row, f)))
+                               for f in TWIN_FIELDS})
 
     def bot_json(self, row: BotRow) -> dict[str, Any]:
         """A bot's line as `--format json` gives it (no accuracy at `results`, slow moves
@@ -307,15 +315,21 @@ def summarise(bot: str, records: list[tuple[PlayedGame, int]],
         oom_killed=sum(u.oom_killed for u in used))
 
 
+def schedule_places(plan: GradingPlan) -> dict[str, int]:
+    """Each game of a grading run by its key (which the records keep: a bot's path may hold
+    any character): its start's place in the schedule (from 0, the graded seats in turn,
+    each's starts in order), the same for every bot. A bot graded alone on these starts
+    numbers its games by it (from 1)."""
+    places = [(seat, text) for seat, texts in plan.starts.items() for text in texts]
+    return {plan.key(bot, text, seat): n for bot in plan.bots
+            for n, (seat, text) in enumerate(places)}
+
+
 def graded_games(plan: GradingPlan, records: dict[str, PlayedGame]
                  ) -> list[tuple[str, list[tuple[PlayedGame, int]]]]:
     """Per bot of a grading run, its games (record, the bot's seat), in the order the
     details list them (numbered from 1 across the bots: `judge show RUN --game N`)."""
-    # where its start is in the schedule (by the keys, which the records keep: a bot's
-    # path may hold any character)
-    places = [(seat, text) for seat, texts in plan.starts.items() for text in texts]
-    order = {plan.key(bot, text, seat): n for bot in plan.bots
-             for n, (seat, text) in enumerate(places)}
+    order = schedule_places(plan)
 
     def place(rec: PlayedGame) -> int:
         return order.get(rec.key or "", len(order))
@@ -331,12 +345,13 @@ def grading_rows(plan: GradingPlan, records: dict[str, PlayedGame]
     points = POINTS[plan.game]
     bots, games = [], []
     played = graded_games(plan, records)
-    same_file = {bot: group for group in plan.identical() for bot in group}
-    same_moves = {bot: group for group in same_play(played) for bot in group}
+    flagged = {"same_file": plan.identical(),
+               "same_source": similarity.groups(list(plan.compared().pairs), list(plan.bots)),
+               "same_mistakes": same_mistakes(played)}
     for bot, mine in played:
-        bots.append(summarise(bot, mine, points)._replace(
-            same_file=tuple(b for b in same_file.get(bot, ()) if b != bot),
-            same_moves=tuple(b for b in same_moves.get(bot, ()) if b != bot)))
+        bots.append(summarise(bot, mine, points)._replace(**{
+            name: next((tuple(b for b in group if b != bot) for group in found
+                        if bot in group), ()) for name, found in flagged.items()}))
         games.extend(GradedGame(bot, rec.start, seat + 1, rec.result_for(seat) or "void",
                                 rec.verdict.code, game_message(rec), first_mistake(rec, seat),
                                 rec.move_texts, tuple(slow_moves(rec, seat)),
@@ -345,16 +360,19 @@ def grading_rows(plan: GradingPlan, records: dict[str, PlayedGame]
     return bots, games
 
 
-def same_play(played: list[tuple[str, list[tuple[PlayedGame, int]]]]
-              ) -> list[tuple[str, ...]]:
-    """The groups of two or more bots (of a grading run's games per bot) that played the
-    same moves in every game: the same starts in the same seats, move for move (bots that
-    made no move at all are not a group)."""
-    groups: dict[tuple, list[str]] = {}
+def same_mistakes(played: list[tuple[str, list[tuple[PlayedGame, int]]]]
+                  ) -> list[tuple[str, ...]]:
+    """The groups of two or more bots (of a grading run's games per bot) that made the
+    same mistakes in the same positions: each mistake its position (the start, the seat,
+    the moves before it) and its move, the same set for all of them. Bots that made no
+    mistake are no group: perfect play is the same in every correct program."""
+    groups: dict[frozenset, list[str]] = {}
     for bot, mine in played:
-        games = tuple(sorted((rec.start, seat, tuple(rec.move_texts)) for rec, seat in mine))
-        if any(moves for *_, moves in games):
-            groups.setdefault(games, []).append(bot)
+        mistakes = frozenset((rec.start, seat, tuple(rec.move_texts[:r.ply - 1]), r.move)
+                             for rec, seat in mine for r in rec.review
+                             if r.seat == seat and r.mistake)
+        if mistakes:
+            groups.setdefault(mistakes, []).append(bot)
     return [tuple(bots) for bots in groups.values() if len(bots) > 1]
 
 
@@ -460,3 +478,17 @@ def match_data(plan: MatchPlan, records: dict[str, PlayedGame]
                ) -> tuple[MatchStats, list[ListedGame]]:
     """The match's statistics and its games, in the order they were scheduled."""
     return match_stats(plan, records), listed_games(ordered_records(plan, records), paired=True)
+
+
+def numbered_games(plan: Plan, records: dict[str, PlayedGame]
+                   ) -> list[tuple[PlayedGame, int]]:
+    """A stored run's games in the one order every output numbers them (game N is the N-th,
+    from 1: `--details`, JSON, CSV, transcripts, the HTML report and the pages per bot,
+    Gradescope, `judge show RUN --game N` and `judge serve`'s links), each with the graded
+    bot's seat (0 in a tournament or a match): a grading run's by bot in the order given,
+    each bot's by its place in the schedule; a match's by pair; a tournament's by key."""
+    if isinstance(plan, MatchPlan):
+        return [(rec, 0) for _, rec in ordered_records(plan, records)]
+    if isinstance(plan, GradingPlan):
+        return [game for _, mine in graded_games(plan, records) for game in mine]
+    return [(records[key], 0) for key in sorted(records)]

@@ -17,11 +17,10 @@ from typing import Any
 
 from judge import __version__
 from judge.games.base import InputError, MoveError
-from judge.plan import GradingPlan, MatchPlan
+from judge.plan import GradingPlan
 from judge.records import PlayedGame
 from judge.results import Feedback, first_mistake, mistake_json, slow_json
-from judge.store import StoredRun
-from judge.summaries import View, graded_games, ordered_records
+from judge.summaries import View, numbered_games
 from judge.verdicts import JUDGE_ERROR, LOSING, MEANINGS
 
 FORMAT = "judge-transcript/1"
@@ -39,7 +38,7 @@ def transcript_lines(store: Any, run_id: int, view: View | None = None) -> Itera
     tier = plan.harness.tier
     hashes = plan.fingerprints()
     view = view or View.of(plan)
-    for number, rec in enumerate(games_in_order(info, store.games(run_id)), 1):
+    for number, (rec, _) in enumerate(numbered_games(plan, store.games(run_id)), 1):
         start = game.parse_position(rec.start)
         reviews = review(game, start, rec.move_texts) if view.feedback.solution else []
         # slow moves say which moves were not the fastest: only with the solution
@@ -80,16 +79,6 @@ def _lost_where(plan: Any, rec: PlayedGame, view: View) -> dict[str, Any]:
         return {}
     seat = next((s for s, who in enumerate(rec.players) if who in plan.bots), 0)
     return {"first_mistake": mistake_json(first_mistake(rec, seat), view.feedback)}
-
-
-def games_in_order(info: StoredRun, records: dict[str, PlayedGame]) -> list[PlayedGame]:
-    """A run's stored games numbered as `judge show RUN --details` numbers them (from 1)."""
-    plan = info.plan
-    if isinstance(plan, MatchPlan):
-        return [rec for _, rec in ordered_records(plan, records)]
-    if isinstance(plan, GradingPlan):
-        return [rec for _, mine in graded_games(plan, records) for rec, _ in mine]
-    return [records[key] for key in sorted(records)]
 
 
 def check_line(text: str) -> list[str]:

@@ -67,7 +67,7 @@ def test_a_worker_that_dies_is_said_and_the_other_one_plays_on(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DIE_AT_13", "1")
     played = []
-    with pytest.raises(backends.BackendLost, match="1 games unplayed"):
+    with pytest.raises(backends.BackendLost, match="1 game unplayed"):
         for spec, _ in backends._play_all(SETUP, SPECS, 2):
             played.append(spec.key)
     assert "g13" not in played and len(played) == len(SPECS) - 1
@@ -80,5 +80,5 @@ def test_a_run_stopped_by_its_reader_ends_its_workers_at_once() -> None:
     next(games)
     began = time.monotonic()
     games.close()  # as a Ctrl-C in the reader does
-    assert time.monotonic() - began < 5
+    assert time.monotonic() - began < 20  # long before the slow games' 30 s, however busy
     assert children() == []

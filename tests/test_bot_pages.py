@@ -22,7 +22,9 @@ def test_each_bots_page_holds_only_its_games_and_names_no_other_bot(run: Path) -
         mine = [n for n, g in enumerate(every, 1) if g["bot"].startswith(name + "/")]
         assert [g["n"] for g in games] == mine  # numbered as in the whole run
         assert all(name in g["p"] for g in games)
-        assert other not in page and "main.py" not in page and str(run) not in page
+        # its file by its name alone, in the command its author runs: no folder of the run
+        assert other not in page and "/main.py" not in page and str(run) not in page
+        assert re.search(r'id="reproduce">[^<]* main\.py</pre>', page)
         assert all("pf" not in g and len(m) == 4 for g in games for m in g["m"])
 
 

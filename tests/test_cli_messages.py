@@ -93,7 +93,7 @@ def test_the_tiers_warnings_are_one_line_that_counts_them(tier_here, capsys):
     assert capsys.readouterr().err == ""  # nothing until bots are to run
     inputs.report_tier()
     assert capsys.readouterr().err == ("judge: warning: confinement bwrap: 3 guarantees "
-                                       "missing here (--verbose says which)\n")
+                                       "missing here (judge doctor says which)\n")
     inputs.report_tier()
     assert capsys.readouterr().err == ""  # once
 
@@ -154,7 +154,7 @@ def test_a_run_says_the_tiers_warnings_in_one_line_and_in_full_with_verbose(weak
     said = [line for line in out.stderr.splitlines() if "guarantee" in line]
     count = plural(len(weak_tier.warnings()), "guarantee")
     assert said == [f"judge: warning: confinement {weak_tier.name}: {count} missing here "
-                    f"(--verbose says which)"]
+                    f"(judge doctor says which)"]
     out = judge(*run, "--verbose", cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     for line in weak_tier.warnings():

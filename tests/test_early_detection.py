@@ -71,7 +71,7 @@ def assert_stopped_early(message: str, limit: float) -> None:
 )
 def test_a_bot_waiting_for_input_is_found_early(mode: str, bot: str, pty: bool,
                                                 said: str) -> None:
-    record, elapsed = play(bot, mode, limits=EARLY, pty=pty)
+    record, _ = play(bot, mode, limits=EARLY, pty=pty)
     assert (record.verdict.code, record.verdict.seat, record.results) == (
         verdicts.TIME_LIMIT, 0, ["loss", "win"])
     message = record.verdict.message
@@ -79,8 +79,9 @@ def test_a_bot_waiting_for_input_is_found_early(mode: str, bot: str, pty: bool,
     if said != NO_NEWLINE:
         assert message.startswith("move 1: it read the start position, "), message
     assert said in message
+    # found early by the judge's own clock from its input on (the whole game's time also
+    # counts the bot's start, which a busy machine makes as long as it likes)
     assert_stopped_early(message, EARLY.first_move_seconds / 2)
-    assert elapsed < EARLY.first_move_seconds / 2
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -98,22 +99,20 @@ def test_a_bot_found_waiting_when_its_game_time_ends_first_is_told_so(mode: str)
 def test_a_node_bot_in_its_event_loop_is_found_early(mode: str) -> None:
     need("javascript")
     limits = replace(EARLY, first_move_seconds=20.0)  # (Node's start on a busy machine)
-    record, elapsed = play("one_per_line.js", mode, limits=limits)
+    record, _ = play("one_per_line.js", mode, limits=limits)
     assert record.verdict.code == verdicts.TIME_LIMIT
     assert "it read the start position, then waited" in record.verdict.message
     assert_stopped_early(record.verdict.message, limits.first_move_seconds / 2)
-    assert elapsed < limits.first_move_seconds / 2
 
 
 @pytest.mark.parametrize("mode", MODES)
 def test_a_bot_found_waiting_at_a_later_move_has_that_moves_limit(mode: str) -> None:
-    record, elapsed = play("later_move.py", mode, limits=EARLY)
+    record, _ = play("later_move.py", mode, limits=EARLY)
     assert record.verdict.code == verdicts.TIME_LIMIT
     message = record.verdict.message
     assert message.startswith("move 2: it read its opponent's move '"), message
     assert MORE_INPUT in message
     assert_stopped_early(message, EARLY.move_seconds)  # below the move's limit
-    assert elapsed < EARLY.first_move_seconds / 2
 
 
 @pytest.mark.parametrize("mode", MODES)

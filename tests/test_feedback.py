@@ -256,7 +256,9 @@ def test_a_shared_command_names_files_outside_the_folder_by_their_names_alone() 
                        tests="../../private/exam-starts.txt")
     command = reproduce(plan, View.of(plan, share=True))["command"]
     assert "private" not in command and "/home" not in command and "cd " not in command
-    assert "--tests exam-starts.txt" in command and command.endswith(" alice bob")
+    # a student's own command: the starts saved by it, their own file, their own database
+    assert "--tests judge-run1-starts.txt" in command and command.endswith(" YOUR_FILE")
+    assert "alice" not in command and "--db judge-run1.sqlite" in command
     assert "--tests ../../private/exam-starts.txt" in reproduce(plan, View.of(plan))["command"]
     # a rule's value with a slash is no file: it stays whole
     rules = GradingPlan(game="chopsticks", rules="hands=2/3", bots=("alice/main.py",),
@@ -311,8 +313,9 @@ def test_copies_are_flagged_for_the_teacher_but_never_in_shared_output(tmp_path:
         shared = judge("show", "1", "--db", "c.db", "--share", "--format", fmt,
                        cwd=tmp_path).stdout
         if fmt != "html":  # (a page has `initial-scale=1`)
-            assert "=1" not in shared and "~1" not in shared, fmt
+            assert "=1" not in shared and "~1" not in shared and "%1" not in shared, fmt
         assert "same program" not in shared and "same file content" not in shared, fmt
     data = json.loads(judge("show", "1", "--db", "c.db", "--share", "--format", "json",
                             cwd=tmp_path).stdout)
-    assert all(b["same_file"] == [] and b["same_moves"] == [] for b in data["bots"])
+    assert all(b["same_file"] == b["same_source"] == b["same_mistakes"] == []
+               for b in data["bots"])

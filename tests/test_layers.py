@@ -10,16 +10,17 @@ PACKAGE = Path(__file__).resolve().parent.parent / "judge"
 
 #: bottom to top; a module belongs to the first layer with a prefix of its name
 LAYERS = [
-    ("rules", ["judge.games", "judge.verdicts", "judge.exits"]),
-    ("solving", ["judge.solvers", "judge.sprt", "judge.ratings", "judge.testsets"]),
+    ("rules", ["judge.games", "judge.verdicts", "judge.exits", "judge.words"]),
+    ("solving", ["judge.solvers", "judge.sprt", "judge.ratings", "judge.testsets",
+                 "judge.similarity"]),
     ("sandbox", ["judge.sandbox"]),
     ("one game", ["judge.players", "judge.referee", "judge.analysis", "judge.records",
                   "judge.nimbatch"]),
     ("plan", ["judge.plan"]),
     ("execute", ["judge.playing", "judge.backends", "judge.cluster", "judge.credentials"]),
     ("store", ["judge.store"]),
-    ("report", ["judge.report", "judge.results", "judge.summaries", "judge.html",
-                "judge.transcripts", "judge.exports"]),
+    ("report", ["judge.report", "judge.results", "judge.summaries", "judge.league",
+                "judge.html", "judge.transcripts", "judge.exports"]),
     ("interface", ["judge.commands", "judge.web", "judge.cli", "judge.__main__"]),
 ]
 

@@ -136,11 +136,9 @@ def test_a_batch_program_that_leaves_a_daemon_is_graded_when_it_ends(tmp_path):
     import json
     import subprocess
     import sys
-    import time
 
     daemon = "import os, time\nif os.fork() == 0:\n    os.setsid()\n    time.sleep(30)\n"
     (tmp_path / "good.py").write_text(daemon + GOOD)
-    started = time.monotonic()
     out = subprocess.run(
         [sys.executable, "-m", "judge", "nim-batch", "--format", "json",
          "--first-move-time", "8", str(tmp_path / "good.py")],
@@ -148,8 +146,9 @@ def test_a_batch_program_that_leaves_a_daemon_is_graded_when_it_ends(tmp_path):
     )
     assert out.returncode == 0, out.stderr
     (good,) = json.loads(out.stdout)["programs"]
+    # graded when it ended, not held until its time limit (its verdict would be that),
+    # however long a busy machine takes
     assert good["correct"] == 50 and good["verdict"] == "ok", good
-    assert time.monotonic() - started < 8  # not held until its time limit
     assert "confinement" in out.stderr
 
 

@@ -167,6 +167,127 @@ def test_a_bot_of_the_served_folder_plays_confined_and_cannot_take_back(client):
     assert s["result"] in ("1", "2") and s["verdict"] is None
 
 
+def test_a_stale_or_repeated_move_is_refused_and_plays_nothing_twice(client):
+    s = create(client, game="nim", position="5 5 5", opponent="human")
+    move = f"/api/sessions/{s['id']}/move"
+    assert s["ply"] == 0
+    s = client.post(move, json={"move": "3 1", "ply": 0}).json()
+    assert s["position"] == "5 5 4" and s["ply"] == 1
+    refused(client.post(move, json={"move": "3 1", "ply": 0}), 409, "moved on")  # replayed
+    assert client.get(f"/api/sessions/{s['id']}").json()["position"] == "5 5 4"
+    refused(client.post(move, json={"move": "3 1", "ply": "1"}), 400, "whole number")
+    # against the computer: the reply moves the count on, a replayed move is refused
+    s = create(client, game="nim", position="5 5 5", opponent="optimal")
+    sid = s["id"]
+    s = client.post(f"/api/sessions/{sid}/move", json={"move": "1 1", "ply": 0}).json()
+    assert s["ply"] == 2 and s["last"]["by"] == "optimal" and s["last"]["seat"] == 2
+    refused(client.post(f"/api/sessions/{sid}/move", json={"move": "1 1", "ply": 0}), 409,
+            "moved on")
+    for step in ("undo", "redo", "advance"):
+        refused(client.post(f"/api/sessions/{sid}/{step}", json={"ply": 5}), 409, "moved on")
+    assert client.get(f"/api/sessions/{sid}").json()["ply"] == 2
+    s = client.post(f"/api/sessions/{sid}/undo", json={"ply": 2}).json()
+    assert s["ply"] == 0 and s["last"] is None
+
+
+def test_the_last_move_and_the_hint_are_given_with_their_board_parts_and_labels(client):
+    s = create(client, game="chopsticks", rules="hands=2", opponent="optimal")
+    s = client.post(f"/api/sessions/{s['id']}/move", json={"move": "1 2", "ply": 0}).json()
+    last = s["last"]
+    assert last["ply"] == 2 and last["seat"] == 2 and last["by"] == "optimal"
+    game = load_game("chopsticks", "hands=2")
+    before = game.parse_position(s["history"][1]["position"])
+    assert last["move"] == s["history"][1]["move"] and last["label"] == s["history"][1]["label"]
+    assert last["control"] == {"hand": [1, game.parse_move(last["move"], before)[1]],
+                               "target": [0, game.parse_move(last["move"], before)[2]]}
+    hint = client.get(f"/api/sessions/{s['id']}/hint").json()
+    pos = game.parse_position(s["position"])
+    best = solver_for(game).evaluate(pos).best_moves
+    assert hint["moves"] == [game.format_move(m, pos) for m in best]
+    assert hint["labels"] == [game.move_label(m, pos) for m in best] and hint["ply"] == 2
+    assert all(">" in label for label in hint["labels"])  # the page's notation: L1>R2
+
+
+def test_ioiwari_gives_each_moves_own_final_score_difference(client):
+    game = load_game("ioiwari")
+    solver = solver_for(game)
+    pos = game.start()
+    seen = set()
+    while not game.is_over(pos):  # along a game, every move of every position
+        data = client.get("/api/values", params={"game": "ioiwari",
+                                                 "position": game.format_position(pos)}).json()
+        score = game.score(pos)
+        mover = game.mover(pos)
+        lead = score[mover] - score[1 - mover]
+        for entry, mv in zip(data["moves"], solver.move_values(pos), strict=True):
+            assert entry["move"] == game.format_move(mv.move, pos)
+            assert entry["difference"] == mv.value
+            assert entry["final_difference"] == lead + mv.value
+            sign = (lead + mv.value > 0) - (lead + mv.value < 0)
+            assert entry["value"] == {1: "win", 0: "tie", -1: "lose"}[sign]
+            seen.add(entry["final_difference"])
+        assert data["final_difference"] == lead + solver.evaluate(pos).value
+        assert data["final_difference"] == max(e["final_difference"] for e in data["moves"])
+        pos = game.play(pos, solver.move_values(pos)[-1].move)
+    assert len(seen) > 3  # moves of one position differ: each has its own
+
+
+def test_a_game_opens_from_its_address_with_its_moves_played(client):
+    page = client.get("/play/nim", params={"position": "5 5 5", "moves": "1 1,2 2",
+                                          "opponent": "human"})
+    assert page.status_code == 200 and '"moves": ["1 1", "2 2"]' in page.text
+    for moves, status, words in (("1 1,9 9", 400, "move 2"), ("1 6", 400, "move 1"),
+                                 ("x" * 9000, 413, "characters long"),
+                                 (",".join(["1 1"] * 1001), 400, "at most")):
+        r = client.get("/play/nim", params={"position": "5 5 5", "moves": moves})
+        assert r.status_code == status and words in r.text and "Traceback" not in r.text
+        r = client.post("/api/sessions", json={"game": "nim", "position": "5 5 5",
+                                               "moves": moves.split(",")})
+        refused(r, status, words)
+    refused(client.post("/api/sessions", json={"game": "nim", "moves": 5}), 400, "list")
+    s = create(client, game="nim", position="5 5 5", moves=["1 1", "2 2"], opponent="optimal")
+    assert s["position"] == "4 3 5" and s["ply"] == 2 and s["your_turn"]
+    s = create(client, game="nim", position="5 5 5", moves=["1 1"], opponent="optimal")
+    assert s["ply"] == 2 and s["your_turn"]  # the computer's turn: it replies
+    s = create(client, game="nim", position="5 5 5", moves=["1 1", "2 2"], opponent="optimal",
+               seat=2)
+    assert s["ply"] == 3 and s["history"][0]["move"] == "1 1"
+    refused(client.post("/api/sessions", json={"game": "nim", "position": "3 4 5",
+                                               "moves": ["1 1"], "opponent": "greedy.py"}),
+            400, "bot")
+    r = client.get("/play/nim", params={"position": "3 4 5", "moves": "1 1",
+                                        "opponent": "greedy.py"})
+    assert r.status_code == 400 and "bot" in r.text
+
+
+def test_hundreds_of_reloads_never_find_the_server_full():
+    """A client reloading its page (each load a new game, the old one never ended) ends the
+    games left alone longest instead of being refused: no 503."""
+    from judge.web.sessions import MAX_SESSIONS
+
+    with TestClient(create_app(Served(limits=FAST)), base_url=HERE) as c:
+        first = create(c, game="nim", position="5 5 5", opponent="optimal")
+        for i in range(300):
+            assert c.get("/play/nim", params={"position": "5 5 5"}).status_code == 200
+            r = c.post("/api/sessions", json={"game": ("nim", "ioiwari")[i % 2],
+                                              "opponent": "optimal", "values": True})
+            assert r.status_code == 201, (i, r.text)
+        assert len(c.app.state.sessions) == MAX_SESSIONS
+        refused(c.get(f"/api/sessions/{first['id']}"), 410, "its link opens it again")
+        # ended from a closing page: a POST with a JSON body, as fetch(keepalive) sends it
+        last = r.json()["id"]
+        assert c.post(f"/api/sessions/{last}/end", json={},
+                      headers={"origin": HERE}).status_code == 200
+        refused(c.get(f"/api/sessions/{last}"), 410, "closed")
+
+
+def test_the_pages_have_a_title_an_icon_and_every_level(client):
+    page = client.get("/").text
+    assert 'value="level:10"' in page and 'rel="icon"' in page
+    assert "<title>play, watch, replay · judge</title>" in page
+    assert "<title>nim: play · judge</title>" in client.get("/play/nim").text
+
+
 def test_two_browsers_keep_separate_games(client):
     a = create(client, game="nim", position="5 5", opponent="human")
     b = create(client, game="nim", position="5 5", opponent="human")

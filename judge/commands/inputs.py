@@ -242,7 +242,7 @@ def tier_for_run(mode: str, verbose: bool = False) -> Any:
         head = (f"bubblewrap is not installed or does not work here, so confinement is "
                 f"{tier.name}" if no_bwrap else f"confinement {tier.name}")
         lines.append(f"judge: warning: {head}: {plural(len(missing), 'guarantee')} missing "
-                     + ("here:" if verbose else "here (--verbose says which)"))
+                     + ("here:" if verbose else "here (judge doctor says which)"))
         lines += [f"judge: warning: {line}" for line in missing if verbose]
     blind = blind_reason(tier)
     if blind is not None:

@@ -32,6 +32,7 @@ from judge.players.level import PREFIX, is_level, parse_level
 from judge.report import (
     Fit,
     Number,
+    plural,
     printable_line,
     render_rows,
     render_table,
@@ -302,7 +303,9 @@ def print_match(store: Store, run_id: int, fmt: str, details: bool,
                                   "max_games": plan.max_games,
                                   "compile_errors": {bot: error for bot, error in errors
                                                      if error},
-                                  **data.to_json(), "games": [g.to_json() for g in listed]}))
+                                  **data.to_json(),
+                                  "games": [{"game": n, **g.to_json()}
+                                            for n, g in enumerate(listed, 1)]}))
         return []
     a, b = (plan.shown_name(who) for who in plan.bots)
     interval = "" if data.elo is None else f"[{data.elo_low:.1f}, {data.elo_high:.1f}]"
@@ -352,8 +355,8 @@ def print_match(store: Store, run_id: int, fmt: str, details: bool,
     decision = decision_text(plan, data, state)
     sys.stdout.write(f"\n{sprt}\n{wrapped(decision)}" if narrow else f"\n{sprt} {decision}\n")
     if data.void_pairs:
-        sys.stdout.write(f"{data.void_pairs} pairs had a void game (judge error) and "
-                         f"count for neither bot\n")
+        sys.stdout.write(f"{plural(data.void_pairs, 'pair')} had a void game (judge error) "
+                         f"and count for neither bot\n")
     if details:
         sys.stdout.write("\n")
         if narrow:

@@ -57,7 +57,7 @@ from judge.results import (
     usage_cells,
 )
 from judge.store import Store
-from judge.summaries import BotRow, GradedGame, View, graded_games, grading_rows
+from judge.summaries import BotRow, GradedGame, View, grading_rows, numbered_games
 from judge.testsets import default_tests
 
 if TYPE_CHECKING:
@@ -235,7 +235,8 @@ def given_up(bot: str, records: list[PlayedGame], n: int) -> str | None:
     codes = {rec.first_move_failure(rec.seat_of(bot)) for rec in records}
     if len(records) < n or len(codes) != 1 or codes & {None, verdicts.NOT_PLAYED}:
         return None
-    return (f"its first {n} games ended with {codes.pop()} on its first move "
+    first = "its first game" if n == 1 else f"its first {n} games"
+    return (f"{first} ended with {codes.pop()} on its first move "
             f"(--fail-fast {n})")
 
 
@@ -251,15 +252,24 @@ NARROW_GAMES = (["game", "bot", "seat", "start", "result", "first_mistake", "slo
                     optional=("cpu", "memory")))
 
 
+def quoted(name: str) -> str:
+    """A name in a list of names: in double quotes when it holds a comma, a quote or
+    spaces at its ends (`"Bella, Student"`), as it is otherwise."""
+    if "," in name or '"' in name or name != name.strip():
+        return '"' + name.replace('"', '\\"') + '"'
+    return name
+
+
 def twins_text(twins: list[tuple[str, str, tuple[str, ...]]], narrow: bool,
-               name: Callable[[str], str] = str) -> str:
+               name: Callable[[str], str] = str,
+               short: Callable[[str], str] = str) -> str:
     """The note under the bot table for each group of bots flagged as one program, each
-    bot as `name` shows it (at 80 columns when `narrow`: the names shortened, the lines
-    wrapped)."""
+    bot as `name` shows it, quoted when it holds a comma (at 80 columns when `narrow`: a
+    name over 40 columns by its distinguishing part, `short`, the lines wrapped)."""
     lines = []
     for mark, what, group in twins:
-        names = [shortened(printable_line(name(bot)), 40, keep_end=True) if narrow
-                 else printable_line(name(bot)) for bot in group]
+        names = [quoted(printable_line(name(bot) if not narrow or len(name(bot)) <= 40
+                                       else shortened(short(bot), 40))) for bot in group]
         line = f"{mark}: {', '.join(names)} {what}: the same program?"
         lines.append(wrapped(line) if narrow else line + "\n")
     return "\n" + "".join(lines) if lines else ""
@@ -295,7 +305,8 @@ def print_run(store: Store, run_id: int, fmt: str, details: bool,
         sys.stdout.write(to_json({"run": run_id, "game": info.game, "state": state,
                                   "tier": plan.harness.tier, "opponent": opponent,
                                   "bots": [view.bot_json(b) for b in bots],
-                                  "games": [view.game_json(g) for g in games]}))
+                                  "games": [{"game": n, **view.game_json(g)}
+                                            for n, g in enumerate(games, 1)]}))
         return []
     twins = [] if view.share else twin_groups(bots)  # (the teacher's, never shared)
     marks = twin_marks(twins)
@@ -330,13 +341,20 @@ def print_run(store: Store, run_id: int, fmt: str, details: bool,
     # a bot flagged as one program with another: its marks after its name, a note below
     shown = [dict(row, bot=f"{row['bot']} {marks[b.bot]}" if b.bot in marks else row["bot"])
              for row, b in zip(rows, bots, strict=True)]
+    # cut at 80 columns, a bot keeps its distinguishing part (its folder or display name)
+    # and its marks whole: `…/main.py =1` would not say whose
+    short = {cell: (view.names.get(b.bot, b.bot), mark) for b in bots
+             for cell, mark in ((view.name(b.bot), ""),
+                                (f"{view.name(b.bot)} {marks.get(b.bot)}", marks.get(b.bot)))
+             if mark is not None}
     if narrow:
         sys.stdout.write(rules_line(info.game))
         narrow_headers, fit = NARROW_BOTS
-        sys.stdout.write(render_rows(shown, fmt, view.headers(narrow_headers), fit))
+        sys.stdout.write(render_rows(shown, fmt, view.headers(narrow_headers),
+                                     fit._replace(short=short)))
     else:
         sys.stdout.write(render_rows(shown, fmt, headers))
-    sys.stdout.write(twins_text(twins, narrow, view.name))
+    sys.stdout.write(twins_text(twins, narrow, view.name, lambda b: view.names.get(b, b)))
     if fmt in ("table", "markdown"):  # CSV stays one table; JSON has compile_error
         sys.stdout.write(compile_errors_text(
             (shortened(r.bot, 64, keep_end=True) if narrow else r.bot, r.compile_error)
@@ -350,7 +368,7 @@ def print_run(store: Store, run_id: int, fmt: str, details: bool,
             row["result"] = outcome(g.result, g.verdict)
         headers, fit = NARROW_GAMES
         headers = view.headers(h for h in headers if h != "seat" or plan.seats == "both")
-        sys.stdout.write(render_rows(detail, fmt, headers, fit))
+        sys.stdout.write(render_rows(detail, fmt, headers, fit._replace(short=short)))
         sys.stdout.write(notes([(row["game"], row["message"]) for row in detail]))
     return written
 
@@ -367,10 +385,11 @@ def export(plan: GradingPlan, records: dict[str, PlayedGame],
     if fmt == "gradebook":
         sys.stdout.write(gradebook(bots, view))
         return []
-    listed = [(rec, seat) for _, mine in graded_games(plan, records) for rec, seat in mine]
-    results = [to_json(gradescope(plan.game, bot, [(g, rec, seat) for g, (rec, seat)
-                                                   in zip(games, listed, strict=True)
-                                                   if g.bot == bot.bot], view, how))
+    # each game by its number in the whole run (`judge show RUN --game N`)
+    numbered = [(n, g, rec, seat) for n, (g, (rec, seat))
+                in enumerate(zip(games, numbered_games(plan, records), strict=True), 1)]
+    results = [to_json(gradescope(plan.game, bot, [game for game in numbered
+                                                   if game[1].bot == bot.bot], view, how))
                for bot in bots]
     if output_dir is None:
         sys.stdout.write(results[0])

@@ -138,14 +138,14 @@ def storing(store: Store, run_id: int, stored: Callable[[], str]) -> Iterator[No
     try:
         yield
     except KeyboardInterrupt:
-        print(f"judge: stopped with {stored()} games stored; "
+        print(f"judge: stopped with {plural(stored(), 'game')} stored; "
               f"{resume_hint(store, store.run(run_id))}", file=sys.stderr)
         raise
     except sqlite3.OperationalError as exc:  # e.g. locked by another program for too long
         raise InputError(f"cannot store a game in {store.path}: {exc}; the games stored so "
                          f"far are kept: {resume_hint(store, store.run(run_id))}") from None
     except BackendLost as exc:  # a killed worker process, a cluster that went
-        raise Stopped(f"{exc}; {stored()} games are stored: "
+        raise Stopped(f"{exc}; stored: {plural(stored(), 'game')}; "
                       f"{resume_hint(store, store.run(run_id))}") from None
     else:
         store.finish(run_id)
@@ -158,7 +158,7 @@ def exit_status(store: Store, run_id: int, skipped: bool) -> int:
     else SKIPPED when a bot could not be graded."""
     void = store.count_verdict(run_id, verdicts.JUDGE_ERROR)
     if void:
-        print(f"judge: warning: {void} games were void (judge error): see the verdicts",
+        print(f"judge: warning: {plural(void, 'game')} void (judge error): see the verdicts",
               file=sys.stderr)
         return ExitStatus.VOID
     return ExitStatus.SKIPPED if skipped else ExitStatus.OK
@@ -176,10 +176,10 @@ def run_state(store: Store, info: StoredRun, stored: int) -> str:
         return "finished"
     if store.running(info.id):
         print(f"judge: note: {info.kind} {info.id} is being played right now: these "
-              f"results are partial ({stored} games stored so far)", file=sys.stderr)
+              f"results are partial ({plural(stored, 'game')} stored so far)", file=sys.stderr)
         return "running"
     print(f"judge: warning: {info.kind} {info.id} was interrupted: these results are "
-          f"partial ({stored} games stored); {resume_hint(store, info)}", file=sys.stderr)
+          f"partial ({plural(stored, 'game')} stored); {resume_hint(store, info)}", file=sys.stderr)
     return "interrupted"
 
 

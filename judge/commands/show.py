@@ -5,6 +5,7 @@ the whole database."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 import time
 from pathlib import Path
@@ -23,10 +24,10 @@ from judge.commands.runs import (
 )
 from judge.exits import ExitStatus
 from judge.games.base import InputError
-from judge.plan import GradingPlan, MatchPlan
 from judge.report import Fit, printable_line, render_rows, to_json
+from judge.similarity import THRESHOLD, Comparison
 from judge.store import Store
-from judge.summaries import graded_games, ordered_records
+from judge.summaries import numbered_games
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -47,8 +48,27 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "consistent even while a judge plays a run in it (the copy of a file "
                    "alone may miss the last games); FILE is written whole or not at all, "
                    "and never over an existing file")
+    s.add_argument("--similar", type=percent, nargs="?", const=100 * THRESHOLD,
+                   metavar="PERCENT",
+                   help="the run's pairs of programs with at least PERCENT (default "
+                   f"{100 * THRESHOLD:g}) of their source in common, as MOSS finds copies: "
+                   "tokens compared with names, numbers and strings made alike and comments "
+                   "and spacing dropped (a renamed copy is found), one language at a time; "
+                   "with --format html the common parts side by side (the teacher's: not "
+                   "with --share)")
     add_feedback_options(s)
     s.set_defaults(func=show)
+
+
+def percent(text: str) -> float:
+    """A percentage from 1 to 100 (for argparse)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 1 <= value <= 100:
+        raise argparse.ArgumentTypeError(f"{text!r}: give a percentage from 1 to 100")
+    return value
 
 
 def show(args: argparse.Namespace) -> int:
@@ -68,6 +88,8 @@ def show(args: argparse.Namespace) -> int:
                              "--db)")
         with open_store(args.db, must_exist=True, read_only=True) as store:
             return export_db(store, args.export_db)
+    if args.similar is not None:
+        return show_similar(args)
     if args.run_id is None and (args.format in ("html", "jsonl", *EXPORTS) or args.output_dir):
         what = "--output-dir" if args.output_dir else f"--format {args.format}"
         raise InputError(f"{what} writes one run: give the RUN (`judge show` alone lists "
@@ -87,6 +109,53 @@ def show(args: argparse.Namespace) -> int:
         check_export(args.format, len(info.plan.players), args.output_dir)
         rendered(args, lambda report: render_run(store, info.kind, args, report))
     return 0
+
+
+def show_similar(args: argparse.Namespace) -> int:
+    """The pairs of a run's programs with at least `args.similar` percent of their source
+    in common: as text, JSON, or a page with the common parts side by side."""
+    if args.run_id is None:
+        raise InputError("--similar compares the programs of a run: give the RUN")
+    if args.format not in ("table", "json", "html") or args.share or args.output_dir \
+            or args.details or args.game_number is not None:
+        raise InputError("--similar gives a table, --format json or --format html, with "
+                         "--output FILE at most: it is the teacher's (no --share)")
+    with open_store(args.db, must_exist=True, read_only=True) as store:
+        info = store.run(args.run_id)
+        found = info.plan.compared(args.similar / 100)
+        with output_to(args.output):
+            if args.format == "html":
+                from judge.html.similar import render_similar
+
+                sys.stdout.write(render_similar(info, found, args.similar))
+            elif args.format == "json":
+                sys.stdout.write(to_json({
+                    "run": args.run_id, "threshold": args.similar / 100,
+                    "pairs": [dataclasses.asdict(p) for p in found.pairs],
+                    "not_compared": [{"bot": bot, "why": why} for bot, why in found.unread]}))
+            else:
+                sys.stdout.write(similar_text(args.run_id, found, args.similar))
+    return 0
+
+
+def similar_text(run_id: int, found: Comparison, least: float) -> str:
+    """The pairs as text: each with its percentage, then its common line ranges."""
+    pairs = found.pairs
+    lines = [f"run {run_id}: {len(pairs)} pair{'' if len(pairs) == 1 else 's'} of programs "
+             f"with {least:g}% or more of their source in common\n"]
+    for pair in pairs:
+        one, two = (printable_line(bot) for bot in pair.bots)
+        lines.append(f"\n{100 * pair.similarity:3.0f}%  {one} ({100 * pair.shares[0]:.0f}% "
+                     f"of it), {two} ({100 * pair.shares[1]:.0f}% of it)\n")
+        lines += [f"      lines {r.first[0]}-{r.last[0]} ~ lines {r.first[1]}-{r.last[1]}"
+                  f" ({r.tokens} tokens)\n" for r in pair.regions]
+    if found.unread:
+        lines.append("\nnot compared: " + "; ".join(f"{printable_line(bot)} ({why})"
+                                                   for bot, why in found.unread) + "\n")
+    if pairs:
+        lines.append("\n(names, numbers and strings made alike, comments and spacing "
+                     "dropped;\n --format html shows the common parts side by side)\n")
+    return "".join(lines)
 
 
 def export_db(store: Store, target: str) -> int:
@@ -143,6 +212,11 @@ def render_run(store: Store, kind: str, args: argparse.Namespace, report: bool) 
 
         return print_match(store, args.run_id, args.format, args.details, args.output_dir,
                            args.wide, report)
+    if kind == "league":
+        from judge.commands.league import print_league
+
+        print_league(store, store.run(args.run_id), args.format)
+        return []
     if kind == "tournament":
         from judge.commands.tournament import print_tournament
 
@@ -174,13 +248,8 @@ def replay_text(store: Any, run_id: int, number: int) -> str:
     from judge.commands.play import play_text
 
     info = store.run(run_id)
-    plan, records = info.plan, store.games(run_id)
-    if isinstance(plan, MatchPlan):
-        listed = [(rec, 0) for _, rec in ordered_records(plan, records)]
-    elif isinstance(plan, GradingPlan):
-        listed = [game for _, mine in graded_games(plan, records) for game in mine]
-    else:
-        listed = [(records[key], 0) for key in sorted(records)]
+    plan = info.plan
+    listed = numbered_games(plan, store.games(run_id))
     if not 1 <= number <= len(listed):
         raise InputError(f"run {run_id} has {len(listed)} stored games: give --game 1 to "
                          f"{len(listed)}" if listed else f"run {run_id} has no stored games")

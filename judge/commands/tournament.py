@@ -223,7 +223,8 @@ def print_tournament(store: Store, run_id: int, fmt: str, details: bool,
     else:
         sys.stdout.write(render_table(tables["crosstable"], fmt))
     if data.identical_games:
-        sys.stdout.write(f"\n{data.identical_games} games repeat an earlier game move for "
+        repeat = "game repeats" if data.identical_games == 1 else "games repeat"
+        sys.stdout.write(f"\n{data.identical_games} {repeat} an earlier game move for "
                          "move (deterministic bots): more rounds add no information.\n")
     if details:
         sys.stdout.write("\n")

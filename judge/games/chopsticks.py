@@ -47,6 +47,7 @@ from judge.games.base import (
     parse_int,
     strict_tokens,
 )
+from judge.words import plural
 
 LEFT, RIGHT = 0, 1
 SIDES = "LR"
@@ -240,10 +241,10 @@ class Chopsticks(Game[Position, Move]):
         match = _BAR.match(body)
         if not match:
             raise PositionError("the research form is (x1 .. | y1 ..) with an optional _n")
-        if match["n"] is not None and parse_int(match["n"], "the _n suffix") != self.fingers:
-            raise PositionError(
-                f"the position is for {match['n']} fingers but the rules say fingers={self.fingers}"
-            )
+        n = None if match["n"] is None else parse_int(match["n"], "the _n suffix")
+        if n is not None and n != self.fingers:
+            raise PositionError(f"the position is for {plural(n, 'finger')} but the rules say "
+                                f"fingers={self.fingers}")
         sides = match["inner"].split("|")
         if len(sides) != 2:
             raise PositionError("exactly one '|' separates Left's hands from Right's")
@@ -400,9 +401,10 @@ class Chopsticks(Game[Position, Move]):
     def _split_fault(self, mine: tuple[int, ...], new: tuple[int, ...]) -> str:
         """Why turning `mine` into `new` is not a legal split, revive or swap."""
         if max(new) > self.top:
-            return f"a live hand holds at most {self.top} fingers, not {max(new)}"
+            return f"a live hand holds at most {plural(self.top, 'finger')}, not {max(new)}"
         if sum(new) != sum(mine):
-            return f"a split keeps the total: you have {sum(mine)} fingers, not {sum(new)}"
+            return (f"a split keeps the total: you have {plural(sum(mine), 'finger')}, "
+                    f"not {sum(new)}")
         changed = [i for i in range(len(mine)) if mine[i] != new[i]]
         if not changed:
             return "the split leaves every hand as it is"

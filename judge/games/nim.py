@@ -16,6 +16,7 @@ from judge.games.base import (
     parse_int,
     strict_tokens,
 )
+from judge.words import plural
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +104,7 @@ class Nim(Game[Heaps, NimMove]):
         if count < 1:
             raise illegal(line, "a move removes at least one counter")
         if count > size:
-            raise illegal(line, f"heap {heap} holds only {size} counters, "
+            raise illegal(line, f"heap {heap} holds only {plural(size, 'counter')}, "
                           f"cannot remove {tokens[1]}")
         return heap, count
 

@@ -34,7 +34,14 @@ from judge.plan import GradingPlan, MatchPlan, NimBatchPlan, TournamentPlan
 from judge.records import PlayedGame
 from judge.report import printable
 from judge.results import Feedback, memory_text, seconds_text, twin_groups, twin_marks
-from judge.summaries import View, graded_games, grading_rows, match_data, standings
+from judge.summaries import (
+    View,
+    grading_rows,
+    match_data,
+    numbered_games,
+    schedule_places,
+    standings,
+)
 
 __all__ = ["render_nim_batch", "render_report"]
 
@@ -109,20 +116,25 @@ def render_report(store: Any, run_id: int, view: View | None = None,
     plan = info.plan
     view = view or View.of(plan)
     records = store.games(run_id) if records is None else records
-    first = 1
+    # every game by its number in the whole run (`judge show RUN --game N`), on any page
+    numbered = list(enumerate(numbered_games(plan, records), 1))
+    yours: list[tuple[int, int]] | None = None
     if bot is not None:
         assert isinstance(plan, GradingPlan)
-        before = set(plan.bots[:plan.bots.index(bot)])
-        first += sum(not before.isdisjoint(r.players) for r in records.values())
+        numbered = [(n, game) for n, game in numbered if bot in game[0].players]
         records = {k: r for k, r in records.items() if bot in r.players}
         plan = replace(plan, bots=(bot,), sources=tuple(s for s in plan.sources
                                                         if s.path == bot))
         plan = replace(plan, planned=len(plan.schedule()))
         info = info._replace(plan=plan)
+    if isinstance(plan, GradingPlan) and len(plan.bots) == 1:
+        # the number each game has when its bot is graded alone (the shared reproduce)
+        places = schedule_places(plan)
+        yours = [(n, places[rec.key] + 1) for n, (rec, _) in numbered if rec.key in places]
     game = plan.load_game()
     context: dict[str, Any] = {
         # absolute: the page may be read anywhere, the command run from any folder
-        "about": about(info, str(Path(store.path).resolve()), view),
+        "about": about(info, str(Path(store.path).resolve()), view, yours),
         "stored": len(records),
         "css": _static("report.css"),
         "js": _static("viewer.js"),
@@ -135,7 +147,7 @@ def render_report(store: Any, run_id: int, view: View | None = None,
         context.update(_tournament(game, plan, records))
         template = "tournament.html.j2"
     elif isinstance(plan, GradingPlan):
-        context.update(_grading(game, plan, records, view, first))
+        context.update(_grading(game, plan, records, view, numbered))
         template = "run.html.j2"
     elif isinstance(plan, MatchPlan):
         context.update(_match(plan, records, store.running(run_id)
@@ -166,12 +178,11 @@ def render_nim_batch(plan: NimBatchPlan, programs: list[dict[str, Any]]) -> str:
     return page.encode("utf-8", "replace").decode("utf-8")
 
 
-def _data_blocks(game: Any, listed: list[tuple[PlayedGame, int | None]],
-                 opponent: str = "optimal", view: View | None = None,
-                 first: int = 1) -> Markup:
-    """The per-game JSON blocks, numbered from `first` in the order of `listed`."""
+def _data_blocks(game: Any, listed: list[tuple[int, tuple[PlayedGame, int | None]]],
+                 opponent: str = "optimal", view: View | None = None) -> Markup:
+    """The per-game JSON blocks of `listed`: (its number, (record, graded seat))."""
     parts = []
-    for n, (rec, graded) in enumerate(listed, first):
+    for n, (rec, graded) in listed:
         payload = game_payload(game, rec, n, graded, opponent, view)
         parts.append(f'<script type="application/json" id="game-{n}">'
                      f"{json_block(payload)}</script>\n")
@@ -179,14 +190,14 @@ def _data_blocks(game: Any, listed: list[tuple[PlayedGame, int | None]],
 
 
 def _grading(game: Any, plan: GradingPlan, records: dict[str, PlayedGame], view: View,
-             first: int = 1) -> dict[str, Any]:
-    """The bots' summaries and the games of a grading run (numbered as `judge show --game`),
-    as `view` shows them: at `mistakes` no result under perfect play and first mistakes
+             numbered: list[tuple[int, tuple[PlayedGame, int]]]) -> dict[str, Any]:
+    """The bots' summaries and the games of a grading run (`numbered`: in `numbered_games`'
+    order, each with its number in the whole run, as `judge show --game` takes it), as
+    `view` shows them: at `mistakes` no result under perfect play and first mistakes
     without the right moves, at `results` neither first mistakes nor accuracy."""
     bots, rows = grading_rows(plan, records)
-    listed = [(rec, seat) for _, mine in graded_games(plan, records) for rec, seat in mine]
     games = []
-    for n, (row, (rec, seat)) in enumerate(zip(rows, listed, strict=True), first):
+    for row, (n, (rec, seat)) in zip(rows, numbered, strict=True):
         mistake = row.first_mistake if view.feedback.mistakes else None
         games.append({
             "n": n, "bot": view.name(row.bot), "start": row.start, "seat": row.seat,
@@ -200,7 +211,7 @@ def _grading(game: Any, plan: GradingPlan, records: dict[str, PlayedGame], view:
     shown = [view.bot_row(b) for b in bots]
     twins = twin_groups(shown)  # (by the names shown: no path when shared)
     return {"bots": shown, "games": games,
-            "data": _data_blocks(game, listed, plan.opponent, view, first),
+            "data": _data_blocks(game, numbered, plan.opponent, view),
             "twins": twins, "marks": twin_marks(twins),
             "columns": column_widths(games, columns),
             "shown": {key for key, *_ in columns} | ({"accuracy"} if view.feedback.mistakes
@@ -225,7 +236,7 @@ def _tournament(game: Any, plan: TournamentPlan, records: dict[str, PlayedGame]
             "twin": number.get(g.identical_to) if g.identical_to else None,
             "results": [result_words(g.results, s) for s in (0, 1)],
         })
-    listed = [(records[g.key], None) for g in data.games]
+    listed = [(n, (records[g.key], None)) for n, g in enumerate(data.games, 1)]
     return {
         "standings": [s.to_json() for s in table],
         "chart": rating_chart(table),
@@ -260,8 +271,8 @@ def _match(plan: MatchPlan, records: dict[str, PlayedGame], finished: bool
     game = plan.load_game()
     return {"bots": (a, b), "stats": data, "sprt": plan.sprt.text(), "decision": decision,
             "bounds": (lower, upper), "games": games,
-            "data": _data_blocks(game, [(records[g.key], None) for g in listed],
-                                 plan.opponent),
+            "data": _data_blocks(game, [(n, (records[g.key], None))
+                                        for n, g in enumerate(listed, 1)], plan.opponent),
             "columns": column_widths([dict(g, one=g["players"][0], two=g["players"][1])
                                       for g in games], TOURNAMENT_COLUMNS)}
 

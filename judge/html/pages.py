@@ -23,7 +23,7 @@ import judge
 from judge.analysis import MoveReview
 from judge.games.base import Game
 from judge.html.boards import columns, replay
-from judge.plan import Plan
+from judge.plan import GradingPlan, Plan
 from judge.records import PlayedGame
 from judge.report import printable
 from judge.results import Feedback, game_message, memory_text, seconds_text, slow_moves, slow_text
@@ -180,33 +180,97 @@ def limit_rows(limits: dict[str, Any]) -> list[dict[str, str]]:
     return rows
 
 
-def reproduce(plan: Plan, view: View | None = None) -> dict[str, Any]:
+def reproduce(plan: Plan, view: View | None = None, run_id: int = 1,
+              yours: list[tuple[int, int]] | None = None) -> dict[str, Any]:
     """How to play the run again: the command line (run from its folder), and notes on what
-    a command line cannot carry. Shared (`view`): bots by display name, files by their
-    names, and no folder."""
+    a command line cannot carry; `show`: the command that shows its results, when not the
+    organiser's. Shared (`view`), a grading run's games as a student plays them again in a
+    folder of their own (`shared_reproduce`)."""
     view = view or View()
+    if view.share and isinstance(plan, GradingPlan):
+        return shared_reproduce(plan, run_id, yours)
     notes = []
     if plan.harness.languages:
-        notes.append("the run changed the language table (--languages/--flags): "
-                     + json.dumps(plan.harness.languages, sort_keys=True))
+        notes.append(_languages_note(plan))
     if getattr(plan, "tests", None) or getattr(plan, "starts_file", None):
         notes.append("the start positions were read from a file; the report lists them")
-    argv = plan.to_argv()
-    if view.share:
-        notes.append("the bots are named by their display names, not by their files")
-        # a bot by its display name; a file (a test set, or any absolute path) by its name
-        argv = [view.name(w) if w in view.names else
-                os.path.basename(w) if os.path.isabs(w) or flag in ("--tests", "--starts")
-                else w for flag, w in zip(["", *argv[:-1]], argv, strict=True)]
-    command = shlex.join(argv)
-    folder = "" if view.share else plan.directory
+    command = shlex.join(plan.to_argv())
+    folder = plan.directory
     return {"command": f"cd {shlex.quote(folder)} && {command}" if folder else command,
-            "notes": notes}
+            "notes": notes, "show": [], "numbering": ""}
 
 
-def about(info: StoredRun, db_path: str, view: View | None = None) -> dict[str, Any]:
+def _languages_note(plan: Plan) -> str:
+    return ("the run changed the language table (--languages/--flags): "
+            + json.dumps(plan.harness.languages, sort_keys=True))
+
+
+#: in a shared page of several bots' games, where a student puts their own file's name
+YOUR_FILE = "YOUR_FILE"
+
+
+def shared_reproduce(plan: GradingPlan, run_id: int,
+                     yours: list[tuple[int, int]] | None = None) -> dict[str, Any]:
+    """The command a student runs in a folder holding only their own file to play their
+    games of run `run_id` again: their file by its name alone (on the page of one bot's
+    games; else `YOUR_FILE`), the run's starts in its order (saved to a file by the first
+    lines: `judge run` reads them from one), rules, seats, opponent, fail-fast, seed and
+    limits, and a database of their own, where their run is run 1 and their games are
+    numbered from 1 (`yours`: of each game here, (its number, theirs))."""
+    db = f"judge-run{run_id}.sqlite"
+    bot = os.path.basename(plan.bots[0]) if len(plan.bots) == 1 else YOUR_FILE
+    if bot.startswith("-"):  # a file, not an option
+        bot = "./" + bot
+    notes = []
+    lines: list[str] = []
+    tests = None
+    if plan.tests:
+        tests = f"judge-run{run_id}-starts.txt"
+        lines = [f"cat > {tests} <<'END'", *next(iter(plan.starts.values()), ()), "END"]
+        notes.append(f"the first lines save the run's starts, in its order, to {tests}, "
+                     "which the last reads")
+    else:
+        notes.append("the run played the game's standard starts, which `judge run` plays "
+                     "when given no --tests")
+    argv = plan.argv_alone(bot, tests)
+    lines.append(shlex.join([*argv[:-1], "--db", db, bot]))
+    if bot == YOUR_FILE:
+        notes.append(f"put your own file's name in place of {YOUR_FILE}")
+    if plan.seed is not None:
+        notes.append("each game's seed (--seed) comes from the run's seed and the bot's file "
+                     "as the run named it, so with your file's name the opponent may choose "
+                     "other moves among equally good ones, and your bot gets another "
+                     "BOT_SEED, than in the games here: the starts, rules and limits are the "
+                     "same")
+    if plan.harness.languages:
+        notes.append(_languages_note(plan))
+    show = ["judge", "show", "1", "--db", db]
+    return {"command": "\n".join(lines), "notes": notes, "show": show,
+            "numbering": _your_numbers(show, yours)}
+
+
+def _your_numbers(show: list[str], yours: list[tuple[int, int]] | None) -> str:
+    """How the games of a student's own run (`show`: the command that shows it) are
+    numbered against this page's (`yours`: of each game here, (its number, theirs))."""
+    text = (f"In {show[-1]} (a new file in your folder) your run is run 1, and your games "
+            "are numbered from 1")
+    if not yours:
+        return text + ", in the order of your games here: your first game here is your game 1."
+    offsets = {here - theirs for here, theirs in yours}
+    if len(offsets) != 1:
+        return text + ": your game with the same start and seat as a game here is that game."
+    here, theirs = yours[1] if len(yours) > 1 else yours[0]
+    offset = offsets.pop()
+    same = "the same numbers as here" if not offset else f"your game N is game N + {offset} here"
+    return (text + f": {same} ({shlex.join([*show, '--game', str(theirs)])} replays game "
+            f"{here} of this page).")
+
+
+def about(info: StoredRun, db_path: str, view: View | None = None,
+          yours: list[tuple[int, int]] | None = None) -> dict[str, Any]:
     """The run's identity: rules, judge version, confinement, seeds, times, reproduction
-    (shared, `view`: with no folder, nor the database's path)."""
+    (shared, `view`: with no folder, nor the database's path, but the student's own
+    command and database, whose game numbers `yours` maps: see `shared_reproduce`)."""
     view = view or View()
     plan = info.plan
     rules = [dict(zip(("key", "value"), t.split("=", 1), strict=False))
@@ -228,9 +292,9 @@ def about(info: StoredRun, db_path: str, view: View | None = None) -> dict[str, 
         "planned": plan.planned or None,
         "opponent": plan.opponent,
         "limits": limit_rows(asdict(plan.harness.limits)),
-        "reproduce": reproduce(plan, view),
-        "show": shlex.join(["judge", "show", str(info.id),
-                            *([] if view.share else ["--db", db_path])]),
+        "reproduce": (again := reproduce(plan, view, info.id, yours)),
+        "show": shlex.join(again["show"] or ["judge", "show", str(info.id),
+                                             *([] if view.share else ["--db", db_path])]),
         "verdicts": MEANINGS,
         #: the bot whose own page this is (see `render_report`), or empty
         "page_of": "",

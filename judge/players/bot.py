@@ -161,6 +161,8 @@ class BotPlayer(Player):
         except TimeoutError:
             raise self._time_limit(limit) from None
         line = self._read_line(min(start + limit, self._game_deadline), limit)
+        if self._moves == 1:  # its memory after its start (seen even if it dies later)
+            proc.look_at_memory()
         if time.monotonic() - self._watched > WATCH_SECONDS:
             self._watch(proc, waiting=False)
         cpu = proc.cpu_seconds()

@@ -30,7 +30,7 @@ KEYS: dict[str, type | tuple[type, ...]] = {
     "name": str, "suffixes": list, "compile": list, "run": list, "flags": list,
     "package": str, "find": list, "needs": list, "env": dict, "address_space": bool,
     "first_move_seconds": (int, float), "cpu_seconds": (int, float), "processes": int,
-    "detect": str, "probe": str,
+    "detect": str, "probe": str, "version": list,
 }
 #: how a message names the type of a key
 _KINDS = {str: "a string", list: "a list of strings", dict: "a table", bool: "true or false",
@@ -68,6 +68,7 @@ class Language:
     extra: tuple[tuple[str, float], ...] = field(default=())
     detect: str = ""
     probe: str = ""
+    version: tuple[str, ...] = ("--version",)
 
     def command(self, template: tuple[str, ...]) -> list[str]:
         """`template` with {flags} spread into its words."""
@@ -175,6 +176,7 @@ def _language(key: str, row: dict[str, Any], where: str) -> Language:
         address_space=row.get("address_space", True),
         extra=tuple((k, float(row[k])) for k in EXTRA_LIMITS if k in row),
         detect=row.get("detect", ""), probe=row.get("probe", ""),
+        version=tuple(row.get("version", ("--version",))),
     )
 
 

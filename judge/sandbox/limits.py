@@ -55,16 +55,16 @@ class Limits:
 
 class Usage(NamedTuple):
     """What a bot used in one game, as isolate's meta file gives it (time, time-wall,
-    cg-mem or max-rss, cg-oom-killed): over all its processes where the slot's cgroups count
-    them."""
+    max-rss, cg-oom-killed): CPU over all its processes where the slot's cgroups count them."""
 
     #: CPU seconds, all its processes together
     cpu_seconds: float
     #: wall seconds from its start to its end (or the judge's kill) in this game
     wall_seconds: float
-    #: the most memory it held at once (bytes): the slot's cgroup peak where the tier has
-    #: one (tmpfs files included), else the judge's samples and its largest process's peak
-    #: resident size; None where none of them could be read
+    #: the peak resident memory of its processes (bytes), the same measure in every tier:
+    #: the kernel's high-water mark of each (VmHWM, ru_maxrss), or what they held together
+    #: at the judge's looks if more; no page cache, tmpfs or sandbox of its slot's (see
+    #: `Confined.usage`); None where it could not be read
     memory_bytes: int | None
     #: the kernel killed one of its processes for going over the memory limit
     oom_killed: bool = False

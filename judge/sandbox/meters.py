@@ -3,7 +3,8 @@
 Two strategies, as DOMjudge's runguard and isolate have: the slot's cgroups, where they
 count memory (tmpfs included) and processes (`SlotMeter`); else the judge's own sums over
 the bot's processes, read from /proc when the judge looks (`ProcSums`). The bot's process
-is found lazily (it may not have reached exec yet), through `locate`.
+is found lazily (it may not have reached exec yet), through `locate`. The memory a game
+records is not a meter's but the same in every tier: see `Confined.look_at_memory`.
 """
 
 from __future__ import annotations
@@ -34,7 +35,8 @@ class Meter(Protocol):
         """CPU time of the bot's processes so far."""
 
     def memory_peak(self) -> int:
-        """The most memory its processes held at once, as far as this meter sees (bytes)."""
+        """The most memory its processes held at once, as far as this meter sees (bytes: for
+        the verdict, and for a bot the judge never saw or the kernel killed for memory)."""
 
     def process_count(self) -> int:
         """Its processes and threads now (the sandbox's own not counted)."""
@@ -104,10 +106,8 @@ class ProcSums:
         found = self._locate()
         if found is None:
             return
-        pid, parent = found
-        nodes = descendants(parent) if parent is not None else [pid, *descendants(pid)]
         cpu, rss, seen = 0, 0, False
-        for node in nodes:
+        for node in bot_processes(*found):
             try:
                 with open(f"/proc/{node}/stat", "rb") as fh:
                     fields = fh.read().rsplit(b")", 1)[1].split()
@@ -140,6 +140,13 @@ class ProcSums:
     def alone(self, threads: int) -> bool:
         found = self._locate()  # (its helper, the subreaper of what it leaves, sees all)
         return found is not None and found[1] is not None and descendants(found[1]) == [found[0]]
+
+
+def bot_processes(pid: int, parent: int | None) -> list[int]:
+    """The bot's processes, from /proc: the descendants of its helper (`parent`: what left
+    the bot's session too, as the helper is their subreaper), else the bot (`pid`) and its
+    own descendants."""
+    return descendants(parent) if parent is not None else [pid, *descendants(pid)]
 
 
 def group_members(pgid: int) -> list[int]:

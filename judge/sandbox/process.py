@@ -33,7 +33,7 @@ from judge.sandbox.context import SandboxContext, sandbox_context
 from judge.sandbox.exec_helper import helper_path
 from judge.sandbox.launcher import Launched, Spawned, Started
 from judge.sandbox.limits import Limits, Usage
-from judge.sandbox.meters import Meter, descendants, group_members, meter_for
+from judge.sandbox.meters import Meter, bot_processes, descendants, group_members, meter_for
 from judge.sandbox.program import Program
 from judge.sandbox.slots import Slot
 from judge.sandbox.stderr import StderrTail
@@ -53,8 +53,10 @@ class Exit(NamedTuple):
     memory_bytes: int
     #: the kernel killed a process of the bot for exceeding its memory (cgroup)
     oom_killed: bool = False
-    #: the most resident memory seen: the slot's peak (cgroups), else the judge's samples
-    #: and the peak resident size of a process of the bot
+    #: the most memory the kernel reported at its end: the slot's peak (cgroups: page cache
+    #: and what started the bot included), else the judge's sums and the peak resident size
+    #: of its starter's tree (bubblewrap's own included); the game's figure is
+    #: `Confined.usage`'s
     peak_bytes: int = 0
 
     @property
@@ -105,6 +107,8 @@ class Confined:
         self._pid: int | None = None
         self._proc_fds: dict[str, int] = {}
         self._memory = 0
+        #: the most resident memory seen of the bot's processes (see `look_at_memory`)
+        self._resident = 0
         self._status = b""
         self._parent_of_bot: int | None = None
         self._stderr_taken = False  # (see `end_input`)
@@ -207,8 +211,10 @@ class Confined:
                 return
 
     def end_input(self) -> None:
-        """The game is over: its stderr is read here from now on (in `poll`, as the judge
-        waits for it to exit, and at `kill`), then the bot is told its input has ended."""
+        """The game is over: the bot's memory is looked at (it waits for its input), its
+        stderr is read here from now on (in `poll`, as the judge waits for it to exit, and
+        at `kill`), then the bot is told its input has ended."""
+        self.look_at_memory()
         self.context.stderr_pump().take(self._stderr)
         self._stderr_taken = True
         self.close_input()
@@ -253,13 +259,21 @@ class Confined:
 
     def usage(self) -> Usage:
         """What the bot used in this game (see `Usage`), from its start to its end or its
-        kill; read once it has ended or been killed (`kill`)."""
+        kill; read once it has ended or been killed (`kill`).
+
+        Its memory is the peak resident memory of its processes as the judge saw it (see
+        `look_at_memory`), the same measure in every tier, whatever an earlier program
+        left in the page cache; what the kernel reported at its end (`Exit.peak_bytes`)
+        counts only for a bot never seen (dead at its start) or killed for memory."""
         ended = self.exit
         if ended is not None:
-            cpu, peak, oom = ended.cpu_seconds, ended.peak_bytes, ended.oom_killed
+            cpu, reported, oom = ended.cpu_seconds, ended.peak_bytes, ended.oom_killed
         else:  # killed, its end not yet reported: the slot's counters hold until its next game
-            (cpu, peak), oom = self._used(), self.meter.killed_for_memory()
+            (cpu, reported), oom = self._used(), self.meter.killed_for_memory()
         until = self.ended_at if self.ended_at is not None else time.monotonic()
+        peak = self._resident if self._resident and not oom else max(self._resident, reported)
+        if oom and self.limits.memory_bytes:  # (processes sharing pages: their sums count
+            peak = min(peak, self.limits.memory_bytes)  # them twice; it had its limit)
         # (no process holds no memory: a peak of 0 is one that could not be read)
         return Usage(cpu, max(until - self.started_at, 0.0), peak or None, oom)
 
@@ -366,13 +380,45 @@ class Confined:
         return None if pid is None else (pid, self._parent_of_bot)
 
     def sample_memory(self) -> int:
-        """The largest address space of the bot's process seen so far, sampled now (bytes)."""
+        """Sample the bot's memory now: its resident memory (see `look_at_memory`), and the
+        largest address space of its process so far (bytes, returned)."""
+        self.look_at_memory()
         fd = self._proc_fd("stat")
         if fd is not None:
             with suppress(OSError):
                 vsize = int(os.pread(fd, 1024, 0).rsplit(b")", 1)[1].split()[20])
                 self._memory = max(self._memory, vsize)
         return self._memory
+
+    def look_at_memory(self) -> None:
+        """Look at the resident memory of the bot's processes now: the kernel's high-water
+        mark of each (VmHWM, the peak resident size that getrusage gives as ru_maxrss:
+        its memory and the files it maps, whoever read them first; not the page cache of
+        files it only read, not its files in tmpfs, not kernel memory), and their
+        resident sizes together (VmRSS); the game's figure is the most seen. The judge
+        looks at the first move, at its samples during a long move, when the game is over
+        (the bot waits for its input to end) and before it kills the bot."""
+        found = None if self._closed else self._locate()
+        if found is None:
+            return
+        hwm = rss = 0
+        for node in bot_processes(*found):
+            status = self._status_of(node)
+            hwm = max(hwm, _kib(status, b"VmHWM:"))
+            rss += _kib(status, b"VmRSS:")
+        self._resident = max(self._resident, max(hwm, rss) << 10)
+
+    def _status_of(self, pid: int) -> bytes:
+        """/proc/PID/status of one of the bot's processes (the bot's own through a kept
+        descriptor); empty once it is gone."""
+        fd = self._proc_fd("status") if pid == self._pid else None
+        try:
+            if fd is not None:
+                return os.pread(fd, 8192, 0)
+            with open(f"/proc/{pid}/status", "rb") as fh:
+                return fh.read()
+        except OSError:
+            return b""
 
     def _proc_fd(self, name: str) -> int | None:
         """An open /proc/PID/`name` of the bot, kept for cheap re-reading with pread."""
@@ -442,6 +488,8 @@ class Confined:
         starters to be gone (namespaces torn down, reaped) overlaps the next game."""
         if self._closed:
             return
+        if self.exit is None:  # (still there, most likely)
+            self.look_at_memory()
         self._closed = True
         if self.ended_at is None:
             self.ended_at = time.monotonic()
@@ -541,6 +589,16 @@ class Confined:
             time.sleep(0.005)
         if self.mode == "none":
             _kill_until_gone(lambda: marked_processes(self._token), rounds=3, pause=0.01)
+
+
+def _kib(status: bytes, key: bytes) -> int:
+    """The figure (KiB) of `key` (``VmHWM:``) in a /proc/PID/status; 0 when it is not there
+    (a zombie holds no memory)."""
+    at = status.find(key)
+    if at < 0:
+        return 0
+    words = status[at + len(key):status.find(b"\n", at)].split()
+    return int(words[0]) if words and words[0].isdigit() else 0
 
 
 def _start(launch: Launch, stdio: tuple[int, int, int], slot: Slot | None,

@@ -143,6 +143,24 @@ GUARANTEES = (
 )
 
 
+#: what gives each guarantee of `GUARANTEES` where it does not hold
+HOW = {
+    "filesystem": "install bubblewrap",
+    "network": "install bubblewrap or run the judge as root",
+    "userns": "install bubblewrap or a C compiler",
+    "uid": "run the judge as root",
+    "limits": "run the judge as root where cgroups with the memory and pids controllers can "
+              "be created: v1, or v2 with both offered to the judge",
+    "disk": "install bubblewrap",
+    "lifetime": "install bubblewrap",
+    "fresh": "install bubblewrap and a C compiler, or run the judge as root",
+    "apart": "install bubblewrap and a C compiler, or run the judge as root",
+    "fair": "run the judge as root where cgroups with the cpu and cpuset controllers can be "
+            "created",
+    "cluster": "install bubblewrap or run the judge as root",
+}
+
+
 @dataclass(frozen=True)
 class Tier:
     """The confinement bots get here: a sandbox mode and what the machine adds to it."""
@@ -195,23 +213,8 @@ class Tier:
 
     def warnings(self) -> list[str]:
         """One line per guarantee that does not hold here, saying how to get it."""
-        how = {
-            "filesystem": "install bubblewrap",
-            "network": "install bubblewrap or run the judge as root",
-            "userns": "install bubblewrap or a C compiler",
-            "uid": "run the judge as root",
-            "limits": "run the judge as root where cgroups with the memory and pids "
-                      "controllers can be created: v1, or v2 with both offered to the judge",
-            "disk": "install bubblewrap",
-            "lifetime": "install bubblewrap",
-            "fresh": "install bubblewrap and a C compiler, or run the judge as root",
-            "apart": "install bubblewrap and a C compiler, or run the judge as root",
-            "fair": "run the judge as root where cgroups with the cpu and cpuset controllers "
-                    "can be created",
-            "cluster": "install bubblewrap or run the judge as root",
-        }
         text = dict(GUARANTEES)
-        return [f"not guaranteed here: {text[k]} ({how[k]})"
+        return [f"not guaranteed here: {text[k]} ({HOW[k]})"
                 for k, ok in self.holds().items() if not ok]
 
     def describe(self) -> dict[str, object]:

@@ -31,6 +31,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from judge.games.base import InputError
 from judge.web.guard import LOCAL, Guard, GuardSettings
 from judge.web.sessions import (
+    BOT_MOVES,
     HUMAN,
     MAX_WATCHES,
     Served,
@@ -40,8 +41,11 @@ from judge.web.sessions import (
     bot_names,
     check_opponent,
     game_info,
+    is_bot,
     load,
     move_values_json,
+    moves_of,
+    replayed,
     text_of,
     watch,
 )
@@ -122,19 +126,24 @@ def create_app(served: Served, guard: GuardSettings = LOCAL) -> Starlette:
 
     # --- pages --------------------------------------------------------------------------
     async def index(request: Request) -> Response:
-        return page("index.html.j2", games=game_info(), bots=bot_names(served),
+        return page("index.html.j2", title="play, watch, replay", games=game_info(),
+                    bots=bot_names(served),
                     runs=await in_thread(stored_runs) if served.db else [])
 
     async def play_page(request: Request) -> Response:
         name = request.path_params["game"]
         config = {"game": name, "rules": query(request, "rules"),
                   "position": query(request, "position"),
+                  "moves": moves_of(request.query_params.get("moves", "")),
                   "opponent": query(request, "opponent", HUMAN) or HUMAN,
                   "values": query(request, "values") == "on",
                   "seat": seat_of(query(request, "seat", "1"))}
-        await in_thread(load, name, config["rules"], config["position"])
+        game, start = await in_thread(load, name, config["rules"], config["position"])
+        await in_thread(replayed, game, start, config["moves"])
         check_opponent(served, config["opponent"])
-        return page("play.html.j2", config=config, title=f"{name}: play")
+        if config["moves"] and is_bot(config["opponent"]):
+            raise WebError(400, BOT_MOVES)
+        return page("play.html.j2", config=config, title=f"{game.name}: play")
 
     async def stored_page(request: Request) -> Response:
         run, number = request.path_params["run"], request.path_params["number"]
@@ -177,8 +186,7 @@ def create_app(served: Served, guard: GuardSettings = LOCAL) -> Starlette:
             at = data.get("move", 0)
             if not isinstance(at, int) or isinstance(at, bool):
                 raise WebError(400, "move is a whole number")
-            if opponent not in (HUMAN, "optimal", "tricky") and not str(opponent).startswith(
-                    "level:"):
+            if is_bot(opponent):
                 raise WebError(400, "a stored game is taken over by a person or a computer "
                                "player, not a bot")
 
@@ -190,7 +198,8 @@ def create_app(served: Served, guard: GuardSettings = LOCAL) -> Starlette:
 
             def create() -> Session:
                 return sessions.create(data.get("game"), data.get("rules", ""),
-                                       data.get("position", ""), opponent, seat, values)
+                                       data.get("position", ""), opponent, seat, values,
+                                       played=data.get("moves"))
 
         session = await in_thread(create)
         state = await in_thread(lambda: _locked_state(session))
@@ -199,18 +208,24 @@ def create_app(served: Served, guard: GuardSettings = LOCAL) -> Starlette:
     async def api_state(request: Request) -> Response:
         return await session_call(request, lambda s: None)
 
-    async def api_move(request: Request) -> Response:
-        data = await read_json(request)
-        return await session_call(request, lambda s: s.play(data.get("move")))
+    def expecting(step: Callable[[Session, dict[str, Any]], Any]) -> Callable[..., Any]:
+        """A route that plays `step` with the request's JSON; refused (409) if the body's
+        `ply` (optional) is not the number of moves played, so that a repeated click or a
+        replayed request does nothing twice."""
+        async def route(request: Request) -> Response:
+            data = await read_json(request)
 
-    async def api_undo(request: Request) -> Response:
-        return await session_call(request, lambda s: s.undo())
+            def action(session: Session) -> Any:
+                session.expect(data.get("ply"))
+                return step(session, data)
 
-    async def api_redo(request: Request) -> Response:
-        return await session_call(request, lambda s: s.redo())
+            return await session_call(request, action)
+        return route
 
-    async def api_advance(request: Request) -> Response:
-        return await session_call(request, lambda s: s.advance())
+    api_move = expecting(lambda s, data: s.play(data.get("move")))
+    api_undo = expecting(lambda s, data: s.undo())
+    api_redo = expecting(lambda s, data: s.redo())
+    api_advance = expecting(lambda s, data: s.advance())
 
     async def api_goto(request: Request) -> Response:
         data = await read_json(request)
@@ -249,7 +264,7 @@ def create_app(served: Served, guard: GuardSettings = LOCAL) -> Starlette:
             if not isinstance(value, int) or isinstance(value, bool) or not 0 < value < 1 << 62:
                 raise WebError(400, f"{what} is a whole number from 1")
         from judge.store import Store
-        from judge.transcripts import games_in_order
+        from judge.summaries import numbered_games
 
         try:
             store = Store(served.db, read_only=True)
@@ -260,12 +275,12 @@ def create_app(served: Served, guard: GuardSettings = LOCAL) -> Starlette:
                 info = store.run(run)
             except InputError as exc:
                 raise WebError(404, str(exc)) from None
-            listed = games_in_order(info, store.games(run))
+            listed = numbered_games(info.plan, store.games(run))
         finally:
             store.db.close()
         if not 1 <= number <= len(listed):
             raise WebError(404, f"run {run} has {len(listed)} stored games")
-        rec = listed[number - 1]
+        rec, _ = listed[number - 1]
         game = info.plan.load_game()
         opponent = info.plan.opponent
         return {"run": run, "number": number, "name": game.name,
@@ -387,6 +402,7 @@ def create_app(served: Served, guard: GuardSettings = LOCAL) -> Starlette:
         Route("/api/sessions", api_create, methods=["POST"]),
         Route(sid, api_state, methods=["GET"]),
         Route(sid, api_end, methods=["DELETE"]),
+        Route(sid + "/end", api_end, methods=["POST"]),
         Route(sid + "/move", api_move, methods=["POST"]),
         Route(sid + "/undo", api_undo, methods=["POST"]),
         Route(sid + "/redo", api_redo, methods=["POST"]),

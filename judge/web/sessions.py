@@ -46,7 +46,12 @@ MAX_WATCHES = 8
 IDLE_SECONDS = 600.0
 #: ids of ended games remembered, to say why they are gone
 REMEMBERED = 1000
+#: the moves of a game given in its link: at most this many, in this many characters
+MAX_MOVES = 1000
+MAX_MOVES_TEXT = 8000
 HUMAN = "human"
+BOT_MOVES = ("a game against a bot program starts from its position (a bot cannot be given "
+             "moves it did not see)")
 #: the words for a value, seen by the player to move (as GamesmanUni writes them)
 WORDS = {1: "win", 0: "draw", -1: "lose"}
 
@@ -99,6 +104,36 @@ def load(name: Any, rules: Any = "", position: Any = "") -> tuple[Game, Any]:
         raise WebError(400, str(exc)) from None
     check_size(game, pos)
     return game, pos
+
+
+def moves_of(value: Any) -> list[str]:
+    """The moves of a game as a link or a request gives them: a list of wire-syntax moves,
+    or one text of them separated by commas (as the page's address writes them)."""
+    if value is None or value == "":
+        return []
+    if isinstance(value, str):
+        if len(value) > MAX_MOVES_TEXT:
+            raise WebError(413, f"moves are {len(value)} characters long; at most "
+                           f"{MAX_MOVES_TEXT}")
+        value = value.split(",")
+    if not isinstance(value, list) or len(value) > MAX_MOVES:
+        raise WebError(400, f"moves are a list of at most {MAX_MOVES} moves")
+    return [text_of(v, "move") for v in value]
+
+
+def replayed(game: Game, start: Any, moves: list[str]) -> list[tuple[Any, Any]]:
+    """The (position, move) pairs of `moves` played from `start`; 400 at an illegal one."""
+    pos, out = start, []
+    for number, text in enumerate(moves, 1):
+        if game.is_over(pos):
+            raise WebError(400, f"move {number} ({text!r}) comes after the end of the game")
+        try:
+            move = game.parse_move(text, pos)
+        except MoveError as exc:
+            raise WebError(400, f"move {number}: {exc.reason} ({text!r})") from None
+        out.append((pos, move))
+        pos = game.play(pos, move)
+    return out
 
 
 def check_size(game: Game, pos: Any) -> None:
@@ -159,6 +194,15 @@ def control_of(game: Game, pos: Any, move: Any) -> dict[str, Any]:
     return {}
 
 
+def last_control(game: Game, pos: Any, move: Any) -> dict[str, Any]:
+    """The parts of the board a move played from `pos` touched, to mark it after: as
+    `control_of`, and for a Chopsticks split or swap the mover's side."""
+    control = control_of(game, pos, move)
+    if game.name == "chopsticks" and not control:
+        control = {"side": pos.to_move}
+    return control
+
+
 def position_info(game: Game, pos: Any, values: bool) -> dict[str, Any]:
     """The position as the page shows it: notation, board, mover, and every legal move
     (with its value and remoteness for the mover when `values`)."""
@@ -182,14 +226,14 @@ def position_info(game: Game, pos: Any, values: bool) -> dict[str, Any]:
         if mv is not None:
             entry.update(value=value_word(game, mv.value, lead), remoteness=mv.remoteness)
             if isinstance(mv.value, int):
-                entry["difference"] = mv.value
+                entry.update(difference=mv.value, final_difference=lead + mv.value)
         info["moves"].append(entry)
     if values:
         ev = solver.evaluate(pos)
         info["value"] = value_word(game, ev.value, lead)
         info["remoteness"] = ev.remoteness
         if isinstance(ev.value, int):
-            info["difference"] = ev.value
+            info.update(difference=ev.value, final_difference=lead + ev.value)
         outcome = getattr(solver, "outcome", None)
         if outcome is not None:
             info["outcome"] = outcome(pos)
@@ -255,13 +299,18 @@ def bot_names(served: Served) -> list[str]:
     return names
 
 
+def is_bot(name: Any) -> bool:
+    """Whether an opponent's name names a bot file (not a person or a computer player)."""
+    return not (name in (HUMAN, "optimal", "tricky") or str(name).startswith("level:"))
+
+
 def check_opponent(served: Served, name: Any) -> None:
     """Refuse (`WebError`) an opponent a link names that no game could seat: an unknown
     level, a bot name outside the served folder or not in it (no bot is started)."""
     from judge.players.optimal import opponent_kind
 
     name = text_of(name, "opponent")
-    if name in (HUMAN, "optimal", "tricky") or name.startswith("level:"):
+    if not is_bot(name):
         try:
             opponent_kind(name if name != HUMAN else "optimal")
         except InputError as exc:
@@ -311,7 +360,7 @@ class Session:
     """One game in the browser: people and computer players by seat, the moves, undo/redo."""
 
     def __init__(self, served: Served, game: Game, start: Any, opponent: str = HUMAN,
-                 seat: int = 1, values: bool = False) -> None:
+                 seat: int = 1, values: bool = False, moves: list[str] | None = None) -> None:
         self.id = secrets.token_urlsafe(18)
         self.game = game
         self.start = start
@@ -328,9 +377,14 @@ class Session:
             raise WebError(400, "seat is 1 (you move first) or 2")
         #: the computer player of each seat (None where a person plays)
         self.players: list[Player | None] = [None, None]
+        if moves:  # a game resumed from its link: its moves are replayed, not chosen again
+            self.history = replayed(game, start, moves)
         if self.opponent != HUMAN:
             computer = (game.mover(start) + seat) % 2  # the seat the person does not hold
             player = computer_player(served, self.opponent, served.seed)
+            if moves and is_process(player):
+                player.close()
+                raise WebError(400, BOT_MOVES)
             self.players[computer] = player
             try:
                 player.begin(game, computer)
@@ -373,9 +427,32 @@ class Session:
             can_undo=self.can_take_back() and any(
                 self.players[self.game.mover(p)] is None for p, _ in self.history),
             can_redo=self.can_take_back() and bool(self.undone),
-            history=self.history_json(),
+            history=self.history_json(), ply=len(self.history), last=self.last_json(),
+            resumable=self.can_take_back(),
         )
         return info
+
+    def last_json(self) -> dict[str, Any] | None:
+        """The last move played: its ply, seat, text, label and the board parts it touched."""
+        if not self.history:
+            return None
+        pos, move = self.history[-1]
+        seat = self.game.mover(pos)
+        return {"ply": len(self.history), "seat": seat + 1,
+                "by": self.seat_name(seat), "move": self.game.format_move(move, pos),
+                "label": self.game.move_label(move, pos),
+                "control": last_control(self.game, pos, move)}
+
+    def expect(self, ply: Any) -> None:
+        """Refuse (409) a request made for another move number than the game's now: a
+        repeated click or a replayed request plays nothing twice."""
+        if ply is None:
+            return
+        if not isinstance(ply, int) or isinstance(ply, bool):
+            raise WebError(400, "ply is a whole number: the moves played so far")
+        if ply != len(self.history):
+            raise WebError(409, f"the game has moved on: {len(self.history)} moves are "
+                           f"played, the request was made after {ply}")
 
     def seat_name(self, seat: int) -> str:
         """Who plays `seat`: you (a person) or the computer player's name."""
@@ -519,8 +596,9 @@ class Session:
             raise WebError(409, "the game is over")
         ev = solver_for(self.game).evaluate(pos)
         moves = [self.game.format_move(m, pos) for m in ev.best_moves]
-        return {"moves": moves, "value": value_word(self.game, ev.value,
-                                                    lead_of(self.game, pos)),
+        return {"moves": moves, "labels": [self.game.move_label(m, pos) for m in ev.best_moves],
+                "ply": len(self.history), "value": value_word(self.game, ev.value,
+                                                                lead_of(self.game, pos)),
                 "remoteness": ev.remoteness}
 
     def replay(self, moves: list[str], at: int) -> None:
@@ -559,29 +637,46 @@ class Sessions:
 
     def create(self, name: Any, rules: Any = "", position: Any = "", opponent: Any = HUMAN,
                seat: Any = 1, values: Any = False, moves: list[str] | None = None,
-               at: int = 0) -> Session:
-        """A new game (a stored game's `moves`, standing at move `at`, when given)."""
+               at: int = 0, played: Any = None) -> Session:
+        """A new game (a stored game's `moves`, standing at move `at`, when given; or the
+        moves `played` from the position, as a game's link gives them)."""
         self.reap()
         game, pos = load(name, rules, position)
         if moves is None and game.is_over(pos):
             raise WebError(400, "the position is already the end of the game")
         opponent = text_of(opponent, "opponent") or HUMAN
+        played = moves_of(played)
+        self.make_room()
         with self._lock:
-            if len(self._games) >= MAX_SESSIONS:
-                raise WebError(503, f"{MAX_SESSIONS} games are open; try again later")
             bots = sum(1 for s in self._games.values() if not s.can_take_back())
-            known = opponent in (HUMAN, "optimal", "tricky") or opponent.startswith("level:")
-            if not known and bots >= MAX_BOT_GAMES:
+            if is_bot(opponent) and bots >= MAX_BOT_GAMES:
                 raise WebError(503, f"{MAX_BOT_GAMES} games with a bot are open; try later")
         if not isinstance(seat, int) or isinstance(seat, bool):
             raise WebError(400, "seat is 1 or 2")
-        session = Session(self.served, game, pos, opponent, seat, bool(values))
+        session = Session(self.served, game, pos, opponent, seat, bool(values), played)
         if moves is not None:
             session.replay(moves, at)
         session.touched = self.clock()
         with self._lock:
             self._games[session.id] = session
         return session
+
+    def make_room(self) -> None:
+        """At `MAX_SESSIONS` games, end the one left alone the longest (its link opens it
+        again) rather than refuse a new game; 503 only if every game is busy answering."""
+        while True:
+            with self._lock:
+                if len(self._games) < MAX_SESSIONS:
+                    return
+                oldest = sorted(self._games.values(), key=lambda s: s.touched)
+            for session in oldest:
+                if session.lock.acquire(blocking=False):  # not answering a request now
+                    session.lock.release()
+                    break
+            else:
+                raise WebError(503, f"{MAX_SESSIONS} games are busy; try again later")
+            self.end(session.id, "the game was ended to make room for newer ones "
+                     "(its link opens it again)")
 
     def get(self, sid: str) -> Session:
         """The game `sid`; 404 (or 410 for a game ended as idle)."""

@@ -1,22 +1,32 @@
 /* The play page: one game held by the server (POST /api/sessions), drawn after every answer.
-   Moves, values, positions and results all come from the API (docs/web.md). */
+   Moves, values, positions and results all come from the API (docs/web.md). The address is
+   the game (rules, start, moves played, opponent): it is kept up to date as moves are played,
+   and a reload, Back, Forward or a shared link opens the same game at the same move. */
 "use strict";
 (function () {
   const B = window.judgeBoard;
-  const config = JSON.parse(document.getElementById("config").textContent);
+  let config = JSON.parse(document.getElementById("config").textContent);
   const $ = (id) => document.getElementById(id);
+  const CONTROLS = "#board button, #moves button, #history button, .controls button, .controls input";
   let state = null;
   let selected = null;
   let version = 0;
+  let busy = false;
+  let hinted = null;  // {ply, moves, labels}: the hint for the position after `ply` moves
+  let flashed = 0;  // the last move already highlighted (a move is flashed once)
 
-  async function api(method, path, body) {
+  async function api(method, path, body, keepalive) {
     const response = await fetch(path, {
       method: method, headers: { "Content-Type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: body === undefined ? undefined : JSON.stringify(body), keepalive: !!keepalive,
     });
     let data = {};
     try { data = await response.json(); } catch (e) { data = { error: response.statusText }; }
-    if (!response.ok) throw new Error(data.error || response.statusText);
+    if (!response.ok) {
+      const error = new Error(data.error || response.statusText);
+      error.status = response.status;
+      throw error;
+    }
     return data;
   }
 
@@ -26,42 +36,120 @@
     m.className = "message" + (cls ? " " + cls : "");
   }
 
+  /* One request at a time: every control is disabled until its answer is drawn. */
   async function run(step) {
+    if (busy) return;
+    busy = true;
     document.body.dataset.busy = "1";
+    document.querySelectorAll(CONTROLS).forEach((c) => { c.disabled = true; });
     try {
       await step();
     } catch (e) {
       say(e.message, "error");
     } finally {
+      busy = false;
       document.body.dataset.busy = "0";
+      $("new").disabled = false;
       render();
     }
   }
 
-  function start() {
+  /* The game an address gives: /play/GAME?rules=&position=&moves=&opponent=&seat=&values=,
+     or a stored game /run/RUN/game/N?move=K. Every value is checked by the server. */
+  function fromAddress() {
+    const q = new URLSearchParams(location.search);
+    const stored = location.pathname.match(/^\/run\/(\d+)\/game\/(\d+)$/);
+    const common = { opponent: q.get("opponent") || "human", seat: Number(q.get("seat") || 1) };
+    if (stored) {
+      return Object.assign(common, { stored: { run: Number(stored[1]), number: Number(stored[2]),
+        move: Number(q.get("move") || 0) }, values: (q.get("values") || "on") === "on" });
+    }
+    const moves = q.get("moves");
+    return Object.assign(common, { game: decodeURIComponent(location.pathname.split("/")[2] || ""),
+      rules: q.get("rules") || "", position: q.get("position") || "",
+      moves: moves ? moves.split(",") : [], values: q.get("values") === "on" });
+  }
+
+  /* The address of the game as it stands. */
+  function addressOf(s) {
+    if (config.stored && !config.branched) {
+      const q = new URLSearchParams(location.search);
+      q.set("move", String(s.ply));
+      return location.pathname + "?" + q.toString();
+    }
+    const q = new URLSearchParams();
+    q.set("rules", s.rules);
+    q.set("position", s.start);
+    const moves = s.history.filter((h) => h.move !== undefined).map((h) => h.move);
+    if (moves.length && s.resumable) q.set("moves", moves.join(","));
+    q.set("opponent", s.opponent);
+    if (config.seat === 2) q.set("seat", "2");
+    if (s.values) q.set("values", "on");
+    return "/play/" + encodeURIComponent(s.name) + "?" + q.toString();
+  }
+
+  function remember(s, push) {
+    const url = addressOf(s);
+    if (url === location.pathname + location.search) return;
+    if (push) history.pushState(null, "", url); else history.replaceState(null, "", url);
+  }
+
+  function create() {
     const body = config.stored
       ? { run: config.stored.run, number: config.stored.number, move: config.stored.move,
           opponent: config.opponent, values: config.values }
       : { game: config.game, rules: config.rules, position: config.position,
-          opponent: config.opponent, seat: config.seat, values: config.values };
-    return run(async () => { state = await api("POST", "/api/sessions", body); say(""); });
+          moves: config.moves || [], opponent: config.opponent, seat: config.seat,
+          values: config.values };
+    return api("POST", "/api/sessions", body);
   }
 
-  function act(path, body) {
-    if (!state) return Promise.resolve();
+  function start() {
+    return run(async () => { state = await create(); flashed = state.ply; say(""); remember(state, false); });
+  }
+
+  /* A request on the game; a game the server no longer holds (restarted, ended as idle or
+     for room) is opened again from the address, which holds all of it, and asked again. */
+  function act(path, body, push) {
+    if (!state || busy) return Promise.resolve();
     selected = null;
     return run(async () => {
-      state = await api("POST", "/api/sessions/" + state.id + "/" + path, body || {});
+      const ask = () => api("POST", "/api/sessions/" + state.id + "/" + path,
+        Object.assign({}, body || {}, path === "goto" || path === "options" ? {} : { ply: state.ply }));
+      try {
+        state = await ask();
+      } catch (e) {
+        if (e.status === 409) {  // the game moved on (in another tab): show it as it is now
+          state = await api("GET", "/api/sessions/" + state.id);
+          throw e;
+        }
+        if (e.status !== 404 && e.status !== 410) throw e;
+        config = fromAddress();
+        state = await create();
+        state = await ask();
+      }
       say("");
+      if (push && config.stored) config.branched = true;
+      remember(state, push);
+      if (path === "move") $("board").focus();
     });
+  }
+
+  function play(text) { return act("move", { move: text }, true); }
+
+  function end(keepalive) {
+    if (!state) return;
+    api("POST", "/api/sessions/" + state.id + "/end", {}, keepalive).catch(() => {});
   }
 
   function resultText(s) {
     if (!s.over) {
       const who = s.players[s.to_move - 1];
-      return (s.your_turn ? "Your move, " : "Waiting for ") + who + " (player " + s.to_move + ")";
+      const seat = "player " + s.to_move;
+      if (!s.your_turn) return "Waiting for " + who + " (" + seat + ")";
+      return who === seat ? "Your move, " + seat : "Your move (" + seat + ")";
     }
-    if (s.result === "tie") return "Game over: a tie" + (s.verdict ? "" : "");
+    if (s.result === "tie") return "Game over: a tie";
     const winner = s.players[Number(s.result) - 1];
     return "Game over: player " + s.result + " (" + winner + ") wins";
   }
@@ -75,18 +163,19 @@
     return "/play/" + encodeURIComponent(s.name) + "?" + q.toString();
   }
 
+  function hintNow(s) { return hinted && hinted.ply === s.ply ? hinted : null; }
+
   function drawMoves(s) {
     const list = $("moves");
     list.replaceChildren();
     if (!s.your_turn) return;
+    const hint = hintNow(s);
     s.moves.forEach((m) => {
       const button = B.el("button", "move");
       button.appendChild(B.el("span", "label", m.label));
-      if (s.values && m.value) {
-        const r = m.remoteness === null ? "" : " " + m.remoteness;
-        button.appendChild(B.el("span", "val", m.value + r));
-      }
-      B.asMove(button, m, s.values, (text) => act("move", { move: text }));
+      if (s.values && m.value) button.appendChild(B.el("span", "val", B.worth(m)));
+      B.asMove(button, m, { values: s.values, hint: hint && hint.moves, onMove: play });
+      button.setAttribute("aria-label", button.title);
       list.appendChild(button);
     });
   }
@@ -100,10 +189,17 @@
     v.appendChild(word);
     let text = " for player " + s.to_move;
     if (s.remoteness !== null && s.remoteness !== undefined) text += ", remoteness " + s.remoteness;
-    if (s.difference !== undefined) text += ", best score difference " + s.difference;
+    if (s.final_difference !== undefined) text += ", final score difference " + s.final_difference;
     if (s.outcome) text += ", outcome class " + s.outcome;
     v.appendChild(B.el("span", "", text));
     v.dataset.value = s.value;
+  }
+
+  function drawLast(s) {
+    const box = $("last");
+    const last = s.last;
+    box.textContent = last ? "Last move: player " + last.seat + " (" + last.by + "), " + last.label : "";
+    if (last) box.dataset.move = last.move; else delete box.dataset.move;
   }
 
   function drawHistory(s) {
@@ -113,9 +209,11 @@
       const item = B.el("li", h.ply === s.history.length - 1 ? "current" : "");
       item.dataset.position = h.position;
       item.dataset.toMove = String(h.to_move);
+      if (s.last && h.ply === s.last.ply - 1) item.dataset.last = "true";
       const button = B.el("button", "goto", h.ply === 0 ? "start" : "after move " + h.ply);
       button.dataset.ply = String(h.ply);
-      button.addEventListener("click", () => act("goto", { ply: h.ply }));
+      button.disabled = !s.resumable;
+      button.addEventListener("click", () => act("goto", { ply: h.ply }, false));
       item.appendChild(button);
       item.appendChild(B.el("span", "pos", " " + h.position));
       if (h.move !== undefined) {
@@ -123,6 +221,7 @@
       }
       list.appendChild(item);
     });
+    list.scrollTop = list.scrollHeight;
   }
 
   /* The value history as an inline SVG: one point per position, above the middle line when
@@ -140,6 +239,8 @@
     const svg = document.createElementNS(ns, "svg");
     svg.setAttribute("viewBox", "0 0 " + w + " " + h);
     svg.setAttribute("class", "vh");
+    svg.setAttribute("role", "img");
+    svg.setAttribute("aria-label", "value history: player 1's value at each position");
     const x = (i) => pad + (i * (w - 2 * pad)) / Math.max(1, pts.length - 1);
     const y = (p) => {
       const r = p.remoteness === null ? 0 : p.remoteness;
@@ -172,25 +273,40 @@
     box.appendChild(svg);
   }
 
+  function owners(s) {
+    return s.players.map((p, i) => (p === "you" ? "your" : p === "player " + (i + 1) ? "player " + (i + 1) + "'s" : p + "'s"));
+  }
+
   function render() {
     if (!state) return;
     const s = state;
     const board = $("board");
+    const hint = hintNow(s);
     version += 1;
     board.dataset.position = s.position;
     board.dataset.toMove = String(s.to_move);
     board.dataset.version = String(version);
+    board.dataset.ply = String(s.ply);
     if (s.over && s.result) board.dataset.result = s.result; else delete board.dataset.result;
     B.draw(board, s.meta, s.board, {
       moves: s.your_turn ? s.moves : [], values: s.values, selected: selected,
-      onMove: (text) => act("move", { move: text }),
-      onSelect: (hand) => { selected = hand; render(); },
+      last: s.last ? s.last.control : null, hint: hint && hint.moves, owners: owners(s),
+      onMove: play,
+      onSelect: (hand) => { if (!busy) { selected = hand; render(); } },
     });
+    board.classList.remove("flash");
+    if (s.last && s.last.ply !== flashed) {
+      void board.offsetWidth;  // (restarts the highlight's animation)
+      board.classList.add("flash");
+    }
     $("status").textContent = resultText(s);
     $("undo").disabled = !s.can_undo;
     $("redo").disabled = !s.can_redo;
     $("hint").disabled = s.over;
+    $("new").disabled = false;
+    $("values").disabled = false;
     $("advance").hidden = s.over || s.your_turn;
+    $("advance").disabled = false;
     $("values").checked = s.values;
     $("share").href = shareLink(s);
     const verdict = $("verdict");
@@ -203,23 +319,68 @@
     }
     drawMoves(s);
     drawValue(s);
+    drawLast(s);
     drawHistory(s);
     drawChart(s);
+    if (s.last) flashed = s.last.ply;
   }
 
-  $("new").addEventListener("click", () => { if (state) api("DELETE", "/api/sessions/" + state.id).catch(() => {}); start(); });
-  $("undo").addEventListener("click", () => act("undo"));
-  $("redo").addEventListener("click", () => act("redo"));
-  $("advance").addEventListener("click", () => act("advance"));
-  $("values").addEventListener("change", (e) => act("options", { values: e.target.checked }));
-  $("hint").addEventListener("click", () => run(async () => {
-    const hint = await api("GET", "/api/sessions/" + state.id + "/hint");
-    say("Hint: " + hint.moves.join(", ") + " (" + hint.value +
-      (hint.remoteness === null ? "" : " in " + hint.remoteness) + ")", "hint");
-    document.querySelectorAll("#moves [data-move]").forEach((b) => {
-      b.classList.toggle("hinted", hint.moves.includes(b.dataset.move));
+  function hint() {
+    if (!state || busy || state.over) return;
+    run(async () => {
+      const h = await api("GET", "/api/sessions/" + state.id + "/hint");
+      hinted = h;
+      say("Hint: " + h.labels.join(", ") + " (" + h.value +
+        (h.remoteness === null ? "" : " in " + h.remoteness) + ")", "hint");
     });
-  }));
+  }
+
+  /* Back and Forward through the moves of the history entry the address names: the game is
+     opened again from the address. */
+  function goTo(ply) {
+    if (!state || !state.resumable) return;
+    if (ply < 0 || (ply > state.ply && !state.can_redo)) return;
+    act("goto", { ply: ply }, false);
+  }
+
+  $("new").addEventListener("click", () => {
+    if (busy) return;
+    end(false);
+    config = Object.assign({}, config, { moves: [], branched: false });
+    run(async () => {
+      state = await create();
+      flashed = state.ply;
+      say("");
+      remember(state, true);
+    });
+  });
+  $("undo").addEventListener("click", () => act("undo", {}, false));
+  $("redo").addEventListener("click", () => act("redo", {}, false));
+  $("advance").addEventListener("click", () => act("advance", {}, true));
+  $("values").addEventListener("change", (e) => act("options", { values: e.target.checked }, false));
+  $("hint").addEventListener("click", hint);
+  document.addEventListener("keydown", (e) => {
+    if (e.ctrlKey || e.metaKey || e.altKey || busy || !state) return;
+    const tag = (e.target && e.target.tagName) || "";
+    if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
+    const key = e.key;
+    if (key === "u" && state.can_undo) act("undo", {}, false);
+    else if (key === "r" && state.can_redo) act("redo", {}, false);
+    else if (key === "h") hint();
+    else if (key === "ArrowLeft") goTo(state.ply - 1);
+    else if (key === "ArrowRight") goTo(state.ply + 1);
+    else return;
+    e.preventDefault();
+  });
+  window.addEventListener("popstate", () => {
+    end(false);
+    config = fromAddress();
+    start();
+  });
+  /* Leaving the page (reload, another address, closing the tab) ends its game: a reload
+     costs no game slot. A page restored from the back/forward cache opens it again. */
+  window.addEventListener("pagehide", () => end(true));
+  window.addEventListener("pageshow", (e) => { if (e.persisted) { config = fromAddress(); start(); } });
   window.judgePlay = { state: () => state };
   start();
 })();

@@ -52,6 +52,8 @@
         : "Game over: player " + e.result + " (" + players[Number(e.result) - 1] + ") wins";
       const v = $("verdict");
       v.hidden = false;
+      v.dataset.code = e.verdict.code;
+      v.classList.toggle("ok", e.verdict.code === "ok");  // not an error: shown plainly
       let text = "verdict: " + e.verdict.code + (e.verdict.message ? ": " + e.verdict.message : "");
       e.stderr.forEach((t, s) => { if (t) text += "\n\nstderr of player " + (s + 1) + " (last lines):\n" + t; });
       v.textContent = text;

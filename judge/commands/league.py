@@ -1,0 +1,507 @@
+"""`judge league`: a ladder that never stops. Bots (and new versions of them) are added while
+it plays; games are matched as arenas match them (new versions and bots with few games
+first, then opponents near in skill, both seats of a start) and rated one by one, with
+their uncertainty. The league is a stored run like any other (its plan holds its members,
+its games are records in the store), one per database, held by a run's lock while it
+plays."""
+
+from __future__ import annotations
+
+import argparse
+import html
+import math
+import os
+import random
+import re
+import shutil
+import sys
+import time
+from collections import Counter
+from dataclasses import replace
+from pathlib import Path
+
+from judge.backends import Backend
+from judge.commands.inputs import check_bots, game_from_args, harness_setup, paired_starts
+from judge.commands.options import (
+    add_credentials_option,
+    add_game_options,
+    add_harness_options,
+)
+from judge.commands.runs import backend_for, open_store, output_to
+from judge.games.base import InputError
+from judge.league import LeagueState, Standing
+from judge.plan import OPTIMAL, BotSource, GameSpec, LeaguePlan, Member
+from judge.players.level import PREFIX, is_level, parse_level
+from judge.playing import Setup
+from judge.report import Number, render_rows, to_json, wtl
+from judge.results import failures_text
+from judge.store import Store, StoredRun
+from judge.summaries import listed_games
+
+DEFAULT_DB = "judge-results.sqlite"
+#: a bot's name in the league: letters, digits, and . _ - inside
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+#: the anchors the judge plays itself
+ANCHORS = ("optimal", "tricky")
+#: games matched at once per game slot of the backend (ratings are updated in between)
+GAMES_PER_SLOT = 2
+#: how often a league with fewer than two playable versions looks for new ones (seconds)
+WAIT_SECONDS = 0.5
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the `league` subcommand and its actions."""
+    p = sub.add_parser(
+        "league", help="a ladder that never stops: bots added while it plays, rated with "
+        "their uncertainty",
+        description="A league plays games between its bots until it is stopped, matching "
+        "new versions and bots with few games first, then opponents near in skill, both "
+        "seats of a start. Skills are OpenSkill's (mu, sigma); the leaderboard ranks by "
+        "mu - 3 sigma. One league per database.",
+        epilog="examples:\n  judge league new --game nim\n  judge league add alice alice.py\n"
+        "  judge league add --anchor level:5\n  judge league play --jobs 8\n"
+        "  judge league show\n  judge league show --bot alice\n"
+        "  judge league show --pair alice bob --format csv",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    actions = p.add_subparsers(dest="action", metavar="ACTION", required=True)
+
+    new = actions.add_parser("new", help="make the league of this database")
+    add_game_options(new)
+    new.add_argument("--starts", metavar="FILE",
+                     help="start positions, one per line (default: the tournament's)")
+    new.add_argument("--fail-fast", type=int, default=3, metavar="N",
+                     help="a version whose first N games all end with the same failure on "
+                     "its first move is broken: placed last and matched no more (default 3)")
+    add_harness_options(new, jobs=False)
+    add_db_option(new)
+    new.set_defaults(func=new_league)
+
+    add = actions.add_parser("add", help="add a bot, or a new version of it (the old one "
+                             "retires; its games and ratings stay)")
+    add.add_argument("name", metavar="NAME",
+                     help="the bot's name; with --anchor: optimal, tricky or level:N")
+    add.add_argument("file", nargs="?", metavar="FILE", help="the bot's program")
+    add.add_argument("--anchor", action="store_true",
+                     help="NAME is one of the judge's own players, a permanent member that "
+                     "keeps the ratings' meaning as bots come and go")
+    add_db_option(add)
+    add.set_defaults(func=add_member)
+
+    remove = actions.add_parser("remove", help="retire a bot (its games and ratings stay)")
+    remove.add_argument("name", metavar="NAME")
+    add_db_option(remove)
+    remove.set_defaults(func=remove_member)
+
+    play = actions.add_parser("play", help="play games until stopped (Ctrl-C, SIGTERM); "
+                              "bots added meanwhile join without a restart")
+    play.add_argument("--jobs", type=int, metavar="N", default=None,
+                      help="games played at once (default: the number of cores)")
+    play.add_argument("--cluster", metavar="ADDRESS",
+                      help="play the games on the cluster whose scheduler is at ADDRESS")
+    add_credentials_option(play)
+    play.add_argument("--games", type=int, metavar="N",
+                      help="stop after N games (default: play until stopped)")
+    add_db_option(play)
+    play.set_defaults(func=play_league)
+
+    show = actions.add_parser("show", help="the leaderboard, a bot's history, a pair's games")
+    show.add_argument("--format", choices=("text", "table", "json", "csv", "markdown", "html"),
+                      default="text", help="output format (text and table are the same)")
+    show.add_argument("--bot", metavar="NAME",
+                      help="the bot's versions and its rating after each of its games")
+    show.add_argument("--pair", nargs=2, metavar=("A", "B"),
+                      help="the games between two bots (any of their versions)")
+    show.add_argument("--retired", action="store_true",
+                      help="list retired versions on the leaderboard too")
+    show.add_argument("--output", metavar="FILE", help="write the output to FILE")
+    add_db_option(show)
+    show.set_defaults(func=show_league)
+
+
+def add_db_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--db", default=DEFAULT_DB, metavar="FILE",
+                   help=f"the results database of the league (default: {DEFAULT_DB})")
+
+
+def league_of(store: Store) -> StoredRun:
+    """The league of the database; `InputError` when it has none."""
+    found = [r for r in store.runs() if r.kind == "league"]
+    if not found:
+        raise InputError(f"there is no league in {store.path}: make one with "
+                         f"`judge league new --game GAME --db {store.path}`")
+    return store.run(found[0].id)
+
+
+def copies_folder(db: str) -> Path:
+    """Where the league keeps each version's file: beside its database."""
+    path = Path(db).resolve()
+    return path.with_name(f"{path.name}.league")
+
+
+# --- new ----------------------------------------------------------------------------
+
+
+def new_league(args: argparse.Namespace) -> int:
+    """Make the league of `--db` (refused when it has one)."""
+    if args.fail_fast < 1:
+        raise InputError("--fail-fast must be at least 1")
+    game = game_from_args(args)
+    starts = tuple(paired_starts(game, args.starts))
+    harness = harness_setup(args).seeded()
+    plan = LeaguePlan(game=game.name, rules=game.rules_string(), harness=harness,
+                      directory=os.getcwd(), starts_file=args.starts,
+                      start_positions=starts, fail_fast=args.fail_fast)
+    with open_store(args.db) as store:
+        if any(r.kind == "league" for r in store.runs()):
+            raise InputError(f"{store.path} has a league already (one per database): give "
+                             f"another --db")
+        run_id = store.create_run(plan)
+    print(f"league {run_id}: {game.describe()}, {len(starts)} starts, confinement "
+          f"{harness.tier} ({args.db}); add bots with `judge league add NAME FILE`")
+    return 0
+
+
+# --- add, remove --------------------------------------------------------------------
+
+
+def anchor_seat(name: str) -> str:
+    """The seat of an anchor `name` (optimal, tricky, level:N); `InputError` otherwise."""
+    if name in ANCHORS:
+        return OPTIMAL
+    if is_level(name):
+        return f"{PREFIX}{parse_level(name)}"
+    raise InputError(f"--anchor takes one of the judge's own players: optimal, tricky or "
+                     f"level:N, not {name!r}")
+
+
+def add_member(args: argparse.Namespace) -> int:
+    """Add a bot, a new version of one, or an anchor."""
+    name = args.name
+    if args.anchor:
+        if args.file is not None:
+            raise InputError("an anchor is one of the judge's own players: give no FILE")
+        seat = anchor_seat(name)
+        name = seat if is_level(seat) else name
+    else:
+        if name in ANCHORS or is_level(name):
+            raise InputError(f"{name} is one of the judge's own players: add it with "
+                             f"--anchor")
+        if not NAME.fullmatch(name):
+            raise InputError(f"a bot's name is letters, digits, '.', '_' and '-' (at most "
+                             f"64, a letter or digit first), not {name!r}")
+        if args.file is None:
+            raise InputError(f"give the file of {name}: judge league add {name} FILE")
+        if not Path(args.file).is_file():
+            raise InputError(f"no bot file {args.file}")
+    with open_store(args.db, must_exist=True) as store:
+        info = league_of(store)
+        plan = info.plan
+        assert isinstance(plan, LeaguePlan)
+        if not args.anchor:
+            from judge.sandbox.context import sandbox_context
+
+            sandbox_context().configure_languages(plan.harness.languages)
+            check_bots([args.file])  # compiled once here, before the league sees it
+            source = BotSource.read(args.file)
+        folder = copies_folder(args.db)
+        made: list[Path] = []
+
+        def added(plan: LeaguePlan) -> LeaguePlan:
+            mine = [m for m in plan.members if m.name == name]
+            if args.anchor:
+                if mine:
+                    raise InputError(f"{name} is in the league already")
+                if seat == OPTIMAL and any(m.anchor and m.seat == OPTIMAL
+                                           for m in plan.members):
+                    raise InputError("the league has optimal or tricky already (one of "
+                                     "the two)")
+                member = Member(name, 1, seat, anchor=True, added=time.time())
+                opponent = name if seat == OPTIMAL else plan.opponent
+                return replace(plan, members=(*plan.members, member), opponent=opponent)
+            if any(m.anchor for m in mine):
+                raise InputError(f"{name} is an anchor")
+            last = mine[-1] if mine else None
+            if last is not None and last.active and \
+                    plan.fingerprints().get(last.seat) == source.fingerprint:
+                raise InputError(f"{args.file} is the same program as {last.label}: "
+                                 f"nothing to add")
+            version = last.version + 1 if last else 1
+            target = folder / name / f"v{version}" / Path(args.file).name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            made.append(target.parent)
+            shutil.copy2(args.file, target)
+            copy = BotSource(str(target), source.fingerprint)
+            copy.check()  # the copy is the file that was compiled
+            member = Member(name, version, str(target), added=time.time())
+            members = tuple(m._replace(active=False) if m.name == name else m
+                            for m in plan.members)
+            return replace(plan, members=(*members, member),
+                           sources=(*plan.sources, copy),
+                           names={**plan.names, str(target): member.label})
+
+        try:
+            changed = store.change_plan(info.id, added)
+        except BaseException:
+            for path in made:  # nothing half-written
+                shutil.rmtree(path, ignore_errors=True)
+            raise
+    assert isinstance(changed, LeaguePlan)
+    new = changed.members[-1]
+    retired = [m.label for m in plan.members if m.name == name and m.active]
+    print(f"league {info.id}: added {new.label}" + (f" ({retired[0]} retires)" if retired
+                                                   else ""))
+    return 0
+
+
+def remove_member(args: argparse.Namespace) -> int:
+    """Retire a bot's active version."""
+
+    def removed(plan: LeaguePlan) -> LeaguePlan:
+        mine = [m for m in plan.members if m.name == args.name]
+        if not mine:
+            raise InputError(f"there is no bot {args.name!r} in the league")
+        if mine[-1].anchor:
+            raise InputError(f"{args.name} is a permanent anchor")
+        if not mine[-1].active:
+            raise InputError(f"{args.name} is retired already")
+        return replace(plan, members=tuple(m._replace(active=False) if m.name == args.name
+                                           else m for m in plan.members))
+
+    with open_store(args.db, must_exist=True) as store:
+        info = league_of(store)
+        store.change_plan(info.id, removed)
+    print(f"league {info.id}: {args.name} retired")
+    return 0
+
+
+# --- play ---------------------------------------------------------------------------
+
+
+class Matchmaker:
+    """The next games of a league, as arenas match them: the playable version with the
+    fewest games (stored and in flight) first, against an opponent drawn with a weight
+    that falls with the distance of their skills (a Gaussian in mu, as wide as both
+    uncertainties and the model's beta); the two games of a start with seats swapped. A
+    version on its first `fail_fast` games has no more than those in flight, so that a
+    broken one is found, and left, at once."""
+
+    def __init__(self, state: LeagueState, seed: int | None) -> None:
+        self.state = state
+        self.rng = random.Random(f"{seed}|{state.next_number}")
+        self.number = state.next_number
+        self.flight: Counter[str] = Counter()
+
+    def playable(self) -> list[str]:
+        state = self.state
+        return [m.seat for m in state.plan.active if not state.broken(m.seat)]
+
+    def batch(self, size: int) -> list[GameSpec]:
+        """Up to `size` games (pairs: an even number, but for a last odd one)."""
+        state, plan = self.state, self.state.plan
+        ready = self.playable()
+        game = plan.load_game()
+        specs: list[GameSpec] = []
+        while len(specs) < size:
+            first = plan.fail_fast
+            free = [s for s in ready if state.games_of(s) >= first or self.flight[s] < first]
+            if len(free) < 2:
+                break
+            count = {s: state.games_of(s) + self.flight[s] for s in free}
+            low = min(count.values())
+            a = self.rng.choice(sorted(s for s in free if count[s] == low))
+            others = [s for s in free if s != a]
+            b = self.rng.choices(others, [self.weight(a, s) for s in others])[0]
+            start = self.rng.choice(plan.start_positions)
+            mover = game.mover(game.parse_position(start))
+            pair = f"pair {self.number}|{start}"
+            for x, y in ((a, b), (b, a)):
+                seats = (x, y) if mover == 0 else (y, x)
+                specs.append(GameSpec(f"{self.number}|{seats[0]}|{seats[1]}|{start}", seats,
+                                      start, pair))
+                self.number += 1
+            self.flight.update((a, a, b, b))
+        return specs[:size]
+
+    def weight(self, a: str, b: str) -> float:
+        skills = self.state.skills
+        sa, sb = skills[a], skills[b]
+        beta = skills.model.beta
+        spread = 2 * beta ** 2 + sa.sigma ** 2 + sb.sigma ** 2
+        return math.exp(-(sa.mu - sb.mu) ** 2 / (2 * spread)) + 0.01
+
+    def ended(self, spec: GameSpec) -> None:
+        self.flight.subtract(spec.players)
+
+
+def play_league(args: argparse.Namespace) -> int:
+    """Play until stopped (or `--games`), storing each game as it ends."""
+    if args.games is not None and args.games < 1:
+        raise InputError("--games must be at least 1")
+    store = open_store(args.db, must_exist=True)
+    with store:
+        info = league_of(store)
+        plan = info.plan
+        assert isinstance(plan, LeaguePlan)
+        backend = backend_for(args, plan)
+        store.lock_run(info.id)  # one judge plays a league at a time
+        played: Counter[str] = Counter()  # what a stop reports: the games played here
+        try:
+            records = store.games(info.id)
+            state = LeagueState.of(plan, records)
+            print(f"judge: league {info.id}: {info.game}: {len(plan.active)} bots, "
+                  f"{len(records)} games stored, confinement {plan.harness.tier} "
+                  f"({store.path})", file=sys.stderr)
+            play_games(store, info.id, state, backend, args.games, played)
+        except KeyboardInterrupt:
+            print(f"judge: league stopped: {played['games']} games played here, each stored; "
+                  f"`judge league play --db {store.path}` goes on", file=sys.stderr)
+            raise
+        finally:
+            store.unlock_run(info.id)
+    print(f"judge: league {info.id}: {played['games']} games played", file=sys.stderr)
+    return 0
+
+
+def play_games(store: Store, run_id: int, state: LeagueState, backend: Backend,
+               games: int | None, played: Counter[str]) -> None:
+    """Match and play games, storing each as it ends (counted in `played["games"]`),
+    until `games` are played (None: until stopped); the members are read again before
+    each batch, so that bots added or removed meanwhile count at once."""
+    matchmaker = Matchmaker(state, state.plan.seed)
+    waiting = False
+    while games is None or played["games"] < games:
+        plan = store.run(run_id).plan
+        assert isinstance(plan, LeaguePlan)
+        state.plan = plan
+        size = GAMES_PER_SLOT * max(1, backend.slots)
+        specs = matchmaker.batch(size if games is None else min(size, games - played["games"]))
+        if not specs:
+            if not waiting:
+                print("judge: fewer than two bots to match: waiting for `judge league add`",
+                      file=sys.stderr)
+                waiting = True
+            time.sleep(WAIT_SECONDS)
+            continue
+        waiting = False
+        for spec, record in backend.play(Setup.of(plan), specs):
+            store.add_game(run_id, spec.key, record)
+            state.add(spec.key, record)
+            matchmaker.ended(spec)
+            played["games"] += 1
+
+
+# --- show ---------------------------------------------------------------------------
+
+LEADERBOARD = ["rank", "name", "version", "rating", "skill", "games", "w/t/l", "accuracy",
+               "failures"]
+HISTORY = ["version", "game", "opponent", "result", "rating", "skill"]
+GAMES = ["game", "players", "start", "results", "verdict", "moves"]
+
+
+def skill_text(mu: float, sigma: float) -> str:
+    return f"{mu:.1f} ± {sigma:.1f}"
+
+
+def leaderboard_rows(table: list[Standing]) -> list[dict]:
+    rows = []
+    for rank, s in enumerate(table, 1):
+        row, m = s.row, s.member
+        failures = failures_text(row.failures, row.judge_errors)
+        rows.append({"rank": rank, "name": m.name,
+                     "version": "anchor" if m.anchor else
+                     f"v{m.version}" + ("" if m.active else " (retired)"),
+                     "rating": Number(f"{s.rating:.1f}"),
+                     "skill": skill_text(s.skill.mu, s.skill.sigma), "games": row.games,
+                     "w/t/l": wtl(row.wins, row.ties, row.losses),
+                     "accuracy": "" if row.accuracy is None else f"{100 * row.accuracy:.1f}%",
+                     "failures": f"broken: {s.broken}" if s.broken else failures})
+    return rows
+
+
+def show_league(args: argparse.Namespace) -> int:
+    """Print the leaderboard, a bot's history or a pair's games."""
+    with open_store(args.db, must_exist=True, read_only=True) as store:
+        with output_to(args.output):
+            print_league(store, league_of(store), args.format, args.bot, args.pair,
+                         args.retired)
+    return 0
+
+
+def print_league(store: Store, info: StoredRun, fmt: str, bot: str | None = None,
+                 pair: list[str] | None = None, retired: bool = False) -> None:
+    """Print a league (also `judge show RUN`): its leaderboard, or the history of `bot`,
+    or the games of `pair`, in `fmt` (text, table, json, csv, markdown, html)."""
+    fmt = "table" if fmt == "text" else fmt
+    plan = info.plan
+    assert isinstance(plan, LeaguePlan)
+    records = store.games(info.id)
+    state = LeagueState.of(plan, records)
+    by_name = {m.name for m in plan.members}
+    for name in ([bot] if bot else []) + list(pair or []):
+        if name not in by_name:
+            raise InputError(f"there is no bot {name!r} in the league")
+    title = (f"league {info.id}: {info.game}: {len(records)} games, "
+             f"{len(plan.active)} bots (confinement {plan.harness.tier})")
+    labels = plan.display_names()
+    tables: dict[str, tuple[list[dict], list[str]]] = {}
+    data: dict = {"league": info.id, "game": info.game, "games": len(records),
+                  "running": store.running(info.id)}
+    if bot:
+        versions = [m for m in plan.members if m.name == bot]
+        standings = [state.standing(m) for m in versions]
+        tables["versions"] = (leaderboard_rows(standings), LEADERBOARD[1:])
+        steps = [(m, step) for m in versions for step in state.history.get(m.seat, [])]
+        tables["history"] = ([{"version": m.label, **step.to_json(),
+                               "opponent": labels.get(step.opponent, step.opponent),
+                               "rating": Number(f"{step.rating:.1f}"),
+                               "skill": skill_text(step.mu, step.sigma)}
+                              for m, step in steps], HISTORY)
+        data.update(bot=bot, versions=[s.to_json() for s in standings],
+                    history={m.label: [dict(step.to_json(), opponent=labels.get(
+                        step.opponent, step.opponent))
+                        for step in state.history.get(m.seat, [])] for m in versions})
+    elif pair:
+        a, b = ([m.seat for m in plan.members if m.name == n] for n in pair)
+        found = sorted(((key, rec) for x in a for y in b
+                        for key, rec in state.pair_games(x, y)),
+                       key=lambda kr: int(kr[0].split("|", 1)[0]))
+        listed = listed_games(found)
+        rows = [dict(g.to_json(), game=int(g.key.split("|", 1)[0]),
+                     players=" vs ".join(labels.get(p, p) for p in g.players),
+                     results="-".join(g.results), moves=" ".join(g.moves))
+                for g in listed]
+        tables["games"] = (rows, GAMES)
+        data.update(pair=list(pair), games_of_pair=[
+            dict(g.to_json(), players=[labels.get(p, p) for p in g.players])
+            for g in listed])
+    else:
+        table = state.leaderboard(retired)
+        tables["leaderboard"] = (leaderboard_rows(table), LEADERBOARD)
+        data["leaderboard"] = [dict(s.to_json(), rank=n) for n, s in enumerate(table, 1)]
+    if fmt == "json":
+        sys.stdout.write(to_json(data))
+    elif fmt == "html":
+        sys.stdout.write(html_page(title, tables))
+    elif fmt == "csv":
+        rows, headers = list(tables.values())[-1]
+        sys.stdout.write(render_rows(rows, "csv", headers))
+    else:
+        sys.stdout.write(title + "\n")
+        for name, (rows, headers) in tables.items():
+            heading = f"{name}:\n" if len(tables) > 1 else ""
+            sys.stdout.write(f"\n{heading}" + render_rows(rows, fmt, headers))
+
+
+def html_page(title: str, tables: dict[str, tuple[list[dict], list[str]]]) -> str:
+    """One self-contained page of the tables."""
+    parts = [f"<!doctype html>\n<html><head><meta charset='utf-8'><title>"
+             f"{html.escape(title)}</title><style>body{{font-family:sans-serif}}"
+             f"table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;"
+             f"padding:2px 6px}}</style></head><body><h1>{html.escape(title)}</h1>"]
+    for name, (rows, headers) in tables.items():
+        parts.append(f"<h2>{html.escape(name)}</h2><table><tr>"
+                     + "".join(f"<th>{html.escape(h)}</th>" for h in headers) + "</tr>")
+        parts.extend("<tr>" + "".join(f"<td>{html.escape(str(row.get(h, '')))}</td>"
+                                      for h in headers) + "</tr>" for row in rows)
+        parts.append("</table>")
+    return "".join(parts) + "</body></html>\n"

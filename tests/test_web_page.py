@@ -1,0 +1,263 @@
+"""The play page in headless Chromium: one move per click however fast the clicks, the
+computer's reply marked, the hint marked in place in the page's notation, the address that
+holds the game (reload, Back, a server that forgot it), the page on a phone's width, and the
+keys and labels of the board."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+pytest.importorskip("starlette", reason="the web extra is not installed (pip install -e '.[web]')")
+
+from test_html import browser  # noqa: E402,F401  (the headless Chromium fixture)
+from test_web_browser import by_css, settled  # noqa: E402
+from webserver import serving  # noqa: E402
+
+from judge.games import load_game  # noqa: E402
+from judge.solvers import solver_for  # noqa: E402
+
+pytestmark = pytest.mark.needs_chromium
+
+
+@pytest.fixture(scope="module")
+def server():
+    with serving("--bots", "bots", "--move-time", "5") as url:
+        yield url
+
+
+def api(server: str, method: str, path: str) -> dict:
+    import httpx
+
+    return httpx.request(method, server + path, timeout=10).json()
+
+
+def game_id(driver) -> str:
+    return driver.execute_script("return window.judgePlay.state().id")
+
+
+def double_click(driver, element) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    ActionChains(driver).double_click(element).perform()
+
+
+def quiet(driver, seconds: float = 0.5) -> None:
+    """Wait until no request has been in flight for `seconds`."""
+    deadline = time.monotonic() + 20
+    calm = time.monotonic()
+    while time.monotonic() < deadline:
+        if driver.execute_script("return document.body.dataset.busy") != "0":
+            calm = time.monotonic()
+        elif time.monotonic() - calm > seconds:
+            return
+        time.sleep(0.05)
+
+
+def test_a_double_click_plays_one_move(browser, server):  # noqa: F811
+    browser.get(f"{server}/play/nim?position=5%205%205&opponent=human")
+    settled(browser)
+    double_click(browser, by_css(browser, '#moves [data-move="3 1"]')[0])
+    quiet(browser)
+    board = by_css(browser, "#board")[0]
+    assert board.get_attribute("data-position") == "5 5 4"
+    assert len(by_css(browser, "#history li")) == 2
+    assert api(server, "GET", f"/api/sessions/{game_id(browser)}")["ply"] == 1
+    # against the computer: one move of mine and its reply, not a second move after it
+    browser.get(f"{server}/play/nim?position=5%205%205&opponent=optimal")
+    settled(browser)
+    double_click(browser, by_css(browser, '#board [data-move="1 1"]')[0])
+    quiet(browser)
+    assert api(server, "GET", f"/api/sessions/{game_id(browser)}")["ply"] == 2
+    assert len(by_css(browser, "#history li")) == 3
+
+
+def test_the_computers_reply_is_marked_on_the_board_and_in_the_moves(browser, server):  # noqa: F811
+    browser.get(f"{server}/play/ioiwari?opponent=optimal")
+    version = settled(browser)
+    assert not by_css(browser, "[data-last]")
+    by_css(browser, "#board [data-move]")[0].click()
+    settled(browser, version)
+    state = browser.execute_script("return window.judgePlay.state()")
+    reply = state["history"][1]
+    marked = by_css(browser, '#history li[data-last="true"]')
+    assert len(marked) == 1 and marked[0].get_attribute("data-position") == reply["position"]
+    assert reply["label"] in marked[0].text
+    pits = by_css(browser, '#board [data-last="true"]')
+    assert [p.get_attribute("data-pit") for p in pits] == [reply["move"]]
+    assert "optimal" in by_css(browser, "#last")[0].text
+    assert "flash" in by_css(browser, "#board")[0].get_attribute("class")
+    # Chopsticks: the reply's two hands
+    browser.get(f"{server}/play/chopsticks?rules=hands%3D2&opponent=optimal")
+    version = settled(browser)
+    by_css(browser, "#moves [data-move]")[0].click()
+    settled(browser, version)
+    hands = by_css(browser, '#board .hand[data-last="true"]')
+    assert sorted(h.get_attribute("data-hand")[0] for h in hands) == ["L", "R"]
+
+
+def test_the_hint_is_marked_in_place_in_the_pages_notation_until_the_next_move(
+        browser, server):  # noqa: F811
+    game = load_game("chopsticks", "hands=2")
+    browser.get(f"{server}/play/chopsticks?rules=hands%3D2&opponent=human")
+    version = settled(browser)
+    by_css(browser, "#hint")[0].click()
+    version = settled(browser, version)
+    pos = game.parse_position(by_css(browser, "#board")[0].get_attribute("data-position"))
+    best = solver_for(game).evaluate(pos).best_moves
+    wire = sorted(game.format_move(m, pos) for m in best)
+    hinted = by_css(browser, '#moves [data-hint="true"]')
+    assert sorted(b.get_attribute("data-move") for b in hinted) == wire
+    message = by_css(browser, "#message")[0].text
+    assert all(game.move_label(m, pos) in message for m in best)
+    assert not any(w in message.split("Hint: ")[1].split(" (")[0] for w in wire)
+    assert by_css(browser, '#board .hand[data-hint="true"]')  # the hand that plays it
+    time.sleep(0.3)  # still there after a while (no redraw wipes it)
+    assert len(by_css(browser, '#moves [data-hint="true"]')) == len(wire)
+    by_css(browser, "#moves [data-move]")[0].click()
+    settled(browser, version)
+    assert not by_css(browser, '[data-hint="true"]')
+
+
+def test_the_address_holds_the_game_through_reload_back_and_a_lost_game(
+        browser, server):  # noqa: F811
+    browser.get(f"{server}/play/nim?position=4%205%206&opponent=optimal&values=on")
+    version = settled(browser)
+    for _ in range(2):
+        by_css(browser, "#board [data-move]")[0].click()
+        version = settled(browser, version)
+    board = by_css(browser, "#board")[0]
+    position = board.get_attribute("data-position")
+    first = game_id(browser)
+    assert "moves=" in browser.current_url
+    browser.refresh()
+    version = settled(browser)
+    board = by_css(browser, "#board")[0]
+    assert board.get_attribute("data-position") == position
+    assert len(by_css(browser, "#history li")) == 5
+    assert api(server, "GET", f"/api/sessions/{first}")["error"].startswith("the game was closed")
+    browser.back()  # the address before my second move
+    deadline = time.monotonic() + 20
+    while len(by_css(browser, "#history li")) != 3 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(by_css(browser, "#history li")) == 3
+    quiet(browser)
+    # the server forgot the game (a restart, the idle timeout): the address brings it back
+    api(server, "DELETE", f"/api/sessions/{game_id(browser)}")
+    version = settled(browser, None)
+    by_css(browser, "#board [data-move]")[0].click()
+    settled(browser, version)
+    assert len(by_css(browser, "#history li")) == 5
+    assert by_css(browser, "#message")[0].text == ""
+
+
+def test_a_failed_start_leaves_no_control_to_press(browser, server):  # noqa: F811
+    browser.get(f"{server}/play/nim?position=0%200&opponent=human")
+    quiet(browser)
+    assert "end of the game" in by_css(browser, "#message")[0].text
+    for control in ("undo", "redo", "hint"):
+        assert by_css(browser, f"#{control}")[0].get_attribute("disabled")
+    assert browser.execute_script("return document.title") == "nim: play · judge"
+    assert browser.execute_script(
+        "return document.querySelector('link[rel=icon]').href.startsWith('data:image/svg')")
+
+
+def test_keys_focus_and_labels(browser, server):  # noqa: F811
+    from test_html import press
+
+    browser.get(f"{server}/play/chopsticks?rules=hands%3D2&opponent=optimal")
+    version = settled(browser)
+    hands = {h.get_attribute("data-hand"): h.get_attribute("aria-label")
+             for h in by_css(browser, "#board .hand")}
+    assert hands["L1"].startswith("your left hand, 1 finger")
+    assert hands["R2"] == "optimal's right hand, 1 finger"
+    by_css(browser, "#board .hand.chooser")[0].click()
+    by_css(browser, "#board [data-move]")[0].click()
+    version = settled(browser, version)
+    assert browser.execute_script("return document.activeElement.id") == "board"
+    press(browser, "u")
+    version = settled(browser, version)
+    assert len(by_css(browser, "#history li")) == 1
+    press(browser, "r")
+    version = settled(browser, version)
+    assert len(by_css(browser, "#history li")) == 3
+    press(browser, "\ue012")  # the left arrow: back one position
+    version = settled(browser, version)
+    assert by_css(browser, "#board")[0].get_attribute("data-ply") == "1"
+    press(browser, "h")
+    settled(browser, version)
+    assert "Hint" in by_css(browser, "#message")[0].text
+    browser.get(f"{server}/play/nim?position=3%202&opponent=human")
+    settled(browser)
+    counter = by_css(browser, '#board [data-move="1 1"]')[0]
+    assert counter.get_attribute("aria-label").startswith("heap 1, counter 3 of 3")
+    assert counter.size["width"] >= 44 and counter.size["height"] >= 44
+
+
+def contrast(foreground: str, background: str) -> float:
+    """The WCAG contrast ratio of two CSS colours rgb(a)(r, g, b...)."""
+    def luminance(colour: str) -> float:
+        r, g, b = (int(v) / 255 for v in colour[colour.index("(") + 1:].split(",")[:3])
+        lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in (r, g, b)]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+    light, dark = sorted((luminance(foreground), luminance(background)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def test_value_colours_have_a_contrast_of_at_least_4_5(browser, server):  # noqa: F811
+    browser.get(f"{server}/play/ioiwari?position=0%200%200%200%200%201%201%20%7C%203%203%202"
+                "&opponent=human&values=on")
+    settled(browser)
+    seen = set()
+    for button in by_css(browser, "#moves [data-value], #value .badge"):
+        fg, bg = (button.value_of_css_property(p) for p in ("color", "background-color"))
+        assert contrast(fg, bg) >= 4.5, (button.text, fg, bg)
+        seen.add(bg)
+    browser.get(f"{server}/play/nim?position=1%202%203&opponent=human&values=on")
+    settled(browser)
+    for button in by_css(browser, "#moves [data-value]"):
+        fg, bg = (button.value_of_css_property(p) for p in ("color", "background-color"))
+        assert contrast(fg, bg) >= 4.5, (button.text, fg, bg)
+        seen.add(bg)
+    assert "rgba(0, 122, 0, 1)" in seen  # the green of a win
+
+
+def test_on_a_phone_the_moves_are_right_under_the_board_and_nothing_scrolls_sideways(
+        browser, server):  # noqa: F811
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+    try:
+        for path in ("/", "/play/ioiwari?opponent=optimal&values=on",
+                     "/play/nim?position=9%209%209&opponent=optimal",
+                     "/play/chopsticks?opponent=optimal&values=on",
+                     "/watch/nim?bot=nim/greedy.py&position=1%201&pause=0"):
+            browser.get(server + path)
+            if path.startswith("/play/"):
+                version = settled(browser)
+                by_css(browser, "#board [data-move], #moves [data-move]")[0].click()
+                settled(browser, version)
+            else:
+                time.sleep(0.3)
+            width = browser.execute_script("return document.documentElement.scrollWidth")
+            assert width <= 390, (path, width)
+            if path.startswith("/play/"):
+                board = by_css(browser, "#board")[0].rect
+                moves = by_css(browser, "#history")[0].rect
+                gap = moves["y"] - (board["y"] + board["height"])
+                assert 0 <= gap < 120, (path, gap)
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_leaving_the_page_ends_its_game(browser, server):  # noqa: F811
+    browser.get(f"{server}/play/nim?position=5%205&opponent=optimal")
+    settled(browser)
+    sid = game_id(browser)
+    browser.get(server + "/")
+    deadline = time.monotonic() + 10
+    while "error" not in api(server, "GET", f"/api/sessions/{sid}") and \
+            time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert api(server, "GET", f"/api/sessions/{sid}")["error"] == "the game was closed"
