@@ -45,7 +45,7 @@ def gradescope(game: str, bot: BotRow, games: list[tuple[int, GradedGame, Played
     tests: list[dict[str, Any]] = []
     for n, row, rec, seat in games:
         perfect = None if rec.void else (rec.perfect or ("win", "win"))[seat]
-        test = {"name": f"game {n}: start {row.start}, as player {row.seat}",
+        test: dict[str, Any] = {"name": f"game {n}: start {row.start}, as player {row.seat}",
                 "score": points.get(row.result, 0.0),
                 "max_score": 0.0 if perfect is None else points[perfect],
                 "output": f"game {n}: {_game_output(row, shown)}", "number": str(n)}

@@ -248,11 +248,15 @@ class View:
     def bot_row(self, row: BotRow) -> BotRow:
         """A bot's line as shown: accuracy only where moves are judged; which bots look like
         one program is the teacher's to know, never in shared output."""
+        def named(bots: tuple[str, ...]) -> tuple[str, ...]:
+            return () if self.share else tuple(map(self.name, bots))
+
         return row._replace(bot=self.name(row.bot),
                             accuracy=row.accuracy if self.feedback.mistakes else None,
                             compile_error=row.compile_error and self.text(row.compile_error),
-                            **{f: () if self.share else tuple(map(self.name, getattr(row, f)))
-                               for f in TWIN_FIELDS})
+                            same_file=named(row.same_file),
+                            same_source=named(row.same_source),
+                            same_mistakes=named(row.same_mistakes))
 
     def bot_json(self, row: BotRow) -> dict[str, Any]:
         """A bot's line as `--format json` gives it (no accuracy at `results`, slow moves
@@ -343,15 +347,19 @@ def grading_rows(plan: GradingPlan, records: dict[str, PlayedGame]
                  ) -> tuple[list[BotRow], list[GradedGame]]:
     """The per-bot summaries and per-game rows of a grading run."""
     points = POINTS[plan.game]
-    bots, games = [], []
+    bots: list[BotRow] = []
+    games: list[GradedGame] = []
     played = graded_games(plan, records)
-    flagged = {"same_file": plan.identical(),
-               "same_source": similarity.groups(list(plan.compared().pairs), list(plan.bots)),
-               "same_mistakes": same_mistakes(played)}
+    same_file, same_mistaken = plan.identical(), same_mistakes(played)
+    same_source = similarity.groups(list(plan.compared().pairs), list(plan.bots))
+
+    def others(bot: str, groups: list[tuple[str, ...]]) -> tuple[str, ...]:
+        return next((tuple(b for b in g if b != bot) for g in groups if bot in g), ())
+
     for bot, mine in played:
-        bots.append(summarise(bot, mine, points)._replace(**{
-            name: next((tuple(b for b in group if b != bot) for group in found
-                        if bot in group), ()) for name, found in flagged.items()}))
+        bots.append(summarise(bot, mine, points)._replace(
+            same_file=others(bot, same_file), same_source=others(bot, same_source),
+            same_mistakes=others(bot, same_mistaken)))
         games.extend(GradedGame(bot, rec.start, seat + 1, rec.result_for(seat) or "void",
                                 rec.verdict.code, game_message(rec), first_mistake(rec, seat),
                                 rec.move_texts, tuple(slow_moves(rec, seat)),
