@@ -34,14 +34,14 @@ class MoveReview(NamedTuple):
         """A winning move that keeps the win but not the fastest one (it makes no progress
         in a loopy game)."""
         return (self.before == "win" and self.after == "win"
-                and None not in (self.remoteness, self.move_remoteness)
+                and self.remoteness is not None and self.move_remoteness is not None
                 and self.move_remoteness > self.remoteness)
 
     @property
     def remoteness_lost(self) -> int:
         """How many moves longer the win takes after this move than after the fastest one
         (0 unless the move was slow)."""
-        if not self.slow:
+        if not self.slow or self.remoteness is None or self.move_remoteness is None:
             return 0
         return self.move_remoteness - self.remoteness
 

@@ -112,7 +112,7 @@ class PlayedGame(NamedTuple):
 
     def to_json(self) -> dict[str, Any]:
         """The record as the database holds it (built directly: this runs once per game)."""
-        data = {
+        data: dict[str, Any] = {
             "game": self.game, "start": self.start, "players": list(self.players),
             "moves": [m.to_dict() for m in self.moves], "results": list(self.results),
             "verdict": self.verdict.to_dict(), "final": self.final,

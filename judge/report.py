@@ -156,10 +156,10 @@ def fitted(matrix: Sequence[Sequence[str]], headers: Sequence[str], fit: Fit,
     floor = dict(zip(heads, least(), strict=True))
     order = [name for name in fit.shorten if name in heads]
     for _ in range(total(list(target.values())) - width):
-        name = max(order, key=lambda n: (target[n] - floor[n] > 0, target[n]), default=None)
-        if name is None or target[name] <= floor[name]:
+        widest = max(order, key=lambda n: (target[n] - floor[n] > 0, target[n]), default=None)
+        if widest is None or target[widest] <= floor[widest]:
             break
-        target[name] -= 1
+        target[widest] -= 1
     for name in order:
         i = heads.index(name)
         for row in cells:

@@ -17,6 +17,7 @@ import time
 from contextlib import suppress
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from judge.games.base import InputError
 from judge.sandbox.context import sandbox_context
@@ -144,7 +145,7 @@ def _program(source: Path, ino: int, size: int, mtime_ns: int, mode: int,
     lang = languages.for_file(source)
     if lang is None:  # any executable: a shebang script or a binary
         return Program(source, (str(source),))
-    common = {"language": lang.name, "address_space": lang.address_space,
+    common: dict[str, Any] = {"language": lang.name, "address_space": lang.address_space,
               "extra": lang.extra, "env": lang.env}
     run = lang.command(lang.run)
     common["heap_at"] = tuple(i for i, word in enumerate(run) if "{heap}" in word)
@@ -203,7 +204,7 @@ def _runtime_of(tool: str) -> tuple[Path, ...]:
 
 #: what compiling one bot may use: it runs confined like a bot, as untrusted work (a
 #: source may `#include` or `.incbin` any file it can see, or make the compiler explode)
-COMPILE_LIMITS = {
+COMPILE_LIMITS: dict[str, Any] = {
     "first_move_seconds": COMPILE_SECONDS, "cpu_seconds": COMPILE_SECONDS,
     "memory_bytes": 2 << 30, "processes": 128, "disk_bytes": 512 << 20,
     "file_bytes": 256 << 20, "open_files": 256, "output_bytes": 64 << 20,
