@@ -322,12 +322,13 @@ def _nice_step(span: float) -> float:
 def rating_chart(rows: list[Standing]) -> dict[str, Any] | None:
     """An error-bar chart of the ratings with their 95% intervals (SVG coordinates), one bar
     per entrant that has a rating, best first; None when nobody has one."""
-    rated = [r for r in rows if r.rating is not None]
+    rated = [(r, r.rating, r.rating_low, r.rating_high) for r in rows
+             if r.rating is not None and r.rating_low is not None and r.rating_high is not None]
     if not rated:
         return None
     width, label, right, row_h, top, axis = 760, 260, 70, 30, 12, 34
-    low = min(r.rating_low for r in rated)
-    high = max(r.rating_high for r in rated)
+    low = min(lo for _, _, lo, _ in rated)
+    high = max(hi for _, _, _, hi in rated)
     pad = max((high - low) * 0.05, 10.0)
     low, high = low - pad, high + pad
     plot = width - label - right
@@ -336,13 +337,13 @@ def rating_chart(rows: list[Standing]) -> dict[str, Any] | None:
         return round(label + (v - low) / (high - low) * plot, 1)
 
     bars = []
-    for i, r in enumerate(rated):
+    for i, (r, rating, rating_low, rating_high) in enumerate(rated):
         y = top + i * row_h + row_h / 2
         name = r.row.bot
         short = name if len(name) <= 34 else "…" + name[-33:]
-        bars.append({"bot": name, "label": short, "y": y, "x": x(r.rating),
-                     "x1": x(r.rating_low), "x2": x(r.rating_high),
-                     "rating": r.rating, "low": r.rating_low, "high": r.rating_high})
+        bars.append({"bot": name, "label": short, "y": y, "x": x(rating),
+                     "x1": x(rating_low), "x2": x(rating_high),
+                     "rating": rating, "low": rating_low, "high": rating_high})
     step = _nice_step(high - low)
     first = math.ceil(low / step) * step
     ticks = []
@@ -373,7 +374,7 @@ def crosstable(names: list[str], records: dict[str, PlayedGame],
             played[b][a] += 1
     rows = []
     for a in names:
-        cells = []
+        cells: list[dict[str, Any]] = []
         for b in names:
             n = played[a][b]
             if a == b or not n:
@@ -401,7 +402,7 @@ def column_widths(rows: list[dict[str, Any]], columns: list[tuple[str, str, int 
     """The game list's columns with widths in `ch` from their longest text (at most the
     column's cap; a cap of None leaves the column the rest of the width). The list is cut
     into tables of fixed layout that must share these widths to line up."""
-    out = []
+    out: list[dict[str, Any]] = []
     for key, header, cap in columns:
         if cap is None:
             out.append({"key": key, "header": header, "width": None})
