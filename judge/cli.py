@@ -17,12 +17,12 @@ from judge.games.base import InputError, Stopped
 
 #: one module per subcommand under judge.commands, each with `register(subparsers)`
 COMMANDS = ["solve", "run", "show", "tournament", "match", "league", "play", "opponent",
-            "nim-batch", "worker", "scheduler", "serve", "doctor"]
+            "nim-batch", "worker", "scheduler", "serve", "doctor", "games"]
 #: the module that registers each subcommand
 MODULE_OF = {"solve": "solve", "run": "run", "show": "show", "tournament": "tournament",
              "match": "match", "league": "league", "play": "play", "opponent": "opponent",
              "nim-batch": "nimbatch", "worker": "worker", "scheduler": "scheduler",
-             "serve": "serve", "doctor": "doctor"}
+             "serve": "serve", "doctor": "doctor", "games": "games"}
 
 
 class Parser(argparse.ArgumentParser):
@@ -102,7 +102,8 @@ def build_parser(argv: list[str] | None = None) -> Parser:
         modules = [name.replace("-", "") for name in COMMANDS]
     parser = Parser(
         prog="judge",
-        description="A competition judge for Ioiwari, Nim and Chopsticks with a perfect "
+        description="A competition judge for two-player games (Ioiwari, Nim, Chopsticks and "
+        "every installed game: judge games lists them) with a perfect "
         "opponent: grade bots, run tournaments, play and solve positions.",
     )
     parser.add_argument("--version", action="version", version=f"judge {__version__}")

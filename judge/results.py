@@ -14,13 +14,22 @@ if TYPE_CHECKING:
     from judge.records import PlayedGame
     from judge.sandbox.limits import Usage
 
+TOURNAMENT_POINTS = {"win": 1.0, "tie": 0.5, "loss": 0.0}
+
+
+class Points(dict[str, dict[str, float]]):
+    """Points per game result, by game: 1/0.5/0 for a game not listed."""
+
+    def __missing__(self, game: str) -> dict[str, float]:
+        return TOURNAMENT_POINTS
+
+
 #: points per game result, by game (the original Ioiwari task scored 4/2/0 per test)
-POINTS = {
+POINTS = Points({
     "ioiwari": {"win": 4.0, "tie": 2.0, "loss": 0.0},
     "nim": {"win": 1.0, "tie": 0.0, "loss": 0.0},
     "chopsticks": {"win": 1.0, "tie": 0.5, "loss": 0.0},
-}
-TOURNAMENT_POINTS = {"win": 1.0, "tie": 0.5, "loss": 0.0}
+})
 
 
 class Feedback(Enum):

@@ -23,7 +23,7 @@ def candidates(game: Game, first: bool) -> list[Any]:
                                            (1, 2, 4, 8, 15), (10, 20, 30), (17, 33, 48))]
     if game.name == "chopsticks":
         return opening_positions(game, CHOPSTICKS_PLIES)
-    return game.standard_starts()
+    return game.test_positions()
 
 
 #: Chopsticks tests: the starts and every position up to this many moves into the game
@@ -70,7 +70,7 @@ def default_tests(game: Game, first: bool) -> list[Any]:
     keep = []
     for pos in candidates(game, first):
         v = order(solver.evaluate(pos).value)
-        if (v > 0 if first else v < 0) or (v == 0 and game.loopy):
+        if (v > 0 if first else v < 0) or (v == 0 and (game.loopy or game.draws)):
             keep.append(pos)
     if game.name == "chopsticks" and len(keep) > CHOPSTICKS_TESTS:
         step = len(keep) / CHOPSTICKS_TESTS

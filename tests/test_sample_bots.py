@@ -23,16 +23,18 @@ from typing import Any
 
 import pytest
 
+from judge.games import load_game
 from judge.games.base import Game
 from judge.games.chopsticks import Chopsticks
 from judge.games.ioiwari import Board, Ioiwari, sow
 from judge.games.nim import Nim
+from judge.solvers import solver_for
 
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = ROOT / "bots"
 PROTOCOLS = ROOT / "protocols"
 READ_TIMEOUT = 10.0  # seconds; generous, the slowest first move takes a fraction of that
-C_BOTS = ["ioiwari/greedy.c", "nim/optimal.c", "chopsticks/random.c"]
+C_BOTS = ["ioiwari/greedy.c", "nim/optimal.c", "chopsticks/random.c", "tictactoe/optimal.c"]
 IOIWARI = Ioiwari()
 EXAMPLE = IOIWARI.parse_position("4 3 2 4 2 3 2")  # the IOI 2001 statement's example start
 CHOPSTICKS = Chopsticks()  # the default rules
@@ -401,3 +403,46 @@ def test_chopsticks_transcript_is_the_game_card_example() -> None:
         )
         pos = CHOPSTICKS.play(pos, move)
     assert pos == final
+
+
+# --- the games that come as packages: tic-tac-toe, octal games, Connect Four ---------------
+
+
+def perfect(game: Game) -> Judge:
+    """The judge's perfect player, as an opponent."""
+    return solver_for(game).choose
+
+
+@pytest.mark.parametrize(("name", "start"), [("tictactoe", ".../.../..."), ("octal", "9 4"),
+                                             ("connect4", "..../..../.o../.xxo")])
+def test_new_games_bots_play_legal_games(compiled: dict[str, list[str]], name: str,
+                                         start: str) -> None:
+    game = load_game(name)
+    for command in every_bot(name, compiled):
+        final, _ = play(game, command, game.parse_position(start), first_legal(game))
+        assert game.is_over(final)
+
+
+def test_tictactoe_optimal_bots_hold_the_draw_and_punish_a_mistake(
+        compiled: dict[str, list[str]]) -> None:
+    game = load_game("tictactoe")
+    for command in (python_bot("tictactoe/optimal.py"), compiled["tictactoe/optimal.c"]):
+        final, _ = play(game, command, game.start(), perfect(game))
+        assert game.winner(final) is None
+        final, _ = play(game, command, game.start(), first_legal(game))
+        assert game.winner(final) == 0
+        second = game.parse_position("x../.../...")  # O to move: a draw with perfect play
+        final, _ = play(game, command, second, perfect(game))
+        assert game.winner(final) is None
+
+
+def test_octal_and_connect4_optimal_bots_get_what_their_positions_are_worth() -> None:
+    kayles = load_game("octal")
+    final, _ = play(kayles, python_bot("octal/optimal.py"), kayles.parse_position("9 4"),
+                    perfect(kayles))
+    assert kayles.winner(final) == 0
+    board = load_game("connect4")
+    start = board.parse_position("..../..../.o../.xxo")
+    value = solver_for(board).evaluate(start).value
+    final, _ = play(board, python_bot("connect4/optimal.py"), start, perfect(board))
+    assert board.winner(final) == (0 if value == "win" else None)

@@ -16,8 +16,11 @@ from judge.report import FORMATS
 
 def add_game_options(p: argparse.ArgumentParser, required: bool = True) -> None:
     """`--game` and `--rules`."""
-    p.add_argument("--game", required=required, choices=sorted(GAMES), type=str.lower,
-                   help="the game")
+    # the registry itself, not its names: a built-in game is then checked without reading
+    # every installed package's entry points, which `judge games` lists
+    p.add_argument("--game", required=required, choices=GAMES, type=str.lower,
+                   metavar="GAME", help="the game: ioiwari, nim, chopsticks, tictactoe, "
+                   "octal, connect4 or another installed one (judge games lists them)")
     p.add_argument("--rules", default="", metavar='"KEY=VALUE ..."',
                    help="rule options, e.g. 'misere=on' for Nim or 'hands=2/3 fingers=4 "
                    "split=on' for Chopsticks (all keys: see protocols/<game>.md)")

@@ -111,6 +111,13 @@ class Game(ABC, Generic[P, M]):
     defaults: ClassVar[dict[str, str]] = {}
     #: whether positions can repeat, so that a game between bots needs a move limit
     loopy: ClassVar[bool] = False
+    #: whether a finished game can be a tie, so that holding a draw is something to grade
+    draws: ClassVar[bool] = False
+    #: the solver of a game the judge has no solver of its own for, as "module:Class"
+    #: (named, not imported: solvers sit above the rules)
+    solver: ClassVar[str] = "judge.solvers.generic:GenericSolver"
+    #: named sets of rules ("kayles" -> "code=0.77"), which `judge games` lists
+    variants: ClassVar[dict[str, str]] = {}
 
     def __init__(self, rules: str = "") -> None:
         self.rules = parse_rule_tokens(rules, self.defaults)
@@ -136,6 +143,11 @@ class Game(ABC, Generic[P, M]):
     @abstractmethod
     def standard_starts(self) -> list[P]:
         """The default test set of start positions."""
+
+    def test_positions(self) -> list[P]:
+        """Positions a default test set is chosen from (those the graded seat can win or
+        hold); the standard starts unless the game says more."""
+        return self.standard_starts()
 
     @abstractmethod
     def parse_position(self, text: str) -> P:

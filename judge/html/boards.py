@@ -71,9 +71,25 @@ DRAWERS: dict[str, tuple[Callable[[Game, Any], dict[str, Any]],
 }
 
 
+def text_board(game: Game, pos: Any) -> dict[str, Any]:
+    """A game the viewer has no drawing for: its own text of the position (`Game.render`)."""
+    return {"text": game.render(pos), "over": int(game.is_over(pos))}
+
+
+def no_touch(game: Game, pos: Any, move: Any) -> list[Any]:
+    """What a move touched, for a game drawn as text: nothing marked."""
+    return []
+
+
+def _drawers(game: Game) -> tuple[Callable[[Game, Any], dict[str, Any]],
+                                  Callable[[Game, Any, Any], list[Any]]]:
+    """The game's drawing functions, or the text of its own `render`."""
+    return DRAWERS.get(game.name, (text_board, no_touch))
+
+
 def drawable(game: Game, pos: Any) -> dict[str, Any]:
     """The position as the viewer draws it."""
-    return DRAWERS[game.name][0](game, pos)
+    return _drawers(game)[0](game, pos)
 
 
 def board_meta(game: Game) -> dict[str, Any]:
@@ -89,7 +105,7 @@ def board_meta(game: Game) -> dict[str, Any]:
 
         return {"game": "chopsticks", "fingers": getattr(game, "fingers", 5),
                 "drawn_fingers": DRAWN_FINGERS, "sides": ["Left", "Right"]}
-    return {"game": game.name}
+    return {"game": game.name, "text": True}
 
 
 def replay(game: Game, start: Any, moves: Sequence[str]
@@ -98,7 +114,7 @@ def replay(game: Game, start: Any, moves: Sequence[str]
     move touched, and the number of the first move that could not be played (the illegal
     last move of a forfeited game), or None. A move that cannot be played leaves the board as
     it was, and so does every move after it."""
-    board, touch = DRAWERS[game.name]
+    board, touch = _drawers(game)
     states = [board(game, start)]
     touched: list[list[Any]] = [[]]
     pos, broken = start, None

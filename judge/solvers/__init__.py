@@ -32,7 +32,7 @@ def solver_for(game: Game) -> Solver:
         if solver is not None:
             _cache.move_to_end(key)
             return solver
-    module, cls = SOLVERS[game.name].split(":")
+    module, cls = SOLVERS.get(game.name, game.solver).split(":")
     made = getattr(import_module(module), cls)(game)
     with _lock:
         solver = _cache.setdefault(key, made)  # another thread's, if it was quicker

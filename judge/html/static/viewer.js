@@ -209,6 +209,12 @@
     host.appendChild(box);
   }
 
+  /* A game with no drawing of its own: the game's text of the position. */
+  function drawText(host, s) {
+    host.appendChild(el("pre", {"class": "text-board"}, s.text));
+    if (s.over) host.appendChild(el("p", {"class": "turn"}, "game over"));
+  }
+
   var DRAW = {ioiwari: drawIoiwari, nim: drawNim, chopsticks: drawChopsticks};
 
   /* ---- the viewer ---------------------------------------------------------------------- */
@@ -323,7 +329,7 @@
     ui.board.setAttribute("data-step", String(k));
     ui.board.setAttribute("data-mover", state.mover);
     ui.board.setAttribute("data-over", state.over ? "1" : "0");
-    (DRAW[board.game] || function () {})(ui.board, state);
+    (DRAW[board.game] || drawText)(ui.board, state);
     ui.step.textContent = "step " + k + " / " + current.steps;
     ui.step.setAttribute("data-step", String(k));
     ui.step.setAttribute("data-steps", String(current.steps));

@@ -144,6 +144,14 @@
     });
   }
 
+  /* A game with no drawing of its own: its text of the position (the game's `render`);
+     its moves are played from the move list. */
+  function text(root, meta, b) {
+    const pre = el("pre", "text-board", b.text === undefined ? "" : String(b.text));
+    pre.setAttribute("aria-label", "the position: " + (b.text || ""));
+    root.appendChild(pre);
+  }
+
   const DRAW = { ioiwari: ioiwari, nim: nim, chopsticks: chopsticks };
 
   /* Draws `board` into `root`; opts: moves (legal, with controls), values (shown or not),
@@ -153,7 +161,7 @@
   function draw(root, meta, board, opts) {
     root.replaceChildren();
     root.classList.add("game-" + meta.game);
-    DRAW[meta.game](root, meta, board, Object.assign({ moves: [], values: false,
+    (DRAW[meta.game] || text)(root, meta, board, Object.assign({ moves: [], values: false,
       onMove: () => {}, onSelect: () => {}, selected: null, last: null, hint: null,
       owners: null }, opts));
   }
