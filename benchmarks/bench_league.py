@@ -47,7 +47,7 @@ def main() -> None:
         folder = Path(tmp)
         judge(folder, "new", "--game", a.game, "--seed", str(a.seed))
         for player in PLAYERS:
-            judge(folder, "add", "--anchor", player)
+            judge(folder, "add", "--anchor", player, "--unpinned")  # rated, to be found
         print(f"{a.game}, seed {a.seed}, --jobs {a.jobs}")
         print("games  rho    seconds  leaderboard")
         played, began = 0, time.monotonic()

@@ -9,8 +9,8 @@ import gc
 import os
 import signal
 import sys
-from collections.abc import Iterator
-from contextlib import nullcontext
+from collections.abc import Callable, Iterator
+from contextlib import nullcontext, suppress
 from typing import TYPE_CHECKING, Any, Protocol
 
 from judge.plan import is_program
@@ -20,7 +20,10 @@ from judge.words import plural
 if TYPE_CHECKING:
     from judge.records import PlayedGame
 
-__all__ = ["Backend", "BackendLost", "LocalPool", "plays_here"]
+__all__ = ["Backend", "BackendLost", "Feed", "LocalPool", "plays_here"]
+
+#: the next game for a free slot, with the setup it is played under; None: none now
+Feed = Callable[[], "tuple[Setup, GameSpec] | None"]
 
 
 def _worker_init() -> None:
@@ -73,6 +76,17 @@ class LocalPool:
 
     def play(self, setup: Setup, specs: list[GameSpec]) -> Iterator[tuple[GameSpec, PlayedGame]]:
         return _play_all(setup, specs, self.jobs)
+
+    def keep_busy(self, feed: Feed) -> Iterator[tuple[GameSpec, PlayedGame]]:
+        """Play the games `feed` hands out, each slot given the next as its game ends
+        (so that a slow game holds up only its own slot), yielding each with its record;
+        done when no game is being played and `feed` has none. `feed` is asked again
+        only once the caller has taken the record before (and stored it)."""
+        if self.jobs <= 1:
+            while (item := feed()) is not None:
+                yield item[1], play_spec(*item)
+            return
+        yield from _keep_workers_busy(feed, self.jobs)
 
 
 def plays_here(jobs: int, games: int) -> bool:
@@ -144,20 +158,112 @@ def _play_on_workers(setup: Setup, specs: list[GameSpec], jobs: int,
                 left -= 1
                 yield specs[index], payload
     except BaseException:
-        for worker in workers:
-            if worker.is_alive():
-                worker.terminate()  # SIGTERM: each worker ends at once, its bots with it
-        for worker in workers:
-            worker.join()
-        from judge.sandbox.cleanup import remove_own_workdirs
-
-        remove_own_workdirs([w.pid for w in workers if w.pid is not None])
+        _end_workers(workers)
         raise
     finally:
         for reader in readers:
             reader.close()
     for worker in workers:
         worker.join()
+
+
+def _keep_workers_busy(feed: Feed, jobs: int) -> Iterator[tuple[GameSpec, PlayedGame]]:
+    """`LocalPool.keep_busy` on `jobs` forked workers, each handed its next game (and the
+    setup, when it changed) on a pipe of its own as it sends back the last one's record."""
+    import multiprocessing
+    from multiprocessing.connection import wait
+
+    context = multiprocessing.get_context("fork")
+    workers, pipes = [], []
+    busy: dict[Any, GameSpec] = {}  # pipe -> the game its worker plays
+    sent: dict[Any, Setup] = {}  # pipe -> the setup its worker has
+
+    def hand_out(pipe: Any) -> None:
+        item = feed()
+        if item is None:
+            return
+        setup, spec = item
+        if sent.get(pipe) is not setup:
+            pipe.send(("setup", setup))
+            sent[pipe] = setup
+        pipe.send(("game", spec))
+        busy[pipe] = spec
+
+    try:
+        for _ in range(jobs):
+            mine, theirs = context.Pipe()
+            worker = context.Process(target=_busy_worker, args=(theirs,), daemon=True)
+            worker.start()
+            theirs.close()
+            workers.append(worker)
+            pipes.append(mine)
+        for pipe in pipes:
+            hand_out(pipe)
+        while busy:
+            for pipe in wait(list(busy)):
+                try:
+                    kind, payload = pipe.recv()
+                except EOFError:
+                    raise BackendLost("a process of the judge that played games ended with "
+                                      "a game unplayed") from None
+                if kind == "error":
+                    raise payload
+                yield busy.pop(pipe), payload
+                for idle in pipes:  # the slot that ended, and any left idle before
+                    if idle not in busy:
+                        hand_out(idle)
+    except BaseException:
+        _end_workers(workers)
+        raise
+    finally:
+        for pipe in pipes:
+            with suppress(OSError):  # (a worker already gone)
+                pipe.send(("stop", None))
+            pipe.close()
+    for worker in workers:
+        worker.join()
+
+
+def _end_workers(workers: list[Any]) -> None:
+    """Stop the workers of a run that stops (SIGTERM: each ends at once, its bots with it)
+    and remove their bots' directories."""
+    for worker in workers:
+        if worker.is_alive():
+            worker.terminate()
+    for worker in workers:
+        worker.join()
+    from judge.sandbox.cleanup import remove_own_workdirs
+
+    remove_own_workdirs([w.pid for w in workers if w.pid is not None])
+
+
+def _busy_worker(pipe: Any) -> None:
+    """A worker of `keep_busy`: plays each game it is handed, until told to stop."""
+    _worker_init()
+    setup: Setup | None = None
+    try:
+        while True:
+            try:
+                kind, payload = pipe.recv()
+            except EOFError:
+                return
+            if kind == "stop":
+                return
+            if kind == "setup":
+                setup = payload
+                continue
+            assert setup is not None
+            try:
+                record = play_spec(setup, payload)
+            except Exception as exc:  # the judge's own failure: the run stops, as it says
+                try:
+                    pipe.send(("error", exc))
+                except Exception:
+                    pipe.send(("error", RuntimeError(f"{type(exc).__name__}: {exc}")))
+                return
+            pipe.send(("done", record))
+    finally:
+        pipe.close()
 
 
 def _worker(setup: Setup, specs: list[GameSpec], taken: Any, results: Any,

@@ -69,11 +69,27 @@ class LeagueState:
     """A league's games so far, rated one by one (`add`), and what they add up to."""
 
     def __init__(self, plan: LeaguePlan) -> None:
-        self.plan = plan
         self.skills = Skills()
+        self.plan = plan
         self.played: dict[str, list[tuple[PlayedGame, int]]] = defaultdict(list)
         self.history: dict[str, list[Step]] = defaultdict(list)
         self.numbers: list[int] = []
+
+    @property
+    def plan(self) -> LeaguePlan:
+        return self._plan
+
+    @plan.setter
+    def plan(self, plan: LeaguePlan) -> None:
+        """The league's members now; an anchor added since is pinned at once."""
+        self._plan = plan
+        for m in plan.members:
+            if m.pinned and not self.skills.is_pinned(m.seat):
+                self.skills.pin(m.seat, *m.pinned)
+
+    def pinned(self, seat: str) -> bool:
+        """Whether `seat` is an anchor of fixed skill (its games rate only the opponent)."""
+        return self.skills.is_pinned(seat)
 
     @classmethod
     def of(cls, plan: LeaguePlan, records: dict[str, PlayedGame]) -> LeagueState:

@@ -504,6 +504,9 @@ class Member(NamedTuple):
     active: bool = True
     #: when it was added (seconds since the epoch)
     added: float = 0.0
+    #: an anchor's pinned skill (mu, sigma), set when it was added: its games move only
+    #: the other side's rating, so the scale keeps its meaning (None: rated like a bot)
+    pinned: tuple[float, float] | None = None
 
     @property
     def label(self) -> str:
@@ -523,6 +526,8 @@ class LeaguePlan(Plan):
     #: a version whose first N games all end with the same failure on its first move is
     #: broken: placed last, and matched no more
     fail_fast: int = 3
+    #: the SHA-256 of each contestant's upload token, by bot name (never the token)
+    tokens: dict[str, str] = field(default_factory=dict)
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -546,7 +551,7 @@ class LeaguePlan(Plan):
         return {"entrants": [m.seat for m in self.active],
                 "members": [m._asdict() for m in self.members],
                 "starts": self.starts_file, "start_positions": list(self.start_positions),
-                "fail_fast": self.fail_fast}
+                "fail_fast": self.fail_fast, "tokens": dict(self.tokens)}
 
     def _own_argv(self) -> list[str]:
         words = ["--starts", self.starts_file] if self.starts_file else []
@@ -581,6 +586,12 @@ PLANS: dict[str, type[Plan]] = {p.kind: p for p in (GradingPlan, TournamentPlan,
                                                     LeaguePlan)}
 
 
+def _member(config: dict[str, Any]) -> Member:
+    """A league's member from its JSON (the pin a list there)."""
+    pinned = config.get("pinned")
+    return Member(**{**config, "pinned": tuple(pinned) if pinned else None})
+
+
 def from_config(kind: str, config: dict[str, Any]) -> Plan:
     """The plan of a stored run of `kind`, from the JSON of any version (older runs lack
     some keys: their defaults are what those runs did)."""
@@ -609,10 +620,11 @@ def from_config(kind: str, config: dict[str, Any]) -> Plan:
                               start_positions=tuple(c.get("start_positions") or ()),
                               rounds=int(c.get("rounds") or 1))
     if kind == "league":
-        return LeaguePlan(**common, members=tuple(Member(**m) for m in c.get("members") or ()),
+        return LeaguePlan(**common, members=tuple(_member(m) for m in c.get("members") or ()),
                           starts_file=c.get("starts"),
                           start_positions=tuple(c.get("start_positions") or ()),
-                          fail_fast=int(c.get("fail_fast") or 3))
+                          fail_fast=int(c.get("fail_fast") or 3),
+                          tokens=dict(c.get("tokens") or {}))
     return MatchPlan(**common, bots=tuple(c["bots"]), starts_file=c.get("starts"),
                      start_positions=tuple(c.get("start_positions") or ()),
                      sprt=_sprt(c.get("sprt") or {}),

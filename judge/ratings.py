@@ -90,6 +90,15 @@ class Skills:
 
         self.model = PlackettLuce()
         self._ratings: dict[str, Any] = {}
+        self._pinned: set[str] = set()
+
+    def pin(self, who: str, mu: float, sigma: float) -> None:
+        """Fix `who`'s skill: its games rate only its opponents (an anchor of a league)."""
+        self._ratings[who] = self.model.rating(mu=mu, sigma=sigma, name=who)
+        self._pinned.add(who)
+
+    def is_pinned(self, who: str) -> bool:
+        return who in self._pinned
 
     def __getitem__(self, who: str) -> Skill:
         r = self._ratings.get(who)
@@ -100,5 +109,7 @@ class Skills:
         ra = self._ratings.get(a) or self.model.rating(name=a)
         rb = self._ratings.get(b) or self.model.rating(name=b)
         ranks = [0, 0] if score == 0.5 else [0, 1] if score > 0.5 else [1, 0]
-        [ra], [rb] = self.model.rate([[ra], [rb]], ranks=ranks)
-        self._ratings[a], self._ratings[b] = ra, rb
+        [na], [nb] = self.model.rate([[ra], [rb]], ranks=ranks)
+        # a pinned player keeps its prior; its opponent is rated against it all the same
+        self._ratings[a] = ra if a in self._pinned else na
+        self._ratings[b] = rb if b in self._pinned else nb

@@ -410,6 +410,16 @@ class Store:
         rows = self.db.execute("SELECT key, record FROM games WHERE run_id = ?", (run_id,))
         return {key: PlayedGame.from_json(json.loads(rec)) for key, rec in rows}
 
+    def games_since(self, run_id: int, after: int = 0
+                    ) -> list[tuple[int, str, PlayedGame]]:
+        """A run's games stored after the row `after` (0: all), in the order they were
+        stored, each with its row number: what a reader that keeps up adds."""
+        from judge.records import PlayedGame
+
+        rows = self.db.execute("SELECT rowid, key, record FROM games WHERE run_id = ? "
+                               "AND rowid > ? ORDER BY rowid", (run_id, after))
+        return [(n, key, PlayedGame.from_json(json.loads(rec))) for n, key, rec in rows]
+
     def finish(self, run_id: int) -> None:
         """Mark a run complete."""
         with self._writing(), self.db:

@@ -297,9 +297,10 @@ class View:
 def summarise(bot: str, records: list[tuple[PlayedGame, int]],
               points: dict[str, float]) -> BotRow:
     """One bot's line over its games (record, the bot's seat), scored by `points`."""
-    results = Counter(rec.result_for(seat) for rec, seat in records)
+    outcomes = Counter(rec.result_for(seat) for rec, seat in records)
+    judge_errors = outcomes.pop(None, 0)
+    results = Counter({r: n for r, n in outcomes.items() if r is not None})
     failures = Counter(f for rec, seat in records if (f := failure_of(rec, seat)))
-    judge_errors = results.pop(None, 0)
     good, total = move_accuracy(records)
     used = [u for rec, seat in records if rec.usage and (u := rec.usage[seat]) is not None]
     return BotRow(
@@ -463,8 +464,8 @@ def match_stats(plan: MatchPlan, records: dict[str, PlayedGame]) -> MatchStats:
     for recs in by_pair.values():
         if len(recs) < 2:
             continue
-        mine = [rec.result_for(rec.seat_of(a)) for rec in recs]
-        if None in mine:
+        mine = [r for rec in recs if (r := rec.result_for(rec.seat_of(a))) is not None]
+        if len(mine) < len(recs):
             void += 1
             continue
         scores.append(pair_score(mine))

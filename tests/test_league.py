@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -51,7 +53,8 @@ def folder(tmp_path: Path) -> Path:
 
 
 def background(folder: Path, *args: str) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, "-m", "judge", "league", "play", "--jobs", "1",
+    jobs = [] if "--jobs" in args else ["--jobs", "1"]
+    return subprocess.Popen([sys.executable, "-m", "judge", "league", "play", *jobs,
                              *args, "--db", "l.db"], cwd=folder, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
@@ -83,6 +86,7 @@ def test_a_new_version_retires_the_old_whose_games_and_history_stay(folder: Path
 @pytest.mark.parametrize("sig, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_a_stop_keeps_every_game_played_and_play_goes_on(folder: Path, sig: int,
                                                            status: int) -> None:
+    ok(folder, "add", "amy", str(GREEDY))
     play = background(folder)
     wait_for(lambda: board(folder)["games"] >= 6, "games stored")
     play.send_signal(sig)
@@ -96,6 +100,7 @@ def test_a_stop_keeps_every_game_played_and_play_goes_on(folder: Path, sig: int,
 
 
 def test_a_bot_added_while_play_runs_gets_games_without_a_restart(folder: Path) -> None:
+    ok(folder, "add", "amy", str(GREEDY))
     play = background(folder)
     try:
         wait_for(lambda: board(folder)["games"] >= 2, "games stored")
@@ -170,3 +175,85 @@ def test_bad_inputs_exit_2_with_a_message_and_change_nothing(folder: Path) -> No
     out = judge("league", "new", "--game", "nim", "--starts", "missing.txt", "--db", "n.db",
                 cwd=folder)
     assert out.returncode == 2 and not (folder / "n.db").exists()
+
+
+def test_pinned_anchors_keep_their_rating_over_many_games(folder: Path) -> None:
+    ok(folder, "add", "--anchor", "optimal", "--mu", "30")
+    ok(folder, "add", "--anchor", "level:5", "--unpinned")
+    ok(folder, "add", "gina", str(GREEDY))
+    ok(folder, "add", "hugo", str(OPTIMAL_BOT))
+    ok(folder, "play", "--games", "60", "--jobs", "2")
+    rows = by_label(board(folder))
+    pinned = {"level:2": 17.0, "level:8": 23.0, "optimal": 30.0}
+    for label, mu in pinned.items():
+        assert (rows[label]["mu"], rows[label]["sigma"]) == (mu, 1.0), rows[label]
+        assert rows[label]["games"] > 0
+    assert rows["level:5"]["sigma"] < 25 / 3 and rows["gina v1"]["sigma"] < 25 / 3
+    history = board(folder, "--bot", "level:8")["history"]["level:8"]
+    assert history and {(s["mu"], s["sigma"]) for s in history} == {(23.0, 1.0)}
+    store = sqlite3.connect(folder / "l.db")
+    keys = [k for (k,) in store.execute("SELECT key FROM games")]
+    assert keys and not any(set(k.split("|")[1:3]) <= {"level:2", "level:8", "optimal"}
+                            for k in keys)  # two pinned anchors never meet
+
+
+SLOW_BOT = """import sys, time
+heaps = None
+for line in sys.stdin:
+    if heaps is None:
+        heaps = [int(t) for t in line.split()]
+        if heaps == [1, 2, 4]:
+            time.sleep(6)  # slow when it moves first from this start only
+    else:
+        heap, count = map(int, line.split())
+        heaps[heap - 1] -= count
+    if any(heaps):
+        i = heaps.index(max(heaps))
+        print(i + 1, heaps[i], flush=True)
+        heaps[i] = 0
+"""
+
+
+def test_a_slot_whose_game_ends_is_given_the_next_while_a_slow_game_plays(folder) -> None:
+    (folder / "slow.py").write_text(SLOW_BOT)
+    ok(folder, "add", "slow", "slow.py")
+    ok(folder, "add", "fast", str(GREEDY))
+    ok(folder, "play", "--games", "30", "--jobs", "2")
+    store = sqlite3.connect(folder / "l.db")
+    order = [k for (k,) in store.execute("SELECT key FROM games ORDER BY stored, rowid")]
+    assert len(order) == 30
+    slow = [i for i, k in enumerate(order)
+            if "/slow/" in k.split("|")[1] and k.split("|")[3] == "1 2 4"]
+    assert slow, order
+
+    def overtaken(i: int) -> int:
+        """Games matched after the slow game `i` and stored before it."""
+        number = int(order[i].split("|")[0])
+        return sum(int(k.split("|")[0]) > number for k in order[:i])
+
+    # a batch of games per slot would store none matched after a batch before it ends
+    assert max(map(overtaken, slow)) >= 6, order
+
+
+def test_a_league_killed_at_random_moments_loses_only_games_in_flight(folder: Path) -> None:
+    ok(folder, "add", "ivy", str(GREEDY))
+    ok(folder, "add", "jon", str(OPTIMAL_BOT))
+    rng = random.Random(7)
+    stored = 0
+    for _ in range(3):
+        play = background(folder, "--jobs", "2")
+        target = stored + rng.randint(1, 12)
+        wait_for(lambda target=target: board(folder)["games"] >= target, "games stored")
+        time.sleep(rng.random() * 0.3)  # somewhere in a game, or between two
+        play.kill()  # SIGKILL: no handler runs
+        play.communicate(timeout=DEADLINE)
+        db = sqlite3.connect(folder / "l.db")
+        assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        db.close()
+        now = board(folder)["games"]
+        assert now >= target  # every game stored stays stored
+        stored = now
+    ok(folder, "play", "--games", "6", "--jobs", "2")  # it goes on where it was
+    data = board(folder)
+    assert data["games"] == stored + 6 and not data["running"]
+    assert sum(r["games"] for r in data["leaderboard"]) == 2 * data["games"]

@@ -71,7 +71,10 @@ def test_the_pages_are_served_with_their_assets_and_nothing_from_the_network(cli
 
 def test_the_games_route_lists_each_game_its_rules_and_the_served_bots(client):
     data = client.get("/api/games").json()
-    assert [g["game"] for g in data["games"]] == ["ioiwari", "nim", "chopsticks"]
+    from judge.games import GAMES
+
+    assert [g["game"] for g in data["games"]] == list(GAMES)  # every installed game
+    assert {"ioiwari", "nim", "chopsticks", "tictactoe"} <= set(GAMES)
     assert "greedy.py" in data["bots"] and "optimal_misere.py" in data["bots"]
 
 
@@ -555,3 +558,139 @@ def test_twenty_games_at_once_from_four_clients_and_the_server_still_answers():
         assert h.get(url + "/api/games", timeout=10).status_code == 200
     assert not errors and len(finished) == GAMES
     assert took < SECONDS
+
+
+# --- explained: rules, variants, opponents, the end, the nim-sum ---------------------------
+
+def test_the_rules_text_the_named_variants_and_the_opponents_are_served(client):
+    from judge.web.explain import SUMMARIES
+
+    games = {g["game"]: g for g in client.get("/api/games").json()["games"]}
+    for name in SUMMARIES:
+        info = games[name]
+        assert info["explain"]["summary"] == SUMMARIES[name] and info["explain"]["summary"]
+        for variant in info["variants"]:  # every named variant is a rule set the game takes
+            load_game(name, variant["rules"])
+    assert [v["name"] for v in games["nim"]["variants"]] == ["normal", "misere"]
+    assert {"rollover", "splits", "swaps", "misere"} <= {
+        v["name"] for v in games["chopsticks"]["variants"]}
+    about = client.get("/api/games").json()["about"]
+    assert {"optimal", "tricky", "level:N"} <= set(about)
+    # a variant's name is read as its rules; key=value tokens still are
+    state = create(client, game="nim", rules="misere", position="2 3")
+    assert state["rules"] == "misere=on" and state["explain"]["variant"] == "misere"
+    assert any("Misère" in n for n in state["explain"]["notes"])
+    state = create(client, game="chopsticks", rules="hands=2 knockout=rollover",
+                   opponent="level:4")
+    assert state["explain"]["variant"] == "rollover"
+    assert state["explain"]["players"][0].startswith("human")
+    assert state["explain"]["players"][1].startswith("level:4 plays a best move")
+    refused(client.post("/api/sessions", json={"game": "nim", "rules": "mystery"}), 400, "")
+
+
+def test_the_nim_sum_of_the_position_and_after_each_move_are_the_solvers(client):
+    from judge.solvers.nim import nim_sum
+
+    for rules, position in (("", "3 4 5"), ("", "1 2 3"), ("misere=on", "2 5 6 7")):
+        game = load_game("nim", rules)
+        pos = game.parse_position(position)
+        state = create(client, game="nim", rules=rules, position=position, values=True)
+        assert state["nim_sum"] == nim_sum(pos.sizes)
+        values = {game.format_move(m.move, pos): m for m in solver_for(game).move_values(pos)}
+        for move in state["moves"]:
+            after = game.play(pos, game.parse_move(move["move"], pos))
+            assert move["nim_sum"] == nim_sum(after.sizes)
+            if not rules:  # normal play: a winning move is one to nim-sum 0 (Bouton)
+                assert (move["nim_sum"] == 0) == (values[move["move"]].value == "win")
+    assert "nim_sum" not in create(client, game="nim", position="3 4 5")
+
+
+def test_an_octal_game_shows_its_grundy_values_and_a_win_is_a_move_to_value_0(client):
+    game = load_game("octal", "code=0.77")
+    pos = game.parse_position("3 5")
+    state = create(client, game="octal", rules="code=0.77", position="3 5", values=True)
+    assert state["grundy_of"] == "game" and state["nim_sum"] == game.grundy(pos)
+    values = {game.format_move(m.move, pos): m for m in solver_for(game).move_values(pos)}
+    for move in state["moves"]:
+        after = game.play(pos, game.parse_move(move["move"], pos))
+        assert move["nim_sum"] == game.grundy(after)
+        assert (move["nim_sum"] == 0) == (values[move["move"]].value == "win")
+    assert "nim_sum" not in create(client, game="ioiwari", values=True)
+
+
+def test_why_a_game_ended_a_tie_at_the_move_limit_says_so():
+    served = Served(limits=Limits(move_limit=6))
+    with TestClient(create_app(served), base_url=HERE) as c:
+        swaps = ["split 2 1", "split 2 1", "split 1 2", "split 1 2", "split 2 1"]
+        state = create(c, game="chopsticks", rules="hands=2 swap=on", position="(L 1 2 1 2)",
+                       moves=swaps)
+        assert not state["over"] and state["end"] is None
+        state = c.post(f"/api/sessions/{state['id']}/move",
+                       json={"move": "split 2 1", "ply": 5}).json()
+        assert state["over"] and state["result"] == "tie"
+        assert "a tie at the move limit" in state["end"] and "6 moves" in state["end"]
+        state = create(c, game="nim", position="0 2", moves=["2 2"])
+        assert state["end"] == "player 1 took the last counter and wins"
+        state = create(c, game="nim", rules="misere=on", position="0 2", moves=["2 2"])
+        assert state["end"] == "player 1 took the last counter and loses (misère)"
+
+
+# --- the value chart's data: every move available at each ply ------------------------------
+
+def test_the_history_gives_every_moves_value_for_player_1_at_each_ply(client):
+    state = create(client, game="ioiwari", opponent="optimal", values=True)
+    state = client.post(f"/api/sessions/{state['id']}/move",
+                        json={"move": state["moves"][0]["move"], "ply": 0}).json()
+    game = load_game("ioiwari")
+    for entry in state["history"][:-1]:
+        pos = game.parse_position(entry["position"])
+        choices = entry["choices"]
+        assert sorted(c["move"] for c in choices) == sorted(
+            game.format_move(m, pos) for m in game.legal_moves(pos))
+        played = [c for c in choices if c["played"]]
+        assert [c["move"] for c in played] == [entry["move"]]
+        after = state["history"][entry["ply"] + 1]
+        assert played[0]["value"] == after["value"]  # the value for player 1 it leads to
+        assert all("final_difference" in c for c in choices)
+    assert "choices" not in state["history"][-1]
+
+
+# --- computer against computer, one move per request ---------------------------------------
+
+def test_two_computer_players_move_one_move_per_request_with_the_ply_checked(client):
+    state = create(client, game="nim", position="3 4 5", players=["optimal", "level:0"])
+    assert state["ply"] == 0 and not state["your_turn"] and state["stepwise"]
+    assert state["players"] == ["optimal", "level:0"]
+    sid = state["id"]
+    state = client.post(f"/api/sessions/{sid}/advance", json={"ply": 0, "one": True}).json()
+    assert state["ply"] == 1
+    refused(client.post(f"/api/sessions/{sid}/advance", json={"ply": 0, "one": True}), 409,
+            "moved on")
+    while not state["over"]:
+        state = client.post(f"/api/sessions/{sid}/advance",
+                            json={"ply": state["ply"], "one": True}).json()
+    assert state["result"] == "1" and state["end"]
+    refused(client.post("/api/sessions", json={"game": "nim", "players": ["human", "optimal"]}),
+            400, "computer players")
+    refused(client.post("/api/sessions", json={"game": "nim", "players": ["optimal"]}), 400,
+            "two computer players")
+    assert client.get("/play/nim?players=optimal,tricky").status_code == 200
+    assert client.get("/play/nim?players=optimal,level:11").status_code == 400
+
+
+# --- export and import -----------------------------------------------------------------------
+
+def test_a_game_exported_as_text_is_imported_the_same_and_illegal_moves_are_refused(client):
+    state = create(client, game="chopsticks", rules="hands=2", opponent="optimal")
+    state = client.post(f"/api/sessions/{state['id']}/move",
+                        json={"move": state["moves"][0]["move"], "ply": 0}).json()
+    record = state["record"]
+    assert record.startswith("game: chopsticks\n") and "moves: " in record
+    again = create(client, record=record)
+    assert (again["position"], again["ply"], again["rules"]) == (
+        state["position"], state["ply"], state["rules"])
+    assert [h.get("move") for h in again["history"]] == [h.get("move") for h in state["history"]]
+    bad = record.replace("moves: ", "moves: 9 9,")
+    refused(client.post("/api/sessions", json={"record": bad}), 400, "move 1")
+    refused(client.post("/api/sessions", json={"record": "colour: red"}), 400, "game")
+    refused(client.post("/api/sessions", json={"record": 5}), 400, "record")

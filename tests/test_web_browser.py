@@ -101,11 +101,12 @@ def test_a_whole_game_by_clicks_against_optimal_shows_the_solvers_values(
     final = game.parse_position(board.get_attribute("data-position"))
     winner = game.winner(final)
     assert board.get_attribute("data-result") == ("tie" if winner is None else str(winner + 1))
-    # the chart: every position of the game, its value for player 1 as the solver has it
-    dots = by_css(browser, "#chart circle.dot")
+    # the chart: a point per move, the value for player 1 of the position it led to as the
+    # solver has it
+    dots = by_css(browser, "#chart circle.point")
     positions = [(e.get_attribute("data-position"), e.get_attribute("data-to-move"))
-                 for e in by_css(browser, "#history li")]
-    assert len(dots) == len(positions) >= 2 * seen
+                 for e in by_css(browser, "#history li")][1:]
+    assert len(dots) == len(positions) >= 2 * seen - 1
     solver = solver_for(game)
     for dot, (text, to_move) in zip(dots, positions, strict=True):
         pos = game.parse_position(text)  # (a Nim position does not say who moves)

@@ -55,6 +55,17 @@ def quiet(driver, seconds: float = 0.5) -> None:
         time.sleep(0.05)
 
 
+def played(driver, url: str, moves: int, css: str = "#moves [data-move]") -> str:
+    """Open `url` and play its first legal move `moves` times (clicking `css`); the version
+    of the page drawn last."""
+    driver.get(url)
+    version = settled(driver)
+    for _ in range(moves):
+        by_css(driver, css)[0].click()
+        version = settled(driver, version)
+    return version
+
+
 def test_a_double_click_plays_one_move(browser, server):  # noqa: F811
     browser.get(f"{server}/play/nim?position=5%205%205&opponent=human")
     settled(browser)
@@ -122,11 +133,8 @@ def test_the_hint_is_marked_in_place_in_the_pages_notation_until_the_next_move(
 
 def test_the_address_holds_the_game_through_reload_back_and_a_lost_game(
         browser, server):  # noqa: F811
-    browser.get(f"{server}/play/nim?position=4%205%206&opponent=optimal&values=on")
-    version = settled(browser)
-    for _ in range(2):
-        by_css(browser, "#board [data-move]")[0].click()
-        version = settled(browser, version)
+    played(browser, f"{server}/play/nim?position=4%205%206&opponent=optimal&values=on", 2,
+           "#board [data-move]")
     board = by_css(browser, "#board")[0]
     position = board.get_attribute("data-position")
     first = game_id(browser)
@@ -261,3 +269,107 @@ def test_leaving_the_page_ends_its_game(browser, server):  # noqa: F811
             time.monotonic() < deadline:
         time.sleep(0.05)
     assert api(server, "GET", f"/api/sessions/{sid}")["error"] == "the game was closed"
+
+
+def test_the_rules_panel_explains_the_variant_the_players_and_why_the_game_ended(
+        browser, server):  # noqa: F811
+    from judge.web.explain import SUMMARIES
+
+    browser.get(f"{server}/play/nim?rules=misere&position=0%202&opponent=tricky&values=on")
+    version = settled(browser)
+    by_css(browser, "#rules-panel summary")[0].click()
+    text = by_css(browser, "#rules-text")[0].text
+    assert "variant misere: misere=on" in text
+    assert SUMMARIES["nim"][0] in text and "Misère" in text
+    assert "Player 2: tricky plays perfectly too" in text
+    nimsum = by_css(browser, "#nimsum")[0]
+    assert nimsum.get_attribute("data-nim-sum") == "2" and "10 = 2" in nimsum.text
+    assert by_css(browser, '#moves [data-move="2 2"]')[0].get_attribute("data-nim-sum") == "0"
+    assert not by_css(browser, "#end")[0].is_displayed()
+    by_css(browser, '#moves [data-move="2 2"]')[0].click()
+    settled(browser, version)
+    assert by_css(browser, "#end")[0].text == \
+        "Why it ended: player 1 took the last counter and loses (misère)."
+    # the start page names the variants and says what the opponent does
+    browser.get(server + "/")
+    by_css(browser, '#game-select option[value="nim"]')[0].click()
+    options = [o.text for o in by_css(browser, "#variant option")]
+    assert options[0].startswith("normal") and options[1].startswith("misere")
+    by_css(browser, "#variant option")[1].click()
+    assert by_css(browser, "#rules")[0].get_attribute("value") == "misere=on"
+    by_css(browser, '#opponent option[value="level:3"]')[0].click()
+    assert "probability N/10" in by_css(browser, "#opponent-help")[0].text
+
+
+def test_the_value_chart_has_a_point_per_move_the_other_moves_and_goes_to_a_position(
+        browser, server):  # noqa: F811
+    version = played(browser, f"{server}/play/ioiwari?opponent=optimal&values=on", 2)
+    state = browser.execute_script("return window.judgePlay.state()")
+    points = by_css(browser, "#chart svg circle.point")
+    assert len(points) == state["ply"] == 4
+    assert by_css(browser, "#chart svg title#chart-title") and by_css(browser, "#chart svg desc")
+    for point, entry in zip(points, state["history"], strict=False):
+        assert point.get_attribute("tabindex") == "0"
+        assert point.get_attribute("aria-label").startswith(f"move {entry['ply'] + 1},")
+        assert point.get_attribute("data-move") == entry["move"]
+        assert point.get_attribute("data-difference") is not None  # Ioiwari: the win-by
+        dots = by_css(browser, f'#chart circle.sibling[data-ply="{entry["ply"] + 1}"]')
+        assert len(dots) == len(entry["choices"]) - 1
+    assert by_css(browser, "#chart circle.sibling")
+    points[1].click()
+    settled(browser, version)
+    board = by_css(browser, "#board")[0]
+    assert board.get_attribute("data-ply") == "2"
+    assert board.get_attribute("data-position") == state["history"][2]["position"]
+
+
+def test_computer_against_computer_plays_to_the_end_one_move_at_a_time(browser, server):  # noqa: F811
+    browser.get(f"{server}/play/nim?position=1%202%203&opponent=human")
+    settled(browser)
+    by_css(browser, '#cvc-1 option[value="optimal"]')[0].click()
+    by_css(browser, '#cvc-2 option[value="level:0"]')[0].click()
+    speed = by_css(browser, "#cvc-speed")[0]
+    speed.clear()
+    speed.send_keys("20")
+    by_css(browser, "#cvc-play")[0].click()
+    board = by_css(browser, "#board")[0]
+    deadline = time.monotonic() + 8
+    while board.get_attribute("data-result") is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert board.get_attribute("data-result") == "1"  # 1 2 3 is lost for the mover
+    state = browser.execute_script("return window.judgePlay.state()")
+    assert state["players"] == ["optimal", "level:0"] and state["stepwise"]
+    assert "players=optimal%2Clevel%3A0" in browser.current_url
+    assert len(by_css(browser, "#history li")) == state["ply"] + 1 >= 3
+    quiet(browser)
+    assert by_css(browser, "#cvc-play")[0].text == "Play"
+
+
+def test_a_game_exported_then_imported_is_the_same_game(browser, server):  # noqa: F811
+    browser.get(f"{server}/play/chopsticks?rules=hands%3D2&opponent=optimal")
+    version = settled(browser)
+    by_css(browser, "#moves [data-move]")[0].click()
+    version = settled(browser, version)
+    before = browser.execute_script("return window.judgePlay.state()")
+    by_css(browser, "#record-box summary")[0].click()
+    by_css(browser, "#export")[0].click()
+    record = by_css(browser, "#record")[0].get_attribute("value")
+    assert record == before["record"]
+    browser.get(f"{server}/play/nim?opponent=optimal")  # another game, then the import
+    version = settled(browser)
+    by_css(browser, "#record-box summary")[0].click()
+    box = by_css(browser, "#record")[0]
+    box.clear()
+    box.send_keys(record.replace("moves: ", "moves: 9 9,"))
+    by_css(browser, "#import")[0].click()
+    version = settled(browser, version)
+    assert "move 1" in by_css(browser, "#message")[0].text  # refused by the server
+    box.clear()
+    box.send_keys(record)
+    by_css(browser, "#import")[0].click()
+    settled(browser, version)
+    after = browser.execute_script("return window.judgePlay.state()")
+    assert (after["name"], after["rules"], after["position"], after["ply"]) == (
+        before["name"], before["rules"], before["position"], before["ply"])
+    assert [h.get("move") for h in after["history"]] == [h.get("move") for h in before["history"]]
+    assert "/play/chopsticks?" in browser.current_url

@@ -8,6 +8,7 @@ plays."""
 from __future__ import annotations
 
 import argparse
+import hashlib
 import html
 import math
 import os
@@ -43,8 +44,12 @@ DEFAULT_DB = "judge-results.sqlite"
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 #: the anchors the judge plays itself
 ANCHORS = ("optimal", "tricky")
-#: games matched at once per game slot of the backend (ratings are updated in between)
+#: games matched at once per game slot of a backend that plays a batch at a time
 GAMES_PER_SLOT = 2
+#: how often a league that plays reads its members again (seconds)
+REREAD_SECONDS = 0.25
+#: the fixed skill of the optimal and tricky anchors (level:N: N - 10 below) and its sigma
+PINNED_MU, PINNED_SIGMA = 25.0, 1.0
 #: how often a league with fewer than two playable versions looks for new ones (seconds)
 WAIT_SECONDS = 0.5
 
@@ -61,6 +66,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         epilog="examples:\n  judge league new --game nim\n  judge league add alice alice.py\n"
         "  judge league add --anchor level:5\n  judge league play --jobs 8\n"
         "  judge league show\n  judge league show --bot alice\n"
+        "  judge league token alice   # for uploads at judge serve's /league\n"
         "  judge league show --pair alice bob --format csv",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     actions = p.add_subparsers(dest="action", metavar="ACTION", required=True)
@@ -82,10 +88,21 @@ def register(sub: argparse._SubParsersAction) -> None:
                      help="the bot's name; with --anchor: optimal, tricky or level:N")
     add.add_argument("file", nargs="?", metavar="FILE", help="the bot's program")
     add.add_argument("--anchor", action="store_true",
-                     help="NAME is one of the judge's own players, a permanent member that "
-                     "keeps the ratings' meaning as bots come and go")
+                     help="NAME is one of the judge's own players, a permanent member of "
+                     "fixed rating that keeps the ratings' meaning as bots come and go")
+    add.add_argument("--mu", type=float, metavar="MU",
+                     help="with --anchor: its fixed skill (default: 15 + N for level:N, 25 "
+                     "for optimal and tricky; sigma 1)")
+    add.add_argument("--unpinned", action="store_true",
+                     help="with --anchor: rate it like a bot instead (its skill moves)")
     add_db_option(add)
     add.set_defaults(func=add_member)
+
+    token = actions.add_parser("token", help="print a new upload token for a bot (the "
+                               "page `judge serve` shows at /league takes its new versions)")
+    token.add_argument("name", metavar="NAME")
+    add_db_option(token)
+    token.set_defaults(func=issue_token)
 
     remove = actions.add_parser("remove", help="retire a bot (its games and ratings stay)")
     remove.add_argument("name", metavar="NAME")
@@ -164,6 +181,19 @@ def new_league(args: argparse.Namespace) -> int:
 # --- add, remove --------------------------------------------------------------------
 
 
+def anchor_pin(seat: str, mu: float | None, unpinned: bool) -> tuple[float, float] | None:
+    """The fixed skill (mu, sigma) of an anchor added at `seat`; None when `unpinned`."""
+    if unpinned:
+        if mu is not None:
+            raise InputError("--mu pins an anchor: give it without --unpinned")
+        return None
+    if mu is None:
+        mu = PINNED_MU + (parse_level(seat) - 10 if is_level(seat) else 0)
+    if not math.isfinite(mu) or not 0 <= mu <= 100:
+        raise InputError(f"--mu is a skill from 0 to 100, not {mu}")
+    return (mu, PINNED_SIGMA)
+
+
 def anchor_seat(name: str) -> str:
     """The seat of an anchor `name` (optimal, tricky, level:N); `InputError` otherwise."""
     if name in ANCHORS:
@@ -177,59 +207,89 @@ def anchor_seat(name: str) -> str:
 def add_member(args: argparse.Namespace) -> int:
     """Add a bot, a new version of one, or an anchor."""
     name = args.name
-    if args.anchor:
-        if args.file is not None:
-            raise InputError("an anchor is one of the judge's own players: give no FILE")
-        seat = anchor_seat(name)
-        name = seat if is_level(seat) else name
-    else:
-        if name in ANCHORS or is_level(name):
-            raise InputError(f"{name} is one of the judge's own players: add it with "
-                             f"--anchor")
-        if not NAME.fullmatch(name):
-            raise InputError(f"a bot's name is letters, digits, '.', '_' and '-' (at most "
-                             f"64, a letter or digit first), not {name!r}")
-        if args.file is None:
+    if not args.anchor:
+        if args.mu is not None or args.unpinned:
+            raise InputError("--mu and --unpinned are for an anchor (--anchor)")
+        if args.file is None and check_name(name):
             raise InputError(f"give the file of {name}: judge league add {name} FILE")
-        if not Path(args.file).is_file():
-            raise InputError(f"no bot file {args.file}")
+        new, retired = add_version(args.db, name, args.file)
+        with open_store(args.db, must_exist=True, read_only=True) as store:
+            run_id = league_of(store).id
+        print(f"league {run_id}: added {new.label}" + (f" ({retired[0]} retires)"
+                                                       if retired else ""))
+        return 0
+    if args.file is not None:
+        raise InputError("an anchor is one of the judge's own players: give no FILE")
+    seat = anchor_seat(name)
+    name = seat if is_level(seat) else name
+    pin = anchor_pin(seat, args.mu, args.unpinned)
+
+    def added(plan: LeaguePlan) -> LeaguePlan:
+        if any(m.name == name for m in plan.members):
+            raise InputError(f"{name} is in the league already")
+        if seat == OPTIMAL and any(m.anchor and m.seat == OPTIMAL for m in plan.members):
+            raise InputError("the league has optimal or tricky already (one of the two)")
+        member = Member(name, 1, seat, anchor=True, added=time.time(), pinned=pin)
+        opponent = name if seat == OPTIMAL else plan.opponent
+        return replace(plan, members=(*plan.members, member), opponent=opponent)
+
     with open_store(args.db, must_exist=True) as store:
+        info = league_of(store)
+        store.change_plan(info.id, added)
+    print(f"league {info.id}: added {name}")
+    return 0
+
+
+def check_name(name: str) -> str:
+    """`name`, a bot's name (not an anchor's); `InputError` otherwise."""
+    if name in ANCHORS or is_level(name):
+        raise InputError(f"{name} is one of the judge's own players: add it with --anchor")
+    if not NAME.fullmatch(name):
+        raise InputError(f"a bot's name is letters, digits, '.', '_' and '-' (at most 64, a "
+                         f"letter or digit first), not {name!r}")
+    return name
+
+
+def add_version(db: str, name: str, file: str,
+                refuse_compile_error: bool = False) -> tuple[Member, list[str]]:
+    """Add `file` as the next version of the bot `name` (the league of `db`): compiled
+    once, copied into the league's folder; (the new member, the label of the version it
+    retires, if any). With `refuse_compile_error` (an upload) a program that does not
+    compile is refused, else it is added and found broken by its first games."""
+    check_name(name)
+    if not Path(file).is_file():
+        raise InputError(f"no bot file {file}")
+    with open_store(db, must_exist=True) as store:
         info = league_of(store)
         plan = info.plan
         assert isinstance(plan, LeaguePlan)
-        if not args.anchor:
-            from judge.sandbox.context import sandbox_context
+        from judge.sandbox import CompileError, program_for
+        from judge.sandbox.context import sandbox_context
 
-            sandbox_context().configure_languages(plan.harness.languages)
-            check_bots([args.file])  # compiled once here, before the league sees it
-            source = BotSource.read(args.file)
-        folder = copies_folder(args.db)
+        sandbox_context().configure_languages(plan.harness.languages)
+        if refuse_compile_error:
+            try:
+                program_for(file)
+            except CompileError as exc:
+                raise InputError(f"it does not compile: {exc}") from None
+        check_bots([file])  # compiled once here, before the league sees it
+        source = BotSource.read(file)
         made: list[Path] = []
 
         def added(plan: LeaguePlan) -> LeaguePlan:
             mine = [m for m in plan.members if m.name == name]
-            if args.anchor:
-                if mine:
-                    raise InputError(f"{name} is in the league already")
-                if seat == OPTIMAL and any(m.anchor and m.seat == OPTIMAL
-                                           for m in plan.members):
-                    raise InputError("the league has optimal or tricky already (one of "
-                                     "the two)")
-                member = Member(name, 1, seat, anchor=True, added=time.time())
-                opponent = name if seat == OPTIMAL else plan.opponent
-                return replace(plan, members=(*plan.members, member), opponent=opponent)
             if any(m.anchor for m in mine):
                 raise InputError(f"{name} is an anchor")
             last = mine[-1] if mine else None
             if last is not None and last.active and \
                     plan.fingerprints().get(last.seat) == source.fingerprint:
-                raise InputError(f"{args.file} is the same program as {last.label}: "
-                                 f"nothing to add")
+                raise InputError(f"{file} is the same program as {last.label}: nothing "
+                                 f"to add")
             version = last.version + 1 if last else 1
-            target = folder / name / f"v{version}" / Path(args.file).name
+            target = copies_folder(db) / name / f"v{version}" / Path(file).name
             target.parent.mkdir(parents=True, exist_ok=True)
             made.append(target.parent)
-            shutil.copy2(args.file, target)
+            shutil.copy2(file, target)
             copy = BotSource(str(target), source.fingerprint)
             copy.check()  # the copy is the file that was compiled
             member = Member(name, version, str(target), added=time.time())
@@ -246,10 +306,29 @@ def add_member(args: argparse.Namespace) -> int:
                 shutil.rmtree(path, ignore_errors=True)
             raise
     assert isinstance(changed, LeaguePlan)
-    new = changed.members[-1]
     retired = [m.label for m in plan.members if m.name == name and m.active]
-    print(f"league {info.id}: added {new.label}" + (f" ({retired[0]} retires)" if retired
-                                                   else ""))
+    return changed.members[-1], retired
+
+
+def token_hash(token: str) -> str:
+    """What a league keeps of a contestant's token: its SHA-256 (the token is random)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def issue_token(args: argparse.Namespace) -> int:
+    """Print a new upload token for the bot `name` (the old one stops working); the league
+    keeps only its hash."""
+    import secrets
+
+    name = check_name(args.name)
+    token = secrets.token_urlsafe(32)
+
+    def with_token(plan: LeaguePlan) -> LeaguePlan:
+        return replace(plan, tokens={**plan.tokens, name: token_hash(token)})
+
+    with open_store(args.db, must_exist=True) as store:
+        store.change_plan(league_of(store).id, with_token)
+    print(token)
     return 0
 
 
@@ -307,9 +386,16 @@ class Matchmaker:
             if len(free) < 2:
                 break
             count = {s: state.games_of(s) + self.flight[s] for s in free}
-            low = min(count.values())
+            # two pinned anchors rate nobody: they never meet
+            rival = {s: [t for t in free if t != s and not (state.pinned(s)
+                                                            and state.pinned(t))]
+                     for s in free}
+            free = [s for s in free if rival[s]]
+            if not free:
+                break
+            low = min(count[s] for s in free)
             a = self.rng.choice(sorted(s for s in free if count[s] == low))
-            others = [s for s in free if s != a]
+            others = rival[a]
             b = self.rng.choices(others, [self.weight(a, s) for s in others])[0]
             start = self.rng.choice(plan.start_positions)
             mover = game.mover(game.parse_position(start))
@@ -365,29 +451,68 @@ def play_league(args: argparse.Namespace) -> int:
 def play_games(store: Store, run_id: int, state: LeagueState, backend: Backend,
                games: int | None, played: Counter[str]) -> None:
     """Match and play games, storing each as it ends (counted in `played["games"]`),
-    until `games` are played (None: until stopped); the members are read again before
-    each batch, so that bots added or removed meanwhile count at once."""
+    until `games` are played (None: until stopped). Each slot of the backend is given its
+    next game as its last one ends (on a backend that can, else a batch at a time); the
+    members are read again at most every `REREAD_SECONDS`, so that bots added or removed
+    meanwhile count at once."""
     matchmaker = Matchmaker(state, state.plan.seed)
+    setups: list[tuple[LeaguePlan, Setup]] = []
+    matched: list[GameSpec] = []  # matched (a start's two games), not yet handed out
+    read = -math.inf  # when the members were read last
+    handed = 0  # games handed to a slot (played, or being played)
+
+    def setup() -> Setup:
+        nonlocal read
+        if time.monotonic() - read >= REREAD_SECONDS:
+            plan = store.run(run_id).plan
+            assert isinstance(plan, LeaguePlan)
+            state.plan = plan
+            read = time.monotonic()
+        if not setups or setups[0][0] != state.plan:
+            setups[:] = [(state.plan, Setup.of(state.plan))]
+        return setups[0][1]
+
+    def feed() -> tuple[Setup, GameSpec] | None:
+        nonlocal handed
+        if games is not None and handed >= games:
+            return None
+        now = setup()
+        if not matched:
+            matched.extend(matchmaker.batch(2))
+        if not matched:
+            return None
+        handed += 1
+        return now, matched.pop(0)
+
     waiting = False
     while games is None or played["games"] < games:
-        plan = store.run(run_id).plan
-        assert isinstance(plan, LeaguePlan)
-        state.plan = plan
-        size = GAMES_PER_SLOT * max(1, backend.slots)
-        specs = matchmaker.batch(size if games is None else min(size, games - played["games"]))
-        if not specs:
-            if not waiting:
-                print("judge: fewer than two bots to match: waiting for `judge league add`",
-                      file=sys.stderr)
-                waiting = True
-            time.sleep(WAIT_SECONDS)
-            continue
-        waiting = False
-        for spec, record in backend.play(Setup.of(plan), specs):
+        handed = played["games"]
+        for spec in matched:  # matched but never handed out: no longer in flight
+            matchmaker.ended(spec)
+        matched.clear()
+        keep_busy = getattr(backend, "keep_busy", None)
+        if keep_busy is not None:
+            ended = keep_busy(feed)
+        else:  # a batch at a time: a backend that plays a list of games (a cluster)
+            now = setup()
+            size = GAMES_PER_SLOT * max(1, backend.slots)
+            left = size if games is None else min(size, games - played["games"])
+            ended = backend.play(now, matchmaker.batch(left))
+        count = played["games"]
+        for spec, record in ended:
             store.add_game(run_id, spec.key, record)
             state.add(spec.key, record)
             matchmaker.ended(spec)
             played["games"] += 1
+        if played["games"] > count:
+            waiting = False
+            continue
+        read = -math.inf  # nothing to play: look at the members again
+        if not waiting:
+            print("judge: fewer than two bots to match: waiting for `judge league add`",
+                  file=sys.stderr)
+            waiting = True
+        time.sleep(WAIT_SECONDS)
 
 
 # --- show ---------------------------------------------------------------------------

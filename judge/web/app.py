@@ -29,7 +29,9 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from judge.games.base import InputError
+from judge.web.explain import OPPONENTS
 from judge.web.guard import LOCAL, Guard, GuardSettings
+from judge.web.league import league_routes
 from judge.web.sessions import (
     BOT_MOVES,
     HUMAN,
@@ -45,6 +47,7 @@ from judge.web.sessions import (
     load,
     move_values_json,
     moves_of,
+    players_of,
     replayed,
     text_of,
     watch,
@@ -67,13 +70,13 @@ def error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
-async def read_json(request: Request) -> dict[str, Any]:
-    """The request's JSON object, read up to `MAX_BODY` bytes."""
+async def read_json(request: Request, limit: int = MAX_BODY) -> dict[str, Any]:
+    """The request's JSON object, read up to `limit` bytes."""
     body = b""
     async for chunk in request.stream():
         body += chunk
-        if len(body) > MAX_BODY:
-            raise WebError(413, f"the request is larger than {MAX_BODY} bytes")
+        if len(body) > limit:
+            raise WebError(413, f"the request is larger than {limit} bytes")
     if not body:
         return {}
     try:
@@ -140,8 +143,9 @@ def create_app(served: Served, guard: GuardSettings = LOCAL) -> Starlette:
                   "seat": seat_of(query(request, "seat", "1"))}
         game, start = await in_thread(load, name, config["rules"], config["position"])
         await in_thread(replayed, game, start, config["moves"])
+        config["players"] = players_of(served, query(request, "players"))
         check_opponent(served, config["opponent"])
-        if config["moves"] and is_bot(config["opponent"]):
+        if config["moves"] and any(map(is_bot, config["players"] or [config["opponent"]])):
             raise WebError(400, BOT_MOVES)
         return page("play.html.j2", config=config, title=f"{game.name}: play")
 
@@ -171,7 +175,8 @@ def create_app(served: Served, guard: GuardSettings = LOCAL) -> Starlette:
     # --- the API ------------------------------------------------------------------------
     async def api_games(request: Request) -> Response:
         return JSONResponse({"games": game_info(), "bots": bot_names(served),
-                             "opponents": [HUMAN, "optimal", "tricky", "level:0 .. level:10"]})
+                             "opponents": [HUMAN, "optimal", "tricky", "level:0 .. level:10"],
+                             "about": OPPONENTS})
 
     async def api_values(request: Request) -> Response:
         args = [query(request, k) for k in ("game", "rules", "position")]
@@ -197,9 +202,7 @@ def create_app(served: Served, guard: GuardSettings = LOCAL) -> Starlette:
             seat = seat_of(data.get("seat", 1))
 
             def create() -> Session:
-                return sessions.create(data.get("game"), data.get("rules", ""),
-                                       data.get("position", ""), opponent, seat, values,
-                                       played=data.get("moves"))
+                return sessions.create_json(data, seat)
 
         session = await in_thread(create)
         state = await in_thread(lambda: _locked_state(session))
@@ -225,7 +228,7 @@ def create_app(served: Served, guard: GuardSettings = LOCAL) -> Starlette:
     api_move = expecting(lambda s, data: s.play(data.get("move")))
     api_undo = expecting(lambda s, data: s.undo())
     api_redo = expecting(lambda s, data: s.redo())
-    api_advance = expecting(lambda s, data: s.advance())
+    api_advance = expecting(lambda s, data: s.advance(data.get("one", False)))
 
     async def api_goto(request: Request) -> Response:
         data = await read_json(request)
@@ -395,6 +398,7 @@ def create_app(served: Served, guard: GuardSettings = LOCAL) -> Starlette:
         Route("/play/{game:str}", play_page),
         Route("/watch/{game:str}", watch_page),
         Route("/run/{run:int}/game/{number:int}", stored_page),
+        *league_routes(served, page, read_json),
         Route("/api/games", api_games),
         Route("/api/values", api_values),
         Route("/api/runs", api_runs),

@@ -29,6 +29,16 @@ from judge.html.boards import board_meta, drawable
 from judge.players.base import Played, Player, PlayerFailure
 from judge.sandbox.limits import Limits
 from judge.solvers import solver_for
+from judge.web.explain import (
+    about_opponent,
+    end_reason,
+    nim_sums,
+    parse_record,
+    record_text,
+    rules_panel,
+    variant_rules,
+    variants,
+)
 
 #: the longest rules, position or move text read from a request
 MAX_TEXT = 400
@@ -97,7 +107,7 @@ def load(name: Any, rules: Any = "", position: Any = "") -> tuple[Game, Any]:
     if name not in GAMES:
         raise WebError(404, f"unknown game {name!r} (games: {', '.join(GAMES)})")
     try:
-        game = load_game(name, text_of(rules, "rules"))
+        game = load_game(name, variant_rules(name, text_of(rules, "rules")))
         text = text_of(position, "position").strip()
         pos = game.parse_position(text) if text else game.start()
     except InputError as exc:
@@ -169,6 +179,11 @@ def value_word(game: Game, value: Any, lead: int) -> str:
     return WORDS[sign]
 
 
+def for_first(word: str, flip: bool) -> str:
+    """A value word for the mover, seen by player 1 (`flip`: player 2 moves)."""
+    return {"win": "lose", "lose": "win"}.get(word, word) if flip else word
+
+
 def result_of(game: Game, pos: Any, stopped: bool = False) -> str | None:
     """The finished game's result: the winner's player number ``1`` or ``2``, or ``tie``."""
     if stopped:
@@ -227,6 +242,8 @@ def position_info(game: Game, pos: Any, values: bool) -> dict[str, Any]:
             entry.update(value=value_word(game, mv.value, lead), remoteness=mv.remoteness)
             if isinstance(mv.value, int):
                 entry.update(difference=mv.value, final_difference=lead + mv.value)
+            if (grundy := nim_sums(game, game.play(pos, legal))) is not None:
+                entry["nim_sum"] = grundy
         info["moves"].append(entry)
     if values:
         ev = solver.evaluate(pos)
@@ -237,6 +254,9 @@ def position_info(game: Game, pos: Any, values: bool) -> dict[str, Any]:
         outcome = getattr(solver, "outcome", None)
         if outcome is not None:
             info["outcome"] = outcome(pos)
+        if (grundy := nim_sums(game, pos)) is not None:
+            # Nim's nim-sum, another impartial game's Grundy value
+            info.update(nim_sum=grundy, grundy_of="nim" if game.name == "nim" else "game")
     return info
 
 
@@ -252,7 +272,8 @@ def game_info() -> list[dict[str, Any]]:
     for name in GAMES:
         game = load_game(name)
         out.append({"game": name, "rules": dict(game.defaults), "start":
-                    game.format_position(game.start()), "meta": board_meta(game)})
+                    game.format_position(game.start()), "meta": board_meta(game),
+                    "variants": variants(name), "explain": rules_panel(game)})
     return out
 
 
@@ -319,6 +340,18 @@ def check_opponent(served: Served, name: Any) -> None:
         bot_path(served, name)
 
 
+def players_of(served: Served, text: str) -> list[str] | None:
+    """The two computer players a page's `players=A,B` names (None when empty), checked."""
+    if not text:
+        return None
+    names = text.split(",")
+    if len(names) != 2 or HUMAN in names:
+        raise WebError(400, "players are two computer players, separated by a comma")
+    for name in names:
+        check_opponent(served, name)
+    return names
+
+
 def computer_player(served: Served, kind: str, seed: int | None) -> Player:
     """A computer player by its name in a link: optimal, tricky, level:N, or a bot file."""
     from judge.players.optimal import opponent_kind, opponent_player
@@ -360,7 +393,8 @@ class Session:
     """One game in the browser: people and computer players by seat, the moves, undo/redo."""
 
     def __init__(self, served: Served, game: Game, start: Any, opponent: str = HUMAN,
-                 seat: int = 1, values: bool = False, moves: list[str] | None = None) -> None:
+                 seat: int = 1, values: bool = False, moves: list[str] | None = None,
+                 players: list[str] | None = None) -> None:
         self.id = secrets.token_urlsafe(18)
         self.game = game
         self.start = start
@@ -379,6 +413,11 @@ class Session:
         self.players: list[Player | None] = [None, None]
         if moves:  # a game resumed from its link: its moves are replayed, not chosen again
             self.history = replayed(game, start, moves)
+        #: computer against computer: both seats computer players, moved one at a time
+        self.stepwise = players is not None
+        if players is not None:
+            self._seat_computers(served, players, bool(moves))
+            return
         if self.opponent != HUMAN:
             computer = (game.mover(start) + seat) % 2  # the seat the person does not hold
             player = computer_player(served, self.opponent, served.seed)
@@ -391,6 +430,25 @@ class Session:
             except PlayerFailure as exc:
                 self._failed(computer, exc)
         self.computer_moves()
+
+    def _seat_computers(self, served: Served, names: list[str], resumed: bool) -> None:
+        """Seat a computer player in both seats (player 1's first); the page moves them one
+        move at a time (`advance` with `one`)."""
+        for seat, name in enumerate(names):
+            if name == HUMAN:
+                raise WebError(400, "players are two computer players (optimal, tricky, "
+                               "level:N or a bot), not human")
+            player = computer_player(served, name, served.seed)
+            if resumed and is_process(player):
+                player.close()
+                self.close()
+                raise WebError(400, BOT_MOVES)
+            self.players[seat] = player
+            try:
+                player.begin(self.game, seat)
+            except PlayerFailure as exc:
+                self._failed(seat, exc)
+        self.opponent = ",".join(names)
 
     # -- what the page shows
     @property
@@ -428,9 +486,21 @@ class Session:
                 self.players[self.game.mover(p)] is None for p, _ in self.history),
             can_redo=self.can_take_back() and bool(self.undone),
             history=self.history_json(), ply=len(self.history), last=self.last_json(),
-            resumable=self.can_take_back(),
+            resumable=self.can_take_back(), stepwise=self.stepwise,
+            explain=dict(rules_panel(self.game), players=[
+                about_opponent(self.opponent_name(s)) for s in (0, 1)]),
+            end=end_reason(self.game, pos, self.stopped(), self.limits.move_limit,
+                           self.verdict) if over else None,
+            record=record_text(self.game.name, self.game.rules_string(),
+                               self.game.format_position(self.start),
+                               [self.game.format_move(m, p) for p, m in self.history]),
         )
         return info
+
+    def opponent_name(self, seat: int) -> str:
+        """The kind of player in `seat`: human, or the computer player's name."""
+        player = self.players[seat]
+        return HUMAN if player is None else player.name
 
     def last_json(self) -> dict[str, Any] | None:
         """The last move played: its ply, seat, text, label and the board parts it touched."""
@@ -482,12 +552,29 @@ class Session:
                 entry["label"] = self.game.move_label(move, pos)
             if self.values:
                 ev = solver.evaluate(pos)
-                word = value_word(self.game, ev.value, lead_of(self.game, pos))
-                if self.game.mover(pos) == 1:  # seen by player 1
-                    word = {"win": "lose", "lose": "win"}.get(word, word)
+                flip = self.game.mover(pos) == 1  # seen by player 1
+                word = for_first(value_word(self.game, ev.value, lead_of(self.game, pos)), flip)
                 entry.update(value=word, remoteness=ev.remoteness)
                 if ply < len(self.history):
                     entry["mistake"] = solver.is_mistake(pos, self.history[ply][1])
+                    entry["choices"] = self.choices(pos, self.history[ply][1])
+            out.append(entry)
+        return out
+
+    def choices(self, pos: Any, played: Any) -> list[dict[str, Any]]:
+        """Every legal move at `pos` with its value for player 1 (the chart's dots): its
+        remoteness, Ioiwari's final score difference for player 1, and which was played."""
+        game = self.game
+        flip = game.mover(pos) == 1
+        lead = lead_of(game, pos)
+        out = []
+        for mv in solver_for(game).move_values(pos):
+            entry = {"move": game.format_move(mv.move, pos),
+                     "label": game.move_label(mv.move, pos),
+                     "value": for_first(value_word(game, mv.value, lead), flip),
+                     "remoteness": mv.remoteness, "played": mv.move == played}
+            if isinstance(mv.value, int):
+                entry["final_difference"] = (lead + mv.value) * (-1 if flip else 1)
             out.append(entry)
         return out
 
@@ -508,10 +595,15 @@ class Session:
         self.undone.clear()  # a new branch
         self.computer_moves()
 
-    def computer_moves(self) -> None:
-        """Let computer players move while it is their turn and the game goes on."""
+    def computer_moves(self, limit: int | None = None) -> None:
+        """Let computer players move while it is their turn and the game goes on (at most
+        `limit` moves when given)."""
         pos = self.pos
         while not self.over(pos):
+            if limit is not None:
+                if limit <= 0:
+                    return
+                limit -= 1
             seat = self.game.mover(pos)
             player = self.players[seat]
             if player is None:
@@ -584,10 +676,15 @@ class Session:
             raise WebError(400, f"ply is a whole number from 0 to {len(line)}")
         self.history, self.undone = line[:ply], list(reversed(line[ply:]))
 
-    def advance(self) -> None:
-        """Let the computer move now (after going back to a position where it is to move)."""
+    def advance(self, one: Any = False) -> None:
+        """Let the computer move now (after going back to a position where it is to move);
+        with `one`, a single move (computer against computer, one move per request)."""
+        if not isinstance(one, bool):
+            raise WebError(400, "one is true or false")
+        if self.over(self.pos):
+            raise WebError(409, "the game is over")
         self.undone.clear()
-        self.computer_moves()
+        self.computer_moves(1 if one or self.stepwise else None)
 
     def hint(self) -> dict[str, Any]:
         """The moves perfect play chooses among here."""
@@ -635,9 +732,32 @@ class Sessions:
     def __len__(self) -> int:
         return len(self._games)
 
+    def create_json(self, data: dict[str, Any], seat: int) -> Session:
+        """A new game as `POST /api/sessions` asks for it: game, rules, position and moves,
+        or an exported game's text (`record`); `players` seats two computer players."""
+        players = data.get("players")
+        if players is not None and (not isinstance(players, list) or len(players) != 2):
+            raise WebError(400, "players is a list of two computer players")
+        if players is not None:
+            players = [text_of(p, "player") for p in players]
+        fields = {k: data.get(k) for k in ("game", "rules", "position", "moves")}
+        record = data.get("record")
+        if record is not None:
+            if not isinstance(record, str) or len(record) > MAX_MOVES_TEXT + 4 * MAX_TEXT:
+                raise WebError(400, "record is the text of an exported game")
+            try:
+                read = parse_record(record)
+            except ValueError as exc:
+                raise WebError(400, str(exc)) from None
+            fields = {"game": read["game"], "rules": read.get("rules", ""),
+                      "position": read.get("start", ""), "moves": read["moves"]}
+        return self.create(fields["game"], fields["rules"] or "", fields["position"] or "",
+                           data.get("opponent", HUMAN), seat, data.get("values", False),
+                           played=fields["moves"], players=players)
+
     def create(self, name: Any, rules: Any = "", position: Any = "", opponent: Any = HUMAN,
                seat: Any = 1, values: Any = False, moves: list[str] | None = None,
-               at: int = 0, played: Any = None) -> Session:
+               at: int = 0, played: Any = None, players: list[str] | None = None) -> Session:
         """A new game (a stored game's `moves`, standing at move `at`, when given; or the
         moves `played` from the position, as a game's link gives them)."""
         self.reap()
@@ -649,11 +769,12 @@ class Sessions:
         self.make_room()
         with self._lock:
             bots = sum(1 for s in self._games.values() if not s.can_take_back())
-            if is_bot(opponent) and bots >= MAX_BOT_GAMES:
+            if any(is_bot(o) for o in players or [opponent]) and bots >= MAX_BOT_GAMES:
                 raise WebError(503, f"{MAX_BOT_GAMES} games with a bot are open; try later")
         if not isinstance(seat, int) or isinstance(seat, bool):
             raise WebError(400, "seat is 1 or 2")
-        session = Session(self.served, game, pos, opponent, seat, bool(values), played)
+        session = Session(self.served, game, pos, opponent, seat, bool(values), played,
+                          players)
         if moves is not None:
             session.replay(moves, at)
         session.touched = self.clock()

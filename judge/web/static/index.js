@@ -32,6 +32,34 @@
     help.textContent = "Standard start: " + option.dataset.start +
       (keys ? ". Rules and their defaults: " + keys : ". No rule options.");
   }
-  select.addEventListener("change", explain);
+  /* The named variants of the chosen game: choosing one writes its rules tokens into the
+     rules field (which still takes any key=value tokens). */
+  const variant = document.getElementById("variant");
+  const rulesField = document.getElementById("rules");
+  function fillVariants() {
+    const option = select.options[select.selectedIndex];
+    variant.replaceChildren();
+    JSON.parse(option.dataset.variants).forEach((v) => {
+      const o = document.createElement("option");
+      o.value = v.rules;
+      o.textContent = v.name + ": " + v.about;
+      variant.appendChild(o);
+    });
+    document.getElementById("game-summary").textContent = option.dataset.summary;
+  }
+  variant.addEventListener("change", () => { rulesField.value = variant.value; });
+  select.addEventListener("change", () => { fillVariants(); rulesField.value = variant.value; explain(); });
+  fillVariants();
   explain();
+  /* What the chosen opponent does, one sentence (from the server). */
+  const opponent = document.getElementById("opponent");
+  const opponentHelp = document.getElementById("opponent-help");
+  let about = {};
+  function describe() {
+    const n = opponent.value;
+    opponentHelp.textContent = about[n] || about[n.startsWith("level:") ? "level:N" : "bot"] || "";
+  }
+  opponent.addEventListener("change", describe);
+  fetch("/api/games").then((r) => r.json()).then((d) => { about = d.about || {}; describe(); })
+    .catch(() => {});
 })();

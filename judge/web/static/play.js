@@ -7,7 +7,8 @@
   const B = window.judgeBoard;
   let config = JSON.parse(document.getElementById("config").textContent);
   const $ = (id) => document.getElementById(id);
-  const CONTROLS = "#board button, #moves button, #history button, .controls button, .controls input";
+  const CONTROLS = "#board button, #moves button, #history button, .controls button, .controls input, #import";
+  const SVG = "http://www.w3.org/2000/svg";
   let state = null;
   let selected = null;
   let version = 0;
@@ -65,9 +66,11 @@
         move: Number(q.get("move") || 0) }, values: (q.get("values") || "on") === "on" });
     }
     const moves = q.get("moves");
+    const players = q.get("players");
     return Object.assign(common, { game: decodeURIComponent(location.pathname.split("/")[2] || ""),
       rules: q.get("rules") || "", position: q.get("position") || "",
-      moves: moves ? moves.split(",") : [], values: q.get("values") === "on" });
+      moves: moves ? moves.split(",") : [], values: q.get("values") === "on",
+      players: players ? players.split(",") : null });
   }
 
   /* The address of the game as it stands. */
@@ -82,7 +85,7 @@
     q.set("position", s.start);
     const moves = s.history.filter((h) => h.move !== undefined).map((h) => h.move);
     if (moves.length && s.resumable) q.set("moves", moves.join(","));
-    q.set("opponent", s.opponent);
+    if (s.stepwise) q.set("players", s.opponent); else q.set("opponent", s.opponent);
     if (config.seat === 2) q.set("seat", "2");
     if (s.values) q.set("values", "on");
     return "/play/" + encodeURIComponent(s.name) + "?" + q.toString();
@@ -101,6 +104,7 @@
       : { game: config.game, rules: config.rules, position: config.position,
           moves: config.moves || [], opponent: config.opponent, seat: config.seat,
           values: config.values };
+    if (!config.stored && config.players) body.players = config.players;
     return api("POST", "/api/sessions", body);
   }
 
@@ -174,6 +178,11 @@
       const button = B.el("button", "move");
       button.appendChild(B.el("span", "label", m.label));
       if (s.values && m.value) button.appendChild(B.el("span", "val", B.worth(m)));
+      if (s.values && m.nim_sum !== undefined && m.nim_sum !== null) {
+        button.appendChild(B.el("span", "nim", (s.grundy_of === "nim" ? "nim-sum" : "Grundy value") +
+          " after: " + m.nim_sum));
+        button.dataset.nimSum = String(m.nim_sum);
+      }
       B.asMove(button, m, { values: s.values, hint: hint && hint.moves, onMove: play });
       button.setAttribute("aria-label", button.title);
       list.appendChild(button);
@@ -224,53 +233,162 @@
     list.scrollTop = list.scrollHeight;
   }
 
-  /* The value history as an inline SVG: one point per position, above the middle line when
-     player 1 wins, below when player 2 wins, on it for a draw or tie; the farther from the
-     line, the longer the game still lasts (remoteness). Moves that changed the value are
-     ringed. */
+  /* The value chart (after GamesmanUni's value history), plain SVG: one column per move, the
+     move played a large point, every other move available there a small dot, each placed by
+     its value for player 1 (win above the middle line, lose below, draw and tie on it) and its
+     remoteness on the labelled axis (0 at the top and bottom edges, larger towards the middle:
+     a game heads for an edge as it nears its end). Mistakes (a move that changed the value) are
+     ringed; in Ioiwari each point says by how much player 1 ends ahead. A point is focusable
+     and, clicked or pressed, goes to the position after its move. */
   function drawChart(s) {
     const box = $("chart");
     box.replaceChildren();
     if (!s.values) { box.appendChild(B.el("p", "note", "Show values to see the chart.")); return; }
-    const ns = "http://www.w3.org/2000/svg";
-    const pts = s.history;
-    const top = Math.max(1, ...pts.map((p) => p.remoteness || 0));
-    const w = 320, h = 200, pad = 24;
-    const svg = document.createElementNS(ns, "svg");
+    const cols = s.history.filter((h) => h.choices);
+    const all = [].concat(...cols.map((h) => h.choices));
+    const top = Math.max(1, ...all.map((c) => c.remoteness || 0));
+    // (below the plot, a band for the moves' labels)
+    const left = 44, right = 12, pad = 16, bottom = 30, h = 254, mid = (h - bottom + pad) / 2,
+      gap = 10;
+    const step = 24;
+    const w = Math.max(320, left + right + step * (cols.length + 1));
+    const svg = document.createElementNS(SVG, "svg");
     svg.setAttribute("viewBox", "0 0 " + w + " " + h);
+    svg.setAttribute("width", String(w));
+    svg.setAttribute("height", String(h));
     svg.setAttribute("class", "vh");
-    svg.setAttribute("role", "img");
-    svg.setAttribute("aria-label", "value history: player 1's value at each position");
-    const x = (i) => pad + (i * (w - 2 * pad)) / Math.max(1, pts.length - 1);
-    const y = (p) => {
-      const r = p.remoteness === null ? 0 : p.remoteness;
-      const side = p.value === "win" ? -1 : p.value === "lose" ? 1 : 0;
-      return h / 2 + side * (8 + (r / top) * (h / 2 - pad - 8));
-    };
-    const add = (tag, attrs, text) => {
-      const e = document.createElementNS(ns, tag);
-      Object.entries(attrs).forEach(([k, v]) => e.setAttribute(k, v));
-      if (text) e.textContent = text;
-      svg.appendChild(e);
+    svg.setAttribute("role", "group");
+    svg.setAttribute("aria-labelledby", "chart-title chart-desc");
+    const add = (tag, attrs, text, parent) => {
+      const e = document.createElementNS(SVG, tag);
+      Object.entries(attrs).forEach(([k, v]) => e.setAttribute(k, String(v)));
+      if (text !== undefined) e.textContent = text;
+      (parent || svg).appendChild(e);
       return e;
     };
-    add("line", { x1: pad, x2: w - pad, y1: h / 2, y2: h / 2, class: "axis" });
-    add("text", { x: 2, y: 12, class: "axis-label" }, "player 1 wins");
-    add("text", { x: 2, y: h - 4, class: "axis-label" }, "player 2 wins");
+    add("title", { id: "chart-title" }, "Value chart");
+    add("desc", { id: "chart-desc" }, "For each move of the game, the value for player 1 of the " +
+      "move played (a large point) and of every other move available there (small dots): " +
+      "player 1 wins above the middle line, loses below, draw on it; the remoteness axis " +
+      "counts the moves to the end, 0 at the edges.");
+    const x = (i) => left + step * (i + 1);
+    const y = (c) => {
+      if (c.value !== "win" && c.value !== "lose") return mid;
+      const r = c.remoteness === null || c.remoteness === undefined ? top : c.remoteness;
+      const offset = (r / top) * (mid - pad - gap);
+      return c.value === "win" ? pad + offset : h - bottom - offset;
+    };
+    // the axis: remoteness ticks on each side, the middle line for draws and ties
+    add("line", { x1: left, x2: w - right, y1: mid, y2: mid, class: "axis" });
+    add("line", { x1: left, x2: left, y1: pad, y2: h - bottom, class: "axis" });
+    [0, Math.round(top / 2), top].forEach((r) => {
+      ["win", "lose"].forEach((v) => {
+        const ty = y({ value: v, remoteness: r });
+        add("line", { x1: left - 4, x2: left, y1: ty, y2: ty, class: "axis" });
+        add("text", { x: left - 6, y: ty + 3, class: "tick", "text-anchor": "end" }, String(r));
+      });
+    });
+    add("text", { x: left + 4, y: pad - 4, class: "axis-label" }, "player 1 wins (remoteness)");
+    add("text", { x: left + 4, y: mid - 3, class: "axis-label" }, "draw / tie");
+    add("text", { x: left + 4, y: h - bottom + 12, class: "axis-label" },
+      "player 1 loses (remoteness)");
     let path = "";
-    pts.forEach((p, i) => { path += (i ? "L" : "M") + x(i) + " " + y(p); });
-    add("path", { d: path, class: "line" });
-    pts.forEach((p, i) => {
-      if (p.mistake) add("circle", { cx: x(i + 1 < pts.length ? i + 1 : i), cy: y(pts[Math.min(i + 1, pts.length - 1)]), r: 7, class: "changed" });
-      const dot = add("circle", { cx: x(i), cy: y(p), r: 4, class: "dot v-" + p.value });
-      dot.dataset.ply = String(p.ply);
-      dot.dataset.value = p.value;
-      const t = document.createElementNS(ns, "title");
-      t.textContent = (p.ply ? "after move " + p.ply : "start") + ": " + p.value + " for player 1" +
-        (p.remoteness === null ? "" : " in " + p.remoteness);
-      dot.appendChild(t);
+    cols.forEach((hist, i) => {
+      const played = hist.choices.find((c) => c.played);
+      if (played) path += (path ? "L" : "M") + x(i) + " " + y(played);
+    });
+    if (path) add("path", { d: path, class: "line" });
+    cols.forEach((hist, i) => {
+      const n = hist.ply + 1;
+      hist.choices.forEach((c) => {
+        if (c.played) return;
+        const dot = add("circle", { cx: x(i), cy: y(c), r: 2.5, class: "sibling v-" + c.value });
+        dot.dataset.move = c.move;
+        dot.dataset.value = c.value;
+        dot.dataset.ply = String(n);
+        add("title", {}, "move " + n + ", not played: " + c.label + ": " + worthFirst(c), dot);
+      });
+      const played = hist.choices.find((c) => c.played);
+      if (!played) return;
+      if (hist.mistake) add("circle", { cx: x(i), cy: y(played), r: 8, class: "changed" });
+      const point = add("circle", { cx: x(i), cy: y(played), r: 5, class: "point v-" + played.value,
+        tabindex: 0, role: "button" });
+      point.dataset.ply = String(n);
+      point.dataset.move = played.move;
+      point.dataset.value = played.value;
+      if (hist.mistake) point.dataset.mistake = "true";
+      if (played.final_difference !== undefined) {
+        point.dataset.difference = String(played.final_difference);
+        add("text", { x: x(i), y: y(played) - 8, class: "winby", "text-anchor": "middle" },
+          (played.final_difference > 0 ? "+" : "") + played.final_difference);
+      }
+      const words = "move " + n + ", player " + hist.to_move + ": " + played.label + ": " +
+        worthFirst(played) + (hist.mistake ? " (a mistake: it changed the value)" : "") +
+        ". Go to the position after it.";
+      point.setAttribute("aria-label", words);
+      add("title", {}, words, point);
+      const goto = () => { if (s.resumable) act("goto", { ply: n }, false); };
+      point.addEventListener("click", goto);
+      point.addEventListener("keydown", (e) => {
+        if (e.key === "Enter" || e.key === " ") { e.preventDefault(); goto(); }
+      });
+      if (cols.length <= 40) {
+        add("text", { x: x(i), y: h - 4, class: "move-label", "text-anchor": "middle" }, played.move);
+      }
     });
     box.appendChild(svg);
+    box.scrollLeft = box.scrollWidth;
+  }
+
+  /* A value for player 1 in words: "win in 3", "lose in 5, by 10". */
+  function worthFirst(c) {
+    let text = c.value + " for player 1" + (c.remoteness === null || c.remoteness === undefined ? "" : " in " + c.remoteness);
+    if (c.final_difference !== undefined) text += ", player 1 ends " + (c.final_difference >= 0 ? "ahead by " : "behind by ") + Math.abs(c.final_difference);
+    return text;
+  }
+
+  /* The rules panel: the game's rules in brief, the variant and its rules, what each seat's
+     player does (all from the server, set as text). */
+  function drawRules(s) {
+    const box = $("rules-text");
+    const e = s.explain;
+    box.replaceChildren();
+    if (!e) return;
+    box.appendChild(B.el("p", "variant", s.name + (e.variant ? ", variant " + e.variant : "") +
+      ": " + (s.rules || "no rule options")));
+    e.summary.forEach((t) => box.appendChild(B.el("p", "", t)));
+    e.notes.forEach((t) => box.appendChild(B.el("p", "rule-note", t)));
+    const who = B.el("ul", "players-about");
+    e.players.forEach((t, i) => who.appendChild(B.el("li", "", "Player " + (i + 1) + ": " + t)));
+    box.appendChild(who);
+    box.appendChild(B.el("p", "note", "The full rules, as a bot reads them: " + e.protocol + "."));
+  }
+
+  function drawEnd(s) {
+    const box = $("end");
+    box.hidden = !s.end;
+    box.textContent = s.end ? "Why it ended: " + s.end + "." : "";
+  }
+
+  /* Nim: the nim-sum of the position (its Grundy value under normal play), in binary too. */
+  function drawNimSum(s) {
+    const box = $("nimsum");
+    box.hidden = !(s.values && s.nim_sum !== undefined && s.nim_sum !== null);
+    if (box.hidden) return;
+    box.dataset.nimSum = String(s.nim_sum);
+    if (s.grundy_of !== "nim") {  // another impartial game: its Grundy value (Sprague-Grundy)
+      box.textContent = "Grundy value: " + s.nim_sum + (s.nim_sum ? ": the mover wins by a " +
+        "move to a position of value 0" : ": every move leaves a value other than 0") + ".";
+      return;
+    }
+    const heaps = s.position.split(" ").map(Number);
+    const bits = Math.max(1, ...heaps.map((n) => n.toString(2).length));
+    box.textContent = "Nim-sum (Grundy value under normal play): " +
+      heaps.map((n) => n.toString(2).padStart(bits, "0")).join(" xor ") + " = " +
+      s.nim_sum.toString(2).padStart(bits, "0") + " = " + s.nim_sum +
+      (s.nim_sum ? ": the mover wins by a move to nim-sum 0" : ": every move leaves a nim-sum other than 0") +
+      (s.rules.includes("misere=on") ? " (misère: until only heaps of 0 or 1 counters remain)" : "") + ".";
+    box.dataset.nimSum = String(s.nim_sum);
   }
 
   function owners(s) {
@@ -322,8 +440,122 @@
     drawLast(s);
     drawHistory(s);
     drawChart(s);
+    drawRules(s);
+    drawEnd(s);
+    drawNimSum(s);
+    drawCvc(s);
+    $("download").href = "data:text/plain;charset=utf-8," + encodeURIComponent(s.record);
+    $("import").disabled = false;
     if (s.last) flashed = s.last.ply;
   }
+
+  /* Computer against computer: two computer players hold the seats and the page asks the
+     server for one move at a time (advance with `one`, the ply checked), at the chosen speed,
+     until the game ends or Pause. */
+  let playing = false;
+  let about = {};
+
+  function chosenPlayers() { return [$("cvc-1").value, $("cvc-2").value]; }
+
+  function drawCvc(s) {
+    const button = $("cvc-play");
+    button.textContent = playing ? "Pause" : "Play";
+    button.setAttribute("aria-pressed", playing ? "true" : "false");
+    button.disabled = false;
+    const names = chosenPlayers();
+    $("cvc-about").textContent = names.map((n, i) => "Player " + (i + 1) + ": " +
+      (about[n] || about[n.startsWith("level:") ? "level:N" : "bot"] || n)).join(" ");
+    if (s.stepwise && !playing) {
+      const seated = s.opponent.split(",");
+      [1, 2].forEach((i) => { if ($("cvc-" + i).value !== seated[i - 1]) pick($("cvc-" + i), seated[i - 1]); });
+    }
+  }
+
+  function pick(select, value) {
+    if (![...select.options].some((o) => o.value === value)) {
+      const option = B.el("option", "", value);
+      option.value = value;
+      select.appendChild(option);
+    }
+    select.value = value;
+  }
+
+  async function fillPlayers() {
+    let bots = [];
+    try {
+      const games = await api("GET", "/api/games");
+      bots = games.bots || [];
+      about = games.about || {};
+    } catch (e) { /* the built-in players only */ }
+    const names = ["optimal", "tricky"];
+    for (let n = 0; n <= 10; n++) names.push("level:" + n);
+    [1, 2].forEach((i) => {
+      const select = $("cvc-" + i);
+      select.replaceChildren();
+      names.concat(bots).forEach((n) => {
+        const option = B.el("option", "", bots.includes(n) ? "bot " + n : n);
+        option.value = n;
+        select.appendChild(option);
+      });
+      select.value = i === 1 ? "optimal" : "tricky";
+      select.addEventListener("change", () => { if (state) drawCvc(state); });
+    });
+    if (state) drawCvc(state);  // (the board is not drawn again: no click is lost)
+  }
+
+  function pause(ms) { return new Promise((resolve) => setTimeout(resolve, ms)); }
+
+  async function autoplay() {
+    const wanted = chosenPlayers();
+    if (!state.stepwise || state.opponent !== wanted.join(",") || state.over) {
+      // a new game of these two from the game as it stands (a bot starts from the position)
+      const bot = wanted.some((n) => !(n === "optimal" || n === "tricky" || n.startsWith("level:")));
+      const moves = state.history.filter((h) => h.move !== undefined).map((h) => h.move);
+      const fresh = state.over;
+      config = { game: state.name, rules: state.rules,
+        position: bot && !fresh ? state.position : state.start,
+        moves: bot || fresh ? [] : moves, opponent: "human", seat: 1, values: state.values,
+        players: wanted };
+      end(false);
+      await run(async () => { state = await create(); flashed = state.ply; say(""); remember(state, true); });
+    }
+    while (playing && state && !state.over) {
+      const speed = Math.min(20, Math.max(0.2, Number($("cvc-speed").value) || 2));
+      const started = Date.now();
+      await act("advance", { one: true }, true);
+      if (document.body.dataset.busy === "0" && $("message").classList.contains("error")) break;
+      await pause(Math.max(0, 1000 / speed - (Date.now() - started)));
+    }
+    playing = false;
+    if (state) render();
+  }
+
+  $("cvc-play").addEventListener("click", () => {
+    if (!state) return;
+    if (playing) { playing = false; render(); return; }
+    playing = true;
+    render();
+    autoplay();
+  });
+
+  /* Export and import: the game as text (the server writes it, and reads it back: an
+     illegal move is refused with its number). */
+  $("export").addEventListener("click", () => { if (state) $("record").value = state.record; });
+  $("import").addEventListener("click", () => {
+    if (busy) return;
+    const text = $("record").value;
+    run(async () => {
+      const body = { record: text, values: state ? state.values : config.values,
+        opponent: config.players ? "human" : config.opponent, seat: config.seat };
+      const imported = await api("POST", "/api/sessions", body);
+      end(false);
+      state = imported;
+      flashed = state.ply;
+      say("Imported " + state.ply + " moves.");
+      remember(state, true);
+      config = fromAddress();
+    });
+  });
 
   function hint() {
     if (!state || busy || state.over) return;
@@ -383,4 +615,5 @@
   window.addEventListener("pageshow", (e) => { if (e.persisted) { config = fromAddress(); start(); } });
   window.judgePlay = { state: () => state };
   start();
+  fillPlayers();
 })();

@@ -1,0 +1,234 @@
+"""The league of `judge serve --db FILE` in the browser (docs/league.md): the live
+leaderboard at ``/league``, each bot's rating history with links to its stored games, and
+uploads of a new version with the contestant's token.
+
+Many browsers poll the leaderboard: `LeagueView` keeps the league's state and adds only the
+games stored since its last look, and answers from a cache while neither the games nor the
+members changed, so that a poll costs the league a count and no rating. No route serves a
+bot's source: the pages show names, labels and games only.
+"""
+
+from __future__ import annotations
+
+import bisect
+import hmac
+import math
+import tempfile
+import threading
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from judge.commands.league import token_hash
+from judge.games.base import InputError
+from judge.league import LeagueState, game_number
+from judge.plan import LeaguePlan
+from judge.web.sessions import Served, WebError
+
+if TYPE_CHECKING:
+    from judge.records import PlayedGame
+
+#: the largest source uploaded, in bytes (UTF-8)
+MAX_SOURCE = 256 * 1024
+#: the largest upload request read (a source of MAX_SOURCE, escaped as JSON)
+MAX_UPLOAD = 8 * MAX_SOURCE
+#: a bot file's name as uploaded: letters, digits, '.', '_' and '-' with a suffix
+FILE_NAME = r"[A-Za-z0-9_][A-Za-z0-9_-]{0,63}\.[A-Za-z0-9]{1,8}"
+#: how long an answer is given again without a look at the database (seconds)
+FRESH_SECONDS = 1.0
+#: the latest games listed under the leaderboard
+RECENT = 20
+
+
+def token_matches(plan: LeaguePlan, name: str, token: Any) -> bool:
+    """Whether `token` is `name`'s, compared in constant time (a wrong one, another
+    contestant's, none or not a string: False)."""
+    kept = plan.tokens.get(name) if isinstance(name, str) else None
+    given = token if isinstance(token, str) and len(token) <= 200 else ""
+    # compared all the same when NAME has no token: the time tells nothing
+    same = hmac.compare_digest(token_hash(given), kept or "-" * 64)
+    return same and kept is not None and bool(given)
+
+
+class LeagueView:
+    """The served database's league, kept up to date game by game; what the pages show,
+    cached by the stored games and the members."""
+
+    def __init__(self, db: Path) -> None:
+        self.db = db
+        self.lock = threading.Lock()
+        self.run_id: int | None = None
+        self.state: LeagueState | None = None
+        self.last = 0  # the row of the last game added
+        #: the games (key, record) in the order they were stored
+        self.games: list[tuple[str, PlayedGame]] = []
+        self.cached: dict[str, Any] = {}
+        self.running = False
+        self.looked = -math.inf  # when the database was last looked at
+        self.cost = 0.0  # how long the last look at the board took (seconds)
+        self.order: list[str] = []  # the games' keys in the viewer's order
+
+    def refresh(self) -> LeagueState:
+        """The state after every stored game (the cache emptied when it changed)."""
+        from judge.store import Store
+
+        try:
+            store = Store(self.db, read_only=True)
+        except InputError as exc:
+            raise WebError(404, str(exc)) from None
+        try:
+            if self.run_id is None:
+                found = [r.id for r in store.runs() if r.kind == "league"]
+                if not found:
+                    raise WebError(404, f"there is no league in {self.db.name}")
+                self.run_id = found[0]
+            plan = store.run(self.run_id).plan
+            assert isinstance(plan, LeaguePlan)
+            new = store.games_since(self.run_id, self.last)
+            running = store.running(self.run_id)
+        finally:
+            store.db.close()
+        if self.state is None:
+            self.state = LeagueState(plan)
+        if new or plan != self.state.plan or running != self.running:
+            self.cached.clear()
+            self.state.plan = plan
+            self.running = running
+        for row, key, rec in new:
+            self.state.add(key, rec)
+            self.games.append((key, rec))
+            bisect.insort(self.order, key)
+            self.last = row
+        return self.state
+
+    def cache(self, what: str, make: Callable[[LeagueState], Any]) -> Any:
+        with self.lock:
+            # many browsers: one look a second at most, and a big league's board (drawn
+            # again from every game) at most a twentieth of the time
+            fresh = max(FRESH_SECONDS, 20 * self.cost)
+            if what in self.cached and time.monotonic() - self.looked < fresh:
+                return self.cached[what]
+            began = time.monotonic()
+            state = self.refresh()
+            if what not in self.cached:
+                self.cached[what] = make(state)
+            self.looked = time.monotonic()
+            self.cost = self.looked - began if what == "board" else self.cost
+            return self.cached[what]
+
+    def link(self, key: str) -> str:
+        """The viewer's address of the game `key`: the viewer numbers a league's games as
+        `judge show RUN --details` does, by their keys (`numbered_games`)."""
+        return f"/run/{self.run_id}/game/{bisect.bisect_left(self.order, key) + 1}"
+
+    def board(self) -> dict[str, Any]:
+        def make(state: LeagueState) -> dict[str, Any]:
+            labels = state.plan.display_names()
+            recent = [{"game": game_number(key), "start": rec.start,
+                       "players": [labels.get(p, p) for p in rec.players],
+                       "results": list(rec.results), "link": self.link(key)}
+                      for key, rec in self.games[-RECENT:][::-1]]
+            return {"league": self.run_id, "game": state.plan.game,
+                    "games": len(self.games), "running": self.running,
+                    "leaderboard": [dict(s.to_json(), rank=n, pinned=state.pinned(
+                        s.member.seat)) for n, s in enumerate(state.leaderboard(), 1)],
+                    "recent": recent}
+        return self.cache("board", make)
+
+    def bot(self, name: str) -> dict[str, Any]:
+        def make(state: LeagueState) -> dict[str, Any]:
+            versions = [m for m in state.plan.members if m.name == name]
+            if not versions:
+                raise WebError(404, f"there is no bot {name!r} in the league")
+            labels = state.plan.display_names()
+            keys = {game_number(k): k for k in self.order}
+            return {"name": name, "versions": [
+                {"label": m.label, "active": m.active, "anchor": m.anchor,
+                 "history": [dict(step.to_json(),
+                                  opponent=labels.get(step.opponent, step.opponent),
+                                  link=self.link(keys[step.game]))
+                             for step in state.history.get(m.seat, [])]}
+                for m in versions]}
+        try:
+            return self.cache(f"bot {name}", make)
+        finally:
+            if len(self.cached) > 64:  # many names asked for: keep the board only
+                self.cached = {k: v for k, v in self.cached.items() if k == "board"}
+
+
+def upload(db: Path, data: dict[str, Any]) -> dict[str, Any]:
+    """Add the uploaded source as `name`'s next version, if the token is `name`'s: checked
+    (size, a known language by the file name's suffix, it compiles) and copied into the
+    league as `judge league add` does; nothing is added when a check fails."""
+    import re
+
+    from judge.commands.league import add_version, league_of
+    from judge.commands.runs import open_store
+
+    name, token, filename, source = (data.get(k) for k in ("name", "token", "filename",
+                                                           "source"))
+    if not all(isinstance(v, str) for v in (name, filename, source)):
+        raise WebError(400, "give name, token, filename and source, each a string")
+    assert isinstance(name, str) and isinstance(filename, str) and isinstance(source, str)
+    with open_store(str(db), must_exist=True, read_only=True) as store:
+        plan = league_of(store).plan
+    assert isinstance(plan, LeaguePlan)
+    if not token_matches(plan, name, token):  # an unknown name too: nothing to learn
+        raise WebError(403, "the token is not this contestant's")
+    raw = source.encode("utf-8", "surrogatepass")
+    if len(raw) > MAX_SOURCE:
+        raise WebError(413, f"the source is {len(raw)} bytes; at most {MAX_SOURCE}")
+    if not re.fullmatch(FILE_NAME, filename):
+        raise WebError(400, "the file name is letters, digits, '_' and '-' with a suffix "
+                       "(main.c, bot.py)")
+    with tempfile.TemporaryDirectory(prefix="judge-upload-") as folder:
+        path = Path(folder) / filename
+        path.write_bytes(raw)
+        try:
+            added, retired = add_version(str(db), name, str(path), refuse_compile_error=True)
+        except InputError as exc:
+            raise WebError(422, str(exc)) from None
+    return {"added": added.label, "retired": retired}
+
+
+def league_routes(served: Served, page: Callable[..., Response],
+                  read_json: Callable[..., Awaitable[dict[str, Any]]]) -> list[Route]:
+    """The league's page and API, for `create_app` (`page` renders a template, `read_json`
+    reads a request's JSON object up to a size)."""
+    view = LeagueView(served.db) if served.db is not None else None
+
+    def the_view() -> LeagueView:
+        if view is None:
+            raise WebError(404, "no results database is served: start with --db FILE")
+        return view
+
+    async def league_page(request: Request) -> Response:
+        await run_in_threadpool(the_view().board)
+        return page("league.html.j2", title="league")
+
+    async def api_board(request: Request) -> Response:
+        return JSONResponse(await run_in_threadpool(the_view().board))
+
+    async def api_bot(request: Request) -> Response:
+        name = request.query_params.get("name", "")
+        if not 0 < len(name) <= 64:
+            raise WebError(400, "name is a bot's name")
+        return JSONResponse(await run_in_threadpool(the_view().bot, name))
+
+    async def api_upload(request: Request) -> Response:
+        data = await read_json(request, MAX_UPLOAD)
+        the_view()
+        assert served.db is not None
+        done = await run_in_threadpool(upload, served.db, data)
+        return JSONResponse(done, status_code=201)
+
+    return [Route("/league", league_page),
+            Route("/api/league", api_board),
+            Route("/api/league/bot", api_bot),
+            Route("/api/league/upload", api_upload, methods=["POST"])]

@@ -1,0 +1,137 @@
+"""A league in the browser (`judge serve --db FILE`, /league): the live leaderboard, a bot's
+history with links to the stored-game viewer, and uploads with a contestant's token."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette", reason="the web extra is not installed (pip install -e '.[web]')")
+pytest.importorskip("httpx", reason="httpx is not installed (the test extra)")
+
+from starlette.testclient import TestClient  # noqa: E402
+
+from judge.web.app import create_app  # noqa: E402
+from judge.web.league import MAX_SOURCE  # noqa: E402
+from judge.web.sessions import Served  # noqa: E402
+from tests.command import judge  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+GREEDY = ROOT / "bots/nim/greedy.py"
+HERE = "http://127.0.0.1:8000"
+#: a line only the uploaded source holds: no answer of the app may show it
+SECRET = "# secret-strategy-7f3a9c"
+
+
+def league(folder: Path, *args: str) -> str:
+    out = judge("league", *args, "--db", "l.db", cwd=folder)
+    assert out.returncode == 0, out.stderr
+    return out.stdout
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    (tmp_path / "starts.txt").write_text("1 2 4\n2 3\n1 1 3\n")
+    league(tmp_path, "new", "--game", "nim", "--starts", "starts.txt", "--seed", "3")
+    league(tmp_path, "add", "--anchor", "level:2")
+    league(tmp_path, "add", "--anchor", "level:8")
+    (tmp_path / "amy.py").write_text(GREEDY.read_text() + SECRET + "\n")
+    league(tmp_path, "add", "amy", "amy.py")
+    league(tmp_path, "add", "bob", str(GREEDY))
+    league(tmp_path, "play", "--games", "12", "--jobs", "1")
+    return tmp_path
+
+
+@pytest.fixture
+def client(folder: Path, monkeypatch):
+    monkeypatch.setattr("judge.web.league.FRESH_SECONDS", 0)  # each request looks
+    app = create_app(Served(db=folder / "l.db"))
+    with TestClient(app, raise_server_exceptions=False, base_url=HERE) as c:
+        yield c
+
+
+def members(folder: Path) -> list[str]:
+    return [r["label"] for r in json.loads(league(folder, "show", "--retired", "--format",
+                                                  "json"))["leaderboard"]]
+
+
+def test_the_leaderboard_is_live_and_each_game_links_to_the_viewer(folder, client) -> None:
+    page = client.get("/league")
+    assert page.status_code == 200 and "/static/league.js" in page.text
+    assert "http://" not in page.text and "https://" not in page.text
+    assert client.get("/static/league.js").status_code == 200
+    board = client.get("/api/league").json()
+    assert board["games"] == 12 and not board["running"]
+    rows = {r["label"]: r for r in board["leaderboard"]}
+    assert set(rows) == {"amy v1", "bob v1", "level:2", "level:8"}
+    assert rows["level:8"]["pinned"] and not rows["amy v1"]["pinned"]
+    league(folder, "play", "--games", "4", "--jobs", "1")  # stored meanwhile: no reload
+    assert client.get("/api/league").json()["games"] == 16
+    bot = client.get("/api/league/bot", params={"name": "amy"}).json()
+    steps = bot["versions"][0]["history"]
+    assert steps and bot["versions"][0]["label"] == "amy v1"
+    for step in steps:
+        run, number = re.fullmatch(r"/run/(\d+)/game/(\d+)", step["link"]).groups()
+        assert client.get(step["link"]).status_code == 200
+        game = client.get(f"/api/runs/{run}/games/{number}").json()
+        assert "amy.py" in game["players"]  # the game the history names
+        mine = game["players"].index("amy.py")
+        assert game["results"][mine] == step["result"]
+    for g in client.get("/api/league").json()["recent"]:
+        assert client.get(g["link"]).status_code == 200
+    assert client.get("/api/league/bot", params={"name": "nobody"}).status_code == 404
+
+
+def test_a_contestant_uploads_a_new_version_with_its_token_only(folder, client) -> None:
+    amy = league(folder, "token", "amy").strip()
+    bob = league(folder, "token", "bob").strip()
+    assert amy not in (folder / "l.db").read_bytes().decode("latin-1")  # its hash only
+    source = GREEDY.read_text() + "# v2\n"
+
+    def upload(**fields):
+        body = {"name": "amy", "token": amy, "filename": "amy.py", "source": source, **fields}
+        return client.post("/api/league/upload", json=body)
+
+    before = (members(folder), sorted(p.name for p in (folder / "l.db.league").rglob("*")))
+    for fields, status in [({"token": "x" * 43}, 403), ({"token": None}, 403),
+                           ({"token": bob}, 403),  # another contestant's token
+                           ({"name": "bob"}, 403),  # amy's token for bob
+                           ({"name": "carol"}, 403),
+                           ({"source": "x" * (MAX_SOURCE + 1)}, 413),
+                           ({"filename": "amy.xyz"}, 422),
+                           ({"filename": "../amy.py"}, 400),
+                           ({"source": 3}, 400)]:
+        r = upload(**fields)
+        assert r.status_code == status, (fields, r.text)
+        assert "error" in r.json() and "Traceback" not in r.text
+    body = {"name": "amy", "token": amy, "filename": "amy.py", "source": source}
+    foreign = client.post("/api/league/upload", content=json.dumps(body),
+                          headers={"content-type": "application/json",
+                                   "origin": "http://evil.example"})
+    assert foreign.status_code == 403
+    plain = client.post("/api/league/upload", content=json.dumps(body),
+                        headers={"content-type": "text/plain"})
+    assert plain.status_code == 415
+    after = (members(folder), sorted(p.name for p in (folder / "l.db.league").rglob("*")))
+    assert after == before  # nothing added
+    r = upload()
+    assert r.status_code == 201, r.text
+    assert r.json() == {"added": "amy v2", "retired": ["amy v1"]}
+    league(folder, "play", "--games", "8", "--jobs", "1")
+    rows = {r["label"]: r for r in client.get("/api/league").json()["leaderboard"]}
+    assert rows["amy v2"]["games"] > 0 and "amy v1" not in rows
+
+
+def test_no_answer_of_the_app_shows_a_bot_source(folder, client) -> None:
+    paths = ["/", "/league", "/api/league", "/api/league/bot?name=amy",
+             "/api/league/bot?name=bob", "/api/runs", "/static/league.js",
+             "/static/..%2Fl.db.league/amy/v1/amy.py", "/l.db.league/amy/v1/amy.py"]
+    games = client.get("/api/league").json()["games"]
+    paths += [f"/api/runs/1/games/{n}" for n in range(1, games + 1)]
+    paths += [f"/run/1/game/{n}" for n in range(1, games + 1)]
+    for path in paths:
+        r = client.get(path)
+        assert SECRET not in r.text and "def choose" not in r.text, path
