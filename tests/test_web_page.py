@@ -75,6 +75,14 @@ def test_a_double_click_plays_one_move(browser, server):  # noqa: F811
     assert board.get_attribute("data-position") == "5 5 4"
     assert len(by_css(browser, "#history li")) == 2
     assert api(server, "GET", f"/api/sessions/{game_id(browser)}")["ply"] == 1
+    # a server faster than the hand: the second click of the double-click lands on the
+    # control drawn anew after the first move's answer, and is still not a move
+    browser.execute_script(
+        "document.querySelector('#moves [data-move=\"3 1\"]').dispatchEvent("
+        "new MouseEvent('click', {bubbles: true, cancelable: true, detail: 2}))")
+    quiet(browser)
+    assert api(server, "GET", f"/api/sessions/{game_id(browser)}")["ply"] == 1
+    assert board.get_attribute("data-position") == "5 5 4"
     # against the computer: one move of mine and its reply, not a second move after it
     browser.get(f"{server}/play/nim?position=5%205%205&opponent=optimal")
     settled(browser)

@@ -13,6 +13,15 @@
   let selected = null;
   let version = 0;
   let busy = false;
+  /* A double-click is one intent: the second click of it (its `detail` counts the clicks)
+     never reaches a control, even one drawn anew after a fast answer to the first. */
+  document.addEventListener("click", (e) => {
+    if (e.detail > 1 && e.target instanceof Element &&
+        e.target.closest("button, [data-move], [role=button], .hand, .pit, .counter")) {
+      e.stopPropagation();
+      e.preventDefault();
+    }
+  }, true);
   let hinted = null;  // {ply, moves, labels}: the hint for the position after `ply` moves
   let flashed = 0;  // the last move already highlighted (a move is flashed once)
 
