@@ -24,12 +24,12 @@ import contextlib
 import logging
 import socket
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import CancelledError
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from judge.backends import BackendLost
+from judge.backends import BackendLost, Feed
 from judge.credentials import INSTALL, folder, security
 from judge.games.base import InputError
 from judge.plan import BotSource, is_program
@@ -193,66 +193,154 @@ class DaskCluster:
     def play(self, setup: Setup, specs: list[GameSpec]) -> Iterator[tuple[GameSpec, Any]]:
         return play_on_cluster(setup, specs, self.address, self.credentials)
 
+    def keep_busy(self, feed: Feed) -> Iterator[tuple[GameSpec, PlayedGame]]:
+        """Play the games `feed` hands out, `slots` of them submitted at once and the next
+        asked for as each ends (so that a slow game holds up only its own slot), yielding
+        each with its record; done when no game is in flight and `feed` has none. `feed` is
+        asked again only once the caller has taken the record before (and stored it)."""
+        def take(free: int | None) -> list[tuple[Setup, GameSpec]]:
+            items: list[tuple[Setup, GameSpec]] = []
+            while len(items) < (free or 0) and (item := feed()) is not None:
+                items.append(item)
+            return items
+
+        return _play(take, self.address, self.credentials, self.slots)
+
 
 class ClusterLost(BackendLost):
     """The cluster could not go on with the run (the scheduler went, every worker was
     excluded, a game was cancelled): the games stored so far are kept."""
 
 
+#: the next games to submit, each with its setup: at most `free` of them (None: every game
+#: there is); none: nothing to submit now
+Take = Callable[[int | None], "list[tuple[Setup, GameSpec]]"]
+
+
 def play_on_cluster(setup: Setup, specs: list[GameSpec], address: str,
                     credentials: str | None = None
                     ) -> Iterator[tuple[GameSpec, PlayedGame]]:
-    """Play `specs` on the cluster (reached with the credentials folder `credentials`),
-    yielding (spec, record) as each game ends; games not ended when the caller stops (or
-    the cluster fails: `ClusterLost`) are cancelled."""
-    from distributed import KilledWorker, as_completed
+    """Play `specs` on the cluster (reached with the credentials folder `credentials`), all
+    submitted at once, yielding (spec, record) as each game ends; games not ended when the
+    caller stops (or the cluster fails: `ClusterLost`) are cancelled."""
+    batch = [(setup, spec) for spec in specs]
 
-    names = sorted({who for spec in specs for who in spec.players if is_program(who)})
+    def take(free: int | None) -> list[tuple[Setup, GameSpec]]:
+        taken = batch[:]
+        batch.clear()
+        return taken
+
+    return _play(take, address, credentials)
+
+
+def _with_bot_files(setup: Setup, names: set[str]) -> Setup:
+    """`setup` with the files of the bots `names`, as the run started with them (`Stopped`
+    when one changed since), for workers that have none of them."""
     fingerprints = dict(setup.fingerprints or {})
     files: dict[str, bytes] = {}
-    for name in names:
+    for name in sorted(names):
         try:  # the content shipped must be the program the run started with
             source = BotSource(name, fingerprints[name]) if name in fingerprints \
                 else BotSource.read(name)
         except OSError as exc:
             raise InputError(f"cannot read bot {name}: {exc.strerror}") from None
         files[name], fingerprints[name] = source.content(), source.fingerprint
-    slots(address, credentials)
-    client = connect(address, credentials)
-    futures: dict[Any, GameSpec] = {}
-    shipped = None
+    return replace(setup, bot_files=files, fingerprints=fingerprints)
+
+
+@dataclass(frozen=True)
+class _Shipped:
+    """A setup as shipped to every worker: with the files of the bots `names`."""
+
+    setup: Setup  # (held, so that its identity is not another's while it is shipped)
+    names: frozenset[str]
+    future: Any
+
+
+def _play(take: Take, address: str, credentials: str | None,
+          limit: int | None = None) -> Iterator[tuple[GameSpec, PlayedGame]]:
+    """Play the games `take` hands out on the cluster, at most `limit` at once (None: all
+    it hands out), yielding (spec, record) as each game ends; `take` is asked for more once
+    the caller has taken a record, and the run is done when no game is in flight and it
+    has none. Each setup is shipped once (by its identity, with the files of the bots its
+    games need: again when one it has not shipped comes), and released once no game in
+    flight needs it and a newer setup came; what is in flight when the caller stops (or
+    the cluster fails: `ClusterLost`) is cancelled."""
+    from distributed import KilledWorker, as_completed
+
+    client: Any = None
+    games: dict[Any, tuple[GameSpec, _Shipped]] = {}  # the games in flight
+    shipped: dict[int, _Shipped] = {}  # by the identity of the setup
+    retired: list[_Shipped] = []  # shipped, to be released once no game in flight needs it
+    excluded = _excluded.setdefault(address, set())  # for the rest of the command
+    allowed: list[list[str]] = []  # the workers not excluded, once one is
+    pending: Any = None
+
+    def ship(setup: Setup, specs: list[GameSpec]) -> _Shipped:
+        nonlocal client
+        names = {who for spec in specs for who in spec.players if is_program(who)}
+        held = shipped.get(id(setup))
+        if held is not None and names <= held.names:
+            return held
+        if held is not None:
+            names |= held.names
+            retired.append(held)
+        copy = _with_bot_files(setup, names)  # (its bots checked before the scheduler is asked)
+        if client is None:
+            slots(address, credentials)
+            client = connect(address, credentials)
+        # a key of its own (hash=False): a setup of the same content shipped before may be
+        # being released right now, and would take this one with it
+        held = _Shipped(setup, frozenset(names),
+                        client.scatter(copy, broadcast=True, hash=False))
+        shipped[id(setup)] = held
+        return held
+
+    def pin() -> None:
+        # only once a worker is excluded are games pinned to the others (a worker that
+        # joins later gets games until then): one question to the scheduler per
+        # exclusion (and per batch of a match), not per game
+        allowed[:] = [[w for w in _workers(client) if w not in excluded]]
+        if not allowed[0]:
+            raise ClusterLost(f"--cluster {address}: every worker was excluded (see above)")
+
+    def submit(spec: GameSpec, held: _Shipped) -> None:
+        nonlocal pending
+        pinned: dict[str, Any] = {}
+        if excluded:
+            if not allowed:
+                pin()
+            pinned = {"workers": allowed[0], "allow_other_workers": False}
+        future = client.submit(play_remote, held.future, spec, pure=False,
+                               resources={RESOURCE: 1}, **pinned)
+        games[future] = spec, held
+        if pending is None:
+            pending = as_completed([future], loop=client.loop)
+        else:
+            pending.add(future)
+
+    def submit_next() -> None:
+        items = take(None if limit is None else limit - len(games))
+        by_setup: dict[int, tuple[Setup, list[GameSpec]]] = {}
+        for setup, spec in items:
+            by_setup.setdefault(id(setup), (setup, []))[1].append(spec)
+        for setup, specs in by_setup.values():
+            held = ship(setup, specs)
+            for spec in specs:
+                submit(spec, held)
+        if items:  # the setups before the last one given are done with
+            latest = id(items[-1][0])
+            retired.extend(shipped.pop(key) for key in list(shipped) if key != latest)
+        in_use = {id(held) for _, held in games.values()}
+        done = [held for held in retired if id(held) not in in_use]
+        if done:
+            retired[:] = [held for held in retired if id(held) in in_use]
+            client.cancel([held.future for held in done])
+
     try:
-        # a key of its own (hash=False): a setup of the same content scattered by an
-        # earlier batch may be being released right now, and would take this one with it
-        shipped = client.scatter(replace(setup, bot_files=files, fingerprints=fingerprints),
-                                 broadcast=True, hash=False)
-        excluded = _excluded.setdefault(address, set())  # for the rest of the command
-
-        allowed: list[list[str]] = []  # the workers not excluded, once one is
-
-        def pin() -> None:
-            # only once a worker is excluded are games pinned to the others (a worker that
-            # joins later gets games until then): one question to the scheduler per
-            # exclusion (and per batch of a match), not per game
-            allowed[:] = [[w for w in _workers(client)
-                           if w not in excluded]]
-            if not allowed[0]:
-                raise ClusterLost(f"--cluster {address}: every worker was excluded "
-                                  f"(see above)")
-
-        def submit(spec: GameSpec) -> Any:
-            pinned: dict[str, Any] = {}
-            if excluded:
-                if not allowed:
-                    pin()
-                pinned = {"workers": allowed[0], "allow_other_workers": False}
-            return client.submit(play_remote, shipped, spec, pure=False,
-                                 resources={RESOURCE: 1}, **pinned)
-
-        futures.update({submit(spec): spec for spec in specs})
-        pending = as_completed(futures, loop=client.loop)
-        for future in pending:
-            spec = futures.pop(future)
+        submit_next()
+        for future in pending or ():
+            spec, held = games.pop(future)
             try:
                 result = future.result()
             except WorkerFailed as exc:  # that worker cannot play: its games go elsewhere
@@ -261,9 +349,7 @@ def play_on_cluster(setup: Setup, specs: list[GameSpec], address: str,
                     allowed.clear()
                     print(f"judge: worker {exc.worker} is excluded: {exc.reason}",
                           file=sys.stderr)
-                again = submit(spec)
-                futures[again] = spec
-                pending.add(again)
+                submit(spec, held)
                 continue
             except (CancelledError, OSError, TimeoutError) as exc:  # the scheduler went
                 raise ClusterLost(f"--cluster {address}: the cluster stopped playing "
@@ -273,15 +359,14 @@ def play_on_cluster(setup: Setup, specs: list[GameSpec], address: str,
                                   f"by the scheduler: each worker that played it died "
                                   f"({_first_line(exc)})") from None
             yield spec, result
+            submit_next()
     except (OSError, TimeoutError) as exc:  # the scheduler went away
         raise ClusterLost(f"--cluster {address}: the scheduler stopped answering "
                           f"({_first_line(exc)})") from None
     finally:
         with contextlib.suppress(Exception):
-            if futures:
-                client.cancel(list(futures))
-            if shipped is not None:
-                client.cancel([shipped])
+            if client is not None:
+                client.cancel([*games, *(h.future for h in [*shipped.values(), *retired])])
 
 
 class WorkerFailed(Exception):

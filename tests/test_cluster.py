@@ -500,3 +500,85 @@ for line in sys.stdin:
     said = " ".join(tail for tail in record["stderr"] if tail)
     assert "NOT a connection to the scheduler" in said and "GOT" not in said, said
     assert record["worker"] == socket.gethostname()  # played on a worker
+
+
+def test_a_league_on_the_cluster_keeps_a_slot_busy_while_a_slow_game_plays(
+        cluster, tmp_path: Path) -> None:
+    # two workers of one game each: the slow bot's game holds up its own slot only, the
+    # other slot is given game after game meanwhile (told by the order the games are
+    # stored in, not by the time they took)
+    from tests.test_league import GREEDY, SLOW_BOT, most_overtaken
+
+    address, *_ = cluster
+
+    def league(*args: str) -> subprocess.CompletedProcess:
+        out = judge("league", *args, "--db", "l.db", cwd=tmp_path)
+        assert out.returncode == 0, out.stderr
+        return out
+
+    (tmp_path / "starts.txt").write_text("1 2 4\n2 3\n1 1 3\n")
+    (tmp_path / "slow.py").write_text(SLOW_BOT)
+    league("new", "--game", "nim", "--starts", "starts.txt", "--seed", "3")
+    for level in ("level:2", "level:8"):
+        league("add", "--anchor", level)
+    league("add", "slow", "slow.py")
+    league("add", "fast", str(GREEDY))
+    league("play", "--games", "30", "--cluster", address)
+    with sqlite3.connect(tmp_path / "l.db") as store:
+        rows = store.execute("SELECT key, record FROM games ORDER BY stored, rowid").fetchall()
+    order = [key for key, _ in rows]
+    assert len(order) == 30
+    assert {json.loads(record)["worker"] for _, record in rows} == {socket.gethostname()}
+    # a batch of games per slot (4 on 2 slots) would store none matched after a batch
+    # before it ends
+    assert most_overtaken(order) >= 6, order
+
+
+def test_keep_busy_ships_each_setup_once_and_releases_the_one_replaced(
+        cluster, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a league's setup changes as bots are added: each setup is shipped once (with the
+    # bots its games need), and one replaced is released once its games ended, not kept
+    # until play ends
+    import hashlib
+
+    from judge import cluster as module
+    from judge.playing import OPTIMAL, GameSpec, Setup
+
+    address, *_ = cluster
+    bots = []
+    for name in ("a.py", "b.py"):
+        (tmp_path / name).write_text((NIM / "random.py").read_text())
+        bots.append(str(tmp_path / name))
+    prints = {bot: hashlib.sha256(Path(bot).read_bytes()).hexdigest() for bot in bots}
+    first = Setup("nim", "", Limits(), "auto", fingerprints={bots[0]: prints[bots[0]]})
+    second = Setup("nim", "", Limits(), "auto", fingerprints=prints)
+    items = [(first, GameSpec(f"a{n}", (bots[0], OPTIMAL), "1 2")) for n in range(4)]
+    items += [(second, GameSpec(f"b{n}", (bots[n % 2], OPTIMAL), "2 3")) for n in range(6)]
+    client = module.connect(address)
+    shipped: list[Setup] = []
+    released: list[tuple[int, list]] = []  # (records taken by then, what was cancelled)
+    taken: list[str] = []
+    scatter, cancel = client.scatter, client.cancel
+
+    def counted_scatter(data, **kwargs):
+        shipped.append(data)
+        return scatter(data, **kwargs)
+
+    def counted_cancel(futures, **kwargs):
+        released.append((len(taken), list(futures)))
+        return cancel(futures, **kwargs)
+
+    monkeypatch.setattr(client, "scatter", counted_scatter)
+    monkeypatch.setattr(client, "cancel", counted_cancel)
+    backend = module.DaskCluster(address, None, 2)
+    for spec, record in backend.keep_busy(lambda: items.pop(0) if items else None):
+        taken.append(spec.key)
+        assert record.worker == socket.gethostname()
+    assert sorted(taken) == [*(f"a{n}" for n in range(4)), *(f"b{n}" for n in range(6))]
+    # the second setup's first game needs bot a only; with b's first game it is shipped
+    # again with both (a shipment per setup, and per bot it had not shipped)
+    assert [sorted(s.bot_files or {}) for s in shipped] == [bots[:1], bots[:1], bots]
+    # the shipments replaced are released during play (their games ended), the rest at
+    # the end
+    assert [len(futures) for _, futures in released[:2]] == [1, 1], released
+    assert released[1][0] < len(taken), released

@@ -493,7 +493,7 @@ def play_games(store: Store, run_id: int, state: LeagueState, backend: Backend,
         keep_busy = getattr(backend, "keep_busy", None)
         if keep_busy is not None:
             ended = keep_busy(feed)
-        else:  # a batch at a time: a backend that plays a list of games (a cluster)
+        else:  # a batch at a time: a backend that only plays a list of games
             now = setup()
             size = GAMES_PER_SLOT * max(1, backend.slots)
             left = size if games is None else min(size, games - played["games"])
