@@ -45,13 +45,19 @@ MEANINGS: dict[str, str] = {
 LOSING = frozenset(MEANINGS) - {OK, JUDGE_ERROR}
 
 
+def failed_first(code: str, games: int) -> str:
+    """Why a bot's other games are not played (`--fail-fast N`), as the run's schedule
+    words it: its first `games` games all ended with `code` before it moved."""
+    first = "its first game" if games == 1 else f"its first {games} games"
+    return f"{first} ended with {code} on its first move (--fail-fast {games})"
+
+
 def given_up(code: str, games: int) -> str:
     """The message of a game not played (`--fail-fast N`): its bot's first `games` games all
     ended with `code` before it moved."""
     if code == COMPILE_ERROR:
         return f"not played: the bot did not compile (--fail-fast {games})"
-    first = "its first game" if games == 1 else f"its first {games} games"
-    return f"not played: {first} ended with {code} on its first move (--fail-fast {games})"
+    return f"not played: {failed_first(code, games)}"
 
 
 #: the reason for a game not played as the run's schedule words it

@@ -235,9 +235,7 @@ def given_up(bot: str, records: list[PlayedGame], n: int) -> str | None:
     codes = {rec.first_move_failure(rec.seat_of(bot)) for rec in records}
     if len(records) < n or len(codes) != 1 or codes & {None, verdicts.NOT_PLAYED}:
         return None
-    first = "its first game" if n == 1 else f"its first {n} games"
-    return (f"{first} ended with {codes.pop()} on its first move "
-            f"(--fail-fast {n})")
+    return verdicts.failed_first(codes.pop(), n)
 
 
 #: the bot table at 80 columns: wins, ties and losses in one column, long names shortened
@@ -343,10 +341,12 @@ def print_run(store: Store, run_id: int, fmt: str, details: bool,
              for row, b in zip(rows, bots, strict=True)]
     # cut at 80 columns, a bot keeps its distinguishing part (its folder or display name)
     # and its marks whole: `…/main.py =1` would not say whose
-    short = {cell: (view.names.get(b.bot, b.bot), mark) for b in bots
-             for cell, mark in ((view.name(b.bot), ""),
-                                (f"{view.name(b.bot)} {marks.get(b.bot)}", marks.get(b.bot)))
-             if mark is not None}
+    short: dict[str, tuple[str, str]] = {}
+    for b in bots:
+        part = view.names.get(b.bot, b.bot)
+        short[view.name(b.bot)] = (part, "")
+        if b.bot in marks:
+            short[f"{view.name(b.bot)} {marks[b.bot]}"] = (part, marks[b.bot])
     if narrow:
         sys.stdout.write(rules_line(info.game))
         narrow_headers, fit = NARROW_BOTS
