@@ -9,7 +9,7 @@ Run by hand: `python3 bots/ioiwari/greedy.py`, type `4 3 2 4 2 3 2`, read its pi
 opponent's pit, and so on; Ctrl-D (end of input) ends it. See protocols/ioiwari.md.
 
 This file is self-contained on purpose (bots run confined, without the `judge` package), so
-the sowing rule is a copy of the one in judge/games/ioiwari.py, and the reading loop is
+the sowing rule is a copy of the one in judge/games/ioiwari/__init__.py, and the reading loop is
 the same in every Ioiwari sample bot.
 """
 
