@@ -8,6 +8,7 @@ transcripts, is checked by the rules in judge.games.
 
 from __future__ import annotations
 
+import json
 import queue
 import re
 import runpy
@@ -29,12 +30,15 @@ from judge.games.chopsticks import Chopsticks
 from judge.games.ioiwari import Board, Ioiwari, sow
 from judge.games.nim import Nim
 from judge.solvers import solver_for
+from tests.command import judge
 
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = ROOT / "bots"
 PROTOCOLS = ROOT / "protocols"
 READ_TIMEOUT = 10.0  # seconds; generous, the slowest first move takes a fraction of that
-C_BOTS = ["ioiwari/greedy.c", "nim/optimal.c", "chopsticks/random.c", "tictactoe/optimal.c"]
+C_BOTS = ["ioiwari/greedy.c", "nim/optimal.c", "chopsticks/random.c", "tictactoe/optimal.c",
+          "tictactoe/weak.c", "octal/optimal.c", "octal/weak.c", "connect4/optimal.c",
+          "connect4/weak.c"]
 IOIWARI = Ioiwari()
 EXAMPLE = IOIWARI.parse_position("4 3 2 4 2 3 2")  # the IOI 2001 statement's example start
 CHOPSTICKS = Chopsticks()  # the default rules
@@ -148,13 +152,18 @@ def compiled(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]]:
     if gcc is None:
         pytest.skip("gcc is not installed")
     out = tmp_path_factory.mktemp("cbots")
-    commands = {}
-    for source in C_BOTS:
-        exe = out / source.replace("/", "_").removesuffix(".c")
-        flags = ["-std=c99", "-O2", "-Wall", "-Wextra", "-pedantic", "-Werror"]
-        subprocess.run([gcc, *flags, "-o", str(exe), str(BOTS / source)], check=True)
-        commands[source] = [str(exe)]
-    return commands
+    return {source: build(source, out) for source in C_BOTS}
+
+
+def build(source: str, out: Path, *defines: str) -> list[str]:
+    """The command of the C bot `source` compiled into `out` with gcc (warnings are errors),
+    with the rules it is built for as `-D` options (`CODE="0.137"`)."""
+    exe = out / (source.replace("/", "_").removesuffix(".c") + "".join(
+        "_" + re.sub(r"\W", "", d) for d in defines))
+    flags = ["-std=c99", "-O2", "-Wall", "-Wextra", "-pedantic", "-Werror"]
+    subprocess.run(["gcc", *flags, *(f"-D{d}" for d in defines), "-o", str(exe),
+                    str(BOTS / source)], check=True)
+    return [str(exe)]
 
 
 def every_bot(game: str, compiled: dict[str, list[str]]) -> list[list[str]]:
@@ -436,13 +445,67 @@ def test_tictactoe_optimal_bots_hold_the_draw_and_punish_a_mistake(
         assert game.winner(final) is None
 
 
-def test_octal_and_connect4_optimal_bots_get_what_their_positions_are_worth() -> None:
+def test_octal_and_connect4_optimal_bots_get_what_their_positions_are_worth(
+        compiled: dict[str, list[str]]) -> None:
     kayles = load_game("octal")
-    final, _ = play(kayles, python_bot("octal/optimal.py"), kayles.parse_position("9 4"),
-                    perfect(kayles))
-    assert kayles.winner(final) == 0
+    for command in (python_bot("octal/optimal.py"), compiled["octal/optimal.c"]):
+        final, _ = play(kayles, command, kayles.parse_position("9 4"), perfect(kayles))
+        assert kayles.winner(final) == 0
     board = load_game("connect4")
     start = board.parse_position("..../..../.o../.xxo")
     value = solver_for(board).evaluate(start).value
-    final, _ = play(board, python_bot("connect4/optimal.py"), start, perfect(board))
-    assert board.winner(final) == (0 if value == "win" else None)
+    for command in (python_bot("connect4/optimal.py"), compiled["connect4/optimal.c"]):
+        final, _ = play(board, command, start, perfect(board))
+        assert board.winner(final) == (0 if value == "win" else None)
+
+
+@pytest.mark.parametrize("source", C_BOTS)
+def test_c_bot_exits_quietly_on_empty_input(compiled: dict[str, list[str]], source: str) -> None:
+    done = subprocess.run(compiled[source], input="", capture_output=True, text=True, env={},
+                          timeout=READ_TIMEOUT)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+
+
+@pytest.mark.parametrize("code", ["0.77", "0.137", "0.07", "0.333", "0.6", "0.15"])
+def test_octal_optimal_in_c_moves_to_a_grundy_value_of_0_under_its_code(
+        compiled: dict[str, list[str]], tmp_path: Path, code: str) -> None:
+    game = load_game("octal", f"code={code}")
+    solver = solver_for(game)
+    command = build("octal/optimal.c", tmp_path, f'CODE="{code}"')
+    won = [p for p in game.test_positions() if solver.evaluate(p).value == "win"]
+    assert won
+    for pos in won[:12]:
+        with Bot(command) as bot:
+            bot.send(game.format_position(pos))
+            move = game.parse_move(bot.read(), pos)
+            bot.finish()
+        assert solver.evaluate(game.play(pos, move)).value == "loss", (code, pos, move)
+    final, _ = play(game, command, won[-1], perfect(game))
+    assert game.winner(final) == game.mover(won[-1])
+
+
+def test_connect4_optimal_in_c_holds_5x4_and_4x5_and_wins_connect_3_fastest(
+        compiled: dict[str, list[str]], tmp_path: Path) -> None:
+    for rules in ("rows=5 cols=4", "rows=4 cols=5"):  # draws (Tromp's table)
+        game = load_game("connect4", rules)
+        final, _ = play(game, compiled["connect4/optimal.c"], game.start(), perfect(game))
+        assert game.is_over(final) and game.winner(final) is None, rules
+    game = load_game("connect4", "rows=3 cols=4 connect=3")
+    ev = solver_for(game).evaluate(game.start())
+    command = build("connect4/optimal.c", tmp_path, "CONNECT=3")
+    final, _ = play(game, command, game.start(), perfect(game))
+    assert ev.value == "win" and game.winner(final) == 0
+    assert len(final.cells) - final.cells.count(".") == ev.remoteness  # the fastest win
+
+
+@pytest.mark.needs_toolchain("c")
+@pytest.mark.parametrize("name", ["tictactoe", "octal", "connect4"])
+def test_optimal_c_bots_score_full_marks_on_the_default_tests_and_weak_ones_do_not(
+        tmp_path: Path, name: str) -> None:
+    out = judge("run", "--game", name, "--db", str(tmp_path / "r.db"), "--format", "json",
+                str(BOTS / name / "optimal.c"), str(BOTS / name / "weak.c"), cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    bots = {Path(b["bot"]).name: b for b in json.loads(out.stdout)["bots"]}
+    optimal, weak = bots["optimal.c"], bots["weak.c"]
+    assert optimal["points"] == optimal["max_points"] and not optimal["failures"]
+    assert weak["points"] < weak["max_points"] and not weak["failures"]

@@ -2,17 +2,24 @@
 
 What the solver needs from a game is the `Game` interface: `legal_moves`, `play`, `is_over`,
 `winner` and `mover`, with hashable positions. From a position it finds every position
-reachable from it, then pushes values outwards from the finished ones by increasing
-remoteness, as the Chopsticks solver does: a position with a move to a position lost for the
-opponent is won, a position all of whose moves lead to positions won for the opponent is
-lost, and what is never decided is a draw (a tie that perfect play reaches, or, in a loopy
-game, a position both sides can keep from losing forever). A won position's remoteness is
-its fastest win, a lost one's its slowest loss; a draw has none.
+reachable from it, numbers them densely and keeps each move as a pair of numbers; then it
+pushes values outwards from the finished positions by increasing remoteness, one remoteness
+at a time over whole arrays, as the Chopsticks solver does: a position with a move to a
+position lost for the opponent is won, a position all of whose moves lead to positions won
+for the opponent is lost, and what is never decided is a draw (a tie that perfect play
+reaches, or, in a loopy game, a position both sides can keep from losing forever). A won
+position's remoteness is its fastest win, a lost one's its slowest loss; a draw has none (a
+finished tie has 0).
 
 Positions solved once are kept: a later position reachable from them costs nothing, and a
 new one costs only the positions not seen before. A game may define `encode(pos) -> int`, a
-number below 2**63 for each position: positions are then kept by their numbers, and the
-start's table in the on-disk cache.
+number below 2**63 for each position: positions are then kept by their numbers, in sorted
+arrays, and the start's table in the on-disk cache.
+
+A game may also define `position_codes()`, which returns `PositionCodes` (or None for rules
+too big for them): its own numbers of positions, and every move of many positions played at
+once on arrays of numbers. The search then never builds a position object, which makes games
+of millions of positions (Connect Four on 5x4 and 4x5) a matter of seconds.
 
 An impartial game under normal play whose Sprague-Grundy values have a closed form defines
 `grundy(pos) -> int`: the mover wins exactly when it is not 0, and the solver answers from it
@@ -21,22 +28,217 @@ without a search (no remoteness, the best moves those to a position of value 0).
 
 from __future__ import annotations
 
-import heapq
 import random
 import threading
-from collections import deque
-from collections.abc import Callable, Hashable, Iterable
-from itertools import count
-from typing import Any
+from bisect import bisect_left
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
 
 from judge.games.base import Game, InputError
 from judge.solvers import cache
 from judge.solvers.base import Evaluation, MoveValue, Solver, negate
 
+if TYPE_CHECKING:
+    import numpy as np
+
 WIN, LOSS, DRAW = 1, -1, 0  # for the player to move
+#: a position whose value is not known yet; also what `PositionCodes.expand` says of a
+#: position whose game goes on
+UNDECIDED = 2
 VALUES = {WIN: "win", LOSS: "loss", DRAW: "draw"}
 #: positions one search may add before the solver refuses the game as too big for it
 MAX_POSITIONS = 4_000_000
+#: positions a game's `PositionCodes.expand` is given at once (bounds one step's memory)
+CHUNK = 1 << 17
+#: the tables of searches from positions off the start's table kept apart before merging
+SEGMENTS_KEPT = 4
+#: the largest number a table keeps in an array (the rest in a dictionary)
+MAX_CODE = 2**63 - 1
+
+
+class PositionCodes(Protocol):
+    """A game's own numbers of its positions, with its moves played over arrays of them."""
+
+    def encode(self, pos: Any) -> int:
+        """The position's number: one to one, from 0 to below 2**63."""
+
+    def expand(self, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """For an array of numbers (int64): how each position stands for its player to move
+        (1 won, -1 lost, 0 a tie, 2 the game goes on), and every legal move of those that go
+        on, as the row of its position in `codes` and the number of the position after it."""
+
+
+class TooMany(Exception):
+    """A search met more positions than it was allowed."""
+
+
+@dataclass(frozen=True)
+class Graph:
+    """Positions found by a search, numbered 0..n-1, and its moves as pairs of numbers.
+
+    `fixed` holds the value of each position known before the retrograde pass (finished
+    ones, and those an earlier search solved), `UNDECIDED` for the others; `fixed_remoteness`
+    their remoteness. The first `new` positions are those the search found; the rest were
+    solved already. `keys` are the positions' keys in the table: in the order of their
+    numbers, or, when `numbers` is given, in increasing order with `numbers` their numbers.
+    """
+
+    keys: Sequence[Hashable] | np.ndarray
+    new: int
+    fixed: np.ndarray
+    fixed_remoteness: np.ndarray
+    parents: np.ndarray
+    children: np.ndarray
+    numbers: np.ndarray | None = None
+
+
+@dataclass(frozen=True)
+class Segment:
+    """Solved positions by number, numbers increasing: one search's table or the cache's."""
+
+    codes: Sequence[int]
+    values: Sequence[int]
+    remoteness: Sequence[int]
+
+    def get(self, code: int) -> tuple[int, int] | None:
+        """(value, remoteness) of the position numbered `code`, if the segment has it."""
+        i = bisect_left(self.codes, code)
+        if i < len(self.codes) and self.codes[i] == code:
+            return self.values[i], self.remoteness[i]
+        return None
+
+    def find(self, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Which of `codes` the segment has, and their values and remoteness (where not,
+        those of a neighbour)."""
+        import numpy as np
+
+        mine = np.asarray(self.codes, dtype=np.int64)
+        if not len(mine):
+            return np.zeros(codes.shape, dtype=bool), np.zeros(codes.shape, dtype=np.int8), \
+                np.zeros(codes.shape, dtype=np.int32)
+        at = np.minimum(np.searchsorted(mine, codes), len(mine) - 1)
+        return (mine[at] == codes, np.asarray(self.values, dtype=np.int8)[at],
+                np.asarray(self.remoteness, dtype=np.int32)[at])
+
+
+def sorted_segment(codes: np.ndarray, values: np.ndarray, remoteness: np.ndarray) -> Segment:
+    """A segment of positions given in any order."""
+    import numpy as np
+
+    order = np.argsort(codes, kind="stable")
+    return Segment(_view(codes[order], np.int64), _view(values[order], np.int8),
+                   _view(remoteness[order], np.int32))
+
+
+def _view(items: np.ndarray, dtype: type) -> memoryview:
+    """The items as a flat memoryview of `dtype` (indexing it gives Python ints)."""
+    import numpy as np
+
+    return np.ascontiguousarray(items, dtype=dtype).data
+
+
+def _members(ordered: np.ndarray, codes: np.ndarray) -> np.ndarray:
+    """Which of `codes` are in the increasing array `ordered`."""
+    import numpy as np
+
+    if not len(ordered):
+        return np.zeros(codes.shape, dtype=bool)
+    return ordered[np.minimum(np.searchsorted(ordered, codes), len(ordered) - 1)] == codes
+
+
+def _unique(items: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct items in increasing order, and how many times each occurs (by sorting:
+    NumPy's hashing `unique` is slow on numbers that share their low bits)."""
+    import numpy as np
+
+    ordered = np.sort(items)
+    starts = np.flatnonzero(_firsts(ordered))
+    return ordered[starts], np.diff(np.append(starts, len(ordered)))
+
+
+def _firsts(ordered: np.ndarray) -> np.ndarray:
+    """Where each run of equal items of a sorted array starts."""
+    import numpy as np
+
+    first = np.ones(len(ordered), dtype=bool)
+    first[1:] = ordered[1:] != ordered[:-1]
+    return first
+
+
+def _sort_pairs(keys: np.ndarray, small: np.ndarray, bound: int) -> tuple[np.ndarray, np.ndarray]:
+    """Pairs (keys[i], small[i]) sorted by key, where 0 <= small < `bound`: as one packed
+    number when the two fit in 63 bits (sorting numbers is much faster than `argsort`)."""
+    import numpy as np
+
+    shift = max(1, (bound - 1).bit_length())
+    if not len(keys) or int(keys.max()) < 1 << (63 - shift):
+        packed = keys.astype(np.int64) << shift
+        packed |= small
+        packed.sort()
+        return packed >> shift, packed & ((1 << shift) - 1)
+    order = np.argsort(keys)
+    return keys[order], small[order]
+
+
+def _gather(first: np.ndarray, items: np.ndarray, nodes: np.ndarray) -> np.ndarray:
+    """The items of every node of `nodes`, node i's being items[first[i]:first[i + 1]]."""
+    import numpy as np
+
+    starts = first[nodes]
+    counts = first[nodes + 1] - starts
+    total = int(counts.sum())
+    if total == 0:
+        return items[:0]
+    ends = np.cumsum(counts)
+    return items[np.repeat(starts - ends + counts, counts) + np.arange(total)]
+
+
+def retrograde(graph: Graph) -> tuple[np.ndarray, np.ndarray]:
+    """The value (WIN, LOSS or DRAW for the mover) and remoteness (-1 for a draw not
+    finished) of every position of `graph`, pushed out from those it fixes, remoteness by
+    remoteness."""
+    import numpy as np
+
+    n = len(graph.fixed)
+    value = graph.fixed.astype(np.int8, copy=True)
+    remoteness = graph.fixed_remoteness.astype(np.int32, copy=True)
+    pending = np.bincount(graph.parents, minlength=n)  # moves not known to lose yet
+    by_child = _sort_pairs(graph.children, graph.parents, n)[1].astype(np.int32)
+    first = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(graph.children, minlength=n), out=first[1:])
+
+    seeds = np.flatnonzero((value == WIN) | (value == LOSS))
+    seeds = seeds[np.argsort(remoteness[seeds], kind="stable")]
+    seed_levels = remoteness[seeds]
+    taken = 0  # seeds already pushed
+    level = int(seed_levels[0]) if len(seeds) else 0
+    decided = seeds[:0]
+    while True:
+        upto = int(np.searchsorted(seed_levels, level, side="right"))
+        frontier = np.concatenate([seeds[taken:upto], decided])
+        taken = upto
+        if not len(frontier):
+            if taken == len(seeds):
+                break
+            level = int(seed_levels[taken])
+            continue
+        lost = frontier[value[frontier] == LOSS]
+        won = frontier[value[frontier] == WIN]
+        winners = _gather(first, by_child, lost)
+        winners = _unique(winners[value[winners] == UNDECIDED])[0]
+        value[winners] = WIN
+        remoteness[winners] = level + 1
+        pushed = _gather(first, by_child, won)
+        pushed, times = _unique(pushed[value[pushed] == UNDECIDED])
+        pending[pushed] -= times
+        losers = pushed[pending[pushed] == 0]
+        value[losers] = LOSS
+        remoteness[losers] = level + 1
+        decided = np.concatenate([winners, losers])
+        level += 1
+    value[value == UNDECIDED] = DRAW
+    return value, remoteness
 
 
 class GenericSolver(Solver):
@@ -45,17 +247,79 @@ class GenericSolver(Solver):
     def __init__(self, game: Game, limit: int = MAX_POSITIONS) -> None:
         super().__init__(game)
         self.limit = limit
-        #: position's key -> (value for the mover, remoteness; -1 for a draw)
-        self.table: dict[Hashable, tuple[int, int]] = {}
         self._lock = threading.Lock()
         self._grundy = getattr(game, "grundy", None)
-        self._encoded = hasattr(game, "encode")
+        make_codes = getattr(game, "position_codes", None)
+        self.codes: PositionCodes | None = make_codes() if make_codes is not None else None
+        encode = self.codes.encode if self.codes is not None else getattr(game, "encode", None)
+        self._encoded = encode is not None
         #: a position's key in the table: its number when the game has one (smaller)
-        self.key: Callable[[Any], Hashable] = (
-            game.encode if self._encoded else lambda pos: pos)  # type: ignore[attr-defined]
+        self.key: Callable[[Any], Hashable] = encode if encode is not None else lambda pos: pos
+        #: positions by key (those without a number, or with one too big for an array)
+        self.table: dict[Hashable, tuple[int, int]] = {}
+        #: positions by number, in sorted arrays: the start's table first
+        self.segments: list[Segment] = []
+        #: the positions the start reaches, all of them (in the cache)
+        self._start_table: Segment | None = None
         self._cached_start = False
 
-    # --- solving ---------------------------------------------------------------------------
+    # --- the table -------------------------------------------------------------------------
+    def find(self, key: Hashable) -> tuple[int, int] | None:
+        """(value, remoteness) of the position with this key, if solved."""
+        found = self.table.get(key)
+        if found is None and self.segments and isinstance(key, int) and 0 <= key <= MAX_CODE:
+            for segment in self.segments:
+                found = segment.get(key)
+                if found is not None:
+                    break
+        return found
+
+    def find_codes(self, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Which of `codes` are solved, and their values and remoteness."""
+        import numpy as np
+
+        known = np.zeros(codes.shape, dtype=bool)
+        value = np.zeros(codes.shape, dtype=np.int8)
+        remoteness = np.zeros(codes.shape, dtype=np.int32)
+        for segment in self.segments:
+            has, v, r = segment.find(codes)
+            has &= ~known
+            known |= has
+            value[has], remoteness[has] = v[has], r[has]
+        return known, value, remoteness
+
+    def _store(self, graph: Graph, value: np.ndarray, remoteness: np.ndarray) -> None:
+        """Keep the new positions of a search: in a segment when their keys are numbers that
+        fit."""
+        import numpy as np
+
+        if graph.numbers is not None:  # keys sorted
+            new = graph.numbers < graph.new
+            at = graph.numbers[new]
+            self._add_segment(Segment(_view(np.asarray(graph.keys)[new], np.int64),
+                                      _view(value[at], np.int8),
+                                      _view(remoteness[at], np.int32)))
+            return
+        keys = graph.keys[: graph.new]
+        value, remoteness = value[: graph.new], remoteness[: graph.new]
+        if self._encoded and all(isinstance(k, int) and 0 <= k <= MAX_CODE for k in keys):
+            self._add_segment(sorted_segment(np.array(keys, dtype=np.int64), value, remoteness))
+        else:
+            self.table.update(zip(keys, zip(value.tolist(), remoteness.tolist(), strict=True),
+                                  strict=True))
+
+    def _add_segment(self, segment: Segment) -> None:
+        """Keep a segment; past `SEGMENTS_KEPT` besides the start's, merge them."""
+        import numpy as np
+
+        self.segments.append(segment)
+        if len(self.segments) > SEGMENTS_KEPT + 1:  # the start's table stays apart
+            rest = self.segments[1:]
+            self.segments[1:] = [sorted_segment(*(
+                np.concatenate([np.asarray(getattr(s, f)) for s in rest])
+                for f in ("codes", "values", "remoteness")))]
+
+    # --- searching -------------------------------------------------------------------------
     def outcome_at_end(self, pos: Any) -> int:
         """WIN, LOSS or DRAW of a finished position for the player who would move there."""
         winner = self.game.winner(pos)
@@ -63,105 +327,213 @@ class GenericSolver(Solver):
             return DRAW
         return WIN if winner == self.game.mover(pos) else LOSS
 
+    def explore(self, starts: list[Any], limit: int, stop_at_solved: bool = True) -> Graph:
+        """Every position reachable from `starts` (up to those solved already, unless
+        `stop_at_solved` is false) with its moves; raises `TooMany` past `limit` new ones."""
+        if self.codes is not None:
+            return self._explore_codes([self.codes.encode(p) for p in starts], limit,
+                                       stop_at_solved)
+        return self._explore_rules(starts, limit, stop_at_solved)
+
+    def _explore_rules(self, starts: list[Any], limit: int, stop_at_solved: bool) -> Graph:
+        """`explore` through the game's rules, one position at a time, breadth first."""
+        import numpy as np
+
+        game, key = self.game, self.key
+        index: dict[Hashable, int] = {}  # new positions from 0, solved ones from -1 down
+        keys: list[Hashable] = []
+        fixed: list[int] = []
+        fixed_rem: list[int] = []
+        parents: list[int] = []
+        children: list[int] = []
+        solved: list[tuple[Hashable, tuple[int, int]]] = []
+        queue = []
+        for pos in starts:
+            k = key(pos)
+            if k not in index:
+                index[k] = len(keys)
+                keys.append(k)
+                queue.append(pos)
+        for number, pos in enumerate(queue):  # the queue grows as the search goes
+            moves = [] if game.is_over(pos) else game.legal_moves(pos)
+            if not moves:
+                fixed.append(self.outcome_at_end(pos))
+                fixed_rem.append(0)
+                continue
+            fixed.append(UNDECIDED)
+            fixed_rem.append(-1)
+            for move in moves:
+                kid = game.play(pos, move)
+                kk = key(kid)
+                at = index.get(kk)
+                if at is None:
+                    known = self.find(kk) if stop_at_solved else None
+                    if known is not None:
+                        solved.append((kk, known))
+                        at = index[kk] = -len(solved)
+                    else:
+                        at = index[kk] = len(keys)
+                        keys.append(kk)
+                        queue.append(kid)
+                        if len(queue) > limit:
+                            raise TooMany
+                parents.append(number)
+                children.append(at)
+        kids = np.array(children, dtype=np.int64)
+        return Graph(  # the solved positions met are numbered after the new ones
+            keys=keys + [k for k, _ in solved],
+            new=len(keys),
+            fixed=np.array(fixed + [v for _, (v, _) in solved], dtype=np.int8),
+            fixed_remoteness=np.array(fixed_rem + [r for _, (_, r) in solved], dtype=np.int32),
+            parents=np.array(parents, dtype=np.int64),
+            children=np.where(kids >= 0, kids, len(keys) - 1 - kids),
+        )
+
+    def _explore_codes(self, starts: list[int], limit: int, stop_at_solved: bool) -> Graph:
+        """`explore` over arrays of position numbers with the game's `PositionCodes`, one
+        remoteness from the starts at a time. The positions of each step are numbered in
+        increasing order of their keys; the solved ones met get -1, -2, ... until the end."""
+        import numpy as np
+
+        assert self.codes is not None
+        frontier = _unique(np.array(starts, dtype=np.int64))[0]
+        seen, seen_numbers = frontier, np.arange(len(frontier), dtype=np.int64)
+        found = len(frontier)  # new positions numbered so far
+        met_solved = 0  # solved positions met so far
+        ends, parents, children, solved = [], [], [], []
+        while len(frontier):
+            base = found - len(frontier)  # the frontier's first number
+            kids, dads = [], []
+            for lo in range(0, len(frontier), CHUNK):
+                standing, rows, after = self.codes.expand(frontier[lo : lo + CHUNK])
+                ends.append(standing)
+                kids.append(after)
+                dads.append(rows + (base + lo))
+            after, dads_sorted = _sort_pairs(np.concatenate(kids), np.concatenate(dads), found)
+            first = _firsts(after)
+            distinct = after[first]
+            numbers = np.empty(len(distinct), dtype=np.int64)
+            met = _members(seen, distinct)
+            numbers[met] = seen_numbers[np.searchsorted(seen, distinct[met])]
+            fresh = ~met
+            if stop_at_solved:
+                known = np.zeros(len(distinct), dtype=bool)
+                known[fresh] = self.find_codes(distinct[fresh])[0]
+                numbers[known] = -1 - np.arange(met_solved, met_solved + int(known.sum()))
+                met_solved += int(known.sum())
+                solved.append(distinct[known])
+                fresh &= ~known
+            frontier = distinct[fresh]
+            numbers[fresh] = np.arange(found, found + len(frontier))
+            found += len(frontier)
+            if found > limit:
+                raise TooMany
+            parents.append(dads_sorted.astype(np.int32))  # numbers stay below 2**31
+            children.append(numbers[np.cumsum(first) - 1].astype(np.int32))
+            at = np.searchsorted(seen, distinct[~met])
+            seen = np.insert(seen, at, distinct[~met])
+            seen_numbers = np.insert(seen_numbers, at, numbers[~met])
+        old_codes = np.concatenate([np.zeros(0, dtype=np.int64), *solved])
+        _, old_value, old_rem = self.find_codes(old_codes)
+        standing = np.concatenate(ends)
+
+        def renumbered(numbers: np.ndarray) -> np.ndarray:  # the solved ones after the new
+            return np.where(numbers >= 0, numbers, found - 1 - numbers) if met_solved else numbers
+
+        return Graph(
+            keys=seen,
+            new=found,
+            fixed=np.concatenate([standing, old_value]),
+            fixed_remoteness=np.concatenate([np.where(standing == UNDECIDED, -1, 0), old_rem]),
+            parents=np.concatenate(parents),
+            children=renumbered(np.concatenate(children)),
+            numbers=renumbered(seen_numbers),
+        )
+
     def solve(self, starts: Iterable[Any]) -> None:
         """Solve every position reachable from `starts` that is not solved yet."""
         with self._lock:
             self._load_start_table()
-            new = [p for p in starts if self.key(p) not in self.table]
+            new = [p for p in starts if self.find(self.key(p)) is None]
             if new:
-                self.table.update(self.retrograde(new))
+                self._search(new)
 
-    def retrograde(self, starts: list[Any]) -> dict[Hashable, tuple[int, int]]:
-        """Value and remoteness, by key, of the positions reachable from `starts` that the
-        table does not hold yet (it holds every position reachable from one it holds)."""
-        game, known, key = self.game, self.table, self.key
-        parents: dict[Hashable, list[Hashable]] = {}
-        pending = {}  # moves of each position not yet known to lead to a win for the opponent
-        heap: list[tuple[int, int, Hashable]] = []  # decided positions by remoteness
-        result: dict[Hashable, tuple[int, int]] = {}
-        frontier = deque({key(p): p for p in starts}.items())
-        seen = {k for k, _ in frontier}
-        tie = count()
-        while frontier:  # breadth first
-            k, pos = frontier.popleft()
-            moves = [] if game.is_over(pos) else game.legal_moves(pos)
-            if not moves:
-                result[k] = (self.outcome_at_end(pos), 0)
-                if result[k][0] != DRAW:
-                    heapq.heappush(heap, (0, next(tie), k))
-                continue
-            pending[k] = len(moves)
-            for move in moves:
-                kid = game.play(pos, move)
-                kk = key(kid)
-                parents.setdefault(kk, []).append(k)
-                if kk not in seen and kk not in known:
-                    seen.add(kk)
-                    frontier.append((kk, kid))
-                    if len(seen) > self.limit:
-                        raise InputError(f"{game.describe()} has more than {self.limit:,} "
-                                         "positions reachable from here: too many to solve")
-        for kk in parents:  # the known positions that the new ones move to seed the search
-            if kk in known and known[kk][0] != DRAW:
-                heapq.heappush(heap, (known[kk][1], next(tie), kk))
-        while heap:
-            rem, _, k = heapq.heappop(heap)
-            value = known[k][0] if k in known else result[k][0]
-            for parent in parents.get(k, ()):
-                if parent in result:
-                    continue
-                if value == LOSS:
-                    result[parent] = (WIN, rem + 1)
-                    heapq.heappush(heap, (rem + 1, next(tie), parent))
-                elif value == WIN:
-                    pending[parent] -= 1
-                    if pending[parent] == 0:
-                        result[parent] = (LOSS, rem + 1)
-                        heapq.heappush(heap, (rem + 1, next(tie), parent))
-        for k in seen:
-            result.setdefault(k, (DRAW, -1))
-        return result
+    def _search(self, starts: list[Any]) -> None:
+        """Solve the positions reachable from `starts` and keep them (the caller holds the
+        lock)."""
+        try:
+            graph = self.explore(starts, self.limit)
+        except TooMany:
+            raise InputError(f"{self.game.describe()} has more than {self.limit:,} positions "
+                             "reachable from here: too many to solve") from None
+        self._store(graph, *retrograde(graph))
+
+    def stats(self, starts: list[Any], limit: int = MAX_POSITIONS) -> dict[str, int]:
+        """Positions reachable from `starts` and how many are won, lost and drawn for the
+        player to move, read off the table; raises `InputError` past `limit` positions."""
+        if self._grundy is not None:  # the closed form answers: no table
+            return super().stats(starts, limit)
+        import numpy as np
+
+        self.solve(starts)
+        start = self.game.start()
+        if self._start_table is not None and all(p == start for p in starts):
+            values = np.asarray(self._start_table.values)  # what the start reaches, exactly
+            if len(values) > limit:
+                raise InputError(f"more than {limit:,} reachable positions to count")
+        else:
+            try:
+                graph = self.explore(starts, limit, stop_at_solved=False)
+            except TooMany:
+                raise InputError(f"more than {limit:,} reachable positions to count") from None
+            if graph.numbers is not None:
+                values = self.find_codes(np.asarray(graph.keys))[1]
+            else:
+                found = [self.find(k) for k in graph.keys]
+                values = np.array([f[0] for f in found if f is not None], dtype=np.int8)
+        return {"positions": len(values), "win": int(np.count_nonzero(values == WIN)),
+                "loss": int(np.count_nonzero(values == LOSS)),
+                "draw": int(np.count_nonzero(values == DRAW))}
 
     # --- the start's table in the cache -------------------------------------------------------
     def _cache_key(self) -> str | None:
-        return f"generic table 1: {self.game.describe()}" if self._encoded else None
+        """The start's table's key in the cache: the rules and whose numbers the table
+        holds (None for positions without numbers)."""
+        if not self._encoded:
+            return None
+        numbers = type(self.codes) if self.codes is not None else type(self.game)
+        return (f"generic table 2: {self.game.describe()}, numbered by "
+                f"{numbers.__module__}.{numbers.__qualname__}")
 
     def _load_start_table(self) -> None:
+        """Read the start's table from the cache, or solve the start first and store it."""
         key = self._cache_key()
         if key is None or self._cached_start:
             return
         self._cached_start = True
         arrays = cache.load_flat(key)
-        if arrays is None:
-            self.table.update(self.retrograde([self.game.start()]))
-            self._save_start_table()
+        if arrays is not None:
+            self._start_table = Segment(arrays["codes"], arrays["value"], arrays["remoteness"])
+            self.segments.insert(0, self._start_table)
             return
-        self.table.update(zip(arrays["codes"], zip(arrays["value"], arrays["remoteness"],
-                                                   strict=True), strict=True))
+        self._search([self.game.start()])
+        if self.segments:  # numbers that fit in the table on disk
+            import numpy as np
 
-    def _save_start_table(self) -> None:
-        key = self._cache_key()
-        if key is None:
-            return
-        import numpy as np
-
-        try:
-            codes = np.fromiter(self.table.keys(), dtype=np.int64, count=len(self.table))
-        except OverflowError:  # numbers too big for the table on disk: kept in memory only
-            return
-        cache.save(key, {
-            "codes": codes,
-            "value": np.array([v for v, _ in self.table.values()], dtype=np.int8),
-            "remoteness": np.array([r for _, r in self.table.values()], dtype=np.int32),
-        })
+            self._start_table = start = self.segments[0]
+            cache.save(key, {"codes": np.asarray(start.codes),
+                             "value": np.asarray(start.values),
+                             "remoteness": np.asarray(start.remoteness)})
 
     # --- answers ---------------------------------------------------------------------------
     def lookup(self, pos: Any) -> tuple[int, int]:
         """(WIN/LOSS/DRAW for the mover, remoteness or -1) of `pos`, solving it if need be."""
-        found = self.table.get(self.key(pos))
+        key = self.key(pos)
+        found = self.find(key)
         if found is None:
             self.solve([pos])
-            found = self.table[self.key(pos)]
+            found = self.find(key)
+            assert found is not None
         return found
 
     def _from_grundy(self, pos: Any) -> tuple[int, int] | None:
