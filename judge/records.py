@@ -7,10 +7,18 @@ JSON is written and read in one place (`to_json`, `from_json`), and `from_json` 
 shape a results database holds: records written before games had seeds, before the results
 under perfect play were kept, before reviews knew remoteness (and said `optimal`, `slow`),
 before the bots' usage (CPU, wall time, peak memory) was kept.
+
+`ViewedGame` is the same game as a viewer receives it (the HTML report's game viewer): each
+move with its judgement, the board of every step, the result and verdict, as one typed record
+whose compact JSON (`to_json`, `from_json`) is described by the schema
+``judge/html/static/game-record.schema.json``, which the viewer's script follows.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass, field, fields
+from enum import Enum
 from typing import Any, NamedTuple
 
 from judge import verdicts
@@ -49,6 +57,12 @@ class Verdict(NamedTuple):
     def to_dict(self) -> dict[str, Any]:
         """The verdict as plain JSON-serialisable data."""
         return {"code": self.code, "message": self.message, "seat": self.seat}
+
+
+def usage_json(usage: Sequence[Usage | None]) -> list[dict[str, Any] | None]:
+    """What each bot used, by seat, as plain data (None for a player that is not a
+    process)."""
+    return [None if u is None else u.to_dict() for u in usage]
 
 
 class PlayedGame(NamedTuple):
@@ -120,7 +134,7 @@ class PlayedGame(NamedTuple):
             "stderr": list(self.stderr),
         }
         if self.usage is not None:
-            data["usage"] = [None if u is None else u.to_dict() for u in self.usage]
+            data["usage"] = usage_json(self.usage)
         data.update(key=self.key, seed=self.seed, review=[r.to_dict() for r in self.review],
                     perfect=None if self.perfect is None else list(self.perfect))
         if self.worker is not None:
@@ -158,3 +172,123 @@ class PlayedGame(NamedTuple):
                                              u["memory_bytes"], u.get("oom_killed", False))
                 for u in usage),
         )
+
+
+class Judgement(Enum):
+    """How the viewer marks a move, by the one-letter code of its JSON."""
+
+    OPTIMAL = "o"
+    SLOW = "s"
+    MISTAKE = "m"
+    #: the move that lost the game
+    LOST = "l"
+    #: the move that turned a won game into a draw
+    DREW = "d"
+    #: the move that could not be played (the illegal last move of a forfeited game)
+    ILLEGAL = "x"
+    UNJUDGED = ""
+
+
+@dataclass(frozen=True)
+class ViewedMove:
+    """One move as the viewer shows it; its JSON is the row
+    ``[move, seat, milliseconds, judgement]``, with the judgement's text last when shown."""
+
+    #: the move's wire text, printable
+    move: str
+    seat: Seat
+    #: wall milliseconds, one decimal (None in an interactive game)
+    milliseconds: float | None
+    judgement: Judgement = Judgement.UNJUDGED
+    #: the judgement in words, as `judge play` words it (empty: none shown)
+    text: str = ""
+
+    def to_json(self) -> list[Any]:
+        """The move's row."""
+        row: list[Any] = [self.move, self.seat, self.milliseconds, self.judgement.value]
+        if self.text:
+            row.append(self.text)
+        return row
+
+    @classmethod
+    def from_json(cls, row: list[Any]) -> ViewedMove:
+        """A move from its row."""
+        return cls(row[0], row[1], row[2], Judgement(row[3]), row[4] if len(row) > 4 else "")
+
+
+def _key(name: str, *, always: bool = False) -> Any:
+    """A field of `ViewedGame` written under the JSON key `name`; unless `always`, left out
+    of the JSON when None."""
+    if always:
+        return field(metadata={"json": name, "always": True})
+    return field(default=None, metadata={"json": name, "always": False})
+
+
+@dataclass(frozen=True)
+class ViewedGame:
+    """One stored game as the viewer receives it (JSON keys kept short: a run may hold many
+    games). The boards and what each move touched are the game's own drawable data."""
+
+    #: the game's number in the run (as `judge show RUN --game N` takes it)
+    number: int = _key("n", always=True)
+    #: display names by seat (the perfect player named as the run's opponent kind)
+    players: tuple[str, ...] = _key("p", always=True)
+    #: the graded seat of a grading run's game, None in a tournament or a match
+    graded: int | None = _key("g", always=True)
+    #: the start position in the game's notation
+    start: str = _key("s", always=True)
+    moves: tuple[ViewedMove, ...] = _key("m", always=True)
+    #: the board of every step (step 0 is the start), one list per key the game defines
+    boards: dict[str, list[Any]] = _key("b", always=True)
+    #: by step, the parts of the board its move touched (as the game names them)
+    touched: list[list[Any]] = _key("t", always=True)
+    #: "win", "tie", "loss" by seat, or "none" for both in a void game
+    results: tuple[str, ...] = _key("res", always=True)
+    #: how it ended, its message as shown
+    verdict: Verdict = _key("v", always=True)
+    #: the number of the first move that could not be played
+    broken: int | None = _key("x")
+    #: what each seat gets under perfect play (None: not shown, or not known)
+    perfect: tuple[str, ...] | None = _key("pf")
+    score: tuple[int, ...] | None = _key("sc")
+    final: str | None = _key("fin")
+    seed: int | None = _key("seed")
+    #: by seat, the end of a bot's stderr ("" for none)
+    stderr: tuple[str, ...] | None = _key("e")
+    #: by seat, what a bot used, as text (None for the judge's players)
+    usage: tuple[str | None, ...] | None = _key("u")
+    #: by seat, a bot's slow moves, as text ("" for none)
+    slow: tuple[str, ...] | None = _key("sl")
+
+    def to_json(self) -> dict[str, Any]:
+        """The game as the viewer reads it."""
+        data: dict[str, Any] = {}
+        for f in VIEWED_FIELDS:
+            value = getattr(self, f.name)
+            if value is None and not f.metadata["always"]:
+                continue
+            if f.name == "moves":
+                value = [m.to_json() for m in value]
+            elif isinstance(value, tuple):  # (the verdict too: a named tuple)
+                value = list(value)
+            data[f.metadata["json"]] = value
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ViewedGame:
+        """The game from what `to_json` wrote."""
+        values: dict[str, Any] = {}
+        for f in VIEWED_FIELDS:
+            value: Any = data.get(f.metadata["json"])
+            if f.name == "moves":
+                value = tuple(ViewedMove.from_json(m) for m in value)
+            elif f.name == "verdict":
+                value = Verdict(*value)
+            elif isinstance(value, list) and f.name != "touched":
+                value = tuple(value)
+            values[f.name] = value
+        return cls(**values)
+
+
+#: the fields of `ViewedGame`, in the order of its JSON
+VIEWED_FIELDS = fields(ViewedGame)

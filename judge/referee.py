@@ -12,7 +12,7 @@ from judge.analysis import MoveReview
 from judge.games.base import Game, MoveError, Seat
 from judge.players.base import Played, Player, PlayerFailure
 from judge.players.bot import BotPlayer
-from judge.records import LOSS, TIE, VOID, WIN, MoveRecord, PlayedGame, Verdict
+from judge.records import LOSS, TIE, VOID, WIN, MoveRecord, PlayedGame, Verdict, usage_json
 from judge.sandbox import Limits, Usage
 
 
@@ -64,7 +64,7 @@ class GameRecord:
             "verdict": self.verdict.to_dict(),
             "final": self.final, "score": None if self.score is None else list(self.score),
             "stderr": list(self.stderr),
-            "usage": [None if u is None else u.to_dict() for u in self.usage],
+            "usage": usage_json(self.usage),
         }
 
 
@@ -105,7 +105,7 @@ def play_game(
                 started = time.perf_counter()
                 move = player.choose(pos, last)
                 seconds = time.perf_counter() - started
-                cpu = player.last_cpu if bots[seat] else None
+                cpu = player.last_cpu if isinstance(player, BotPlayer) else None
                 moved = MoveRecord(seat, game.format_move(move, pos), seconds, cpu)
                 record.moves.append(moved)
                 record.played.append((pos, move))

@@ -13,13 +13,16 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 from judge.games.base import InputError
 from judge.plan import OPTIMAL, Plan, default_names, from_config, is_program
 
 if TYPE_CHECKING:
     from judge.records import PlayedGame
+
+#: a kind of plan (`Store.change_plan`)
+PlanT = TypeVar("PlanT", bound=Plan)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -339,15 +342,19 @@ class Store:
             )
         return int(cur.lastrowid or 0)
 
-    def change_plan(self, run_id: int, change: Callable[[Plan], Plan]) -> Plan:
-        """Replace run `run_id`'s plan by `change(plan)`, read and written in one
-        transaction (a league's members, changed while it plays); what `change` raises
-        leaves the plan as it was."""
+    def change_plan(self, run_id: int, plan_type: type[PlanT],
+                    change: Callable[[PlanT], PlanT]) -> PlanT:
+        """Replace run `run_id`'s plan, a `plan_type`, by `change(plan)`, read and written in
+        one transaction (a league's members, changed while it plays); what `change` raises
+        leaves the plan as it was, and so does `InputError` for a plan of another type."""
         with self._writing(), self.db:
             self.db.execute("BEGIN IMMEDIATE")
             kind, config = self.db.execute("SELECT kind, config FROM runs WHERE id = ?",
                                            (run_id,)).fetchone()
-            plan = change(from_config(kind, json.loads(config)))
+            stored = from_config(kind, json.loads(config))
+            if not isinstance(stored, plan_type):
+                raise InputError(f"run {run_id} is of kind {kind}, not {plan_type.kind}")
+            plan = change(stored)
             self.db.execute("UPDATE runs SET config = ? WHERE id = ?",
                             (json.dumps(plan.to_config()), run_id))
         return plan

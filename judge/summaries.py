@@ -1,5 +1,6 @@
-"""What a stored run's games add up to, for every kind of run: a grading run's rows per bot
-and per game, a tournament's standings and crosstable, a match's pentanomial and SPRT.
+"""What a stored run's games add up to, the typed rows of every kind of run: a grading run's
+rows per bot and per game, a tournament's standings and crosstable, a match's pentanomial
+and SPRT (each kind builds its own in `judge.kinds`), and a bot's line over its games.
 The tables, the HTML report and the transcripts are drawn from these typed rows; each row's
 `to_json` is what `--format json` gives of it. (The rows are named tuples: as immutable as
 frozen dataclasses, and a tenth of their cost to define, which every command pays.)"""
@@ -8,21 +9,17 @@ from __future__ import annotations
 
 import os
 import re
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from judge import similarity
-from judge.plan import GradingPlan, MatchPlan, Plan, TournamentPlan
+from judge.plan import Plan
 from judge.results import (
-    POINTS,
-    TOURNAMENT_POINTS,
     Feedback,
     compile_error,
     failure_of,
-    first_mistake,
     game_message,
     mistake_json,
     mistake_text,
@@ -320,71 +317,6 @@ def summarise(bot: str, records: list[tuple[PlayedGame, int]],
         oom_killed=sum(u.oom_killed for u in used))
 
 
-def schedule_places(plan: GradingPlan) -> dict[str, int]:
-    """Each game of a grading run by its key (which the records keep: a bot's path may hold
-    any character): its start's place in the schedule (from 0, the graded seats in turn,
-    each's starts in order), the same for every bot. A bot graded alone on these starts
-    numbers its games by it (from 1)."""
-    places = [(seat, text) for seat, texts in plan.starts.items() for text in texts]
-    return {plan.key(bot, text, seat): n for bot in plan.bots
-            for n, (seat, text) in enumerate(places)}
-
-
-def graded_games(plan: GradingPlan, records: dict[str, PlayedGame]
-                 ) -> list[tuple[str, list[tuple[PlayedGame, int]]]]:
-    """Per bot of a grading run, its games (record, the bot's seat), in the order the
-    details list them (numbered from 1 across the bots: `judge show RUN --game N`)."""
-    order = schedule_places(plan)
-
-    def place(rec: PlayedGame) -> int:
-        return order.get(rec.key or "", len(order))
-
-    return [(bot, sorted(((rec, rec.seat_of(bot)) for rec in records.values()
-                          if bot in rec.players), key=lambda rs: place(rs[0])))
-            for bot in plan.bots]
-
-
-def grading_rows(plan: GradingPlan, records: dict[str, PlayedGame]
-                 ) -> tuple[list[BotRow], list[GradedGame]]:
-    """The per-bot summaries and per-game rows of a grading run."""
-    points = POINTS[plan.game]
-    bots: list[BotRow] = []
-    games: list[GradedGame] = []
-    played = graded_games(plan, records)
-    same_file, same_mistaken = plan.identical(), same_mistakes(played)
-    same_source = similarity.groups(list(plan.compared().pairs), list(plan.bots))
-
-    def others(bot: str, groups: list[tuple[str, ...]]) -> tuple[str, ...]:
-        return next((tuple(b for b in g if b != bot) for g in groups if bot in g), ())
-
-    for bot, mine in played:
-        bots.append(summarise(bot, mine, points)._replace(
-            same_file=others(bot, same_file), same_source=others(bot, same_source),
-            same_mistakes=others(bot, same_mistaken)))
-        games.extend(GradedGame(bot, rec.start, seat + 1, rec.result_for(seat) or "void",
-                                rec.verdict.code, game_message(rec), first_mistake(rec, seat),
-                                rec.move_texts, tuple(slow_moves(rec, seat)),
-                                rec.usage[seat] if rec.usage else None)
-                     for rec, seat in mine)
-    return bots, games
-
-
-def same_mistakes(played: list[tuple[str, list[tuple[PlayedGame, int]]]]
-                  ) -> list[tuple[str, ...]]:
-    """The groups of two or more bots (of a grading run's games per bot) that made the
-    same mistakes in the same positions: each mistake its position (the start, the seat,
-    the moves before it) and its move, the same set for all of them. Bots that made no
-    mistake are no group: perfect play is the same in every correct program."""
-    groups: dict[frozenset, list[str]] = {}
-    for bot, mine in played:
-        mistakes = frozenset((rec.start, seat, tuple(rec.move_texts[:r.ply - 1]), r.move)
-                             for rec, seat in mine for r in rec.review
-                             if r.seat == seat and r.mistake)
-        if mistakes:
-            groups.setdefault(mistakes, []).append(bot)
-    return [tuple(bots) for bots in groups.values() if len(bots) > 1]
-
-
 def listed_games(records: Iterable[tuple[str, PlayedGame]], paired: bool = False
                  ) -> list[ListedGame]:
     """The games in the order given, each with the first earlier one it repeats move for
@@ -402,102 +334,8 @@ def listed_games(records: Iterable[tuple[str, PlayedGame]], paired: bool = False
     return games
 
 
-def standings(plan: TournamentPlan, records: dict[str, PlayedGame]) -> Standings:
-    """Standings (best first), crosstable and the games, from the stored records."""
-    entrants = plan.entrants
-    per_bot: dict[str, list[tuple[PlayedGame, int]]] = defaultdict(list)
-    cross: dict[str, dict[str, list[float]]] = {b: defaultdict(list) for b in entrants}
-    pairs = []
-    for key in sorted(records):
-        rec = records[key]
-        a, b = rec.players
-        per_bot[a].append((rec, 0))
-        per_bot[b].append((rec, 1))
-        res = rec.result_for(0)
-        if res is not None:
-            score = TOURNAMENT_POINTS[res]
-            pairs.append((a, b, score))
-            cross[a][b].append(score)
-            cross[b][a].append(1 - score)
-    games = listed_games((key, records[key]) for key in sorted(records))
-    from judge.ratings import fit  # NumPy: only once there are games to rate
-
-    ratings = fit(entrants, pairs) if pairs else {}
-    table = []
-    for bot in entrants:
-        row = summarise(bot, per_bot[bot], TOURNAMENT_POINTS)
-        # against other bots the most a bot can score is a win in every game played
-        row = row._replace(max_points=row.games * TOURNAMENT_POINTS["win"])
-        r = ratings.get(bot)
-        table.append(Standing(row, None if r is None else round(r.rating, 1),
-                              None if r is None else round(r.low, 1),
-                              None if r is None else round(r.high, 1)))
-    # by share of the points (a gauntlet's bots play different numbers of games), then rating
-    table.sort(key=lambda s: (-(s.row.points / s.row.games if s.row.games else 0),
-                              -(s.rating or 0)))
-    crosstable = {a: {b: sum(v) for b, v in cross[a].items()} for a in entrants}
-    identical = sum(1 for g in games if g.identical_to)
-    return Standings(table, crosstable, identical, games)
-
-
 def pair_number(key: str) -> int:
     """The pair (from 1) of a stored game's key."""
     return int(key.split("|", 1)[0])
 
 
-def match_stats(plan: MatchPlan, records: dict[str, PlayedGame]) -> MatchStats:
-    """The pentanomial of the complete pairs stored (BOT_A's view) and what follows from it
-    (see `judge.sprt.summary`), with BOT_A's wins, ties and losses in those pairs' games.
-
-    A pair with a void game (a judge error) counts for no one (`void_pairs`); a pair whose
-    second game is not stored yet is left out.
-    """
-    from judge.sprt import pair_score, pentanomial, summary  # a match's only
-
-    a = plan.bots[0]
-    by_pair: dict[int, list[PlayedGame]] = defaultdict(list)
-    for key, rec in records.items():
-        by_pair[pair_number(key)].append(rec)
-    scores = []
-    results: dict[str, int] = {"win": 0, "tie": 0, "loss": 0}
-    void = 0
-    for recs in by_pair.values():
-        if len(recs) < 2:
-            continue
-        mine = [r for rec in recs if (r := rec.result_for(rec.seat_of(a))) is not None]
-        if len(mine) < len(recs):
-            void += 1
-            continue
-        scores.append(pair_score(mine))
-        for r in mine:
-            results[r] += 1
-    return MatchStats(**summary(pentanomial(scores), plan.sprt), wins=results["win"],
-                      ties=results["tie"], losses=results["loss"], void_pairs=void)
-
-
-def ordered_records(plan: MatchPlan,
-                    records: dict[str, PlayedGame]) -> list[tuple[str, PlayedGame]]:
-    """The stored games as (key, record) in the order they were scheduled: by pair, BOT_A
-    in the first seat first. Game N of `--details` is the N-th."""
-    return sorted(records.items(), key=lambda item: (pair_number(item[0]),
-                                                     item[1].players != plan.bots))
-
-
-def match_data(plan: MatchPlan, records: dict[str, PlayedGame]
-               ) -> tuple[MatchStats, list[ListedGame]]:
-    """The match's statistics and its games, in the order they were scheduled."""
-    return match_stats(plan, records), listed_games(ordered_records(plan, records), paired=True)
-
-
-def numbered_games(plan: Plan, records: dict[str, PlayedGame]
-                   ) -> list[tuple[PlayedGame, int]]:
-    """A stored run's games in the one order every output numbers them (game N is the N-th,
-    from 1: `--details`, JSON, CSV, transcripts, the HTML report and the pages per bot,
-    Gradescope, `judge show RUN --game N` and `judge serve`'s links), each with the graded
-    bot's seat (0 in a tournament or a match): a grading run's by bot in the order given,
-    each bot's by its place in the schedule; a match's by pair; a tournament's by key."""
-    if isinstance(plan, MatchPlan):
-        return [(rec, 0) for _, rec in ordered_records(plan, records)]
-    if isinstance(plan, GradingPlan):
-        return [game for _, mine in graded_games(plan, records) for game in mine]
-    return [(records[key], 0) for key in sorted(records)]

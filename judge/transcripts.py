@@ -17,10 +17,10 @@ from typing import Any
 
 from judge import __version__
 from judge.games.base import InputError, MoveError
-from judge.plan import GradingPlan
-from judge.records import PlayedGame
+from judge.kinds import KINDS
+from judge.records import PlayedGame, usage_json
 from judge.results import Feedback, first_mistake, mistake_json, slow_json
-from judge.summaries import View, numbered_games
+from judge.summaries import View
 from judge.verdicts import JUDGE_ERROR, LOSING, MEANINGS
 
 FORMAT = "judge-transcript/1"
@@ -38,7 +38,8 @@ def transcript_lines(store: Any, run_id: int, view: View | None = None) -> Itera
     tier = plan.harness.tier
     hashes = plan.fingerprints()
     view = view or View.of(plan)
-    for number, (rec, _) in enumerate(numbered_games(plan, store.games(run_id)), 1):
+    kind = KINDS[info.kind]
+    for number, (rec, _) in enumerate(kind.numbered_games(plan, store.games(run_id)), 1):
         start = game.parse_position(rec.start)
         reviews = review(game, start, rec.move_texts) if view.feedback.solution else []
         # slow moves say which moves were not the fastest: only with the solution
@@ -55,29 +56,27 @@ def transcript_lines(store: Any, run_id: int, view: View | None = None) -> Itera
                         for s, name in enumerate(rec.players)],
             "start": rec.start,
             "moves": [
-                {"ply": i + 1, "seat": m.seat + 1, "move": m.move,
-                 "seconds": m.seconds, "cpu_seconds": m.cpu_seconds,
+                {"ply": i + 1, **m.to_dict(), "seat": m.seat + 1,
                  **({"before": reviews[i].before, "after": reviews[i].after}
                     if i < len(reviews) else {})}
                 for i, m in enumerate(rec.moves)],
             "results": list(rec.results),
             "verdict": {**rec.verdict.to_dict(), "message": view.text(rec.verdict.message)},
             "score": None if rec.score is None else list(rec.score), "final": rec.final,
-            **_lost_where(plan, rec, view),
+            **(_lost_where(plan, rec, view) if kind.grades else {}),
             **({"slow_moves": [dict(data, seat=r.seat + 1)
                                for r, data in zip(slow, slow_json(slow), strict=True)]}
                if view.feedback.solution else {}),
-            "usage": None if rec.usage is None else [None if u is None else u.to_dict()
-                                                     for u in rec.usage],
+            "usage": None if rec.usage is None else usage_json(rec.usage),
         }, separators=(",", ":"))
 
 
 def _lost_where(plan: Any, rec: PlayedGame, view: View) -> dict[str, Any]:
     """At `mistakes` feedback, which has no values to find it by, a grading run's line says
     where the graded bot lost: its `first_mistake` (`ply` and `move`, or null)."""
-    if not isinstance(plan, GradingPlan) or view.feedback is not Feedback.MISTAKES:
+    if view.feedback is not Feedback.MISTAKES:
         return {}
-    seat = next((s for s, who in enumerate(rec.players) if who in plan.bots), 0)
+    seat = next((s for s, who in enumerate(rec.players) if who in plan.players), 0)
     return {"first_mistake": mistake_json(first_mistake(rec, seat), view.feedback)}
 
 

@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 
 from judge import verdicts
-from judge.commands.run import given_up
 from judge.games import load_game
+from judge.kinds.grading import given_up
 from judge.plan import OPTIMAL
 from judge.records import MoveRecord, PlayedGame, Verdict
 from judge.referee import not_played

@@ -19,8 +19,10 @@ LAYERS = [
     ("plan", ["judge.plan"]),
     ("execute", ["judge.playing", "judge.backends", "judge.cluster", "judge.credentials"]),
     ("store", ["judge.store"]),
-    ("report", ["judge.report", "judge.results", "judge.summaries", "judge.league",
-                "judge.html", "judge.transcripts", "judge.exports"]),
+    ("rows", ["judge.report", "judge.results", "judge.summaries", "judge.league",
+              "judge.exports", "judge.html.pages", "judge.html.boards"]),
+    ("kinds", ["judge.kinds"]),
+    ("report", ["judge.html", "judge.transcripts"]),
     ("interface", ["judge.commands", "judge.web", "judge.cli", "judge.__main__"]),
 ]
 

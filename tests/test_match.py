@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from judge.commands.match import live_line, print_match
+from judge.kinds.match import live_line, match_stats, print_match
 from judge.plan import Harness, MatchPlan
 from judge.playing import game_seed
 from judge.records import PlayedGame
@@ -36,7 +36,7 @@ from judge.sprt import (
     to_pdf,
 )
 from judge.store import Store
-from judge.summaries import MatchStats, match_stats
+from judge.summaries import MatchStats
 
 ROOT = Path(__file__).resolve().parent.parent
 NIM = ROOT / "bots/nim"
@@ -468,8 +468,8 @@ def test_on_a_cluster_a_batch_fills_the_clusters_game_slots_not_the_local_jobs(
     # local job would leave 6 of them idle between SPRT checks
     import argparse
 
-    import judge.commands.match as match
     import judge.commands.runs as runs
+    import judge.kinds.match as match
     from judge.commands.runs import play
 
     batches: list[int] = []
@@ -503,7 +503,7 @@ def test_on_a_cluster_a_batch_fills_the_clusters_game_slots_not_the_local_jobs(
 
 
 def test_the_live_line_fits_the_terminal_so_it_is_redrawn_in_place(monkeypatch, capsys):
-    from judge.commands.match import Live
+    from judge.kinds.match import Live
 
     monkeypatch.setattr("shutil.get_terminal_size", lambda *a: os.terminal_size((40, 24)))
     live = Live(True)

@@ -176,8 +176,8 @@ def test_copies_of_one_program_under_two_names_are_named_when_the_run_starts(
 
 
 def test_a_bots_games_are_listed_in_the_order_of_its_starts_whatever_its_path_holds() -> None:
+    from judge.kinds.grading import graded_games
     from judge.records import PlayedGame
-    from judge.summaries import graded_games
 
     plan = GradingPlan(game="nim", bots=("x|y.py",), seats="both",
                        starts={"first": ("3 4", "1 2"), "second": ("2 2",)})

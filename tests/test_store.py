@@ -35,6 +35,21 @@ def test_unknown_run_is_an_input_error(tmp_path):
         Store(tmp_path / "r.sqlite").run(7)
 
 
+def test_a_plan_is_changed_only_as_the_type_it_is_stored_as(tmp_path):
+    from dataclasses import replace
+
+    from judge.plan import LeaguePlan
+
+    store = Store(tmp_path / "r.sqlite")
+    plan = GradingPlan(game="nim", rules="misere=off", bots=("a.py",))
+    run = store.create_run(plan)
+    with pytest.raises(InputError, match=f"run {run} is of kind run, not league"):
+        store.change_plan(run, LeaguePlan, lambda league: league)
+    changed = store.change_plan(run, GradingPlan, lambda p: replace(p, bots=("b.py",)))
+    assert changed.bots == ("b.py",)
+    assert store.run(run).plan == changed
+
+
 def test_a_file_that_is_not_a_database_is_an_input_error(tmp_path):
     bad = tmp_path / "notes.txt"
     bad.write_text("hello, this is not sqlite" * 100)

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from test_narrow import ROOT, judge
 
+from judge.kinds.grading import same_mistakes
 from judge.records import PlayedGame
-from judge.summaries import same_mistakes
 
 OPTIMAL = ROOT / "bots/nim/optimal.py"
 #: a folder name a browser would take for markup, were it not escaped

@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import html
 import math
 import os
-import random
 import re
 import shutil
 import sys
@@ -30,14 +28,12 @@ from judge.commands.options import (
 )
 from judge.commands.runs import backend_for, open_store, output_to
 from judge.games.base import InputError
-from judge.league import LeagueState, Standing
+from judge.kinds.league import Matchmaker, print_league
+from judge.league import LeagueState
 from judge.plan import OPTIMAL, BotSource, GameSpec, LeaguePlan, Member
 from judge.players.level import PREFIX, is_level, parse_level
 from judge.playing import Setup
-from judge.report import Number, render_rows, to_json, wtl
-from judge.results import failures_text
 from judge.store import Store, StoredRun
-from judge.summaries import listed_games
 
 DEFAULT_DB = "judge-results.sqlite"
 #: a bot's name in the league: letters, digits, and . _ - inside
@@ -235,7 +231,7 @@ def add_member(args: argparse.Namespace) -> int:
 
     with open_store(args.db, must_exist=True) as store:
         info = league_of(store)
-        store.change_plan(info.id, added)
+        store.change_plan(info.id, LeaguePlan, added)
     print(f"league {info.id}: added {name}")
     return 0
 
@@ -300,12 +296,11 @@ def add_version(db: str, name: str, file: str,
                            names={**plan.names, str(target): member.label})
 
         try:
-            changed = store.change_plan(info.id, added)
+            changed = store.change_plan(info.id, LeaguePlan, added)
         except BaseException:
             for path in made:  # nothing half-written
                 shutil.rmtree(path, ignore_errors=True)
             raise
-    assert isinstance(changed, LeaguePlan)
     retired = [m.label for m in plan.members if m.name == name and m.active]
     return changed.members[-1], retired
 
@@ -327,7 +322,7 @@ def issue_token(args: argparse.Namespace) -> int:
         return replace(plan, tokens={**plan.tokens, name: token_hash(token)})
 
     with open_store(args.db, must_exist=True) as store:
-        store.change_plan(league_of(store).id, with_token)
+        store.change_plan(league_of(store).id, LeaguePlan, with_token)
     print(token)
     return 0
 
@@ -348,75 +343,12 @@ def remove_member(args: argparse.Namespace) -> int:
 
     with open_store(args.db, must_exist=True) as store:
         info = league_of(store)
-        store.change_plan(info.id, removed)
+        store.change_plan(info.id, LeaguePlan, removed)
     print(f"league {info.id}: {args.name} retired")
     return 0
 
 
 # --- play ---------------------------------------------------------------------------
-
-
-class Matchmaker:
-    """The next games of a league, as arenas match them: the playable version with the
-    fewest games (stored and in flight) first, against an opponent drawn with a weight
-    that falls with the distance of their skills (a Gaussian in mu, as wide as both
-    uncertainties and the model's beta); the two games of a start with seats swapped. A
-    version on its first `fail_fast` games has no more than those in flight, so that a
-    broken one is found, and left, at once."""
-
-    def __init__(self, state: LeagueState, seed: int | None) -> None:
-        self.state = state
-        self.rng = random.Random(f"{seed}|{state.next_number}")
-        self.number = state.next_number
-        self.flight: Counter[str] = Counter()
-
-    def playable(self) -> list[str]:
-        state = self.state
-        return [m.seat for m in state.plan.active if not state.broken(m.seat)]
-
-    def batch(self, size: int) -> list[GameSpec]:
-        """Up to `size` games (pairs: an even number, but for a last odd one)."""
-        state, plan = self.state, self.state.plan
-        ready = self.playable()
-        game = plan.load_game()
-        specs: list[GameSpec] = []
-        while len(specs) < size:
-            first = plan.fail_fast
-            free = [s for s in ready if state.games_of(s) >= first or self.flight[s] < first]
-            if len(free) < 2:
-                break
-            count = {s: state.games_of(s) + self.flight[s] for s in free}
-            # two pinned anchors rate nobody: they never meet
-            rival = {s: [t for t in free if t != s and not (state.pinned(s)
-                                                            and state.pinned(t))]
-                     for s in free}
-            free = [s for s in free if rival[s]]
-            if not free:
-                break
-            low = min(count[s] for s in free)
-            a = self.rng.choice(sorted(s for s in free if count[s] == low))
-            others = rival[a]
-            b = self.rng.choices(others, [self.weight(a, s) for s in others])[0]
-            start = self.rng.choice(plan.start_positions)
-            mover = game.mover(game.parse_position(start))
-            pair = f"pair {self.number}|{start}"
-            for x, y in ((a, b), (b, a)):
-                seats = (x, y) if mover == 0 else (y, x)
-                specs.append(GameSpec(f"{self.number}|{seats[0]}|{seats[1]}|{start}", seats,
-                                      start, pair))
-                self.number += 1
-            self.flight.update((a, a, b, b))
-        return specs[:size]
-
-    def weight(self, a: str, b: str) -> float:
-        skills = self.state.skills
-        sa, sb = skills[a], skills[b]
-        beta = skills.model.beta
-        spread = 2 * beta ** 2 + sa.sigma ** 2 + sb.sigma ** 2
-        return math.exp(-(sa.mu - sb.mu) ** 2 / (2 * spread)) + 0.01
-
-    def ended(self, spec: GameSpec) -> None:
-        self.flight.subtract(spec.players)
 
 
 def play_league(args: argparse.Namespace) -> int:
@@ -517,31 +449,6 @@ def play_games(store: Store, run_id: int, state: LeagueState, backend: Backend,
 
 # --- show ---------------------------------------------------------------------------
 
-LEADERBOARD = ["rank", "name", "version", "rating", "skill", "games", "w/t/l", "accuracy",
-               "failures"]
-HISTORY = ["version", "game", "opponent", "result", "rating", "skill"]
-GAMES = ["game", "players", "start", "results", "verdict", "moves"]
-
-
-def skill_text(mu: float, sigma: float) -> str:
-    return f"{mu:.1f} ± {sigma:.1f}"
-
-
-def leaderboard_rows(table: list[Standing]) -> list[dict]:
-    rows = []
-    for rank, s in enumerate(table, 1):
-        row, m = s.row, s.member
-        failures = failures_text(row.failures, row.judge_errors)
-        rows.append({"rank": rank, "name": m.name,
-                     "version": "anchor" if m.anchor else
-                     f"v{m.version}" + ("" if m.active else " (retired)"),
-                     "rating": Number(f"{s.rating:.1f}"),
-                     "skill": skill_text(s.skill.mu, s.skill.sigma), "games": row.games,
-                     "w/t/l": wtl(row.wins, row.ties, row.losses),
-                     "accuracy": "" if row.accuracy is None else f"{100 * row.accuracy:.1f}%",
-                     "failures": f"broken: {s.broken}" if s.broken else failures})
-    return rows
-
 
 def show_league(args: argparse.Namespace) -> int:
     """Print the leaderboard, a bot's history or a pair's games."""
@@ -550,83 +457,3 @@ def show_league(args: argparse.Namespace) -> int:
             print_league(store, league_of(store), args.format, args.bot, args.pair,
                          args.retired)
     return 0
-
-
-def print_league(store: Store, info: StoredRun, fmt: str, bot: str | None = None,
-                 pair: list[str] | None = None, retired: bool = False) -> None:
-    """Print a league (also `judge show RUN`): its leaderboard, or the history of `bot`,
-    or the games of `pair`, in `fmt` (text, table, json, csv, markdown, html)."""
-    fmt = "table" if fmt == "text" else fmt
-    plan = info.plan
-    assert isinstance(plan, LeaguePlan)
-    records = store.games(info.id)
-    state = LeagueState.of(plan, records)
-    by_name = {m.name for m in plan.members}
-    for name in ([bot] if bot else []) + list(pair or []):
-        if name not in by_name:
-            raise InputError(f"there is no bot {name!r} in the league")
-    title = (f"league {info.id}: {info.game}: {len(records)} games, "
-             f"{len(plan.active)} bots (confinement {plan.harness.tier})")
-    labels = plan.display_names()
-    tables: dict[str, tuple[list[dict], list[str]]] = {}
-    data: dict = {"league": info.id, "game": info.game, "games": len(records),
-                  "running": store.running(info.id)}
-    if bot:
-        versions = [m for m in plan.members if m.name == bot]
-        standings = [state.standing(m) for m in versions]
-        tables["versions"] = (leaderboard_rows(standings), LEADERBOARD[1:])
-        steps = [(m, step) for m in versions for step in state.history.get(m.seat, [])]
-        tables["history"] = ([{"version": m.label, **step.to_json(),
-                               "opponent": labels.get(step.opponent, step.opponent),
-                               "rating": Number(f"{step.rating:.1f}"),
-                               "skill": skill_text(step.mu, step.sigma)}
-                              for m, step in steps], HISTORY)
-        data.update(bot=bot, versions=[s.to_json() for s in standings],
-                    history={m.label: [dict(step.to_json(), opponent=labels.get(
-                        step.opponent, step.opponent))
-                        for step in state.history.get(m.seat, [])] for m in versions})
-    elif pair:
-        a, b = ([m.seat for m in plan.members if m.name == n] for n in pair)
-        found = sorted(((key, rec) for x in a for y in b
-                        for key, rec in state.pair_games(x, y)),
-                       key=lambda kr: int(kr[0].split("|", 1)[0]))
-        listed = listed_games(found)
-        rows = [dict(g.to_json(), game=int(g.key.split("|", 1)[0]),
-                     players=" vs ".join(labels.get(p, p) for p in g.players),
-                     results="-".join(g.results), moves=" ".join(g.moves))
-                for g in listed]
-        tables["games"] = (rows, GAMES)
-        data.update(pair=list(pair), games_of_pair=[
-            dict(g.to_json(), players=[labels.get(p, p) for p in g.players])
-            for g in listed])
-    else:
-        table = state.leaderboard(retired)
-        tables["leaderboard"] = (leaderboard_rows(table), LEADERBOARD)
-        data["leaderboard"] = [dict(s.to_json(), rank=n) for n, s in enumerate(table, 1)]
-    if fmt == "json":
-        sys.stdout.write(to_json(data))
-    elif fmt == "html":
-        sys.stdout.write(html_page(title, tables))
-    elif fmt == "csv":
-        rows, headers = list(tables.values())[-1]
-        sys.stdout.write(render_rows(rows, "csv", headers))
-    else:
-        sys.stdout.write(title + "\n")
-        for name, (rows, headers) in tables.items():
-            heading = f"{name}:\n" if len(tables) > 1 else ""
-            sys.stdout.write(f"\n{heading}" + render_rows(rows, fmt, headers))
-
-
-def html_page(title: str, tables: dict[str, tuple[list[dict], list[str]]]) -> str:
-    """One self-contained page of the tables."""
-    parts = [f"<!doctype html>\n<html><head><meta charset='utf-8'><title>"
-             f"{html.escape(title)}</title><style>body{{font-family:sans-serif}}"
-             f"table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;"
-             f"padding:2px 6px}}</style></head><body><h1>{html.escape(title)}</h1>"]
-    for name, (rows, headers) in tables.items():
-        parts.append(f"<h2>{html.escape(name)}</h2><table><tr>"
-                     + "".join(f"<th>{html.escape(h)}</th>" for h in headers) + "</tr>")
-        parts.extend("<tr>" + "".join(f"<td>{html.escape(str(row.get(h, '')))}</td>"
-                                      for h in headers) + "</tr>" for row in rows)
-        parts.append("</table>")
-    return "".join(parts) + "</body></html>\n"

@@ -5,11 +5,7 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
-import sys
-from typing import TYPE_CHECKING
 
-from judge.backends import Backend
 from judge.commands.inputs import (
     NothingToGrade,
     check_bots,
@@ -25,31 +21,11 @@ from judge.commands.options import (
     add_output_options,
     remember_defaults,
 )
-from judge.commands.runs import RunKind, execute, run_state
+from judge.commands.runs import RunKind, execute
 from judge.games.base import InputError
-from judge.plan import OPTIMAL, GameSpec, MatchPlan, Plan, is_program
+from judge.plan import OPTIMAL, MatchPlan, is_program
 from judge.players.level import PREFIX, is_level, parse_level
-from judge.report import (
-    Fit,
-    Number,
-    plural,
-    printable_line,
-    render_rows,
-    render_table,
-    rules_line,
-    shortened,
-    to_json,
-    wrapped,
-    write_tables,
-    wtl,
-)
-from judge.results import compile_error, compile_errors_text
 from judge.sprt import DEFAULTS, SprtParams, parse_sprt
-from judge.store import Store
-from judge.summaries import MatchStats, match_data, match_stats
-
-if TYPE_CHECKING:
-    from judge.records import PlayedGame
 
 #: the names of the perfect player among the bots (its kind: `--opponent`, or tricky)
 PERFECT = (OPTIMAL, "tricky")
@@ -57,10 +33,6 @@ PERFECT = (OPTIMAL, "tricky")
 DEFAULT_SPRT = " ".join(f"{k}={v:g}" for k, v in DEFAULTS.items())
 #: --max-games when it is not given
 DEFAULT_MAX_GAMES = 2000
-#: pairs scheduled at once, per job: the SPRT is checked between batches
-PAIRS_PER_JOB = 2
-
-
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the `match` subcommand."""
     p = sub.add_parser(
@@ -85,8 +57,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "or one of them 'optimal' (the perfect player of --opponent) or 'tricky'; "
                    "or a weaker level, level:N from 0 (random play) to 10 (perfect play)")
     p.add_argument("--starts", metavar="FILE",
-                   help="start positions, one per line (default: the tournament's: for "
-                   "Ioiwari the 51 standard starts up to rotation, for Nim and Chopsticks 12)")
+                   help="start positions, one per line (default: the tournament's, which "
+                   "the game chooses: 12 of its test positions unless it says otherwise)")
     p.add_argument("--sprt", metavar='"elo0=E0 elo1=E1 alpha=A beta=B"', default=None,
                    help="the test, in logistic Elo of BOT_A over BOT_B: H0 Elo = elo0 "
                    "against H1 Elo = elo1, error rates alpha and beta; keys left out keep "
@@ -153,217 +125,4 @@ def new_plan(args: argparse.Namespace) -> tuple[MatchPlan, list[str]]:
 def run(args: argparse.Namespace) -> int:
     """Play (or resume) a match and print its result."""
     return execute(args, RunKind(
-        "match", ("--game", "--rules", "--starts", "--sprt", "--max-games"), new_plan,
-        print_match, Pairs))
-
-
-def live_line(stats: MatchStats) -> str:
-    """One line of a match's state: pairs, pentanomial, Elo, LOS, LLR and its bounds."""
-    lower, upper = stats.llr_bounds
-    ptnml = " ".join(map(str, stats.pentanomial))
-    elo = ("Elo -" if stats.elo is None
-           else f"Elo {stats.elo:+.1f} ± {stats.elo_error:.1f}, LOS {100 * stats.los:.1f}%")
-    return (f"{stats.pairs} pairs, ptnml(0-2) {ptnml}, {elo}, LLR {stats.llr:.2f} "
-            f"[{lower:.2f}, {upper:.2f}]")
-
-
-class Live:
-    """The match's state on one line of stderr, redrawn as pairs end (a terminal only)."""
-
-    def __init__(self, enabled: bool) -> None:
-        self.enabled = enabled
-        self.line = ""
-
-    def show(self, stats: MatchStats) -> None:
-        """Redraw the line (when it changed), cut to the terminal's width: a line that
-        wrapped would not be redrawn in place but printed anew at every pair."""
-        line = live_line(stats)
-        width = shutil.get_terminal_size().columns - 1
-        if len(line) > width:
-            line = line[:max(width - 1, 0)] + "…"
-        if self.enabled and line != self.line:
-            sys.stderr.write(f"\r{line}\x1b[K")
-            sys.stderr.flush()
-            self.line = line
-
-    def end(self) -> None:
-        """Leave the line as it is and go on below it."""
-        if self.line:
-            sys.stderr.write("\n")
-            sys.stderr.flush()
-            self.line = ""
-
-
-class Pairs:
-    """A match's games: batches of pairs, until the SPRT decides or the match has played
-    its --max-games, with the match's state on one line of stderr.
-
-    The pairs are numbered in one fixed sequence (`MatchPlan.pair_games`), so a resumed
-    match plays the games missing from the batches already begun, then goes on where it
-    stopped. The SPRT is checked before each batch, of `PAIRS_PER_JOB` pairs per game slot
-    of the backend (this machine's jobs, or the cluster's workers).
-    """
-
-    def __init__(self, plan: Plan, store: Store, run_id: int, backend: Backend) -> None:
-        assert isinstance(plan, MatchPlan)
-        self.plan = plan
-        self.per_batch = max(1, PAIRS_PER_JOB * backend.slots)
-        self.pair = 0
-        self.records: dict[str, PlayedGame] = {}
-        self.live = Live(sys.stderr.isatty())
-
-    def header(self, run_id: int, store: Store, done: set[str]) -> str:
-        self.records.update(store.games(run_id))  # the run is held: read once
-        plan = self.plan
-        a, b = (plan.shown_name(who) for who in plan.bots)
-        return (f"match {run_id}: {plan.game}: {a} vs {b}, SPRT {plan.sprt.text()}, at most "
-                f"{plan.max_games} games, {len(self.records)} stored, seed {plan.seed}, "
-                f"confinement {plan.harness.tier} ({store.path})")
-
-    def next(self, done: set[str]) -> list[GameSpec]:
-        max_pairs = self.plan.max_games // 2
-        while True:
-            stats = match_stats(self.plan, self.records)
-            self.live.show(stats)
-            if stats.decision is not None or self.pair >= max_pairs:
-                return []
-            end = min(self.pair + self.per_batch, max_pairs)
-            specs = [spec for n in range(self.pair, end)
-                     for spec in self.plan.pair_games(n) if spec.key not in done]
-            self.pair = end
-            if specs:
-                return specs
-
-    def stored(self, spec: GameSpec, record: PlayedGame) -> None:
-        self.records[spec.key] = record
-        if self.live.enabled:
-            self.live.show(match_stats(self.plan, self.records))
-
-    def stored_text(self, done: int) -> str:
-        return str(done)
-
-    def close(self) -> None:
-        self.live.end()  # the live line ends before any message below it
-
-
-def decision_text(plan: MatchPlan, data: MatchStats, state: str) -> str:
-    """What the SPRT concluded, in words."""
-    p = plan.sprt
-    a, b = (plan.shown_name(who) for who in plan.bots)
-    lower, upper = data.llr_bounds
-    if data.decision == "H1":
-        return (f"H1 accepted: {a} is stronger than {b} (Elo {p.elo1:g} rather than "
-                f"{p.elo0:g}; LLR {data.llr:.2f} >= {upper:.2f})")
-    if data.decision == "H0":
-        return (f"H0 accepted: {a} is not stronger than {b} by {p.elo1:g} Elo (Elo "
-                f"{p.elo0:g} rather than {p.elo1:g}; LLR {data.llr:.2f} <= {lower:.2f})")
-    if state == "finished":
-        return (f"no decision: --max-games {plan.max_games} reached with LLR "
-                f"{data.llr:.2f} inside ({lower:.2f}, {upper:.2f})")
-    return f"no decision yet (the match is {state})"
-
-
-#: the match at 80 columns: the bots in the heading, wins, ties and losses in one column,
-#: the interval, the bounds and the decision in the SPRT's line below
-NARROW_MATCH = (["pairs", "w/t/l", "pentanomial", "score", "elo", "los", "llr"], Fit({}))
-#: the games at 80 columns (as a tournament's, with the pair)
-NARROW_GAMES = (["game", "pair", "players", "results", "moves"],
-                Fit({"moves": "text", "players": "text", "results": "text"}))
-
-
-def print_match(store: Store, run_id: int, fmt: str, details: bool,
-                output_dir: str | None = None, wide: bool = False,
-                report: bool = True) -> list[str]:
-    """Print a stored match (CSV: one table); a `table` fits 80 columns unless `wide`.
-    With `output_dir`, every table is written there as a file, and the match printed only
-    if `report`; returns the names of the files."""
-    info = store.run(run_id)
-    plan = info.plan
-    assert isinstance(plan, MatchPlan)
-    records = store.games(run_id)
-    data, listed = match_data(plan, records)
-    state = run_state(store, info, len(records))
-    # a bot that did not compile: the compiler's message once, not in each of its games
-    errors = [(plan.shown_name(who),
-               compile_error([(rec, rec.seat_of(who)) for rec in records.values()]))
-              for who in plan.bots]
-    if fmt == "html":
-        from judge.html import render_report
-
-        sys.stdout.write(render_report(store, run_id))
-        return []
-    if fmt not in ("table", "json", "csv", "markdown"):
-        raise InputError(f"a match is shown as table, json, csv, markdown or html, not {fmt}")
-    if fmt == "json":
-        sys.stdout.write(to_json({"run": run_id, "game": info.game, "state": state,
-                                  "seed": plan.seed, "tier": plan.harness.tier,
-                                  "bots": [plan.shown_name(who) for who in plan.bots],
-                                  "opponent": plan.opponent,
-                                  "sprt": plan.sprt.to_dict(),
-                                  "max_games": plan.max_games,
-                                  "compile_errors": {bot: error for bot, error in errors
-                                                     if error},
-                                  **data.to_json(),
-                                  "games": [{"game": n, **g.to_json()}
-                                            for n, g in enumerate(listed, 1)]}))
-        return []
-    a, b = (plan.shown_name(who) for who in plan.bots)
-    interval = "" if data.elo is None else f"[{data.elo_low:.1f}, {data.elo_high:.1f}]"
-    row = {"bot_a": a, "bot_b": b, "pairs": data.pairs, "games": len(records),
-           "wins": data.wins, "ties": data.ties, "losses": data.losses,
-           "pentanomial": " ".join(map(str, data.pentanomial)),
-           "score": "" if data.score is None else f"{data.score:.3f}",
-           "elo": "" if data.elo is None else f"{data.elo:+.1f} ± {data.elo_error:.1f}",
-           "interval": interval,
-           "los": "" if data.los is None else f"{100 * data.los:.1f}%",
-           "llr": Number(f"{data.llr:.2f}"),
-           "bounds": f"[{data.llr_bounds[0]:.2f}, {data.llr_bounds[1]:.2f}]",
-           "decision": data.decision or "", "w/t/l": wtl(data.wins, data.ties, data.losses)}
-    games = [dict(g.to_json(), game=n,
-                  players=" vs ".join(plan.shown_name(who) for who in g.players),
-                  results="-".join(g.results), moves=", ".join(g.moves))
-             for n, g in enumerate(listed, 1)]
-    tables = {
-        "match": ([row], ["bot_a", "bot_b", "pairs", "games", "wins", "ties", "losses",
-                          "pentanomial", "score", "elo", "interval", "los", "llr", "bounds",
-                          "decision"]),
-        "games": (games, ["game", "pair", "key", "players", "results", "verdict", "message",
-                          "moves"]),
-    }
-    written = [] if output_dir is None else write_tables(output_dir, fmt, tables)
-    if not report:
-        return written
-    if fmt == "csv":  # one table: the games with --details, else the match
-        sys.stdout.write(render_table(tables["games" if details else "match"], fmt))
-        return written
-    narrow = fmt == "table" and not wide
-    if narrow:
-        a, b = (shortened(printable_line(name), 36, keep_end=True) for name in (a, b))
-        sys.stdout.write(f"match {run_id}: {plan.game} (seed {plan.seed}, confinement "
-                         f"{plan.harness.tier})\n{rules_line(info.game)}{a} vs {b}\n"
-                         f"wins, ties, losses and Elo are {a}'s\n")
-        sys.stdout.write(render_rows([row], fmt, *NARROW_MATCH))
-    elif fmt == "table":
-        sys.stdout.write(f"match {run_id}: {info.game} (seed {plan.seed}, "
-                         f"confinement {plan.harness.tier}); wins, ties, losses and Elo "
-                         f"are {a}'s\n")
-    if not narrow:
-        sys.stdout.write(render_table(tables["match"], fmt))
-    sys.stdout.write(compile_errors_text((shortened(who, 64, keep_end=True) if narrow else who,
-                                          error) for who, error in errors))
-    sprt = f"SPRT {plan.sprt.text()} (pentanomial, logistic Elo):"
-    decision = decision_text(plan, data, state)
-    sys.stdout.write(f"\n{sprt}\n{wrapped(decision)}" if narrow else f"\n{sprt} {decision}\n")
-    if data.void_pairs:
-        sys.stdout.write(f"{plural(data.void_pairs, 'pair')} had a void game (judge error) "
-                         f"and count for neither bot\n")
-    if details:
-        sys.stdout.write("\n")
-        if narrow:
-            from judge.commands.tournament import write_narrow_games
-
-            write_narrow_games(games, [tuple(map(plan.shown_name, g.players)) for g in listed],
-                               [(g.results, g.verdict) for g in listed], NARROW_GAMES)
-        else:
-            sys.stdout.write(render_table(tables["games"], fmt))
-    return written
+        "match", ("--game", "--rules", "--starts", "--sprt", "--max-games"), new_plan))

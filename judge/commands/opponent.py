@@ -54,7 +54,8 @@ def run(args: argparse.Namespace) -> int:
         def choose(p: Any) -> Any:
             return tricky_move(solver, p)
     else:
-        choose = solver.choose
+        def choose(p: Any) -> Any:
+            return solver.choose(p)
     you = (game.mover(pos) + args.seat - 1) % 2
     if game.mover(pos) != you and not game.is_over(pos):
         pos = game.play(pos, choose(pos))

@@ -19,11 +19,11 @@ def add_game_options(p: argparse.ArgumentParser, required: bool = True) -> None:
     # the registry itself, not its names: a built-in game is then checked without reading
     # every installed package's entry points, which `judge games` lists
     p.add_argument("--game", required=required, choices=GAMES, type=str.lower,
-                   metavar="GAME", help="the game: ioiwari, nim, chopsticks, tictactoe, "
-                   "octal, connect4 or another installed one (judge games lists them)")
+                   metavar="GAME", help="the game: any installed one (judge games lists "
+                   "them, with their rules, variants, points and position notation)")
     p.add_argument("--rules", default="", metavar='"KEY=VALUE ..."',
-                   help="rule options, e.g. 'misere=on' for Nim or 'hands=2/3 fingers=4 "
-                   "split=on' for Chopsticks (all keys: see protocols/<game>.md)")
+                   help="rule options of the game, KEY=VALUE tokens (judge games lists each "
+                   "game's keys and defaults; protocols/<game>.md says what they mean)")
 
 
 DEFAULT_DB = "judge-results.sqlite"

@@ -12,20 +12,20 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, redirect_stdout
 from pathlib import Path
-from typing import Any, NamedTuple, Protocol
+from typing import NamedTuple
 
 from judge import verdicts
 from judge.backends import Backend, BackendLost, LocalPool, plays_here
 from judge.commands.inputs import jobs_from
 from judge.commands.options import refuse_with_resume
 from judge.exits import ExitStatus
-from judge.exports import Gradescope
 from judge.games.base import InputError, Stopped
-from judge.plan import GameSpec, Plan
+from judge.kinds import KINDS
+from judge.kinds.base import Output, Schedule, resume_hint, run_state
+from judge.plan import Plan
 from judge.playing import Setup
 from judge.report import plural, printable_line
-from judge.results import Feedback
-from judge.store import Store, StoredRun
+from judge.store import Store
 
 
 @contextmanager
@@ -100,7 +100,7 @@ def check_output_dir(folder: str | None, fmt: str = "table", kind: str = "run") 
     if fmt not in FOLDER_FORMATS:
         raise InputError("--output-dir writes tables (--format csv, markdown or table), or "
                          "a page per bot (html), or a NAME.json per bot (gradescope)")
-    if fmt == "html" and kind not in ("run", ""):
+    if fmt == "html" and kind and not KINDS[kind].grades:
         raise InputError(f"--output-dir with --format html writes a grading run's page per "
                          f"bot: a {kind}'s page is one, give --output FILE")
     path = Path(folder)
@@ -132,20 +132,20 @@ def resumed(store: Store, run_id: int, kind: str) -> Plan:
 def storing(store: Store, run_id: int, stored: Callable[[], str]) -> Iterator[None]:
     """Hold run `run_id` while the block plays and stores its games (one judge plays a run
     at a time), and mark it finished when the block ends well. A stop says how many games
-    are kept (`stored()`: "12" or "12 of 357") and how to resume; a database held up too
+    are kept (`stored()`: "12 games" or "12 of 357 games") and how to resume; a database held up too
     long, or a backend that could not go on, is a one-line error."""
     store.lock_run(run_id)
     try:
         yield
     except KeyboardInterrupt:
-        print(f"judge: stopped with {plural(stored(), 'game')} stored; "
+        print(f"judge: stopped with {stored()} stored; "
               f"{resume_hint(store, store.run(run_id))}", file=sys.stderr)
         raise
     except sqlite3.OperationalError as exc:  # e.g. locked by another program for too long
         raise InputError(f"cannot store a game in {store.path}: {exc}; the games stored so "
                          f"far are kept: {resume_hint(store, store.run(run_id))}") from None
     except BackendLost as exc:  # a killed worker process, a cluster that went
-        raise Stopped(f"{exc}; stored: {plural(stored(), 'game')}; "
+        raise Stopped(f"{exc}; stored: {stored()}; "
                       f"{resume_hint(store, store.run(run_id))}") from None
     else:
         store.finish(run_id)
@@ -164,118 +164,9 @@ def exit_status(store: Store, run_id: int, skipped: bool) -> int:
     return ExitStatus.SKIPPED if skipped else ExitStatus.OK
 
 
-def resume_hint(store: Store, info: StoredRun) -> str:
-    """How to continue the stored run `info` (its kind is the command's name)."""
-    return f"continue with: judge {info.kind} --resume {info.id} --db {store.path}"
-
-
-def run_state(store: Store, info: StoredRun, stored: int) -> str:
-    """``finished``, ``running`` (a judge plays it now), or ``interrupted`` with a warning on
-    stderr: the figures are partial."""
-    if info.finished:
-        return "finished"
-    if store.running(info.id):
-        print(f"judge: note: {info.kind} {info.id} is being played right now: these "
-              f"results are partial ({plural(stored, 'game')} stored so far)", file=sys.stderr)
-        return "running"
-    print(f"judge: warning: {info.kind} {info.id} was interrupted: these results are "
-          f"partial ({plural(stored, 'game')} stored); {resume_hint(store, info)}", file=sys.stderr)
-    return "interrupted"
-
-
-class Schedule(Protocol):
-    """What a kind of run plays next, and how its progress shows."""
-
-    def header(self, run_id: int, store: Store, done: set[str]) -> str:
-        """The line on stderr before the games (the run, its games, its tier, its store)."""
-        ...
-
-    def next(self, done: set[str]) -> list[GameSpec]:
-        """The games to play next, given the keys of those stored; none: the run is over."""
-        ...
-
-    def stored(self, spec: GameSpec, record: Any) -> None:
-        """A game ended and was stored."""
-        ...
-
-    def stored_text(self, done: int) -> str:
-        """How many games are stored, in words ("12" or "12 of 357")."""
-        ...
-
-    def close(self) -> None:
-        """The games are over (or stopped): end the progress shown."""
-        ...
-
-
-class AllGames:
-    """Every game of the plan's schedule that is not stored yet, at once, with a progress
-    bar on a terminal (a grading run, a tournament)."""
-
-    def __init__(self, plan: Plan, store: Store, run_id: int) -> None:
-        self.plan, self.store, self.run_id = plan, store, run_id
-        self.specs = plan.schedule()
-        self.bar: Any = None
-
-    def header(self, run_id: int, store: Store, done: set[str]) -> str:
-        todo = sum(s.key not in done for s in self.specs)
-        seed = f", seed {self.plan.seed}" if self.plan.seed is not None else ""
-        return (f"{self.plan.kind} {run_id}: {self.plan.game}: "
-                f"{plural(len(self.specs), 'game')}, "
-                f"{todo} to play{seed}, confinement {self.plan.harness.tier} ({store.path})")
-
-    def next(self, done: set[str]) -> list[GameSpec]:
-        return self.counted([s for s in self.specs if s.key not in done], done)
-
-    def counted(self, specs: list[GameSpec], done: set[str]) -> list[GameSpec]:
-        """`specs`, the progress bar shown (on a terminal) from the first batch of the run
-        to its last game (the games not in `done` when it starts)."""
-        if specs and self.bar is None and sys.stderr.isatty():
-            from tqdm import tqdm
-
-            self.bar = tqdm(total=len(self.specs) - len(done), unit="game", file=sys.stderr,
-                            dynamic_ncols=True)
-        return specs
-
-    def stored(self, spec: GameSpec, record: Any) -> None:
-        if self.bar is not None:
-            self.bar.update(1)
-
-    def stored_text(self, done: int) -> str:
-        return f"{done} of {len(self.specs)}"
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.close()
-            self.bar = None
-
-
-class Output(NamedTuple):
-    """What a rendering lets through (`--feedback`, `--share`) and how Gradescope's tests
-    are cut: built once from the command line, turned into the run's
-    `judge.summaries.View` by the renderer."""
-
-    feedback: Feedback = Feedback.FULL
-    share: bool = False
-    #: how Gradescope's results.json is cut and shown
-    gradescope: Gradescope = Gradescope()
-
-    @classmethod
-    def of(cls, args: argparse.Namespace) -> Output:
-        """The choice the command line made (the defaults where it has no such options)."""
-        return cls(Feedback(getattr(args, "feedback", None) or "full"),
-                   bool(getattr(args, "share", False)),
-                   Gradescope(getattr(args, "gradescope_tests", None) or "game",
-                              getattr(args, "gradescope_visibility", None) or "visible"))
-
-    def view(self, plan: Plan) -> Any:
-        """The `judge.summaries.View` of `plan`'s run."""
-        from judge.summaries import View
-
-        return View.of(plan, self.feedback, self.share)
-
-
 class RunKind(NamedTuple):
-    """What a kind of stored run brings to `execute`."""
+    """What a command that plays a kind of stored run brings to `execute` (the kind itself,
+    its schedule and its rendering, is `judge.kinds.KINDS[kind]`)."""
 
     #: its command (and the run's kind in the database)
     kind: str
@@ -284,12 +175,6 @@ class RunKind(NamedTuple):
     #: the plan of a new run from the arguments, and the messages of bots skipped (their
     #: language not installed here)
     build: Callable[[argparse.Namespace], tuple[Plan, list[str]]]
-    #: print a stored run: (store, run, format, details, output folder, tables in full,
-    #: the report printed too); returns the names of the files written in the folder
-    render: Callable[[Store, int, str, bool, str | None, bool, bool], list[str]]
-    #: what it plays next, given its store and backend
-    schedule: Callable[[Plan, Store, int, Backend], Schedule] = \
-        lambda plan, store, run_id, backend: AllGames(plan, store, run_id)
 
 
 def execute(args: argparse.Namespace, kind: RunKind) -> int:
@@ -321,12 +206,37 @@ def execute(args: argparse.Namespace, kind: RunKind) -> int:
 
             sandbox_context().warm()  # games played here: their slots made ready meanwhile
         store = open_store(args.db)  # only now: a refused command leaves no database behind
+    schedule = KINDS[kind.kind].schedule
+    assert schedule is not None
     with store:  # closed however the command ends (Ctrl-C, SIGTERM, an error): left whole
         run_id = store.create_run(plan) if args.resume is None else args.resume
-        play(store, run_id, plan, backend, kind.schedule(plan, store, run_id, backend))
-        rendered(args, lambda report: kind.render(store, run_id, args.format, args.details,
-                                                  args.output_dir, args.wide, report))
+        play(store, run_id, plan, backend, schedule(plan, store, run_id, backend))
+        rendered(args, lambda report: render_stored(store, run_id, args, report))
         return exit_status(store, run_id, bool(skipped))
+
+
+def render_stored(store: Store, run_id: int, args: argparse.Namespace, report: bool
+                  ) -> list[str]:
+    """Stored run `run_id` as `args` ask, by its kind: its HTML report (`judge.html`; with
+    --output-dir a page per bot), or its kind's text; writes the files of --output-dir
+    (their names returned) and, if `report`, prints the run."""
+    info = store.run(run_id)
+    kind = KINDS[info.kind]
+    output = Output.of(args)
+    if args.format != "html" or kind.page is None:
+        return kind.text(store, run_id, args.format, args.details, args.output_dir,
+                         args.wide, report, output)
+    from judge.html import render_pages, render_report
+    from judge.report import write_files
+
+    records = store.games(run_id)
+    run_state(store, info, len(records))  # a partial run's warning
+    view = output.view(info.plan)
+    written = [] if args.output_dir is None else write_files(  # a page per bot, and an index
+        args.output_dir, render_pages(store, run_id, view))
+    if report:
+        sys.stdout.write(render_report(store, run_id, view, records=records))
+    return written
 
 
 def backend_for(args: argparse.Namespace, plan: Plan) -> Backend:

@@ -13,21 +13,21 @@ from typing import Any
 
 from judge.commands.inputs import check_export
 from judge.commands.options import EXPORTS, add_feedback_options, add_output_options
-from judge.commands.run import print_run
 from judge.commands.runs import (
     Output,
     check_output,
     check_output_dir,
     open_store,
     output_to,
+    render_stored,
     rendered,
 )
 from judge.exits import ExitStatus
 from judge.games.base import InputError
+from judge.kinds import KINDS
 from judge.report import Fit, printable_line, render_rows, to_json
 from judge.similarity import THRESHOLD, Comparison
 from judge.store import Store
-from judge.summaries import numbered_games
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -107,7 +107,7 @@ def show(args: argparse.Namespace) -> int:
         info = store.run(args.run_id)
         refuse_outside_grading(info.kind, args)
         check_export(args.format, len(info.plan.players), args.output_dir)
-        rendered(args, lambda report: render_run(store, info.kind, args, report))
+        rendered(args, lambda report: render_stored(store, args.run_id, args, report))
     return 0
 
 
@@ -204,28 +204,6 @@ def _show(store: Store, args: argparse.Namespace) -> int:
     return 0
 
 
-def render_run(store: Store, kind: str, args: argparse.Namespace, report: bool) -> list[str]:
-    """Run `args.run_id` (of `kind`) as `args` ask: the files of --output-dir (their names
-    returned) and, if `report`, the run printed."""
-    if kind == "match":
-        from judge.commands.match import print_match
-
-        return print_match(store, args.run_id, args.format, args.details, args.output_dir,
-                           args.wide, report)
-    if kind == "league":
-        from judge.commands.league import print_league
-
-        print_league(store, store.run(args.run_id), args.format)
-        return []
-    if kind == "tournament":
-        from judge.commands.tournament import print_tournament
-
-        return print_tournament(store, args.run_id, args.format, args.details,
-                                args.output_dir, args.wide, report)
-    return print_run(store, args.run_id, args.format, args.details, args.output_dir,
-                     args.wide, Output.of(args), report)
-
-
 def refuse_outside_grading(kind: str, args: argparse.Namespace) -> None:
     """Refuse what only a grading run's results take (--feedback, --share, the exports, a
     page per bot) for another kind of run, and --feedback or --share with --game N (which
@@ -235,7 +213,7 @@ def refuse_outside_grading(kind: str, args: argparse.Namespace) -> None:
               ("--output-dir with --format html",
                bool(args.output_dir) and args.format == "html")]
     asked = [flag for flag, given in chosen if given]
-    if asked and kind != "run":
+    if asked and not KINDS[kind].grades:
         raise InputError(f"{', '.join(asked)}: only for a grading run's results, and run "
                          f"{args.run_id} is a {kind}")
     if args.game_number is not None and (args.feedback != "full" or args.share):
@@ -249,7 +227,7 @@ def replay_text(store: Any, run_id: int, number: int) -> str:
 
     info = store.run(run_id)
     plan = info.plan
-    listed = numbered_games(plan, store.games(run_id))
+    listed = KINDS[info.kind].numbered_games(plan, store.games(run_id))
     if not 1 <= number <= len(listed):
         raise InputError(f"run {run_id} has {len(listed)} stored games: give --game 1 to "
                          f"{len(listed)}" if listed else f"run {run_id} has no stored games")

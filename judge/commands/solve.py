@@ -20,21 +20,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "solve",
         help="value, remoteness and best moves of positions",
-        description="Solve positions with perfect play. The value is for the player to move: "
-        "win/loss/draw, or for Ioiwari the best score difference it can force. Remoteness "
-        "counts moves to the end (the winner hurries, the loser delays).\n\n"
-        "positions:\n"
-        "  ioiwari     the seven pits: '4 3 2 4 2 3 2', optionally followed by\n"
-        "              '| BANK1 BANK2 [MOVER]'; the value is the score difference the mover\n"
-        "              can force from here on (beads already banked do not change it)\n"
-        "  nim         the heap sizes: '3 4 5' (any number of heaps, any size)\n"
-        "  chopsticks  the game card '(L 1 1 1 1 1 1)': the mover, then Left's hands and\n"
-        "              Right's (0 = out), or research notation '(1 4 | 1 1)' (Left to move;\n"
-        "              'R (1 4 | 1 1)' for Right; optional '_n' suffix = fingers) with live\n"
-        "              hands only, any number on each side\n\n"
-        "Chopsticks outcome classes: N the first mover wins, P the second mover wins,\n"
-        "L / R that side wins whoever starts, D a draw either way; x/y when only one order\n"
-        "is a draw (the result with Left moving first, then with Right moving first).",
+        description="Solve positions with perfect play. The value is for the player to move:\n"
+        "win/loss/draw, or for a game that keeps a score the best score difference it can\n"
+        "force. Remoteness counts moves to the end (the winner hurries, the loser delays).\n\n"
+        "A POSITION is written in the game's notation: judge games says each game's, and\n"
+        "what its values mean beyond win, loss and draw.",
         epilog='examples:\n  judge solve --game ioiwari "4 3 2 4 2 3 2"\n'
         '  judge solve --game nim --rules misere=on "1 1 1" "3 4 5"\n'
         '  judge solve --game chopsticks --rules "hands=2 fingers=5" "(L 1 1 1 1)"\n'
@@ -82,14 +72,10 @@ def run(args: argparse.Namespace) -> int:
         if not listed:
             raise InputError(f"{args.positions_file}: no positions in the file")
         positions += listed
-    hands = getattr(game, "hands", None)
-    given = any(t.split("=", 1)[0].lower() == "hands" for t in args.rules.split())
     for text, pos in zip(texts, positions, strict=False):
-        shape = getattr(pos, "shape", hands)
-        if hands is not None and shape != hands:  # research notation: its own hand counts
-            said = "say" if given else "default to"
-            print(f"judge: note: {text} is solved with {shape[0]}/{shape[1]} hands, its own "
-                  f"(the rules {said} hands={hands[0]}/{hands[1]})", file=sys.stderr)
+        note = game.position_note(pos, args.rules)
+        if note is not None:
+            print(f"judge: note: {text} {note}", file=sys.stderr)
     solver = solver_for(game)
     targets = positions or [game.start()]
     solver.check(targets)

@@ -24,17 +24,13 @@ from judge.analysis import MoveReview
 from judge.games.base import Game
 from judge.html.boards import columns, replay
 from judge.plan import GradingPlan, Plan
-from judge.records import PlayedGame
+from judge.records import Judgement, PlayedGame, ViewedGame, ViewedMove
 from judge.report import printable
 from judge.results import Feedback, game_message, memory_text, seconds_text, slow_moves, slow_text
 from judge.sandbox.limits import Usage
 from judge.store import StoredRun
 from judge.summaries import Standing, View
 from judge.verdicts import MEANINGS
-
-#: judgement codes of the viewer's JSON, and the CSS classes of a move
-JUDGEMENTS = {"o": "optimal", "s": "slow", "m": "mistake", "l": "mistake lost",
-              "d": "mistake lost", "x": "illegal", "": "unjudged"}
 
 
 def json_block(data: Any) -> Markup:
@@ -46,26 +42,32 @@ def json_block(data: Any) -> Markup:
     return Markup(text)  # noqa: S704 - escaped just above: JSON.parse gives the text back
 
 
-def judgement(r: MoveReview) -> tuple[str, str]:
-    """(code, text) of one stored review entry (codes as in `JUDGEMENTS`): the text as
-    `judge play` words it, empty for an optimal move."""
+def judgement(r: MoveReview) -> tuple[Judgement, str]:
+    """The judgement of one stored review entry, and its text as `judge play` words it
+    (empty for an optimal move)."""
     from judge.analysis import judged
 
     if r.optimal:
-        return "o", ""
-    # l: the move that lost the game; d: the move that turned a win into a draw
-    code = ("s" if r.slow else "l" if r.lost_game else "d" if r.changed_result else "m")
+        return Judgement.OPTIMAL, ""
+    code = (Judgement.SLOW if r.slow else Judgement.LOST if r.lost_game
+            else Judgement.DREW if r.changed_result else Judgement.MISTAKE)
     return code, judged(r)
 
 
-def shown_judgement(r: MoveReview, feedback: Feedback) -> tuple[str, str]:
-    """(code, text) of a move as `feedback` shows it: at full as `judgement`; at mistakes
-    a mistake's code alone (its text names the values and right moves; an optimal or slow
-    move's mark would tell what was right), at results nothing."""
+#: the judgements of a move that was not among the best and not a slow win
+MISTAKES = (Judgement.MISTAKE, Judgement.LOST, Judgement.DREW)
+
+
+def shown_judgement(r: MoveReview, feedback: Feedback) -> tuple[Judgement, str]:
+    """The judgement and text of a move as `feedback` shows it: at full as `judgement`; at
+    mistakes a mistake's judgement alone (its text names the values and right moves; an
+    optimal or slow move's mark would tell what was right), at results nothing."""
     code, text = judgement(r)
     if feedback.solution:
         return code, text
-    return (code, "") if feedback.mistakes and code in "mld" else ("", "")
+    if feedback.mistakes and code in MISTAKES:
+        return code, ""
+    return Judgement.UNJUDGED, ""
 
 
 def seconds_ms(value: float | None) -> float | None:
@@ -76,71 +78,52 @@ def seconds_ms(value: float | None) -> float | None:
 
 
 def game_payload(game: Game, rec: PlayedGame, number: int, graded: int | None,
-                 opponent: str = "optimal", view: View | None = None) -> dict[str, Any]:
-    """The viewer's data for one stored game (keys kept short: a run may hold many games).
-
-    n: number; p: players by seat (the perfect player named as the run's `opponent` kind);
-    g: the graded seat (grading runs); s: start;
-    m: per move [move, seat, milliseconds, judgement code, judgement text];
-    b: the board of every step, one list per key (step 0 is the start); t: what each step's
-    move touched; x: the first move that could not be played; res, pf, sc, fin: results,
-    results under perfect play, score, final position; v: [verdict code, message, seat];
-    e: stderr tails by seat; seed: the game's seed; u: by seat, what a bot used (CPU, wall
-    time, peak memory, as text; null for the judge's players; absent in old records); sl: by
-    seat, a bot's slow moves with the moves each made the win longer (`move 3 (+2)`).
+                 opponent: str = "optimal", view: View | None = None) -> ViewedGame:
+    """The viewer's record of one stored game (`ViewedGame`; its JSON is described by the
+    schema ``static/game-record.schema.json``).
 
     As `view` shows it (`shown_judgement`): at `mistakes` feedback the mistakes marked
     without their texts, and no results under perfect play nor slow moves; at `results` no
-    judgement; shared: players by display name, no paths in the texts.
+    judgement; shared: players by display name, no paths in the texts; a compile error's
+    message (long, and the same in every game) only in the bot's summary.
     """
     view = view or View()
     start = game.parse_position(rec.start)
     states, touched, broken = replay(game, start, rec.move_texts)
     reviews = {r.ply: r for r in rec.review}
-    rows = []
+    moves = []
     for ply, m in enumerate(rec.moves, 1):
         if broken is not None and ply >= broken:
-            code, text = "x", ""
+            code, text = Judgement.ILLEGAL, ""
         elif ply in reviews:
             code, text = shown_judgement(reviews[ply], view.feedback)
         else:
-            code, text = "", ""
-        row = [printable(m.move), m.seat, seconds_ms(m.seconds), code]
-        if text:
-            row.append(text)
-        rows.append(row)
-    verdict = rec.verdict
-    data: dict[str, Any] = {
-        "n": number,
-        "p": [printable(opponent if who == "optimal" else view.name(who))
-              for who in rec.players],
-        "g": graded,
-        "s": rec.start,
-        "m": rows,
-        "b": columns(states),
-        "t": touched,
-        "res": list(rec.results),
-        # a compile error's message is long and the same in every game: the bot's summary
-        # gives it once
-        "v": [verdict.code, printable(view.text(game_message(rec))), verdict.seat],
-    }
-    if broken is not None:
-        data["x"] = broken
-    perfect = rec.perfect if view.feedback.solution else None
-    for key, value in (("pf", perfect), ("sc", rec.score), ("fin", rec.final),
-                       ("seed", rec.seed)):
-        if value is not None:
-            data[key] = list(value) if isinstance(value, tuple) else value
-    tails = [printable(view.text(t)) if t else "" for t in rec.stderr]
-    if any(tails):
-        data["e"] = tails
-    if rec.usage is not None and any(rec.usage):
-        data["u"] = [usage_text(u) for u in rec.usage]
-    slow = [slow_text(slow_moves(rec, seat)) if view.feedback.solution else ""
-            for seat in (0, 1)]
-    if any(slow):
-        data["sl"] = slow
-    return data
+            code, text = Judgement.UNJUDGED, ""
+        moves.append(ViewedMove(printable(m.move), m.seat, seconds_ms(m.seconds), code, text))
+    tails = tuple(printable(view.text(t)) if t else "" for t in rec.stderr)
+    slow = tuple(slow_text(slow_moves(rec, seat)) if view.feedback.solution else ""
+                 for seat in (0, 1))
+    return ViewedGame(
+        number=number,
+        players=tuple(printable(opponent if who == "optimal" else view.name(who))
+                      for who in rec.players),
+        graded=graded,
+        start=rec.start,
+        moves=tuple(moves),
+        boards=columns(states),
+        touched=touched,
+        results=rec.results,
+        verdict=rec.verdict._replace(message=printable(view.text(game_message(rec)))),
+        broken=broken,
+        perfect=rec.perfect if view.feedback.solution else None,
+        score=rec.score,
+        final=rec.final,
+        seed=rec.seed,
+        stderr=tails if any(tails) else None,
+        usage=(tuple(usage_text(u) for u in rec.usage)
+               if rec.usage is not None and any(rec.usage) else None),
+        slow=slow if any(slow) else None,
+    )
 
 
 def usage_text(usage: Usage | None) -> str | None:

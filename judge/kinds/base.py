@@ -1,0 +1,172 @@
+"""What every kind of stored run has: the `Kind` each module of `judge.kinds` defines (its
+schedule, its numbering of games, its text and its HTML page), the schedule of a run that
+plays every game of its plan, what a rendering lets through, and a run's state."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+
+from judge.exports import Gradescope
+from judge.plan import GameSpec, Plan
+from judge.report import plural
+from judge.results import Feedback
+from judge.store import Store, StoredRun
+from judge.summaries import View
+
+if TYPE_CHECKING:
+    from judge.backends import Backend
+    from judge.games.base import Game
+    from judge.records import PlayedGame
+
+#: a run's games in the one order every output numbers them, each with the graded seat
+Numbered = list[tuple["PlayedGame", int]]
+
+
+class Kind(NamedTuple):
+    """A kind of stored run: its name (its command, and its kind in the database), how its
+    games are numbered, its text, its HTML page and what it plays next."""
+
+    name: str
+    #: its stored games in the one order every output numbers them (game N is the N-th,
+    #: from 1: `--details`, JSON, CSV, transcripts, the HTML report, Gradescope, `judge
+    #: show RUN --game N` and `judge serve`'s links), each with the graded bot's seat (0
+    #: where no bot is graded)
+    numbered_games: Callable[[Plan, dict[str, PlayedGame]], Numbered]
+    #: print a stored run: (store, run, format, details, output folder, tables in full,
+    #: the report printed too, what the output lets through); returns the names of the
+    #: files written in the folder
+    text: Callable[[Store, int, str, bool, str | None, bool, bool, Output], list[str]]
+    #: its HTML report from (store, run, its game, its games, the view, its games
+    #: numbered); None: its text writes its page itself
+    page: Callable[[Store, StoredRun, Game, dict[str, PlayedGame], View,
+                    list[tuple[int, tuple[PlayedGame, int]]]], Page] | None = None
+    #: what it plays next, given its store and backend (None: it matches its games as it
+    #: plays, see `judge.kinds.league`)
+    schedule: Callable[[Plan, Store, int, Backend], Schedule] | None = None
+    #: its results are a grading's: shown at a --feedback, shared, exported, a page per bot
+    grades: bool = False
+
+
+class Page(NamedTuple):
+    """A kind's HTML report: its template, what the template shows, and the games the
+    viewer steps through (each with its number, its record and the graded seat, if any)."""
+
+    template: str
+    context: dict[str, Any]
+    viewed: Sequence[tuple[int, tuple[PlayedGame, int | None]]]
+
+
+def by_key(plan: Plan, records: dict[str, PlayedGame]) -> Numbered:
+    """The games numbered by their keys (a tournament's, a league's)."""
+    return [(records[key], 0) for key in sorted(records)]
+
+
+def resume_hint(store: Store, info: StoredRun) -> str:
+    """How to continue the stored run `info` (its kind is the command's name)."""
+    return f"continue with: judge {info.kind} --resume {info.id} --db {store.path}"
+
+
+def run_state(store: Store, info: StoredRun, stored: int) -> str:
+    """``finished``, ``running`` (a judge plays it now), or ``interrupted`` with a warning on
+    stderr: the figures are partial."""
+    if info.finished:
+        return "finished"
+    if store.running(info.id):
+        print(f"judge: note: {info.kind} {info.id} is being played right now: these "
+              f"results are partial ({plural(stored, 'game')} stored so far)", file=sys.stderr)
+        return "running"
+    print(f"judge: warning: {info.kind} {info.id} was interrupted: these results are "
+          f"partial ({plural(stored, 'game')} stored); {resume_hint(store, info)}", file=sys.stderr)
+    return "interrupted"
+
+
+class Schedule(Protocol):
+    """What a kind of run plays next, and how its progress shows."""
+
+    def header(self, run_id: int, store: Store, done: set[str]) -> str:
+        """The line on stderr before the games (the run, its games, its tier, its store)."""
+        ...
+
+    def next(self, done: set[str]) -> list[GameSpec]:
+        """The games to play next, given the keys of those stored; none: the run is over."""
+        ...
+
+    def stored(self, spec: GameSpec, record: Any) -> None:
+        """A game ended and was stored."""
+        ...
+
+    def stored_text(self, done: int) -> str:
+        """How many games are stored, in words ("12 games" or "12 of 357 games")."""
+        ...
+
+    def close(self) -> None:
+        """The games are over (or stopped): end the progress shown."""
+        ...
+
+
+class AllGames:
+    """Every game of the plan's schedule that is not stored yet, at once, with a progress
+    bar on a terminal (a grading run, a tournament)."""
+
+    def __init__(self, plan: Plan, store: Store, run_id: int) -> None:
+        self.plan, self.store, self.run_id = plan, store, run_id
+        self.specs = plan.schedule()
+        self.bar: Any = None
+
+    def header(self, run_id: int, store: Store, done: set[str]) -> str:
+        todo = sum(s.key not in done for s in self.specs)
+        seed = f", seed {self.plan.seed}" if self.plan.seed is not None else ""
+        return (f"{self.plan.kind} {run_id}: {self.plan.game}: "
+                f"{plural(len(self.specs), 'game')}, "
+                f"{todo} to play{seed}, confinement {self.plan.harness.tier} ({store.path})")
+
+    def next(self, done: set[str]) -> list[GameSpec]:
+        return self.counted([s for s in self.specs if s.key not in done], done)
+
+    def counted(self, specs: list[GameSpec], done: set[str]) -> list[GameSpec]:
+        """`specs`, the progress bar shown (on a terminal) from the first batch of the run
+        to its last game (the games not in `done` when it starts)."""
+        if specs and self.bar is None and sys.stderr.isatty():
+            from tqdm import tqdm
+
+            self.bar = tqdm(total=len(self.specs) - len(done), unit="game", file=sys.stderr,
+                            dynamic_ncols=True)
+        return specs
+
+    def stored(self, spec: GameSpec, record: Any) -> None:
+        if self.bar is not None:
+            self.bar.update(1)
+
+    def stored_text(self, done: int) -> str:
+        return f"{done} of {plural(len(self.specs), 'game')}"
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
+
+
+class Output(NamedTuple):
+    """What a rendering lets through (`--feedback`, `--share`) and how Gradescope's tests
+    are cut: built once from the command line, turned into the run's
+    `judge.summaries.View` by the renderer."""
+
+    feedback: Feedback = Feedback.FULL
+    share: bool = False
+    #: how Gradescope's results.json is cut and shown
+    gradescope: Gradescope = Gradescope()
+
+    @classmethod
+    def of(cls, args: argparse.Namespace) -> Output:
+        """The choice the command line made (the defaults where it has no such options)."""
+        return cls(Feedback(getattr(args, "feedback", None) or "full"),
+                   bool(getattr(args, "share", False)),
+                   Gradescope(getattr(args, "gradescope_tests", None) or "game",
+                              getattr(args, "gradescope_visibility", None) or "visible"))
+
+    def view(self, plan: Plan) -> View:
+        """The `judge.summaries.View` of `plan`'s run."""
+        return View.of(plan, self.feedback, self.share)

@@ -1,0 +1,378 @@
+"""A grading run (`judge run`): each bot against the perfect player on the starts of a test
+set. Its schedule (with --fail-fast, each bot's first games first), its rows (a line per
+bot, a row per game), its numbering of games, its text and its HTML page."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from judge import similarity, verdicts
+from judge.exports import Gradescope
+from judge.kinds.base import AllGames, Kind, Numbered, Output, Page, run_state
+from judge.plan import OPTIMAL, GameSpec, GradingPlan, Plan
+from judge.report import (
+    Fit,
+    notes,
+    outcome,
+    printable_line,
+    render_rows,
+    rules_line,
+    shortened,
+    to_json,
+    wrapped,
+    write_files,
+    write_tables,
+    wtl,
+)
+from judge.results import (
+    POINTS,
+    Feedback,
+    compile_errors_text,
+    failures_text,
+    first_mistake,
+    game_message,
+    memory_text,
+    seconds_text,
+    slow_moves,
+    slow_text,
+    twin_groups,
+    twin_marks,
+    usage_cells,
+)
+from judge.store import Store, StoredRun
+from judge.summaries import BotRow, GradedGame, View, summarise
+
+if TYPE_CHECKING:
+    from judge.games.base import Game
+    from judge.records import PlayedGame
+
+
+class FailFast(AllGames):
+    """A grading run's games; with --fail-fast N, each bot's first N games first: a bot
+    whose N games all ended with the same failure on its first move has its other games
+    recorded as not played, and lost, rather than each failing the same way again."""
+
+    def __init__(self, plan: Plan, store: Store, run_id: int) -> None:
+        super().__init__(plan, store, run_id)
+        assert isinstance(plan, GradingPlan)
+        self.fail_fast = plan.fail_fast
+        games: dict[str, list[GameSpec]] = {}
+        for spec in self.specs:
+            games.setdefault(bot_of(spec), []).append(spec)
+        #: each bot's first games, in the schedule's order
+        self.trial = {bot: specs[:self.fail_fast or 0] for bot, specs in games.items()}
+        #: why each bot's other games are not played (None: they are), once its first
+        #: games are stored
+        self.reasons: dict[str, str | None] | None = None
+
+    def next(self, done: set[str]) -> list[GameSpec]:
+        if not self.fail_fast:
+            return super().next(done)
+        if self.reasons is None:
+            first = [s for specs in self.trial.values() for s in specs if s.key not in done]
+            if first:
+                return self.counted(first, done)
+            records = self.store.games(self.run_id)
+            self.reasons = {bot: given_up(bot, [records[s.key] for s in specs], self.fail_fast)
+                            for bot, specs in self.trial.items()}
+        return self.counted([s._replace(not_played=self.reasons[bot_of(s)] or "")
+                             for s in self.specs if s.key not in done], done)
+
+
+def bot_of(spec: GameSpec) -> str:
+    """The graded bot of a grading game."""
+    return spec.players[1] if spec.players[0] == OPTIMAL else spec.players[0]
+
+
+def given_up(bot: str, records: list[PlayedGame], n: int) -> str | None:
+    """Why the rest of `bot`'s games are not played: its first `n` games (`records`) all
+    ended with the same failure on its first move; None if they did not."""
+    codes = {rec.first_move_failure(rec.seat_of(bot)) for rec in records}
+    code = codes.pop() if len(codes) == 1 else None
+    if len(records) < n or code is None or code == verdicts.NOT_PLAYED:
+        return None
+    return verdicts.failed_first(code, n)
+
+
+def schedule_places(plan: GradingPlan) -> dict[str, int]:
+    """Each game of a grading run by its key (which the records keep: a bot's path may hold
+    any character): its start's place in the schedule (from 0, the graded seats in turn,
+    each's starts in order), the same for every bot. A bot graded alone on these starts
+    numbers its games by it (from 1)."""
+    places = [(seat, text) for seat, texts in plan.starts.items() for text in texts]
+    return {plan.key(bot, text, seat): n for bot in plan.bots
+            for n, (seat, text) in enumerate(places)}
+
+
+def graded_games(plan: GradingPlan, records: dict[str, PlayedGame]
+                 ) -> list[tuple[str, list[tuple[PlayedGame, int]]]]:
+    """Per bot of a grading run, its games (record, the bot's seat), in the order the
+    details list them (numbered from 1 across the bots: `judge show RUN --game N`)."""
+    order = schedule_places(plan)
+
+    def place(rec: PlayedGame) -> int:
+        return order.get(rec.key or "", len(order))
+
+    return [(bot, sorted(((rec, rec.seat_of(bot)) for rec in records.values()
+                          if bot in rec.players), key=lambda rs: place(rs[0])))
+            for bot in plan.bots]
+
+
+def grading_rows(plan: GradingPlan, records: dict[str, PlayedGame]
+                 ) -> tuple[list[BotRow], list[GradedGame]]:
+    """The per-bot summaries and per-game rows of a grading run."""
+    points = POINTS[plan.game]
+    bots: list[BotRow] = []
+    games: list[GradedGame] = []
+    played = graded_games(plan, records)
+    same_file, same_mistaken = plan.identical(), same_mistakes(played)
+    same_source = similarity.groups(list(plan.compared().pairs), list(plan.bots))
+
+    def others(bot: str, groups: list[tuple[str, ...]]) -> tuple[str, ...]:
+        return next((tuple(b for b in g if b != bot) for g in groups if bot in g), ())
+
+    for bot, mine in played:
+        bots.append(summarise(bot, mine, points)._replace(
+            same_file=others(bot, same_file), same_source=others(bot, same_source),
+            same_mistakes=others(bot, same_mistaken)))
+        games.extend(GradedGame(bot, rec.start, seat + 1, rec.result_for(seat) or "void",
+                                rec.verdict.code, game_message(rec), first_mistake(rec, seat),
+                                rec.move_texts, tuple(slow_moves(rec, seat)),
+                                rec.usage[seat] if rec.usage else None)
+                     for rec, seat in mine)
+    return bots, games
+
+
+def same_mistakes(played: list[tuple[str, list[tuple[PlayedGame, int]]]]
+                  ) -> list[tuple[str, ...]]:
+    """The groups of two or more bots (of a grading run's games per bot) that made the
+    same mistakes in the same positions: each mistake its position (the start, the seat,
+    the moves before it) and its move, the same set for all of them. Bots that made no
+    mistake are no group: perfect play is the same in every correct program."""
+    groups: dict[frozenset, list[str]] = {}
+    for bot, mine in played:
+        mistakes = frozenset((rec.start, seat, tuple(rec.move_texts[:r.ply - 1]), r.move)
+                             for rec, seat in mine for r in rec.review
+                             if r.seat == seat and r.mistake)
+        if mistakes:
+            groups.setdefault(mistakes, []).append(bot)
+    return [tuple(bots) for bots in groups.values() if len(bots) > 1]
+
+
+def numbered_games(plan: Plan, records: dict[str, PlayedGame]) -> Numbered:
+    """A grading run's games by bot in the order given, each bot's by its place in the
+    schedule, each with the graded bot's seat."""
+    assert isinstance(plan, GradingPlan)
+    return [game for _, mine in graded_games(plan, records) for game in mine]
+
+
+#: the bot table at 80 columns: wins, ties and losses in one column, long names shortened
+NARROW_BOTS = (["bot", "points", "w/t/l", "accuracy", "slow", "cpu", "memory", "failures"],
+               Fit({"bot": "path", "failures": "text"}, drop=("slow",),
+                   optional=("cpu", "memory")))
+
+
+#: the games at 80 columns: result and verdict in one column, the messages under it
+NARROW_GAMES = (["game", "bot", "seat", "start", "result", "first_mistake", "slow", "cpu",
+                 "memory", "moves"],
+                Fit({"moves": "text", "first_mistake": "text", "slow": "text", "start": "text",
+                     "bot": "path"}, drop=("moves", "slow", "first_mistake"),
+                    optional=("cpu", "memory")))
+
+
+def quoted(name: str) -> str:
+    """A name in a list of names: in double quotes when it holds a comma, a quote or
+    spaces at its ends (`"Bella, Student"`), as it is otherwise."""
+    if "," in name or '"' in name or name != name.strip():
+        return '"' + name.replace('"', '\\"') + '"'
+    return name
+
+
+def twins_text(twins: list[tuple[str, str, tuple[str, ...]]], narrow: bool,
+               name: Callable[[str], str] = str,
+               short: Callable[[str], str] = str) -> str:
+    """The note under the bot table for each group of bots flagged as one program, each
+    bot as `name` shows it, quoted when it holds a comma (at 80 columns when `narrow`: a
+    name over 40 columns by its distinguishing part, `short`, the lines wrapped)."""
+    lines = []
+    for mark, what, group in twins:
+        names = [quoted(printable_line(name(bot) if not narrow or len(name(bot)) <= 40
+                                       else shortened(short(bot), 40))) for bot in group]
+        line = f"{mark}: {', '.join(names)} {what}: the same program?"
+        lines.append(wrapped(line) if narrow else line + "\n")
+    return "\n" + "".join(lines) if lines else ""
+
+
+def print_run(store: Store, run_id: int, fmt: str, details: bool,
+              output_dir: str | None = None, wide: bool = False, report: bool = True,
+              output: Output | None = None) -> list[str]:
+    """Print a stored grading run in the chosen format (CSV: one table), showing what
+    `output` lets through; a `table` fits 80 columns unless `wide`. With `output_dir`, its
+    files are written there (every table; gradescope: a results.json per bot), and the run
+    printed only if `report`; returns the names of the files."""
+    info = store.run(run_id)
+    plan = info.plan
+    assert isinstance(plan, GradingPlan)
+    records = store.games(run_id)
+    bots, games = grading_rows(plan, records)
+    state = run_state(store, info, len(records))
+    opponent = plan.opponent
+    output = output or Output()
+    view = output.view(plan)
+    if fmt in ("gradebook", "gradescope"):
+        return export(plan, records, (bots, games), fmt, view, output_dir, output.gradescope)
+    if fmt == "json":
+        sys.stdout.write(to_json({"run": run_id, "game": info.game, "state": state,
+                                  "tier": plan.harness.tier, "opponent": opponent,
+                                  "bots": [view.bot_json(b) for b in bots],
+                                  "games": [{"game": n, **view.game_json(g)}
+                                            for n, g in enumerate(games, 1)]}))
+        return []
+    twins = [] if view.share else twin_groups(bots)  # (the teacher's, never shared)
+    marks = twin_marks(twins)
+    rows = [dict(view.bot_json(b), points=f"{b.points:g}/{b.max_points:g}",
+                 accuracy="" if b.accuracy is None else f"{100 * b.accuracy:.1f}%",
+                 **{"w/t/l": wtl(b.wins, b.ties, b.losses)},
+                 slow=b.slow_moves, cpu=seconds_text(b.max_cpu_seconds),
+                 memory=memory_text(b.max_memory_bytes),
+                 failures=failures_text(b.failures, b.judge_errors)) for b in bots]
+    headers = view.headers(["bot", "games", "wins", "ties", "losses", "points", "accuracy",
+                            "slow", "cpu", "memory", "failures"])
+    detail_headers = view.headers(["game", "bot", "start", "seat", "result", "verdict",
+                                   "message", "first_mistake", "slow", "cpu", "wall",
+                                   "memory", "moves"])
+    detail = [dict(view.game_json(g), moves=", ".join(g.moves), game=n,
+                   first_mistake=view.mistake_text(g), slow=slow_text(g.slow),
+                   **usage_cells(g.usage))
+              for n, g in enumerate(games, 1)]
+    narrow = fmt == "table" and not wide
+    written = [] if output_dir is None else write_tables(
+        output_dir, fmt, {"bots": (rows, headers), "games": (detail, detail_headers)})
+    if not report:
+        return written
+    if fmt == "csv":  # one table: the games with --details, else the bots
+        sys.stdout.write(render_rows(detail, fmt, detail_headers) if details
+                         else render_rows(rows, fmt, headers))
+        return written
+    if fmt == "table":
+        against = "" if opponent == "optimal" else f", against the {opponent} opponent"
+        sys.stdout.write(f"run {run_id}: {plan.game if narrow else info.game} (confinement "
+                         f"{plan.harness.tier}{against})\n")
+    # a bot flagged as one program with another: its marks after its name, a note below
+    shown = [dict(row, bot=f"{row['bot']} {marks[b.bot]}" if b.bot in marks else row["bot"])
+             for row, b in zip(rows, bots, strict=True)]
+    # cut at 80 columns, a bot keeps its distinguishing part (its folder or display name)
+    # and its marks whole: `…/main.py =1` would not say whose
+    short: dict[str, tuple[str, str]] = {}
+    for b in bots:
+        part = view.names.get(b.bot, b.bot)
+        short[view.name(b.bot)] = (part, "")
+        if b.bot in marks:
+            short[f"{view.name(b.bot)} {marks[b.bot]}"] = (part, marks[b.bot])
+    if narrow:
+        sys.stdout.write(rules_line(info.game))
+        narrow_headers, fit = NARROW_BOTS
+        sys.stdout.write(render_rows(shown, fmt, view.headers(narrow_headers),
+                                     fit._replace(short=short)))
+    else:
+        sys.stdout.write(render_rows(shown, fmt, headers))
+    sys.stdout.write(twins_text(twins, narrow, view.name, lambda b: view.names.get(b, b)))
+    if fmt in ("table", "markdown"):  # CSV stays one table; JSON has compile_error
+        sys.stdout.write(compile_errors_text(
+            (shortened(r.bot, 64, keep_end=True) if narrow else r.bot, r.compile_error)
+            for r in map(view.bot_row, bots)))
+    if details:
+        sys.stdout.write("\n")
+        if not narrow:
+            sys.stdout.write(render_rows(detail, fmt, detail_headers))
+            return written
+        for row, g in zip(detail, games, strict=True):
+            row["result"] = outcome(g.result, g.verdict)
+        headers, fit = NARROW_GAMES
+        headers = view.headers(h for h in headers if h != "seat" or plan.seats == "both")
+        sys.stdout.write(render_rows(detail, fmt, headers, fit._replace(short=short)))
+        sys.stdout.write(notes([(row["game"], row["message"]) for row in detail]))
+    return written
+
+
+def export(plan: GradingPlan, records: dict[str, PlayedGame],
+           rows: tuple[list[BotRow], list[GradedGame]], fmt: str, view: View,
+           output_dir: str | None, how: Gradescope) -> list[str]:
+    """The grade book's CSV, or Gradescope's results.json (cut and shown as `how` says):
+    of the one bot on stdout, or of each bot into `output_dir`/NAME.json; returns the
+    names of the files written."""
+    bots, games = rows
+    from judge.exports import file_names, gradebook, gradescope
+
+    if fmt == "gradebook":
+        sys.stdout.write(gradebook(bots, view))
+        return []
+    # each game by its number in the whole run (`judge show RUN --game N`)
+    numbered = [(n, g, rec, seat) for n, (g, (rec, seat))
+                in enumerate(zip(games, numbered_games(plan, records), strict=True), 1)]
+    results = [to_json(gradescope(plan.game, bot, [game for game in numbered
+                                                   if game[1].bot == bot.bot], view, how))
+               for bot in bots]
+    if output_dir is None:
+        sys.stdout.write(results[0])
+        return []
+    names = file_names([view.names.get(b.bot, b.bot) for b in bots])
+    return write_files(output_dir, {f"{name}.json": text for name, text in zip(names, results,
+                                                                        strict=True)})
+
+
+#: the game list's columns: (key, header, widest in ch; None takes the rest of the width)
+RUN_COLUMNS = [("n", "#", 9), ("bot", "bot", 40), ("start", "start", 30), ("seat", "seat", 6),
+               ("result", "result", 8), ("perfect", "perfect", 8), ("verdict", "verdict", 16),
+               ("mistake", "first mistake", None), ("moves", "moves", 8), ("seed", "seed", 13)]
+
+
+#: the game list's columns each feedback level leaves out
+HIDDEN = {Feedback.FULL: (), Feedback.MISTAKES: ("perfect",),
+          Feedback.RESULTS: ("perfect", "mistake")}
+
+
+def page_context(game: Game, plan: GradingPlan, records: dict[str, PlayedGame], view: View,
+                 numbered: list[tuple[int, tuple[PlayedGame, int]]]) -> dict[str, Any]:
+    """The bots' summaries and the games of a grading run (`numbered`: in `numbered_games`'
+    order, each with its number in the whole run, as `judge show --game` takes it), as
+    `view` shows them: at `mistakes` no result under perfect play and first mistakes
+    without the right moves, at `results` neither first mistakes nor accuracy."""
+    from judge.html.pages import column_widths
+
+    bots, rows = grading_rows(plan, records)
+    games = []
+    for row, (n, (rec, seat)) in zip(rows, numbered, strict=True):
+        mistake = row.first_mistake if view.feedback.mistakes else None
+        games.append({
+            "n": n, "bot": view.name(row.bot), "start": row.start, "seat": row.seat,
+            "result": row.result, "verdict": row.verdict,
+            "perfect": (rec.perfect or ("", ""))[seat] if view.feedback.solution else "",
+            "mistake": view.mistake_text(row),
+            "lost": bool(mistake and mistake.changed_result),
+            "moves": len(row.moves), "seed": rec.seed,
+        })
+    columns = [c for c in RUN_COLUMNS if c[0] not in HIDDEN[view.feedback]]
+    shown = [view.bot_row(b) for b in bots]
+    twins = twin_groups(shown)  # (by the names shown: no path when shared)
+    return {"bots": shown, "games": games,
+            "twins": twins, "marks": twin_marks(twins),
+            "columns": column_widths(games, columns),
+            "shown": {key for key, *_ in columns} | ({"accuracy"} if view.feedback.mistakes
+                                                      else set())
+            | ({"slow"} if view.feedback.solution else set())}
+
+
+def page(store: Store, info: StoredRun, game: Game, records: dict[str, PlayedGame],
+         view: View, listed: list[tuple[int, tuple[PlayedGame, int]]]) -> Page:
+    """A grading run's HTML report (`page_context`), the viewer stepping through every
+    game from the graded bot's seat."""
+    plan = info.plan
+    assert isinstance(plan, GradingPlan)
+    return Page("run.html.j2", page_context(game, plan, records, view, listed), listed)
+
+
+KIND = Kind("run", numbered_games, print_run, page,
+            lambda plan, store, run_id, backend: FailFast(plan, store, run_id), grades=True)

@@ -1,0 +1,337 @@
+"""A match (`judge match`): two bots play paired games until a sequential probability ratio
+test decides which is stronger. Its schedule (batches of pairs until the SPRT decides), its
+rows (the pentanomial and what follows from it), its numbering of games (by pair), its text
+and its HTML page."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from collections import defaultdict
+from typing import TYPE_CHECKING, Any
+
+from judge.games.base import InputError
+from judge.kinds.base import Kind, Numbered, Page, run_state
+from judge.kinds.tournament import TOURNAMENT_COLUMNS, verdict_text, write_narrow_games
+from judge.plan import GameSpec, MatchPlan, Plan
+from judge.report import (
+    Fit,
+    Number,
+    plural,
+    printable_line,
+    render_rows,
+    render_table,
+    rules_line,
+    shortened,
+    to_json,
+    wrapped,
+    write_tables,
+    wtl,
+)
+from judge.results import compile_error, compile_errors_text
+from judge.store import Store, StoredRun
+from judge.summaries import ListedGame, MatchStats, View, listed_games, pair_number
+
+if TYPE_CHECKING:
+    from judge.backends import Backend
+    from judge.games.base import Game
+    from judge.records import PlayedGame
+
+
+#: pairs scheduled at once, per job: the SPRT is checked between batches
+PAIRS_PER_JOB = 2
+
+
+def match_stats(plan: MatchPlan, records: dict[str, PlayedGame]) -> MatchStats:
+    """The pentanomial of the complete pairs stored (BOT_A's view) and what follows from it
+    (see `judge.sprt.summary`), with BOT_A's wins, ties and losses in those pairs' games.
+
+    A pair with a void game (a judge error) counts for no one (`void_pairs`); a pair whose
+    second game is not stored yet is left out.
+    """
+    from judge.sprt import pair_score, pentanomial, summary  # a match's only
+
+    a = plan.bots[0]
+    by_pair: dict[int, list[PlayedGame]] = defaultdict(list)
+    for key, rec in records.items():
+        by_pair[pair_number(key)].append(rec)
+    scores = []
+    results: dict[str, int] = {"win": 0, "tie": 0, "loss": 0}
+    void = 0
+    for recs in by_pair.values():
+        if len(recs) < 2:
+            continue
+        mine = [r for rec in recs if (r := rec.result_for(rec.seat_of(a))) is not None]
+        if len(mine) < len(recs):
+            void += 1
+            continue
+        scores.append(pair_score(mine))
+        for r in mine:
+            results[r] += 1
+    return MatchStats(**summary(pentanomial(scores), plan.sprt), wins=results["win"],
+                      ties=results["tie"], losses=results["loss"], void_pairs=void)
+
+
+def ordered_records(plan: MatchPlan,
+                    records: dict[str, PlayedGame]) -> list[tuple[str, PlayedGame]]:
+    """The stored games as (key, record) in the order they were scheduled: by pair, BOT_A
+    in the first seat first. Game N of `--details` is the N-th."""
+    return sorted(records.items(), key=lambda item: (pair_number(item[0]),
+                                                     item[1].players != plan.bots))
+
+
+def match_data(plan: MatchPlan, records: dict[str, PlayedGame]
+               ) -> tuple[MatchStats, list[ListedGame]]:
+    """The match's statistics and its games, in the order they were scheduled."""
+    return match_stats(plan, records), listed_games(ordered_records(plan, records), paired=True)
+
+
+def numbered_games(plan: Plan, records: dict[str, PlayedGame]) -> Numbered:
+    """A match's games by pair, BOT_A in the first seat first."""
+    assert isinstance(plan, MatchPlan)
+    return [(rec, 0) for _, rec in ordered_records(plan, records)]
+
+
+def live_line(stats: MatchStats) -> str:
+    """One line of a match's state: pairs, pentanomial, Elo, LOS, LLR and its bounds."""
+    lower, upper = stats.llr_bounds
+    ptnml = " ".join(map(str, stats.pentanomial))
+    elo = ("Elo -" if stats.elo is None or stats.los is None
+           else f"Elo {stats.elo:+.1f} ± {stats.elo_error:.1f}, LOS {100 * stats.los:.1f}%")
+    return (f"{stats.pairs} pairs, ptnml(0-2) {ptnml}, {elo}, LLR {stats.llr:.2f} "
+            f"[{lower:.2f}, {upper:.2f}]")
+
+
+class Live:
+    """The match's state on one line of stderr, redrawn as pairs end (a terminal only)."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+        self.line = ""
+
+    def show(self, stats: MatchStats) -> None:
+        """Redraw the line (when it changed), cut to the terminal's width: a line that
+        wrapped would not be redrawn in place but printed anew at every pair."""
+        line = live_line(stats)
+        width = shutil.get_terminal_size().columns - 1
+        if len(line) > width:
+            line = line[:max(width - 1, 0)] + "…"
+        if self.enabled and line != self.line:
+            sys.stderr.write(f"\r{line}\x1b[K")
+            sys.stderr.flush()
+            self.line = line
+
+    def end(self) -> None:
+        """Leave the line as it is and go on below it."""
+        if self.line:
+            sys.stderr.write("\n")
+            sys.stderr.flush()
+            self.line = ""
+
+
+class Pairs:
+    """A match's games: batches of pairs, until the SPRT decides or the match has played
+    its --max-games, with the match's state on one line of stderr.
+
+    The pairs are numbered in one fixed sequence (`MatchPlan.pair_games`), so a resumed
+    match plays the games missing from the batches already begun, then goes on where it
+    stopped. The SPRT is checked before each batch, of `PAIRS_PER_JOB` pairs per game slot
+    of the backend (this machine's jobs, or the cluster's workers).
+    """
+
+    def __init__(self, plan: Plan, store: Store, run_id: int, backend: Backend) -> None:
+        assert isinstance(plan, MatchPlan)
+        self.plan = plan
+        self.per_batch = max(1, PAIRS_PER_JOB * backend.slots)
+        self.pair = 0
+        self.records: dict[str, PlayedGame] = {}
+        self.live = Live(sys.stderr.isatty())
+
+    def header(self, run_id: int, store: Store, done: set[str]) -> str:
+        self.records.update(store.games(run_id))  # the run is held: read once
+        plan = self.plan
+        a, b = (plan.shown_name(who) for who in plan.bots)
+        return (f"match {run_id}: {plan.game}: {a} vs {b}, SPRT {plan.sprt.text()}, at most "
+                f"{plan.max_games} games, {len(self.records)} stored, seed {plan.seed}, "
+                f"confinement {plan.harness.tier} ({store.path})")
+
+    def next(self, done: set[str]) -> list[GameSpec]:
+        max_pairs = self.plan.max_games // 2
+        while True:
+            stats = match_stats(self.plan, self.records)
+            self.live.show(stats)
+            if stats.decision is not None or self.pair >= max_pairs:
+                return []
+            end = min(self.pair + self.per_batch, max_pairs)
+            specs = [spec for n in range(self.pair, end)
+                     for spec in self.plan.pair_games(n) if spec.key not in done]
+            self.pair = end
+            if specs:
+                return specs
+
+    def stored(self, spec: GameSpec, record: PlayedGame) -> None:
+        self.records[spec.key] = record
+        if self.live.enabled:
+            self.live.show(match_stats(self.plan, self.records))
+
+    def stored_text(self, done: int) -> str:
+        return plural(done, "game")
+
+    def close(self) -> None:
+        self.live.end()  # the live line ends before any message below it
+
+
+def decision_text(plan: MatchPlan, data: MatchStats, state: str) -> str:
+    """What the SPRT concluded, in words."""
+    p = plan.sprt
+    a, b = (plan.shown_name(who) for who in plan.bots)
+    lower, upper = data.llr_bounds
+    if data.decision == "H1":
+        return (f"H1 accepted: {a} is stronger than {b} (Elo {p.elo1:g} rather than "
+                f"{p.elo0:g}; LLR {data.llr:.2f} >= {upper:.2f})")
+    if data.decision == "H0":
+        return (f"H0 accepted: {a} is not stronger than {b} by {p.elo1:g} Elo (Elo "
+                f"{p.elo0:g} rather than {p.elo1:g}; LLR {data.llr:.2f} <= {lower:.2f})")
+    if state == "finished":
+        return (f"no decision: --max-games {plan.max_games} reached with LLR "
+                f"{data.llr:.2f} inside ({lower:.2f}, {upper:.2f})")
+    return f"no decision yet (the match is {state})"
+
+
+#: the match at 80 columns: the bots in the heading, wins, ties and losses in one column,
+#: the interval, the bounds and the decision in the SPRT's line below
+NARROW_MATCH = (["pairs", "w/t/l", "pentanomial", "score", "elo", "los", "llr"], Fit({}))
+
+
+#: the games at 80 columns (as a tournament's, with the pair)
+NARROW_GAMES = (["game", "pair", "players", "results", "moves"],
+                Fit({"moves": "text", "players": "text", "results": "text"}))
+
+
+def print_match(store: Store, run_id: int, fmt: str, details: bool,
+                output_dir: str | None = None, wide: bool = False,
+                report: bool = True) -> list[str]:
+    """Print a stored match (CSV: one table); a `table` fits 80 columns unless `wide`.
+    With `output_dir`, every table is written there as a file, and the match printed only
+    if `report`; returns the names of the files."""
+    info = store.run(run_id)
+    plan = info.plan
+    assert isinstance(plan, MatchPlan)
+    records = store.games(run_id)
+    data, listed = match_data(plan, records)
+    state = run_state(store, info, len(records))
+    # a bot that did not compile: the compiler's message once, not in each of its games
+    errors = [(plan.shown_name(who),
+               compile_error([(rec, rec.seat_of(who)) for rec in records.values()]))
+              for who in plan.bots]
+    if fmt not in ("table", "json", "csv", "markdown"):
+        raise InputError(f"a match is shown as table, json, csv, markdown or html, not {fmt}")
+    if fmt == "json":
+        sys.stdout.write(to_json({"run": run_id, "game": info.game, "state": state,
+                                  "seed": plan.seed, "tier": plan.harness.tier,
+                                  "bots": [plan.shown_name(who) for who in plan.bots],
+                                  "opponent": plan.opponent,
+                                  "sprt": plan.sprt.to_dict(),
+                                  "max_games": plan.max_games,
+                                  "compile_errors": {bot: error for bot, error in errors
+                                                     if error},
+                                  **data.to_json(),
+                                  "games": [{"game": n, **g.to_json()}
+                                            for n, g in enumerate(listed, 1)]}))
+        return []
+    a, b = (plan.shown_name(who) for who in plan.bots)
+    interval = "" if data.elo is None else f"[{data.elo_low:.1f}, {data.elo_high:.1f}]"
+    row = {"bot_a": a, "bot_b": b, "pairs": data.pairs, "games": len(records),
+           "wins": data.wins, "ties": data.ties, "losses": data.losses,
+           "pentanomial": " ".join(map(str, data.pentanomial)),
+           "score": "" if data.score is None else f"{data.score:.3f}",
+           "elo": "" if data.elo is None else f"{data.elo:+.1f} ± {data.elo_error:.1f}",
+           "interval": interval,
+           "los": "" if data.los is None else f"{100 * data.los:.1f}%",
+           "llr": Number(f"{data.llr:.2f}"),
+           "bounds": f"[{data.llr_bounds[0]:.2f}, {data.llr_bounds[1]:.2f}]",
+           "decision": data.decision or "", "w/t/l": wtl(data.wins, data.ties, data.losses)}
+    games = [dict(g.to_json(), game=n,
+                  players=" vs ".join(plan.shown_name(who) for who in g.players),
+                  results="-".join(g.results), moves=", ".join(g.moves))
+             for n, g in enumerate(listed, 1)]
+    tables = {
+        "match": ([row], ["bot_a", "bot_b", "pairs", "games", "wins", "ties", "losses",
+                          "pentanomial", "score", "elo", "interval", "los", "llr", "bounds",
+                          "decision"]),
+        "games": (games, ["game", "pair", "key", "players", "results", "verdict", "message",
+                          "moves"]),
+    }
+    written = [] if output_dir is None else write_tables(output_dir, fmt, tables)
+    if not report:
+        return written
+    if fmt == "csv":  # one table: the games with --details, else the match
+        sys.stdout.write(render_table(tables["games" if details else "match"], fmt))
+        return written
+    narrow = fmt == "table" and not wide
+    if narrow:
+        a, b = (shortened(printable_line(name), 36, keep_end=True) for name in (a, b))
+        sys.stdout.write(f"match {run_id}: {plan.game} (seed {plan.seed}, confinement "
+                         f"{plan.harness.tier})\n{rules_line(info.game)}{a} vs {b}\n"
+                         f"wins, ties, losses and Elo are {a}'s\n")
+        sys.stdout.write(render_rows([row], fmt, *NARROW_MATCH))
+    elif fmt == "table":
+        sys.stdout.write(f"match {run_id}: {info.game} (seed {plan.seed}, "
+                         f"confinement {plan.harness.tier}); wins, ties, losses and Elo "
+                         f"are {a}'s\n")
+    if not narrow:
+        sys.stdout.write(render_table(tables["match"], fmt))
+    sys.stdout.write(compile_errors_text((shortened(who, 64, keep_end=True) if narrow else who,
+                                          error) for who, error in errors))
+    sprt = f"SPRT {plan.sprt.text()} (pentanomial, logistic Elo):"
+    decision = decision_text(plan, data, state)
+    sys.stdout.write(f"\n{sprt}\n{wrapped(decision)}" if narrow else f"\n{sprt} {decision}\n")
+    if data.void_pairs:
+        sys.stdout.write(f"{plural(data.void_pairs, 'pair')} had a void game (judge error) "
+                         f"and count for neither bot\n")
+    if details:
+        sys.stdout.write("\n")
+        if narrow:
+            write_narrow_games(games, [tuple(map(plan.shown_name, g.players)) for g in listed],
+                               [(g.results, g.verdict) for g in listed], NARROW_GAMES)
+        else:
+            sys.stdout.write(render_table(tables["games"], fmt))
+    return written
+
+
+def page(store: Store, info: StoredRun, game: Game, records: dict[str, PlayedGame],
+         view: View, numbered: list[tuple[int, tuple[PlayedGame, int]]]) -> Page:
+    """A match's statistics, its SPRT's decision and its games (numbered by --details)."""
+    from judge.html.pages import column_widths, result_words, tournament_result
+
+    plan = info.plan
+    assert isinstance(plan, MatchPlan)
+    finished = store.running(info.id) or info.finished is not None
+    data, listed = match_data(plan, records)
+    a, b = (plan.shown_name(who) for who in plan.bots)
+    lower, upper = data.llr_bounds
+    decision = {"H1": f"H1 accepted: {a} is stronger than {b}",
+                "H0": f"H0 accepted: {a} is not stronger than {b} by {plan.sprt.elo1:g} Elo",
+                None: "no decision" if finished else "no decision yet"}[data.decision]
+    number = {g.key: n for n, g in enumerate(listed, 1)}
+    games: list[dict[str, Any]] = [
+        {"n": n, "pair": g.pair, "players": [plan.shown_name(w) for w in g.players],
+         "start": g.start, "result": tournament_result(g.results), "verdict": g.verdict,
+         "verdict_text": verdict_text(g.verdict, records[g.key].verdict.seat),
+         "moves": len(g.moves), "seed": g.seed,
+         "twin": number.get(g.identical_to) if g.identical_to else None,
+         "results": [result_words(g.results, s) for s in (0, 1)]}
+        for n, g in enumerate(listed, 1)]
+    viewed: list[tuple[int, tuple[PlayedGame, int | None]]] = [
+        (n, (records[g.key], None)) for n, g in enumerate(listed, 1)]
+    return Page("match.html.j2", {
+        "bots": (a, b), "stats": data, "sprt": plan.sprt.text(), "decision": decision,
+        "bounds": (lower, upper), "games": games,
+        "columns": column_widths([dict(g, one=g["players"][0], two=g["players"][1])
+                                  for g in games], TOURNAMENT_COLUMNS)}, viewed)
+
+
+KIND = Kind("match", numbered_games,
+            lambda store, run_id, fmt, details, folder, wide, report, output:
+            print_match(store, run_id, fmt, details, folder, wide, report),
+            page, Pairs)
