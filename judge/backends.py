@@ -18,6 +18,8 @@ from judge.playing import GameSpec, Setup, play_spec
 from judge.words import plural
 
 if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
+
     from judge.records import PlayedGame
 
 __all__ = ["Backend", "BackendLost", "Feed", "LocalPool", "plays_here"]
@@ -55,8 +57,10 @@ class Backend(Protocol):
     """Where a run's games are played: this machine's processes (`LocalPool`) or a Dask
     cluster's workers (`judge.cluster.DaskCluster`)."""
 
-    #: how many games it plays at once
-    slots: int
+    @property
+    def slots(self) -> int:
+        """How many games it plays at once."""
+        ...
 
     def play(self, setup: Setup, specs: list[GameSpec]) -> Iterator[tuple[GameSpec, PlayedGame]]:
         """Play `specs`, yielding each with its record as its game ends (in any order)."""
@@ -117,6 +121,15 @@ def _play_all(setup: Setup, specs: list[GameSpec],
         gc.unfreeze()
 
 
+def _ready(conns: list[Connection[Any, Any]]) -> list[Connection[Any, Any]]:
+    """Those of `conns` with something to read or closed, in the order `wait` gives them
+    (whose stub types what it returns as any connection, socket or descriptor)."""
+    from multiprocessing.connection import wait
+
+    given = {id(conn): conn for conn in conns}
+    return [given[id(conn)] for conn in wait(conns)]
+
+
 def _play_on_workers(setup: Setup, specs: list[GameSpec], jobs: int,
                      one_bot: bool = False) -> Iterator[tuple[GameSpec, PlayedGame]]:
     """Play `specs` on `jobs` forked worker processes, each record as its game ends.
@@ -126,7 +139,6 @@ def _play_on_workers(setup: Setup, specs: list[GameSpec], jobs: int,
     threads, no task queue to feed, nothing pickled but the records.
     """
     import multiprocessing
-    from multiprocessing.connection import wait
 
     context = multiprocessing.get_context("fork")
     taken = context.Value("l", 0)  # how many specs the workers have taken
@@ -146,7 +158,7 @@ def _play_on_workers(setup: Setup, specs: list[GameSpec], jobs: int,
             if not readers:
                 raise BackendLost(f"a process of the judge that played games ended with "
                                   f"{plural(left, 'game')} unplayed")
-            for reader in wait(readers):
+            for reader in _ready(readers):
                 try:
                     kind, index, payload = reader.recv()
                 except EOFError:  # a worker that is done (or died)
@@ -171,7 +183,6 @@ def _keep_workers_busy(feed: Feed, jobs: int) -> Iterator[tuple[GameSpec, Played
     """`LocalPool.keep_busy` on `jobs` forked workers, each handed its next game (and the
     setup, when it changed) on a pipe of its own as it sends back the last one's record."""
     import multiprocessing
-    from multiprocessing.connection import wait
 
     context = multiprocessing.get_context("fork")
     workers, pipes = [], []
@@ -200,7 +211,7 @@ def _keep_workers_busy(feed: Feed, jobs: int) -> Iterator[tuple[GameSpec, Played
         for pipe in pipes:
             hand_out(pipe)
         while busy:
-            for pipe in wait(list(busy)):
+            for pipe in _ready(list(busy)):
                 try:
                     kind, payload = pipe.recv()
                 except EOFError:

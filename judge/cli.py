@@ -102,9 +102,9 @@ def build_parser(argv: list[str] | None = None) -> Parser:
         modules = [name.replace("-", "") for name in COMMANDS]
     parser = Parser(
         prog="judge",
-        description="A competition judge for two-player games (Ioiwari, Nim, Chopsticks and "
-        "every installed game: judge games lists them) with a perfect "
-        "opponent: grade bots, run tournaments, play and solve positions.",
+        description="A competition judge for two-player games (every installed game: judge "
+        "games lists them) with a perfect opponent: grade bots, run tournaments, play and "
+        "solve positions.",
     )
     parser.add_argument("--version", action="version", version=f"judge {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)

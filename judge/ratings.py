@@ -108,7 +108,7 @@ class Skills:
         """One game of `a` against `b`, `score` a's: 1 a win, 0.5 a tie, 0 a loss."""
         ra = self._ratings.get(a) or self.model.rating(name=a)
         rb = self._ratings.get(b) or self.model.rating(name=b)
-        ranks = [0, 0] if score == 0.5 else [0, 1] if score > 0.5 else [1, 0]
+        ranks: list[float] = [0, 0] if score == 0.5 else [0, 1] if score > 0.5 else [1, 0]
         [na], [nb] = self.model.rate([[ra], [rb]], ranks=ranks)
         # a pinned player keeps its prior; its opponent is rated against it all the same
         self._ratings[a] = ra if a in self._pinned else na

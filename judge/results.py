@@ -3,11 +3,12 @@ the bots used, and per-game text."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from judge import verdicts
+from judge.games import GAMES, RulesError, game_class
 
 if TYPE_CHECKING:
     from judge.analysis import MoveReview
@@ -17,19 +18,28 @@ if TYPE_CHECKING:
 TOURNAMENT_POINTS = {"win": 1.0, "tie": 0.5, "loss": 0.0}
 
 
-class Points(dict[str, dict[str, float]]):
-    """Points per game result, by game: 1/0.5/0 for a game not listed."""
+class Points(Mapping[str, dict[str, float]]):
+    """Points per game result of a graded game, by the game's name: its class's `points`
+    (`Game.points`); 1/0.5/0 for a game that is not installed."""
 
-    def __missing__(self, game: str) -> dict[str, float]:
-        return TOURNAMENT_POINTS
+    def __getitem__(self, game: str) -> dict[str, float]:
+        try:
+            return game_class(game).points._asdict()
+        except RulesError:  # an unknown game, or one whose package no longer loads
+            return dict(TOURNAMENT_POINTS)
+
+    def __contains__(self, game: object) -> bool:
+        return game in GAMES
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(GAMES)
+
+    def __len__(self) -> int:
+        return len(GAMES)
 
 
-#: points per game result, by game (the original Ioiwari task scored 4/2/0 per test)
-POINTS = Points({
-    "ioiwari": {"win": 4.0, "tie": 2.0, "loss": 0.0},
-    "nim": {"win": 1.0, "tie": 0.0, "loss": 0.0},
-    "chopsticks": {"win": 1.0, "tie": 0.5, "loss": 0.0},
-})
+#: points per game result, by game name
+POINTS = Points()
 
 
 class Feedback(Enum):

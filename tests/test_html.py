@@ -22,9 +22,9 @@ from conftest import CHROMEDRIVER, CHROMIUM
 
 from judge.html import render_report
 from judge.html.boards import drawable, position_after
+from judge.kinds.grading import graded_games
 from judge.records import PlayedGame
 from judge.store import Store
-from judge.summaries import graded_games
 
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = ROOT / "bots"
@@ -450,10 +450,11 @@ def test_a_move_that_changed_the_result_is_tagged_by_what_it_left(before, after,
                                                                    words):
     from judge.analysis import MoveReview
     from judge.html.pages import judgement
+    from judge.records import Judgement
 
     entry = MoveReview(ply=1, seat=0, move="1", before=before, after=after,
                        best_moves=["2"], lead=lead)
-    assert judgement(entry)[0] == code and words in judgement(entry)[1]
+    assert judgement(entry)[0] is Judgement(code) and words in judgement(entry)[1]
 
 
 @pytest.mark.needs_chromium

@@ -7,9 +7,10 @@ import pytest
 
 from judge.games import load_game
 from judge.games.base import MoveError, PositionError, RulesError
-from judge.games.octal import grundy_values, parse_code
+from judge.games.connect4 import ConnectFour
+from judge.games.octal import Row, grundy_values, parse_code
 from judge.solvers import solver_for
-from judge.solvers.generic import GenericSolver
+from judge.solvers.generic import VALUES, GenericSolver
 from judge.testsets import default_tests
 
 # OEIS A002186, the Grundy values of Kayles (octal game 0.77), from a heap of 0
@@ -111,6 +112,51 @@ def test_connect_three_on_3x4_is_a_first_player_win() -> None:
     assert ev.value == "win" and ev.best_moves == [2, 3]
 
 
+def test_connect_four_on_5x4_and_4x5_is_a_draw_as_in_tromps_table() -> None:
+    # J. Tromp's results by width (columns) and height (rows): 4 wide 5 high and 5 wide 4
+    # high are both draws; 5 rows of 4 reach 1,706,255 positions
+    tall = load_game("connect4", "rows=5 cols=4")
+    assert solver_for(tall).evaluate(tall.start()).value == "draw"
+    assert solver_for(tall).stats([tall.start()]) == {
+        "positions": 1_706_255, "win": 509_601, "loss": 484_233, "draw": 712_421}
+    wide = load_game("connect4", "rows=4 cols=5")
+    assert solver_for(wide).evaluate(wide.start()).value == "draw"
+
+
+class WithoutCodes(ConnectFour):
+    """Connect Four solved through its rules alone, one position at a time."""
+
+    def position_codes(self) -> None:
+        return None
+
+
+def test_connect_fours_numbers_and_array_moves_give_the_values_of_its_rules() -> None:
+    # boards the start does not reach too: both players with a line (the first line in
+    # the rules' order decides), the player to move with one, a full board
+    odd = ["ooo./xxx./oxox", "xxx./ooo./xoxo", "x.../xo../xoo.", "xoxo/oxox/xoxo"]
+    for rules in ("rows=3 cols=4 connect=3", "rows=4 cols=3", "rows=2 cols=5 connect=2"):
+        game, plain = ConnectFour(rules), WithoutCodes(rules)
+        fast, slow = GenericSolver(game), GenericSolver(plain)
+        assert fast.codes is not None and slow.codes is None
+        positions, frontier = {game.start()}, [game.start()]
+        while frontier:
+            frontier = [game.play(p, m) for p in frontier for m in game.legal_moves(p)]
+            positions.update(frontier)
+        if rules.startswith("rows=3 cols=4"):
+            positions.update(game.parse_position(text) for text in odd)
+        for pos in positions:
+            assert fast.lookup(pos) == slow.lookup(pos), (rules, game.format_position(pos))
+        assert fast.stats([game.start()]) == slow.stats([game.start()])
+        later = game.play(game.start(), 2)  # counted by a search of its own
+        reached, frontier = {later}, [later]
+        while frontier:
+            frontier = [game.play(p, m) for p in frontier for m in game.legal_moves(p)]
+            reached.update(frontier)
+        values = [fast.evaluate(p).value for p in reached]
+        counted = {"positions": len(reached), **{v: values.count(v) for v in VALUES.values()}}
+        assert fast.stats([later]) == slow.stats([later]) == counted
+
+
 def test_connect_four_boards_and_moves_are_checked() -> None:
     game = load_game("connect4")
     with pytest.raises(PositionError, match="above an empty"):
@@ -128,10 +174,10 @@ def test_connect_four_boards_and_moves_are_checked() -> None:
 def test_a_game_without_a_drawing_is_shown_as_its_own_text_in_every_step() -> None:
     from judge.html.boards import board_meta, drawable, replay
 
-    game = load_game("tictactoe")
-    start = game.start()
-    states, touched, broken = replay(game, start, ["1", "5", "9"])
+    game = load_game("octal")
+    start = game.start()  # one heap of 10: Kayles
+    states, touched, broken = replay(game, start, ["1 2 3", "2 1 0", "1 1 1"])
     assert broken is None and len(states) == 4 and touched == [[], [], [], []]
     assert states[0] == drawable(game, start) == {"text": game.render(start), "over": 0}
-    assert states[3]["text"] == game.render(game.parse_position("x../.o./..x"))
-    assert board_meta(game) == {"game": "tictactoe", "text": True}
+    assert states[3]["text"] == game.render(Row((1, 1, 4), to_move=1))
+    assert board_meta(game) == {"game": "octal", "text": True}

@@ -1,5 +1,7 @@
-"""Each worked transcript in protocols/*.md, replayed against the real referee and a real bot
-process: the judge must send exactly the transcript's judge lines, and accept the bot's."""
+"""Each worked transcript of every installed game's protocol page (the ``protocol.md`` its
+package ships; ``protocols/NAME.md`` links to the built-in ones), replayed against the real
+referee and a real bot process: the judge must send exactly the transcript's judge lines, and
+accept the bot's."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from judge.games import load_game
+from judge.games import GAMES, game_class, load_game
 from judge.games.base import Game
 from judge.players.base import Played, Player
 from judge.players.bot import BotPlayer
@@ -47,14 +49,14 @@ class Scripted(Player):
 def transcripts() -> list[tuple[str, list[tuple[str, str]]]]:
     """(game, [(marker, line), ...]) for every transcript block of every protocol."""
     found = []
-    for doc in sorted(PROTOCOLS.glob("*.md")):
-        text = doc.read_text()
+    for name in sorted(GAMES):
+        text = game_class(name).protocol_text() or ""
         for block in re.findall(r"^```transcript\n(.*?)^```$", text, re.MULTILINE | re.DOTALL):
             pairs = []
             for raw in block.splitlines():
                 marker, _, line = raw.partition(">")
                 pairs.append((marker, line.strip()))
-            found.append((doc.stem, pairs))
+            found.append((name, pairs))
     return found
 
 
@@ -95,3 +97,23 @@ def test_a_transcript_that_differs_from_what_the_judge_sends_is_caught(tmp_path)
     players[game.mover(start)] = BotPlayer(bot_file, sandbox="none")
     record = play_game(game, players, start)
     assert record.verdict.code != "ok" and "MISMATCH" in record.verdict.message
+
+
+def test_every_built_in_game_ships_its_protocol_page_and_the_repository_links_it() -> None:
+    for name in sorted(GAMES):
+        if GAMES.sources()[name].package.startswith("judge "):
+            text = game_class(name).protocol_text()
+            assert text is not None and "```transcript" in text, name
+            assert (PROTOCOLS / f"{name}.md").read_text() == text, name
+
+
+def test_judge_games_prints_a_protocol_page_or_refuses_with_status_2() -> None:
+    import subprocess
+    import sys
+
+    run = [sys.executable, "-m", "judge", "games", "--protocol"]
+    shown = subprocess.run(run + ["nim"], capture_output=True, text=True, timeout=60)
+    assert shown.returncode == 0 and shown.stdout == game_class("nim").protocol_text()
+    unknown = subprocess.run(run + ["chess"], capture_output=True, text=True, timeout=60)
+    assert unknown.returncode == 2 and unknown.stdout == ""
+    assert "unknown game 'chess'" in unknown.stderr

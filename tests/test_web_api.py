@@ -560,17 +560,20 @@ def test_twenty_games_at_once_from_four_clients_and_the_server_still_answers():
     assert took < SECONDS
 
 
-# --- explained: rules, variants, opponents, the end, the nim-sum ---------------------------
+# --- explained: rules, variants, opponents, the end, the Grundy value ----------------------
 
 def test_the_rules_text_the_named_variants_and_the_opponents_are_served(client):
-    from judge.web.explain import SUMMARIES
-
     games = {g["game"]: g for g in client.get("/api/games").json()["games"]}
-    for name in SUMMARIES:
-        info = games[name]
-        assert info["explain"]["summary"] == SUMMARIES[name] and info["explain"]["summary"]
-        for variant in info["variants"]:  # every named variant is a rule set the game takes
+    for name, info in games.items():
+        game = load_game(name)
+        assert info["explain"]["summary"] == game.rules_text() and info["explain"]["summary"]
+        # every named variant is a rule set the game takes; the first one is the defaults
+        for variant in info["variants"]:
             load_game(name, variant["rules"])
+        if info["variants"]:
+            assert load_game(name, info["variants"][0]["rules"]).rules == game.rules
+    assert games["nim"]["explain"]["summary"][0].startswith("There are some heaps")
+    assert [v["name"] for v in games["connect4"]["variants"]][:2] == ["standard", "4x5"]
     assert [v["name"] for v in games["nim"]["variants"]] == ["normal", "misere"]
     assert {"rollover", "splits", "swaps", "misere"} <= {
         v["name"] for v in games["chopsticks"]["variants"]}
@@ -595,27 +598,32 @@ def test_the_nim_sum_of_the_position_and_after_each_move_are_the_solvers(client)
         game = load_game("nim", rules)
         pos = game.parse_position(position)
         state = create(client, game="nim", rules=rules, position=position, values=True)
-        assert state["nim_sum"] == nim_sum(pos.sizes)
+        assert state["grundy"] == nim_sum(pos.sizes) and state["grundy_name"] == "nim-sum"
         values = {game.format_move(m.move, pos): m for m in solver_for(game).move_values(pos)}
         for move in state["moves"]:
             after = game.play(pos, game.parse_move(move["move"], pos))
-            assert move["nim_sum"] == nim_sum(after.sizes)
+            assert move["grundy"] == nim_sum(after.sizes)
             if not rules:  # normal play: a winning move is one to nim-sum 0 (Bouton)
-                assert (move["nim_sum"] == 0) == (values[move["move"]].value == "win")
-    assert "nim_sum" not in create(client, game="nim", position="3 4 5")
+                assert (move["grundy"] == 0) == (values[move["move"]].value == "win")
+    state = create(client, game="nim", position="3 4 5", values=True)
+    assert state["grundy_text"].startswith("Nim-sum (Grundy value under normal play): "
+                                           "011 xor 100 xor 101 = 010 = 2: the mover wins")
+    assert "grundy" not in create(client, game="nim", position="3 4 5")
 
 
 def test_an_octal_game_shows_its_grundy_values_and_a_win_is_a_move_to_value_0(client):
     game = load_game("octal", "code=0.77")
     pos = game.parse_position("3 5")
     state = create(client, game="octal", rules="code=0.77", position="3 5", values=True)
-    assert state["grundy_of"] == "game" and state["nim_sum"] == game.grundy(pos)
+    assert state["grundy_name"] == "Grundy value" and state["grundy"] == game.grundy(pos)
+    assert state["grundy_text"] == (f"Grundy value: {state['grundy']}: the mover wins by a "
+                                    "move to a position of value 0.")
     values = {game.format_move(m.move, pos): m for m in solver_for(game).move_values(pos)}
     for move in state["moves"]:
         after = game.play(pos, game.parse_move(move["move"], pos))
-        assert move["nim_sum"] == game.grundy(after)
-        assert (move["nim_sum"] == 0) == (values[move["move"]].value == "win")
-    assert "nim_sum" not in create(client, game="ioiwari", values=True)
+        assert move["grundy"] == game.grundy(after)
+        assert (move["grundy"] == 0) == (values[move["move"]].value == "win")
+    assert "grundy" not in create(client, game="ioiwari", values=True)
 
 
 def test_why_a_game_ended_a_tie_at_the_move_limit_says_so():
@@ -694,3 +702,14 @@ def test_a_game_exported_as_text_is_imported_the_same_and_illegal_moves_are_refu
     refused(client.post("/api/sessions", json={"record": bad}), 400, "move 1")
     refused(client.post("/api/sessions", json={"record": "colour: red"}), 400, "game")
     refused(client.post("/api/sessions", json={"record": 5}), 400, "record")
+
+
+def test_the_app_serves_each_games_protocol_page_as_plain_text_and_links_it(client) -> None:
+    from judge.games import game_class
+
+    page = client.get("/protocol/octal")
+    assert page.status_code == 200 and page.text == game_class("octal").protocol_text()
+    assert page.headers["content-type"].startswith("text/plain")
+    assert client.get("/protocol/chess").status_code == 404
+    made = client.post("/api/sessions", json={"game": "octal"}).json()
+    assert made["explain"]["protocol"] == "/protocol/octal"

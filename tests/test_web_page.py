@@ -281,18 +281,16 @@ def test_leaving_the_page_ends_its_game(browser, server):  # noqa: F811
 
 def test_the_rules_panel_explains_the_variant_the_players_and_why_the_game_ended(
         browser, server):  # noqa: F811
-    from judge.web.explain import SUMMARIES
-
     browser.get(f"{server}/play/nim?rules=misere&position=0%202&opponent=tricky&values=on")
     version = settled(browser)
     by_css(browser, "#rules-panel summary")[0].click()
     text = by_css(browser, "#rules-text")[0].text
     assert "variant misere: misere=on" in text
-    assert SUMMARIES["nim"][0] in text and "Misère" in text
+    assert load_game("nim").rules_text()[0] in text and "Misère" in text
     assert "Player 2: tricky plays perfectly too" in text
-    nimsum = by_css(browser, "#nimsum")[0]
-    assert nimsum.get_attribute("data-nim-sum") == "2" and "10 = 2" in nimsum.text
-    assert by_css(browser, '#moves [data-move="2 2"]')[0].get_attribute("data-nim-sum") == "0"
+    nimsum = by_css(browser, "#grundy")[0]
+    assert nimsum.get_attribute("data-grundy") == "2" and "10 = 2" in nimsum.text
+    assert by_css(browser, '#moves [data-move="2 2"]')[0].get_attribute("data-grundy") == "0"
     assert not by_css(browser, "#end")[0].is_displayed()
     by_css(browser, '#moves [data-move="2 2"]')[0].click()
     settled(browser, version)

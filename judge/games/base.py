@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+import sys
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Sequence
-from typing import ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, ClassVar, Generic, NamedTuple, TypeVar
+
+from judge.games.drawing import JSON, package_script
 
 P = TypeVar("P", bound=Hashable)  # a position: immutable, hashable, knows whose turn it is
 M = TypeVar("M", bound=Hashable)  # a move: immutable, hashable
+T = TypeVar("T")
+
+#: the file of a game's protocol page, beside its package's ``__init__.py``
+PROTOCOL = "protocol.md"
+
+if TYPE_CHECKING:
+    import random
 
 Seat = int  # 0 is the player who moves first from the standard start, 1 the other one
 
@@ -103,6 +113,47 @@ def strict_tokens(line: str) -> list[str]:
     return tokens
 
 
+class Points(NamedTuple):
+    """What a graded game earns the bot, by its result (`Game.points`)."""
+
+    win: float
+    tie: float
+    loss: float
+
+    def text(self) -> str:
+        """``4/2/0``: win, tie and loss."""
+        return "/".join(f"{p:g}" for p in self)
+
+
+#: starts of a default tournament, spread evenly over a game's test positions
+TOURNAMENT_STARTS = 12
+
+
+def evenly(items: Sequence[T], n: int) -> list[T]:
+    """At most `n` of `items`, spread evenly over them in their order (all when fewer)."""
+    if len(items) <= n:
+        return list(items)
+    step = len(items) / n
+    return [items[int(i * step)] for i in range(n)]
+
+
+def opening_positions(game: Game[P, M], plies: int) -> list[P]:
+    """The standard starts and the distinct positions up to `plies` moves after them where
+    the game goes on."""
+    seen = {p: None for p in game.standard_starts()}
+    frontier = list(seen)
+    for _ in range(plies):
+        nxt = []
+        for pos in frontier:
+            for move in game.legal_moves(pos):
+                child = game.play(pos, move)
+                if child not in seen and not game.is_over(child):
+                    seen[child] = None
+                    nxt.append(child)
+        frontier = nxt
+    return list(seen)
+
+
 class Game(ABC, Generic[P, M]):
     """A two-player game under fixed rules: positions, moves, notation and the wire codec."""
 
@@ -118,6 +169,21 @@ class Game(ABC, Generic[P, M]):
     solver: ClassVar[str] = "judge.solvers.generic:GenericSolver"
     #: named sets of rules ("kayles" -> "code=0.77"), which `judge games` lists
     variants: ClassVar[dict[str, str]] = {}
+    # what the judge says and scores of the game (optional: the defaults fit any game)
+    #: what each named variant is, in a few words (the browser app's list of variants)
+    variant_about: ClassVar[dict[str, str]] = {}
+    #: a sentence for each rule value other than the default, by (key, value)
+    rule_sentences: ClassVar[dict[tuple[str, str], str]] = {}
+    #: points a graded game earns the bot (`judge run`; a tournament scores 1/0.5/0)
+    points: ClassVar[Points] = Points(1.0, 0.5, 0.0)
+    #: the most tests of a default test set per seat, spread evenly over those found
+    max_tests: ClassVar[int | None] = None
+    #: how a position is written, for `judge games` (default: `parse_position`'s docstring)
+    notation: ClassVar[str] = ""
+    #: what `judge solve` says of a position beyond win, loss or draw, if anything
+    value_notes: ClassVar[str] = ""
+    #: what the game calls the Grundy value of a position (`grundy_value`)
+    grundy_name: ClassVar[str] = "Grundy value"
 
     def __init__(self, rules: str = "") -> None:
         self.rules = parse_rule_tokens(rules, self.defaults)
@@ -203,6 +269,33 @@ class Game(ABC, Generic[P, M]):
         """A short human label for a move (defaults to its wire form)."""
         return self.format_move(move, pos)
 
+    # --- board drawing (optional: without it the board is shown as `render`'s text) ------
+    def board_script(self) -> str | None:
+        """The JavaScript of the game's board renderer, shared by the report's viewer and
+        the browser app (it calls ``JudgeBoards.register(name, draw)``: see
+        judge/games/drawing.js), or None: the game has no drawing of its own. A game
+        package returns ``package_script(__package__)``, its ``board.js``."""
+        return None
+
+    def board_meta(self) -> dict[str, JSON]:
+        """Facts of the rules, not of a position, that the renderer needs."""
+        return {}
+
+    def board_state(self, pos: P) -> dict[str, JSON]:
+        """`pos` as the renderer draws it, in plain values (the judge adds the seat to
+        move as ``mover`` and whether the game is over as ``over``)."""
+        return {}
+
+    def board_touched(self, pos: P, move: M) -> list[JSON]:
+        """The parts of the drawn board that `move`, played from `pos`, touched (marked
+        once it is played), each as the renderer names it."""
+        return []
+
+    def board_control(self, pos: P, move: M) -> dict[str, JSON] | None:
+        """The part of the drawn board that plays `move` from `pos` when clicked in the
+        browser app, as the renderer names it; None: it is played from the move list."""
+        return None
+
     def parse_positions(self, lines: Sequence[str]) -> list[P]:
         """Positions from the lines of a file: blank lines and ``#`` comments are skipped."""
         positions = []
@@ -215,3 +308,75 @@ class Game(ABC, Generic[P, M]):
             except InputError as exc:
                 raise PositionError(f"line {number}: {exc}") from None
         return positions
+
+    # --- judging and explaining (optional: the defaults fit any game) ----------------------
+    def seat_test_positions(self, first: bool) -> list[P]:
+        """Positions the default test set of the seat that moves first (or second) is chosen
+        from (those that seat can win or hold are kept); `test_positions` unless the game
+        says more."""
+        return self.test_positions()
+
+    def tournament_starts(self) -> list[P]:
+        """A default tournament's starts (each played in both seats): `TOURNAMENT_STARTS` of
+        the first seat's test positions, spread evenly (won and lost ones alike), so that
+        no one start decides it."""
+        pool = [p for p in self.seat_test_positions(True) if not self.is_over(p)]
+        return evenly(pool, TOURNAMENT_STARTS)
+
+    @classmethod
+    def position_syntax(cls) -> str:
+        """How a position is written: `notation`, or the first paragraph of the docstring
+        of `parse_position`, or where the game's protocol page says it."""
+        doc = (cls.parse_position.__doc__ or "").strip().split("\n\n")[0]
+        return (cls.notation or " ".join(doc.split())
+                or f"see its protocol page: judge games --protocol {cls.name}")
+
+    @classmethod
+    def protocol_text(cls) -> str | None:
+        """The game's protocol page for contestants (Markdown: what a bot reads and writes,
+        with a worked transcript): the ``protocol.md`` of the package that holds the class,
+        or None when it has none."""
+        package = getattr(sys.modules.get(cls.__module__), "__package__", None)
+        return package_script(package, PROTOCOL) if package else None
+
+    def position_note(self, pos: P, rules: str) -> str | None:
+        """What a reader of a solved `pos` should know that its text does not say, given the
+        `--rules` tokens as written (e.g. a position that brings rules of its own); None."""
+        return None
+
+    def rules_text(self) -> list[str]:
+        """The game's rules in brief, a paragraph each (the browser app's rules panel): the
+        first paragraph of the class's docstring unless the game says more."""
+        doc = (type(self).__doc__ or "").strip().split("\n\n")[0]
+        return [" ".join(doc.split())] if doc else []
+
+    def rule_notes(self) -> list[str]:
+        """What the rules that differ from the defaults change, a sentence each."""
+        return [self.rule_sentences[(k, v)] for k, v in self.rules.items()
+                if v != self.defaults.get(k) and (k, v) in self.rule_sentences]
+
+    def end_reason(self, pos: P) -> str:
+        """Why the game is over at `pos` (it is), in words."""
+        winner = self.winner(pos)
+        return "the game is over" if winner is None else f"player {winner + 1} wins"
+
+    def grundy_value(self, pos: P) -> int | None:
+        """The Sprague-Grundy value of `pos`, shown by the browser app, for an impartial
+        game that has one at hand (a `grundy` method: the generic solver's closed form);
+        None for the others."""
+        grundy = getattr(self, "grundy", None)
+        return grundy(pos) if callable(grundy) else None
+
+    def grundy_text(self, pos: P, value: int) -> str:
+        """A sentence on `value`, the Grundy value of `pos`, and what it says."""
+        return (f"{self.grundy_name[:1].upper()}{self.grundy_name[1:]}: {value}"
+                + (": the mover wins by a move to a position of value 0" if value else
+                   ": every move leaves a value other than 0") + ".")
+
+    def random_move(self, pos: P, rng: random.Random) -> M:
+        """A legal move, each as likely (a weaker opponent's random move)."""
+        return rng.choice(self.legal_moves(pos))
+
+    def browser_limit(self, pos: P) -> str | None:
+        """Why the browser app does not show `pos` (too big to draw), or None."""
+        return None

@@ -1,122 +1,107 @@
-"""Positions as drawable data for the HTML viewer, computed with each game's own rules.
+"""Positions as drawable data for the report's viewer and the browser app, from each game's
+board hooks.
 
-The viewer's script only draws what these functions return: it knows no rule. Each game has
-one function turning a position into a small dict of plain values (`drawable`), one naming
-what a move touched so that it can be highlighted (`touched`), and the fixed facts of the
-rules a drawing needs (`board_meta`). `replay` plays a stored game's moves with
-`game.parse_move` and `game.play` and gives every step's drawable state.
+The drawing scripts only draw what these functions return: they know no rule. A game with a
+renderer of its own (`Game.board_script`) gives its positions with `Game.board_state`, what a
+move touched with `Game.board_touched` and the facts of its rules with `Game.board_meta`;
+any other game is drawn as the text of its `Game.render`. `replay` plays a stored game's
+moves with `game.parse_move` and `game.play` and gives every step's drawable state.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from judge.games.base import Game, MoveError
+from markupsafe import Markup
 
-#: the largest integer a browser's JSON.parse reads exactly (2**53 - 1)
-SAFE_INT = (1 << 53) - 1
+from judge.games import GAMES, GameLoadError, load_game
+from judge.games.base import Game, MoveError, RulesError
+from judge.games.drawing import JSON, kit_script
 
-
-def _number(n: int) -> int | str:
-    """An integer as JSON can carry it to a browser: exact, as a string when huge."""
-    return n if -SAFE_INT <= n <= SAFE_INT else str(n)
-
-
-def ioiwari_board(game: Game, pos: Any) -> dict[str, Any]:
-    """Ioiwari: the seven pits (pit 1 first), both banks, and the seat to move."""
-    return {"pits": list(pos.pits), "banks": list(pos.banks), "mover": pos.to_move,
-            "over": int(game.is_over(pos))}
+#: a drawable state or the board's meta: plain values, keyed by name
+Drawable = dict[str, JSON]
 
 
-def nim_board(game: Game, pos: Any) -> dict[str, Any]:
-    """Nim: the heap sizes in order, and the seat to move."""
-    return {"heaps": [_number(n) for n in pos.sizes], "mover": pos.to_move,
-            "over": int(game.is_over(pos))}
+def is_drawn(game: Game) -> bool:
+    """Whether the game brings a renderer of its own (else it is shown as text)."""
+    return game.board_script() is not None
 
 
-def chopsticks_board(game: Game, pos: Any) -> dict[str, Any]:
-    """Chopsticks: the raised fingers of Left's and Right's hands (0: out), and the mover."""
-    return {"left": list(pos.left), "right": list(pos.right), "mover": pos.to_move,
-            "over": int(game.is_over(pos))}
+def board_meta(game: Game) -> Drawable:
+    """What a drawing needs from the rules and not from the position; ``game`` names the
+    renderer, ``text`` says there is none."""
+    if not is_drawn(game):
+        return {"game": game.name, "text": True}
+    return {"game": game.name, **game.board_meta()}
 
 
-def ioiwari_touched(game: Game, pos: Any, move: Any) -> list[Any]:
-    """The pit sown."""
-    return [move]
+def drawable(game: Game, pos: Any) -> Drawable:
+    """The position as the renderer draws it, with the seat to move and whether the game is
+    over; for a game without a renderer, its own text of the position."""
+    over = int(game.is_over(pos))
+    if not is_drawn(game):
+        return {"text": game.render(pos), "over": over}
+    return {**game.board_state(pos), "mover": game.mover(pos), "over": over}
 
 
-def nim_touched(game: Game, pos: Any, move: Any) -> list[Any]:
-    """The heap taken from."""
-    return [move[0]]
+def touched(game: Game, pos: Any, move: Any) -> list[JSON]:
+    """The parts of the board `move` from `pos` touched, to mark them (none for text)."""
+    return game.board_touched(pos, move) if is_drawn(game) else []
 
 
-def chopsticks_touched(game: Game, pos: Any, move: Any) -> list[Any]:
-    """``[side, hand]`` pairs: the tapping and the tapped hand, or the mover's hands that a
-    split or swap changed (side 0 is Left)."""
-    me = pos.to_move
-    if move[0] == "split":
-        before = pos.hands(me)
-        return [[me, i + 1] for i, (a, b) in enumerate(zip(before, move[1], strict=True))
-                if a != b]
-    return [[me, move[1]], [1 - me, move[2]]]
+def control(game: Game, pos: Any, move: Any) -> Drawable:
+    """The part of the drawn board that plays `move` when clicked ({}: none, the move is
+    played from the move list)."""
+    found = game.board_control(pos, move) if is_drawn(game) else None
+    return found or {}
 
 
-#: per game: (position -> drawable dict, (position, move) -> parts the move touched)
-DRAWERS: dict[str, tuple[Callable[[Game, Any], dict[str, Any]],
-                         Callable[[Game, Any, Any], list[Any]]]] = {
-    "ioiwari": (ioiwari_board, ioiwari_touched),
-    "nim": (nim_board, nim_touched),
-    "chopsticks": (chopsticks_board, chopsticks_touched),
-}
+def scripts(game: Game) -> list[str]:
+    """The scripts that draw `game`'s boards, in order: the kit, then the game's renderer if
+    it has one."""
+    own = game.board_script()
+    return [kit_script()] if own is None else [kit_script(), own]
 
 
-def text_board(game: Game, pos: Any) -> dict[str, Any]:
-    """A game the viewer has no drawing for: its own text of the position (`Game.render`)."""
-    return {"text": game.render(pos), "over": int(game.is_over(pos))}
+def inline_scripts(game: Game) -> list[Markup]:
+    """`scripts`, to inline in a page's ``<script>`` element before the viewer; ValueError
+    for one that would end the element."""
+    for text in scripts(game):
+        if "</script" in text.lower():
+            raise ValueError(f"the board script of {game.name} must not contain </script")
+    return [Markup(text) for text in scripts(game)]  # noqa: S704 - a game package's file
 
 
-def no_touch(game: Game, pos: Any, move: Any) -> list[Any]:
-    """What a move touched, for a game drawn as text: nothing marked."""
-    return []
+def script_of(name: str) -> str | None:
+    """The renderer of the installed game called `name`, or None (no such game, or it has
+    no drawing of its own)."""
+    try:
+        return load_game(name).board_script()
+    except RulesError:
+        return None
 
 
-def _drawers(game: Game) -> tuple[Callable[[Game, Any], dict[str, Any]],
-                                  Callable[[Game, Any, Any], list[Any]]]:
-    """The game's drawing functions, or the text of its own `render`."""
-    return DRAWERS.get(game.name, (text_board, no_touch))
-
-
-def drawable(game: Game, pos: Any) -> dict[str, Any]:
-    """The position as the viewer draws it."""
-    return _drawers(game)[0](game, pos)
-
-
-def board_meta(game: Game) -> dict[str, Any]:
-    """What a drawing needs from the rules and not from the position."""
-    if game.name == "ioiwari":
-        from judge.games.ioiwari import MAX_BEADS, PITS
-
-        return {"game": "ioiwari", "pits": PITS, "max_beads": MAX_BEADS}
-    if game.name == "nim":
-        return {"game": "nim", "misere": bool(getattr(game, "misere", False))}
-    if game.name == "chopsticks":
-        from judge.games.chopsticks import DRAWN_FINGERS
-
-        return {"game": "chopsticks", "fingers": getattr(game, "fingers", 5),
-                "drawn_fingers": DRAWN_FINGERS, "sides": ["Left", "Right"]}
-    return {"game": game.name, "text": True}
+def drawn_games() -> list[str]:
+    """The installed games that bring a renderer (a game that fails to load is left out)."""
+    names = []
+    for name in GAMES:
+        try:
+            if is_drawn(load_game(name)):
+                names.append(name)
+        except GameLoadError:
+            continue
+    return names
 
 
 def replay(game: Game, start: Any, moves: Sequence[str]
-           ) -> tuple[list[dict[str, Any]], list[list[Any]], int | None]:
+           ) -> tuple[list[Drawable], list[list[JSON]], int | None]:
     """Every step's drawable state (step 0 is the start, step k follows move k), what each
     move touched, and the number of the first move that could not be played (the illegal
     last move of a forfeited game), or None. A move that cannot be played leaves the board as
     it was, and so does every move after it."""
-    board, touch = _drawers(game)
-    states = [board(game, start)]
-    touched: list[list[Any]] = [[]]
+    states = [drawable(game, start)]
+    marks: list[list[JSON]] = [[]]
     pos, broken = start, None
     for ply, line in enumerate(moves, 1):
         if broken is None:
@@ -124,18 +109,18 @@ def replay(game: Game, start: Any, moves: Sequence[str]
                 move = game.parse_move(line, pos)
                 if game.is_over(pos):
                     raise MoveError("illegal-move", line, "the game is over")
-                touched.append(touch(game, pos, move))
+                marks.append(touched(game, pos, move))
                 pos = game.play(pos, move)
-                states.append(board(game, pos))
+                states.append(drawable(game, pos))
                 continue
             except MoveError:
                 broken = ply
-        touched.append([])
+        marks.append([])
         states.append(states[-1])
-    return states, touched, broken
+    return states, marks, broken
 
 
-def columns(states: Sequence[dict[str, Any]]) -> dict[str, list[Any]]:
+def columns(states: Sequence[Drawable]) -> dict[str, list[JSON]]:
     """States as one list per key (step k is ``{key: lists[key][k]}``): compact JSON."""
     keys = list(states[0]) if states else []
     return {key: [s[key] for s in states] for key in keys}

@@ -14,7 +14,7 @@ SHADES = 6
 def _lines(text: str, pair: Pair, side: int) -> list[dict[str, Any]]:
     """The lines of one side of `pair`: each with its number, text and the common part it
     is in (numbered from 1 in the order of the pair's regions; 0: none)."""
-    part = {}
+    part: dict[int, int] = {}
     for k, region in enumerate(pair.regions, 1):
         for line in range(region.first[side], region.last[side] + 1):
             part.setdefault(line, k)

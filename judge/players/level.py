@@ -19,8 +19,6 @@ from judge.solvers import solver_for
 #: the strongest level: perfect play
 TOP = 10
 PREFIX = "level:"
-#: a Nim position with more counters than this draws its random move without listing them
-LISTED_COUNTERS = 10_000
 
 
 def parse_level(name: str) -> int:
@@ -37,15 +35,6 @@ def is_level(name: str) -> bool:
     return name.startswith(PREFIX)
 
 
-def random_move(game: Any, pos: Any, rng: random.Random) -> Any:
-    """A legal move, each as likely (for huge Nim heaps: a heap, then a count)."""
-    sizes = getattr(pos, "sizes", None)
-    if sizes is not None and sum(sizes) > LISTED_COUNTERS:
-        heap = rng.choice([h for h, s in enumerate(sizes) if s])
-        return heap + 1, rng.randint(1, sizes[heap])
-    return rng.choice(game.legal_moves(pos))
-
-
 class LevelPlayer(Player):
     """Plays level `level` of the module's rule, deterministic for a seed."""
 
@@ -58,4 +47,4 @@ class LevelPlayer(Player):
     def choose(self, pos: Any, last: Played | None) -> Any:
         if self._rng.randrange(TOP) < self.level:
             return solver_for(self.game).choose(pos, self._rng)
-        return random_move(self.game, pos, self._rng)
+        return self.game.random_move(pos, self._rng)

@@ -14,58 +14,33 @@ from typing import Any
 
 from judge.players.base import Played, Player
 from judge.solvers import solver_for
-from judge.solvers.base import Solver, best_of, order
-from judge.solvers.nim import NimSolver, mover_wins, winning_moves
+from judge.solvers.base import Solver
 
 #: the two-ply look-ahead runs only when at most this many moves are still tied on the first
 #: key, and each leaves the bot at most this many value-keeping replies
 DEEP_CANDIDATES = 8
 DEEP_REPLIES = 8
-#: with more candidate moves than this (Nim with very many heaps) moves are not scored at all
+#: with more candidate moves than this (very many heaps, say) moves are not scored at all
 MAX_CANDIDATES = 64
 
 
 def candidate_moves(solver: Solver, pos: Any) -> list[Hashable]:
-    """The moves the optimal player chooses among at `pos`, in move order.
-
-    `best_of` over every move's value, except Nim, whose solver (and so the optimal player)
-    picks from `evaluate(pos).best_moves`: the same moves wherever remoteness is known, and
-    never a list of every move of a huge heap.
-    """
-    if isinstance(solver, NimSolver):
-        return list(solver.evaluate(pos).best_moves)
-    return [m.move for m in best_of(solver.move_values(pos))]
+    """The moves the optimal player chooses among at `pos`, in move order
+    (`Solver.chosen_moves`: `best_of` over every move's value, unless the solver knows
+    them faster)."""
+    return solver.chosen_moves(pos)
 
 
 def keeping_replies(solver: Solver, pos: Any) -> tuple[int, int]:
     """At `pos` (the bot to move): how many legal replies keep the bot's value, out of how many.
 
     A reply keeps the value when it is not a mistake in `judge.analysis`: its value is the
-    best value available at `pos` (for Ioiwari, the best score difference). Nim is counted
-    in closed form, so heaps of any size cost nothing.
+    best value available at `pos` (for a game with a score, the best score difference). A
+    solver with a closed form counts them without listing them (`Solver.keeping_count`).
     """
     if solver.game.is_over(pos):
         return 0, 0
-    if isinstance(solver, NimSolver):
-        total = sum(pos.sizes)
-        if mover_wins(pos.sizes, solver.misere):
-            return len(winning_moves(pos.sizes, solver.misere)), total
-        return total, total  # lost: every reply keeps the loss
-    values = [order(m.value) for m in solver.move_values(pos)]
-    best = max(values)
-    return sum(1 for v in values if v == best), len(values)
-
-
-def _keeping_moves(solver: Solver, pos: Any) -> list[Hashable]:
-    """The bot's legal replies at `pos` that keep its value (see `keeping_replies`).
-
-    A lost Nim position lists every legal move: callers bound its counters first.
-    """
-    if isinstance(solver, NimSolver) and mover_wins(pos.sizes, solver.misere):
-        return list(winning_moves(pos.sizes, solver.misere))
-    values = solver.move_values(pos)
-    best = max((order(m.value) for m in values), default=0)
-    return [m.move for m in values if order(m.value) == best]
+    return solver.keeping_count(pos)
 
 
 def two_ply_keeping(solver: Solver, pos: Any) -> int:
@@ -75,7 +50,7 @@ def two_ply_keeping(solver: Solver, pos: Any) -> int:
     our best answer (one of `candidate_moves`) that leaves it fewest, summed.
     """
     total = 0
-    for reply in _keeping_moves(solver, pos):
+    for reply in solver.keeping_moves(pos):  # few: `tricky_move` bounds them first
         after = solver.game.play(pos, reply)
         if solver.game.is_over(after):
             continue

@@ -610,7 +610,8 @@ def plan(program: Program, limits: Limits, tier: Tier, slot: Slot | None,
     starter_joins, bot_joins = slot.prepare(limits.memory_bytes, limits.processes + in_pids) \
         if slot else ([], [])
     resets: list[int] = []
-    if inside:  # (what started the bot is counted until its exec, then only the bot)
+    # (what started the bot is counted until its exec, then only the bot)
+    if inside and slot is not None:
         starter_joins, bot_joins = [], []
         resets = slot.counter_resets()
     own_uid = slot is not None
@@ -669,7 +670,8 @@ def plan(program: Program, limits: Limits, tier: Tier, slot: Slot | None,
         cwd = "/"
         env = {**base_env, "HOME": BOT_DIR, "TMPDIR": BOT_DIR, **(env or {})}
     else:
-        boxed = slot is not None and helper is not None
+        box = slot if helper is not None else None  # the slot whose folder the bot gets
+        boxed = box is not None
         if files or not boxed:  # files to hand over, or a work dir on disk
             sweep_once()
             workdir = Path(tempfile.mkdtemp(prefix=f"{WORKDIR_PREFIX}{os.getpid()}-"))
@@ -677,7 +679,7 @@ def plan(program: Program, limits: Limits, tier: Tier, slot: Slot | None,
                 (workdir / name).write_bytes(content)
         # as root, the helper mounts a private tmpfs on the slot's own (empty) folder:
         # no folder to make or remove per game
-        cwd = str(slot.box()) if boxed else str(workdir)
+        cwd = str(box.box()) if box is not None else str(workdir)
         env = {**base_env, "HOME": cwd, "TMPDIR": cwd, **(env or {})}
         # its own folders (as an ordinary user, not the shared /tmp or /dev/shm) and devices
         inner.writable = [cwd, *(shared_temps() if boxed else ()), *WRITABLE_DEVICES]

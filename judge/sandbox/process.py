@@ -165,7 +165,8 @@ class Confined:
             self.context.stderr_pump().add(self._stderr)
             os.set_blocking(self._in_fd, False)
             #: the bot's output, read with deadlines through pexpect
-            self.output = pexpect.fdpexpect.fdspawn(self._out_fd, timeout=None)
+            self.output: pexpect.fdpexpect.fdspawn[bytes] = pexpect.fdpexpect.fdspawn(
+                self._out_fd, timeout=None)
             self.output.delaybeforesend = None  # pexpect sleeps 50 ms per send by default
             self.output.delayafterread = None  # ... and 0.1 ms after every read
         except BaseException:
@@ -299,6 +300,7 @@ class Confined:
                 return reported
             if self.started.reap():
                 code = self.started.returncode
+                assert code is not None  # (set by `reap`)
                 reported = self._reported()
                 if reported is not None:
                     return reported
@@ -493,11 +495,12 @@ class Confined:
         self._closed = True
         if self.ended_at is None:
             self.ended_at = time.monotonic()
-        deferred = self._cgroup() is not None
+        held = self._cgroup()
+        deferred = held is not None
         if self.mode == "bwrap":  # first PID 1 inside, which bwrap outside then reaps
             self._end_namespace(wait=not deferred)
-        if deferred:
-            self.slot.stop()
+        if held is not None:
+            held.stop()
         elif self.slot is not None:  # the bot's processes, which its helper reaps
             self.slot.kill_all()
             self.started.wait(0.5)
@@ -515,8 +518,8 @@ class Confined:
         self._close_pipes()
         for fd in self._proc_fds.values():
             os.close(fd)
-        if deferred:
-            self.slot.defer(self._settle)
+        if held is not None:
+            held.defer(self._settle)
         else:
             self._settle()
 

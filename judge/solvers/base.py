@@ -121,3 +121,26 @@ class Solver(ABC):
     def is_mistake(self, pos: Any, move: Any) -> bool:
         """Whether `move` gives away value (a worse result than the position's own value)."""
         return order(self.move_value(pos, move).value) < order(self.evaluate(pos).value)
+
+    # --- hooks of the players and the browser app (a solver may answer them faster) -------
+    def chosen_moves(self, pos: Any) -> list[Hashable]:
+        """The moves perfect play chooses among at `pos` (`best_of` every move's value), in
+        move order: the tricky opponent picks among them."""
+        return [m.move for m in best_of(self.move_values(pos))]
+
+    def keeping_moves(self, pos: Any) -> list[Hashable]:
+        """The legal moves at `pos` that keep the mover's value (not mistakes)."""
+        values = self.move_values(pos)
+        best = max((order(m.value) for m in values), default=0)
+        return [m.move for m in values if order(m.value) == best]
+
+    def keeping_count(self, pos: Any) -> tuple[int, int]:
+        """How many legal moves at `pos` keep the mover's value, out of how many."""
+        values = [order(m.value) for m in self.move_values(pos)]
+        best = max(values, default=0)
+        return sum(1 for v in values if v == best), len(values)
+
+    def browser_limit(self, pos: Any) -> str | None:
+        """Why `pos` is not solved while a person waits in the browser app (it would take
+        more than a few seconds), or None."""
+        return None

@@ -16,7 +16,7 @@ import tempfile
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
     import numpy as np
@@ -57,7 +57,7 @@ def _digest(arrays: dict[str, np.ndarray]) -> str:
     import numpy as np
 
     contiguous = {name: np.ascontiguousarray(a) for name, a in arrays.items()}
-    return _digest_of({name: (a.dtype.str, a.shape, memoryview(a))
+    return _digest_of({name: (a.dtype.str, a.shape, a.data)
                        for name, a in contiguous.items()})
 
 
@@ -107,7 +107,9 @@ def save(key: str, arrays: dict[str, np.ndarray]) -> None:
         try:
             with os.fdopen(fd, "wb") as fh:
                 blob = np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8)
-                np.savez(fh, __meta__=blob, **arrays)
+                # mypy matches **arrays against savez's `allow_pickle: bool` too; no
+                # array has that name
+                np.savez(fh, __meta__=blob, **arrays)  # type: ignore[arg-type]
             os.replace(tmp, path)
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
@@ -131,8 +133,9 @@ def path_for(key: str) -> Path:
 
 
 #: NumPy's type strings of the flat arrays `load_flat` reads, as `memoryview` formats
-_FLAT_TYPES = {"|i1": "b", "|u1": "B", "<i2": "h", "<u2": "H", "<i4": "i", "<u4": "I",
-               "<i8": "q", "<u8": "Q"}
+_FLAT_TYPES: dict[str, Literal["b", "B", "h", "H", "i", "I", "q", "Q"]] = {
+    "|i1": "b", "|u1": "B", "<i2": "h", "<u2": "H", "<i4": "i", "<u4": "I", "<i8": "q",
+    "<u8": "Q"}
 
 
 def _npy(raw: bytes) -> tuple[str, tuple[int, ...], memoryview]:

@@ -41,6 +41,8 @@ BASE_BYTES = 150 * 2**20
 MAX_BYTES = 1_500_000_000
 #: tables with more moves than this (an upper bound; a minute or two of work) are refused
 MAX_MOVES = 3_000_000_000
+#: tables the browser app solves on request: at most this many moves (a few seconds)
+BROWSER_MOVES = 20_000_000
 #: tables a solver keeps, of the shapes asked for last (others are read again from the cache)
 TABLES_KEPT = 4
 EDGES_PER_CHUNK = 1 << 20  # positions or moves handled at once
@@ -88,6 +90,12 @@ def csr(keys: np.ndarray, items: np.ndarray, rows: int) -> tuple[np.ndarray, np.
 def multisets(k: int, top: int) -> int:
     """How many sorted k-tuples of values 0..top there are."""
     return comb(top + k, k)
+
+
+def unordered(shape: Shape) -> Shape:
+    """The hand counts in increasing order: the key of a shape's table."""
+    low, high = sorted(shape)
+    return low, high
 
 
 def blocks(shape: Shape) -> list[Shape]:
@@ -364,7 +372,7 @@ class ChopsticksSolver(Solver):
 
     def check(self, positions: list[Position]) -> None:
         """Refuse positions of a shape whose table is too big to solve here."""
-        for shape in sorted({tuple(sorted(p.shape)) for p in positions}):
+        for shape in sorted({unordered(p.shape) for p in positions}):
             self.check_size(shape)
 
     def check_size(self, shape: Shape) -> None:
@@ -380,6 +388,18 @@ class ChopsticksSolver(Solver):
                 f"{MAX_MOVES:,} moves: use fewer hands or fingers"
             )
 
+    def browser_limit(self, pos: Position) -> str | None:
+        """A table too big to solve here at all, or with more than `BROWSER_MOVES` moves."""
+        try:
+            self.check([pos])
+        except RulesError as exc:
+            return str(exc)
+        moves = self.moves_bound(unordered(pos.shape))
+        if moves > BROWSER_MOVES:
+            return (f"these rules have up to {moves:,} moves to solve; the browser solves at "
+                    f"most {BROWSER_MOVES:,} (use `judge solve`)")
+        return None
+
     def _side(self, k: int) -> Side:
         if k not in self._sides:
             self._sides[k] = Side(self.game, k)
@@ -387,12 +407,12 @@ class ChopsticksSolver(Solver):
 
     def table_key(self, shape: Shape) -> str:
         """The cache key of a shape's table: the rules with the (unordered) hand counts."""
-        return "chopsticks table 1: " + self.game.rules_for(tuple(sorted(shape)))
+        return "chopsticks table 1: " + self.game.rules_for(unordered(shape))
 
     def table(self, shape: Shape) -> tuple[Layout, np.ndarray, np.ndarray]:
         """The layout, values and remoteness of `shape`, solved or read from the cache (the
         `TABLES_KEPT` shapes asked for last are kept)."""
-        key = tuple(sorted(shape))
+        key = unordered(shape)
         with self._lock:
             found = self._tables.get(key)
             if found is not None:
@@ -457,21 +477,23 @@ class ChopsticksSolver(Solver):
         mine, theirs = self.game.sides(pos)
         return tuple(sorted(mine)), tuple(sorted(theirs))
 
-    def stats(self, starts: Position | Iterable[Position] | None = None) -> dict[str, int]:
+    def stats(self, starts: Position | Iterable[Position] | None = None,
+              limit: int = 2_000_000) -> dict[str, int]:
         """Positions reachable from `starts` (default: the start), counted by value for the mover.
 
         `starts` is one position or several. A position here is the mover's and the
         opponent's hands, each as an unordered collection (see `canonical`), so positions
         that differ only in the order of hands, or with equal hand counts only in which side
-        holds them, count once.
+        holds them, count once. `limit` is the base class's and not needed here: the count
+        is read off whole tables, whose size `check_size` already bounds.
         """
         if starts is None:
             starts = [self.game.start()]
         starts = [starts] if isinstance(starts, Position) else list(starts)
         counts = dict.fromkeys(("positions", "win", "loss", "draw"), 0)
-        for shape in {tuple(sorted(p.shape)) for p in starts}:
+        for shape in {unordered(p.shape) for p in starts}:
             layout, value, _ = self.table(shape)
-            ours = [p for p in starts if tuple(sorted(p.shape)) == shape]
+            ours = [p for p in starts if unordered(p.shape) == shape]
             seen = layout.reachable([layout.index(*self.game.sides(p)) for p in ours])
             reached = value[seen]
             counts["positions"] += int(np.count_nonzero(seen))

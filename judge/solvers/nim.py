@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Hashable
 from functools import reduce
 from operator import xor
 
@@ -100,7 +101,8 @@ class NimSolver(Solver):
             if rem is not None:
                 moves = [m for m in moves if self.move_value(pos, m).remoteness == rem]
         elif rem is not None:
-            moves = [m.move for m in self.move_values(pos) if m.remoteness == rem]
+            moves = [m for m in self.game.legal_moves(pos)
+                     if self.move_value(pos, m).remoteness == rem]
         else:
             moves = [self._delaying_move(pos.sizes)] if any(pos.sizes) else []
         return Evaluation(value, rem, moves)
@@ -131,3 +133,23 @@ class NimSolver(Solver):
         if not moves:
             raise ValueError("no legal move: the game is over")
         return rng.choice(moves) if rng else moves[0]
+
+    def chosen_moves(self, pos: Heaps) -> list[Hashable]:
+        """The moves `choose` picks from (`evaluate`'s best moves): the same moves as
+        `Solver.chosen_moves` wherever remoteness is known, and never a list of every move of
+        a huge heap."""
+        return list(self.evaluate(pos).best_moves)
+
+    def keeping_moves(self, pos: Heaps) -> list[Hashable]:
+        """The winning moves in closed form; at a lost position every move (callers bound
+        its counters first)."""
+        if mover_wins(pos.sizes, self.misere):
+            return list(winning_moves(pos.sizes, self.misere))
+        return super().keeping_moves(pos)
+
+    def keeping_count(self, pos: Heaps) -> tuple[int, int]:
+        """Counted in closed form, so heaps of any size cost nothing."""
+        total = sum(pos.sizes)
+        if mover_wins(pos.sizes, self.misere):
+            return len(winning_moves(pos.sizes, self.misere)), total
+        return total, total  # lost: every move keeps the loss

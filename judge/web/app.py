@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import json
 from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -23,12 +24,16 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from judge.games.base import InputError
+from judge.games import game_class
+from judge.games.base import InputError, RulesError
+from judge.games.drawing import kit_script
+from judge.html.boards import drawn_games, script_of
+from judge.records import Verdict
 from judge.web.explain import OPPONENTS
 from judge.web.guard import LOCAL, Guard, GuardSettings
 from judge.web.league import league_routes
@@ -55,6 +60,32 @@ from judge.web.sessions import (
 
 #: the largest request body read
 MAX_BODY = 16 * 1024
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """A stored game as the app opens it (``GET /api/runs/RUN/games/N``): its place, its
+    game and rules, its start and moves, its players and how it ended."""
+
+    run: int
+    #: numbered as `judge show RUN --details` numbers it
+    number: int
+    name: str
+    rules: str
+    start: str
+    moves: tuple[str, ...]
+    #: by seat: a bot's file name, or the run's opponent kind
+    players: tuple[str, ...]
+    results: tuple[str, ...]
+    verdict: Verdict
+
+    def to_json(self) -> dict[str, Any]:
+        """The game as the API answers it."""
+        return {"run": self.run, "number": self.number, "name": self.name,
+                "rules": self.rules, "start": self.start, "moves": list(self.moves),
+                "players": list(self.players), "results": list(self.results),
+                "verdict": self.verdict.to_dict()}
+
 #: seconds between looks for idle games
 REAP_SECONDS = 5.0
 #: the longest pause between the moves of a watched game
@@ -63,6 +94,8 @@ STATIC = Path(__file__).parent / "static"
 
 _templates = Environment(loader=PackageLoader("judge.web", "templates"),
                          autoescape=select_autoescape(["j2"]))
+#: the games whose renderers the play and watch pages load (a page may open any game)
+_templates.globals["drawn_games"] = drawn_games
 
 
 def error(status: int, message: str) -> JSONResponse:
@@ -100,6 +133,29 @@ def seat_of(text: Any) -> int:
     if text in (1, 2, "1", "2"):
         return int(text)
     raise WebError(400, "seat is 1 or 2")
+
+
+async def board_script(request: Request) -> Response:
+    """``/boards.js``: the kit of the board renderers; ``/boards/GAME.js``: that game's
+    renderer, the very source the HTML report inlines (404 for a game drawn as text)."""
+    name = request.path_params.get("game")
+    text = kit_script() if name is None else await run_in_threadpool(script_of, name)
+    if text is None:
+        raise WebError(404, f"no board renderer for {name!r}")
+    return Response(text, media_type="text/javascript; charset=utf-8")
+
+
+async def protocol_page(request: Request) -> Response:
+    """``/protocol/GAME``: the game's protocol page, as its package ships it (Markdown, shown
+    as plain text); 404 for an unknown game or one without a page."""
+    name = request.path_params["game"]
+    try:
+        text = game_class(name).protocol_text()
+    except RulesError:
+        text = None
+    if text is None:
+        raise WebError(404, f"no protocol page for {name!r}")
+    return PlainTextResponse(text, media_type="text/plain; charset=utf-8")
 
 
 def page(name: str, status: int = 200, **context: Any) -> HTMLResponse:
@@ -196,8 +252,8 @@ def create_app(served: Served, guard: GuardSettings = LOCAL) -> Starlette:
                                "player, not a bot")
 
             def create() -> Session:
-                return sessions.create(stored["name"], stored["rules"], stored["start"],
-                                       opponent, 1, values, stored["moves"], at)
+                return sessions.create(stored.name, stored.rules, stored.start,
+                                       opponent, 1, values, list(stored.moves), at)
         else:
             seat = seat_of(data.get("seat", 1))
 
@@ -252,6 +308,8 @@ def create_app(served: Served, guard: GuardSettings = LOCAL) -> Starlette:
     def stored_runs() -> list[dict[str, Any]]:
         from judge.store import Store
 
+        if served.db is None:
+            return []
         store = Store(served.db, read_only=True)
         try:
             return [{"id": r.id, "kind": r.kind, "game": r.game, "games": r.games,
@@ -259,15 +317,15 @@ def create_app(served: Served, guard: GuardSettings = LOCAL) -> Starlette:
         finally:
             store.db.close()
 
-    def stored_game(run: Any, number: Any) -> dict[str, Any]:
+    def stored_game(run: Any, number: Any) -> StoredGame:
         """Game `number` of stored run `run`, numbered as `judge show RUN --details` does."""
         if served.db is None:
             raise WebError(404, "no results database is served: start with --db FILE")
         for value, what in ((run, "run"), (number, "number")):
             if not isinstance(value, int) or isinstance(value, bool) or not 0 < value < 1 << 62:
                 raise WebError(400, f"{what} is a whole number from 1")
+        from judge.kinds import KINDS
         from judge.store import Store
-        from judge.summaries import numbered_games
 
         try:
             store = Store(served.db, read_only=True)
@@ -278,7 +336,7 @@ def create_app(served: Served, guard: GuardSettings = LOCAL) -> Starlette:
                 info = store.run(run)
             except InputError as exc:
                 raise WebError(404, str(exc)) from None
-            listed = numbered_games(info.plan, store.games(run))
+            listed = KINDS[info.kind].numbered_games(info.plan, store.games(run))
         finally:
             store.db.close()
         if not 1 <= number <= len(listed):
@@ -286,16 +344,14 @@ def create_app(served: Served, guard: GuardSettings = LOCAL) -> Starlette:
         rec, _ = listed[number - 1]
         game = info.plan.load_game()
         opponent = info.plan.opponent
-        return {"run": run, "number": number, "name": game.name,
-                "rules": game.rules_string(), "start": rec.start,
-                "moves": rec.move_texts,
-                "players": [opponent if p == "optimal" else Path(p).name
-                            for p in rec.players],
-                "results": list(rec.results), "verdict": rec.verdict.to_dict()}
+        return StoredGame(run, number, game.name, game.rules_string(), rec.start,
+                          tuple(rec.move_texts),
+                          tuple(opponent if p == "optimal" else Path(p).name
+                                for p in rec.players), rec.results, rec.verdict)
 
     async def api_stored(request: Request) -> Response:
         run, number = request.path_params["run"], request.path_params["number"]
-        return JSONResponse(await in_thread(stored_game, run, number))
+        return JSONResponse((await in_thread(stored_game, run, number)).to_json())
 
     async def api_runs(request: Request) -> Response:
         if served.db is None:
@@ -415,6 +471,9 @@ def create_app(served: Served, guard: GuardSettings = LOCAL) -> Starlette:
         Route(sid + "/options", api_options, methods=["POST"]),
         Route(sid + "/hint", api_hint, methods=["GET"]),
         WebSocketRoute("/api/watch", api_watch),
+        Route("/boards.js", board_script),
+        Route("/boards/{game:str}.js", board_script),
+        Route("/protocol/{game:str}", protocol_page),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan,

@@ -25,14 +25,15 @@ from typing import Any
 from judge.analysis import MoveReview, result_sign, review
 from judge.games import GAMES, load_game
 from judge.games.base import Game, InputError, MoveError
-from judge.html.boards import board_meta, drawable
+from judge.html.boards import board_meta, control, drawable, touched
 from judge.players.base import Played, Player, PlayerFailure
+from judge.records import Verdict
 from judge.sandbox.limits import Limits
 from judge.solvers import solver_for
 from judge.web.explain import (
     about_opponent,
     end_reason,
-    nim_sums,
+    grundy_value,
     parse_record,
     record_text,
     rules_panel,
@@ -42,11 +43,6 @@ from judge.web.explain import (
 
 #: the longest rules, position or move text read from a request
 MAX_TEXT = 400
-#: Nim positions the browser draws counter by counter: heaps and counters in all
-NIM_HEAPS = 12
-NIM_COUNTERS = 300
-#: Chopsticks tables solved on request: at most this many moves in all (a few seconds)
-CHOPSTICKS_MOVES = 20_000_000
 #: games held at once, of them with a bot process
 MAX_SESSIONS = 200
 MAX_BOT_GAMES = 8
@@ -147,21 +143,11 @@ def replayed(game: Game, start: Any, moves: list[str]) -> list[tuple[Any, Any]]:
 
 
 def check_size(game: Game, pos: Any) -> None:
-    """Refuse a position the page cannot draw or the solver cannot answer at once."""
-    if game.name == "nim":
-        if len(pos.sizes) > NIM_HEAPS or sum(pos.sizes) > NIM_COUNTERS:
-            raise WebError(413, f"the browser plays Nim with at most {NIM_HEAPS} heaps and "
-                           f"{NIM_COUNTERS} counters in all (`judge solve` takes any size)")
-    if game.name == "chopsticks":
-        solver = solver_for(game)
-        try:
-            solver.check([pos])
-        except InputError as exc:
-            raise WebError(413, str(exc)) from None
-        moves = solver.moves_bound(tuple(sorted(pos.shape)))
-        if moves > CHOPSTICKS_MOVES:
-            raise WebError(413, f"these rules have up to {moves:,} moves to solve; the browser "
-                           f"solves at most {CHOPSTICKS_MOVES:,} (use `judge solve`)")
+    """Refuse a position the page cannot draw (`Game.browser_limit`) or the solver cannot
+    answer at once (`Solver.browser_limit`)."""
+    reason = game.browser_limit(pos) or solver_for(game).browser_limit(pos)
+    if reason is not None:
+        raise WebError(413, reason)
 
 
 def lead_of(game: Game, pos: Any) -> int:
@@ -194,30 +180,6 @@ def result_of(game: Game, pos: Any, stopped: bool = False) -> str | None:
     return "tie" if winner is None else str(winner + 1)
 
 
-def control_of(game: Game, pos: Any, move: Any) -> dict[str, Any]:
-    """Which part of the drawn board plays `move` when clicked: an Ioiwari pit, a Nim
-    counter (clicking counter c of a heap takes counters c and above), a Chopsticks hand
-    tapping another (sides 0 Left, 1 Right); a split is played from the move list."""
-    if game.name == "ioiwari":
-        return {"pit": move}
-    if game.name == "nim":
-        heap, count = move
-        return {"heap": heap, "counter": pos.sizes[heap - 1] - count + 1}
-    if game.name == "chopsticks" and move[0] == "tap":
-        me = pos.to_move
-        return {"hand": [me, move[1]], "target": [1 - me, move[2]]}
-    return {}
-
-
-def last_control(game: Game, pos: Any, move: Any) -> dict[str, Any]:
-    """The parts of the board a move played from `pos` touched, to mark it after: as
-    `control_of`, and for a Chopsticks split or swap the mover's side."""
-    control = control_of(game, pos, move)
-    if game.name == "chopsticks" and not control:
-        control = {"side": pos.to_move}
-    return control
-
-
 def position_info(game: Game, pos: Any, values: bool) -> dict[str, Any]:
     """The position as the page shows it: notation, board, mover, and every legal move
     (with its value and remoteness for the mover when `values`)."""
@@ -228,7 +190,7 @@ def position_info(game: Game, pos: Any, values: bool) -> dict[str, Any]:
         "to_move": game.mover(pos) + 1,
         "board": drawable(game, pos),
         "over": over,
-        "score": None if game.score(pos) is None else list(game.score(pos)),
+        "score": None if (score := game.score(pos)) is None else list(score),
         "moves": [],
     }
     solver = solver_for(game)
@@ -236,14 +198,15 @@ def position_info(game: Game, pos: Any, values: bool) -> dict[str, Any]:
     moves = solver.move_values(pos) if values and not over else [
         None for _ in game.legal_moves(pos)]
     for legal, mv in zip(game.legal_moves(pos), moves, strict=True):
-        entry = {"move": game.format_move(legal, pos), "label": game.move_label(legal, pos),
-                 "control": control_of(game, pos, legal)}
+        entry: dict[str, Any] = {"move": game.format_move(legal, pos),
+                                 "label": game.move_label(legal, pos),
+                                 "control": control(game, pos, legal)}
         if mv is not None:
             entry.update(value=value_word(game, mv.value, lead), remoteness=mv.remoteness)
             if isinstance(mv.value, int):
                 entry.update(difference=mv.value, final_difference=lead + mv.value)
-            if (grundy := nim_sums(game, game.play(pos, legal))) is not None:
-                entry["nim_sum"] = grundy
+            if (grundy := grundy_value(game, game.play(pos, legal))) is not None:
+                entry["grundy"] = grundy
         info["moves"].append(entry)
     if values:
         ev = solver.evaluate(pos)
@@ -254,9 +217,10 @@ def position_info(game: Game, pos: Any, values: bool) -> dict[str, Any]:
         outcome = getattr(solver, "outcome", None)
         if outcome is not None:
             info["outcome"] = outcome(pos)
-        if (grundy := nim_sums(game, pos)) is not None:
-            # Nim's nim-sum, another impartial game's Grundy value
-            info.update(nim_sum=grundy, grundy_of="nim" if game.name == "nim" else "game")
+        if (grundy := grundy_value(game, pos)) is not None:
+            # an impartial game's Grundy value, by the game's own name for it (a nim-sum)
+            info.update(grundy=grundy, grundy_name=game.grundy_name,
+                        grundy_text=game.grundy_text(pos, grundy))
     return info
 
 
@@ -402,7 +366,9 @@ class Session:
         self.opponent = text_of(opponent, "opponent") or HUMAN
         self.history: list[tuple[Any, Any]] = []  # (position before, move)
         self.undone: list[tuple[Any, Any]] = []  # taken back, the next to redo last
-        self.verdict: dict[str, Any] | None = None
+        #: how a bot's failure ended the game (None: no bot failed), and its stderr's end
+        self.verdict: Verdict | None = None
+        self.stderr = ""
         self.touched = time.monotonic()
         self.lock = threading.RLock()
         self.limits = served.limits
@@ -481,7 +447,7 @@ class Session:
             values=self.values, over=over, opponent=self.opponent,
             players=[self.seat_name(s) for s in (0, 1)],
             your_turn=not over and self.players[turn] is None,
-            result=self.result(pos), verdict=self.verdict,
+            result=self.result(pos), verdict=self.verdict_json(),
             can_undo=self.can_take_back() and any(
                 self.players[self.game.mover(p)] is None for p, _ in self.history),
             can_redo=self.can_take_back() and bool(self.undone),
@@ -490,7 +456,7 @@ class Session:
             explain=dict(rules_panel(self.game), players=[
                 about_opponent(self.opponent_name(s)) for s in (0, 1)]),
             end=end_reason(self.game, pos, self.stopped(), self.limits.move_limit,
-                           self.verdict) if over else None,
+                           self.verdict_json()) if over else None,
             record=record_text(self.game.name, self.game.rules_string(),
                                self.game.format_position(self.start),
                                [self.game.format_move(m, p) for p, m in self.history]),
@@ -503,7 +469,8 @@ class Session:
         return HUMAN if player is None else player.name
 
     def last_json(self) -> dict[str, Any] | None:
-        """The last move played: its ply, seat, text, label and the board parts it touched."""
+        """The last move played: its ply, seat, text, label, the board part that plays it
+        (`control`) and the board parts it touched (`touched`, marked by the renderer)."""
         if not self.history:
             return None
         pos, move = self.history[-1]
@@ -511,7 +478,8 @@ class Session:
         return {"ply": len(self.history), "seat": seat + 1,
                 "by": self.seat_name(seat), "move": self.game.format_move(move, pos),
                 "label": self.game.move_label(move, pos),
-                "control": last_control(self.game, pos, move)}
+                "control": control(self.game, pos, move),
+                "touched": touched(self.game, pos, move)}
 
     def expect(self, ply: Any) -> None:
         """Refuse (409) a request made for another move number than the game's now: a
@@ -534,7 +502,7 @@ class Session:
     def result(self, pos: Any) -> str | None:
         """``1``, ``2`` or ``tie`` once the game is over (a failed bot loses)."""
         if self.verdict is not None:
-            return str(2 - self.verdict["seat"]) if self.verdict["seat"] is not None else "tie"
+            return str(2 - self.verdict.seat) if self.verdict.seat is not None else "tie"
         return result_of(self.game, pos, self.stopped())
 
     def history_json(self) -> list[dict[str, Any]]:
@@ -637,8 +605,15 @@ class Session:
         if player is not None:
             player.close()  # (a bot's stderr tail is read as it ends)
         stderr = getattr(player, "stderr", "") or ""
-        self.verdict = {"code": exc.code, "message": str(exc), "seat": seat,
-                        "stderr": stderr[-2000:]}
+        self.verdict = Verdict(exc.code, str(exc), seat)
+        self.stderr = stderr[-2000:]
+
+    def verdict_json(self) -> dict[str, Any] | None:
+        """The verdict as a played game's record writes it, with the failed bot's stderr
+        tail; None while no bot failed."""
+        if self.verdict is None:
+            return None
+        return dict(self.verdict.to_dict(), stderr=self.stderr)
 
     def can_take_back(self) -> bool:
         """Undo, redo and going back need players that can forget: no bot process."""

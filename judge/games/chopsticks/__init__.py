@@ -34,7 +34,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from itertools import combinations
-from typing import Any
+from typing import Any, ClassVar
 
 from judge.games.base import (
     Game,
@@ -44,9 +44,11 @@ from judge.games.base import (
     Seat,
     garbage,
     illegal,
+    opening_positions,
     parse_int,
     strict_tokens,
 )
+from judge.games.drawing import JSON, package_script
 from judge.words import plural
 
 LEFT, RIGHT = 0, 1
@@ -54,6 +56,9 @@ SIDES = "LR"
 MAX_HANDS = 16
 MAX_FINGERS = 1000
 DRAWN_FINGERS = 20  # hands with more fingers are drawn as numbers
+#: the default tests are chosen from the starts and every position up to this many moves
+#: into the game
+OPENING_PLIES = 3
 
 _BAR = re.compile(r"^\((?P<inner>[^()]*)\)(?:_(?P<n>\S+))?$")
 
@@ -113,6 +118,42 @@ class Chopsticks(Game[Position, Move]):
         "swap": "off",
     }
     loopy = True  # rollover, splits and swaps can repeat positions
+    variants: ClassVar[dict[str, str]] = {
+        "standard": "", "two-hands": "hands=2", "rollover": "hands=2 knockout=rollover",
+        "splits": "hands=2 split=on", "zombies": "hands=2 split=revive",
+        "swaps": "hands=2 swap=on", "tapping": "hands=2 attack=tapping",
+        "misere": "hands=2 misere=on"}
+    variant_about: ClassVar[dict[str, str]] = {
+        "standard": "three hands a side, five fingers, cutoff",
+        "two-hands": "two hands a side, as played in the schoolyard",
+        "rollover": "two hands a side, a hand counts round modulo five",
+        "splits": "two hands a side, fingers may be moved between your own hands",
+        "zombies": "two hands a side, splits may bring back a hand that is out",
+        "swaps": "two hands a side, you may exchange your two hands",
+        "tapping": "two hands a side, the tapping hand gains the fingers",
+        "misere": "two hands a side, whoever is knocked out wins"}
+    rule_sentences: ClassVar[dict[tuple[str, str], str]] = {
+        ("misere", "on"): "Misère: the player who would have won by the normal rule loses.",
+        ("knockout", "rollover"): "Rollover: a hand counts modulo the finger count and is out "
+                                  "only at exactly a multiple of it.",
+        ("attack", "tapping"): "The tapping hand gains the tapped hand's fingers instead (and "
+                               "may be the one that goes out).",
+        ("split", "on"): "Split: instead of tapping, move one or more fingers from one of your "
+                         "live hands to another (the giving hand keeps at least one).",
+        ("split", "revive"): "Split with revival: as a split, and the receiving hand may be "
+                             "one that is out, which comes back into play.",
+        ("swap", "on"): "Swap: instead of tapping, exchange two of your live hands that differ "
+                        "(in effect a pass)."}
+    #: a default test set holds at most this many tests per seat
+    max_tests: ClassVar[int | None] = 24
+    notation: ClassVar[str] = (
+        "the game card '(L 1 1 1 1 1 1)': the mover, then Left's hands and Right's (0 = out), "
+        "or research notation '(1 4 | 1 1)' (Left to move; 'R (1 4 | 1 1)' for Right; "
+        "optional '_n' suffix = fingers) with live hands only, any number on each side")
+    value_notes: ClassVar[str] = (
+        "Outcome classes: N the first mover wins, P the second mover wins, L / R that side "
+        "wins whoever starts, D a draw either way; x/y when only one order is a draw (the "
+        "result with Left moving first, then with Right moving first).")
 
     def __init__(self, rules: str = "") -> None:
         super().__init__(rules)
@@ -186,6 +227,15 @@ class Chopsticks(Game[Position, Move]):
         return f"{self.name} {self.rules_for(pos.shape)}"
 
     # --- positions -------------------------------------------------------------------
+    def position_note(self, pos: Position, rules: str) -> str | None:
+        """A position in research notation brings its own hand counts: say so when they are
+        not the rules' (`rules` as written: whether hands= was given or defaulted)."""
+        if pos.shape == self.hands:
+            return None
+        given = any(t.split("=", 1)[0].lower() == "hands" for t in rules.split())
+        return (f"is solved with {pos.shape[0]}/{pos.shape[1]} hands, its own (the rules "
+                f"{'say' if given else 'default to'} hands={self.hands[0]}/{self.hands[1]})")
+
     def start(self) -> Position:
         return self.start_for(self.hands, LEFT)
 
@@ -460,6 +510,63 @@ class Chopsticks(Game[Position, Move]):
         if self.fingers > DRAWN_FINGERS:
             return f"{value}/{self.fingers}" if value else "out"
         return "|" * value + "." * (self.fingers - value)
+
+    # --- judging and explaining ------------------------------------------------------------
+    def test_positions(self) -> list[Position]:
+        """The standard starts and every position up to `OPENING_PLIES` moves into the game."""
+        return opening_positions(self, OPENING_PLIES)
+
+    def rules_text(self) -> list[str]:
+        return [
+            "Two players, Left and Right, each have some hands; every hand has room for the "
+            "same number of fingers and starts showing 1. On your turn you tap: one of your "
+            "live hands touches one of your opponent's, and the tapped hand gains as many "
+            "fingers as the tapping hand shows.",
+            "Under cutoff a hand pushed past the finger count is out; under rollover it counts "
+            "round and is out only at exactly a multiple of the finger count. A player whose "
+            "hands are all out loses (wins under misère).",
+            "Where positions can repeat (rollover, splits, swaps) a game is stopped at the move "
+            "limit and scored a tie.",
+        ]
+
+    def rule_notes(self) -> list[str]:
+        """The hands and fingers, then what each rule other than the default changes."""
+        return [f"Hands: {self.rules['hands']} (Left/Right), fingers: {self.rules['fingers']}.",
+                *super().rule_notes()]
+
+    def end_reason(self, pos: Position) -> str:
+        out = LEFT if all_out(pos.left) else RIGHT
+        rule = " (misère: that player wins)" if self.misere else ""
+        return f"all of player {out + 1}'s hands are out{rule}"
+
+    # --- board drawing (board.js) ----------------------------------------------------------
+    def board_script(self) -> str | None:
+        return package_script(__package__)
+
+    def board_meta(self) -> dict[str, JSON]:
+        """The fingers of a hand, how many are drawn one by one at most, the sides' names."""
+        return {"fingers": self.fingers, "drawn_fingers": DRAWN_FINGERS,
+                "sides": ["Left", "Right"]}
+
+    def board_state(self, pos: Position) -> dict[str, JSON]:
+        """The raised fingers of Left's and Right's hands (0: out)."""
+        return {"left": list(pos.left), "right": list(pos.right)}
+
+    def board_touched(self, pos: Position, move: Move) -> list[JSON]:
+        """``[side, hand]`` pairs (side 0 is Left, hands from 1): the tapping and the tapped
+        hand, or the mover's hands that a split or swap changed."""
+        me = pos.to_move
+        if move[0] == "split":
+            return [[me, i + 1] for i, (a, b) in enumerate(zip(pos.hands(me), move[1],
+                                                               strict=True)) if a != b]
+        return [[me, move[1]], [1 - me, move[2]]]
+
+    def board_control(self, pos: Position, move: Move) -> dict[str, JSON] | None:
+        """A tap: the mover's hand, then the hand it taps; a split is played from the list."""
+        if move[0] != "tap":
+            return None
+        me = pos.to_move
+        return {"hand": [me, move[1]], "target": [1 - me, move[2]]}
 
 
 def mirrored(pos: Position) -> Position:

@@ -21,6 +21,8 @@ from judge.games.base import (
     parse_int,
     strict_tokens,
 )
+from judge.games.connect4.codes import Bitboards
+from judge.games.drawing import JSON, package_script
 from judge.games.marks import EMPTY, MARKS, Cells, MarksGame
 
 Board = Cells  # the cells, row by row from the top left
@@ -34,6 +36,9 @@ class ConnectFour(MarksGame):
     defaults: ClassVar[dict[str, str]] = {"rows": "4", "cols": "4", "connect": "4"}
     variants: ClassVar[dict[str, str]] = {"4x5": "rows=4 cols=5", "5x4": "rows=5 cols=4",
                                           "tiny": "rows=3 cols=4 connect=3"}
+    notation: ClassVar[str] = (
+        "the board, rows from the top separated by '/': '..../..../.o../.xx.' (x the first "
+        "player's discs, o the second's, '.' empty cells)")
 
     def __init__(self, rules: str = "") -> None:
         super().__init__(rules)
@@ -63,6 +68,11 @@ class ConnectFour(MarksGame):
                         found.append(tuple((r + dr * i) * self.cols + c + dc * i
                                            for i in range(self.connect)))
         return found
+
+    def position_codes(self) -> Bitboards | None:
+        """Boards as numbers with every move played by the array, for the solver (None
+        when a board is too big for them)."""
+        return Bitboards.fitting(self.rows, self.cols, self.connect, self.lines)
 
     def owner(self, cells: str) -> str | None:
         """The mark that has `connect` in a row, if one has."""
@@ -117,10 +127,14 @@ class ConnectFour(MarksGame):
             return []
         return [c + 1 for c in range(self.cols) if pos.cells[c] == EMPTY]
 
-    def play(self, pos: Board, move: int) -> Board:
+    def landing(self, pos: Board, move: int) -> int:
+        """The cell (an index) the disc of `move` falls to: its column's lowest empty one."""
         c = move - 1
-        i = max(r * self.cols + c for r in range(self.rows)
-                if pos.cells[r * self.cols + c] == EMPTY)
+        return max(r * self.cols + c for r in range(self.rows)
+                   if pos.cells[r * self.cols + c] == EMPTY)
+
+    def play(self, pos: Board, move: int) -> Board:
+        i = self.landing(pos, move)
         return Board(pos.cells[:i] + MARKS[self.mover(pos)] + pos.cells[i + 1 :])
 
     def is_over(self, pos: Board) -> bool:
@@ -151,3 +165,30 @@ class ConnectFour(MarksGame):
                 for r in range(self.rows)]
         rows.append(" ".join(str(i % 10) for i in range(1, c + 1)))
         return "\n".join([*rows, self.status(pos, f", {self.connect} in a row wins")])
+
+    # --- board drawing (board.js) ----------------------------------------------------------
+    def board_script(self) -> str | None:
+        return package_script(__package__)
+
+    def board_meta(self) -> dict[str, JSON]:
+        return {"rows": self.rows, "cols": self.cols, "connect": self.connect}
+
+    def board_state(self, pos: Board) -> dict[str, JSON]:
+        """The cells row by row from the top (``x``, ``o`` or ``.``), and the cells of every
+        line of `connect`, each as [row, column] from 1 (none while no one has one)."""
+        cells = pos.cells
+        full = {i for line in self.lines if cells[line[0]] != EMPTY
+                and len({cells[i] for i in line}) == 1 for i in line}
+        return {"cells": cells, "line": [self.place(i) for i in sorted(full)]}
+
+    def place(self, i: int) -> list[JSON]:
+        """Cell `i` as the drawing names it: [row, column] from 1, rows from the top."""
+        return [i // self.cols + 1, i % self.cols + 1]
+
+    def board_touched(self, pos: Board, move: int) -> list[JSON]:
+        """The cell the disc fell to."""
+        return [self.place(self.landing(pos, move))]
+
+    def board_control(self, pos: Board, move: int) -> dict[str, JSON] | None:
+        """The column, clicked."""
+        return {"column": move}

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import product
+from typing import ClassVar
 
 from judge.games.base import (
     Game,
     InputError,
+    Points,
     PositionError,
     Seat,
     garbage,
@@ -15,6 +17,7 @@ from judge.games.base import (
     parse_int,
     strict_tokens,
 )
+from judge.games.drawing import JSON, package_script
 
 PITS = 7
 MAX_BEADS = 5  # a pit never holds more: sowing into a 5 takes a bead out instead
@@ -65,11 +68,28 @@ def canonical_rotation(pits: tuple[int, ...]) -> tuple[int, ...]:
     return min(pits[i:] + pits[:i] for i in range(PITS))
 
 
+def rotation_classes(beads: int) -> list[tuple[int, ...]]:
+    """The boards of `beads` beads (0 to 5 a pit), one per rotation class (its least
+    rotation), in order."""
+    return sorted({canonical_rotation(p) for p in product(range(MAX_BEADS + 1), repeat=PITS)
+                   if sum(p) == beads})
+
+
 class Ioiwari(Game[Board, int]):
     """The IOI 2001 game; no rule options."""
 
     name = "ioiwari"
-    defaults: dict[str, str] = {}
+    defaults: ClassVar[dict[str, str]] = {}
+    variants: ClassVar[dict[str, str]] = {"standard": ""}
+    variant_about: ClassVar[dict[str, str]] = {
+        "standard": "seven pits in a circle, the larger bank wins"}
+    #: as the original task scored each test
+    points: ClassVar[Points] = Points(4.0, 2.0, 0.0)
+    notation: ClassVar[str] = (
+        "the seven pits: '4 3 2 4 2 3 2', optionally followed by '| BANK1 BANK2 [MOVER]'")
+    value_notes: ClassVar[str] = (
+        "The value is the best score difference the mover can force from here on (beads "
+        "already banked do not change it).")
 
     def start(self) -> Board:
         return Board((4, 3, 2, 4, 2, 3, 2))
@@ -156,3 +176,56 @@ class Ioiwari(Game[Board, int]):
             f"banks player 1: {pos.banks[0]}   player 2: {pos.banks[1]}   "
             + ("(game over)" if self.is_over(pos) else f"(player {pos.to_move + 1} to move)")
         )
+
+    # --- judging and explaining ------------------------------------------------------------
+    def seat_test_positions(self, first: bool) -> list[Board]:
+        """The standard starts for the first seat. No standard start is lost for the first
+        player, so the second seat's tests are chosen from every 20-bead board (0 to 5
+        beads a pit), one per rotation class."""
+        if first:
+            return self.standard_starts()
+        return [Board(p) for p in rotation_classes(START_BEADS)]
+
+    def tournament_starts(self) -> list[Board]:
+        """The standard starts, one per rotation class (51)."""
+        return [Board(p) for p in sorted({canonical_rotation(b.pits)
+                                          for b in self.standard_starts()})]
+
+    def rules_text(self) -> list[str]:
+        return [
+            "Seven pits stand in a circle, numbered 1 to 7 clockwise; each player has a bank. "
+            "Nobody owns a pit: to move, you empty any pit and carry its beads clockwise, one "
+            "into each pit after it, going round as often as needed.",
+            "While you hold two or more beads, a pit that already holds 5 gives one bead to "
+            "your bank instead of taking one. Your last bead decides: if its pit holds 1 to 4 "
+            "beads, you bank them with your last bead; if it holds 0 or 5, your last bead goes "
+            "to your opponent's bank.",
+            "When a move leaves every pit empty the game is over: the larger bank wins, equal "
+            "banks are a tie. The win-by is the difference of the banks at the end.",
+        ]
+
+    def end_reason(self, pos: Board) -> str:
+        a, b = pos.banks
+        winner = self.winner(pos)
+        if winner is None:
+            return f"the pits are empty and the banks are equal ({a} to {b}): a tie"
+        return f"the pits are empty: banks {a} to {b}, player {winner + 1} wins by {abs(a - b)}"
+
+    # --- board drawing (board.js) ----------------------------------------------------------
+    def board_script(self) -> str | None:
+        return package_script(__package__)
+
+    def board_meta(self) -> dict[str, JSON]:
+        return {"pits": PITS, "max_beads": MAX_BEADS}
+
+    def board_state(self, pos: Board) -> dict[str, JSON]:
+        """The seven pits (pit 1 first) and both banks."""
+        return {"pits": list(pos.pits), "banks": list(pos.banks)}
+
+    def board_touched(self, pos: Board, move: int) -> list[JSON]:
+        """The pit sown."""
+        return [move]
+
+    def board_control(self, pos: Board, move: int) -> dict[str, JSON] | None:
+        """The pit sown."""
+        return {"pit": move}

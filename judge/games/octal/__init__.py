@@ -95,6 +95,7 @@ class Octal(Game[Row, OctalMove]):
     defaults: ClassVar[dict[str, str]] = {"code": "0.77"}
     variants: ClassVar[dict[str, str]] = {"kayles": "code=0.77", "dawson-chess": "code=0.137",
                                           "dawson-kayles": "code=0.07"}
+    notation: ClassVar[str] = "the heap sizes: '7 3' (commas accepted too; heaps of 0 are left out)"
 
     def __init__(self, rules: str = "") -> None:
         super().__init__(rules)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from judge.games.base import PositionError, Seat, garbage, illegal, strict_tokens
+from judge.games.drawing import JSON, package_script
 from judge.games.marks import EMPTY, MARKS, Cells, MarksGame
 
 Grid = Cells  # the nine cells, row by row from the top left
@@ -41,6 +42,8 @@ class TicTacToe(MarksGame):
 
     name = "tictactoe"
     variants: ClassVar[dict[str, str]] = {}
+    notation: ClassVar[str] = ("the grid, row by row from the top, rows separated by '/': "
+                               "'x.o/.x./..o' ('.' an empty cell; the slashes may be left out)")
 
     def start(self) -> Grid:
         return Grid(EMPTY * 9)
@@ -129,3 +132,23 @@ class TicTacToe(MarksGame):
         rows = [" ".join(c.upper() if c != EMPTY else str(r * 3 + i + 1)
                          for i, c in enumerate(pos.cells[r * 3 : r * 3 + 3])) for r in range(3)]
         return "\n".join([*rows, self.status(pos)])
+
+    # --- board drawing (board.js) ----------------------------------------------------------
+    def board_script(self) -> str | None:
+        return package_script(__package__)
+
+    def board_state(self, pos: Grid) -> dict[str, JSON]:
+        """The nine cells row by row (``x``, ``o`` or ``.``), and the cells of every line of
+        three, numbered from 1 as the moves are (none while no one has one)."""
+        cells = pos.cells
+        full = {i for line in LINES if cells[line[0]] != EMPTY
+                and len({cells[i] for i in line}) == 1 for i in line}
+        return {"cells": cells, "line": [i + 1 for i in sorted(full)]}
+
+    def board_touched(self, pos: Grid, move: int) -> list[JSON]:
+        """The cell marked."""
+        return [move]
+
+    def board_control(self, pos: Grid, move: int) -> dict[str, JSON] | None:
+        """The empty cell, clicked."""
+        return {"cell": move}

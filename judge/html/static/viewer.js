@@ -1,11 +1,11 @@
 /* The judge report's game viewer. It draws the positions that the judge computed with the
- * game's own rules (stored per step in each game's JSON block): it knows no rule itself.
+ * game's own rules (stored per step in each game's JSON block) with the game's renderer:
+ * it knows no rule itself.
  * A game's block is parsed only when the game is opened. Every text a bot wrote is put in
  * the page with textContent, never as markup. */
 (function () {
   "use strict";
 
-  var SVG = "http://www.w3.org/2000/svg";
   var meta = JSON.parse(document.getElementById("report-meta").textContent);
   var board = meta.board || {};
   var viewer = document.getElementById("viewer");
@@ -21,12 +21,6 @@
   /* ---- small DOM helpers ------------------------------------------------------------ */
   function el(tag, attrs, text) {
     var node = document.createElement(tag);
-    setAttrs(node, attrs);
-    if (text !== undefined && text !== null) node.textContent = String(text);
-    return node;
-  }
-  function sv(tag, attrs, text) {
-    var node = document.createElementNS(SVG, tag);
     setAttrs(node, attrs);
     if (text !== undefined && text !== null) node.textContent = String(text);
     return node;
@@ -58,12 +52,6 @@
   function stateAt(data, k) {
     var s = {};
     Object.keys(data.b).forEach(function (key) { s[key] = data.b[key][k]; });
-    s.touched = data.t[k] || [];
-    s.prev = null;
-    if (k > 0) {
-      s.prev = {};
-      Object.keys(data.b).forEach(function (key) { s.prev[key] = data.b[key][k - 1]; });
-    }
     return s;
   }
   function player(data, seat) {
@@ -81,141 +69,12 @@
   var CLASS = {o: "optimal", s: "slow", m: "mistake", l: "mistake lost", d: "mistake lost",
     x: "illegal", "": "unjudged"};
 
-  /* ---- boards: each draws a state computed by the judge -------------------------------- */
-  function touches(state, what) {
-    return state.touched.some(function (t) {
-      return JSON.stringify(t) === JSON.stringify(what);
-    });
+  /* ---- boards: drawn by the game's renderer (its package's board.js, inlined before this
+     script with the kit, judge/games/drawing.js), or as the game's text --------------- */
+  function drawStep(data, k) {
+    JudgeBoards.draw(ui.board, board, stateAt(data, k),
+      {touched: data.t[k] || [], before: k > 0 ? stateAt(data, k - 1) : null});
   }
-
-  var BEAD_SPOTS = [[], [[0, 0]], [[-9, 0], [9, 0]], [[-9, 7], [9, 7], [0, -9]],
-    [[-9, -9], [9, -9], [-9, 9], [9, 9]], [[-10, -10], [10, -10], [-10, 10], [10, 10], [0, 0]]];
-
-  function drawIoiwari(host, s) {
-    var pits = s.pits, n = pits.length;
-    var W = 480, H = 300, cx = 240, cy = 150, ring = 100;
-    var root = sv("svg", {viewBox: "0 0 " + W + " " + H, "class": "ioiwari", role: "img",
-      "aria-label": "Ioiwari board"});
-    root.appendChild(sv("circle", {cx: cx, cy: cy, r: ring, "class": "ring"}));
-    for (var i = 0; i < n; i++) {
-      var angle = (-90 + i * 360 / n) * Math.PI / 180;
-      var x = cx + ring * Math.cos(angle), y = cy + ring * Math.sin(angle);
-      var g = sv("g", {"class": "pit" + (touches(s, i + 1) ? " touched" : ""),
-        "data-pit": i + 1, "data-beads": pits[i], transform: "translate(" + x.toFixed(1) +
-        "," + y.toFixed(1) + ")"});
-      g.appendChild(sv("title", null, "pit " + (i + 1) + ": " + pits[i] + " beads"));
-      g.appendChild(sv("circle", {r: 30, "class": "hole"}));
-      var spots = BEAD_SPOTS[pits[i]];
-      if (spots) {
-        spots.forEach(function (p) {
-          g.appendChild(sv("circle", {cx: p[0], cy: p[1], r: 6.5, "class": "bead"}));
-        });
-      } else {
-        g.appendChild(sv("text", {y: 6, "class": "count"}, pits[i]));
-      }
-      var lx = 47 * Math.cos(angle), ly = 47 * Math.sin(angle) + 5;
-      g.appendChild(sv("text", {x: lx.toFixed(1), y: ly.toFixed(1), "class": "label"}, i + 1));
-      root.appendChild(g);
-    }
-    [0, 1].forEach(function (seat) {
-      var x = seat === 0 ? 8 : W - 80;
-      var g = sv("g", {"class": "bank" + (!s.over && s.mover === seat ? " mover" : ""),
-        "data-bank": seat, "data-beads": s.banks[seat]});
-      g.appendChild(sv("rect", {x: x, y: 95, width: 72, height: 110, rx: 14}));
-      g.appendChild(sv("text", {x: x + 36, y: 160, "class": "bank-count"}, s.banks[seat]));
-      g.appendChild(sv("text", {x: x + 36, y: 88, "class": "label"}, "player " + (seat + 1)));
-      g.appendChild(sv("text", {x: x + 36, y: 224, "class": "label"}, "bank"));
-      root.appendChild(g);
-    });
-    root.appendChild(sv("text", {x: cx, y: cy + 5, "class": "turn"},
-      s.over ? "game over" : "player " + (s.mover + 1) + " to move"));
-    root.appendChild(sv("text", {x: cx, y: cy + 22, "class": "hint"}, "sowing ↻"));
-    host.appendChild(root);
-  }
-
-  var MAX_COUNTERS = 40;
-  function drawNim(host, s) {
-    var box = el("div", {"class": "nim"});
-    s.heaps.forEach(function (count, i) {
-      var huge = typeof count === "string";
-      var before = s.prev ? s.prev.heaps[i] : count;
-      var taken = (!huge && typeof before === "number") ? before - count : 0;
-      var row = el("div", {"class": "heap" + (touches(s, i + 1) ? " touched" : ""),
-        "data-heap": i + 1, "data-count": count});
-      row.appendChild(el("span", {"class": "heap-label"}, "heap " + (i + 1)));
-      var line = el("span", {"class": "counters"});
-      var shown = huge ? MAX_COUNTERS : Math.min(count, MAX_COUNTERS);
-      for (var k = 0; k < shown; k++) line.appendChild(el("span", {"class": "counter"}));
-      var ghosts = Math.max(0, Math.min(taken, MAX_COUNTERS - shown));
-      for (k = 0; k < ghosts; k++) line.appendChild(el("span", {"class": "counter taken"}));
-      if (huge || count > MAX_COUNTERS) line.appendChild(el("span", {"class": "more"}, "…"));
-      row.appendChild(line);
-      row.appendChild(el("span", {"class": "heap-count"},
-        String(count) + (taken > 0 ? "  (−" + taken + ")" : "")));
-      box.appendChild(row);
-    });
-    box.appendChild(el("p", {"class": "turn"}, s.over ? "game over"
-      : "player " + (s.mover + 1) + " to move" + (board.misere ? " (misère)" : "")));
-    host.appendChild(box);
-  }
-
-  function handSvg(value, fingers, drawn) {
-    var many = fingers > Math.min(drawn || 20, 10);
-    var w = many ? 64 : Math.max(52, 10 * fingers + 14), h = 82;
-    var root = sv("svg", {viewBox: "0 0 " + w + " " + h, width: w, height: h,
-      "class": "hand-svg", "aria-hidden": "true"});
-    root.appendChild(sv("rect", {x: 4, y: 42, width: w - 8, height: 36, rx: 12,
-      "class": "palm"}));
-    if (many) {
-      root.appendChild(sv("text", {x: w / 2, y: 66, "class": "hand-count"},
-        value ? value + "/" + fingers : "out"));
-      return root;
-    }
-    var step = (w - 14) / fingers;
-    for (var f = 0; f < fingers; f++) {
-      var up = f < value;
-      root.appendChild(sv("rect", {x: (7 + f * step + 1).toFixed(1), y: up ? 4 : 30,
-        width: (step - 2).toFixed(1), height: up ? 44 : 16, rx: 3.5,
-        "class": up ? "finger up" : "finger down"}));
-    }
-    if (!value) root.appendChild(sv("text", {x: w / 2, y: 66, "class": "hand-count"}, "out"));
-    return root;
-  }
-
-  function drawChopsticks(host, s) {
-    var box = el("div", {"class": "chopsticks"});
-    var names = board.sides || ["Left", "Right"];
-    [["left", 0, "L"], ["right", 1, "R"]].forEach(function (side) {
-      var hands = s[side[0]], seat = side[1];
-      var mover = !s.over && s.mover === seat;
-      var row = el("div", {"class": "side" + (mover ? " mover" : ""), "data-side": side[2],
-        "data-seat": seat});
-      row.appendChild(el("div", {"class": "side-label"},
-        names[seat] + " (player " + (seat + 1) + ")" + (mover ? " to move" : "")));
-      var line = el("div", {"class": "hands"});
-      hands.forEach(function (v, i) {
-        var hand = el("div", {"class": "hand" + (v ? "" : " out") +
-          (touches(s, [seat, i + 1]) ? " touched" : ""), "data-side": side[2],
-          "data-hand": i + 1, "data-fingers": v, title: names[seat] + " hand " + (i + 1) +
-          ": " + (v ? v + " fingers" : "out")});
-        hand.appendChild(handSvg(v, board.fingers || 5, board.drawn_fingers));
-        hand.appendChild(el("span", {"class": "hand-label"}, side[2] + (i + 1) + ": " + v));
-        line.appendChild(hand);
-      });
-      row.appendChild(line);
-      box.appendChild(row);
-    });
-    if (s.over) box.appendChild(el("p", {"class": "turn"}, "game over"));
-    host.appendChild(box);
-  }
-
-  /* A game with no drawing of its own: the game's text of the position. */
-  function drawText(host, s) {
-    host.appendChild(el("pre", {"class": "text-board"}, s.text));
-    if (s.over) host.appendChild(el("p", {"class": "turn"}, "game over"));
-  }
-
-  var DRAW = {ioiwari: drawIoiwari, nim: drawNim, chopsticks: drawChopsticks};
 
   /* ---- the viewer ---------------------------------------------------------------------- */
   function resultText(data) {
@@ -329,7 +188,7 @@
     ui.board.setAttribute("data-step", String(k));
     ui.board.setAttribute("data-mover", state.mover);
     ui.board.setAttribute("data-over", state.over ? "1" : "0");
-    (DRAW[board.game] || drawText)(ui.board, state);
+    drawStep(data, k);
     ui.step.textContent = "step " + k + " / " + current.steps;
     ui.step.setAttribute("data-step", String(k));
     ui.step.setAttribute("data-steps", String(current.steps));

@@ -187,10 +187,9 @@
       const button = B.el("button", "move");
       button.appendChild(B.el("span", "label", m.label));
       if (s.values && m.value) button.appendChild(B.el("span", "val", B.worth(m)));
-      if (s.values && m.nim_sum !== undefined && m.nim_sum !== null) {
-        button.appendChild(B.el("span", "nim", (s.grundy_of === "nim" ? "nim-sum" : "Grundy value") +
-          " after: " + m.nim_sum));
-        button.dataset.nimSum = String(m.nim_sum);
+      if (s.values && m.grundy !== undefined && m.grundy !== null) {
+        button.appendChild(B.el("span", "grundy-after", s.grundy_name + " after: " + m.grundy));
+        button.dataset.grundy = String(m.grundy);
       }
       B.asMove(button, m, { values: s.values, hint: hint && hint.moves, onMove: play });
       button.setAttribute("aria-label", button.title);
@@ -370,7 +369,13 @@
     const who = B.el("ul", "players-about");
     e.players.forEach((t, i) => who.appendChild(B.el("li", "", "Player " + (i + 1) + ": " + t)));
     box.appendChild(who);
-    box.appendChild(B.el("p", "note", "The full rules, as a bot reads them: " + e.protocol + "."));
+    if (e.protocol) {
+      const link = B.el("a", "", "the protocol page");
+      link.href = e.protocol;
+      const note = B.el("p", "note", "The full rules, as a bot reads them: ");
+      note.append(link, ".");
+      box.appendChild(note);
+    }
   }
 
   function drawEnd(s) {
@@ -379,25 +384,14 @@
     box.textContent = s.end ? "Why it ended: " + s.end + "." : "";
   }
 
-  /* Nim: the nim-sum of the position (its Grundy value under normal play), in binary too. */
-  function drawNimSum(s) {
-    const box = $("nimsum");
-    box.hidden = !(s.values && s.nim_sum !== undefined && s.nim_sum !== null);
+  /* An impartial game's Grundy value of the position, in the game's words (a nim-sum is
+     worked out in binary): the sentence comes from the server. */
+  function drawGrundy(s) {
+    const box = $("grundy");
+    box.hidden = !(s.values && s.grundy !== undefined && s.grundy !== null);
     if (box.hidden) return;
-    box.dataset.nimSum = String(s.nim_sum);
-    if (s.grundy_of !== "nim") {  // another impartial game: its Grundy value (Sprague-Grundy)
-      box.textContent = "Grundy value: " + s.nim_sum + (s.nim_sum ? ": the mover wins by a " +
-        "move to a position of value 0" : ": every move leaves a value other than 0") + ".";
-      return;
-    }
-    const heaps = s.position.split(" ").map(Number);
-    const bits = Math.max(1, ...heaps.map((n) => n.toString(2).length));
-    box.textContent = "Nim-sum (Grundy value under normal play): " +
-      heaps.map((n) => n.toString(2).padStart(bits, "0")).join(" xor ") + " = " +
-      s.nim_sum.toString(2).padStart(bits, "0") + " = " + s.nim_sum +
-      (s.nim_sum ? ": the mover wins by a move to nim-sum 0" : ": every move leaves a nim-sum other than 0") +
-      (s.rules.includes("misere=on") ? " (misère: until only heaps of 0 or 1 counters remain)" : "") + ".";
-    box.dataset.nimSum = String(s.nim_sum);
+    box.dataset.grundy = String(s.grundy);
+    box.textContent = s.grundy_text;
   }
 
   function owners(s) {
@@ -417,7 +411,7 @@
     if (s.over && s.result) board.dataset.result = s.result; else delete board.dataset.result;
     B.draw(board, s.meta, s.board, {
       moves: s.your_turn ? s.moves : [], values: s.values, selected: selected,
-      last: s.last ? s.last.control : null, hint: hint && hint.moves, owners: owners(s),
+      touched: s.last ? s.last.touched : [], hint: hint && hint.moves, owners: owners(s),
       onMove: play,
       onSelect: (hand) => { if (!busy) { selected = hand; render(); } },
     });
@@ -451,7 +445,7 @@
     drawChart(s);
     drawRules(s);
     drawEnd(s);
-    drawNimSum(s);
+    drawGrundy(s);
     drawCvc(s);
     $("download").href = "data:text/plain;charset=utf-8," + encodeURIComponent(s.record);
     $("import").disabled = false;

@@ -1,0 +1,282 @@
+"""A game from outside the judge: examples/plugin-game (the subtraction game) installed with
+pip into a folder of its own, and used as a teacher would, through the `judge` command and
+the browser app, with nothing of the judge changed. Also: a plugin that takes a built-in
+game's name is not used, and one that fails to import stops only the commands that ask
+for it."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import judge.games as games
+from judge.games import Registry, load_game
+from judge.players.base import Player
+from judge.players.bot import BotPlayer
+from judge.referee import play_game
+from judge.sandbox import Limits
+from tests.test_protocols import SCRIPTED_BOT, Scripted
+
+ROOT = Path(__file__).resolve().parent.parent
+PLUGIN = ROOT / "examples" / "plugin-game"
+BOTS = PLUGIN / "bots"
+PROTOCOL = PLUGIN / "subtraction_game" / "protocol.md"
+
+
+def wheel_command() -> bool:
+    """Whether this Python's setuptools can build a wheel: it has its own wheel command from
+    70.1 on, and needs the `wheel` package before (asked without importing setuptools)."""
+    try:
+        release = tuple(int(p) for p in re.findall(r"\d+", version("setuptools"))[:2])
+    except PackageNotFoundError:
+        return False
+    return release >= (70, 1) or importlib.util.find_spec("wheel") is not None
+
+
+def pip_install(source: Path, target: Path) -> None:
+    """`pip install --target TARGET SOURCE`: offline when this Python can build the package
+    itself (setuptools with its wheel command), else in pip's build environment, which
+    needs the package index; skipped with pip's reason when neither can build it."""
+    if importlib.util.find_spec("pip") is None:
+        pytest.skip("pip is not installed in this environment")
+    offline = wheel_command()
+    command = [sys.executable, "-m", "pip", "install", "--no-deps", "--no-input",
+               "--disable-pip-version-check", "--target", str(target), str(source)]
+    if offline:
+        command += ["--no-build-isolation", "--no-index"]
+    else:
+        command += ["--retries", "1", "--timeout", "20"]
+    out = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    if out.returncode != 0 and not offline:
+        said = [line.strip() for line in out.stderr.splitlines() if "ERROR" in line]
+        pytest.skip("the plugin cannot be built here: this Python lacks setuptools with its "
+                    f"wheel command, and pip could not fetch them ({(said or ['?'])[-1]})")
+    assert out.returncode == 0, out.stdout + out.stderr
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The folder pip installed the plugin into (from a copy: a build leaves files behind)."""
+    work = tmp_path_factory.mktemp("plugin")
+    source = work / "plugin-game"
+    shutil.copytree(PLUGIN, source,
+                    ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"))
+    target = work / "site"
+    pip_install(source, target)
+    assert (target / "subtraction_game" / "protocol.md").is_file()  # its page is installed
+    return target
+
+
+def judge(*args: str, path: list[Path], cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    """`python -m judge ARGS` with the folders `path` on its PYTHONPATH."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(map(str, path)))
+    return subprocess.run([sys.executable, "-m", "judge", *args], capture_output=True,
+                          text=True, timeout=600, cwd=cwd, env=env)
+
+
+def games_json(path: list[Path]) -> dict[str, dict[str, Any]]:
+    out = judge("games", "--format", "json", path=path)
+    return {row["game"]: row for row in json.loads(out.stdout)}
+
+
+def fake_package(folder: Path, name: str, version: str, entry: str) -> Path:
+    """A folder holding an installed package `name` that registers the game `entry`."""
+    info = folder / f"{name.replace('-', '_')}-{version}.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n")
+    (info / "entry_points.txt").write_text(f"[judge.games]\n{entry}\n")
+    return folder
+
+
+# --- judge games, judge solve -----------------------------------------------------------------
+
+def test_judge_games_lists_the_installed_game_with_its_package_and_version(site) -> None:
+    assert "subtraction" not in games_json([])  # the install is what brings it
+    row = games_json([site])["subtraction"]
+    assert row["from"] == "subtraction-game 1.0.0"
+    assert row["class"] == "subtraction_game:Subtraction"
+    assert row["rules"] == "heap=21 take=1,2,3"
+    assert "one-three-four (heap=20 take=1,3,4)" in row["variants"]
+    assert row["error"] is None
+    table = judge("games", path=[site])
+    assert table.returncode == 0, table.stderr
+    assert "subtraction  (from subtraction-game 1.0.0, subtraction_game:Subtraction)" in (
+        table.stdout)
+
+
+def solved(site: Path, rules: str, heaps: range) -> dict[int, dict[str, Any]]:
+    out = judge("solve", "--game", "subtraction", "--rules", rules, "--format", "json",
+                *map(str, heaps), path=[site])
+    assert out.returncode == 0, out.stderr
+    return {int(row["position"]): row for row in json.loads(out.stdout)}
+
+
+@pytest.mark.parametrize("k", [2, 3, 5])
+def test_a_heap_is_lost_exactly_when_it_is_a_multiple_of_k_plus_1(site, k) -> None:
+    rows = solved(site, "take=" + ",".join(map(str, range(1, k + 1))), range(40))
+    for n, row in rows.items():
+        assert row["value"] == ("loss" if n % (k + 1) == 0 else "win"), n
+        if n % (k + 1):  # the one winning take leaves a multiple of k + 1
+            assert row["best_moves"] == [str(n % (k + 1))], n
+
+
+def test_takes_of_1_3_or_4_lose_exactly_the_heaps_of_0_or_2_modulo_7(site) -> None:
+    # Winning Ways, the subtraction game S(1, 3, 4): its P-positions are 0 and 2 modulo 7
+    rows = solved(site, "take=1,3,4", range(50))
+    assert {n for n, row in rows.items() if row["value"] == "loss"} == {
+        n for n in range(50) if n % 7 in (0, 2)}
+
+
+def test_the_suite_over_every_installed_game_checks_it_too(site) -> None:
+    env = dict(os.environ, PYTHONPATH=str(site))
+    out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                          "tests/test_every_game.py", "-k", "subtraction"], cwd=ROOT, env=env,
+                         capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert re.search(r"\b1 passed\b", out.stdout), out.stdout
+
+
+# --- judge run, judge show --------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def graded(site, tmp_path_factory) -> tuple[Path, dict[str, Any]]:
+    """A results database where `judge run --seats both` graded the two sample bots, and
+    the run as its JSON output says it."""
+    work = tmp_path_factory.mktemp("graded")
+    out = judge("run", "--game", "subtraction", "--seats", "both", "--seed", "1", "--db",
+                str(work / "runs.db"), "--format", "json", str(BOTS / "perfect.py"),
+                str(BOTS / "weak.py"), path=[site], cwd=work)
+    assert out.returncode == 0, out.stderr
+    return work / "runs.db", json.loads(out.stdout)
+
+
+def test_judge_run_gives_the_perfect_bot_full_marks_and_the_weak_one_fewer(graded) -> None:
+    _, run = graded
+    assert run["game"] == "subtraction heap=21 take=1,2,3"
+    bots = {Path(b["bot"]).name: b for b in run["bots"]}
+    # the default test set: the heaps of 1 to 21 that each seat can win
+    assert bots["perfect.py"]["games"] == 21
+    assert bots["perfect.py"]["points"] == bots["perfect.py"]["max_points"] == 21
+    assert bots["weak.py"]["points"] < bots["weak.py"]["max_points"] == 21
+    starts = {(int(g["start"]), g["seat"]) for g in run["games"]
+              if Path(g["bot"]).name == "perfect.py"}
+    assert starts == {(n, 1 if n % 4 else 2) for n in range(1, 22)}
+
+
+def test_judge_show_and_the_html_report_show_its_games_as_text(graded, site) -> None:
+    db, run = graded
+    number = next(g["game"] for g in run["games"]
+                  if Path(g["bot"]).name == "perfect.py" and g["start"] == "21")
+    start = "heap:  21 " + "o" * 21 + "\n(a move takes 1, 2 or 3; player 1 to move)"
+    shown = judge("show", "1", "--db", str(db), "--game", str(number), path=[site])
+    assert shown.returncode == 0, shown.stderr
+    assert start in shown.stdout and "perfect.py wins" in shown.stdout
+    page = db.parent / "report.html"
+    out = judge("show", "1", "--db", str(db), "--format", "html", "--output", str(page),
+                path=[site])
+    assert out.returncode == 0, out.stderr
+    assert json.dumps(start)[1:-1] in page.read_text()  # the viewer's data: the drawing
+
+
+# --- judge serve ------------------------------------------------------------------------------
+
+def test_judge_serve_offers_the_game_and_plays_it_over_http(site, monkeypatch) -> None:
+    httpx = pytest.importorskip("httpx", reason="httpx is not installed (the test extra)")
+    from webserver import serving
+
+    monkeypatch.setenv("PYTHONPATH", str(site))
+    with serving("--bots", str(BOTS)) as url, httpx.Client(base_url=url, timeout=60) as web:
+        listed = web.get("/api/games").json()
+        offered = {g["game"]: g for g in listed["games"]}
+        assert offered["subtraction"]["rules"] == {"heap": "21", "take": "1,2,3"}
+        assert {"perfect.py", "weak.py"} <= set(listed["bots"])
+        assert web.get("/play/subtraction").status_code == 200
+        # against the optimal player from 10 counters: the winning take leaves a multiple of 4
+        state = web.post("/api/sessions", json={"game": "subtraction", "rules": "heap=10",
+                                                "opponent": "optimal", "values": True}).json()
+        assert state["position"] == "10" and state["value"] == "win"
+        while not state["over"]:
+            take = next(m["move"] for m in state["moves"] if m["value"] == "win")
+            assert (int(state["position"]) - int(take)) % 4 == 0
+            state = web.post(f"/api/sessions/{state['id']}/move", json={"move": take}).json()
+        assert state["result"] == "1" and state["position"] == "0"
+        # against the perfect sample bot, confined, from 8 counters (lost for the mover)
+        state = web.post("/api/sessions", json={"game": "subtraction", "rules": "heap=8",
+                                                "opponent": "perfect.py"}).json()
+        while not state["over"]:
+            state = web.post(f"/api/sessions/{state['id']}/move",
+                             json={"move": state["moves"][0]["move"]}).json()
+        assert state["result"] == "2" and state["verdict"] is None
+
+
+# --- the protocol page ------------------------------------------------------------------------
+
+def test_the_protocol_pages_transcript_is_what_the_judge_and_the_perfect_bot_say(
+        site, monkeypatch, tmp_path) -> None:
+    block = re.search(r"^```transcript\n(.*?)^```$", PROTOCOL.read_text(),
+                      re.MULTILINE | re.DOTALL)
+    assert block
+    pairs = [(m, line.strip()) for m, _, line in
+             (raw.partition(">") for raw in block.group(1).splitlines())]
+    assert pairs[-1][0] == "close"
+    said = [line for m, line in pairs if m == "judge"]
+    # the perfect sample bot, sent the judge's lines, writes the transcript's bot lines
+    perfect = subprocess.run([sys.executable, str(BOTS / "perfect.py")], text=True,
+                             input="".join(f"{line}\n" for line in said),
+                             capture_output=True, timeout=60)
+    assert perfect.stdout.split("\n")[:-1] == [line for m, line in pairs if m == "bot"]
+    # the referee sends exactly the judge's lines, and accepts the bot's
+    monkeypatch.syspath_prepend(str(site))
+    monkeypatch.setattr(games, "GAMES", Registry())
+    try:
+        game = load_game("subtraction", f"take={said[0].replace(' ', ',')}")
+        bot = tmp_path / "scripted.py"
+        bot.write_text(SCRIPTED_BOT.format(script=pairs))
+        players: list[Player] = [BotPlayer(bot, limits=Limits(first_move_seconds=20),
+                                           sandbox="none"), Scripted(said[2:])]
+        record = play_game(game, players, game.parse_position(said[1]))
+    finally:
+        sys.modules.pop("subtraction_game", None)
+    assert record.verdict.code == "ok", record.verdict.message
+    assert record.results == ["win", "loss"]  # the bot took the last counter
+
+
+# --- names taken, packages broken ------------------------------------------------------------
+
+def test_a_plugin_with_a_built_in_games_name_is_noted_and_not_used(site, tmp_path) -> None:
+    shadow = fake_package(tmp_path, "shadow-game", "2.0", "nim = subtraction_game:Subtraction")
+    listed = judge("games", path=[site, shadow])
+    assert listed.returncode == 0, listed.stderr
+    assert ("shadow-game 2.0 registers a game 'nim' (subtraction_game:Subtraction), which is "
+            "not used") in listed.stderr
+    assert games_json([site, shadow])["nim"]["class"] == "judge.games.nim:Nim"
+    out = judge("solve", "--game", "nim", "--format", "json", "1 2", path=[site, shadow])
+    assert out.returncode == 0, out.stderr
+    row = json.loads(out.stdout)[0]  # Nim's heaps 1 and 2, not a heap of the plugin's
+    assert row["value"] == "win" and row["best_moves"] == ["2 1"]
+
+
+def test_a_plugin_that_fails_to_import_stops_only_the_commands_that_ask_for_it(
+        site, tmp_path) -> None:
+    broken = fake_package(tmp_path, "broken-game", "1.0", "broken = broken_game:Broken")
+    (broken / "broken_game.py").write_text('raise ImportError("needs a module it lacks")\n')
+    out = judge("solve", "--game", "broken", "3", path=[site, broken])
+    assert out.returncode == 2
+    assert out.stderr.strip() == (
+        "judge: error: game 'broken' (broken_game:Broken, from broken-game 1.0) cannot be "
+        "loaded: ImportError: needs a module it lacks")
+    listed = judge("games", path=[site, broken])
+    assert listed.returncode == 1 and "broken-game 1.0" in listed.stdout
+    assert "subtraction  (from subtraction-game 1.0.0" in listed.stdout
+    out = judge("solve", "--game", "subtraction", "4", path=[site, broken])
+    assert out.returncode == 0 and "loss" in out.stdout
