@@ -11,7 +11,6 @@ judge hands the renderer only what the game's board hooks (`Game.board_meta`,
 from __future__ import annotations
 
 from functools import cache
-from importlib.resources import files
 from typing import TypeAlias
 
 #: a value a board hook gives the renderer: what JSON carries to a browser's script
@@ -33,6 +32,8 @@ def exact(n: int) -> int | str:
 def package_script(package: str, name: str = SCRIPT) -> str | None:
     """The text of the file `name` of the Python package `package` (a game's renderer),
     or None when the package has no such file."""
+    from importlib.resources import files  # (here: most runs draw no board)
+
     resource = files(package).joinpath(name)
     return resource.read_text(encoding="utf-8") if resource.is_file() else None
 
