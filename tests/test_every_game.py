@@ -1,7 +1,8 @@
 """One suite over every installed game, as OpenSpiel's random simulation test: random
 playouts agree with the rules, the codec reads back what it writes, the solver's value of
-each position visited agrees with its moves' values, and perfect play never loses a won
-position. A game installed later is checked too, under its default rules."""
+each position visited agrees with its moves' values, perfect play never loses a won
+position, and the protocol round-trips through a real bot process in either seat. A game
+installed later is checked too, under its default rules."""
 
 from __future__ import annotations
 
@@ -94,3 +95,62 @@ def test_random_playouts_agree_with_rules_codec_and_solver(name: str) -> None:
             value = solver_for(game).evaluate(pos).value
             if value == "win" and not game.is_over(pos):
                 check_perfect_play_wins(game, pos, rng)
+
+
+#: a bot that reads what its script says the judge sends at each of its turns and writes the
+#: script's move; a line other than the script's is named on its output and it exits
+ROUND_TRIP_BOT = """
+import sys
+for expected, reply in {script!r}:
+    got = [sys.stdin.readline().rstrip("\\n") for _ in expected]
+    if got != expected:
+        print("MISMATCH expected " + repr(expected) + " got " + repr(got), flush=True)
+        sys.exit(1)
+    print(reply, flush=True)
+"""
+
+
+def ending_game(game: Game, rng: random.Random) -> list[tuple[object, object]]:
+    """(position, move) of a game that ends: random moves until the mover can win, then
+    perfect play by both (a won position is won within its remoteness)."""
+    solver = solver_for(game)
+    pos, played = game.start(), []
+    for _ in range(40 * MOVE_LIMIT):
+        if game.is_over(pos):
+            return played
+        won = solver.evaluate(pos).value == "win"
+        move = solver.choose(pos) if won else rng.choice(game.legal_moves(pos))
+        played.append((pos, move))
+        pos = game.play(pos, move)
+    raise AssertionError(f"no end after {40 * MOVE_LIMIT} moves")
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+@pytest.mark.parametrize("name", list(GAMES))
+def test_the_protocol_round_trips_through_a_bot(name: str, seat: int, tmp_path) -> None:
+    """A real bot process, in either seat, is sent exactly what the game's codec writes (its
+    start, then each opponent move) and its lines are read back as the moves it meant."""
+    from judge.players.bot import BotPlayer
+    from judge.referee import play_game
+    from judge.sandbox import Limits
+    from tests.test_protocols import Scripted
+
+    game = load_game(name, SMALL.get(name, ""))
+    played = ending_game(game, random.Random(f"round trip {name} {seat}"))
+    script, first = [], True
+    for ply, (pos, move) in enumerate(played):
+        if game.mover(pos) != seat:
+            continue
+        if first:
+            sent, first = game.wire_start(pos), False
+        else:
+            sent = [game.format_move(played[ply - 1][1], played[ply - 1][0])]
+        script.append((sent, game.format_move(move, pos)))
+    bot = tmp_path / "bot.py"
+    bot.write_text(ROUND_TRIP_BOT.format(script=script))
+    theirs = [game.format_move(m, p) for p, m in played if game.mover(p) != seat]
+    players = [Scripted(theirs), Scripted(theirs)]
+    players[seat] = BotPlayer(bot, limits=Limits(first_move_seconds=20), sandbox="none")
+    record = play_game(game, players, game.start())
+    assert record.verdict.code == "ok", record.verdict.message
+    assert [m.move for m in record.moves] == [game.format_move(m, p) for p, m in played]
