@@ -1,8 +1,9 @@
 """A game from outside the judge: examples/plugin-game (the subtraction game) installed with
-pip into a folder of its own, and used as a teacher would, through the `judge` command and
-the browser app, with nothing of the judge changed. Also: a plugin that takes a built-in
-game's name is not used, and one that fails to import stops only the commands that ask
-for it."""
+pip into a folder of its own, and used as a teacher would, through every `judge` command
+(on a cluster too, installed on its workers) and the browser app, with nothing of the judge
+changed. Also: a cluster whose worker lacks it stops the run naming it, a plugin that
+takes a built-in game's name is not used, and one that fails to import stops only the
+commands that ask for it."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
@@ -142,8 +145,9 @@ def test_the_suite_over_every_installed_game_checks_it_too(site) -> None:
     out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                           "tests/test_every_game.py", "-k", "subtraction"], cwd=ROOT, env=env,
                          capture_output=True, text=True, timeout=600)
-    assert out.returncode == 0, out.stdout + out.stderr
-    assert re.search(r"\b1 passed\b", out.stdout), out.stdout
+    assert out.returncode == 0, out.stdout + out.stderr  # (5 when no test is selected)
+    # every case of the game passed, none skipped
+    assert re.search(r"^\d+ passed, \d+ deselected in ", out.stdout, re.MULTILINE), out.stdout
 
 
 # --- judge run, judge show --------------------------------------------------------------------
@@ -186,6 +190,251 @@ def test_judge_show_and_the_html_report_show_its_games_as_text(graded, site) -> 
                 path=[site])
     assert out.returncode == 0, out.stderr
     assert json.dumps(start)[1:-1] in page.read_text()  # the viewer's data: the drawing
+
+
+def test_judge_show_jsonl_gives_every_game_with_its_moves_and_they_replay(
+        graded, site) -> None:
+    db, run = graded
+    out = judge("show", "1", "--db", str(db), "--format", "jsonl", path=[site])
+    assert out.returncode == 0, out.stderr
+    lines = [json.loads(line) for line in out.stdout.splitlines()]
+    transcripts = {t["game_number"]: t for t in lines}
+    assert len(lines) == len(transcripts) == len(run["games"]) == 42
+    for game in run["games"]:
+        said = transcripts[game["game"]]
+        assert (said["game"], said["rules"]) == ("subtraction", "heap=21 take=1,2,3")
+        assert said["start"] == game["start"]
+        moves = [m["move"] for m in said["moves"]]
+        assert moves == game["moves"] and moves, game["game"]
+        # the takes empty the heap: the game is there to its end
+        assert int(said["start"]) - sum(map(int, moves)) == int(said["final"]) == 0
+    saved = db.parent / "games.jsonl"
+    saved.write_text(out.stdout)
+    replayed = judge("show", "--replay", str(saved), path=[site])
+    assert replayed.returncode == 0, replayed.stderr
+    assert replayed.stdout.strip() == "42 of 42 transcripts replay as recorded"
+
+
+# --- judge tournament, judge match, judge league -----------------------------------------------
+
+def first_to_move_wins(start: str) -> bool:
+    """Whether the player to move wins from a heap of `start` with takes of 1, 2 or 3."""
+    return int(start) % 4 != 0
+
+
+def test_judge_tournament_ranks_the_perfect_bot_above_the_weak_one(site, tmp_path) -> None:
+    out = judge("tournament", "--game", "subtraction", "--seed", "1", "--jobs", "2", "--db",
+                str(tmp_path / "t.db"), str(BOTS / "perfect.py"), str(BOTS / "weak.py"),
+                path=[site], cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("tournament 1: subtraction (seed 1")
+    assert "rules: heap=21 take=1,2,3" in out.stdout
+    ranked = re.findall(r"^(\d+)\s+\S*bots/(\w+)\.py\s", out.stdout, re.MULTILINE)
+    assert ranked == [("1", "perfect"), ("2", "weak")]
+
+
+def test_judge_tournament_with_the_optimal_player_ties_it_with_the_perfect_bot(
+        site, tmp_path) -> None:
+    perfect, weak = str(BOTS / "perfect.py"), str(BOTS / "weak.py")
+    out = judge("tournament", "--game", "subtraction", "--seed", "1", "--jobs", "2",
+                "--include-optimal", "--format", "json", "--db", str(tmp_path / "t.db"),
+                perfect, weak, path=[site], cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout)
+    assert [s["bot"] for s in result["standings"]][-1] == weak
+    assert {s["bot"] for s in result["standings"]} == {perfect, "optimal", weak}
+    # two perfect players: each wins exactly the starts won for its seat
+    assert result["crosstable"][perfect]["optimal"] == result["crosstable"]["optimal"][perfect]
+    met = [g for g in result["games"] if set(g["players"]) == {perfect, "optimal"}]
+    assert len(met) == 2 * len({g["start"] for g in met}) > 0  # each start in both seats
+    for game in met:
+        assert game["results"][0] == ("win" if first_to_move_wins(game["start"]) else "loss")
+    standing = {s["bot"]: s for s in result["standings"]}
+    assert standing[perfect]["accuracy"] == 1.0 and standing[perfect]["points"] > (
+        standing[weak]["points"])
+
+
+def test_judge_match_ends_at_max_games_with_the_perfect_bot_ahead(site, tmp_path) -> None:
+    perfect, weak = str(BOTS / "perfect.py"), str(BOTS / "weak.py")
+    out = judge("match", "--game", "subtraction", "--seed", "1", "--jobs", "2", "--max-games",
+                "24", "--format", "json", "--db", str(tmp_path / "m.db"), perfect, weak,
+                path=[site], cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout)
+    assert result["state"] == "finished" and result["pairs"] == 12
+    assert result["game"] == "subtraction heap=21 take=1,2,3"
+    assert result["wins"] > result["losses"] and result["score"] > 0.5 and result["elo"] > 0
+    assert len(result["games"]) == 24
+    for game in result["games"]:  # the perfect bot wins every start won for its seat
+        seat = game["players"].index(perfect)
+        if first_to_move_wins(game["start"]) == (seat == 0):
+            assert game["results"][seat] == "win", game
+    shown = judge("show", "1", "--db", str(tmp_path / "m.db"), path=[site], cwd=tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    assert "no decision: --max-games 24 reached" in shown.stdout
+
+
+def test_a_league_of_the_two_bots_has_both_on_its_leaderboard(site, tmp_path) -> None:
+    db = str(tmp_path / "l.db")
+
+    def league(*args: str) -> subprocess.CompletedProcess:
+        out = judge("league", *args, "--db", db, path=[site], cwd=tmp_path)
+        assert out.returncode == 0, out.stderr
+        return out
+
+    assert "league 1: subtraction heap=21 take=1,2,3" in league(
+        "new", "--game", "subtraction", "--seed", "1").stdout
+    league("add", "perfect", str(BOTS / "perfect.py"))
+    league("add", "weak", str(BOTS / "weak.py"))
+    assert "12 games played" in league("play", "--games", "12", "--jobs", "2").stderr
+    board = json.loads(league("show", "--format", "json").stdout)
+    assert board["game"] == "subtraction heap=21 take=1,2,3" and board["games"] == 12
+    rows = {row["name"]: row for row in board["leaderboard"]}
+    assert [row["name"] for row in board["leaderboard"]] == ["perfect", "weak"]
+    assert rows["perfect"]["games"] == rows["weak"]["games"] == 12
+    assert rows["perfect"]["wins"] == rows["weak"]["losses"] > rows["perfect"]["losses"]
+    assert rows["perfect"]["accuracy"] == 1.0
+    table = league("show").stdout
+    assert re.search(r"^1\s+perfect\s+v1\s", table, re.MULTILINE)
+    assert re.search(r"^2\s+weak\s+v1\s", table, re.MULTILINE)
+
+
+# --- judge play, judge opponent ---------------------------------------------------------------
+
+def test_judge_play_prints_a_game_against_the_optimal_player_to_its_end(site) -> None:
+    out = judge("play", "--game", "subtraction", "--rules", "heap=9", "--vs", "optimal",
+                str(BOTS / "perfect.py"), path=[site])
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("subtraction heap=9 take=1,2,3: player 1 ")
+    moves = re.findall(r"^\d+\. player (\d) \(.*\): (\d+) ", out.stdout, re.MULTILINE)
+    assert sum(int(take) for _, take in moves) == 9 and moves[-1][0] == "1"
+    heap = 9
+    for seat, take in moves:  # each take of the bot leaves a multiple of 4
+        heap -= int(take)
+        assert seat == "2" or heap % 4 == 0
+    assert out.stdout.count("  optimal\n") == len([m for m in moves if m[0] == "1"])
+    assert "heap:   0\n(a move takes 1, 2 or 3; game over)" in out.stdout
+    assert out.stdout.rstrip().endswith("perfect.py wins\nverdict: ok")
+
+
+def test_judge_play_between_the_two_bots_gives_the_result_as_json(site) -> None:
+    out = judge("play", "--game", "subtraction", "--start", "6", "--format", "json", "--vs",
+                str(BOTS / "weak.py"), str(BOTS / "perfect.py"), path=[site])
+    assert out.returncode == 0, out.stderr
+    game = json.loads(out.stdout)
+    assert (game["game"], game["start"]) == ("subtraction heap=21 take=1,2,3", "6")
+    assert (game["result"], game["verdict"]) == ("win", "ok")
+    assert [p["result"] for p in game["players"]] == ["win", "loss"]
+    assert sum(int(m["move"]) for m in game["moves"]) == 6
+    assert (game["moves"][0]["seat"], game["moves"][0]["move"]) == (1, "2")  # leaves 4
+
+
+def test_judge_opponent_answers_each_take_with_perfect_play(site) -> None:
+    # from 10 counters the mover wins with a take of 2; taking 1 each time, the optimal
+    # opponent leaves multiples of 4 (8, then 4) and takes the last 3, which it does not
+    # send: it closes its output and says so on stderr
+    env = dict(os.environ, PYTHONPATH=str(site))
+    out = subprocess.run([sys.executable, "-m", "judge", "opponent", "--game", "subtraction",
+                          "--start", "10"], input="1\n1\n1\n", capture_output=True,
+                         text=True, timeout=60, env=env)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == "1 2 3\n10\n1\n3\n"
+    assert out.stderr.splitlines() == ["opponent: plays 3, which ends the game",
+                                       "opponent: game over, you lose"]
+    bad = subprocess.run([sys.executable, "-m", "judge", "opponent", "--game", "subtraction",
+                          "--start", "10"], input="4\n", capture_output=True, text=True,
+                         timeout=60, env=env)
+    assert bad.returncode == 1
+    assert "illegal-move: a move takes 1, 2 or 3 counters, not 4" in bad.stderr
+
+
+@pytest.mark.parametrize("rules, outcome", [("heap=20 take=1,3,4", "you win"),
+                                            ("heap=21 take=1,3,4", "you lose")])
+def test_judge_opponent_plays_the_perfect_bot_over_pipes(site, rules, outcome) -> None:
+    # as docs/playing.md connects a bot: its output to the opponent's input and back; a
+    # heap of 0 or 2 modulo 7 is lost for the mover with takes of 1, 3 or 4
+    bot = subprocess.Popen([sys.executable, str(BOTS / "perfect.py")], stdin=subprocess.PIPE,
+                           stdout=subprocess.PIPE)
+    assert bot.stdin and bot.stdout
+    try:
+        opponent = subprocess.Popen(
+            [sys.executable, "-m", "judge", "opponent", "--game", "subtraction", "--rules",
+             rules], stdin=bot.stdout, stdout=bot.stdin, stderr=subprocess.PIPE, text=True,
+            env=dict(os.environ, PYTHONPATH=str(site)))
+        bot.stdin.close()
+        bot.stdout.close()
+        _, err = opponent.communicate(timeout=60)
+        assert bot.wait(timeout=60) == 0
+    finally:
+        bot.kill()
+    assert opponent.returncode == 0, err
+    assert err.strip().splitlines()[-1] == f"opponent: game over, {outcome}"
+
+
+# --- the cluster ------------------------------------------------------------------------------
+
+@contextmanager
+def cluster(tmp_path: Path, workers: list[list[Path]]) -> Iterator[str]:
+    """A `judge scheduler` on 127.0.0.1 and a `judge worker` (one game at a time) for each
+    entry of `workers`, with those folders on its PYTHONPATH: where its packages are
+    installed. The scheduler's address; all stopped at the end."""
+    pytest.importorskip("distributed", reason="Dask distributed is not installed: "
+                        "pip install -e '.[cluster]'")
+    pytest.importorskip("cryptography", reason="cryptography is not installed: "
+                        "pip install -e '.[cluster]'")
+    from tests.test_cluster import start, start_scheduler, stop, wait_for_workers
+
+    scheduler, address = start_scheduler(tmp_path)
+    started: list[subprocess.Popen] = []
+    try:
+        for n, path in enumerate(workers):
+            env = dict(os.environ, PYTHONPATH=os.pathsep.join(map(str, path)))
+            started.append(start([sys.executable, "-m", "judge", "worker", address, "--jobs",
+                                  "1", "--name", f"w{n}"], tmp_path / f"worker{n}.log", env))
+        wait_for_workers(address, len(workers))
+        yield address
+    finally:
+        for proc in [*started, scheduler]:
+            stop(proc)
+
+
+def test_judge_run_on_a_cluster_whose_workers_have_the_plugin_grades_as_locally(
+        site, graded, tmp_path) -> None:
+    with cluster(tmp_path, [[site], [site]]) as address:
+        out = judge("run", "--game", "subtraction", "--seats", "both", "--seed", "1", "--db",
+                    str(tmp_path / "c.db"), "--cluster", address, "--format", "json",
+                    str(BOTS / "perfect.py"), str(BOTS / "weak.py"), path=[site],
+                    cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    remote, (_, local) = json.loads(out.stdout), graded  # the same run, played here
+
+    def bots(run: dict[str, Any]) -> list[tuple]:
+        return [(b["bot"], b["games"], b["wins"], b["losses"], b["points"]) for b in run["bots"]]
+
+    def games(run: dict[str, Any]) -> list[tuple]:
+        return sorted((g["bot"], g["start"], g["seat"], g["result"], g["verdict"], g["moves"])
+                      for g in run["games"])
+
+    assert remote["state"] == "finished" and remote["game"] == local["game"]
+    assert bots(remote) == bots(local)
+    assert games(remote) == games(local) and len(remote["games"]) == 42
+
+
+def test_a_cluster_whose_worker_lacks_the_plugin_stops_the_run_naming_the_game(
+        site, tmp_path) -> None:
+    (tmp_path / "starts.txt").write_text("5\n9\n13\n")
+    with cluster(tmp_path, [[]]) as address:
+        out = judge("run", "--game", "subtraction", "--db", str(tmp_path / "r.db"), "--tests",
+                    str(tmp_path / "starts.txt"), "--cluster", address,
+                    str(BOTS / "perfect.py"), path=[site], cwd=tmp_path)
+    assert out.returncode == 1, out.stderr
+    assert "Traceback" not in out.stderr
+    excluded, stopped = out.stderr.strip().splitlines()[-2:]
+    assert excluded.startswith("judge: worker tls://127.0.0.1:")
+    assert " is excluded: RulesError: unknown game 'subtraction' (games: " in excluded
+    assert stopped == (f"judge: error: --cluster {address}: every worker was excluded (see "
+                       f"above); stored: 0 of 3 games; continue with: judge run --resume 1 "
+                       f"--db {tmp_path / 'r.db'}")
 
 
 # --- judge serve ------------------------------------------------------------------------------
