@@ -201,6 +201,31 @@ def test_a_websocket_from_the_apps_own_origin_or_no_browser_is_watched(watched):
     assert len(watched) == 2
 
 
+@pytest.mark.parametrize("headers", [{"sec-fetch-site": "cross-site"},
+                                     {"sec-fetch-site": "same-site"},
+                                     {"origin": "http://evil.example"}])
+def test_another_sites_page_cannot_make_the_api_solve_even_by_a_get(monkeypatch, headers):
+    """A page elsewhere can send a GET without asking (an image, a no-cors fetch): it could
+    not read the answer, but it would make the server solve. The API refuses it; the app's
+    own pages, a program and the address bar (Sec-Fetch-Site: none) are answered."""
+    import judge.web.app as app
+
+    asked: list = []
+    real = app.move_values_json
+    monkeypatch.setattr(app, "move_values_json", lambda *a: asked.append(a) or real(*a))
+    values = "/api/values?game=nim&position=3%204%205"
+    with TestClient(app_for(), base_url=HERE) as c:
+        r = c.get(values, headers=headers)
+        assert r.status_code == 403 and "judge serve refuses" in r.text
+        assert asked == []
+        for own in ({"sec-fetch-site": "same-origin", "origin": HERE}, {},
+                    {"sec-fetch-site": "none"}):
+            assert c.get(values, headers=own).status_code == 200
+        assert len(asked) == 3
+        # a page of the app stays open to a link from anywhere (a shared position)
+        assert c.get("/play/nim?position=3%204%205", headers=headers).status_code == 200
+
+
 # --- the token off loopback -------------------------------------------------------------
 
 def test_off_loopback_every_request_needs_the_token(watched):

@@ -380,3 +380,9 @@ class Game(ABC, Generic[P, M]):
     def browser_limit(self, pos: P) -> str | None:
         """Why the browser app does not show `pos` (too big to draw), or None."""
         return None
+
+    def solve_limit(self, pos: P) -> str | None:
+        """Why the browser app does not compute perfect play from `pos` while a person waits
+        (values, hints, a computer player), though people may play it there; None. Said
+        before any search: a search that ends in a refusal costs its seconds too."""
+        return None

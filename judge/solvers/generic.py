@@ -262,6 +262,8 @@ class GenericSolver(Solver):
         #: the positions the start reaches, all of them (in the cache)
         self._start_table: Segment | None = None
         self._cached_start = False
+        #: why the start's table cannot be made (too many positions), once a search found it
+        self.too_big: str | None = None
 
     # --- the table -------------------------------------------------------------------------
     def find(self, key: Hashable) -> tuple[int, int] | None:
@@ -516,7 +518,11 @@ class GenericSolver(Solver):
             self._start_table = Segment(arrays["codes"], arrays["value"], arrays["remoteness"])
             self.segments.insert(0, self._start_table)
             return
-        self._search([self.game.start()])
+        try:
+            self._search([self.game.start()])
+        except InputError as exc:
+            self.too_big = str(exc)
+            raise
         if self.segments:  # numbers that fit in the table on disk
             import numpy as np
 
@@ -574,6 +580,11 @@ class GenericSolver(Solver):
         if not moves:
             raise ValueError("no legal move: the game is over")
         return rng.choice(moves) if rng else moves[0]
+
+    def browser_limit(self, pos: Any) -> str | None:
+        """Refused once a search found the start's table too big: the browser app does not
+        search it again at each request."""
+        return self.too_big
 
     def check(self, positions: list[Any]) -> None:
         """Solve the positions now (and refuse a game too big to solve) unless a closed form

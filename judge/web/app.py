@@ -261,7 +261,11 @@ def create_app(served: Served, guard: GuardSettings = LOCAL) -> Starlette:
                 return sessions.create_json(data, seat)
 
         session = await in_thread(create)
-        state = await in_thread(lambda: _locked_state(session))
+        try:
+            state = await in_thread(lambda: _locked_state(session))
+        except Exception:  # (a solver's refusal): the game is not kept, nor its bot
+            await in_thread(sessions.end, session.id)
+            raise
         return JSONResponse(state, status_code=201)
 
     async def api_state(request: Request) -> Response:
@@ -294,7 +298,17 @@ def create_app(served: Served, guard: GuardSettings = LOCAL) -> Starlette:
         data = await read_json(request)
         if not isinstance(data.get("values"), bool):
             raise WebError(400, "values is true or false")
-        return await session_call(request, lambda s: setattr(s, "values", data["values"]))
+
+        def switch(session: Session) -> Any:
+            """Values on or off; left as they were when the solver refuses the game."""
+            before, session.values = session.values, data["values"]
+            try:
+                return session.state()
+            except (InputError, WebError):
+                session.values = before
+                raise
+
+        return await session_call(request, switch)
 
     async def api_hint(request: Request) -> Response:
         return await session_call(request, lambda s: s.hint())
@@ -431,6 +445,11 @@ def create_app(served: Served, guard: GuardSettings = LOCAL) -> Starlette:
         assert isinstance(exc, HTTPException)
         return error(exc.status_code, str(exc.detail))
 
+    async def too_large(request: Request, exc: Exception) -> Response:
+        """An input the app's own checks let through that a solver refuses: too many
+        positions to solve (a game without a browser limit of its own)."""
+        return await web_error(request, WebError(413, str(exc)))
+
     async def server_error(request: Request, exc: Exception) -> Response:
         return error(500, f"the app failed: {type(exc).__name__}")
 
@@ -479,7 +498,7 @@ def create_app(served: Served, guard: GuardSettings = LOCAL) -> Starlette:
     app = Starlette(routes=routes, lifespan=lifespan,
                     middleware=[Middleware(Guard, settings=guard)],
                     exception_handlers={WebError: web_error, HTTPException: http_error,
-                                        Exception: server_error})
+                                        InputError: too_large, Exception: server_error})
     app.state.sessions = sessions
     return app
 

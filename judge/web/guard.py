@@ -9,9 +9,10 @@ handshakes alike it checks, in this order:
 2. the token, when one is set (any bind address but loopback): from ``Authorization: Token``,
    the cookie, or the ``token`` query parameter (a page opened with it is sent on without it,
    with the cookie set); 403 otherwise;
-3. a request that changes state (any method but GET, HEAD, OPTIONS) and every WebSocket
-   handshake: an ``Origin``, if any, is the request's own origin, and ``Sec-Fetch-Site``, if
-   any, is not ``cross-site`` or ``same-site``; 403 otherwise;
+3. a request that changes state (any method but GET, HEAD, OPTIONS), every request to the
+   API (``/api/``: a read may make the server solve) and every WebSocket handshake: an
+   ``Origin``, if any, is the request's own origin, and ``Sec-Fetch-Site``, if any, is not
+   ``cross-site`` or ``same-site``; 403 otherwise;
 4. a request that changes state and has a body or a declared type is ``application/json``
    (a cross-site page cannot send that without the browser asking first); 415 otherwise.
 
@@ -36,6 +37,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "[::1]"})
 #: the methods that change nothing
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+#: the API's paths: no page of another site calls them, even to read (a read may solve)
+API = "/api/"
 #: ``Sec-Fetch-Site`` values of requests another site's page made
 FOREIGN_SITES = frozenset({"cross-site", "same-site"})
 #: the smallest --token accepted, in characters
@@ -135,7 +138,8 @@ class Guard:
         try:
             host, port = self._host(headers)
             cookie = self._check_token(scope, headers)
-            if scope["type"] == "websocket" or scope["method"] not in SAFE_METHODS:
+            if (scope["type"] == "websocket" or scope["method"] not in SAFE_METHODS
+                    or scope["path"].startswith(API)):
                 self._check_origin(scope, headers, host, port)
             if scope["type"] == "http" and scope["method"] not in SAFE_METHODS:
                 _check_json(headers)

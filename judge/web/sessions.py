@@ -30,6 +30,7 @@ from judge.players.base import Played, Player, PlayerFailure
 from judge.records import Verdict
 from judge.sandbox.limits import Limits
 from judge.solvers import solver_for
+from judge.solvers.base import Solver
 from judge.web.explain import (
     about_opponent,
     end_reason,
@@ -150,6 +151,16 @@ def check_size(game: Game, pos: Any) -> None:
         raise WebError(413, reason)
 
 
+def solver_here(game: Game, pos: Any) -> Solver:
+    """The solver of `game`, for perfect play from `pos` while a person waits; refused
+    (`WebError` 413) before any search when the game says it would be too long
+    (`Game.solve_limit`)."""
+    reason = game.solve_limit(pos)
+    if reason is not None:
+        raise WebError(413, reason)
+    return solver_for(game)
+
+
 def lead_of(game: Game, pos: Any) -> int:
     """The mover's bank minus the opponent's (0 for games without a score)."""
     score = game.score(pos)
@@ -193,7 +204,7 @@ def position_info(game: Game, pos: Any, values: bool) -> dict[str, Any]:
         "score": None if (score := game.score(pos)) is None else list(score),
         "moves": [],
     }
-    solver = solver_for(game)
+    solver = solver_here(game, pos) if values else solver_for(game)
     lead = lead_of(game, pos)
     moves = solver.move_values(pos) if values and not over else [
         None for _ in game.legal_moves(pos)]
@@ -509,7 +520,7 @@ class Session:
         """Each position of the game so far with its value for player 1 and the move made
         from it; the value chart and the move list are drawn from it."""
         out = []
-        solver = solver_for(self.game)
+        solver = solver_here(self.game, self.start) if self.values else solver_for(self.game)
         positions = [p for p, _ in self.history] + [self.pos]
         for ply, pos in enumerate(positions):
             entry: dict[str, Any] = {"ply": ply, "position": self.game.format_position(pos),
@@ -666,7 +677,7 @@ class Session:
         pos = self.pos
         if self.over(pos):
             raise WebError(409, "the game is over")
-        ev = solver_for(self.game).evaluate(pos)
+        ev = solver_here(self.game, pos).evaluate(pos)
         moves = [self.game.format_move(m, pos) for m in ev.best_moves]
         return {"moves": moves, "labels": [self.game.move_label(m, pos) for m in ev.best_moves],
                 "ply": len(self.history), "value": value_word(self.game, ev.value,
@@ -748,6 +759,9 @@ class Sessions:
                 raise WebError(503, f"{MAX_BOT_GAMES} games with a bot are open; try later")
         if not isinstance(seat, int) or isinstance(seat, bool):
             raise WebError(400, "seat is 1 or 2")
+        computers = [p for p in players or [opponent] if p != HUMAN and not is_bot(p)]
+        if values or computers:  # perfect play is needed: refused before any search
+            solver_here(game, pos)
         session = Session(self.served, game, pos, opponent, seat, bool(values), played,
                           players)
         if moves is not None:
@@ -879,6 +893,8 @@ def watch(served: Served, name: Any, rules: Any, position: Any, bot: Any, oppone
         raise WebError(400, "the position is already the end of the game")
     if seat not in (1, 2):
         raise WebError(400, "seat is 1 (the bot moves first) or 2")
+    if not is_bot(text_of(opponent, "opponent") or "optimal"):  # before any bot is started
+        solver_here(game, pos)
     bot_player = computer_player(served, text_of(bot, "bot") or "-", served.seed)
     if not is_process(bot_player):
         raise WebError(400, "bot is a file of the served bots' folder")

@@ -27,6 +27,9 @@ from judge.games.marks import EMPTY, MARKS, Cells, MarksGame
 
 Board = Cells  # the cells, row by row from the top left
 MAX_CELLS = 42  # the classic 6x7 board: the most cells a board may have
+#: the most positions a board may have by `position_bound` to be solved in the browser app
+#: (4x5's bound is 28,629,151: it has 3,945,711 positions, solved in about 4 s)
+BROWSER_BOUND = 32_000_000
 
 
 class ConnectFour(MarksGame):
@@ -81,6 +84,22 @@ class ConnectFour(MarksGame):
             if first != EMPTY and all(cells[i] == first for i in line):
                 return first
         return None
+
+    def position_bound(self) -> int:
+        """An upper bound of the positions of the board: each column holds 0 to `rows`
+        discs, each X or O."""
+        return (2 ** (self.rows + 1) - 1) ** self.cols
+
+    def solve_limit(self, pos: Board) -> str | None:
+        """Boards whose positions may be too many to solve while a person waits (a search
+        that ends in a refusal costs its seconds too): played, not solved, in the browser."""
+        bound = self.position_bound()
+        if bound <= BROWSER_BOUND:
+            return None
+        return (f"a {self.rows}x{self.cols} board may have up to {bound:,} positions: too "
+                "many to solve while you wait (the browser solves boards of up to 4x5 and "
+                "5x4; two people can play this one here, and `judge solve` takes what fits "
+                "in memory)")
 
     def start(self) -> Board:
         return Board(EMPTY * (self.rows * self.cols))

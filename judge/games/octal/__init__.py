@@ -38,6 +38,10 @@ from judge.words import plural
 MAX_DIGITS = 32
 #: the largest heap a position may hold (its Grundy values are computed up to it)
 MAX_HEAP = 10_000
+#: the most heaps and counters in all of a position the browser app shows: the Grundy values
+#: of a heap of n take time in n squared, and its moves are listed one by one, each valued
+BROWSER_HEAPS = 12
+BROWSER_COUNTERS = 300
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,6 +164,13 @@ class Octal(Game[Row, OctalMove]):
 
     def winner(self, pos: Row) -> Seat | None:
         return 1 - pos.to_move  # who cannot move loses
+
+    def browser_limit(self, pos: Row) -> str | None:
+        if len(pos.heaps) > BROWSER_HEAPS or sum(pos.heaps) > BROWSER_COUNTERS:
+            return (f"the browser plays octal games with at most {BROWSER_HEAPS} heaps and "
+                    f"{BROWSER_COUNTERS} counters in all (`judge solve` takes heaps up to "
+                    f"{MAX_HEAP:,})")
+        return None
 
     def wire_start(self, pos: Row) -> list[str]:
         return [self.format_position(pos)]
