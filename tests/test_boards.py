@@ -29,7 +29,7 @@ from judge.web.sessions import Served  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 HERE = "http://127.0.0.1:8000"
 #: the report page's one script: the kit, the game's renderer, the viewer
-INLINE = re.compile(r"<script>\n(.*?)</script>", re.S)
+INLINE = re.compile(r"<script>(.*?)</script>", re.S)
 
 
 @pytest.fixture(scope="module")

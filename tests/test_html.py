@@ -152,6 +152,24 @@ def test_the_page_is_self_contained_with_the_viewer_inline(pages):
         assert '<meta name="viewport"' in page and "@media print" in page
 
 
+def test_the_page_runs_only_its_own_script_by_its_hash(pages):
+    """The Content-Security-Policy loads nothing and allows one inline script: the page's
+    own, by its SHA-256 (a script slipped into the page by any text would not run)."""
+    import base64
+    import hashlib
+
+    for name, path in pages.items():
+        tags = parse(path.read_text(encoding="utf-8"))
+        policies = [a["content"] for t, a in tags.tags
+                    if t == "meta" and a.get("http-equiv") == "Content-Security-Policy"]
+        assert len(policies) == 1, name
+        rules = dict(r.strip().split(" ", 1) for r in (policies[0] or "").split(";"))
+        assert rules["default-src"] == "'none'" and rules["base-uri"] == "'none'"
+        code = [text for attrs, text in tags.scripts if attrs.get("type") is None]
+        digest = base64.b64encode(hashlib.sha256(code[0].encode()).digest()).decode()
+        assert rules["script-src"] == f"'sha256-{digest}'", name
+
+
 def test_bot_text_is_escaped_in_html_and_in_json(pages, runs):
     page = pages["hostile"].read_text(encoding="utf-8")
     for raw in ("<script>alert(1)</script>", "<script>alert(3)</script>", "<img src=x",

@@ -35,6 +35,24 @@ __all__ = ["render_nim_batch", "render_report"]
 CHUNK = 250
 
 
+#: what every page of the report may do (a Content-Security-Policy): load nothing, send
+#: nothing, keep its own inline styles; a page with the viewer also runs its one inline
+#: script, named by its hash (`policy`), and no other
+POLICY = ("default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; "
+          "form-action 'none'")
+
+
+def policy(script: str | None = None) -> str:
+    """The page's Content-Security-Policy: `POLICY`, and `script` allowed by its SHA-256."""
+    if script is None:
+        return POLICY
+    import base64
+    import hashlib
+
+    digest = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode()
+    return f"{POLICY}; script-src 'sha256-{digest}'"
+
+
 @cache
 def _environment() -> Any:
     """The templates' environment (made once): autoescaped, undefined names are errors."""
@@ -49,6 +67,7 @@ def _environment() -> Any:
         finalize=_shown,
     )
     env.filters["path"] = _breakable
+    env.globals["csp"] = POLICY
     env.filters["percent"] = lambda v: "" if v is None else f"{100 * v:.1f}%"
     env.filters["seconds"] = seconds_text
     env.filters["memory"] = memory_text
@@ -112,11 +131,12 @@ def render_report(store: Any, run_id: int, view: View | None = None,
         "about": about(info, str(Path(store.path).resolve()), view, yours),
         "stored": len(records),
         "css": _static("report.css"),
-        "js": _static("viewer.js"),
-        "list_js": _static("gamelist.js"),
-        "board_js": inline_scripts(game),
         "chunk": CHUNK,
     }
+    # the one script of the page (renderers, viewer, game list), allowed by its hash
+    code = "".join(f"{s}\n" for s in (*inline_scripts(game), _static("viewer.js"),
+                                       _static("gamelist.js")))
+    context.update(code=Markup(code), csp=policy(code))  # noqa: S704 - our own scripts
     if bot is not None:
         context["about"]["page_of"] = view.names.get(bot, bot)
     kind = KINDS[info.kind]
