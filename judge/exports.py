@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from judge.report import plural, render_rows
-from judge.results import POINTS
+from judge.results import points_of
 
 if TYPE_CHECKING:
     from judge.records import PlayedGame
@@ -41,7 +41,7 @@ def gradescope(game: str, bot: BotRow, games: list[tuple[int, GradedGame, Played
     happened as the view's feedback level words it. `games`: (its number in the whole run,
     as `judge show RUN --game N` takes it; the row; the record; the bot's seat)."""
     shown = replace(view, share=True)
-    points = POINTS[game]
+    points = points_of(game)
     tests: list[dict[str, Any]] = []
     for n, row, rec, seat in games:
         perfect = None if rec.void else (rec.perfect or ("win", "win"))[seat]

@@ -3,12 +3,12 @@ the bots used, and per-game text."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from judge import verdicts
-from judge.games import GAMES, RulesError, game_class
+from judge.games import RulesError, game_class
 
 if TYPE_CHECKING:
     from judge.analysis import MoveReview
@@ -18,28 +18,13 @@ if TYPE_CHECKING:
 TOURNAMENT_POINTS = {"win": 1.0, "tie": 0.5, "loss": 0.0}
 
 
-class Points(Mapping[str, dict[str, float]]):
-    """Points per game result of a graded game, by the game's name: its class's `points`
+def points_of(game: str) -> dict[str, float]:
+    """Points per game result of a graded game of `game` (a name): its class's `points`
     (`Game.points`); 1/0.5/0 for a game that is not installed."""
-
-    def __getitem__(self, game: str) -> dict[str, float]:
-        try:
-            return game_class(game).points._asdict()
-        except RulesError:  # an unknown game, or one whose package no longer loads
-            return dict(TOURNAMENT_POINTS)
-
-    def __contains__(self, game: object) -> bool:
-        return game in GAMES
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(GAMES)
-
-    def __len__(self) -> int:
-        return len(GAMES)
-
-
-#: points per game result, by game name
-POINTS = Points()
+    try:
+        return game_class(game).points._asdict()
+    except RulesError:  # an unknown game, or one whose package no longer loads
+        return dict(TOURNAMENT_POINTS)
 
 
 class Feedback(Enum):

@@ -12,10 +12,10 @@ from judge.cli import main
 from judge.games import load_game
 from judge.games.base import TOURNAMENT_STARTS, Game, Points, PositionError, Seat, evenly
 from judge.games.ioiwari import START_BEADS, canonical_rotation
-from judge.results import POINTS
+from judge.results import points_of
 from judge.solvers import solver_for
 from judge.solvers.base import order
-from judge.testsets import default_tests, tournament_starts
+from judge.testsets import default_tests
 from judge.web.explain import end_reason, rules_panel
 
 
@@ -97,16 +97,17 @@ def test_a_game_without_hooks_gets_default_test_sets_from_its_solver() -> None:
     # a multiple of 3 is lost for the mover: the first seat is tested on the others
     assert [p.left for p in default_tests(game, True)] == [n for n in range(1, 31) if n % 3]
     assert [p.left for p in default_tests(game, False)] == list(range(3, 31, 3))
-    starts = tournament_starts(game)
+    starts = game.tournament_starts()
     assert len(starts) == TOURNAMENT_STARTS and starts == evenly(game.standard_starts(),
                                                                   TOURNAMENT_STARTS)
 
 
 def test_points_per_game_come_from_the_game_and_default_to_one_half_nothing() -> None:
-    assert POINTS["ioiwari"] == {"win": 4.0, "tie": 2.0, "loss": 0.0}
-    assert POINTS["nim"] == {"win": 1.0, "tie": 0.0, "loss": 0.0}
-    assert POINTS["chopsticks"] == POINTS["tictactoe"] == {"win": 1.0, "tie": 0.5, "loss": 0.0}
-    assert POINTS["no-such-game"] == {"win": 1.0, "tie": 0.5, "loss": 0.0}
+    assert points_of("ioiwari") == {"win": 4.0, "tie": 2.0, "loss": 0.0}
+    assert points_of("nim") == {"win": 1.0, "tie": 0.0, "loss": 0.0}
+    assert points_of("chopsticks") == points_of("tictactoe") == {"win": 1.0, "tie": 0.5,
+                                                                 "loss": 0.0}
+    assert points_of("no-such-game") == {"win": 1.0, "tie": 0.5, "loss": 0.0}
 
 
 def test_ioiwari_second_seat_is_tested_on_lost_20_bead_boards_one_per_rotation() -> None:
@@ -116,7 +117,7 @@ def test_ioiwari_second_seat_is_tested_on_lost_20_bead_boards_one_per_rotation()
     assert len(tests) == 75
     assert all(sum(b.pits) == START_BEADS and canonical_rotation(b.pits) == b.pits
                and order(solver.evaluate(b).value) < 0 for b in tests)
-    assert len(tournament_starts(game)) == 51
+    assert len(game.tournament_starts()) == 51
 
 
 def test_chopsticks_default_tests_are_capped_and_nim_counts_its_nim_sum() -> None:

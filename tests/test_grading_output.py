@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from judge.games import load_game
-from judge.testsets import TOURNAMENT_STARTS, tournament_starts
+from judge.games.base import TOURNAMENT_STARTS
 from tests.command import judge
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -163,11 +163,11 @@ def test_tournament_csv_is_one_table_and_max_points_bound_points(tmp_path: Path)
 def test_default_nim_and_chopsticks_tournaments_use_several_starts() -> None:
     for name in ("nim", "chopsticks"):
         game = load_game(name, "")
-        starts = tournament_starts(game)
+        starts = game.tournament_starts()
         assert len(starts) == TOURNAMENT_STARTS
         assert len(set(starts)) == len(starts)
         assert not any(game.is_over(p) for p in starts)
-    assert len(tournament_starts(load_game("ioiwari", ""))) == 51
+    assert len(load_game("ioiwari", "").tournament_starts()) == 51
 
 
 def test_the_tricky_opponent_takes_more_from_greedy_over_the_standard_set(

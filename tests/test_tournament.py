@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from judge.games.base import TOURNAMENT_STARTS
 from judge.games.ioiwari import Ioiwari
 from judge.solvers import solver_for
-from judge.testsets import TOURNAMENT_STARTS
 
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = [str(ROOT / "bots/ioiwari" / name) for name in ("random.py", "greedy.py", "optimal.py")]

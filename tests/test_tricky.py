@@ -26,7 +26,7 @@ from judge.players.tricky import (
     two_ply_keeping,
 )
 from judge.referee import play_game
-from judge.results import POINTS
+from judge.results import points_of
 from judge.solvers import solver_for
 from judge.solvers.base import best_of
 from judge.testsets import default_tests
@@ -259,7 +259,7 @@ def test_misere_nim_leaves_a_single_winning_reply():
 
 
 def test_greedy_bot_scores_less_against_tricky_over_the_standard_starts():
-    points = POINTS["ioiwari"]
+    points = points_of("ioiwari")
     totals = {}
     for opponent in OPPONENTS:
         totals[opponent] = sum(
@@ -273,7 +273,7 @@ def expected_points_of_random_bot(opponent: str) -> float:
     non-empty pit (bots/ioiwari/random.py) against the unseeded `opponent`."""
     solver = solver_for(IOIWARI)
     choose = solver.choose if opponent == "optimal" else lambda pos: tricky_move(solver, pos)
-    points = POINTS["ioiwari"]
+    points = points_of("ioiwari")
     memo: dict[Board, float] = {}
 
     def expect(pos: Board) -> float:

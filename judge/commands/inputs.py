@@ -126,12 +126,10 @@ def load_starts(game: Game, path: str) -> list[str]:
 
 def paired_starts(game: Game, path: str | None) -> list[str]:
     """The starts of a tournament or match, as texts: those of --starts FILE, or the
-    default set (`judge.testsets.tournament_starts`), checked to be solvable here."""
+    default set (`Game.tournament_starts`), checked to be solvable here."""
     if path:
         return load_starts(game, path)
-    from judge.testsets import tournament_starts
-
-    return [game.format_position(p) for p in solvable(game, tournament_starts(game))]
+    return [game.format_position(p) for p in solvable(game, game.tournament_starts())]
 
 
 #: the most games played at once on one machine (each is a process of the judge's)

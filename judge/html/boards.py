@@ -67,10 +67,11 @@ def scripts(game: Game) -> list[str]:
 def inline_scripts(game: Game) -> list[Markup]:
     """`scripts`, to inline in a page's ``<script>`` element before the viewer; ValueError
     for one that would end the element."""
-    for text in scripts(game):
+    found = scripts(game)
+    for text in found:
         if "</script" in text.lower():
             raise ValueError(f"the board script of {game.name} must not contain </script")
-    return [Markup(text) for text in scripts(game)]  # noqa: S704 - a game package's file
+    return [Markup(text) for text in found]  # noqa: S704 - a game package's file
 
 
 def script_of(name: str) -> str | None:

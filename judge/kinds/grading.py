@@ -27,13 +27,13 @@ from judge.report import (
     wtl,
 )
 from judge.results import (
-    POINTS,
     Feedback,
     compile_errors_text,
     failures_text,
     first_mistake,
     game_message,
     memory_text,
+    points_of,
     seconds_text,
     slow_moves,
     slow_text,
@@ -123,7 +123,7 @@ def graded_games(plan: GradingPlan, records: dict[str, PlayedGame]
 def grading_rows(plan: GradingPlan, records: dict[str, PlayedGame]
                  ) -> tuple[list[BotRow], list[GradedGame]]:
     """The per-bot summaries and per-game rows of a grading run."""
-    points = POINTS[plan.game]
+    points = points_of(plan.game)
     bots: list[BotRow] = []
     games: list[GradedGame] = []
     played = graded_games(plan, records)

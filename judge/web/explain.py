@@ -88,12 +88,6 @@ def end_reason(game: Game, pos: Any, stopped: bool, move_limit: int,
     return game.end_reason(pos)
 
 
-def grundy_value(game: Game, pos: Any) -> int | None:
-    """The Grundy value of `pos` for an impartial game that gives one (`Game.grundy_value`:
-    Nim's nim-sum, an octal game's value); None for the other games."""
-    return game.grundy_value(pos)
-
-
 # --- a game's moves as text ---------------------------------------------------------------
 
 FIELDS = ("game", "rules", "start", "moves")

@@ -34,7 +34,6 @@ from judge.solvers.base import Solver
 from judge.web.explain import (
     about_opponent,
     end_reason,
-    grundy_value,
     parse_record,
     record_text,
     rules_panel,
@@ -216,7 +215,7 @@ def position_info(game: Game, pos: Any, values: bool) -> dict[str, Any]:
             entry.update(value=value_word(game, mv.value, lead), remoteness=mv.remoteness)
             if isinstance(mv.value, int):
                 entry.update(difference=mv.value, final_difference=lead + mv.value)
-            if (grundy := grundy_value(game, game.play(pos, legal))) is not None:
+            if (grundy := game.grundy_value(game.play(pos, legal))) is not None:
                 entry["grundy"] = grundy
         info["moves"].append(entry)
     if values:
@@ -228,7 +227,7 @@ def position_info(game: Game, pos: Any, values: bool) -> dict[str, Any]:
         outcome = getattr(solver, "outcome", None)
         if outcome is not None:
             info["outcome"] = outcome(pos)
-        if (grundy := grundy_value(game, pos)) is not None:
+        if (grundy := game.grundy_value(pos)) is not None:
             # an impartial game's Grundy value, by the game's own name for it (a nim-sum)
             info.update(grundy=grundy, grundy_name=game.grundy_name,
                         grundy_text=game.grundy_text(pos, grundy))
