@@ -20,6 +20,12 @@
    offset learnt from the first pairs; with M symbols 1024/M apart, a symbol is decoded
    right when the residual is under half that spacing, so one set of pairs gives the
    error rate for every M.
+3. Contention for the memory system, between two bots playing at once on two cores. For
+   each symbol the sender either sleeps (0) or streams through a buffer larger than the
+   processor's last-level cache (1); the receiver walks a buffer of its own for most of the
+   symbol and counts its passes, fewer when the sender streams. No call and no file is
+   involved: only the shared cache and memory bandwidth, which no sandbox on one machine
+   separates (the organiser's remedies: `--jobs 1`, or one bot per machine).
 
 Each figure is bits per symbol (log2 of the levels), symbols per second, the symbol error
 rate, the raw rate, and a capacity estimate: Fano's lower bound on the mutual information,
@@ -27,7 +33,7 @@ log2 M - H(e) - e log2(M - 1) bits per symbol, for uniform symbols and error rat
 Whatever else runs on the machine is noise: the figures are this machine's, at that time.
 
 Run: ``python benchmarks/bench_channels.py [--periods 0.25,0.5,1,2,5,20] [--pairs 100]
-[--only sysinfo|inodes]``, as root or as an ordinary user (under 2 minutes); needs `cc`.
+[--only sysinfo|inodes|contention]``, as root or as an ordinary user (under 2 minutes); needs `cc`.
 """
 
 from __future__ import annotations
@@ -129,6 +135,60 @@ int main(int argc, char **argv) {
         }
     }
     return 0;
+}
+"""
+
+#: sender and receiver of the contention channel (argv: send|recv START_NS PERIOD_NS CORE
+#: MIB SYMBOLS): the sender streams through MIB MiB during a 1, the receiver prints the
+#: passes over its own MIB MiB it made in the middle 80% of each symbol
+CONTENTION_C = r"""
+#define _GNU_SOURCE
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static long long now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    return t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+static void until(long long ns) {
+    struct timespec t = {ns / 1000000000, ns % 1000000000};
+    while (clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &t, NULL)) {}
+}
+
+int main(int argc, char **argv) {
+    if (argc != 7) return 2;
+    int send = argv[1][0] == 's';
+    long long start = atoll(argv[2]), period = atoll(argv[3]);
+    size_t size = (size_t)atol(argv[5]) << 20;
+    const char *symbols = argv[6];
+    cpu_set_t cpus;
+    CPU_ZERO(&cpus);
+    CPU_SET(atoi(argv[4]), &cpus);
+    sched_setaffinity(0, sizeof cpus, &cpus);
+    volatile unsigned char *buffer = malloc(size);
+    if (!buffer) return 1;
+    memset((void *)buffer, 1, size);
+    unsigned sum = 0;
+    for (long i = 0; symbols[i]; i++) {
+        long long from = start + i * period, to = from + period;
+        if (send) {
+            until(from);
+            while (symbols[i] == '1' && now() < to - period / 20)
+                for (size_t j = 0; j < size; j += 64) buffer[j]++;
+            continue;
+        }
+        until(from + period / 10);
+        long passes = 0;
+        for (long long end = to - period / 10; now() < end; passes++)
+            for (size_t j = 0; j < size; j += 4096) sum += buffer[j];
+        printf("%ld\n", passes);
+    }
+    return sum == 42;
 }
 """
 
@@ -256,6 +316,53 @@ def bench_sysinfo(periods: list[float], seconds: float, shm_mib: int) -> None:
             print(f"  best {kind}: {best[0]:.0f} bits/s ({best[1]})")
 
 
+def bench_contention(periods: list[float], seconds: float, mib: int) -> None:
+    """Channel 3: two levels (idle or streaming) at each period, on two cores at once."""
+    cores = sorted(os.sched_getaffinity(0))
+    print(f"\n3. contention for cache and memory between two bots at once (sender on core "
+          f"{cores[0]}, receiver on core {cores[-1]}, {mib} MiB each; {seconds:g} s or 100 "
+          f"symbols per message)")
+    print(f"  {'period':>8} {'sym/s':>6} {'errors':>7} {'raw b/s':>8} {'capacity b/s':>12}")
+    if len(cores) < 2:
+        print("  (one core: the bots never play at the same time)")
+        return
+    as_bot = [str(helper_path()), "-R", *(["-u", "65534"] if os.geteuid() == 0 else []), "-s",
+              "--"]
+    rng = random.Random(3)
+    with tempfile.TemporaryDirectory() as tmp:
+        os.chmod(tmp, 0o755)
+        source, program = Path(tmp, "contention.c"), Path(tmp, "contention")
+        source.write_text(CONTENTION_C)
+        subprocess.run(["cc", "-O2", "-o", str(program), str(source)], check=True)
+        best = (0.0, "")
+        for period in periods:
+            count = max(100, int(seconds / period))
+            sent = [i % 2 for i in range(PREAMBLE)] + [rng.randrange(2) for _ in range(count)]
+            start = time.time_ns() + 300_000_000
+            argv = [str(start), str(int(period * 1e9))]
+            procs = [subprocess.Popen([*as_bot, str(program), role, *argv, str(core), str(mib),
+                                       "".join(map(str, sent))], stdout=subprocess.PIPE,
+                                      text=True)
+                     for role, core in (("send", cores[0]), ("recv", cores[-1]))]
+            out = [p.communicate()[0] for p in procs]
+            if any(p.returncode for p in procs):
+                raise RuntimeError(f"the channel's programs failed: "
+                                   f"{[p.returncode for p in procs]}")
+            samples = [float(line) for line in out[1].split()]
+            # passes fall when the sender streams: the unit is the preamble's gap (negative)
+            known = list(zip(samples, sent[:PREAMBLE], strict=False))
+            unit = (statistics.median(s for s, b in known if b)
+                    - statistics.median(s for s, b in known if not b)) or -1.0
+            got = decode(samples, sent, unit, 2)
+            errors = sum(a != b for a, b in zip(got, sent[PREAMBLE:], strict=True)) / count
+            rate = 1 / period
+            capacity = fano(2, errors) * rate
+            print(f"  {period * 1000:6g} ms {rate:6.0f} {errors:7.1%} {rate:8.0f} "
+                  f"{capacity:12.1f}")
+            best = max(best, (capacity, f"{period * 1000:g} ms, {errors:.1%} errors"))
+        print(f"  best: {best[0]:.0f} bits/s ({best[1]})")
+
+
 def bench_inodes(pairs: int, calibration: int) -> None:
     """Channel 2: in each sandbox mode, the symbols decoded right for each number of them."""
     core = max(os.sched_getaffinity(0))
@@ -317,16 +424,24 @@ def main() -> None:
                     help="sender/receiver game pairs per sandbox mode (default 100)")
     ap.add_argument("--calibration", type=int, default=20,
                     help="pairs before those, to learn the offset (default 20)")
-    ap.add_argument("--only", choices=("all", "sysinfo", "inodes"), default="all")
+    ap.add_argument("--contention-periods", default="2,5,20,100",
+                    help="symbol periods of the contention channel, ms (default 2,5,20,100)")
+    ap.add_argument("--contention-mib", type=int, default=64,
+                    help="MiB each bot of the contention channel walks (default 64)")
+    ap.add_argument("--only", choices=("all", "sysinfo", "inodes", "contention"),
+                    default="all")
     args = ap.parse_args()
     load = os.getloadavg()[0]
     print(f"{os.cpu_count()} cores, Linux {os.uname().release}, load average {load:.2f}, "
           f"{'root' if os.geteuid() == 0 else 'an ordinary user'}; {time.ctime()}")
-    if args.only != "inodes":
+    if args.only in ("all", "sysinfo"):
         bench_sysinfo([float(p) / 1000 for p in args.periods.split(",")], args.seconds,
                       args.shm_mib)
-    if args.only != "sysinfo":
+    if args.only in ("all", "inodes"):
         bench_inodes(args.pairs, args.calibration)
+    if args.only in ("all", "contention"):
+        bench_contention([float(p) / 1000 for p in args.contention_periods.split(",")],
+                         args.seconds, args.contention_mib)
 
 
 if __name__ == "__main__":

@@ -15,6 +15,10 @@ confinement guarantee asks for that guarantee, which holds only in some tiers):
 - ``needs_guarantee(key, ...)``: one of these guarantees (`judge.sandbox.tiers.GUARANTEES`)
   holds in the tier of the test's ``mode`` parameter (else of ``auto``); two markers ask
   for both.
+
+A test that takes long (a cluster, a league, every toolchain, a fresh install) is marked
+``slow``: the README's test command leaves them out (``-m "not slow"``) to stay within a few
+minutes, and ``python -m pytest -m slow`` runs them, as CI does after it.
 """
 
 from __future__ import annotations
@@ -46,6 +50,8 @@ MARKERS = {
 def pytest_configure(config: pytest.Config) -> None:
     for line in MARKERS.values():
         config.addinivalue_line("markers", line)
+    config.addinivalue_line("markers", "slow: takes long; left out of the README's test "
+                                       "command, run by `-m slow` (CI runs both)")
 
 
 def _why(mark: pytest.Mark, what: str) -> str:

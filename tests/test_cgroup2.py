@@ -65,6 +65,7 @@ def test_runs_on_v2_record_the_v2_tier(tmp_path: Path) -> None:
     assert bot["points"] == bot["max_points"]  # the optimal bot wins every game as before
 
 
+@pytest.mark.slow
 def test_confinement_suite_holds_on_v2(tmp_path: Path) -> None:
     """What a slot's cgroup gives, from the confinement suite, with slots on v2."""
     chosen = ("cpu_is_summed or every_thread or counted_together or memory_is_counted or "

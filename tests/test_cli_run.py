@@ -68,6 +68,7 @@ def test_json_contract_and_scoring_of_a_nim_grading_run(tmp_path):
     assert data["game"] == "nim misere=off"
 
 
+@pytest.mark.slow
 def test_ioiwari_scores_four_points_a_win_and_optimal_wins_every_standard_start(tmp_path):
     out = judge(
         "run",

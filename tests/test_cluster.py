@@ -22,6 +22,9 @@ from pathlib import Path
 import pytest
 from conftest import missing_guarantee
 
+#: slow: Dask clusters started and killed (`python -m pytest -m slow` runs them; CI does)
+pytestmark = pytest.mark.slow
+
 CLUSTER_EXTRA = "pip install -e '.[cluster]'"
 pytest.importorskip("distributed", reason=f"Dask distributed is not installed: {CLUSTER_EXTRA}")
 pytest.importorskip("cryptography", reason=f"cryptography is not installed: {CLUSTER_EXTRA}")

@@ -24,6 +24,9 @@ from judge.commands.inputs import report_tier, tier_for_run
 from judge.sandbox import Tier, tier_for, waiting
 from tests.command import judge
 
+#: slow: bots that wait for input, found in every tier (`python -m pytest -m slow` runs them; CI does)
+pytestmark = pytest.mark.slow
+
 #: a first move's limit long enough that a bot found at once is found well before it
 EARLY = replace(LIMITS, first_move_seconds=10.0, move_seconds=2.0)
 ROOT = Path(__file__).resolve().parent.parent

@@ -6,6 +6,9 @@ from __future__ import annotations
 import pytest
 from test_html import big, browser, pages, runs  # noqa: F401 - the pages and the browser
 
+#: slow: runs of ten thousand games rendered (`python -m pytest -m slow` runs them; CI does)
+pytestmark = pytest.mark.slow
+
 
 def shown(driver) -> list[int]:
     """The numbers of the games the list shows, top to bottom."""

@@ -17,6 +17,9 @@ import pytest
 
 from tests.command import judge
 
+#: slow: leagues of hundreds of games, killed and resumed (`python -m pytest -m slow` runs them; CI does)
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parent.parent
 GREEDY = ROOT / "bots/nim/greedy.py"
 OPTIMAL_BOT = ROOT / "bots/nim/optimal.py"

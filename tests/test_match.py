@@ -38,6 +38,9 @@ from judge.sprt import (
 from judge.store import Store
 from judge.summaries import MatchStats
 
+#: slow: matches played until an SPRT decides, killed and resumed (`python -m pytest -m slow` runs them; CI does)
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parent.parent
 NIM = ROOT / "bots/nim"
 

@@ -9,6 +9,9 @@ import pytest
 from judge.games.base import InputError
 from judge.nimbatch import counted, expected_answer, grade_output, parse_input, standard_input
 
+#: slow: the batch task's programs graded per case (`python -m pytest -m slow` runs them; CI does)
+pytestmark = pytest.mark.slow
+
 EXAMPLE = Path(__file__).parent.parent / "samples" / "nim.txt"
 EXPECTED = [
     "Remove 2 counters from Heap 1",

@@ -28,6 +28,9 @@ from judge.nimbatch import (
 from judge.players.base import PlayerFailure
 from judge.sandbox import Limits
 
+#: slow: the batch task's programs graded per case (`python -m pytest -m slow` runs them; CI does)
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).parent.parent
 EXAMPLE = "4\n3 4 5\n8 13 5\n123 675 296 864 917 532\n9 7 4 12\n"
 CASES = parse_input(EXAMPLE)

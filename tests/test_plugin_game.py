@@ -30,6 +30,9 @@ from judge.referee import play_game
 from judge.sandbox import Limits
 from tests.test_protocols import SCRIPTED_BOT, Scripted
 
+#: slow: a wheel built and installed, then every command (`python -m pytest -m slow` runs them; CI does)
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parent.parent
 PLUGIN = ROOT / "examples" / "plugin-game"
 BOTS = PLUGIN / "bots"

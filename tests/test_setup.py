@@ -36,6 +36,7 @@ def test_ci_runs_the_readme_test_command_as_written() -> None:
     assert 'export PATH="/usr/bin:/bin:$PATH"' in ci  # python3 is the system's there
 
 
+@pytest.mark.slow  # a fresh virtual environment installed as the README says
 def test_the_readme_main_command_works_with_the_system_python(tmp_path: Path) -> None:
     if not SYSTEM_PYTHON.exists() or subprocess.run(
             [SYSTEM_PYTHON, "-c", "import ensurepip, venv"], capture_output=True).returncode:

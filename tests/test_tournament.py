@@ -17,6 +17,9 @@ from judge.games.base import TOURNAMENT_STARTS
 from judge.games.ioiwari import Ioiwari
 from judge.solvers import solver_for
 
+#: slow: whole tournaments, killed and resumed (`python -m pytest -m slow` runs them; CI does)
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = [str(ROOT / "bots/ioiwari" / name) for name in ("random.py", "greedy.py", "optimal.py")]
 STARTS = (ROOT / "samples/ioiwari-starts-51.txt").read_text().splitlines()[1:9]

@@ -11,6 +11,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@pytest.mark.slow
 def test_mypy_finds_no_error_in_the_package() -> None:
     pytest.importorskip("mypy", reason="mypy is not installed (it comes with the `test` extra)")
     # mypy's cache is the default .mypy_cache of the project (ignored by git): a first run
