@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from conftest import missing_guarantee
 
-#: slow: Dask clusters started and killed (`python -m pytest -m slow` runs them; CI does)
+#: slow: Dask clusters started and killed (`-m slow` runs them)
 pytestmark = pytest.mark.slow
 
 CLUSTER_EXTRA = "pip install -e '.[cluster]'"

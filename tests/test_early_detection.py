@@ -24,7 +24,7 @@ from judge.commands.inputs import report_tier, tier_for_run
 from judge.sandbox import Tier, tier_for, waiting
 from tests.command import judge
 
-#: slow: bots that wait for input, found in every tier (`python -m pytest -m slow` runs them; CI does)
+#: slow: bots that wait for input, found in every tier (`-m slow` runs them)
 pytestmark = pytest.mark.slow
 
 #: a first move's limit long enough that a bot found at once is found well before it

@@ -26,7 +26,7 @@ from judge.kinds.grading import graded_games
 from judge.records import PlayedGame
 from judge.store import Store
 
-#: slow: whole runs rendered and opened in a browser (`python -m pytest -m slow` runs them; CI does)
+#: slow: whole runs rendered and opened in a browser (`-m slow` runs them)
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parent.parent

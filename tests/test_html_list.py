@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from test_html import big, browser, pages, runs  # noqa: F401 - the pages and the browser
 
-#: slow: runs of ten thousand games rendered (`python -m pytest -m slow` runs them; CI does)
+#: slow: runs of ten thousand games rendered (`-m slow` runs them)
 pytestmark = pytest.mark.slow
 
 

@@ -23,7 +23,7 @@ from judge.sandbox.context import sandbox_context
 from judge.sandbox.languages import Table, read_overrides
 from tests.command import judge
 
-#: slow: every language's toolchain compiles its bots (`python -m pytest -m slow` runs them; CI does)
+#: slow: every language's toolchain compiles its bots (`-m slow` runs them)
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -17,7 +17,7 @@ import pytest
 
 from tests.command import judge
 
-#: slow: leagues of hundreds of games, killed and resumed (`python -m pytest -m slow` runs them; CI does)
+#: slow: leagues of hundreds of games, killed and resumed (`-m slow` runs them)
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parent.parent

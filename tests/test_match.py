@@ -38,7 +38,7 @@ from judge.sprt import (
 from judge.store import Store
 from judge.summaries import MatchStats
 
-#: slow: matches played until an SPRT decides, killed and resumed (`python -m pytest -m slow` runs them; CI does)
+#: slow: matches played until an SPRT decides, killed and resumed (`-m slow` runs them)
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -9,7 +9,7 @@ import pytest
 from judge.games.base import InputError
 from judge.nimbatch import counted, expected_answer, grade_output, parse_input, standard_input
 
-#: slow: the batch task's programs graded per case (`python -m pytest -m slow` runs them; CI does)
+#: slow: the batch task's programs graded per case (`-m slow` runs them)
 pytestmark = pytest.mark.slow
 
 EXAMPLE = Path(__file__).parent.parent / "samples" / "nim.txt"

@@ -28,7 +28,7 @@ from judge.nimbatch import (
 from judge.players.base import PlayerFailure
 from judge.sandbox import Limits
 
-#: slow: the batch task's programs graded per case (`python -m pytest -m slow` runs them; CI does)
+#: slow: the batch task's programs graded per case (`-m slow` runs them)
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).parent.parent

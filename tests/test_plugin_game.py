@@ -30,7 +30,7 @@ from judge.referee import play_game
 from judge.sandbox import Limits
 from tests.test_protocols import SCRIPTED_BOT, Scripted
 
-#: slow: a wheel built and installed, then every command (`python -m pytest -m slow` runs them; CI does)
+#: slow: a wheel built and installed, then every command (`-m slow` runs them)
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -17,7 +17,7 @@ from judge.games.base import TOURNAMENT_STARTS
 from judge.games.ioiwari import Ioiwari
 from judge.solvers import solver_for
 
-#: slow: whole tournaments, killed and resumed (`python -m pytest -m slow` runs them; CI does)
+#: slow: whole tournaments, killed and resumed (`-m slow` runs them)
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parent.parent
