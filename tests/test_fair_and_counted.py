@@ -305,3 +305,41 @@ def test_a_judge_killed_while_a_bot_waits_for_its_turn_leaves_no_process(
     while (running(str(slow)) or running(str(waits))) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert running(str(slow)) == running(str(waits)) == []
+
+
+# --- 12. CPU: what orphans used is counted -------------------------------------------------------
+
+#: five orphans (each the child of a child that exits at once: the bot's helper, their
+#: subreaper, reaps them) of 0.6 s of CPU each, one after another: each well under the
+#: per-process rlimit, 3 s together
+ORPHANS = """
+def orphans():
+    for _ in range(5):
+        done_read, done_write = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            if os.fork() == 0:
+                os.close(done_read)
+                start = time.process_time()
+                while time.process_time() - start < 0.6:
+                    pass
+            os._exit(0)
+        os.close(done_write)
+        os.waitpid(pid, 0)
+        os.read(done_read, 1)  # (its end: the orphan's copy of the pipe closed)
+        os.close(done_read)
+attempt("orphans", orphans)
+"""
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_cpu_of_orphans_reaped_by_the_bots_helper_counts_against_the_cpu_limit(
+        mode: str, tmp_path: Path) -> None:
+    limits = replace(LIMITS, cpu_seconds=2, first_move_seconds=60.0)
+    player = BotPlayer(contestant(tmp_path, ORPHANS), limits, mode)
+    try:
+        record = play_game(GAME, [player, FirstPit()], GAME.start(), limits)
+    finally:
+        sandbox_context().close()
+    assert (record.verdict.code, record.verdict.seat) == (verdicts.CPU_LIMIT, 0), (
+        record.verdict, said(record))
