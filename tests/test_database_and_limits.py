@@ -243,3 +243,79 @@ def test_play_names_the_tricky_opponent_as_it_played(tmp_path: Path) -> None:
                 "--format", "json", OPTIMAL, cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     assert [p["name"] for p in json.loads(out.stdout)["players"]] == [OPTIMAL, "tricky"]
+
+
+#: a C bot whose compiler waits forever on its own output (what it includes): its compile
+#: ends at the time limit, a failure that is not cached on disk (it may say more of the
+#: machine's load than of the source)
+WAITS_ON_ITSELF = '#include "/proc/self/fd/1"\nint main(void) { return 0; }\n'
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_compile_that_times_out_is_tried_once_for_the_whole_run(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, jobs: str) -> None:
+    from judge import verdicts
+    from judge.cli import main
+    from judge.commands.runs import open_store
+    from judge.sandbox import build
+
+    if shutil.which("cc") is None and shutil.which("gcc") is None:
+        pytest.skip("no C compiler")
+    compiles = tmp_path / "compiles"
+    real = build._compile
+
+    def counted(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202 - build._compile's
+        with open(compiles, "a") as fh:  # (a file: the games may be played in workers)
+            fh.write("compile\n")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(build, "_compile", counted)
+    monkeypatch.setattr(build, "COMPILE_SECONDS", 2)
+    monkeypatch.setattr(build, "_FAILED", {})  # (what an earlier test's run kept)
+    monkeypatch.setenv("JUDGE_CACHE_DIR", str(tmp_path / "cache"))  # (no cached build)
+    bot = tmp_path / "waits.c"
+    bot.write_text(WAITS_ON_ITSELF)
+    (tmp_path / "starts.txt").write_text("3 4 5\n1 2\n2 2 1\n")
+    db = tmp_path / "r.db"
+    main(["run", "--game", "nim", "--db", str(db), "--tests", str(tmp_path / "starts.txt"),
+          "--jobs", jobs, "--format", "json", "--output", str(tmp_path / "out.json"),
+          str(bot)])
+    assert compiles.read_text().count("compile") == 1
+    with open_store(str(db), must_exist=True) as store:
+        games = list(store.games(1).values())
+    assert len(games) == 3
+    assert {g.verdict.code for g in games} == {verdicts.COMPILE_ERROR}
+    assert all("longer than 2 s" in g.verdict.message for g in games)
+
+
+def test_a_league_tries_a_compile_that_times_out_once_when_added_and_once_when_played(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from judge.cli import main
+    from judge.sandbox import build
+
+    if shutil.which("cc") is None and shutil.which("gcc") is None:
+        pytest.skip("no C compiler")
+    compiles = tmp_path / "compiles"
+    real = build._compile
+
+    def counted(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202 - build._compile's
+        with open(compiles, "a") as fh:  # (a file: the games are played in workers)
+            fh.write("compile\n")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(build, "_compile", counted)
+    monkeypatch.setattr(build, "COMPILE_SECONDS", 2)
+    monkeypatch.setattr(build, "_FAILED", {})
+    monkeypatch.setenv("JUDGE_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "waits.c").write_text(WAITS_ON_ITSELF)
+    (tmp_path / "starts.txt").write_text("1 2 4\n2 3\n1 1 3\n")
+    db = ["--db", str(tmp_path / "l.db")]
+    assert main(["league", "new", "--game", "nim", "--starts", "starts.txt", *db]) == 0
+    for level in ("level:2", "level:8"):
+        assert main(["league", "add", "--anchor", level, *db]) == 0
+    assert main(["league", "add", "waits", "waits.c", *db]) == 0
+    assert compiles.read_text().count("compile") == 1
+    monkeypatch.setattr(build, "_FAILED", {})  # (a league is played by another process)
+    assert main(["league", "play", "--games", "3", "--jobs", "2", *db]) == 0
+    assert compiles.read_text().count("compile") == 2

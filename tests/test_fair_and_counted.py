@@ -8,6 +8,8 @@ first non-empty pit.
 
 from __future__ import annotations
 
+import errno
+import json
 from dataclasses import replace
 from pathlib import Path
 
@@ -20,6 +22,7 @@ from judge import verdicts
 from judge.players.bot import BotPlayer
 from judge.referee import GameRecord, play_game
 from judge.sandbox import tier_for
+from judge.sandbox.commandline import shared_temps
 from judge.sandbox.context import sandbox_context
 
 
@@ -305,3 +308,85 @@ def test_a_judge_killed_while_a_bot_waits_for_its_turn_leaves_no_process(
     while (running(str(slow)) or running(str(waits))) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert running(str(slow)) == running(str(waits)) == []
+
+
+# --- 12. CPU: what orphans used is counted -------------------------------------------------------
+
+#: five orphans (each the child of a child that exits at once: the bot's helper, their
+#: subreaper, reaps them) of 0.6 s of CPU each, one after another: each well under the
+#: per-process rlimit, 3 s together
+ORPHANS = """
+def orphans():
+    for _ in range(5):
+        done_read, done_write = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            if os.fork() == 0:
+                os.close(done_read)
+                start = time.process_time()
+                while time.process_time() - start < 0.6:
+                    pass
+            os._exit(0)
+        os.close(done_write)
+        os.waitpid(pid, 0)
+        os.read(done_read, 1)  # (its end: the orphan's copy of the pipe closed)
+        os.close(done_read)
+attempt("orphans", orphans)
+"""
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_cpu_of_orphans_reaped_by_the_bots_helper_counts_against_the_cpu_limit(
+        mode: str, tmp_path: Path) -> None:
+    limits = replace(LIMITS, cpu_seconds=2, first_move_seconds=60.0)
+    player = BotPlayer(contestant(tmp_path, ORPHANS), limits, mode)
+    try:
+        record = play_game(GAME, [player, FirstPit()], GAME.start(), limits)
+    finally:
+        sandbox_context().close()
+    assert (record.verdict.code, record.verdict.seat) == (verdicts.CPU_LIMIT, 0), (
+        record.verdict, said(record))
+
+
+# --- 13. memory: files in a tmpfs are bounded in number ------------------------------------------
+
+#: up to 50000 empty files in each folder the bot may write in (what it holds is kernel
+#: memory, about 1 KiB a file, which only a cgroup counts): how many it made in each, and
+#: the error that stopped it
+INODES = """
+FOLDERS = [os.getcwd(), "/tmp", "/var/tmp", "/dev/shm", "/run/lock"]
+def fill(folder):
+    made = 0
+    try:
+        while made < 50000:
+            os.close(os.open(f"{folder}/e{made}", os.O_CREAT | os.O_WRONLY, 0o600))
+            made += 1
+    except OSError as exc:
+        return [made, exc.errno]
+    return [made, 0]
+tell("FILES", {folder: fill(folder) for folder in dict.fromkeys(FOLDERS)})
+"""
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_bot_making_empty_files_is_stopped_at_its_tmpfs_inode_limit(
+        mode: str, tmp_path: Path) -> None:
+    if mode == "none" and not AS_ROOT:
+        pytest.skip("an ordinary user's judge makes no tmpfs without bubblewrap")
+    limits = replace(LIMITS, first_move_seconds=60.0)
+    player = BotPlayer(contestant(tmp_path, INODES), limits, mode)
+    try:
+        record = play_game(GAME, [player, FirstPit()], GAME.start(), limits)
+    finally:
+        sandbox_context().close()
+    text = said(record)
+    assert record.verdict.code == verdicts.OK and "GOT FILES " in text, (record.verdict, text)
+    found = json.loads(text.split("GOT FILES ")[1].splitlines()[0])
+    # the tmpfs mounts the judge makes: bwrap's work dir (its /tmp) and /dev/shm, or the
+    # helper's work dir and private temporary folders
+    mounted = ["/tmp", "/dev/shm"] if mode == "bwrap" else [
+        next(iter(found)), *shared_temps()]
+    for folder in mounted:
+        made, error = found[folder]
+        assert error == errno.ENOSPC and made <= limits.tmpfs_files, (folder, made, error)
+    assert sum(found[folder][0] for folder in mounted) << 10 < limits.memory_bytes // 8

@@ -19,7 +19,7 @@ from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
-from judge.backends import Backend
+from judge.backends import Backend, LocalPool
 from judge.commands.inputs import check_bots, game_from_args, harness_setup, paired_starts
 from judge.commands.options import (
     add_credentials_option,
@@ -361,6 +361,8 @@ def play_league(args: argparse.Namespace) -> int:
         plan = info.plan
         assert isinstance(plan, LeaguePlan)
         backend = backend_for(args, plan)
+        if isinstance(backend, LocalPool):
+            compile_members(plan)
         store.lock_run(info.id)  # one judge plays a league at a time
         played: Counter[str] = Counter()  # what a stop reports: the games played here
         try:
@@ -378,6 +380,22 @@ def play_league(args: argparse.Namespace) -> int:
             store.unlock_run(info.id)
     print(f"judge: league {info.id}: {played['games']} games played", file=sys.stderr)
     return 0
+
+
+def compile_members(plan: LeaguePlan) -> None:
+    """Compile the league's active bots here, before its workers fork: a compile that fails
+    for want of time or memory is then tried once, not once in each worker (the workers
+    have its failure; a bot added later is compiled once in each worker that plays it)."""
+    from judge.sandbox import CompileError, program_for
+    from judge.sandbox.context import sandbox_context
+
+    sandbox_context().configure_languages(plan.harness.languages)
+    for member in plan.active:
+        if not member.anchor:
+            try:
+                program_for(member.seat)
+            except (CompileError, InputError):  # (its games say so, as they would have)
+                continue
 
 
 def play_games(store: Store, run_id: int, state: LeagueState, backend: Backend,

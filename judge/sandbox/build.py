@@ -212,6 +212,12 @@ COMPILE_LIMITS: dict[str, Any] = {
 }
 
 
+#: the compiles that failed in this process for want of time or memory, by their cache
+#: key: tried once in a run (a league, a forked worker's games), not once per game (a
+#: source whose compiler waits on its own output took 60 s of every game)
+_FAILED: dict[str, str] = {}
+
+
 @functools.cache
 def probe(lang: Language) -> None:
     """Build the language's minimal program (its `probe`) with the flags and command in use;
@@ -268,7 +274,8 @@ def compiled(source: Path, lang: Language | None = None) -> tuple[Path, str]:
 
     A failure that says something of the source (the compiler's message, a program too
     large) is cached too; one that may say more of the machine's load than of the source
-    (out of time or memory) is not: the next run tries again."""
+    (out of time or memory) is kept by this process only (`_FAILED`): every later game
+    of the run or league gets it at once, and the next run tries again."""
     from judge.solvers.cache import cache_dir
 
     lang = lang or sandbox_context().languages.for_file(source)
@@ -293,6 +300,8 @@ def compiled(source: Path, lang: Language | None = None) -> tuple[Path, str]:
         return built, main_file.read_text() if main_file.exists() else ""
     if failure.exists():
         raise CompileError(failure.read_text(errors="replace"))
+    if key in _FAILED:
+        raise CompileError(_FAILED[key])
     folder.mkdir(parents=True, exist_ok=True)
     files, message, lasting = _compile(lang, [compiler, *command[1:]], source, name)
     main = ""
@@ -313,6 +322,8 @@ def compiled(source: Path, lang: Language | None = None) -> tuple[Path, str]:
                 failed = Path(tmp) / "err"
                 failed.write_text(message)
                 os.replace(failed, failure)
+            else:
+                _FAILED[key] = message
             raise CompileError(message)
         out = Path(tmp) / "out"
         out.mkdir(mode=0o755)

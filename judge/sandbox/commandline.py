@@ -370,12 +370,15 @@ def bwrap_argv(program: Program, limits: Limits, files: dict[str, int],
     if helper is None:  # a non-root judge without a C compiler: no helper inside
         return [*argv, "--", *program.argv], -1
     fd = _helper_fd(helper)
-    inner = replace(inner, owned=[BOT_DIR])
+    # bwrap's tmpfs mounts (--size bounds only their bytes) bounded in files by the helper,
+    # given the capability for its mounts alone: it drops every capability with its uid
+    # (as root), or at once after them (as an ordinary user: in bwrap's user namespace)
+    inner = replace(inner, owned=[BOT_DIR], inodes=limits.tmpfs_files,
+                    remounts=[BOT_DIR, "/dev/shm"], drop_caps=inner.uid is None)
+    argv[1:1] = ["--cap-add", "CAP_SYS_ADMIN"]
     if pids_only_proc() and inner.uid is not None:
-        # as root: the helper (the capability given to it alone) mounts on /proc a proc of
-        # the game's processes only, then drops every capability with its uid
+        # as root: the helper mounts on /proc a proc of the game's processes only
         inner.pids_only = True
-        argv[1:1] = ["--cap-add", "CAP_SYS_ADMIN"]
     # the helper is the namespace's PID 1, not bwrap's own init: no process in the bot's
     # PID namespace runs outside its filter but the helper, which is not dumpable (bwrap's
     # init, as an ordinary user, runs as the bot's uid, dumpable, its memory open to it)
@@ -691,6 +694,7 @@ def plan(program: Program, limits: Limits, tier: Tier, slot: Slot | None,
                 inner.temps = list(shared_temps())
                 inner.own_namespaces = True
                 inner.work, inner.chdir = (limits.disk_bytes, cwd), cwd
+                inner.inodes = limits.tmpfs_files
                 inner.files_from = str(workdir) if workdir is not None else None
             argv = [helper, *inner.argv(), "--", *program.argv]
         else:

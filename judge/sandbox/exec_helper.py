@@ -124,6 +124,13 @@ class ExecOptions:
     #: private tmpfs folders of the bot's own (-T), its work dir and size (-w SIZE:DIR)
     temps: list[str] = field(default_factory=list)
     work: tuple[int, str] | None = None
+    #: files each of those tmpfs may hold (-I N), and tmpfs mounts made by another (bwrap)
+    #: given that bound too (-n DIR)
+    inodes: int | None = None
+    remounts: list[str] = field(default_factory=list)
+    #: every capability dropped once the mounts are made (-D: an ordinary user's bwrap
+    #: gave it CAP_SYS_ADMIN in its user namespace for them)
+    drop_caps: bool = False
     #: a folder whose files are copied into the work dir (-f)
     files_from: str | None = None
     #: IPC and network namespaces made for this process (-i)
@@ -166,6 +173,9 @@ class ExecOptions:
         each("-k", self.keeps)
         each("-w", [f"{self.work[0]}:{self.work[1]}" if self.work else None])
         each("-f", [self.files_from])
+        each("-I", [self.inodes])
+        each("-n", self.remounts)
+        flag("-D", self.drop_caps)
         flag("-i", self.own_namespaces)
         flag("-P", self.pids_only)
         each("-r", [":".join(map(str, limit)) for limit in self.rlimits])

@@ -47,6 +47,14 @@ class Limits:
     #: wall-clock seconds for the bot's whole game
     game_seconds: float = 300.0
 
+    @property
+    def tmpfs_files(self) -> int:
+        """Files and folders the bot may make in each tmpfs the judge mounts for it (its
+        work dir, /tmp, /dev/shm, ...): one per 8 KiB of `disk_bytes`, at least 1024. Each
+        holds about 1 KiB of the kernel's memory, which only a cgroup counts; a tmpfs of
+        the kernel's default takes one per two pages of the machine's memory."""
+        return max(1024, self.disk_bytes >> 13)
+
     def __post_init__(self) -> None:
         for name, value in vars(self).items():
             if value <= 0:

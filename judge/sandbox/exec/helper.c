@@ -20,9 +20,11 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/wait.h>
 #include <poll.h>
 #include <sys/signalfd.h>
+#include <stdint.h>
 
 #include "exec.h"
 
@@ -80,6 +82,91 @@ static void copy_files(int from, const char *to_dir, uid_t uid) {
     }
     closedir(dir);
     close(to);
+}
+
+/* drop every capability of this process: ambient, effective, permitted, inheritable (an
+   ordinary user's bwrap gave CAP_SYS_ADMIN, ambient too, for the mounts) */
+static void drop_capabilities(void) {
+    struct { uint32_t version; int pid; } head = {0x20080522, 0};  /* version 3 */
+    struct { uint32_t effective, permitted, inheritable; } none[2];
+    memset(none, 0, sizeof none);
+    if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) && errno != EINVAL)
+        die("drop capabilities", "ambient");
+    if (syscall(SYS_capset, &head, none)) die("drop capabilities", NULL);
+}
+
+/* The outermost mount points strictly below `dir` (from /proc/self/mountinfo, at most
+   MAX_ITEMS, each allocated), into `found`; how many. */
+static int mounts_below(const char *dir, char **found) {
+    FILE *info = fopen("/proc/self/mountinfo", "re");
+    if (!info) die("open", "/proc/self/mountinfo");
+    char line[8192], point[4096];
+    size_t len = strlen(dir);
+    int n = 0;
+    while (fgets(line, sizeof line, info)) {
+        char *field = line;  /* the fifth field, its escapes (\040 and kin) undone */
+        for (int k = 0; k < 4 && field; k++) field = strchr(field, ' ') ? strchr(field, ' ') + 1 : NULL;
+        if (!field) continue;
+        size_t m = 0;
+        for (char *c = field; *c && *c != ' ' && m + 1 < sizeof point; c++) {
+            if (c[0] == '\\' && c[1] && c[2] && c[3]) {
+                point[m++] = (char)(((c[1] - '0') << 6) | ((c[2] - '0') << 3) | (c[3] - '0'));
+                c += 3;
+            } else {
+                point[m++] = *c;
+            }
+        }
+        point[m] = 0;
+        if (strncmp(point, dir, len) || point[len] != '/') continue;
+        int inside = 0;  /* (below one found already: bound again with it) */
+        for (int k = 0; k < n && !inside; k++) {
+            size_t l = strlen(found[k]);
+            inside = !strncmp(point, found[k], l) && (point[l] == '/' || point[l] == 0);
+        }
+        if (inside) continue;
+        if (n == MAX_ITEMS) { errno = E2BIG; die("mounts below", dir); }
+        if (!(found[n++] = strdup(point))) die("strdup", NULL);
+    }
+    fclose(info);
+    return n;
+}
+
+/* Bound the tmpfs on `dir` (bwrap's) to `inodes` files and folders: remounted, or where
+   this process may not (an ordinary user's bwrap with --disable-userns runs it in a user
+   namespace nested in the one that owns the mounts) covered, in a mount namespace of its
+   own (made once: `*own_ns`), by a new tmpfs of the same size, mode and owner holding
+   copies of its files (the bot's). */
+static void bound_files(const char *dir, long inodes, int *own_ns) {
+    char opts[128];
+    snprintf(opts, sizeof opts, "nr_inodes=%ld", inodes);
+    if (!mount("none", dir, NULL, MS_REMOUNT | MS_NOSUID | MS_NODEV, opts)) return;
+    if (errno != EPERM) die("remount", dir);
+    struct stat st;
+    struct statfs fs;
+    int from = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (from < 0 || fstat(from, &st) || fstatfs(from, &fs)) die("open", dir);
+    if (!*own_ns && unshare(CLONE_NEWNS)) die("unshare", "mount namespace");
+    *own_ns = 1;
+    /* what bwrap shows below it (a runtime under /tmp): bound again on the new one */
+    char *below[MAX_ITEMS];
+    int kept[MAX_ITEMS], nbelow = mounts_below(dir, below);
+    for (int k = 0; k < nbelow; k++)
+        if ((kept[k] = open(below[k], O_PATH | O_CLOEXEC)) < 0) die("open", below[k]);
+    snprintf(opts, sizeof opts, "size=%llu,nr_inodes=%ld,mode=%o,uid=%ld,gid=%ld",
+             (unsigned long long)fs.f_blocks * (unsigned long long)fs.f_bsize, inodes,
+             (unsigned)(st.st_mode & 07777), (long)st.st_uid, (long)st.st_gid);
+    if (mount("tmpfs", dir, "tmpfs", MS_NOSUID | MS_NODEV, opts)) die("tmpfs", dir);
+    copy_files(from, dir, st.st_uid);  /* (closes `from`) */
+    for (int k = 0; k < nbelow; k++) {
+        char path[64];
+        struct stat at;
+        if (fstat(kept[k], &at)) die("stat", below[k]);
+        mount_point(below[k], S_ISDIR(at.st_mode));
+        snprintf(path, sizeof path, "/proc/self/fd/%d", kept[k]);
+        if (mount(path, below[k], NULL, MS_BIND | MS_REC, NULL)) die("bind", below[k]);
+        close(kept[k]);
+        free(below[k]);
+    }
 }
 
 /* bring the loopback of a new network namespace up, as bwrap does for its own */
@@ -201,7 +288,9 @@ int helper(int argc, char **argv) {
     int cgroups[MAX_ITEMS], ncg = 0, resets[MAX_ITEMS], nreset = 0, nkeep = 0, ncover = 0, nlim = 0, seccomp = 0;
     char *keep[MAX_ITEMS], *cover[MAX_ITEMS], *own[MAX_ITEMS], *work = NULL, *chdir_to = NULL;
     char *temp[MAX_ITEMS], *files_from = NULL, *writable[MAX_ITEMS];
-    int nwritable = 0;
+    int nwritable = 0, nremount = 0, drop_caps = 0;
+    long inodes = 0;
+    char *remount[MAX_ITEMS];
     int nown = 0, status_fd = -1, ntemp = 0, new_ipc = 0, reaper = 0, pids_only = 0;
     int mnt_fd = -1;
     long long lims[MAX_ITEMS][3];
@@ -212,6 +301,7 @@ int helper(int argc, char **argv) {
         if (!strcmp(opt, "-i")) { new_ipc = 1; continue; }
         if (!strcmp(opt, "-R")) { reaper = 1; continue; }
         if (!strcmp(opt, "-P")) { pids_only = 1; continue; }
+        if (!strcmp(opt, "-D")) { drop_caps = 1; continue; }
         if (!val || opt[0] != '-' || opt[2]) { errno = EINVAL; die("bad option", opt); }
         i++;
         switch (opt[1]) {
@@ -223,6 +313,8 @@ int helper(int argc, char **argv) {
         case 'T': if (ntemp < MAX_ITEMS) temp[ntemp++] = val; break;
         case 'W': if (nwritable < MAX_ITEMS) writable[nwritable++] = val; break;
         case 'f': files_from = val; break;
+        case 'I': inodes = atol(val); break;
+        case 'n': if (nremount < MAX_ITEMS) remount[nremount++] = val; break;
         case 'w': work_size = atol(val); work = strchr(val, ':') + 1; break;
         case 'r':
             if (nlim < MAX_ITEMS &&
@@ -280,11 +372,14 @@ int helper(int argc, char **argv) {
                 die("cover", cover[k]);
         /* the bot's own (not open to other uids: nothing of theirs can come in, even
            through a folder passed on to them, so that a kept namespace stays its own) */
+        char files[40] = "";  /* (each file is kernel memory, which only a cgroup counts) */
+        if (inodes > 0) snprintf(files, sizeof files, ",nr_inodes=%ld", inodes);
         if (uid >= 0)
-            snprintf(opts, sizeof opts, "mode=0700,uid=%ld,gid=%ld,size=%ld", uid, uid,
-                     work_size > 0 ? work_size : 1L << 24);
+            snprintf(opts, sizeof opts, "mode=0700,uid=%ld,gid=%ld,size=%ld%s", uid, uid,
+                     work_size > 0 ? work_size : 1L << 24, files);
         else
-            snprintf(opts, sizeof opts, "mode=1777,size=%ld", work_size > 0 ? work_size : 1L << 24);
+            snprintf(opts, sizeof opts, "mode=1777,size=%ld%s",
+                     work_size > 0 ? work_size : 1L << 24, files);
         for (int k = 0; k < ntemp; k++)
             if (mount("tmpfs", temp[k], "tmpfs", MS_NOSUID | MS_NODEV, opts))
                 die("tmpfs", temp[k]);
@@ -300,8 +395,8 @@ int helper(int argc, char **argv) {
             if (mount(NULL, cover[k], NULL, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV, NULL))
                 die("remount", cover[k]);
         if (work) {
-            snprintf(opts, sizeof opts, "size=%ld,mode=0700,uid=%ld,gid=%ld", work_size,
-                     uid < 0 ? (long)getuid() : uid, uid < 0 ? (long)getgid() : uid);
+            snprintf(opts, sizeof opts, "size=%ld,mode=0700,uid=%ld,gid=%ld%s", work_size,
+                     uid < 0 ? (long)getuid() : uid, uid < 0 ? (long)getgid() : uid, files);
             if (mount("tmpfs", work, "tmpfs", MS_NOSUID | MS_NODEV, opts)) die("mount", work);
             if (from >= 0) copy_files(from, work, uid < 0 ? getuid() : (uid_t)uid);
         }
@@ -318,6 +413,15 @@ int helper(int argc, char **argv) {
         if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, "subset=pid"))
             die("mount", "/proc");
     }
+    /* bwrap's tmpfs mounts (its --size bounds their bytes only) bounded in files too */
+    if (nremount && inodes > 0) {
+        char here[4096];
+        int own_ns = 0;
+        if (!getcwd(here, sizeof here)) die("getcwd", NULL);
+        for (int k = 0; k < nremount; k++) bound_files(remount[k], inodes, &own_ns);
+        if (own_ns && chdir(here)) die("chdir", here);  /* (the new tmpfs, if covered) */
+    }
+    if (drop_caps) drop_capabilities();  /* (the reaper's too: it needs none) */
     if (ready_fd >= 0) {  /* (before any fork: no other process may keep it open) */
         if ((new_ipc || mounts) && write(ready_fd, "n", 1) != 1) {
             /* not held by the launcher: torn down as the bot exits, only later */

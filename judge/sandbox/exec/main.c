@@ -16,6 +16,14 @@
  *                  (-u's uid, mode 0700: no other uid can put anything in it)
  *   -w SIZE:DIR    (as root) mount a private tmpfs of SIZE bytes on DIR, owned by -u
  *   -f DIR         (as root) copy the regular files of DIR into -w's tmpfs
+ *   -I N           the -T and -w tmpfs mounts, and -n's, hold at most N files and folders
+ *                  (nr_inodes: each is kernel memory that only a cgroup counts)
+ *   -n DIR         (with CAP_SYS_ADMIN) bound the tmpfs on DIR, made by bwrap, to -I's N:
+ *                  remounted, or where it may not (an ordinary user's bwrap runs it in a
+ *                  nested user namespace) covered by a new one of the same size, mode and
+ *                  owner, with copies of its files, in a mount namespace of its own
+ *   -D             drop every capability once the mounts are made (as an ordinary user,
+ *                  bwrap gives the helper CAP_SYS_ADMIN in its user namespace for -n)
  *   -i             (as root) private IPC and network namespaces, made for this game (the
  *                  network's loopback up)
  *   -P             (as root, in a mount namespace of its own: the one it makes, or bwrap's
