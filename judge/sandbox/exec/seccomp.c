@@ -47,6 +47,13 @@
 #define CLONE_PIDFD_ 0x1000
 #define MADV_COLD_ 20
 #define MADV_PAGEOUT_ 21
+/* the extended-attribute calls of Linux 6.13, numbered alike on every architecture */
+#ifndef __NR_setxattrat
+#define __NR_setxattrat 463
+#define __NR_getxattrat 464
+#define __NR_listxattrat 465
+#define __NR_removexattrat 466
+#endif
 
 struct call { const char *name; int nr; };
 #define C(name) {#name, __NR_##name}
@@ -80,10 +87,7 @@ static const struct call plain[] = {
     C(mkdirat), C(unlinkat), C(linkat), C(symlinkat), C(mknodat), C(renameat2),
     C(fchmod), C(fchmodat), C(fchown), C(fchownat), C(ftruncate), C(truncate),
     C(fallocate), C(fsync), C(fdatasync), C(sync_file_range), C(msync), C(statfs),
-    C(fstatfs), C(getxattr), C(lgetxattr), C(fgetxattr), C(listxattr), C(llistxattr),
-    C(flistxattr), C(setxattr), C(lsetxattr), C(fsetxattr), C(removexattr),
-    C(lremovexattr), C(fremovexattr), C(sendfile), C(splice), C(tee), C(vmsplice),
-    C(copy_file_range), C(readahead),
+    C(fstatfs), C(sendfile), C(splice), C(tee), C(vmsplice), C(copy_file_range),
     /* sockets (their families are checked below), in the game's own network namespace */
     C(bind), C(getsockname), C(getpeername), C(sendto), C(recvfrom), C(sendmsg),
     C(recvmsg), C(sendmmsg), C(recvmmsg), C(setsockopt), C(shutdown),
@@ -138,6 +142,16 @@ static const struct call ruled[] = {
     C(flock), C(fadvise64), C(fcntl), C(madvise), C(preadv2), C(pwritev2), C(socket),
     C(socketpair), C(getsockopt), C(clone), C(prlimit64), C(sched_setaffinity),
     C(sched_setscheduler), C(sched_setparam), C(sched_setattr), C(setpriority), C(sysinfo),
+    C(getxattr), C(lgetxattr), C(fgetxattr), C(listxattr), C(llistxattr), C(flistxattr),
+    C(setxattr), C(lsetxattr), C(fsetxattr), C(removexattr), C(lremovexattr),
+    C(fremovexattr), C(setxattrat), C(getxattrat), C(listxattrat), C(removexattrat),
+};
+/* the extended-attribute calls, all answered as a file system without them answers */
+static const int attribute_calls[] = {
+    __NR_getxattr, __NR_lgetxattr, __NR_fgetxattr, __NR_listxattr, __NR_llistxattr,
+    __NR_flistxattr, __NR_setxattr, __NR_lsetxattr, __NR_fsetxattr, __NR_removexattr,
+    __NR_lremovexattr, __NR_fremovexattr, __NR_setxattrat, __NR_getxattrat,
+    __NR_listxattrat, __NR_removexattrat,
 };
 #undef C
 
@@ -224,14 +238,19 @@ static void argument_rules(struct program *p) {
          ALLOW, ERRNO(0));
     RULE(p, __NR_preadv2, LOAD(args[5]), JSET(RWF_NOWAIT, 1, 0), ALLOW, ERRNO(EOPNOTSUPP));
     RULE(p, __NR_pwritev2, LOAD(args[5]), JSET(RWF_NOWAIT, 1, 0), ALLOW, ERRNO(EOPNOTSUPP));
-    /* no socket but a pair of local ones, and the routing netlink by which the C library
-       asks for the addresses: an IP socket moves the machine's counters of TCP and UDP
-       (`/proc/self/net/sockstat`, `softnet_stat`), a local one named by a path reaches
-       whatever listens on it (an ordinary user's tmux, agents, buses), and some families
-       the kernel keeps outside the network namespace (AF_VSOCK reaches the hypervisor) */
+    /* no socket but a pair of local ones: an IP socket moves the machine's counters of
+       TCP and UDP (`/proc/self/net/sockstat`, `softnet_stat`), a local one named by a
+       path reaches whatever listens on it (an ordinary user's tmux, agents, buses), the
+       routing netlink shows the neighbour tables' statistics, which are the machine's,
+       not the network namespace's, and which every lookup moves, and some families the
+       kernel keeps outside the network namespace (AF_VSOCK reaches the hypervisor) */
     RULE(p, __NR_socketpair, LOAD(args[0]), JEQ(AF_UNIX, 0, 1), ALLOW, ERRNO(EAFNOSUPPORT));
-    RULE(p, __NR_socket, LOAD(args[0]), JEQ(AF_NETLINK, 0, 3), LOAD(args[2]), JEQ(0, 0, 1),
-         ALLOW, ERRNO(EAFNOSUPPORT));
+    RULE(p, __NR_socket, ERRNO(EAFNOSUPPORT));
+    /* no extended attribute, in any form: tmpfs keeps them outside its size (a bot's
+       disk and memory that no limit counts), answered as a file system without them
+       answers (EOPNOTSUPP), which programs that copy or list attributes take as none */
+    for (size_t k = 0; k < sizeof attribute_calls / sizeof attribute_calls[0]; k++)
+        RULE(p, attribute_calls[k], ERRNO(EOPNOTSUPP));
     /* the socket options programs read, but the cookies: numbers from machine-wide
        counters that a bot can move (it makes sockets ask for theirs) and another read */
     RULE(p, __NR_getsockopt, LOAD(args[1]), JEQ(SOL_SOCKET, 0, 3), LOAD(args[2]),
@@ -308,9 +327,30 @@ struct kernel_sysinfo {
 };
 _Static_assert(sizeof(long) != 8 || sizeof(struct kernel_sysinfo) == 112, "struct sysinfo");
 
+/* Whether the bytes [at, at + size) of a process are all in writable mappings, as its
+   `/proc/PID/maps` opened as `maps` says (then closed): where they are not, the kernel's
+   own answer would fault (EFAULT), and /proc/PID/mem, which writes through page
+   protections (a read-only or inaccessible page is written all the same), must not be
+   used. */
+static int writable(int maps, unsigned long at, unsigned long size) {
+    FILE *in = fdopen(maps, "r");
+    if (!in) return close(maps), 0;
+    unsigned long need = at, end = at + size, start, stop;
+    char perms[5];
+    int ok = end > at;
+    while (ok && need < end && fscanf(in, "%lx-%lx %4s%*[^\n]", &start, &stop, perms) == 3) {
+        if (stop <= need) continue;
+        ok = start <= need && perms[1] == 'w';  /* (a hole before it, or not writable) */
+        need = stop;
+    }
+    fclose(in);
+    return ok && need >= end;
+}
+
 /* Answer one call the filter handed over on `listener`: `sysinfo`, with this machine's
    total memory, its uptime, and figures that no process moves (all of it free, no shared
-   or buffer memory, no swap, no load, one process), written into the caller's memory. */
+   or buffer memory, no swap, no load, one process), written into the caller's memory
+   where the caller may write (EFAULT elsewhere, as the kernel answers). */
 void answer_notice(int listener) {
     struct seccomp_notif req;
     struct seccomp_notif_resp resp;
@@ -321,20 +361,33 @@ void answer_notice(int listener) {
     resp.error = -ENOSYS;
     struct kernel_sysinfo real, told;
     char path[64];
-    snprintf(path, sizeof path, "/proc/%u/mem", req.pid);
-    /* the caller's memory opened first, then the call checked as still waiting: the
-       process opened is the caller, not one that took its pid since */
-    int mem = req.data.nr == __NR_sysinfo ? open(path, O_WRONLY | O_CLOEXEC) : -1;
-    if (mem >= 0 && !syscall(__NR_sysinfo, &real)) {
+    /* the caller's memory and its map opened first, then the call checked as still
+       waiting: the process they hold is the caller, not one that took its pid since
+       (process_vm_writev, which heeds page protections, names the process by its pid
+       at the time of the write: a caller killed as it waits would free its thread's pid
+       for another process to take, as the pid of the judge or of another bot) */
+    int mem = -1, maps = -1;
+    if (req.data.nr == __NR_sysinfo) {
+        snprintf(path, sizeof path, "/proc/%u/mem", req.pid);
+        mem = open(path, O_WRONLY | O_CLOEXEC);
+        snprintf(path, sizeof path, "/proc/%u/maps", req.pid);
+        maps = mem >= 0 ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+    }
+    if (maps >= 0 && !syscall(__NR_sysinfo, &real)) {
         memset(&told, 0, sizeof told);
         told.uptime = real.uptime;
         told.totalram = told.freeram = real.totalram;
         told.procs = 1;
         told.mem_unit = real.mem_unit;
-        if (ioctl(listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &req.id) == 0)
-            resp.error = pwrite(mem, &told, sizeof told, (off_t)req.data.args[0]) ==
-                                 (ssize_t)sizeof told ? 0 : -EFAULT;
+        if (ioctl(listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &req.id) == 0) {
+            unsigned long at = (unsigned long)req.data.args[0];
+            resp.error = writable(maps, at, sizeof told) &&
+                                 pwrite(mem, &told, sizeof told, (off_t)at) ==
+                                     (ssize_t)sizeof told ? 0 : -EFAULT;
+            maps = -1;
+        }
     }
+    if (maps >= 0) close(maps);
     if (mem >= 0) close(mem);
     if (ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, &resp)) {
         /* the caller is gone, or was killed as it waited */
