@@ -242,14 +242,18 @@ ATTACKS_C = r"""
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/fs.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/sysinfo.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 static void report(const char *what, long got) {
@@ -318,7 +322,37 @@ static void sysinfo_into(const char *what, int protection) {
     report(said, untouched ? 0 : (errno = EEXIST, -1));
 }
 
+/* the options and requests a runtime uses, and some it does not */
+static void narrowed(void) {
+    char name[16];
+    report("prctl PR_SET_NAME", prctl(PR_SET_NAME, "bot", 0, 0, 0));
+    report("prctl PR_GET_NAME", prctl(PR_GET_NAME, name, 0, 0, 0));
+    report("prctl PR_SET_CHILD_SUBREAPER", prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0));
+    report("prctl PR_SET_DUMPABLE", prctl(PR_SET_DUMPABLE, 0, 0, 0, 0));
+    report("prctl PR_SET_TIMERSLACK", prctl(PR_SET_TIMERSLACK, 1, 0, 0, 0));
+    int waiting = 0, size = 0;
+    report("ioctl FIONREAD", ioctl(0, FIONREAD, &waiting));
+    report("ioctl FIOCLEX", ioctl(0, FIONCLEX));
+    int fd = open("/etc/ld.so.cache", O_RDONLY | O_CLOEXEC);
+    report("ioctl FIGETBSZ", ioctl(fd, FIGETBSZ, &size));
+    close(fd);
+    char *page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    report("madvise MADV_DONTNEED", madvise(page, 4096, MADV_DONTNEED));
+    report("madvise MADV_MERGEABLE", madvise(page, 4096, 12));
+}
+
+/* a name of the network namespace's own: without bubblewrap as an ordinary user, the
+   machine's, where another bot's bind to the same name fails */
+static void bound(void) {
+    int pair[2];
+    report("socketpair", socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair));
+    struct sockaddr_un name = {AF_UNIX, "\0judge-test-bound"};
+    report("bind", bind(pair[0], (struct sockaddr *)&name, sizeof name));
+}
+
 static void attacks(void) {
+    narrowed();
+    bound();
     report("neighbour tables", neighbour_tables());
     attributes();
     int fd = open("/etc/ld.so.cache", O_RDONLY | O_CLOEXEC);
@@ -374,3 +408,35 @@ def test_calls_that_carried_state_between_bots_are_refused_and_sysinfo_faults_as
         assert f"NOT {what} (14)" in text, text  # EFAULT
         assert f"GOT {what}: memory unchanged" in text, text
     assert "GOT sysinfo\n" in text, text
+
+
+@pytest.mark.parametrize("mode", ["none", "bwrap"])
+def test_prctl_ioctl_and_madvise_take_what_the_runtimes_use_only(
+        mode: str, tmp_path: Path) -> None:
+    from test_confinement import MODES, play, said
+
+    from judge import verdicts
+
+    if mode not in MODES:
+        pytest.skip("no bubblewrap here")
+    if helper_path() is None:
+        pytest.skip("no exec helper here: no filter")
+    tmp_path.chmod(0o755)
+    record = play(attacking_bot(tmp_path / "bot"), mode)
+    text = said(record)
+    assert record.verdict.code == verdicts.OK, (record.verdict, text)
+    # a thread's name (the JVM's threads), input waiting (the JVM), close-on-exec (Python)
+    for what in ("prctl PR_SET_NAME", "prctl PR_GET_NAME", "ioctl FIONREAD", "ioctl FIOCLEX",
+                 "madvise MADV_DONTNEED"):
+        assert f"GOT {what}\n" in text, (what, text)
+    # options no runtime asks for (EINVAL), a file system's request (ENOTTY), pages
+    # offered for merging with other processes' (EINVAL, as a kernel without it)
+    for what in ("prctl PR_SET_CHILD_SUBREAPER", "prctl PR_SET_DUMPABLE",
+                 "prctl PR_SET_TIMERSLACK"):
+        assert f"NOT {what} (22)" in text, (what, text)
+    assert "NOT ioctl FIGETBSZ (25)" in text, text
+    # a pair of local sockets, named by nothing: an abstract name belongs to the network
+    # namespace, which without bubblewrap as an ordinary user is the machine's
+    assert "GOT socketpair\n" in text, text
+    assert f"NOT bind ({ENOSYS})" in text, text
+    assert "NOT madvise MADV_MERGEABLE (22)" in text, text

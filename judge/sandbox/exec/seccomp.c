@@ -47,6 +47,7 @@
 #define CLONE_PIDFD_ 0x1000
 #define MADV_COLD_ 20
 #define MADV_PAGEOUT_ 21
+#define MADV_MERGEABLE_ 12
 /* the extended-attribute calls of Linux 6.13, numbered alike on every architecture */
 #ifndef __NR_setxattrat
 #define __NR_setxattrat 463
@@ -66,7 +67,7 @@ static const struct call plain[] = {
     C(newfstatat), C(fstat), C(statx), C(openat), C(clock_gettime), C(clock_getres),
     C(clock_nanosleep), C(nanosleep), C(gettimeofday), C(sched_yield), C(getpid),
     C(gettid), C(readv), C(writev), C(pread64), C(pwrite64), C(preadv), C(pwritev),
-    C(ioctl), C(dup), C(dup3), C(pipe2), C(ppoll), C(pselect6), C(epoll_create1),
+    C(dup), C(dup3), C(pipe2), C(ppoll), C(pselect6), C(epoll_create1),
     C(epoll_ctl), C(epoll_pwait), C(eventfd2), C(signalfd4), C(timerfd_create),
     C(timerfd_settime), C(timerfd_gettime), C(rt_sigsuspend), C(rt_sigpending),
     C(rt_sigtimedwait), C(rt_sigqueueinfo), C(rt_tgsigqueueinfo), C(sigaltstack),
@@ -74,7 +75,7 @@ static const struct call plain[] = {
     C(timer_create), C(timer_settime), C(timer_gettime), C(timer_getoverrun),
     C(timer_delete), C(times), C(getrusage), C(uname), C(getrandom),
     C(membarrier), C(set_robust_list), C(set_tid_address), C(rseq), C(exit),
-    C(exit_group), C(prctl),
+    C(exit_group),
     /* processes */
     C(execve), C(execveat), C(wait4), C(waitid), C(getppid), C(getpgid),
     C(setpgid), C(getsid), C(setsid), C(sched_getaffinity), C(sched_getparam),
@@ -88,8 +89,10 @@ static const struct call plain[] = {
     C(fchmod), C(fchmodat), C(fchown), C(fchownat), C(ftruncate), C(truncate),
     C(fallocate), C(fsync), C(fdatasync), C(sync_file_range), C(msync), C(statfs),
     C(fstatfs), C(sendfile), C(splice), C(tee), C(vmsplice), C(copy_file_range),
-    /* sockets (their families are checked below), in the game's own network namespace */
-    C(bind), C(getsockname), C(getpeername), C(sendto), C(recvfrom), C(sendmsg),
+    /* on the pair of local sockets it may have (`socket` is refused below); no `bind`: an
+       abstract name is the network namespace's, which without bubblewrap as an ordinary
+       user is the machine's, where another bot's bind of the same name would fail */
+    C(getsockname), C(getpeername), C(sendto), C(recvfrom), C(sendmsg),
     C(recvmsg), C(sendmmsg), C(recvmmsg), C(setsockopt), C(shutdown),
     /* memory protection keys, NUMA's question of where memory is */
     C(pkey_alloc), C(pkey_free), C(pkey_mprotect), C(get_mempolicy),
@@ -145,6 +148,7 @@ static const struct call ruled[] = {
     C(getxattr), C(lgetxattr), C(fgetxattr), C(listxattr), C(llistxattr), C(flistxattr),
     C(setxattr), C(lsetxattr), C(fsetxattr), C(removexattr), C(lremovexattr),
     C(fremovexattr), C(setxattrat), C(getxattrat), C(listxattrat), C(removexattrat),
+    C(ioctl), C(prctl),
 };
 /* the extended-attribute calls, all answered as a file system without them answers */
 static const int attribute_calls[] = {
@@ -226,16 +230,49 @@ static void fcntl_rule(struct program *p) {
     p->code[p->n++] = ERRNO(0);
 }
 
+/* Of ioctl's requests, those the runtimes of the language table make (traced), on the
+   descriptors a bot has: its pipes, its files, /dev's null, zero, random and its terminal
+   (a pty, where the judge gives one): whether a descriptor is a terminal and its size
+   (TCGETS, TIOCGWINSZ: every C library and runtime at its start), how much waits to be
+   read (FIONREAD: the JVM), non-blocking and close-on-exec (FIONBIO: Node.js; FIOCLEX,
+   FIONCLEX: Python). Any other answers ENOTTY, as a descriptor that has no such request:
+   none of them reads or moves anything beyond the bot's own descriptors, but they are
+   not needed, and each driver's requests are code of its own. */
+static void ioctl_rule(struct program *p) {
+    static const unsigned allowed[] = {TCGETS, TIOCGWINSZ, FIONREAD, FIONBIO, FIOCLEX,
+                                       FIONCLEX};
+    enum { NA = sizeof allowed / sizeof allowed[0] };
+    p->code[p->n++] = JEQ(__NR_ioctl, 0, (unsigned char)(NA + 3));
+    p->code[p->n++] = LOAD(args[1]);
+    for (int k = 0; k < NA; k++)
+        p->code[p->n++] = JEQ(allowed[k], (unsigned char)(NA - k), 0);
+    p->code[p->n++] = ERRNO(ENOTTY);
+    p->code[p->n++] = ALLOW;
+}
+
 /* the calls of `ruled`, each with what it may do */
 static void argument_rules(struct program *p) {
     /* locks on whole files: taken and released as asked, but of no effect (see fcntl) */
     RULE(p, __NR_flock, ERRNO(0));
     fcntl_rule(p);
     /* the page cache of the system's files, which every game shares: no eviction (advice
-       taken and ignored), no look at what is in it (reads that fail on a missing page) */
+       taken and ignored), no look at what is in it (reads that fail on a missing page);
+       no page offered to the kernel's merging of identical pages (MADV_MERGEABLE, EINVAL
+       as a kernel without it answers), where the time of a write tells whether another
+       process holds a page of the same content */
     RULE(p, __NR_fadvise64, ERRNO(0));
-    RULE(p, __NR_madvise, LOAD(args[2]), JEQ(MADV_COLD_, 2, 0), JEQ(MADV_PAGEOUT_, 1, 0),
-         ALLOW, ERRNO(0));
+    RULE(p, __NR_madvise, LOAD(args[2]), JEQ(MADV_COLD_, 3, 0), JEQ(MADV_PAGEOUT_, 2, 0),
+         JEQ(MADV_MERGEABLE_, 2, 0), ALLOW, ERRNO(0), ERRNO(EINVAL));
+    /* of ioctl's requests, those the runtimes make (`ioctl_rule`) */
+    ioctl_rule(p);
+    /* of prctl's options, a thread's name (the JVM names its threads; C libraries and
+       runtimes name and ask a thread's name): the rest act on other processes
+       (PR_SCHED_CORE shares a core-scheduling cookie with one), on what the judge reads
+       of the bot (PR_SET_DUMPABLE hides its /proc files from an ordinary user's judge,
+       PR_SET_CHILD_SUBREAPER takes its orphans from the helper), or on nothing a bot
+       needs, and answer EINVAL as options a kernel does not know */
+    RULE(p, __NR_prctl, LOAD(args[0]), JEQ(PR_SET_NAME, 1, 0), JEQ(PR_GET_NAME, 0, 1), ALLOW,
+         ERRNO(EINVAL));
     RULE(p, __NR_preadv2, LOAD(args[5]), JSET(RWF_NOWAIT, 1, 0), ALLOW, ERRNO(EOPNOTSUPP));
     RULE(p, __NR_pwritev2, LOAD(args[5]), JSET(RWF_NOWAIT, 1, 0), ALLOW, ERRNO(EOPNOTSUPP));
     /* no socket but a pair of local ones: an IP socket moves the machine's counters of
