@@ -135,7 +135,8 @@ def test_calls_that_opened_channels_or_escaped_are_not_listed() -> None:
                  "unshare", "setns", "clone3", "mount", "utimensat", "shmget", "semget",
                  "msgget", "mq_open", "kcmp", "seccomp", "sync", "syncfs", "ioprio_set",
                  "set_mempolicy", "move_pages", "name_to_handle_at", "open_by_handle_at",
-                 "setuid", "setresuid", "setgroups", "capset", "personality", "chroot"):
+                 "setuid", "setresuid", "setgroups", "capset", "personality", "chroot",
+                 "readahead", "bind"):
         assert name not in built, name
 
 

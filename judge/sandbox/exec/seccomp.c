@@ -368,7 +368,8 @@ _Static_assert(sizeof(long) != 8 || sizeof(struct kernel_sysinfo) == 112, "struc
    `/proc/PID/maps` opened as `maps` says (then closed): where they are not, the kernel's
    own answer would fault (EFAULT), and /proc/PID/mem, which writes through page
    protections (a read-only or inaccessible page is written all the same), must not be
-   used. */
+   used. (Another thread of the caller that changes a protection between this look and
+   the write has that write in its own process's memory only.) */
 static int writable(int maps, unsigned long at, unsigned long size) {
     FILE *in = fdopen(maps, "r");
     if (!in) return close(maps), 0;
