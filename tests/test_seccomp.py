@@ -441,3 +441,29 @@ def test_prctl_ioctl_and_madvise_take_what_the_runtimes_use_only(
     assert "GOT socketpair\n" in text, text
     assert f"NOT bind ({ENOSYS})" in text, text
     assert "NOT madvise MADV_MERGEABLE (22)" in text, text
+
+
+@pytest.mark.needs_toolchain("javascript")
+@pytest.mark.parametrize("mode", ["none", "bwrap"])
+def test_node_on_a_terminal_sets_its_modes_back_at_its_exit(mode: str, tmp_path: Path) -> None:
+    # Node.js puts back its terminal's modes as it exits (tcsetattr: TCSETS), and aborts
+    # when that fails otherwise than with EPERM
+    from test_confinement import LIMITS, MODES
+    from test_hostile import FirstPit, assert_nothing_runs_on
+
+    from judge import verdicts
+    from judge.games import load_game
+    from judge.players.bot import BotPlayer
+    from judge.referee import play_game
+
+    if mode not in MODES:
+        pytest.skip("no bubblewrap here")
+    if helper_path() is None:
+        pytest.skip("no exec helper here: no filter")
+    game = load_game("nim")
+    player = BotPlayer(ROOT / "bots" / "languages" / "nim" / "optimal.js", LIMITS, mode,
+                       pty=True)
+    record = play_game(game, [player, FirstPit()], game.start(), LIMITS)
+    assert_nothing_runs_on(player)
+    assert record.verdict.code == verdicts.OK, record.verdict
+    assert "Assertion failed" not in (record.stderr[0] or ""), record.stderr[0]

@@ -233,14 +233,16 @@ static void fcntl_rule(struct program *p) {
 /* Of ioctl's requests, those the runtimes of the language table make (traced), on the
    descriptors a bot has: its pipes, its files, /dev's null, zero, random and its terminal
    (a pty, where the judge gives one): whether a descriptor is a terminal and its size
-   (TCGETS, TIOCGWINSZ: every C library and runtime at its start), how much waits to be
+   (TCGETS, TIOCGWINSZ: every C library and runtime at its start), the modes of its own
+   terminal (TCSETS and its two other forms: Node.js puts them back as it exits, and
+   aborts where that fails but with EPERM), how much waits to be
    read (FIONREAD: the JVM), non-blocking and close-on-exec (FIONBIO: Node.js; FIOCLEX,
    FIONCLEX: Python). Any other answers ENOTTY, as a descriptor that has no such request:
    none of them reads or moves anything beyond the bot's own descriptors, but they are
    not needed, and each driver's requests are code of its own. */
 static void ioctl_rule(struct program *p) {
-    static const unsigned allowed[] = {TCGETS, TIOCGWINSZ, FIONREAD, FIONBIO, FIOCLEX,
-                                       FIONCLEX};
+    static const unsigned allowed[] = {TCGETS, TIOCGWINSZ, TCSETS, TCSETSW, TCSETSF,
+                                       FIONREAD, FIONBIO, FIOCLEX, FIONCLEX};
     enum { NA = sizeof allowed / sizeof allowed[0] };
     p->code[p->n++] = JEQ(__NR_ioctl, 0, (unsigned char)(NA + 3));
     p->code[p->n++] = LOAD(args[1]);
