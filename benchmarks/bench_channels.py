@@ -1,4 +1,4 @@
-"""Bandwidth of two residual channels between bots, measured on the machine it runs on.
+"""Bandwidth of three residual channels between bots, measured on the machine it runs on.
 
 1. `sysinfo`, between two bots playing at once on two cores (a `--jobs 2` run). For each
    symbol a sender holds a number of extra threads (`procs`: 2 levels, 0 or 8 threads, or
@@ -20,7 +20,14 @@
    offset learnt from the first pairs; with M symbols 1024/M apart, a symbol is decoded
    right when the residual is under half that spacing, so one set of pairs gives the
    error rate for every M.
-3. Contention for the memory system, between two bots playing at once on two cores. For
+3. A shared futex, between two bots playing at once on two cores. A futex without
+   `FUTEX_PRIVATE_FLAG` on a page of a file is keyed by the file: both map the same
+   system file read-only (`/etc/ld.so.cache`), the receiver waits on its first word until
+   nine tenths into each symbol, the sender wakes it over and over through the first eight
+   tenths of a 1 and does nothing in a 0. Run as the sysinfo channel's programs are (the
+   exec helper, the filter, the wall clock).
+
+4. Contention for the memory system, between two bots playing at once on two cores. For
    each symbol the sender either sleeps (0) or streams through a buffer larger than the
    processor's last-level cache (1); the receiver walks a buffer of its own for most of the
    symbol and counts its passes, fewer when the sender streams. No call and no file is
@@ -33,7 +40,8 @@ log2 M - H(e) - e log2(M - 1) bits per symbol, for uniform symbols and error rat
 Whatever else runs on the machine is noise: the figures are this machine's, at that time.
 
 Run: ``python benchmarks/bench_channels.py [--periods 0.25,0.5,1,2,5,20] [--pairs 100]
-[--only sysinfo|inodes|contention]``, as root or as an ordinary user (under 2 minutes); needs `cc`.
+[--only sysinfo|inodes|futex|contention]``, as root or as an ordinary user (under 3
+minutes); needs `cc`.
 """
 
 from __future__ import annotations
@@ -133,6 +141,60 @@ int main(int argc, char **argv) {
             off_t size = (off_t)level * unit << 20;
             if (ftruncate(fd, size) || (size && fallocate(fd, 0, 0, size))) return 1;
         }
+    }
+    return 0;
+}
+"""
+
+#: sender and receiver of the futex channel (argv: send|recv FILE START_NS PERIOD_NS CORE
+#: SYMBOLS; a symbol is 0 or 1; the receiver prints one line a symbol: 1 if it was woken)
+FUTEX_C = r"""
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <linux/futex.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+static long long now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    return t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+static void until(long long ns) {
+    struct timespec t = {ns / 1000000000, ns % 1000000000};
+    while (clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &t, NULL)) {}
+}
+
+int main(int argc, char **argv) {
+    if (argc != 7) return 2;
+    int send = argv[1][0] == 's', fd = open(argv[2], O_RDONLY);
+    long long start = atoll(argv[3]), period = atoll(argv[4]);
+    const char *symbols = argv[6];
+    cpu_set_t cpus;
+    CPU_ZERO(&cpus);
+    CPU_SET(atoi(argv[5]), &cpus);
+    sched_setaffinity(0, sizeof cpus, &cpus);
+    unsigned *word = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (fd < 0 || word == MAP_FAILED) return 1;
+    for (long i = 0; symbols[i]; i++) {
+        long long from = start + i * period;
+        until(from);
+        if (send) {
+            while (symbols[i] == '1' && now() < from + period * 8 / 10)
+                syscall(SYS_futex, word, FUTEX_WAKE, 1 << 30, NULL, NULL, 0);
+            continue;
+        }
+        long long to = from + period * 9 / 10;
+        struct timespec deadline = {to / 1000000000, to % 1000000000};
+        long woken = syscall(SYS_futex, word, FUTEX_WAIT_BITSET | FUTEX_CLOCK_REALTIME, *word,
+                             &deadline, NULL, FUTEX_BITSET_MATCH_ANY);
+        printf("%d\n", woken == 0);
     }
     return 0;
 }
@@ -316,10 +378,49 @@ def bench_sysinfo(periods: list[float], seconds: float, shm_mib: int) -> None:
             print(f"  best {kind}: {best[0]:.0f} bits/s ({best[1]})")
 
 
+def futex_trial(program: Path, period: float, seconds: float, rng: random.Random) -> float:
+    """The symbol error rate of one message of random bits over a shared futex."""
+    count = max(100, int(seconds / period))
+    sent = [rng.randrange(2) for _ in range(count)]
+    as_bot = [str(helper_path()), "-R", *(["-u", "65534"] if os.geteuid() == 0 else []), "-s",
+              "--"]
+    start = time.time_ns() + 300_000_000
+    cores = sorted(os.sched_getaffinity(0))
+    procs = [subprocess.Popen([*as_bot, str(program), role, "/etc/ld.so.cache", str(start),
+                               str(int(period * 1e9)), str(core), "".join(map(str, sent))],
+                              stdout=subprocess.PIPE, text=True)
+             for role, core in (("send", cores[0]), ("recv", cores[-1]))]
+    out = [p.communicate()[0] for p in procs]
+    if any(p.returncode for p in procs):
+        raise RuntimeError(f"the channel's programs failed: {[p.returncode for p in procs]}")
+    got = [int(line) for line in out[1].split()]
+    return sum(a != b for a, b in zip(got, sent, strict=True)) / count
+
+
+def bench_futex(periods: list[float], seconds: float) -> None:
+    """Channel 3: each period, and the best rate."""
+    print(f"\n3. a shared futex between two bots at once (sender on core 0, receiver on the "
+          f"last; {seconds:g} s or 100 symbols per message)")
+    print(f"  {'period':>8} {'sym/s':>6} {'errors':>7} {'raw b/s':>8} {'capacity b/s':>12}")
+    with tempfile.TemporaryDirectory() as tmp:
+        os.chmod(tmp, 0o755)
+        source, program = Path(tmp, "futex.c"), Path(tmp, "futex")
+        source.write_text(FUTEX_C)
+        subprocess.run(["cc", "-O2", "-o", str(program), str(source)], check=True)
+        rng, best = random.Random(3), (0.0, "")
+        for period in periods:
+            errors = futex_trial(program, period, seconds, rng)
+            capacity = fano(2, errors) / period
+            print(f"  {period * 1000:6g} ms {1 / period:6.0f} {errors:7.1%} {1 / period:8.0f} "
+                  f"{capacity:12.1f}")
+            best = max(best, (capacity, f"{period * 1000:g} ms, {errors:.1%} errors"))
+        print(f"  best: {best[0]:.0f} bits/s ({best[1]})")
+
+
 def bench_contention(periods: list[float], seconds: float, mib: int) -> None:
     """Channel 3: two levels (idle or streaming) at each period, on two cores at once."""
     cores = sorted(os.sched_getaffinity(0))
-    print(f"\n3. contention for cache and memory between two bots at once (sender on core "
+    print(f"\n4. contention for cache and memory between two bots at once (sender on core "
           f"{cores[0]}, receiver on core {cores[-1]}, {mib} MiB each; {seconds:g} s or 100 "
           f"symbols per message)")
     print(f"  {'period':>8} {'sym/s':>6} {'errors':>7} {'raw b/s':>8} {'capacity b/s':>12}")
@@ -428,15 +529,17 @@ def main() -> None:
                     help="symbol periods of the contention channel, ms (default 2,5,20,100)")
     ap.add_argument("--contention-mib", type=int, default=64,
                     help="MiB each bot of the contention channel walks (default 64)")
-    ap.add_argument("--only", choices=("all", "sysinfo", "inodes", "contention"),
+    ap.add_argument("--only", choices=("all", "sysinfo", "inodes", "futex", "contention"),
                     default="all")
     args = ap.parse_args()
     load = os.getloadavg()[0]
     print(f"{os.cpu_count()} cores, Linux {os.uname().release}, load average {load:.2f}, "
           f"{'root' if os.geteuid() == 0 else 'an ordinary user'}; {time.ctime()}")
+    periods = [float(p) / 1000 for p in args.periods.split(",")]
+    if args.only in ("all", "futex"):
+        bench_futex(periods, args.seconds)
     if args.only in ("all", "sysinfo"):
-        bench_sysinfo([float(p) / 1000 for p in args.periods.split(",")], args.seconds,
-                      args.shm_mib)
+        bench_sysinfo(periods, args.seconds, args.shm_mib)
     if args.only in ("all", "inodes"):
         bench_inodes(args.pairs, args.calibration)
     if args.only in ("all", "contention"):

@@ -427,7 +427,8 @@ def test_no_dev_view_in_a_cache_that_another_user_could_change(
 NET_SEEN = """
 import socket
 report("NET " + os.readlink("/proc/self/ns/net"), True)
-report("LINKS " + " ".join(name for _, name in socket.if_nameindex()), True)
+with open("/proc/self/net/dev") as links:  # (no routing netlink to ask: if_nameindex)
+    report("LINKS " + " ".join(line.split(":")[0].strip() for line in list(links)[2:]), True)
 """
 
 def seen_line(record: GameRecord, key: str) -> str:
@@ -490,10 +491,10 @@ def test_bwrap_starts_in_a_mount_namespace_without_sys_and_the_judges_keeps_it(
     assert _mount_points(Path("/proc/self/mountinfo").read_text()) == _mount_points(ours)
 
 
-def test_a_bot_has_a_pair_of_local_sockets_and_the_routing_netlink_and_no_other(
-        tmp_path: Path) -> None:
+def test_a_bot_has_a_pair_of_local_sockets_and_no_other(tmp_path: Path) -> None:
     # (some families the kernel keeps outside any network namespace: AF_VSOCK reaches the
-    # host; a local socket named by a path reaches whatever of its user listens there)
+    # host; a local socket named by a path reaches whatever of its user listens there; the
+    # routing netlink shows the machine's neighbour tables' statistics)
     attack = """
 import socket
 for family in (40, 17, 30, 38, 41, 2, 10, 1):  # VSOCK, PACKET, TIPC, ALG, KCM, INET(6), UNIX
@@ -507,8 +508,9 @@ attempt("netlink 4", lambda: socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 4
         text = said(record)
         for family in (40, 17, 30, 38, 41, 2, 10, 1):
             assert f"NOT socket {family} (OSError: [Errno 97]" in text, text
-        assert "GOT socketpair" in text and "GOT netlink 0" in text, text
-        assert "NOT netlink 4" in text, text
+        assert "GOT socketpair" in text, text
+        assert "NOT netlink 0 (OSError: [Errno 97]" in text, text
+        assert "NOT netlink 4 (OSError: [Errno 97]" in text, text
 
 
 @pytest.mark.needs_bwrap
@@ -1078,17 +1080,21 @@ time.sleep(0.2)
 
 
 LOOK = """
+def attributes(place):
+    try:
+        return os.listxattr(place)
+    except OSError:  # (none in any form under the system call filter: test_seccomp.py)
+        return []
 for place in ("/tmp", "/dev/shm", "."):
     st, fs = os.stat(place), os.statvfs(place)  # (not listed: that would change its atime)
     report(f"{place} {st.st_mtime_ns} {oct(st.st_mode)} {fs.f_files - fs.f_ffree} "
-           f"{os.listxattr(place)}", True)
+           f"{attributes(place)}", True)
 """
 
 TOUCHES = {
     "a file left in /tmp": "open('/tmp/left', 'w').write('x')",
     "a file made and removed in /dev/shm": "os.remove(open('/dev/shm/gone', 'w').name)",
     "the work dir opened to all": "os.chmod('.', 0o777)",
-    "an attribute on the work dir": "os.setxattr('.', 'user.note', b'from an earlier game')",
 }
 
 

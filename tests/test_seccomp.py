@@ -135,7 +135,8 @@ def test_calls_that_opened_channels_or_escaped_are_not_listed() -> None:
                  "unshare", "setns", "clone3", "mount", "utimensat", "shmget", "semget",
                  "msgget", "mq_open", "kcmp", "seccomp", "sync", "syncfs", "ioprio_set",
                  "set_mempolicy", "move_pages", "name_to_handle_at", "open_by_handle_at",
-                 "setuid", "setresuid", "setgroups", "capset", "personality", "chroot"):
+                 "setuid", "setresuid", "setgroups", "capset", "personality", "chroot",
+                 "readahead", "bind"):
         assert name not in built, name
 
 
@@ -207,8 +208,6 @@ def cookie():
 attempt("socket cookie", cookie)
 attempt("sock_diag", lambda: socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 4).close())
 attempt("pidfd", lambda: os.close(os.pidfd_open(os.getpid())))
-with socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 0):  # (the routing family)
-    pass
 mine, theirs = socket.socketpair()
 mine.getsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF)
 os.setpriority(os.PRIO_PROCESS, 0, 1)
@@ -236,3 +235,235 @@ def test_a_bot_changes_the_limits_cpus_and_priority_of_its_own_process_only(
                  "dnotify", "lease", "socket cookie", "sock_diag", "pidfd"):
         assert f"NOT {what}" in text, text
     assert "GOT own limits" in text and "GOT own priority and CPUs" in text, text
+
+
+#: a C bot that first tries what the audits found through calls the filter allowed, each
+#: reported as "GOT what" or "NOT what (ERRNO)", then plays the first non-empty pit
+ATTACKS_C = r"""
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/sysinfo.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+static void report(const char *what, long got) {
+    if (got < 0) fprintf(stderr, "NOT %s (%d)\n", what, errno);
+    else fprintf(stderr, "GOT %s\n", what);
+}
+
+/* the neighbour tables' statistics, which the routing netlink shows of the whole machine:
+   a dump of RTM_GETNEIGHTBL, answered by RTM_NEWNEIGHTBL messages */
+static long neighbour_tables(void) {
+    int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+    if (fd < 0) return -1;
+    struct { struct nlmsghdr head; struct ndtmsg body; } ask;
+    memset(&ask, 0, sizeof ask);
+    ask.head.nlmsg_len = sizeof ask;
+    ask.head.nlmsg_type = RTM_GETNEIGHTBL;
+    ask.head.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+    ask.body.ndtm_family = AF_UNSPEC;
+    static char answer[1 << 16];
+    long got = send(fd, &ask, sizeof ask, 0) == (long)sizeof ask
+                   ? recv(fd, answer, sizeof answer, 0) : -1;
+    int err = errno;
+    close(fd);
+    errno = err;
+    if (got > 0 && ((struct nlmsghdr *)answer)->nlmsg_type != RTM_NEWNEIGHTBL)
+        return errno = EPROTO, -1;
+    return got;
+}
+
+static void attributes(void) {
+    int fd = open("kept", O_CREAT | O_RDWR | O_CLOEXEC, 0600);
+    static char value[4096], names[4096];
+    memset(value, 'x', sizeof value);
+    report("setxattr", syscall(SYS_setxattr, "kept", "user.a", value, sizeof value, 0));
+    report("lsetxattr", syscall(SYS_lsetxattr, "kept", "user.b", value, sizeof value, 0));
+    report("fsetxattr", syscall(SYS_fsetxattr, fd, "user.c", value, sizeof value, 0));
+    report("getxattr", syscall(SYS_getxattr, "kept", "user.a", value, sizeof value));
+    report("lgetxattr", syscall(SYS_lgetxattr, "kept", "user.a", value, sizeof value));
+    report("fgetxattr", syscall(SYS_fgetxattr, fd, "user.a", value, sizeof value));
+    report("listxattr", syscall(SYS_listxattr, "kept", names, sizeof names));
+    report("llistxattr", syscall(SYS_llistxattr, "kept", names, sizeof names));
+    report("flistxattr", syscall(SYS_flistxattr, fd, names, sizeof names));
+    report("removexattr", syscall(SYS_removexattr, "kept", "user.a"));
+    report("lremovexattr", syscall(SYS_lremovexattr, "kept", "user.b"));
+    report("fremovexattr", syscall(SYS_fremovexattr, fd, "user.c"));
+    /* the forms of Linux 6.13 (their numbers are the same on every architecture) */
+    struct { unsigned long value; unsigned size, flags; } args = {(unsigned long)value,
+                                                                  sizeof value, 0};
+    report("setxattrat", syscall(463, AT_FDCWD, "kept", 0, "user.d", &args, sizeof args));
+    report("getxattrat", syscall(464, AT_FDCWD, "kept", 0, "user.d", &args, sizeof args));
+    report("listxattrat", syscall(465, AT_FDCWD, "kept", 0, names, sizeof names));
+    report("removexattrat", syscall(466, AT_FDCWD, "kept", 0, "user.d"));
+    close(fd);
+}
+
+/* sysinfo into memory the bot may not write: the kernel answers EFAULT and writes nothing */
+static void sysinfo_into(const char *what, int protection) {
+    char *page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    mprotect(page, 4096, protection);
+    report(what, syscall(SYS_sysinfo, page));
+    mprotect(page, 4096, PROT_READ);
+    int untouched = 1;
+    for (int k = 0; k < 4096; k++) untouched &= page[k] == 0;
+    char said[64];
+    snprintf(said, sizeof said, "%s: memory unchanged", what);
+    report(said, untouched ? 0 : (errno = EEXIST, -1));
+}
+
+/* the options and requests a runtime uses, and some it does not */
+static void narrowed(void) {
+    char name[16];
+    report("prctl PR_SET_NAME", prctl(PR_SET_NAME, "bot", 0, 0, 0));
+    report("prctl PR_GET_NAME", prctl(PR_GET_NAME, name, 0, 0, 0));
+    report("prctl PR_SET_CHILD_SUBREAPER", prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0));
+    report("prctl PR_SET_DUMPABLE", prctl(PR_SET_DUMPABLE, 0, 0, 0, 0));
+    report("prctl PR_SET_TIMERSLACK", prctl(PR_SET_TIMERSLACK, 1, 0, 0, 0));
+    int waiting = 0, size = 0;
+    report("ioctl FIONREAD", ioctl(0, FIONREAD, &waiting));
+    report("ioctl FIOCLEX", ioctl(0, FIONCLEX));
+    int fd = open("/etc/ld.so.cache", O_RDONLY | O_CLOEXEC);
+    report("ioctl FIGETBSZ", ioctl(fd, FIGETBSZ, &size));
+    close(fd);
+    char *page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    report("madvise MADV_DONTNEED", madvise(page, 4096, MADV_DONTNEED));
+    report("madvise MADV_MERGEABLE", madvise(page, 4096, 12));
+}
+
+/* a name of the network namespace's own: without bubblewrap as an ordinary user, the
+   machine's, where another bot's bind to the same name fails */
+static void bound(void) {
+    int pair[2];
+    report("socketpair", socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair));
+    struct sockaddr_un name = {AF_UNIX, "\0judge-test-bound"};
+    report("bind", bind(pair[0], (struct sockaddr *)&name, sizeof name));
+}
+
+static void attacks(void) {
+    narrowed();
+    bound();
+    report("neighbour tables", neighbour_tables());
+    attributes();
+    int fd = open("/etc/ld.so.cache", O_RDONLY | O_CLOEXEC);
+    report("readahead", syscall(SYS_readahead, fd, 0L, 1L << 20));
+    close(fd);
+    sysinfo_into("sysinfo into read-only memory", PROT_READ);
+    sysinfo_into("sysinfo into inaccessible memory", PROT_NONE);
+    struct sysinfo info;
+    report("sysinfo", syscall(SYS_sysinfo, &info));
+}
+"""
+
+
+def attacking_bot(folder: Path) -> Path:
+    """The C first-pit bot that first runs `ATTACKS_C`."""
+    source = (ROOT / "tests" / "bots" / "first_pit.c").read_text()
+    main = "int main(void) {\n"
+    assert main in source
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "attacks.c"
+    path.write_text(ATTACKS_C + source.replace(main, main + "    attacks();\n"))
+    return path
+
+
+@pytest.mark.parametrize("mode", ["none", "bwrap"])
+def test_calls_that_carried_state_between_bots_are_refused_and_sysinfo_faults_as_the_kernel(
+        mode: str, tmp_path: Path) -> None:
+    from test_confinement import MODES, play, said
+
+    from judge import verdicts  # (the bots' modules: tests/ is on the path)
+
+    if mode not in MODES:
+        pytest.skip("no bubblewrap here")
+    if helper_path() is None:
+        pytest.skip("no exec helper here: no filter")
+    tmp_path.chmod(0o755)
+    record = play(attacking_bot(tmp_path / "bot"), mode)
+    text = said(record)
+    assert record.verdict.code == verdicts.OK, (record.verdict, text)
+    # the routing netlink: the machine's neighbour tables' statistics (one per machine,
+    # whatever the network namespace), which every lookup moves
+    assert "NOT neighbour tables (97)" in text, text  # EAFNOSUPPORT
+    # extended attributes, which tmpfs keeps outside its size: none in any form, as on a
+    # file system without them (EOPNOTSUPP)
+    for call in ("setxattr", "lsetxattr", "fsetxattr", "getxattr", "lgetxattr", "fgetxattr",
+                 "listxattr", "llistxattr", "flistxattr", "removexattr", "lremovexattr",
+                 "fremovexattr", "setxattrat", "getxattrat", "listxattrat", "removexattrat"):
+        assert f"NOT {call} (95)\n" in text, (call, text)
+    # the writer of a page-cache channel
+    assert f"NOT readahead ({ENOSYS})" in text, text
+    # the helper's sysinfo answer faults where the kernel's would, and writes nothing
+    for what in ("sysinfo into read-only memory", "sysinfo into inaccessible memory"):
+        assert f"NOT {what} (14)" in text, text  # EFAULT
+        assert f"GOT {what}: memory unchanged" in text, text
+    assert "GOT sysinfo\n" in text, text
+
+
+@pytest.mark.parametrize("mode", ["none", "bwrap"])
+def test_prctl_ioctl_and_madvise_take_what_the_runtimes_use_only(
+        mode: str, tmp_path: Path) -> None:
+    from test_confinement import MODES, play, said
+
+    from judge import verdicts
+
+    if mode not in MODES:
+        pytest.skip("no bubblewrap here")
+    if helper_path() is None:
+        pytest.skip("no exec helper here: no filter")
+    tmp_path.chmod(0o755)
+    record = play(attacking_bot(tmp_path / "bot"), mode)
+    text = said(record)
+    assert record.verdict.code == verdicts.OK, (record.verdict, text)
+    # a thread's name (the JVM's threads), input waiting (the JVM), close-on-exec (Python)
+    for what in ("prctl PR_SET_NAME", "prctl PR_GET_NAME", "ioctl FIONREAD", "ioctl FIOCLEX",
+                 "madvise MADV_DONTNEED"):
+        assert f"GOT {what}\n" in text, (what, text)
+    # options no runtime asks for (EINVAL), a file system's request (ENOTTY), pages
+    # offered for merging with other processes' (EINVAL, as a kernel without it)
+    for what in ("prctl PR_SET_CHILD_SUBREAPER", "prctl PR_SET_DUMPABLE",
+                 "prctl PR_SET_TIMERSLACK"):
+        assert f"NOT {what} (22)" in text, (what, text)
+    assert "NOT ioctl FIGETBSZ (25)" in text, text
+    # a pair of local sockets, named by nothing: an abstract name belongs to the network
+    # namespace, which without bubblewrap as an ordinary user is the machine's
+    assert "GOT socketpair\n" in text, text
+    assert f"NOT bind ({ENOSYS})" in text, text
+    assert "NOT madvise MADV_MERGEABLE (22)" in text, text
+
+
+@pytest.mark.needs_toolchain("javascript")
+@pytest.mark.parametrize("mode", ["none", "bwrap"])
+def test_node_on_a_terminal_sets_its_modes_back_at_its_exit(mode: str, tmp_path: Path) -> None:
+    # Node.js puts back its terminal's modes as it exits (tcsetattr: TCSETS), and aborts
+    # when that fails otherwise than with EPERM
+    from test_confinement import LIMITS, MODES
+    from test_hostile import FirstPit, assert_nothing_runs_on
+
+    from judge import verdicts
+    from judge.games import load_game
+    from judge.players.bot import BotPlayer
+    from judge.referee import play_game
+
+    if mode not in MODES:
+        pytest.skip("no bubblewrap here")
+    if helper_path() is None:
+        pytest.skip("no exec helper here: no filter")
+    game = load_game("nim")
+    player = BotPlayer(ROOT / "bots" / "languages" / "nim" / "optimal.js", LIMITS, mode,
+                       pty=True)
+    record = play_game(game, [player, FirstPit()], game.start(), LIMITS)
+    assert_nothing_runs_on(player)
+    assert record.verdict.code == verdicts.OK, record.verdict
+    assert "Assertion failed" not in (record.stderr[0] or ""), record.stderr[0]

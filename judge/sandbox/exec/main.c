@@ -40,9 +40,9 @@
  *                  beneath these paths (where the kernel has Landlock)
  *   -s             no new privileges and the system call filter of seccomp.c: an
  *                  allowlist (any call not listed is refused with ENOSYS), some calls
- *                  only with certain arguments (sockets of local, IP and netlink
- *                  families, clone without new namespaces, no look into or eviction from
- *                  the page cache, no lock shared with another process)
+ *                  only with certain arguments (no socket but a local pair, no
+ *                  extended attribute, clone without new namespaces, no look into or
+ *                  eviction from the page cache, no lock shared with another process)
  *   -d DIR         change to DIR last
  *
  * `judge-exec -S` prints the calls the filter allows, as built ("NAME NUMBER [ruled]").

@@ -47,6 +47,14 @@
 #define CLONE_PIDFD_ 0x1000
 #define MADV_COLD_ 20
 #define MADV_PAGEOUT_ 21
+#define MADV_MERGEABLE_ 12
+/* the extended-attribute calls of Linux 6.13, numbered alike on every architecture */
+#ifndef __NR_setxattrat
+#define __NR_setxattrat 463
+#define __NR_getxattrat 464
+#define __NR_listxattrat 465
+#define __NR_removexattrat 466
+#endif
 
 struct call { const char *name; int nr; };
 #define C(name) {#name, __NR_##name}
@@ -59,7 +67,7 @@ static const struct call plain[] = {
     C(newfstatat), C(fstat), C(statx), C(openat), C(clock_gettime), C(clock_getres),
     C(clock_nanosleep), C(nanosleep), C(gettimeofday), C(sched_yield), C(getpid),
     C(gettid), C(readv), C(writev), C(pread64), C(pwrite64), C(preadv), C(pwritev),
-    C(ioctl), C(dup), C(dup3), C(pipe2), C(ppoll), C(pselect6), C(epoll_create1),
+    C(dup), C(dup3), C(pipe2), C(ppoll), C(pselect6), C(epoll_create1),
     C(epoll_ctl), C(epoll_pwait), C(eventfd2), C(signalfd4), C(timerfd_create),
     C(timerfd_settime), C(timerfd_gettime), C(rt_sigsuspend), C(rt_sigpending),
     C(rt_sigtimedwait), C(rt_sigqueueinfo), C(rt_tgsigqueueinfo), C(sigaltstack),
@@ -67,7 +75,7 @@ static const struct call plain[] = {
     C(timer_create), C(timer_settime), C(timer_gettime), C(timer_getoverrun),
     C(timer_delete), C(times), C(getrusage), C(uname), C(getrandom),
     C(membarrier), C(set_robust_list), C(set_tid_address), C(rseq), C(exit),
-    C(exit_group), C(prctl),
+    C(exit_group),
     /* processes */
     C(execve), C(execveat), C(wait4), C(waitid), C(getppid), C(getpgid),
     C(setpgid), C(getsid), C(setsid), C(sched_getaffinity), C(sched_getparam),
@@ -80,12 +88,11 @@ static const struct call plain[] = {
     C(mkdirat), C(unlinkat), C(linkat), C(symlinkat), C(mknodat), C(renameat2),
     C(fchmod), C(fchmodat), C(fchown), C(fchownat), C(ftruncate), C(truncate),
     C(fallocate), C(fsync), C(fdatasync), C(sync_file_range), C(msync), C(statfs),
-    C(fstatfs), C(getxattr), C(lgetxattr), C(fgetxattr), C(listxattr), C(llistxattr),
-    C(flistxattr), C(setxattr), C(lsetxattr), C(fsetxattr), C(removexattr),
-    C(lremovexattr), C(fremovexattr), C(sendfile), C(splice), C(tee), C(vmsplice),
-    C(copy_file_range), C(readahead),
-    /* sockets (their families are checked below), in the game's own network namespace */
-    C(bind), C(getsockname), C(getpeername), C(sendto), C(recvfrom), C(sendmsg),
+    C(fstatfs), C(sendfile), C(splice), C(tee), C(vmsplice), C(copy_file_range),
+    /* on the pair of local sockets it may have (`socket` is refused below); no `bind`: an
+       abstract name is the network namespace's, which without bubblewrap as an ordinary
+       user is the machine's, where another bot's bind of the same name would fail */
+    C(getsockname), C(getpeername), C(sendto), C(recvfrom), C(sendmsg),
     C(recvmsg), C(sendmmsg), C(recvmmsg), C(setsockopt), C(shutdown),
     /* memory protection keys, NUMA's question of where memory is */
     C(pkey_alloc), C(pkey_free), C(pkey_mprotect), C(get_mempolicy),
@@ -138,6 +145,17 @@ static const struct call ruled[] = {
     C(flock), C(fadvise64), C(fcntl), C(madvise), C(preadv2), C(pwritev2), C(socket),
     C(socketpair), C(getsockopt), C(clone), C(prlimit64), C(sched_setaffinity),
     C(sched_setscheduler), C(sched_setparam), C(sched_setattr), C(setpriority), C(sysinfo),
+    C(getxattr), C(lgetxattr), C(fgetxattr), C(listxattr), C(llistxattr), C(flistxattr),
+    C(setxattr), C(lsetxattr), C(fsetxattr), C(removexattr), C(lremovexattr),
+    C(fremovexattr), C(setxattrat), C(getxattrat), C(listxattrat), C(removexattrat),
+    C(ioctl), C(prctl),
+};
+/* the extended-attribute calls, all answered as a file system without them answers */
+static const int attribute_calls[] = {
+    __NR_getxattr, __NR_lgetxattr, __NR_fgetxattr, __NR_listxattr, __NR_llistxattr,
+    __NR_flistxattr, __NR_setxattr, __NR_lsetxattr, __NR_fsetxattr, __NR_removexattr,
+    __NR_lremovexattr, __NR_fremovexattr, __NR_setxattrat, __NR_getxattrat,
+    __NR_listxattrat, __NR_removexattrat,
 };
 #undef C
 
@@ -212,26 +230,66 @@ static void fcntl_rule(struct program *p) {
     p->code[p->n++] = ERRNO(0);
 }
 
+/* Of ioctl's requests, those the runtimes of the language table make (traced), on the
+   descriptors a bot has: its pipes, its files, /dev's null, zero, random and its terminal
+   (a pty, where the judge gives one): whether a descriptor is a terminal and its size
+   (TCGETS, TIOCGWINSZ: every C library and runtime at its start), the modes of its own
+   terminal (TCSETS and its two other forms: Node.js puts them back as it exits, and
+   aborts where that fails but with EPERM), how much waits to be
+   read (FIONREAD: the JVM), non-blocking and close-on-exec (FIONBIO: Node.js; FIOCLEX,
+   FIONCLEX: Python). Any other answers ENOTTY, as a descriptor that has no such request:
+   none of them reads or moves anything beyond the bot's own descriptors, but they are
+   not needed, and each driver's requests are code of its own. */
+static void ioctl_rule(struct program *p) {
+    static const unsigned allowed[] = {TCGETS, TIOCGWINSZ, TCSETS, TCSETSW, TCSETSF,
+                                       FIONREAD, FIONBIO, FIOCLEX, FIONCLEX};
+    enum { NA = sizeof allowed / sizeof allowed[0] };
+    p->code[p->n++] = JEQ(__NR_ioctl, 0, (unsigned char)(NA + 3));
+    p->code[p->n++] = LOAD(args[1]);
+    for (int k = 0; k < NA; k++)
+        p->code[p->n++] = JEQ(allowed[k], (unsigned char)(NA - k), 0);
+    p->code[p->n++] = ERRNO(ENOTTY);
+    p->code[p->n++] = ALLOW;
+}
+
 /* the calls of `ruled`, each with what it may do */
 static void argument_rules(struct program *p) {
     /* locks on whole files: taken and released as asked, but of no effect (see fcntl) */
     RULE(p, __NR_flock, ERRNO(0));
     fcntl_rule(p);
     /* the page cache of the system's files, which every game shares: no eviction (advice
-       taken and ignored), no look at what is in it (reads that fail on a missing page) */
+       taken and ignored), no look at what is in it (reads that fail on a missing page);
+       no page offered to the kernel's merging of identical pages (MADV_MERGEABLE, EINVAL
+       as a kernel without it answers), where the time of a write tells whether another
+       process holds a page of the same content */
     RULE(p, __NR_fadvise64, ERRNO(0));
-    RULE(p, __NR_madvise, LOAD(args[2]), JEQ(MADV_COLD_, 2, 0), JEQ(MADV_PAGEOUT_, 1, 0),
-         ALLOW, ERRNO(0));
+    RULE(p, __NR_madvise, LOAD(args[2]), JEQ(MADV_COLD_, 3, 0), JEQ(MADV_PAGEOUT_, 2, 0),
+         JEQ(MADV_MERGEABLE_, 2, 0), ALLOW, ERRNO(0), ERRNO(EINVAL));
+    /* of ioctl's requests, those the runtimes make (`ioctl_rule`) */
+    ioctl_rule(p);
+    /* of prctl's options, a thread's name (the JVM names its threads; C libraries and
+       runtimes name and ask a thread's name): the rest act on other processes
+       (PR_SCHED_CORE shares a core-scheduling cookie with one), on what the judge reads
+       of the bot (PR_SET_DUMPABLE hides its /proc files from an ordinary user's judge,
+       PR_SET_CHILD_SUBREAPER takes its orphans from the helper), or on nothing a bot
+       needs, and answer EINVAL as options a kernel does not know */
+    RULE(p, __NR_prctl, LOAD(args[0]), JEQ(PR_SET_NAME, 1, 0), JEQ(PR_GET_NAME, 0, 1), ALLOW,
+         ERRNO(EINVAL));
     RULE(p, __NR_preadv2, LOAD(args[5]), JSET(RWF_NOWAIT, 1, 0), ALLOW, ERRNO(EOPNOTSUPP));
     RULE(p, __NR_pwritev2, LOAD(args[5]), JSET(RWF_NOWAIT, 1, 0), ALLOW, ERRNO(EOPNOTSUPP));
-    /* no socket but a pair of local ones, and the routing netlink by which the C library
-       asks for the addresses: an IP socket moves the machine's counters of TCP and UDP
-       (`/proc/self/net/sockstat`, `softnet_stat`), a local one named by a path reaches
-       whatever listens on it (an ordinary user's tmux, agents, buses), and some families
-       the kernel keeps outside the network namespace (AF_VSOCK reaches the hypervisor) */
+    /* no socket but a pair of local ones: an IP socket moves the machine's counters of
+       TCP and UDP (`/proc/self/net/sockstat`, `softnet_stat`), a local one named by a
+       path reaches whatever listens on it (an ordinary user's tmux, agents, buses), the
+       routing netlink shows the neighbour tables' statistics, which are the machine's,
+       not the network namespace's, and which every lookup moves, and some families the
+       kernel keeps outside the network namespace (AF_VSOCK reaches the hypervisor) */
     RULE(p, __NR_socketpair, LOAD(args[0]), JEQ(AF_UNIX, 0, 1), ALLOW, ERRNO(EAFNOSUPPORT));
-    RULE(p, __NR_socket, LOAD(args[0]), JEQ(AF_NETLINK, 0, 3), LOAD(args[2]), JEQ(0, 0, 1),
-         ALLOW, ERRNO(EAFNOSUPPORT));
+    RULE(p, __NR_socket, ERRNO(EAFNOSUPPORT));
+    /* no extended attribute, in any form: tmpfs keeps them outside its size (a bot's
+       disk and memory that no limit counts), answered as a file system without them
+       answers (EOPNOTSUPP), which programs that copy or list attributes take as none */
+    for (size_t k = 0; k < sizeof attribute_calls / sizeof attribute_calls[0]; k++)
+        RULE(p, attribute_calls[k], ERRNO(EOPNOTSUPP));
     /* the socket options programs read, but the cookies: numbers from machine-wide
        counters that a bot can move (it makes sockets ask for theirs) and another read */
     RULE(p, __NR_getsockopt, LOAD(args[1]), JEQ(SOL_SOCKET, 0, 3), LOAD(args[2]),
@@ -308,9 +366,31 @@ struct kernel_sysinfo {
 };
 _Static_assert(sizeof(long) != 8 || sizeof(struct kernel_sysinfo) == 112, "struct sysinfo");
 
+/* Whether the bytes [at, at + size) of a process are all in writable mappings, as its
+   `/proc/PID/maps` opened as `maps` says (then closed): where they are not, the kernel's
+   own answer would fault (EFAULT), and /proc/PID/mem, which writes through page
+   protections (a read-only or inaccessible page is written all the same), must not be
+   used. (Another thread of the caller that changes a protection between this look and
+   the write has that write in its own process's memory only.) */
+static int writable(int maps, unsigned long at, unsigned long size) {
+    FILE *in = fdopen(maps, "r");
+    if (!in) return close(maps), 0;
+    unsigned long need = at, end = at + size, start, stop;
+    char perms[5];
+    int ok = end > at;
+    while (ok && need < end && fscanf(in, "%lx-%lx %4s%*[^\n]", &start, &stop, perms) == 3) {
+        if (stop <= need) continue;
+        ok = start <= need && perms[1] == 'w';  /* (a hole before it, or not writable) */
+        need = stop;
+    }
+    fclose(in);
+    return ok && need >= end;
+}
+
 /* Answer one call the filter handed over on `listener`: `sysinfo`, with this machine's
    total memory, its uptime, and figures that no process moves (all of it free, no shared
-   or buffer memory, no swap, no load, one process), written into the caller's memory. */
+   or buffer memory, no swap, no load, one process), written into the caller's memory
+   where the caller may write (EFAULT elsewhere, as the kernel answers). */
 void answer_notice(int listener) {
     struct seccomp_notif req;
     struct seccomp_notif_resp resp;
@@ -321,20 +401,33 @@ void answer_notice(int listener) {
     resp.error = -ENOSYS;
     struct kernel_sysinfo real, told;
     char path[64];
-    snprintf(path, sizeof path, "/proc/%u/mem", req.pid);
-    /* the caller's memory opened first, then the call checked as still waiting: the
-       process opened is the caller, not one that took its pid since */
-    int mem = req.data.nr == __NR_sysinfo ? open(path, O_WRONLY | O_CLOEXEC) : -1;
-    if (mem >= 0 && !syscall(__NR_sysinfo, &real)) {
+    /* the caller's memory and its map opened first, then the call checked as still
+       waiting: the process they hold is the caller, not one that took its pid since
+       (process_vm_writev, which heeds page protections, names the process by its pid
+       at the time of the write: a caller killed as it waits would free its thread's pid
+       for another process to take, as the pid of the judge or of another bot) */
+    int mem = -1, maps = -1;
+    if (req.data.nr == __NR_sysinfo) {
+        snprintf(path, sizeof path, "/proc/%u/mem", req.pid);
+        mem = open(path, O_WRONLY | O_CLOEXEC);
+        snprintf(path, sizeof path, "/proc/%u/maps", req.pid);
+        maps = mem >= 0 ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+    }
+    if (maps >= 0 && !syscall(__NR_sysinfo, &real)) {
         memset(&told, 0, sizeof told);
         told.uptime = real.uptime;
         told.totalram = told.freeram = real.totalram;
         told.procs = 1;
         told.mem_unit = real.mem_unit;
-        if (ioctl(listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &req.id) == 0)
-            resp.error = pwrite(mem, &told, sizeof told, (off_t)req.data.args[0]) ==
-                                 (ssize_t)sizeof told ? 0 : -EFAULT;
+        if (ioctl(listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &req.id) == 0) {
+            unsigned long at = (unsigned long)req.data.args[0];
+            resp.error = writable(maps, at, sizeof told) &&
+                                 pwrite(mem, &told, sizeof told, (off_t)at) ==
+                                     (ssize_t)sizeof told ? 0 : -EFAULT;
+            maps = -1;
+        }
     }
+    if (maps >= 0) close(maps);
     if (mem >= 0) close(mem);
     if (ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, &resp)) {
         /* the caller is gone, or was killed as it waited */
