@@ -49,14 +49,23 @@ def announced(*args: str) -> Iterator[str]:
 
 
 @contextmanager
-def started(*args: str, env: dict[str, str] | None = None
-            ) -> Iterator[tuple[subprocess.Popen[str], str]]:
-    """`judge serve ARGS` in its own process, with `env` added to the environment; yields
-    the process and the address it printed as it started."""
+def started(*args: str, env: dict[str, str] | None = None, open_files: int | None = None,
+            hard_files: int | None = None) -> Iterator[tuple[subprocess.Popen[str], str]]:
+    """`judge serve ARGS` in its own process, with `env` added to the environment, and its
+    limit of open descriptors `open_files` (soft) and `hard_files` (hard), when given;
+    yields the process and the address it printed as it started."""
+    def limited() -> None:
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        hard = hard_files or hard
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(open_files or soft, hard), hard))
+
     proc = subprocess.Popen([sys.executable, "-m", "judge", "serve", "--port", "0",
                              "--no-browser", *args], stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True, cwd=ROOT,
-                            start_new_session=True, env={**os.environ, **(env or {})})
+                            start_new_session=True, env={**os.environ, **(env or {})},
+                            preexec_fn=limited)
     try:
         deadline = time.monotonic() + 60
         line = ""

@@ -75,6 +75,7 @@ def run(args: argparse.Namespace) -> int:
         import uvicorn
 
         from judge.web.app import create_app
+        from judge.web.connections import caps_for, raise_descriptor_limit, server_config
         from judge.web.guard import GuardSettings
     except ImportError:
         print(f"judge: error: {HINT}", file=sys.stderr)
@@ -99,9 +100,9 @@ def run(args: argparse.Namespace) -> int:
         report_tier()
     served = Served(bots=args.bots, limits=setup.limits, sandbox=setup.sandbox,
                     seed=setup.seed, idle_seconds=args.idle, db=db)
-    config = uvicorn.Config(create_app(served, guard), host=args.host, port=args.port,
-                            log_level="warning", ws_max_size=1 << 16)
-    server = uvicorn.Server(config)
+    caps = caps_for(raise_descriptor_limit())
+    server = uvicorn.Server(server_config(create_app(served, guard), args.host, args.port,
+                                          caps))
 
     async def announce() -> None:
         while not server.started:
