@@ -1,7 +1,8 @@
 """`judge serve` under slow, idle and flooding clients (docs/web.md, "Slow clients and
 floods"): a request head not whole within a few seconds closes its connection, one address
 holds a bounded number of connections and the server a bounded total (above them a new one is
-answered 503 at once); and its token never on its command line.
+answered 503 at once), one contestant's uploads wait their turn (429 past one in flight or a
+few a minute) while another's is answered; and its token never on its command line.
 
 Every server here is on 127.0.0.1; a flood comes from another loopback address (127.0.0.2),
 as another machine's would. The waits are generous liveness checks, not speed bounds.
@@ -17,6 +18,7 @@ import stat
 import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
@@ -271,6 +273,61 @@ def test_a_websocket_holds_its_connection_until_it_ends():
     finally:
         server.should_exit = True
         thread.join(ANSWERED)
+
+
+# --- uploads ----------------------------------------------------------------------------
+
+def test_a_contestant_has_one_upload_under_way_and_a_few_a_minute():
+    from judge.web.league import UPLOADS_PER_MINUTE, UploadTurns
+    from judge.web.sessions import WebError
+
+    now = [1000.0]
+    turns = UploadTurns(clock=lambda: now[0])
+    turns.take("amy")
+    with pytest.raises(WebError) as busy:
+        turns.take("amy")  # the first is under way
+    assert busy.value.status == 429 and busy.value.retry_after
+    turns.take("bob")  # another contestant's goes on
+    turns.give_back("amy")
+    for _ in range(UPLOADS_PER_MINUTE - 1):
+        now[0] += 5
+        turns.take("amy")
+        turns.give_back("amy")
+    now[0] += 5
+    with pytest.raises(WebError) as many:
+        turns.take("amy")  # the minute's uploads sent: the first was 30 s ago
+    assert many.value.status == 429 and many.value.retry_after == 60 - 5 * UPLOADS_PER_MINUTE
+    now[0] += many.value.retry_after
+    turns.take("amy")  # the first has left the minute
+
+
+def test_sixty_uploads_of_one_token_wait_their_turn_and_another_is_answered(folder):
+    amy = league(folder, "token", "amy").strip()
+    bob = league(folder, "token", "bob").strip()
+    with started("--db", str(folder / "l.db")) as (_, url), \
+            ThreadPoolExecutor(max_workers=61) as pool:
+        here = url.rstrip("/")
+        go = threading.Event()
+
+        def amy_uploads(n: int) -> httpx.Response:
+            go.wait()
+            return upload(here, "amy", amy, 100 + n)
+
+        flood = [pool.submit(amy_uploads, n) for n in range(60)]
+        go.set()
+        began = time.monotonic()
+        mine = upload(here, "bob", bob, 2)
+        print(f"another contestant's upload answered in {time.monotonic() - began:.3f} s")
+        assert mine.status_code == 201, mine.text
+        answers = [f.result() for f in flood]
+    statuses = sorted(a.status_code for a in answers)
+    print("amy's 60 uploads:", {s: statuses.count(s) for s in set(statuses)})
+    assert set(statuses) <= {201, 429}, [a.text for a in answers if a.status_code != 429]
+    assert 201 in statuses and 429 in statuses
+    for a in answers:
+        assert "Traceback" not in a.text and "error" in a.json() or a.status_code == 201
+        if a.status_code == 429:
+            assert int(a.headers["retry-after"]) >= 1
 
 
 # --- the token --------------------------------------------------------------------------

@@ -444,10 +444,15 @@ def create_app(served: Served, guard: GuardSettings = LOCAL) -> Starlette:
     # --- errors -------------------------------------------------------------------------
     async def web_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, WebError)
+        answer: Response
         if _wants_page(request):
-            return page("error.html.j2", status=exc.status, message=exc.message,
-                        title="error")
-        return error(exc.status, exc.message)
+            answer = page("error.html.j2", status=exc.status, message=exc.message,
+                          title="error")
+        else:
+            answer = error(exc.status, exc.message)
+        if exc.retry_after is not None:
+            answer.headers["retry-after"] = str(exc.retry_after)
+        return answer
 
     async def http_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, HTTPException)
