@@ -261,6 +261,10 @@ def upload(db: Path, data: dict[str, Any]) -> dict[str, Any]:
             raise WebError(422, str(exc)) from None
         except sqlite3.OperationalError as exc:
             raise busy(exc) from None
+        except OSError as exc:  # such as a compiler not started: too many processes now
+            raise WebError(503, f"the upload could not be compiled now ({exc.strerror or exc})"
+                           ": nothing was added, send it again",
+                           retry_after=UPLOAD_RETRY_SECONDS) from None
     return {"added": added.label, "retired": retired}
 
 
