@@ -263,13 +263,16 @@ def test_a_websocket_holds_its_connection_until_it_ends():
         deadline = time.monotonic() + ANSWERED
         while not server.started and time.monotonic() < deadline:
             time.sleep(0.05)
+        assert server.started, "the server did not start"
         port = server.servers[0].sockets[0].getsockname()[1]
         with connect(f"ws://127.0.0.1:{port}/api/watch?game=nim", open_timeout=ANSWERED) as ws:
-            assert len(caps.held) == 1  # the HTTP connection, now a WebSocket
+            held = dict(caps.held)
+            assert len(held) == 1, held  # the HTTP connection, now a WebSocket
             assert '"error"' in ws.recv(timeout=ANSWERED)  # no bots served: refused
+        deadline = time.monotonic() + CLOSED
         while caps.held and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert not caps.held and not caps.by_address
+        assert not caps.held and not caps.by_address, (caps.held, caps.by_address)
     finally:
         server.should_exit = True
         thread.join(ANSWERED)
