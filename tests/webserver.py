@@ -8,6 +8,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -43,10 +44,28 @@ def serving(*args: str) -> Iterator[str]:
 def announced(*args: str) -> Iterator[str]:
     """`judge serve ARGS` in its own process; yields the address it printed as it started
     (http://HOST:PORT/, with ?token=... when it needs one)."""
+    with started(*args) as (_, url):
+        yield url
+
+
+@contextmanager
+def started(*args: str, env: dict[str, str] | None = None, open_files: int | None = None,
+            hard_files: int | None = None) -> Iterator[tuple[subprocess.Popen[str], str]]:
+    """`judge serve ARGS` in its own process, with `env` added to the environment, and its
+    limit of open descriptors `open_files` (soft) and `hard_files` (hard), when given;
+    yields the process and the address it printed as it started."""
+    def limited() -> None:
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        hard = hard_files or hard
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(open_files or soft, hard), hard))
+
     proc = subprocess.Popen([sys.executable, "-m", "judge", "serve", "--port", "0",
                              "--no-browser", *args], stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True, cwd=ROOT,
-                            start_new_session=True, env=dict(os.environ))
+                            start_new_session=True, env={**os.environ, **(env or {})},
+                            preexec_fn=limited)
     try:
         deadline = time.monotonic() + 60
         line = ""
@@ -54,8 +73,9 @@ def announced(*args: str) -> Iterator[str]:
         while time.monotonic() < deadline:
             line = proc.stdout.readline()
             found = re.search(r"serving on (http://\S+)", line)
-            if found:
-                yield found.group(1)
+            if found:  # its later output read on, so that it never fills the pipe
+                threading.Thread(target=proc.stdout.read, daemon=True).start()
+                yield proc, found.group(1)
                 break
             if not line and proc.poll() is not None:
                 break

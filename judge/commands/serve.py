@@ -17,6 +17,8 @@ HINT = ("judge serve needs Starlette and uvicorn, which this installation of the
         f"lacks: {install_hint('web')}")
 #: the port served when --port is not given
 PORT = 8000
+#: the environment variable that may hold the token
+TOKEN_ENV = "JUDGE_TOKEN"
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -35,7 +37,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "(421; served: 127.0.0.1, localhost, [::1], --host, each --allow-host; the port\n"
         "is not compared); other sites' pages cannot change a game or open a live one\n"
         "(Origin, Sec-Fetch-Site, JSON bodies only); and on any --host but loopback\n"
-        "every request needs the token in the address printed at start.",
+        "every request needs the token in the address printed at start (or yours:\n"
+        f"--token-file FILE or ${TOKEN_ENV}, never on the command line).",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--host", default="127.0.0.1",
@@ -44,10 +47,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--allow-host", action="append", default=[], metavar="NAME",
                    help="also answer requests addressed to NAME, a host name or address by "
                    "which browsers reach the server (repeatable); other names get 421")
-    p.add_argument("--token", metavar="TOKEN",
-                   help="the token every request must carry, at least 16 characters of "
-                   "A-Z a-z 0-9 - _ . ~ (default: a random one, and only when --host is "
+    p.add_argument("--token-file", type=Path, metavar="FILE",
+                   help="a file (readable by its owner only: chmod 600) holding the token "
+                   "every request must carry, at least 16 characters of A-Z a-z 0-9 - _ . ~ "
+                   f"(else ${TOKEN_ENV} if set; else a random one, and only when --host is "
                    "not loopback; given, it is needed on loopback too)")
+    # refused: a command line is readable by every process of the machine
+    p.add_argument("--token", help=argparse.SUPPRESS)
     p.add_argument("--port", type=int, default=PORT,
                    help=f"the port (default: {PORT}; 0: any free port)")
     p.add_argument("--bots", type=Path, metavar="FOLDER",
@@ -69,6 +75,7 @@ def run(args: argparse.Namespace) -> int:
         import uvicorn
 
         from judge.web.app import create_app
+        from judge.web.connections import caps_for, raise_descriptor_limit, server_config
         from judge.web.guard import GuardSettings
     except ImportError:
         print(f"judge: error: {HINT}", file=sys.stderr)
@@ -85,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.idle > 0:
         raise InputError("--idle must be a positive number of seconds")
     try:
-        guard = GuardSettings.serving(args.host, args.allow_host, args.token)
+        guard = GuardSettings.serving(args.host, args.allow_host, given_token(args))
     except ValueError as exc:
         raise InputError(str(exc)) from None
     setup = harness_setup(args)
@@ -93,9 +100,9 @@ def run(args: argparse.Namespace) -> int:
         report_tier()
     served = Served(bots=args.bots, limits=setup.limits, sandbox=setup.sandbox,
                     seed=setup.seed, idle_seconds=args.idle, db=db)
-    config = uvicorn.Config(create_app(served, guard), host=args.host, port=args.port,
-                            log_level="warning", ws_max_size=1 << 16)
-    server = uvicorn.Server(config)
+    caps = caps_for(raise_descriptor_limit())
+    server = uvicorn.Server(server_config(create_app(served, guard), args.host, args.port,
+                                          caps))
 
     async def announce() -> None:
         while not server.started:
@@ -122,6 +129,31 @@ def run(args: argparse.Namespace) -> int:
 
     asyncio.run(main())
     return 0
+
+
+def given_token(args: argparse.Namespace) -> str | None:
+    """The token of --token-file, else of `TOKEN_ENV` (taken out of the environment, which
+    the judge's own programs inherit), else None. `InputError` for --token (a command line
+    is readable by every process of the machine, in /proc/PID/cmdline) and for a file that
+    others may read."""
+    if args.token is not None:
+        raise InputError("--token is refused: a command line is readable by every process "
+                         "of this machine. Give the token in a file: --token-file FILE "
+                         f"(chmod 600 FILE), or in the environment: {TOKEN_ENV}=...")
+    from_env = os.environ.pop(TOKEN_ENV, None)
+    if args.token_file is None:
+        return from_env
+    path: Path = args.token_file
+    try:
+        with open(path, "rb") as fh:
+            mode = os.fstat(fh.fileno()).st_mode
+            if mode & 0o077:
+                raise InputError(f"--token-file {path} is open to others (mode "
+                                 f"{mode & 0o777:o}): chmod 600 {path}")
+            text = fh.read(4096).decode("utf-8", "replace")
+    except OSError as exc:
+        raise InputError(f"--token-file {path}: {exc.strerror}") from None
+    return text.strip()
 
 
 def database(given: Path | None) -> Path | None:

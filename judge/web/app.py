@@ -60,6 +60,9 @@ from judge.web.sessions import (
 
 #: the largest request body read
 MAX_BODY = 16 * 1024
+#: seconds for a request's whole body: an upload's 2 MiB at 1 Mbit/s, and a slow client
+#: holds its connection no longer
+BODY_SECONDS = 30.0
 
 
 @dataclass(frozen=True)
@@ -104,12 +107,17 @@ def error(status: int, message: str) -> JSONResponse:
 
 
 async def read_json(request: Request, limit: int = MAX_BODY) -> dict[str, Any]:
-    """The request's JSON object, read up to `limit` bytes."""
+    """The request's JSON object, read up to `limit` bytes within `BODY_SECONDS`."""
     body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > limit:
-            raise WebError(413, f"the request is larger than {limit} bytes")
+    try:
+        async with asyncio.timeout(BODY_SECONDS):
+            async for chunk in request.stream():
+                body += chunk
+                if len(body) > limit:
+                    raise WebError(413, f"the request is larger than {limit} bytes")
+    except TimeoutError:
+        raise WebError(408, f"the request's body took over {BODY_SECONDS:g} s to come: "
+                       "send it again") from None
     if not body:
         return {}
     try:
@@ -436,10 +444,15 @@ def create_app(served: Served, guard: GuardSettings = LOCAL) -> Starlette:
     # --- errors -------------------------------------------------------------------------
     async def web_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, WebError)
+        answer: Response
         if _wants_page(request):
-            return page("error.html.j2", status=exc.status, message=exc.message,
-                        title="error")
-        return error(exc.status, exc.message)
+            answer = page("error.html.j2", status=exc.status, message=exc.message,
+                          title="error")
+        else:
+            answer = error(exc.status, exc.message)
+        if exc.retry_after is not None:
+            answer.headers["retry-after"] = str(exc.retry_after)
+        return answer
 
     async def http_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, HTTPException)

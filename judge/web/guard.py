@@ -41,7 +41,7 @@ SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 API = "/api/"
 #: ``Sec-Fetch-Site`` values of requests another site's page made
 FOREIGN_SITES = frozenset({"cross-site", "same-site"})
-#: the smallest --token accepted, in characters
+#: the smallest token accepted (--token-file, JUDGE_TOKEN), in characters
 MIN_TOKEN = 16
 #: the random bytes of a token made at start
 TOKEN_BYTES = 32
@@ -104,8 +104,8 @@ class GuardSettings:
             except ValueError as exc:
                 raise ValueError(f"{option}: {exc}") from None
         if token is not None and (len(token) < MIN_TOKEN or not _TOKEN.fullmatch(token)):
-            raise ValueError(f"--token is at least {MIN_TOKEN} characters of A-Z a-z 0-9 "
-                             "- _ . ~")
+            raise ValueError(f"the token (--token-file, JUDGE_TOKEN) is at least "
+                             f"{MIN_TOKEN} characters of A-Z a-z 0-9 - _ . ~")
         if token is None and not is_loopback(bind):
             token = secrets.token_urlsafe(TOKEN_BYTES)
         return cls(hosts=frozenset(hosts), token=token)

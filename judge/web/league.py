@@ -10,9 +10,11 @@ bot's source: the pages show names, labels and games only.
 
 from __future__ import annotations
 
+import asyncio
 import bisect
 import hmac
 import math
+import sqlite3
 import tempfile
 import threading
 import time
@@ -44,6 +46,15 @@ FILE_NAME = r"[A-Za-z0-9_][A-Za-z0-9_-]{0,63}\.[A-Za-z0-9]{1,8}"
 FRESH_SECONDS = 1.0
 #: the latest games listed under the leaderboard
 RECENT = 20
+#: uploads of one contestant under way at once: its versions are numbered in turn, and
+#: one token cannot keep the compilers busy
+UPLOADS_IN_FLIGHT = 1
+#: uploads of one contestant in a minute (each compiles a program); more: 429
+UPLOADS_PER_MINUTE = 6
+#: uploads compiled at once, every contestant's together: the league plays on the rest
+UPLOADS_AT_ONCE = 2
+#: what a contestant whose upload is under way is told to wait (seconds)
+UPLOAD_RETRY_SECONDS = 5
 
 
 def token_matches(plan: LeaguePlan, name: str, token: Any) -> bool:
@@ -162,25 +173,79 @@ class LeagueView:
                 self.cached = {k: v for k, v in self.cached.items() if k == "board"}
 
 
+class UploadTurns:
+    """Whose uploads may go on: at most `UPLOADS_IN_FLIGHT` of one contestant under way and
+    `UPLOADS_PER_MINUTE` in a minute, so that one token's flood is refused at once (429) and
+    leaves the others' uploads their turn."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self.lock = threading.Lock()
+        self.running: dict[str, int] = {}
+        self.recent: dict[str, list[float]] = {}
+
+    def take(self, name: str) -> None:
+        """Start an upload of `name`; a `WebError` 429 if it must wait."""
+        with self.lock:
+            now = self.clock()
+            times = [t for t in self.recent.get(name, []) if now - t < 60.0]
+            self.recent = {k: v for k, v in self.recent.items() if k == name or
+                           v and now - v[-1] < 60.0}  # forget who has not sent for a minute
+            if self.running.get(name, 0) >= UPLOADS_IN_FLIGHT:
+                raise WebError(429, f"an upload of {name} is under way: send the next once "
+                               "it is answered", retry_after=UPLOAD_RETRY_SECONDS)
+            if len(times) >= UPLOADS_PER_MINUTE:
+                wait = math.ceil(60.0 - (now - times[0]))
+                raise WebError(429, f"{name} has sent {UPLOADS_PER_MINUTE} uploads in the "
+                               f"last minute: try again in {wait} s", retry_after=max(1, wait))
+            self.recent[name] = [*times, now]
+            self.running[name] = self.running.get(name, 0) + 1
+
+    def give_back(self, name: str) -> None:
+        """End an upload of `name` (taken with `take`)."""
+        with self.lock:
+            self.running[name] -= 1
+            if not self.running[name]:
+                del self.running[name]
+
+
+def busy(exc: sqlite3.OperationalError) -> WebError:
+    """The answer to an upload when the league's database stayed busy past its wait."""
+    return WebError(503, f"the league's database is busy ({exc}): nothing was added, send "
+                    "it again", retry_after=UPLOAD_RETRY_SECONDS)
+
+
+def contestant(db: Path, data: dict[str, Any]) -> str:
+    """The contestant whose upload `data` is, if its token is theirs (else 403)."""
+    from judge.commands.league import league_of
+    from judge.commands.runs import open_store
+
+    name, token = data.get("name"), data.get("token")
+    if not isinstance(name, str):
+        raise WebError(400, "give name, token, filename and source, each a string")
+    try:
+        with open_store(str(db), must_exist=True, read_only=True) as store:
+            plan = league_of(store).plan
+    except sqlite3.OperationalError as exc:
+        raise busy(exc) from None
+    assert isinstance(plan, LeaguePlan)
+    if not token_matches(plan, name, token):  # an unknown name too: nothing to learn
+        raise WebError(403, "the token is not this contestant's")
+    return name
+
+
 def upload(db: Path, data: dict[str, Any]) -> dict[str, Any]:
     """Add the uploaded source as `name`'s next version, if the token is `name`'s: checked
     (size, a known language by the file name's suffix, it compiles) and copied into the
     league as `judge league add` does; nothing is added when a check fails."""
     import re
 
-    from judge.commands.league import add_version, league_of
-    from judge.commands.runs import open_store
+    from judge.commands.league import add_version
 
-    name, token, filename, source = (data.get(k) for k in ("name", "token", "filename",
-                                                           "source"))
-    if not all(isinstance(v, str) for v in (name, filename, source)):
+    name = contestant(db, data)
+    filename, source = data.get("filename"), data.get("source")
+    if not isinstance(filename, str) or not isinstance(source, str):
         raise WebError(400, "give name, token, filename and source, each a string")
-    assert isinstance(name, str) and isinstance(filename, str) and isinstance(source, str)
-    with open_store(str(db), must_exist=True, read_only=True) as store:
-        plan = league_of(store).plan
-    assert isinstance(plan, LeaguePlan)
-    if not token_matches(plan, name, token):  # an unknown name too: nothing to learn
-        raise WebError(403, "the token is not this contestant's")
     raw = source.encode("utf-8", "surrogatepass")
     if len(raw) > MAX_SOURCE:
         raise WebError(413, f"the source is {len(raw)} bytes; at most {MAX_SOURCE}")
@@ -194,6 +259,12 @@ def upload(db: Path, data: dict[str, Any]) -> dict[str, Any]:
             added, retired = add_version(str(db), name, str(path), refuse_compile_error=True)
         except InputError as exc:
             raise WebError(422, str(exc)) from None
+        except sqlite3.OperationalError as exc:
+            raise busy(exc) from None
+        except OSError as exc:  # such as a compiler not started: too many processes now
+            raise WebError(503, f"the upload could not be compiled now ({exc.strerror or exc})"
+                           ": nothing was added, send it again",
+                           retry_after=UPLOAD_RETRY_SECONDS) from None
     return {"added": added.label, "retired": retired}
 
 
@@ -202,6 +273,8 @@ def league_routes(served: Served, page: Callable[..., Response],
     """The league's page and API, for `create_app` (`page` renders a template, `read_json`
     reads a request's JSON object up to a size)."""
     view = LeagueView(served.db) if served.db is not None else None
+    turns = UploadTurns()
+    compiling = asyncio.Semaphore(UPLOADS_AT_ONCE)
 
     def the_view() -> LeagueView:
         if view is None:
@@ -225,7 +298,13 @@ def league_routes(served: Served, page: Callable[..., Response],
         data = await read_json(request, MAX_UPLOAD)
         the_view()
         assert served.db is not None
-        done = await run_in_threadpool(upload, served.db, data)
+        name = await run_in_threadpool(contestant, served.db, data)
+        turns.take(name)
+        try:
+            async with compiling:
+                done = await run_in_threadpool(upload, served.db, data)
+        finally:
+            turns.give_back(name)
         return JSONResponse(done, status_code=201)
 
     return [Route("/league", league_page),

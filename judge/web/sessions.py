@@ -63,12 +63,14 @@ WORDS = {1: "win", 0: "draw", -1: "lose"}
 
 
 class WebError(Exception):
-    """A request the app refuses: `status` is the HTTP status, the message says why."""
+    """A request the app refuses: `status` is the HTTP status, the message says why, and
+    `retry_after`, if given, the seconds to wait before sending it again."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, retry_after: int | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        self.retry_after = retry_after
 
 
 @dataclass(frozen=True)
