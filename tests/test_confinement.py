@@ -1273,8 +1273,8 @@ def test_without_bwrap_reading_a_file_stamps_nothing_and_sys_is_out_of_view(
     mode = "none"
     # an access time (relatime: set when a file is read after it was last changed) or
     # /sys (every slot's cgroup counters, the machine's memory) would carry a value
-    # (not under /tmp, which the bot's own tmpfs covers)
-    folder = Path(tempfile.mkdtemp(dir="/var/lib", prefix="judge-test-atime-"))
+    # (not under /tmp, which the bot's own tmpfs covers; under /etc, which it may read)
+    folder = Path(tempfile.mkdtemp(dir="/etc", prefix="judge-test-atime-"))
     try:
         folder.chmod(0o755)
         probe = folder / "probe"
@@ -1283,7 +1283,11 @@ def test_without_bwrap_reading_a_file_stamps_nothing_and_sys_is_out_of_view(
         os.utime(probe, (1_000_000_000, 2_000_000_000))  # read since its last change: no
         attack = f"""
 open({str(probe)!r}).read()
-report(f"sys {{sorted(os.listdir('/sys')) if os.path.isdir('/sys') else []}}", True)
+try:
+    shown = sorted(os.listdir('/sys')) if os.path.isdir('/sys') else []
+except PermissionError:  # (nor may it list it)
+    shown = []
+report(f"sys {{shown}}", True)
 """
         record = play(write_bot(tmp_path / "bot", attack), mode)
         assert record.verdict.code == verdicts.OK, record.verdict
@@ -1520,3 +1524,27 @@ def test_a_bot_reads_no_page_map(mode: str, tmp_path: Path) -> None:
     assert record.verdict.code == verdicts.OK, (record.verdict, said(record))
     assert "NOT pagemap []" in said(record), said(record)
 
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_bot_reads_nothing_but_the_system_its_runtime_and_its_own_file(
+        mode: str, tmp_path: Path, secrets: dict[str, Path]) -> None:
+    # without bubblewrap too (its Landlock domain reads what bubblewrap would show): not
+    # another contestant's file, the database, the judge's cache or its sources, even with
+    # the judge's uid (an ordinary user's judge)
+    from judge.solvers.cache import cache_dir
+
+    needs_proc_allowlist(mode)
+    cache = cache_dir()
+    cache.mkdir(parents=True, exist_ok=True)
+    in_cache = cache / f"judge-test-{os.getpid()}"
+    in_cache.write_text("SECRET")
+    in_cache.chmod(0o644)
+    paths = [*map(str, secrets.values()), str(in_cache), str(ROOT / "README.md")]
+    bot = write_bot(tmp_path / "contestants" / "me", reading_attack(paths))
+    try:
+        record = play(bot, mode)
+    finally:
+        in_cache.unlink()
+    assert record.verdict.code == verdicts.OK, record.verdict
+    assert "GOT" not in said(record), said(record)
+    assert said(record).count("NOT read") == len(paths), said(record)
