@@ -69,10 +69,10 @@ def test_an_extra_argument_is_refused_under_the_commands_usage(tmp_path):
 # --- the tier's warnings ----------------------------------------------------------------------
 
 #: an ordinary user's tier with bubblewrap: three guarantees do not hold
-BWRAP = Tier("bwrap", uid=False, cgroups=False, helper=True)
+BWRAP = Tier("bwrap", uid=False, cgroups=False, helper=True, landlock=True)
 #: a tier that lacks one guarantee (fair CPU)
 ALL_BUT_FAIR = Tier("bwrap", uid=True, cgroups=True, helper=True, cgroup_version=1,
-                    cgroup_limits=True, fair=False)
+                    cgroup_limits=True, fair=False, landlock=True)
 
 
 @pytest.fixture

@@ -18,6 +18,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -907,8 +908,8 @@ def test_sigterm_leaves_no_work_dirs_and_no_bots(mode: str, tmp_path: Path) -> N
 def test_tier_is_reported_with_a_warning_per_missing_guarantee() -> None:
     weakest = Tier("none", uid=False, cgroups=False, helper=False)
     assert weakest.name == "none"
-    assert len(weakest.warnings()) == len(weakest.holds()) == 11
-    strongest = Tier("bwrap", uid=True, cgroups=True, helper=True, fair=True)
+    assert len(weakest.warnings()) == len(weakest.holds()) == 12
+    strongest = Tier("bwrap", uid=True, cgroups=True, helper=True, fair=True, landlock=True)
     assert strongest.name == "bwrap+uid+cgroups" and strongest.warnings() == []
     assert all(strongest.holds().values())
 
@@ -1151,9 +1152,10 @@ def test_a_game_finds_its_tmp_and_work_dir_fresh_whatever_the_slots_last_game_di
 
 
 
-#: every other process the bot can name: its ancestors (to the judge and beyond), and under
-#: bubblewrap every process of its PID namespace; for each, whether its memory opens for
-#: writing (a same-uid process that is dumpable would let the bot write code into it)
+#: every other process the bot can name: its ancestors (to the judge and beyond, as far as
+#: their /proc/PID/stat tells), and under bubblewrap every process of its PID namespace; for
+#: each, whether its memory opens for writing (a same-uid process that is dumpable would let
+#: the bot write code into it)
 WRITE_MEMORY = """
 def parent_of(pid):
     with open(f"/proc/{pid}/stat") as f:
@@ -1166,7 +1168,8 @@ while pid > 0:
         pid = parent_of(pid)
     except OSError:
         break
-names |= {int(p) for p in os.listdir("/proc") if p.isdigit()} if os.getpid() < 100 else set()
+# (its /proc lists nothing: every PID of a small namespace, tried by number)
+names |= set(range(1, me + 10)) if me < 100 else set()
 names.discard(me)
 report(f"names {sorted(names)}", False)
 for pid in sorted(names):
@@ -1188,22 +1191,26 @@ def test_no_process_the_bot_can_name_has_memory_it_can_write(mode: str,
     assert "GOT" not in text, text
 
 
-#: a bot that looks for the other bot of its game (the one whose command names
-#: "other.py") and tries to open its memory for writing
+#: a bot that tries to open for writing the memory of every process whose PID is near its
+#: own (the other bot of its game, started next to it, among them: its /proc lists no
+#: process to find it by), and names those that exist (refused, not missing)
 OPEN_THE_OTHER = """
-found = []
-for pid in (p for p in os.listdir("/proc") if p.isdigit()):
+import errno
+me = os.getpid()
+for pid in range(max(1, me - 1000), me + 1000):
+    if pid == me:
+        continue
     try:
-        with open(f"/proc/{pid}/cmdline", "rb") as fh:
-            if b"other.py" in fh.read():
-                found.append(pid)
-    except OSError:
+        open(f"/proc/{pid}/mem", "r+b").close()
+        report(f"open the memory of {pid}", True)
+    except FileNotFoundError:
         pass
-report(f"found {found}", bool(found))
-for pid in found:
-    attempt(f"open the memory of the other bot {pid}",
-            lambda pid=pid: open(f"/proc/{pid}/mem", "r+b").close())
+    except OSError as exc:
+        report(f"open the memory of {pid} ({errno.errorcode[exc.errno]})", False)
 """
+
+#: the other bot: it says its PID
+SAYS_ITS_PID = 'report(f"pid {os.getpid()}", True)'
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -1215,13 +1222,14 @@ def test_a_bot_cannot_open_the_memory_of_the_bot_it_plays(mode: str, tmp_path: P
     if mode == "none" and os.geteuid() != 0 and landlock_abi() < 1:
         pytest.skip("without Landlock, two bots of the same uid reach each other")
     attacker = BotPlayer(write_bot(tmp_path / "a", OPEN_THE_OTHER), LIMITS, mode)
-    other = BotPlayer(write_bot(tmp_path / "b", "pass", name="other.py"), LIMITS, mode)
+    other = BotPlayer(write_bot(tmp_path / "b", SAYS_ITS_PID, name="other.py"), LIMITS, mode)
     record = play_game(GAME, [attacker, other], GAME.start(), LIMITS)
     assert record.verdict.code == verdicts.OK, record.verdict
     text = said(record)
     assert "GOT open the memory" not in text, text
-    if mode == "none":  # (under bubblewrap it is in another PID namespace: not found)
-        assert "GOT found" in text, text
+    if mode == "none":  # (under bubblewrap it is in another PID namespace: not there)
+        other_pid = (record.stderr[1] or "").split("GOT pid ")[1].split()[0]
+        assert f"NOT open the memory of {other_pid} " in text, text
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -1271,8 +1279,8 @@ def test_without_bwrap_reading_a_file_stamps_nothing_and_sys_is_out_of_view(
     mode = "none"
     # an access time (relatime: set when a file is read after it was last changed) or
     # /sys (every slot's cgroup counters, the machine's memory) would carry a value
-    # (not under /tmp, which the bot's own tmpfs covers)
-    folder = Path(tempfile.mkdtemp(dir="/var/lib", prefix="judge-test-atime-"))
+    # (not under /tmp, which the bot's own tmpfs covers; under /etc, which it may read)
+    folder = Path(tempfile.mkdtemp(dir="/etc", prefix="judge-test-atime-"))
     try:
         folder.chmod(0o755)
         probe = folder / "probe"
@@ -1281,7 +1289,11 @@ def test_without_bwrap_reading_a_file_stamps_nothing_and_sys_is_out_of_view(
         os.utime(probe, (1_000_000_000, 2_000_000_000))  # read since its last change: no
         attack = f"""
 open({str(probe)!r}).read()
-report(f"sys {{sorted(os.listdir('/sys')) if os.path.isdir('/sys') else []}}", True)
+try:
+    shown = sorted(os.listdir('/sys')) if os.path.isdir('/sys') else []
+except PermissionError:  # (nor may it list it)
+    shown = []
+report(f"sys {{shown}}", True)
 """
         record = play(write_bot(tmp_path / "bot", attack), mode)
         assert record.verdict.code == verdicts.OK, record.verdict
@@ -1289,3 +1301,256 @@ report(f"sys {{sorted(os.listdir('/sys')) if os.path.isdir('/sys') else []}}", T
         assert "GOT sys []" in said(record), said(record)
     finally:
         remove_tree(folder)
+
+
+# --- /proc: only what the runtimes read -----------------------------------------------------
+
+#: the files of its own /proc/PID that a bot may open for reading (docs/sandbox.md says which
+#: runtime reads each): every other file of /proc, its own and other processes', is refused
+PROC_ALLOWED = {"/proc/self/maps", "/proc/self/cgroup", "/proc/self/mountinfo"}
+
+#: a C bot that first tries to open for reading every file of /proc it can list, and every
+#: name that a /proc, a process's and a thread's folder has here (given as NAMES: it may
+#: list nothing), under /proc, its own (self, thread-self), its parent's and PID 1's; it
+#: reports each one it opened (GOT OPEN: a file of /proc, not what a link such as exe or
+#: fd/N leads to) and each folder it listed (GOT LIST)
+PROC_WALKER = r"""
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <linux/magic.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+static const char *NAMES[] = {NAMES_HERE 0};
+
+static void walk(const char *path, int depth) {
+    struct stat st;
+    if (lstat(path, &st) || S_ISLNK(st.st_mode)) {
+        /* (a link to a file of its own that is not /proc's, as exe and fd/N: not counted) */
+        int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+        struct statfs fs;
+        if (fd >= 0 && !fstat(fd, &st) && !S_ISDIR(st.st_mode) && !fstatfs(fd, &fs) &&
+            fs.f_type == PROC_SUPER_MAGIC)
+            fprintf(stderr, "GOT OPEN %s\n", path);
+        if (fd >= 0) close(fd);
+        return;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+        if (fd >= 0) {
+            fprintf(stderr, "GOT OPEN %s\n", path);
+            close(fd);
+        }
+        return;
+    }
+    DIR *dir = opendir(path);
+    if (!dir) return;
+    fprintf(stderr, "GOT LIST %s\n", path);
+    struct dirent *ent;
+    while (depth < 2 && (ent = readdir(dir))) {
+        if (!strcmp(ent->d_name, ".") || !strcmp(ent->d_name, "..")) continue;
+        char sub[512];
+        snprintf(sub, sizeof sub, "%s/%s", path, ent->d_name);
+        walk(sub, depth + 1);
+    }
+    closedir(dir);
+}
+
+static void walk_proc(void) {
+    char base[4][64], path[512];
+    snprintf(base[0], 64, "/proc/self");
+    snprintf(base[1], 64, "/proc/thread-self");
+    snprintf(base[2], 64, "/proc/%d", (int)getppid());
+    snprintf(base[3], 64, "/proc/1");
+    fprintf(stderr, "GOT PID %d %d\n", (int)getpid(), (int)getppid());
+    walk("/proc", 0);
+    for (int k = 0; NAMES[k]; k++) {
+        snprintf(path, sizeof path, "/proc/%s", NAMES[k]);
+        walk(path, 1);
+        for (int b = 0; b < 4; b++) {
+            snprintf(path, sizeof path, "%s/%s", base[b], NAMES[k]);
+            walk(path, 1);
+        }
+    }
+    fprintf(stderr, "GOT DONE\n");
+    fflush(stderr);
+}
+"""
+
+
+def proc_names() -> list[str]:
+    """Every name that /proc, a process's folder and a thread's folder hold here (and the
+    first descriptors' entries), as the walker's NAMES."""
+    names = set(os.listdir("/proc"))
+    names |= set(os.listdir("/proc/self")) | set(os.listdir("/proc/thread-self"))
+    names |= {f"{folder}/{fd}" for folder in ("fd", "fdinfo") for fd in range(5)}
+    return sorted(name for name in names if not name.isdigit())
+
+
+def proc_walker(folder: Path) -> Path:
+    """The C first-pit bot that first walks /proc (`PROC_WALKER`)."""
+    source = (BOTS / "first_pit.c").read_text()
+    main = "int main(void) {\n"
+    names = "".join(f'"{name}", ' for name in proc_names())
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "walker.c"
+    path.write_text(PROC_WALKER.replace("NAMES_HERE", names)
+                    + source.replace(main, main + "    walk_proc();\n"))
+    return path
+
+
+def needs_proc_allowlist(mode: str) -> None:
+    """Skips where the tier does not hold the /proc allowlist: no exec helper, or no
+    Landlock in the kernel."""
+    from judge.sandbox.exec_helper import helper_path
+    from judge.sandbox.tiers import landlock_abi
+
+    if helper_path() is None:
+        pytest.skip("the /proc allowlist is the exec helper's (no C compiler here)")
+    if landlock_abi() < 1:
+        pytest.skip("the /proc allowlist is a Landlock domain's (none in this kernel)")
+
+
+def opened(record: GameRecord) -> tuple[set[str], set[str]]:
+    """What the walker opened and listed, its own PID's and thread's folders named as
+    /proc/self and /proc/thread-self."""
+    text = said(record)
+    assert "GOT DONE" in text, text[-2000:]
+    pid, parent = seen_line(record, "PID").split()
+    own = {f"/proc/{pid}/task/{pid}/": "/proc/thread-self/", f"/proc/self/task/{pid}/":
+           "/proc/thread-self/", f"/proc/{pid}/": "/proc/self/"}
+
+    def named(path: str) -> str:
+        for prefix, name in own.items():
+            if (path + "/").startswith(prefix):
+                return (name + path[len(prefix):]).rstrip("/")
+        return path
+
+    found: dict[str, set[str]] = {"OPEN": set(), "LIST": set()}
+    for line in text.splitlines():
+        kind, _, path = line.removeprefix("GOT ").partition(" ")
+        if line.startswith("GOT ") and kind in found:
+            found[kind].add(named(path))
+    return found["OPEN"], found["LIST"]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_bot_opens_only_the_allowlisted_files_of_its_own_proc(
+        mode: str, tmp_path: Path) -> None:
+    # (its page map, fdinfo, memory and every other process's files are out of reach:
+    # each carried a channel between bots, docs/sandbox.md)
+    needs_proc_allowlist(mode)
+    limits = replace(LIMITS, stderr_bytes=1 << 20, first_move_seconds=20.0)
+    record = play(proc_walker(tmp_path / "bot"), mode, limits)
+    assert record.verdict.code == verdicts.OK, (record.verdict, said(record)[-2000:])
+    files, folders = opened(record)
+    assert files == PROC_ALLOWED, sorted(files ^ PROC_ALLOWED)[:50]
+    assert folders == set(), sorted(folders)[:50]
+
+
+#: a bot that makes an eventfd and looks for its eventfd-id (a number from one allocator of
+#: the whole machine: a bot that holds a pattern of them tells it to another playing at once)
+#: in every fdinfo that names it: its own, its thread's, and its forked child's
+EVENTFD_READER = """
+import json, threading
+fd = os.eventfd(0)
+def ids(extra=()):
+    found = []
+    for base in ("/proc/self", "/proc/thread-self", f"/proc/{os.getpid()}",
+                 f"/proc/self/task/{threading.get_native_id()}", *extra):
+        try:
+            with open(f"{base}/fdinfo/{fd}") as fh:
+                found += [line.strip() for line in fh if line.startswith("eventfd-id")]
+        except OSError:
+            pass
+    return found
+seen = ids()
+thread = threading.Thread(target=lambda: seen.extend(ids()))
+thread.start()
+thread.join()
+read_end, write_end = os.pipe()
+child = os.fork()
+if child == 0:
+    os.write(write_end, json.dumps(ids([f"/proc/{os.getppid()}"])).encode())
+    os._exit(0)
+os.close(write_end)
+os.waitpid(child, 0)
+seen += json.loads(os.read(read_end, 1 << 16) or b"[]")
+report(f"eventfd-id {seen}", bool(seen))
+"""
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_bot_reads_no_eventfd_id(mode: str, tmp_path: Path) -> None:
+    needs_proc_allowlist(mode)
+    record = play(write_bot(tmp_path / "bot", EVENTFD_READER), mode)
+    assert record.verdict.code == verdicts.OK, (record.verdict, said(record))
+    assert "NOT eventfd-id []" in said(record), said(record)
+
+
+#: a bot that reads the entry of one of its pages in its page map (whose present bit says
+#: which pages of a shared file fault-around mapped: what is in the page cache), from
+#: itself, a thread and a forked child
+PAGEMAP_READER = """
+import threading
+def entries(extra=()):
+    found = []
+    for base in ("/proc/self", "/proc/thread-self", f"/proc/{os.getpid()}",
+                 f"/proc/self/task/{threading.get_native_id()}", *extra):
+        try:
+            with open(f"{base}/pagemap", "rb") as fh:
+                fh.seek(8 * (id(found) // 4096))
+                found.append(fh.read(8).hex())
+        except OSError:
+            pass
+    return found
+seen = entries()
+thread = threading.Thread(target=lambda: seen.extend(entries()))
+thread.start()
+thread.join()
+read_end, write_end = os.pipe()
+child = os.fork()
+if child == 0:
+    os.write(write_end, " ".join(entries([f"/proc/{os.getppid()}"])).encode())
+    os._exit(0)
+os.close(write_end)
+os.waitpid(child, 0)
+seen += os.read(read_end, 1 << 16).decode().split()
+report(f"pagemap {seen}", bool(seen))
+"""
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_bot_reads_no_page_map(mode: str, tmp_path: Path) -> None:
+    needs_proc_allowlist(mode)
+    record = play(write_bot(tmp_path / "bot", PAGEMAP_READER), mode)
+    assert record.verdict.code == verdicts.OK, (record.verdict, said(record))
+    assert "NOT pagemap []" in said(record), said(record)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_bot_reads_nothing_but_the_system_its_runtime_and_its_own_file(
+        mode: str, tmp_path: Path, secrets: dict[str, Path]) -> None:
+    # without bubblewrap too (its Landlock domain reads what bubblewrap would show): not
+    # another contestant's file, the database, the judge's cache or its sources, even with
+    # the judge's uid (an ordinary user's judge)
+    from judge.solvers.cache import cache_dir
+
+    needs_proc_allowlist(mode)
+    cache = cache_dir()
+    cache.mkdir(parents=True, exist_ok=True)
+    in_cache = cache / f"judge-test-{os.getpid()}"
+    in_cache.write_text("SECRET")
+    in_cache.chmod(0o644)
+    paths = [*map(str, secrets.values()), str(in_cache), str(ROOT / "README.md")]
+    bot = write_bot(tmp_path / "contestants" / "me", reading_attack(paths))
+    try:
+        record = play(bot, mode)
+    finally:
+        in_cache.unlink()
+    assert record.verdict.code == verdicts.OK, record.verdict
+    assert "GOT" not in said(record), said(record)
+    assert said(record).count("NOT read") == len(paths), said(record)

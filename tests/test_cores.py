@@ -13,6 +13,7 @@ from test_hostile import STANDALONE, copy_bot
 from judge import backends
 from judge.backends import LocalPool
 from judge.playing import OPTIMAL, GameSpec, Setup
+from judge.records import PlayedGame
 from judge.sandbox import Limits
 from judge.sandbox.context import sandbox_context
 
@@ -32,7 +33,20 @@ def bot_cores(jobs: int, bots: int = 1) -> list[tuple[list[int], str]]:
     setup = Setup(game="ioiwari", rules="", limits=Limits(), sandbox="none")
     seats = (bot, bot) if bots == 2 else (bot, OPTIMAL)
     specs = [GameSpec(key=start, players=seats, start=start) for start in STARTS]
-    records = [record for _, record in LocalPool(jobs).play(setup, specs)]
+    play_spec = backends.play_spec
+
+    def said_where(setup: Setup, spec: GameSpec) -> PlayedGame:
+        # (the process that played it says so: the bot may not look at its launcher's parent)
+        record = play_spec(setup, spec)
+        return record._replace(stderr=tuple(
+            None if said is None else f"{said.rstrip()} worker {os.getpid()}"
+            for said in record.stderr))
+
+    backends.play_spec = said_where
+    try:
+        records = [record for _, record in LocalPool(jobs).play(setup, specs)]
+    finally:
+        backends.play_spec = play_spec
     assert [r.verdict.code for r in records] == ["ok"] * len(STARTS)
     words = [said.split() for r in records for said in r.stderr if said is not None]
     return [([int(c) for c in w[1:w.index("worker")]], w[-1]) for w in words]

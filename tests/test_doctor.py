@@ -116,7 +116,7 @@ def test_an_ordinary_user_is_told_to_run_the_judge_as_root(monkeypatch):
 
 def test_where_every_guarantee_holds_there_is_nothing_to_do(monkeypatch):
     best = Tier("bwrap", uid=True, cgroups=True, helper=True, cgroup_version=2,
-                cgroup_limits=True, fair=True)
+                cgroup_limits=True, fair=True, landlock=True)
     monkeypatch.setattr("judge.sandbox.tiers.tier_for", lambda mode: best)
     report = doctor.examine(Table())
     assert report.command is None

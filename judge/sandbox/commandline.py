@@ -314,6 +314,16 @@ def _bwrap_options(shown: tuple[Path, ...], disk_bytes: int
     return (*argv, *_system_binds()), etc, tuple(after)
 
 
+def readable_without_bwrap(program: Program) -> list[str]:
+    """What a bot may read without bubblewrap (its Landlock domain's, beside its folders and
+    devices): the system's folders, /etc and its program's paths, as bubblewrap shows them;
+    not the judge's files, database, cache or other bots' files. The whole of /etc: where a
+    file bubblewrap does not show is missing, here it would be refused, and some programs
+    stop at that (Node.js at /etc/ssl/openssl.cnf)."""
+    return list(dict.fromkeys([*SYSTEM_DIRS, "/etc",
+                               *(str(path) for path in program.shown_paths())]))
+
+
 #: the devices a bot may open for writing without bubblewrap (its Landlock domain's): not
 #: the machine's terminals (`/dev/pts`, `/dev/ptmx`: a user's terminal, and pty numbers
 #: that another bot reads), nor `/proc` (another process of its uid)
@@ -686,6 +696,8 @@ def plan(program: Program, limits: Limits, tier: Tier, slot: Slot | None,
         env = {**base_env, "HOME": cwd, "TMPDIR": cwd, **(env or {})}
         # its own folders (as an ordinary user, not the shared /tmp or /dev/shm) and devices
         inner.writable = [cwd, *(shared_temps() if boxed else ()), *WRITABLE_DEVICES]
+        # and reads only what bubblewrap would show it: the system, its runtime, its file
+        inner.readable = readable_without_bwrap(program)
         if helper is not None:
             inner.parent = os.getpid()
             if boxed:  # its own namespaces, tmpfs mounts, and what it must not see covered

@@ -151,6 +151,9 @@ class ExecOptions:
     seccomp: bool = False
     #: a Landlock domain of the bot's own, writing only beneath these paths (-W)
     writable: list[str] = field(default_factory=list)
+    #: in that domain, reading only beneath these paths and `writable` (-V; none: beneath
+    #: every entry of / but /proc), and its own /proc files that runtimes read
+    readable: list[str] = field(default_factory=list)
     #: the folder to start in (-d)
     chdir: str | None = None
 
@@ -185,5 +188,6 @@ class ExecOptions:
         each("-u", [self.uid])
         flag("-s", self.seccomp)
         each("-W", self.writable)
+        each("-V", self.readable)
         each("-d", [self.chdir])
         return out

@@ -140,6 +140,8 @@ GUARANTEES = (
     ("fair", "it cannot take CPU from its opponent or a neighbour: its CPUs fixed, one CPU "
              "for all its processes, stopped while an opponent bot thinks"),
     ("cluster", "it cannot reach the cluster's scheduler or workers (no network)"),
+    ("proc", "its /proc shows only the files of its own process that runtimes read: no page "
+             "map, fdinfo or memory, no other process's files"),
 )
 
 
@@ -158,6 +160,7 @@ HOW = {
     "fair": "run the judge as root where cgroups with the cpu and cpuset controllers can be "
             "created",
     "cluster": "install bubblewrap or run the judge as root",
+    "proc": "install a C compiler, on Linux 5.13 or later with Landlock enabled",
 }
 
 
@@ -180,6 +183,9 @@ class Tier:
     cgroup_limits: bool = True
     #: the slot's cgroups also fix its CPUs and bound it to one CPU
     fair: bool = False
+    #: the kernel has Landlock: the helper gives each bot a domain of its own (writes in
+    #: its folders only, /proc by allowlist)
+    landlock: bool = False
 
     @property
     def name(self) -> str:
@@ -209,6 +215,7 @@ class Tier:
             "apart": own_state,
             "fair": self.cgroups and self.fair,
             "cluster": own_network,
+            "proc": self.helper and self.landlock,
         }
 
     def warnings(self) -> list[str]:
@@ -235,7 +242,8 @@ def tier_for(mode: str) -> Tier:
         raise InputError("as root, bots run under a uid of their own, set by the judge's exec "
                          "helper, which needs a C compiler: install gcc")
     cgroups = cgroups_here() if root else None
+    landlock = helper and landlock_abi() >= 1
     if cgroups is None:
-        return Tier(sandbox, root, False, helper)
+        return Tier(sandbox, root, False, helper, landlock=landlock)
     return Tier(sandbox, root, True, helper, cgroups.version,
-                cgroups.counts_memory and cgroups.counts_pids, cgroups.fair_cpu)
+                cgroups.counts_memory and cgroups.counts_pids, cgroups.fair_cpu, landlock)

@@ -50,8 +50,10 @@ void answer_notice(int listener);
 void print_calls(void);
 
 /* ---- landlock.c ---- */
-/* a Landlock domain of the bot's own: writes only beneath `writable` (no-op without it) */
-void landlock_bot(char **writable, int count);
+/* a Landlock domain of the bot's own: writes only beneath `writable`, reads only beneath
+   them and `readable` (or, with none given, every entry of / but /proc) and the files of
+   its own /proc that runtimes read (no-op without Landlock) */
+void landlock_bot(char **writable, int count, char **readable, int nreadable);
 
 /* ---- helper.c ---- */
 /* set up and exec one bot (or stay as its reaper) as the options in `argv` say */

@@ -194,6 +194,8 @@ struct bot {
     const char *chdir_to;
     char **writable;
     int nwritable;
+    char **readable;
+    int nreadable;
     /* where the bot's side sends the reaper the filter's listener (-1: no reaper) */
     int notice_sock;
 };
@@ -233,7 +235,7 @@ static int become_bot(struct bot *b) {
     }
     if (b->nwritable) {  /* (no new privileges first, as Landlock needs it) */
         if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)) die("no_new_privs", NULL);
-        landlock_bot(b->writable, b->nwritable);
+        landlock_bot(b->writable, b->nwritable, b->readable, b->nreadable);
     }
     if (b->seccomp) {
         int listener = filter_calls(b->notice_sock >= 0);
@@ -287,8 +289,8 @@ int helper(int argc, char **argv) {
     long ppid = -1, uid = -1, work_size = 0;
     int cgroups[MAX_ITEMS], ncg = 0, resets[MAX_ITEMS], nreset = 0, nkeep = 0, ncover = 0, nlim = 0, seccomp = 0;
     char *keep[MAX_ITEMS], *cover[MAX_ITEMS], *own[MAX_ITEMS], *work = NULL, *chdir_to = NULL;
-    char *temp[MAX_ITEMS], *files_from = NULL, *writable[MAX_ITEMS];
-    int nwritable = 0, nremount = 0, drop_caps = 0;
+    char *temp[MAX_ITEMS], *files_from = NULL, *writable[MAX_ITEMS], *readable[MAX_ITEMS];
+    int nwritable = 0, nreadable = 0, nremount = 0, drop_caps = 0;
     long inodes = 0;
     char *remount[MAX_ITEMS];
     int nown = 0, status_fd = -1, ntemp = 0, new_ipc = 0, reaper = 0, pids_only = 0;
@@ -312,6 +314,7 @@ int helper(int argc, char **argv) {
         case 'K': if (ncover < MAX_ITEMS) cover[ncover++] = val; break;
         case 'T': if (ntemp < MAX_ITEMS) temp[ntemp++] = val; break;
         case 'W': if (nwritable < MAX_ITEMS) writable[nwritable++] = val; break;
+        case 'V': if (nreadable < MAX_ITEMS) readable[nreadable++] = val; break;
         case 'f': files_from = val; break;
         case 'I': inodes = atol(val); break;
         case 'n': if (nremount < MAX_ITEMS) remount[nremount++] = val; break;
@@ -331,7 +334,8 @@ int helper(int argc, char **argv) {
     }
     if (i + 1 >= argc) { errno = EINVAL; die("no command", NULL); }
     struct bot bot = {argv + i + 1, uid, ppid, ncg, nlim, nown, nreset, seccomp, status_fd,
-                      cgroups, resets, lims, own, chdir_to, writable, nwritable, notice_fd};
+                      cgroups, resets, lims, own, chdir_to, writable, nwritable, readable,
+                      nreadable, notice_fd};
 
     if (mnt_fd >= 0) {  /* (its root and working folder are then the namespace's root) */
         if (setns(mnt_fd, CLONE_NEWNS)) die("setns", "mount namespace");

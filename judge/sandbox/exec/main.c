@@ -37,7 +37,11 @@
  *   -R             the same without the report (around bwrap, whose PID 1 outlives it)
  *   -u UID         drop every group and become UID (gid UID), losing all capabilities
  *   -W PATH        (repeated) a Landlock domain of the bot's own, where it may write only
- *                  beneath these paths (where the kernel has Landlock)
+ *                  beneath these paths (where the kernel has Landlock), and read only
+ *                  beneath them, beneath every entry of / but /proc, and the files of its
+ *                  own /proc that runtimes read
+ *   -V PATH        (repeated, with -W) read only beneath these paths (and -W's, and its
+ *                  own /proc files), not beneath every entry of /
  *   -s             no new privileges and the system call filter of seccomp.c: an
  *                  allowlist (any call not listed is refused with ENOSYS), some calls
  *                  only with certain arguments (no socket but a local pair, no
