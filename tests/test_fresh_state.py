@@ -34,7 +34,7 @@ from test_hostile import FirstPit
 from judge import verdicts
 from judge.players.bot import BotPlayer
 from judge.referee import GameRecord, play_game
-from judge.sandbox import Limits
+from judge.sandbox import Limits, tier_for
 from judge.sandbox.context import SLOTS_PER_PROCESS, sandbox_context
 from judge.sandbox.exec_helper import helper_path
 
@@ -137,7 +137,20 @@ def loopback():  # (asked of the routing netlink: its /proc/self/net is not to b
                 if name == b"lo" and stats:
                     return [stats[2], stats[3]]
                 at += (size + 3) & ~3
-tell("LO", loopback())  # bytes received, sent
+def loopback_from_proc():  # (where the routing netlink is refused)
+    with open("/proc/self/net/dev") as links:
+        for line in links:
+            name, _, figures = line.partition(":")
+            if name.strip() == "lo":
+                return [int(figures.split()[0]), int(figures.split()[8])]
+def read():
+    for way in (loopback, loopback_from_proc):
+        try:
+            return way()
+        except OSError:
+            pass
+    return None  # (neither: no bot reads the counters)
+tell("LO", read())  # bytes received, sent
 """
 
 
@@ -149,6 +162,10 @@ def test_loopback_byte_counters_do_not_carry_a_value_to_the_next_bot(
     writer = contestant(tmp_path / "writer", LO_WRITER)
     reader = contestant(tmp_path / "reader", LO_READER)
     found, _ = findings(mode, writer, reader, "LO")
+    if tier_for(mode).holds()["proc"]:
+        # no routing netlink and no /proc/self/net: no bot reads the counters at all
+        assert all(seen == "null" for seens in found.values() for seen in seens), found
+        return
     assert "null" not in found[0], found  # (the counters were read)
     assert_blind(found)
 
@@ -555,7 +572,7 @@ from judge.games.ioiwari import Ioiwari
 from judge.players.base import Player
 from judge.players.bot import BotPlayer
 from judge.referee import play_game
-from judge.sandbox import Limits
+from judge.sandbox import Limits, tier_for
 
 class FirstPit(Player):
     name = "first-pit"
