@@ -10,6 +10,7 @@ Tests of a guarantee that a tier does not give are skipped where that tier is th
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -1063,10 +1064,10 @@ time.sleep(0.2)
     player = BotPlayer(write_bot(tmp_path / "a", attack), LIMITS, mode)
     record = play_game(GAME, [player, FirstPit()], GAME.start(), LIMITS)
     first, starter = sandbox_context().last_slot, player.pgid
-    daemon = int(said(record).split("GOT daemon ")[1].split()[0])  # its pid in the judge's view
-    if mode == "bwrap":  # (a pid of the bot's own namespace): the slot's members instead
-        daemon = -1
-    assert daemon == -1 or dying(daemon)
+    assert "GOT daemon " in said(record), said(record)
+    # (its pid is one of the game's own PID namespace): the slot's processes instead
+    left = first.members()
+    assert [pid for pid in left if not dying(pid)] == [], left
     plain = BotPlayer(write_bot(tmp_path / "b", "pass"), LIMITS, mode)
     play_game(GAME, [plain, FirstPit()], GAME.start(), LIMITS)
     assert sandbox_context().last_slot is not first
@@ -1074,7 +1075,7 @@ time.sleep(0.2)
     assert sandbox_context().last_slot is first
     with pytest.raises(ChildProcessError):  # the first game's starter was reaped
         os.waitpid(starter, os.WNOHANG)
-    assert daemon == -1 or not os.path.exists(f"/proc/{daemon}")
+    assert [pid for pid in left if os.path.exists(f"/proc/{pid}")] == [], left
 
 
 LOOK = """
@@ -1214,8 +1215,99 @@ def test_a_bot_cannot_open_the_memory_of_the_bot_it_plays(mode: str, tmp_path: P
     assert record.verdict.code == verdicts.OK, record.verdict
     text = said(record)
     assert "GOT open the memory" not in text, text
-    if mode == "none":  # (under bubblewrap it is in another PID namespace: not found)
-        assert "GOT found" in text, text
+    if mode == "none" and os.geteuid() != 0:  # (under bubblewrap, or as root, it is in
+        assert "GOT found" in text, text      # another PID namespace: not found)
+
+
+#: a bot that names itself and a child of its own (PR_SET_NAME: what /proc/PID/comm shows),
+#: then plays while they keep the names
+NAMER = """
+import ctypes
+libc = ctypes.CDLL(None, use_errno=True)
+def name(word):
+    if libc.prctl(15, word.encode(), 0, 0, 0):
+        report(f"name {word} (errno {ctypes.get_errno()})", False)
+if os.fork() == 0:
+    name("jx-kid-7e21")
+    time.sleep(60)
+    os._exit(0)
+name("jx-bot-5c3a")
+"""
+
+#: a bot that lists every process its /proc shows, with its comm and command line
+LISTER = """
+for pid in sorted((p for p in os.listdir("/proc") if p.isdigit()), key=int):
+    try:
+        with open(f"/proc/{pid}/comm", "rb") as fh:
+            comm = fh.read().strip()
+        with open(f"/proc/{pid}/cmdline", "rb") as fh:
+            line = fh.read().replace(b"\\0", b" ").strip()
+    except OSError:
+        continue
+    print("SAW", pid, comm.hex(), line.hex(), file=sys.stderr, flush=True)
+"""
+
+
+def processes_seen(tmp_path: Path, mode: str) -> tuple[list[tuple[int, bytes, bytes]], str]:
+    """One game of a bot that names itself and its child (first) against one that lists
+    every process it sees (second, so after the names are set): what the second saw (pid,
+    comm, command line), and its helper's path."""
+    from judge.sandbox.exec_helper import helper_path
+
+    limits = dataclasses.replace(LIMITS, stderr_bytes=1 << 20)  # (all it lists)
+    namer = BotPlayer(write_bot(tmp_path / "a", NAMER, name="namer.py"), limits, mode)
+    lister = BotPlayer(write_bot(tmp_path / "b", LISTER, name="lister.py"), limits, mode)
+    try:
+        record = play_game(GAME, [namer, lister], GAME.start(), limits)
+    finally:
+        sandbox_context().close()
+    assert record.verdict.code == verdicts.OK, record.verdict
+    assert "NOT" not in (record.stderr[0] or ""), record.stderr[0]
+    seen = []
+    for line in (record.stderr[1] or "").splitlines():
+        if line.startswith("SAW "):
+            pid, comm, command = line.split(" ")[1:]
+            seen.append((int(pid), bytes.fromhex(comm), bytes.fromhex(command)))
+    return seen, helper_path() or "judge-exec"
+
+
+#: the same game in a judge of its own without cgroups (`none+uid`), as JSON
+SEEN_WITHOUT_CGROUPS = """
+import json, pathlib, sys
+import test_confinement
+seen, helper = test_confinement.processes_seen(pathlib.Path(sys.argv[1]), sys.argv[2])
+print(json.dumps([helper, [[pid, comm.hex(), command.hex()] for pid, comm, command in seen]]))
+"""
+
+
+@pytest.mark.needs_root("a PID namespace per game is a root judge's")
+@pytest.mark.parametrize("cgroups", ["auto", "off"])
+@pytest.mark.parametrize("mode", MODES)
+def test_a_bot_sees_no_process_but_its_own_games(mode: str, cgroups: str,
+                                                 tmp_path: Path) -> None:
+    # without a PID namespace the other bot's names (16 bytes a process, set at will) and
+    # the judge's command line were there to read: each bot now has a PID namespace of its
+    # own, the helper its PID 1, and a /proc of that namespace
+    if cgroups == "auto":
+        seen, helper = processes_seen(tmp_path, mode)
+    else:
+        env = {**os.environ, "JUDGE_CGROUPS": "off",
+               "PYTHONPATH": os.pathsep.join([str(Path(__file__).parent), str(ROOT)])}
+        ran = subprocess.run([sys.executable, "-c", SEEN_WITHOUT_CGROUPS, str(tmp_path), mode],
+                             capture_output=True, text=True, env=env, timeout=300)
+        assert ran.returncode == 0, ran.stderr[-3000:]
+        helper, listed = json.loads(ran.stdout.splitlines()[-1])
+        seen = [(pid, bytes.fromhex(comm), bytes.fromhex(command))
+                for pid, comm, command in listed]
+    names = {comm for _, comm, _ in seen}
+    assert b"jx-bot-5c3a" not in names and b"jx-kid-7e21" not in names, seen
+    # only itself and its PID 1 (the helper, which started it)
+    assert any(b"lister.py" in command for _, _, command in seen), seen
+    strangers = [(pid, comm, command) for pid, comm, command in seen
+                 if b"lister.py" not in command and not command.startswith(helper.encode())
+                 and not command.startswith(b"/proc/self/fd/")]
+    assert strangers == [], (strangers, helper)
+    assert len(seen) <= 2, seen
 
 
 @pytest.mark.parametrize("mode", MODES)
