@@ -14,6 +14,7 @@ import dataclasses
 import hashlib
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -1308,6 +1309,75 @@ def test_a_bot_sees_no_process_but_its_own_games(mode: str, cgroups: str,
                  and not command.startswith(b"/proc/self/fd/")]
     assert strangers == [], (strangers, helper)
     assert len(seen) <= 2, seen
+
+
+#: a league's bot that reads another contestant's copied source and the league's database,
+#: and lists the league's folder (the paths are put in by the test)
+LEAGUE_SNOOP = """
+for what, path in (("the other's source", OTHER), ("the database", DB)):
+    attempt("read " + what, lambda path=path: open(path, "rb").read(1))
+shown = sorted(os.listdir(FOLDER)) if os.path.isdir(FOLDER) else None
+report(f"the league's folder holds {shown}", False)
+"""
+
+
+@pytest.mark.needs_root("a league's folder is kept from bots by their uid as root")
+@pytest.mark.parametrize("cgroups", ["auto", "off"])
+@pytest.mark.parametrize("mode", MODES)
+def test_a_league_bot_cannot_read_the_other_contestants_source_or_the_database(
+        mode: str, cgroups: str) -> None:
+    # the sources a league copied and its database were readable by any uid: a bot read
+    # the other contestant's code there. The league is played in a folder that every uid
+    # may enter (as a user's project is), outside the shared temporary folders (a bot
+    # without bubblewrap has a /tmp of its own)
+    if any(not os.stat(p).st_mode & 0o001 for p in (ROOT, *ROOT.parents)):
+        pytest.skip("the checkout is in a folder that other users cannot enter")
+    place = Path(tempfile.mkdtemp(dir=ROOT / "tests", prefix=".league-"))
+    try:
+        league_snooped(mode, cgroups, place)
+    finally:
+        shutil.rmtree(place)
+
+
+def league_snooped(mode: str, cgroups: str, place: Path) -> None:
+    """The snooping bot plays two games of a league in `place` against another bot."""
+    place.chmod(0o755)
+    (place / "starts.txt").write_text("4 3 2 4 2 3 2\n")
+    db, folder = place / "l.db", place / "l.db.league"
+    other = folder / "other" / "v1" / "other.py"
+    paths = f"OTHER, DB, FOLDER = {str(other)!r}, {str(db)!r}, {str(folder)!r}\n"
+    snoop = write_bot(place / "up", paths + LEAGUE_SNOOP, "snoop.py")
+    write_bot(place / "up", "pass", "other.py")
+    env = {**os.environ, "JUDGE_CGROUPS": cgroups}
+
+    def league(*args: str) -> None:
+        ran = subprocess.run([sys.executable, "-m", "judge", "league", *args, "--db", str(db)],
+                             capture_output=True, text=True, cwd=place, env=env, timeout=300)
+        assert ran.returncode == 0, ran.stderr
+
+    league("new", "--game", "ioiwari", "--starts", "starts.txt", "--sandbox", mode)
+    league("add", "other", str(place / "up" / "other.py"))
+    league("add", "snoop", str(snoop))
+    assert other.is_file()
+    for path in (db, folder):  # (as an older judge left them: found and closed)
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    league("play", "--games", "2", "--jobs", "1")
+    from judge.store import Store
+
+    store = Store(db, read_only=True)
+    try:
+        games = list(store.games(1).values())
+    finally:
+        store.close()
+    assert len(games) == 2
+    for game in games:
+        text = next((e for e in game.stderr if e and "the league's folder" in e), "")
+        assert "NOT read the other's source" in text and "NOT read the database" in text, text
+        assert "GOT" not in text, text
+        assert "holds ['snoop']" in text, text  # (its own file alone is shown)
+    for path in (folder, db):
+        st = os.stat(path)
+        assert st.st_uid == os.geteuid() and st.st_mode & 0o077 == 0, (path, oct(st.st_mode))
 
 
 @pytest.mark.parametrize("mode", MODES)
