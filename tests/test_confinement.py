@@ -1348,7 +1348,7 @@ def league_snooped(mode: str, cgroups: str, place: Path) -> None:
     paths = f"OTHER, DB, FOLDER = {str(other)!r}, {str(db)!r}, {str(folder)!r}\n"
     snoop = write_bot(place / "up", paths + LEAGUE_SNOOP, "snoop.py")
     write_bot(place / "up", "pass", "other.py")
-    env = {**os.environ, "JUDGE_CGROUPS": cgroups}
+    env = {**os.environ, **({"JUDGE_CGROUPS": "off"} if cgroups == "off" else {})}
 
     def league(*args: str) -> None:
         ran = subprocess.run([sys.executable, "-m", "judge", "league", *args, "--db", str(db)],
