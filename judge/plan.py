@@ -140,10 +140,16 @@ class BotSource:
 
         if hashlib.sha256(content).hexdigest() != self.fingerprint:
             raise self._changed()
-        folder = cache_dir() / "cluster-bots" / self.fingerprint[:32]
+        top = cache_dir() / "cluster-bots"
+        folder = top / self.fingerprint[:32]
         path = folder / Path(self.path).name
         if not path.exists():
-            folder.mkdir(parents=True, exist_ok=True)
+            # the judge's user's alone (0700): a bot under a uid of its own reads no other
+            # contestant's file here (each is shown its own file alone)
+            top.mkdir(mode=0o700, parents=True, exist_ok=True)
+            if top.stat().st_mode & 0o077:
+                os.chmod(top, 0o700)
+            folder.mkdir(exist_ok=True)
             tmp = folder / f".{path.name}.{os.getpid()}"
             tmp.write_bytes(content)
             runnable = content[:2] == b"#!" or content[:4] == b"\x7fELF"

@@ -68,6 +68,20 @@ def _put_in_place(temporary: Path, target: Path) -> None:
     temporary.unlink()
 
 
+def keep_private(path: Path) -> None:
+    """Make `path` (a file or a folder, followed if a link) its owner's alone, with no
+    permission for its group or others (as root: a bot runs under a uid of its own, which
+    must not read what the judge keeps; the owner stays whoever it is, a user whose database
+    root opened keeps it). `InputError` where it cannot be."""
+    try:
+        st = os.stat(path)
+        if st.st_mode & 0o077 and (st.st_uid == os.geteuid() or os.geteuid() == 0):
+            os.chmod(path, st.st_mode & 0o700)
+    except OSError as exc:
+        raise InputError(f"cannot make {path} private to the judge's user: "
+                         f"{exc.strerror or exc}") from None
+
+
 class StoredRun(NamedTuple):
     """A run as the database holds it: its plan and its state."""
 
@@ -136,6 +150,11 @@ class Store:
         except OSError as exc:
             raise InputError(f"cannot create the results database {self.path}: "
                              f"{exc.strerror}") from None
+        if not made:  # (one made by an older judge or by hand: it and its log beside it)
+            for end in ("", "-wal", "-shm"):
+                kept = self.path.with_name(self.path.name + end)
+                if not end or kept.exists():
+                    keep_private(kept)
         try:
             self.db = sqlite3.connect(self.path, timeout=30)
         except sqlite3.Error as exc:

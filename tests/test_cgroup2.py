@@ -70,7 +70,7 @@ def test_confinement_suite_holds_on_v2(tmp_path: Path) -> None:
     """What a slot's cgroup gives, from the confinement suite, with slots on v2."""
     chosen = ("cpu_is_summed or every_thread or counted_together or memory_is_counted or "
               "outlive or leaves_no_daemon or leaving_a_daemon or touch_the_judge or "
-              "killed_judge or tier")
+              "killed_judge or tier or sees_no_process or league_bot")
     done = in_v2(f"{sys.executable} -m pytest -q -p no:cacheprovider -rs "
                  f"tests/test_confinement.py -k '{chosen}'", tmp_path)
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]

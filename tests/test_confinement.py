@@ -10,9 +10,11 @@ Tests of a guarantee that a tier does not give are skipped where that tier is th
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -1074,10 +1076,10 @@ time.sleep(0.2)
     player = BotPlayer(write_bot(tmp_path / "a", attack), LIMITS, mode)
     record = play_game(GAME, [player, FirstPit()], GAME.start(), LIMITS)
     first, starter = sandbox_context().last_slot, player.pgid
-    daemon = int(said(record).split("GOT daemon ")[1].split()[0])  # its pid in the judge's view
-    if mode == "bwrap":  # (a pid of the bot's own namespace): the slot's members instead
-        daemon = -1
-    assert daemon == -1 or dying(daemon)
+    assert "GOT daemon " in said(record), said(record)
+    # (its pid is one of the game's own PID namespace): the slot's processes instead
+    left = first.members()
+    assert [pid for pid in left if not dying(pid)] == [], left
     plain = BotPlayer(write_bot(tmp_path / "b", "pass"), LIMITS, mode)
     play_game(GAME, [plain, FirstPit()], GAME.start(), LIMITS)
     assert sandbox_context().last_slot is not first
@@ -1085,7 +1087,7 @@ time.sleep(0.2)
     assert sandbox_context().last_slot is first
     with pytest.raises(ChildProcessError):  # the first game's starter was reaped
         os.waitpid(starter, os.WNOHANG)
-    assert daemon == -1 or not os.path.exists(f"/proc/{daemon}")
+    assert [pid for pid in left if os.path.exists(f"/proc/{pid}")] == [], left
 
 
 LOOK = """
@@ -1238,6 +1240,172 @@ def test_a_bot_cannot_open_the_memory_of_the_bot_it_plays(mode: str, tmp_path: P
     if mode == "none":  # (under bubblewrap it is in another PID namespace: not there)
         other_pid = (record.stderr[1] or "").split("GOT pid ")[1].split()[0]
         assert f"NOT open the memory of {other_pid} " in text, text
+
+
+#: a bot that names itself and a child of its own (PR_SET_NAME: what /proc/PID/comm shows),
+#: then plays while they keep the names
+NAMER = """
+import ctypes
+libc = ctypes.CDLL(None, use_errno=True)
+def name(word):
+    if libc.prctl(15, word.encode(), 0, 0, 0):
+        report(f"name {word} (errno {ctypes.get_errno()})", False)
+if os.fork() == 0:
+    name("jx-kid-7e21")
+    time.sleep(60)
+    os._exit(0)
+name("jx-bot-5c3a")
+"""
+
+#: a bot that lists every process its /proc shows, with its comm and command line
+LISTER = """
+try:
+    listed = os.listdir("/proc")
+except OSError:  # (where /proc is an allowlist: not even its list)
+    listed = []
+for pid in sorted((p for p in listed if p.isdigit()), key=int):
+    try:
+        with open(f"/proc/{pid}/comm", "rb") as fh:
+            comm = fh.read().strip()
+        with open(f"/proc/{pid}/cmdline", "rb") as fh:
+            line = fh.read().replace(b"\\0", b" ").strip()
+    except OSError:
+        continue
+    print("SAW", pid, comm.hex(), line.hex(), file=sys.stderr, flush=True)
+"""
+
+
+def processes_seen(tmp_path: Path, mode: str) -> tuple[list[tuple[int, bytes, bytes]], str]:
+    """One game of a bot that names itself and its child (first) against one that lists
+    every process it sees (second, so after the names are set): what the second saw (pid,
+    comm, command line), and its helper's path."""
+    from judge.sandbox.exec_helper import helper_path
+
+    limits = dataclasses.replace(LIMITS, stderr_bytes=1 << 20)  # (all it lists)
+    namer = BotPlayer(write_bot(tmp_path / "a", NAMER, name="namer.py"), limits, mode)
+    lister = BotPlayer(write_bot(tmp_path / "b", LISTER, name="lister.py"), limits, mode)
+    try:
+        record = play_game(GAME, [namer, lister], GAME.start(), limits)
+    finally:
+        sandbox_context().close()
+    assert record.verdict.code == verdicts.OK, record.verdict
+    assert "NOT" not in (record.stderr[0] or ""), record.stderr[0]
+    seen = []
+    for line in (record.stderr[1] or "").splitlines():
+        if line.startswith("SAW "):
+            pid, comm, command = line.split(" ")[1:]
+            seen.append((int(pid), bytes.fromhex(comm), bytes.fromhex(command)))
+    return seen, helper_path() or "judge-exec"
+
+
+#: the same game in a judge of its own without cgroups (`none+uid`), as JSON
+SEEN_WITHOUT_CGROUPS = """
+import json, pathlib, sys
+import test_confinement
+seen, helper = test_confinement.processes_seen(pathlib.Path(sys.argv[1]), sys.argv[2])
+print(json.dumps([helper, [[pid, comm.hex(), command.hex()] for pid, comm, command in seen]]))
+"""
+
+
+@pytest.mark.needs_root("a PID namespace per game is a root judge's")
+@pytest.mark.parametrize("cgroups", ["auto", "off"])
+@pytest.mark.parametrize("mode", MODES)
+def test_a_bot_sees_no_process_but_its_own_games(mode: str, cgroups: str,
+                                                 tmp_path: Path) -> None:
+    # without a PID namespace the other bot's names (16 bytes a process, set at will) and
+    # the judge's command line were there to read: each bot now has a PID namespace of its
+    # own, the helper its PID 1, and a /proc of that namespace
+    if cgroups == "auto":
+        seen, helper = processes_seen(tmp_path, mode)
+    else:
+        env = {**os.environ, "JUDGE_CGROUPS": "off",
+               "PYTHONPATH": os.pathsep.join([str(Path(__file__).parent), str(ROOT)])}
+        ran = subprocess.run([sys.executable, "-c", SEEN_WITHOUT_CGROUPS, str(tmp_path), mode],
+                             capture_output=True, text=True, env=env, timeout=300)
+        assert ran.returncode == 0, ran.stderr[-3000:]
+        helper, listed = json.loads(ran.stdout.splitlines()[-1])
+        seen = [(pid, bytes.fromhex(comm), bytes.fromhex(command))
+                for pid, comm, command in listed]
+    names = {comm for _, comm, _ in seen}
+    assert b"jx-bot-5c3a" not in names and b"jx-kid-7e21" not in names, seen
+    # only itself and its PID 1 (the helper, which started it); where /proc is an allowlist,
+    # not even those
+    if not tier_for(mode).holds()["proc"]:
+        assert any(b"lister.py" in command for _, _, command in seen), seen
+    strangers = [(pid, comm, command) for pid, comm, command in seen
+                 if b"lister.py" not in command and not command.startswith(helper.encode())
+                 and not command.startswith(b"/proc/self/fd/")]
+    assert strangers == [], (strangers, helper)
+    assert len(seen) <= 2, seen
+
+
+#: a league's bot that reads another contestant's copied source and the league's database,
+#: and lists the league's folder (the paths are put in by the test)
+LEAGUE_SNOOP = """
+for what, path in (("the other's source", OTHER), ("the database", DB)):
+    attempt("read " + what, lambda path=path: open(path, "rb").read(1))
+shown = sorted(os.listdir(FOLDER)) if os.path.isdir(FOLDER) else None
+report(f"the league's folder holds {shown}", False)
+"""
+
+
+@pytest.mark.needs_root("a league's folder is kept from bots by their uid as root")
+@pytest.mark.parametrize("cgroups", ["auto", "off"])
+@pytest.mark.parametrize("mode", MODES)
+def test_a_league_bot_cannot_read_the_other_contestants_source_or_the_database(
+        mode: str, cgroups: str) -> None:
+    # the sources a league copied and its database were readable by any uid: a bot read
+    # the other contestant's code there. The league is played in a folder that every uid
+    # may enter (as a user's project is), outside the shared temporary folders (a bot
+    # without bubblewrap has a /tmp of its own)
+    if any(not os.stat(p).st_mode & 0o001 for p in (ROOT, *ROOT.parents)):
+        pytest.skip("the checkout is in a folder that other users cannot enter")
+    place = Path(tempfile.mkdtemp(dir=ROOT / "tests", prefix=".league-"))
+    try:
+        league_snooped(mode, cgroups, place)
+    finally:
+        shutil.rmtree(place)
+
+
+def league_snooped(mode: str, cgroups: str, place: Path) -> None:
+    """The snooping bot plays two games of a league in `place` against another bot."""
+    place.chmod(0o755)
+    (place / "starts.txt").write_text("4 3 2 4 2 3 2\n")
+    db, folder = place / "l.db", place / "l.db.league"
+    other = folder / "other" / "v1" / "other.py"
+    paths = f"OTHER, DB, FOLDER = {str(other)!r}, {str(db)!r}, {str(folder)!r}\n"
+    snoop = write_bot(place / "up", paths + LEAGUE_SNOOP, "snoop.py")
+    write_bot(place / "up", "pass", "other.py")
+    env = {**os.environ, **({"JUDGE_CGROUPS": "off"} if cgroups == "off" else {})}
+
+    def league(*args: str) -> None:
+        ran = subprocess.run([sys.executable, "-m", "judge", "league", *args, "--db", str(db)],
+                             capture_output=True, text=True, cwd=place, env=env, timeout=300)
+        assert ran.returncode == 0, ran.stderr
+
+    league("new", "--game", "ioiwari", "--starts", "starts.txt", "--sandbox", mode)
+    league("add", "other", str(place / "up" / "other.py"))
+    league("add", "snoop", str(snoop))
+    assert other.is_file()
+    for path in (db, folder):  # (as an older judge left them: found and closed)
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    league("play", "--games", "2", "--jobs", "1")
+    from judge.store import Store
+
+    store = Store(db, read_only=True)
+    try:
+        games = list(store.games(1).values())
+    finally:
+        store.close()
+    assert len(games) == 2
+    for game in games:
+        text = next((e for e in game.stderr if e and "the league's folder" in e), "")
+        assert "NOT read the other's source" in text and "NOT read the database" in text, text
+        assert "GOT" not in text, text
+        assert "holds ['snoop']" in text, text  # (its own file alone is shown)
+    for path in (folder, db):
+        st = os.stat(path)
+        assert st.st_uid == os.geteuid() and st.st_mode & 0o077 == 0, (path, oct(st.st_mode))
 
 
 @pytest.mark.parametrize("mode", MODES)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+from pathlib import Path
 
 import pytest
 from test_hostile import STANDALONE, copy_bot
@@ -13,7 +14,6 @@ from test_hostile import STANDALONE, copy_bot
 from judge import backends
 from judge.backends import LocalPool
 from judge.playing import OPTIMAL, GameSpec, Setup
-from judge.records import PlayedGame
 from judge.sandbox import Limits
 from judge.sandbox.context import sandbox_context
 
@@ -26,34 +26,20 @@ STARTS = ["4 3 2 4 2 3 2", "2 4 2 2 4 3 3", "3 3 3 3 3 3 2", "1 5 4 2 3 2 3"]
 
 
 def bot_cores(jobs: int, bots: int = 1) -> list[tuple[list[int], str]]:
-    """The cores each game's bots could run on, and the process that played the game (the
-    parent of its launcher), as they said (games of one bot against the optimal player, or
-    of two bots)."""
+    """The cores each game's bots could run on, as they said, and the game's start (games of
+    one bot against the optimal player, or of two bots)."""
     bot = str(copy_bot("cores.py", STANDALONE))
     setup = Setup(game="ioiwari", rules="", limits=Limits(), sandbox="none")
     seats = (bot, bot) if bots == 2 else (bot, OPTIMAL)
     specs = [GameSpec(key=start, players=seats, start=start) for start in STARTS]
-    play_spec = backends.play_spec
-
-    def said_where(setup: Setup, spec: GameSpec) -> PlayedGame:
-        # (the process that played it says so: the bot may not look at its launcher's parent)
-        record = play_spec(setup, spec)
-        return record._replace(stderr=tuple(
-            None if said is None else f"{said.rstrip()} worker {os.getpid()}"
-            for said in record.stderr))
-
-    backends.play_spec = said_where
-    try:
-        records = [record for _, record in LocalPool(jobs).play(setup, specs)]
-    finally:
-        backends.play_spec = play_spec
-    assert [r.verdict.code for r in records] == ["ok"] * len(STARTS)
-    words = [said.split() for r in records for said in r.stderr if said is not None]
-    return [([int(c) for c in w[1:w.index("worker")]], w[-1]) for w in words]
+    played = list(LocalPool(jobs).play(setup, specs))
+    assert [r.verdict.code for _, r in played] == ["ok"] * len(STARTS)
+    return [([int(c) for c in said.split()[1:]], spec.start) for spec, r in played
+            for said in r.stderr if said is not None]
 
 
 def test_the_workers_of_two_jobs_play_on_two_cores_each_game_on_one(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     # each game starts only when a game of the other worker starts too (the two meet at a
     # barrier made before the workers are forked): each worker plays two of the four
     # games, however late a busy machine lets one of them start
@@ -62,10 +48,12 @@ def test_the_workers_of_two_jobs_play_on_two_cores_each_game_on_one(
 
     def play_with_the_other_worker(setup: Setup, spec: GameSpec) -> dict:
         meet.wait()
+        (tmp_path / str(STARTS.index(spec.start))).write_text(str(os.getpid()))
         return play_spec(setup, spec)
 
     monkeypatch.setattr(backends, "play_spec", play_with_the_other_worker)
-    played = bot_cores(2)
+    played = [(cores, (tmp_path / str(STARTS.index(start))).read_text())
+              for cores, start in bot_cores(2)]  # (the worker that played each)
     assert all(len(cores) == 1 for cores, _ in played), played
     by_worker = {worker: {c for cores, w in played if w == worker for c in cores}
                  for _, worker in played}

@@ -198,5 +198,6 @@ def test_a_bot_sent_by_its_content_is_placed_once_under_its_name_and_only_as_it_
     placed = source.placed(path.read_bytes())
     assert Path(placed).name == "random.py" and Path(placed).read_bytes() == path.read_bytes()
     assert source.placed(path.read_bytes()) == placed  # written once, found again
+    assert Path(placed).parent.parent.stat().st_mode & 0o777 == 0o700  # no other uid's
     with pytest.raises(Stopped, match="changed .or went. during the run"):
         source.placed(b"print('another program')\n")

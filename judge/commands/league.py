@@ -33,7 +33,7 @@ from judge.league import LeagueState
 from judge.plan import OPTIMAL, BotSource, GameSpec, LeaguePlan, Member
 from judge.players.level import PREFIX, is_level, parse_level
 from judge.playing import Setup
-from judge.store import Store, StoredRun
+from judge.store import Store, StoredRun, keep_private
 
 DEFAULT_DB = "judge-results.sqlite"
 #: a bot's name in the league: letters, digits, and . _ - inside
@@ -151,6 +151,20 @@ def copies_folder(db: str) -> Path:
     return path.with_name(f"{path.name}.league")
 
 
+def private_copies_folder(db: str) -> Path:
+    """The league's folder of copies, made (or kept) the judge's user's alone, mode 0700: no
+    bot under a uid of its own reads another contestant's file there (each is shown its own
+    file alone)."""
+    folder = copies_folder(db)
+    try:
+        folder.mkdir(mode=0o700, exist_ok=True)
+    except OSError as exc:
+        raise InputError(f"cannot make the league's folder {folder}: "
+                         f"{exc.strerror or exc}") from None
+    keep_private(folder)
+    return folder
+
+
 # --- new ----------------------------------------------------------------------------
 
 
@@ -169,6 +183,7 @@ def new_league(args: argparse.Namespace) -> int:
             raise InputError(f"{store.path} has a league already (one per database): give "
                              f"another --db")
         run_id = store.create_run(plan)
+    private_copies_folder(args.db)
     print(f"league {run_id}: {game.describe()}, {len(starts)} starts, confinement "
           f"{harness.tier} ({args.db}); add bots with `judge league add NAME FILE`")
     return 0
@@ -282,7 +297,7 @@ def add_version(db: str, name: str, file: str,
                 raise InputError(f"{file} is the same program as {last.label}: nothing "
                                  f"to add")
             version = last.version + 1 if last else 1
-            target = copies_folder(db) / name / f"v{version}" / Path(file).name
+            target = private_copies_folder(db) / name / f"v{version}" / Path(file).name
             target.parent.mkdir(parents=True, exist_ok=True)
             made.append(target.parent)
             shutil.copy2(file, target)
@@ -360,6 +375,7 @@ def play_league(args: argparse.Namespace) -> int:
         info = league_of(store)
         plan = info.plan
         assert isinstance(plan, LeaguePlan)
+        private_copies_folder(args.db)  # (one an older judge made open to all: closed)
         backend = backend_for(args, plan)
         if isinstance(backend, LocalPool):
             compile_members(plan)

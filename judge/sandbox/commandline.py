@@ -612,14 +612,12 @@ def plan(program: Program, limits: Limits, tier: Tier, slot: Slot | None,
     # too: whatever becomes of them, they end with the slot's processes
     in_pids = 2 if mode == "bwrap" and helper is not None else 0
     # ... or all of them are born in the slot's cgroups, started by its launcher (which
-    # lives there): the launcher, and the helper it forks (the bot's reaper; under bwrap
-    # bwrap and the helper inside); nothing then joins a cgroup
+    # lives there): the launcher, and the helper it forks (the bot's reaper: without bwrap
+    # the PID 1 of the game's PID namespace; under bwrap bwrap and the helper inside);
+    # nothing then joins a cgroup
     inside = slot is not None and helper is not None and slot.born_inside()
-    # ... and without bwrap the launcher's child becomes the bot: the launcher is its parent
-    # (it reports how the bot ended) and the subreaper of all it leaves, which the slot kills
-    direct = inside and mode != "bwrap"
     if inside:
-        in_pids = 3 if mode == "bwrap" else 1
+        in_pids = 3 if mode == "bwrap" else 2
     starter_joins, bot_joins = slot.prepare(limits.memory_bytes, limits.processes + in_pids) \
         if slot else ([], [])
     resets: list[int] = []
@@ -632,8 +630,8 @@ def plan(program: Program, limits: Limits, tier: Tier, slot: Slot | None,
         program = readable_by_others(program)  # a private file gets a copy
     #: processes of the judge's own in the bot's process group: under bwrap, bwrap and the
     #: namespace's PID 1 (the helper, the bot's parent, or without it bwrap's own init);
-    #: else the helper staying as the bot's parent
-    starters = 2 if mode == "bwrap" else 1 if helper and not direct else 0
+    #: else the helper staying as the bot's parent (as root, its PID namespace's PID 1)
+    starters = 2 if mode == "bwrap" else 1 if helper else 0
     # the helper's options: cgroups, rlimits, uid, no user namespaces
     # under bwrap the outer helper puts the starters in the slot's cgroups (see above),
     # and the bot stays in those of them that are its own too (v1's pids)
@@ -650,7 +648,7 @@ def plan(program: Program, limits: Limits, tier: Tier, slot: Slot | None,
     memfds: list[int] = []
     preexec = None
     status_read = -1
-    if helper is not None and not direct:  # the helper reports the bot's own exit here
+    if helper is not None:  # the helper reports the bot's own exit here
         status_read, status_write = os.pipe()
         os.set_blocking(status_read, False)
         pass_fds.append(status_write)
@@ -703,6 +701,9 @@ def plan(program: Program, limits: Limits, tier: Tier, slot: Slot | None,
             if boxed:  # its own namespaces, tmpfs mounts, and what it must not see covered
                 inner.covers, inner.keeps = map(list, unreachable_for(program.shown_paths()))
                 inner.pids_only = pids_only_proc()  # (no machine-wide file in /proc)
+                # PID 1 of a PID namespace of the game's own (cloned so by the launcher),
+                # whose /proc shows no process of the judge or of another game
+                inner.pid_namespace = True
                 inner.temps = list(shared_temps())
                 inner.own_namespaces = True
                 inner.work, inner.chdir = (limits.disk_bytes, cwd), cwd

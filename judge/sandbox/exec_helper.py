@@ -137,6 +137,9 @@ class ExecOptions:
     own_namespaces: bool = False
     #: a /proc of the PID namespace's processes only, mounted on the one shown (-P)
     pids_only: bool = False
+    #: (started by a launcher) PID 1 of a PID namespace made for this game, staying as the
+    #: bot's reaper, and /proc that namespace's (-N)
+    pid_namespace: bool = False
     #: resource limits: (resource, soft, hard), -1 unlimited (-r)
     rlimits: list[tuple[int, int, int]] = field(default_factory=list)
     #: paths given to the bot's uid (-o)
@@ -181,6 +184,7 @@ class ExecOptions:
         flag("-D", self.drop_caps)
         flag("-i", self.own_namespaces)
         flag("-P", self.pids_only)
+        flag("-N", self.pid_namespace)
         each("-r", [":".join(map(str, limit)) for limit in self.rlimits])
         each("-o", self.owned)
         each("-x", [self.status_fd])

@@ -6,8 +6,9 @@ bot's starter on request: no fork of the judge, no exec of the helper per game. 
 strongest tier the chain is ``judge-exec`` (dies with the judge, reaps all that the bot
 leaves) -> ``bwrap`` (namespaces, a minimal read-only filesystem, a size-capped tmpfs for
 the work dir and /tmp) -> ``judge-exec`` (sets rlimits, becomes the slot's uid, forbids
-user namespaces) -> the bot, all born in the slot's cgroups; without bwrap the slot's
-launcher's child becomes the bot. The bot's processes are known from the slot's cgroup,
+user namespaces) -> the bot, all born in the slot's cgroups; without bwrap as root the
+slot's launcher's child is ``judge-exec``, PID 1 of the game's PID namespace, and the bot's
+parent. The bot's processes are known from the slot's cgroup,
 never by scanning /proc; the judge waits on the launcher's report (or a pidfd), never by
 sleeping in turn.
 """

@@ -11,6 +11,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 
@@ -24,8 +25,20 @@ int ready_fd = -1;
 /* in a child of the launcher that becomes the bot: where it sends the launcher its filter's
    listener (-1: none; a reaper makes its own) */
 int notice_fd = -1;
+/* in a child of the launcher cloned into a PID namespace of its own: a pidfd of the
+   launcher (-1: none) */
+int parent_pidfd = -1;
 
 volatile sig_atomic_t judge_gone = 0;
+
+int parent_gone(long ppid) {
+    if (parent_pidfd >= 0) {  /* (readable once that process has ended) */
+        struct pollfd polled = {parent_pidfd, POLLIN, 0};
+        return poll(&polled, 1, 0) != 0;
+    }
+    pid_t parent = getppid();  /* (0: outside this PID namespace, nothing to compare) */
+    return parent != 0 && parent != ppid;
+}
 
 void on_term(int sig) {
     (void)sig;

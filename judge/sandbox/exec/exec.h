@@ -25,6 +25,11 @@ extern pid_t launcher_parent;
 extern int ready_fd;
 /* in a child of the launcher that becomes the bot: where it sends its filter's listener */
 extern int notice_fd;
+/* in a child of the launcher made PID 1 of a namespace of its own (-N): a pidfd of the
+   launcher, whose death it tells by (its parent is outside the namespace: getppid() is 0) */
+extern int parent_pidfd;
+/* whether the process that -p names (`ppid`) is gone: its pidfd says so, or getppid() */
+int parent_gone(long ppid);
 /* send a descriptor (or -1: none) over a socket; receive one (-1: none came) */
 void send_fd(int sock, int fd);
 int receive_fd(int sock);

@@ -294,6 +294,7 @@ int helper(int argc, char **argv) {
     long inodes = 0;
     char *remount[MAX_ITEMS];
     int nown = 0, status_fd = -1, ntemp = 0, new_ipc = 0, reaper = 0, pids_only = 0;
+    int pid_ns = 0;
     int mnt_fd = -1;
     long long lims[MAX_ITEMS][3];
     int i = 1;
@@ -304,6 +305,7 @@ int helper(int argc, char **argv) {
         if (!strcmp(opt, "-R")) { reaper = 1; continue; }
         if (!strcmp(opt, "-P")) { pids_only = 1; continue; }
         if (!strcmp(opt, "-D")) { drop_caps = 1; continue; }
+        if (!strcmp(opt, "-N")) { pid_ns = 1; continue; }
         if (!val || opt[0] != '-' || opt[2]) { errno = EINVAL; die("bad option", opt); }
         i++;
         switch (opt[1]) {
@@ -405,16 +407,24 @@ int helper(int argc, char **argv) {
             if (from >= 0) copy_files(from, work, uid < 0 ? getuid() : (uid_t)uid);
         }
     }
-    if (pids_only) {
+    if (pid_ns && (getpid() != 1 || !mounts || (status_fd < 0 && !reaper))) {
+        /* (the launcher clones it into the namespace; it stays there as the bot's reaper) */
+        errno = EINVAL;
+        die("-N", "not PID 1 of a namespace of its own, with mounts and a reaper");
+    }
+    if (pids_only || pid_ns) {
         /* a /proc of processes only: none of the machine-wide files (counters a bot could
            move and another read: memory, forks, open files, interrupts, pressure,
            /proc/sys); only in a mount namespace of the game's own: the one made above, or
-           bwrap's, whose PID 1 this helper is */
+           bwrap's, whose PID 1 this helper is. With -N, the proc of the PID namespace the
+           launcher made for this game: the bot sees its own processes and this helper,
+           nothing of the judge's or of another game's */
         if (!mounts && getpid() != 1) {
             errno = EINVAL;
             die("-P", "outside a namespace of its own");
         }
-        if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, "subset=pid"))
+        if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC,
+                  pids_only ? "subset=pid" : NULL))
             die("mount", "/proc");
     }
     /* bwrap's tmpfs mounts (its --size bounds their bytes only) bounded in files too */
@@ -446,7 +456,7 @@ int helper(int argc, char **argv) {
             sa.sa_handler = on_term;
             if (sigaction(SIGTERM, &sa, NULL)) die("sigaction", NULL);
             if (prctl(PR_SET_PDEATHSIG, SIGTERM)) die("pdeathsig", NULL);
-            if (getppid() != ppid) _exit(126);
+            if (parent_gone(ppid)) _exit(126);
         }
         if (prctl(PR_SET_CHILD_SUBREAPER, 1)) die("subreaper", NULL);
         /* SIGTERM (the judge's death) and SIGCHLD wait blocked, taken one at a time:

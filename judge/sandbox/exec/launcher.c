@@ -38,6 +38,10 @@ static struct {
     int listener;      /* where its bot's filter hands over calls to answer (-1: none) */
 } kids[MAX_KIDS];
 
+/* a pidfd of the launcher itself, which a child cloned into a PID namespace of its own
+   (-N) watches for the launcher's death (-1: none, before Linux 5.3) */
+static int own_pidfd = -1;
+
 /* the launcher's own oom_score_adj before it protected itself: its children get it back */
 static char oom_adj[16] = "";
 
@@ -149,7 +153,7 @@ static void hold(int k, int ready) {
 /* in the forked child: the request's descriptors where the judge asked for them, its
    environment and folder, a session of its own; then the helper with its arguments */
 static void start_child(char **argv, int argc, char **env, const char *cwd, int *fds,
-                        int nfds, const int *targets, int ready, int notice) {
+                        int nfds, const int *targets, int ready, int notice, int pidfd) {
     sigset_t none;
     sigemptyset(&none);
     signal(SIGCHLD, SIG_DFL);
@@ -167,6 +171,10 @@ static void start_child(char **argv, int argc, char **env, const char *cwd, int 
     if (notice >= 0) {
         if ((notice_fd = fcntl(notice, F_DUPFD_CLOEXEC, base)) < 0) die("dup", NULL);
         keep[nkeep++] = notice_fd;
+    }
+    if (pidfd >= 0) {
+        if ((parent_pidfd = fcntl(pidfd, F_DUPFD_CLOEXEC, base)) < 0) die("dup", NULL);
+        keep[nkeep++] = parent_pidfd;
     }
     for (int k = 0; k < nfds; k++) {
         if (targets[k] < 0) continue;
@@ -193,6 +201,7 @@ struct spawn {
     const int *targets;
     pid_t launcher;
     int notice;  /* (-1, or where the child sends its filter's listener) */
+    int pidfd;   /* (-1, or the launcher's pidfd, for a child in a PID namespace of its own) */
 };
 
 /* A child of the launcher: it lets go of the launcher's own descriptors, then sets up and
@@ -207,7 +216,7 @@ static int spawned(void *arg) {
     close(s->sfd);
     close(s->ready_read);
     start_child(s->argv, s->argc, s->env, s->cwd, fds, s->nfds, s->targets, s->ready,
-                s->notice);
+                s->notice, s->pidfd);
     return 126;
 }
 
@@ -242,6 +251,9 @@ int launcher(int argc, char **argv) {
     /* what a starter leaves when it is killed with its slot comes here and is reaped:
        a zombie left to an init that never reaps would count against the slot for ever */
     if (prctl(PR_SET_CHILD_SUBREAPER, 1)) die("subreaper", NULL);
+#ifdef SYS_pidfd_open
+    own_pidfd = (int)syscall(SYS_pidfd_open, getpid(), 0);  /* (close-on-exec) */
+#endif
     /* never the kernel's choice when a slot runs out of memory (a bot that fills its
        tmpfs, with little of its own resident, would otherwise make it the largest) */
     int adj = open("/proc/self/oom_score_adj", O_RDONLY | O_CLOEXEC);
@@ -340,7 +352,7 @@ int launcher(int argc, char **argv) {
         const char *as = valid ? option(argv, argc, "-u") : NULL;
         if (valid) {
             struct spawn s = {argv, env, argc, nfds, ready[1], sock, sfd, ready[0], cwd, fds,
-                              targets, getpid(), -1};
+                              targets, getpid(), -1, -1};
             argv[argc] = NULL; /* (all parsed) */
             env[envc] = NULL;
             char **own_env = environ;
@@ -349,8 +361,14 @@ int launcher(int argc, char **argv) {
                copy-on-write faults, no TLB flush per game. One that stays as a reaper
                (-x, -R) gets a copy (fork): the launcher must not wait for it; so does one
                that copies files (-f), which allocates (in the launcher's heap, else). */
-            if (has_flag(argv, argc, "-x") || has_flag(argv, argc, "-R") ||
-                has_flag(argv, argc, "-f")) {
+            if (has_flag(argv, argc, "-N")) {
+                /* PID 1 of a PID namespace made for this game (a copy, as fork): the
+                   bot's reaper, whose /proc shows the bot nothing of other games */
+                s.pidfd = own_pidfd;
+                pid = clone(spawned, spawn_stack + sizeof spawn_stack, CLONE_NEWPID | SIGCHLD,
+                            &s);
+            } else if (has_flag(argv, argc, "-x") || has_flag(argv, argc, "-R") ||
+                       has_flag(argv, argc, "-f")) {
                 pid = fork();
                 if (pid == 0) _exit(spawned(&s));
             } else {
@@ -371,7 +389,7 @@ int launcher(int argc, char **argv) {
             answer = pid < 0 ? -errno : pid;
             environ = own_env;  /* (what a child in this memory set for itself) */
             launcher_parent = 0;
-            ready_fd = notice_fd = -1;
+            ready_fd = notice_fd = parent_pidfd = -1;
             close(ready[1]);
             if (pid > 0) {
                 kids[slot].pid = pid;

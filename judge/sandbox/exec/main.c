@@ -29,6 +29,10 @@
  *   -P             (as root, in a mount namespace of its own: the one it makes, or bwrap's
  *                  as its PID 1) mount on /proc a proc of processes only (subset=pid): no
  *                  machine-wide file
+ *   -N             (as root, from the launcher, with mounts and -x or -R) the launcher clones
+ *                  this helper as PID 1 of a PID namespace made for this game, where it stays
+ *                  as the bot's reaper; /proc is then that namespace's (with -P, its
+ *                  processes only): the bot sees no process of the judge or another game
  *   -r R:SOFT:HARD set resource limit R (numbers; -1 is unlimited)
  *   -o PATH        (as root) give PATH to -u's uid (chown, not following a link)
  *   -x FD          stay as the bot's parent and reaper of all it leaves, and write its wait
