@@ -20,8 +20,9 @@ from pathlib import Path
 
 from judge.games.base import InputError
 
-#: the values of the `sandbox` option: auto picks bwrap when it is installed and works
-SANDBOX_MODES = ("auto", "bwrap", "none")
+#: the values of the `sandbox` option: auto picks bwrap when it is installed and works;
+#: gvisor (a kernel of its own per game, slower) only when asked for
+SANDBOX_MODES = ("auto", "bwrap", "none", "gvisor")
 
 
 @functools.cache
@@ -113,13 +114,20 @@ def landlock_abi() -> int:
 
 
 def resolve_sandbox(mode: str) -> str:
-    """``bwrap`` or ``none`` for a `sandbox` option; raises `InputError` when impossible."""
+    """``bwrap``, ``none`` or ``gvisor`` for a `sandbox` option; raises `InputError` when
+    impossible."""
     if mode not in SANDBOX_MODES:
         raise InputError(f"sandbox must be one of {', '.join(SANDBOX_MODES)}, not {mode!r}")
     if mode == "auto":
         return "bwrap" if bwrap_path() else "none"
     if mode == "bwrap" and not bwrap_path():
         raise InputError("sandbox=bwrap asked for, but bubblewrap is not installed or fails here")
+    if mode == "gvisor":
+        from judge.sandbox.gvisor import runsc_refusal
+
+        refused = runsc_refusal()
+        if refused is not None:
+            raise InputError(refused)
     return mode
 
 
@@ -191,6 +199,8 @@ class Tier:
 
     def holds(self) -> dict[str, bool]:
         """Each guarantee of `GUARANTEES`: whether it holds in this tier."""
+        if self.sandbox == "gvisor":  # a kernel of its own; limits per process, summed
+            return {key: key not in ("limits", "fair") for key, _ in GUARANTEES}
         bwrap = self.sandbox == "bwrap"
         # as root the helper gives each game network and IPC namespaces of its own
         own_network = bwrap or (self.uid and self.helper)
@@ -229,6 +239,8 @@ def tier_for(mode: str) -> Tier:
     from judge.sandbox.slots import cgroups_here
 
     sandbox = resolve_sandbox(mode)
+    if sandbox == "gvisor":  # (its own kernel: no slot, uid or cgroups of the host's)
+        return Tier(sandbox, False, False, helper_path() is not None)
     root = os.geteuid() == 0
     helper = helper_path() is not None
     if root and not helper:

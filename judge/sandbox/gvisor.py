@@ -1,0 +1,305 @@
+"""The `gvisor` tier: each bot's game in a gVisor sandbox of its own (runsc), a kernel of
+its own, so that nothing the shared kernel keeps machine-wide (eventfd ids, the routing
+netlink's statistics, the page cache's residency, process names) reaches it.
+
+Each game gets an OCI bundle made for it (a `config.json` and an empty read-only root,
+below which runsc shows the system's folders, the bot's runtime and file read-only and a
+tmpfs of `--disk` bytes as its work dir and /tmp), started with ``runsc run`` and no
+network; its stdin and stdout are the judge's pipes. The sandbox's kernel (the sentry)
+enforces the bot's rlimits (address space, processes, files); the judge sums the CPU and
+memory of the sandbox's host processes (the sentry and the stubs that run the bot's code),
+and at the game's end kills them all and deletes the container, leaving nothing in
+runsc's state folder. Root only: the bundle's bind mounts are served by runsc's gofer as
+root, and as an ordinary user runsc would run without the cgroups and user namespaces it
+needs (see `runsc_refusal`).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import secrets
+import shutil
+import signal
+import subprocess
+import tempfile
+import termios
+from contextlib import suppress
+from pathlib import Path
+
+import pexpect.fdpexpect
+
+from judge.sandbox.cleanup import remove_tree
+from judge.sandbox.launcher import Spawned, Started
+from judge.sandbox.limits import Limits
+from judge.sandbox.meters import descendants
+from judge.sandbox.program import Program
+
+#: where runsc keeps the state of the judge's sandboxes (each removed at its game's end)
+STATE = Path("/run/judge-runsc")
+#: the uid and gid the bot has inside its sandbox (the sandbox's kernel's, no capability)
+GUEST_ID = 65534
+_TICKS = os.sysconf("SC_CLK_TCK")
+_PAGE = os.sysconf("SC_PAGE_SIZE")
+#: how to get the tier where runsc is missing
+INSTALL = "apt-get install runsc"
+
+
+@functools.cache
+def runsc_path() -> str | None:
+    """The runsc executable, when it is installed (not that it works: `runsc_works`)."""
+    return shutil.which("runsc")
+
+
+@functools.cache
+def runsc_version() -> str | None:
+    """runsc's version line (``runsc version 0.0~20221219.0``), None without it."""
+    exe = runsc_path()
+    if exe is None:
+        return None
+    try:
+        done = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return done.stdout.splitlines()[0].strip() if done.stdout.strip() else None
+
+
+def runsc_refusal() -> str | None:
+    """Why the tier cannot be had here (None when it can): root, and runsc starting a
+    sandbox that runs /bin/true."""
+    if os.geteuid() != 0:
+        return ("sandbox=gvisor needs the judge run as root: as an ordinary user runsc runs "
+                "rootless, without the cgroups and mounts of its gofer, and the judge's "
+                "limits and views would not hold")
+    if runsc_path() is None:
+        return f"sandbox=gvisor asked for, but runsc (gVisor) is not installed ({INSTALL})"
+    if not runsc_works():
+        return "sandbox=gvisor asked for, but runsc fails to start a sandbox here"
+    return None
+
+
+@functools.cache
+def runsc_works() -> bool:
+    """Whether runsc starts a sandbox that runs /bin/true here (once per process)."""
+    exe = runsc_path()
+    if exe is None or os.geteuid() != 0:
+        return False
+    try:
+        STATE.mkdir(mode=0o700, exist_ok=True)
+        done = subprocess.run([exe, "--root", str(STATE), "--network=none", "do", "/bin/true"],
+                              stdin=subprocess.DEVNULL, capture_output=True, timeout=30,
+                              cwd="/")
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return done.returncode == 0
+
+
+#: system folders shown read-only (a link stays a link)
+SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+#: the work dir, which is also /tmp: a tmpfs of the sandbox's kernel, --disk bytes
+BOT_DIR = "/tmp"
+
+
+def _bind(path: str, where: str | None = None) -> dict[str, object]:
+    return {"destination": where or path, "type": "bind", "source": path,
+            "options": ["rbind", "ro", "nosuid", "nodev"]}
+
+
+def bundle(folder: Path, program: Program, limits: Limits, files: dict[str, bytes],
+           env: dict[str, str]) -> None:
+    """Write in `folder` the OCI bundle of one game: an empty read-only root, and mounts
+    that show the system, the /etc that programs need, the bot's runtime and file
+    read-only, a tmpfs of --disk bytes as work dir and /tmp and another as /dev/shm; the
+    bot's rlimits; no network, no capability, no new privileges."""
+    from judge.sandbox.commandline import SYSTEM_FILES, _etc_view, rlimits
+
+    root = folder / "rootfs"
+    root.mkdir(mode=0o755)
+    mounts: list[dict[str, object]] = [{"destination": "/proc", "type": "proc",
+                                        "source": "proc"}]
+    for path in SYSTEM_DIRS:
+        if os.path.islink(path):
+            os.symlink(os.readlink(path), root / path.lstrip("/"))
+        elif os.path.isdir(path):
+            mounts.append(_bind(path))
+    shown = program.shown_paths()
+    etc = tuple(str(p) for p in shown if p.is_relative_to("/etc"))
+    wanted = [p for p in dict.fromkeys((*SYSTEM_FILES, *etc)) if os.path.exists(p)]
+    view = _etc_view(tuple(wanted)) if wanted else None
+    if view is not None:
+        mounts.append(_bind(str(view), "/etc"))
+    else:
+        mounts += [_bind(p) for p in wanted]
+    size = f"size={limits.disk_bytes}"
+    mounts += [{"destination": BOT_DIR, "type": "tmpfs", "source": "tmpfs",
+                "options": ["nosuid", "nodev", "mode=1777", size]},
+               {"destination": "/dev/shm", "type": "tmpfs", "source": "tmpfs",
+                "options": ["nosuid", "nodev", "mode=1777", size]}]
+    mounts += [_bind(str(p)) for p in shown if str(p) not in etc]
+    if files:  # handed over read-only beside the work dir: /tmp is the sandbox's tmpfs
+        given = folder / "files"
+        given.mkdir(mode=0o755)
+        for name, content in files.items():
+            (given / name).write_bytes(content)
+            os.chmod(given / name, 0o644)
+            mounts.append(_bind(str(given / name), f"{BOT_DIR}/{name}"))
+    limits_of = rlimits(limits, True, 0, program.address_space)
+    names = {getattr(__import__("resource"), n): n for n in
+             ("RLIMIT_CPU", "RLIMIT_AS", "RLIMIT_NPROC", "RLIMIT_FSIZE", "RLIMIT_NOFILE",
+              "RLIMIT_CORE")}
+    config = {
+        "ociVersion": "1.0.0",
+        "process": {
+            "terminal": False, "user": {"uid": GUEST_ID, "gid": GUEST_ID},
+            "args": list(program.argv), "cwd": BOT_DIR,
+            "env": [f"{k}={v}" for k, v in env.items()],
+            "rlimits": [{"type": names[res], "soft": soft, "hard": hard}
+                        for res, soft, hard in limits_of],
+            "noNewPrivileges": True,
+            "capabilities": {k: [] for k in ("bounding", "effective", "inheritable",
+                                             "permitted", "ambient")},
+        },
+        "root": {"path": "rootfs", "readonly": True},
+        "hostname": "bot",
+        "mounts": mounts,
+        "linux": {"namespaces": [{"type": t} for t in ("pid", "network", "ipc", "uts",
+                                                         "mount")]},
+    }
+    (folder / "config.json").write_text(json.dumps(config))
+
+
+class SandboxMeter:
+    """The judge's sums over the sandbox's host processes: its kernel (the sentry) and the
+    stubs that run the bot's code. CPU counts both (the bot's system calls are the
+    sentry's work); memory counts the stubs, which map the bot's memory."""
+
+    kernel_peak = False
+
+    def __init__(self, limits: Limits, runsc: int) -> None:
+        self.limits, self._runsc = limits, runsc
+        self._sentry: int | None = None
+        self._cpu = 0.0
+        self._rss = self._peak = self._vsize = 0
+
+    def sentry(self) -> int | None:
+        """The sandbox's kernel process (runsc-sandbox), a child of runsc run."""
+        if self._sentry is None:
+            for pid in descendants(self._runsc):
+                with suppress(OSError), open(f"/proc/{pid}/cmdline", "rb") as fh:
+                    if b" boot " in fh.read().replace(b"\0", b" "):
+                        self._sentry = pid
+                        break
+        return self._sentry
+
+    def look(self) -> None:
+        """Sum CPU and memory now."""
+        sentry = self.sentry()
+        if sentry is None:
+            return
+        cpu = rss = vsize = 0
+        seen = False
+        for node in (sentry, *descendants(sentry)):
+            try:
+                with open(f"/proc/{node}/stat", "rb") as fh:
+                    fields = fh.read().rsplit(b")", 1)[1].split()
+            except (OSError, IndexError):
+                continue
+            seen = True
+            cpu += sum(int(f) for f in fields[11:15])
+            if node != sentry:
+                rss += int(fields[21])
+                vsize = max(vsize, int(fields[20]))
+        if seen:
+            self._cpu = max(self._cpu, cpu / _TICKS)
+            self._rss = rss * _PAGE
+            self._peak = max(self._peak, self._rss)
+            self._vsize = max(self._vsize, vsize)
+
+    def cpu_seconds(self) -> float:
+        self.look()
+        return self._cpu
+
+    def memory_peak(self) -> int:
+        return self._peak
+
+    def address_space(self) -> int:
+        return self._vsize
+
+    def process_count(self) -> int:
+        return 0  # (the sandbox's kernel bounds them: RLIMIT_NPROC)
+
+    def hit_process_limit(self) -> bool:
+        return False
+
+    def killed_for_memory(self) -> bool:
+        return self._rss > self.limits.memory_bytes
+
+    def alone(self, threads: int) -> bool:
+        return False
+
+
+def start(program: Program, limits: Limits, files: dict[str, bytes] | None,
+          env: dict[str, str], stdio: tuple[int, int, int]) -> tuple[Spawned, Path, str]:
+    """Start `program` in a sandbox of its own: runsc run, its stdio `stdio`. Returns what
+    was started, the bundle's folder and the container's id."""
+    exe = runsc_path()
+    assert exe is not None
+    STATE.mkdir(mode=0o700, exist_ok=True)
+    folder = Path(tempfile.mkdtemp(prefix="judge-gvisor-"))
+    os.chmod(folder, 0o755)
+    name = f"judge-{os.getpid()}-{secrets.token_hex(6)}"
+    try:
+        bundle(folder, program, limits, files or {}, env)
+        popen = subprocess.Popen(
+            [exe, "--root", str(STATE), "--network=none", "run", "--bundle", str(folder), name],
+            stdin=stdio[0], stdout=stdio[1], stderr=stdio[2], cwd="/",
+            env={"PATH": "/usr/bin:/bin"}, start_new_session=True)
+    except BaseException:
+        remove_tree(folder)
+        raise
+    return Spawned(popen), folder, name
+
+
+def end(started: Started, meter: SandboxMeter, folder: Path, name: str) -> None:
+    """Kill everything the sandbox runs, reap runsc, delete the container's state and the
+    bundle: nothing is left."""
+    sentry = meter.sentry()
+    with suppress(ProcessLookupError, PermissionError):
+        os.killpg(started.pid, signal.SIGKILL)
+    if sentry is not None:  # (its own session; it dies with runsc run too, --attached)
+        with suppress(ProcessLookupError, PermissionError):
+            os.killpg(sentry, signal.SIGKILL)
+    if not started.wait(5.0):
+        started.wait(None)
+    exe = runsc_path()
+    if exe is not None and any(STATE.glob(f"*{name}*")):
+        with suppress(OSError, subprocess.TimeoutExpired):
+            subprocess.run([exe, "--root", str(STATE), "delete", "--force", name],
+                           stdin=subprocess.DEVNULL, capture_output=True, timeout=10)
+    for left in STATE.glob(f"*{name}*"):
+        with suppress(OSError):
+            left.unlink()
+    remove_tree(folder)
+
+
+def pipes(pty: bool) -> tuple[int, int, int, int, int]:
+    """(the bot's stdin, its stdout, the judge's input end, output end, pty master)."""
+    if pty:
+        master, slave = os.openpty()
+        attrs = termios.tcgetattr(slave)
+        attrs[1] &= ~termios.OPOST
+        attrs[3] &= ~(termios.ECHO | termios.ECHONL)
+        termios.tcsetattr(slave, termios.TCSANOW, attrs)
+        return slave, slave, master, master, master
+    theirs_in, mine_in = os.pipe()
+    mine_out, theirs_out = os.pipe()
+    return theirs_in, theirs_out, mine_in, mine_out, -1
+
+
+def output_of(fd: int) -> pexpect.fdpexpect.fdspawn[bytes]:
+    """The bot's output read through pexpect, as in every tier."""
+    output: pexpect.fdpexpect.fdspawn[bytes] = pexpect.fdpexpect.fdspawn(fd, timeout=None)
+    output.delaybeforesend = None
+    output.delayafterread = None
+    return output
