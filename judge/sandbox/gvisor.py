@@ -31,9 +31,9 @@ from pathlib import Path
 import pexpect.fdpexpect
 
 from judge.sandbox.cleanup import remove_tree
+from judge.sandbox.commandline import libc_prctl
 from judge.sandbox.launcher import Spawned, Started
 from judge.sandbox.limits import Limits
-from judge.sandbox.meters import descendants
 from judge.sandbox.program import Program
 
 #: where runsc keeps the state of the judge's sandboxes (each removed at its game's end)
@@ -169,6 +169,35 @@ def bundle(folder: Path, program: Program, limits: Limits, files: dict[str, byte
     (folder / "config.json").write_text(json.dumps(config))
 
 
+def descendants(root: int) -> list[int]:
+    """The processes below `root`, children of any of its threads (the sentry's stubs are
+    forked by whichever of its threads needs one), from /proc."""
+    found: list[int] = []
+    todo = [root]
+    while todo:
+        pid = todo.pop()
+        with suppress(OSError):
+            for task in os.listdir(f"/proc/{pid}/task"):
+                with suppress(OSError), open(f"/proc/{pid}/task/{task}/children") as fh:
+                    kids = [int(k) for k in fh.read().split()]
+                    found += kids
+                    todo += kids
+    return found
+
+
+def holds(pid: int, inode: int) -> bool:
+    """Whether process `pid` has a descriptor of the pipe `inode` (False once it is gone)."""
+    mark = f"pipe:[{inode}]"
+    try:
+        for fd in os.listdir(f"/proc/{pid}/fd"):
+            with suppress(OSError):
+                if os.readlink(f"/proc/{pid}/fd/{fd}") == mark:
+                    return True
+    except OSError:
+        return False
+    return False
+
+
 class SandboxMeter:
     """The judge's sums over the sandbox's host processes: its kernel (the sentry) and the
     stubs that run the bot's code. CPU counts both (the bot's system calls are the
@@ -180,7 +209,7 @@ class SandboxMeter:
         self.limits, self._runsc = limits, runsc
         self._sentry: int | None = None
         self._cpu = 0.0
-        self._rss = self._peak = self._vsize = 0
+        self._rss = self._peak = 0
 
     def sentry(self) -> int | None:
         """The sandbox's kernel process (runsc-sandbox), a child of runsc run."""
@@ -197,7 +226,7 @@ class SandboxMeter:
         sentry = self.sentry()
         if sentry is None:
             return
-        cpu = rss = vsize = 0
+        cpu = rss = 0
         seen = False
         for node in (sentry, *descendants(sentry)):
             try:
@@ -209,12 +238,10 @@ class SandboxMeter:
             cpu += sum(int(f) for f in fields[11:15])
             if node != sentry:
                 rss += int(fields[21])
-                vsize = max(vsize, int(fields[20]))
         if seen:
             self._cpu = max(self._cpu, cpu / _TICKS)
             self._rss = rss * _PAGE
             self._peak = max(self._peak, self._rss)
-            self._vsize = max(self._vsize, vsize)
 
     def cpu_seconds(self) -> float:
         self.look()
@@ -222,9 +249,6 @@ class SandboxMeter:
 
     def memory_peak(self) -> int:
         return self._peak
-
-    def address_space(self) -> int:
-        return self._vsize
 
     def process_count(self) -> int:
         return 0  # (the sandbox's kernel bounds them: RLIMIT_NPROC)
@@ -246,19 +270,51 @@ def start(program: Program, limits: Limits, files: dict[str, bytes] | None,
     exe = runsc_path()
     assert exe is not None
     STATE.mkdir(mode=0o700, exist_ok=True)
+    sweep_state()
     folder = Path(tempfile.mkdtemp(prefix="judge-gvisor-"))
     os.chmod(folder, 0o755)
     name = f"judge-{os.getpid()}-{secrets.token_hex(6)}"
     try:
         bundle(folder, program, limits, files or {}, env)
+        # runsc run dies with the judge (its sandbox, --attached, and its gofer with it)
         popen = subprocess.Popen(
             [exe, "--root", str(STATE), "--network=none", "run", "--bundle", str(folder), name],
             stdin=stdio[0], stdout=stdio[1], stderr=stdio[2], cwd="/",
-            env={"PATH": "/usr/bin:/bin"}, start_new_session=True)
+            env={"PATH": "/usr/bin:/bin"}, start_new_session=True,
+            preexec_fn=functools.partial(_die_with, os.getpid(), libc_prctl()))
     except BaseException:
         remove_tree(folder)
         raise
     return Spawned(popen), folder, name
+
+
+def _die_with(judge: int, prctl) -> None:  # noqa: ANN001 - libc's prctl, or None
+    # runs in the child between fork and exec
+    if prctl is not None:
+        prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        if os.getppid() != judge:
+            os._exit(1)
+
+
+def sweep_state() -> None:
+    """Delete the containers of judges that were killed (their pid, in the container's
+    name, is gone): a killed judge's sandbox dies with it, its state is left (looked for
+    at every start: one listing of a folder that holds the games now playing)."""
+    exe = runsc_path()
+    if exe is None:
+        return
+    for entry in STATE.glob("judge-*.state"):
+        parts = entry.name.split("-")
+        if len(parts) > 2 and parts[1].isdigit() and not os.path.exists(f"/proc/{parts[1]}"):
+            with suppress(OSError, subprocess.TimeoutExpired):
+                subprocess.run([exe, "--root", str(STATE), "delete", "--force",
+                                entry.name.split("_sandbox")[0].removesuffix(".state")],
+                               stdin=subprocess.DEVNULL, capture_output=True, timeout=10)
+    for entry in STATE.glob("*judge-*"):
+        parts = entry.name.split("judge-", 1)[1].split("-")
+        if parts[0].isdigit() and not os.path.exists(f"/proc/{parts[0]}"):
+            with suppress(OSError):
+                entry.unlink()
 
 
 def end(started: Started, meter: SandboxMeter, folder: Path, name: str) -> None:

@@ -630,6 +630,7 @@ class InGVisor(Confined):
         self._starters = self._in_pids = 0
         self._token = ""
         theirs_in, theirs_out, self._in_fd, self._out_fd, self._master = gvisor.pipes(pty)
+        self._output_inode = os.fstat(theirs_out).st_ino
         input_file = os.fstat(theirs_in)
         self._input = (input_file.st_dev, input_file.st_ino)
         err_read, err_write = os.pipe()
@@ -653,13 +654,25 @@ class InGVisor(Confined):
         self.pgid = spawned.pid
         self._sandbox = gvisor.SandboxMeter(limits, spawned.pid)
         self.meter = self._sandbox
-        self._stderr = StderrTail(err_read, limits.stderr_bytes)
-        self.context.stderr_pump().add(self._stderr)
-        os.set_blocking(self._in_fd, False)
-        self.output = gvisor.output_of(self._out_fd)
+        try:
+            self._stderr = StderrTail(err_read, limits.stderr_bytes)
+            err_read = -1  # the tail's now
+            self.context.stderr_pump().add(self._stderr)
+            os.set_blocking(self._in_fd, False)
+            self.output = gvisor.output_of(self._out_fd)
+        except BaseException:
+            self._abandon(err_read)
+            raise
 
     def _bot_pid(self) -> int | None:
         return None  # (a process of the sandbox's kernel: not the host's to look at)
+
+    def output_closed(self) -> bool:
+        """Whether the bot has closed its output: the sandbox's kernel, alive, no longer
+        holds the pipe (runsc run, which passed it, still does: no EOF comes)."""
+        sentry = self._sandbox.sentry()
+        return sentry is not None and self.exit is None and not self._closed and \
+            os.path.exists(f"/proc/{sentry}") and not gvisor.holds(sentry, self._output_inode)
 
     def look_at_memory(self) -> None:
         """The resident memory of the stubs that run the bot's code, summed."""
@@ -668,8 +681,10 @@ class InGVisor(Confined):
             self._resident = max(self._resident, self._sandbox.memory_peak())
 
     def sample_memory(self) -> int:
+        """The bot's resident memory: a stub's address space on the host is not the
+        bot's (it maps the whole of the sandbox's range)."""
         self.look_at_memory()
-        self._memory = max(self._memory, self._sandbox.address_space())
+        self._memory = max(self._memory, self._resident)
         return self._memory
 
     def _used(self) -> tuple[float, int]:
