@@ -38,7 +38,7 @@ from judge.sandbox import (
     resolve_sandbox,
 )
 from judge.sandbox.context import sandbox_context
-from judge.sandbox.gvisor import STATE, runsc_refusal, sweep_state
+from judge.sandbox.gvisor import runsc_refusal, state_dir, sweep_state
 
 BOTS = Path(__file__).parent / "bots"
 #: the gvisor tier: as root, with runsc installed and starting a sandbox
@@ -128,7 +128,7 @@ def assert_nothing_runs_on(player: BotPlayer) -> None:
         assert group_members(player.pgid) == []
     assert children_of_this_process() == []
     if player.sandbox == "gvisor":  # its container deleted: runsc keeps nothing of it
-        assert not STATE.exists() or list(STATE.iterdir()) == []
+        assert list(state_dir().iterdir()) == []
 
 
 def dying(pid: int) -> bool:
@@ -421,9 +421,8 @@ def test_bots_die_with_a_killed_judge_whose_directory_is_swept_later(mode: str) 
         while processes_running(Path(f"judge-{judge.pid}-")) and time.monotonic() < deadline:
             time.sleep(0.01)
         assert processes_running(Path(f"judge-{judge.pid}-")) == []
-        assert list(STATE.glob(f"judge-{judge.pid}-*"))
         sweep_state()
-        assert not list(STATE.glob(f"*judge-{judge.pid}-*"))
+        assert not list(state_dir().glob(f"*judge-{judge.pid}-*"))
         return
     if mode == "bwrap" or os.geteuid() == 0:  # a tmpfs in its own mount namespace
         assert workdir == "None"  # nothing of it was ever on disk
@@ -565,4 +564,4 @@ def test_a_bot_whose_start_fails_in_the_judge_after_it_runs_is_killed(
     assert left == [], [describe(p) for p in left]
     if mode == "gvisor":  # its sandbox, whose processes the host does not name after it
         assert processes_running(Path(f"judge-{os.getpid()}-")) == []
-        assert not list(STATE.glob(f"*judge-{os.getpid()}-*"))
+        assert not list(state_dir().glob(f"*judge-{os.getpid()}-*"))

@@ -192,7 +192,7 @@ def facts(tier: Tier | None) -> list[Fact]:
                     f"ABI {abi}, unused without the exec helper" if abi else
                     "not in this kernel (Linux 5.13 and later)"))
     out.append(cgroups_fact(root))
-    out.append(gvisor_fact(root))
+    out.append(gvisor_fact())
     if tier is not None:
         from judge.sandbox.waiting import blind_reason
 
@@ -212,18 +212,15 @@ def facts(tier: Tier | None) -> list[Fact]:
     return out
 
 
-def gvisor_fact(root: bool) -> Fact:
+def gvisor_fact() -> Fact:
     """Whether `--sandbox gvisor` works here: runsc found, its version, a sandbox that
-    started /bin/true (as root: the tier is refused to an ordinary user)."""
+    started /bin/true (as an ordinary user, rootless)."""
     from judge.sandbox.gvisor import INSTALL, runsc_path, runsc_version, runsc_works
 
     if runsc_path() is None:
         return Fact("gVisor", False, "runsc not installed: a kernel of its own for each "
                     f"game with --sandbox gvisor ({INSTALL})")
     version = runsc_version() or "runsc of unknown version"
-    if not root:
-        return Fact("gVisor", False, f"{version}: --sandbox gvisor needs the judge run as "
-                    "root")
     if not runsc_works():
         return Fact("gVisor", False, f"{version} cannot start a sandbox here")
     return Fact("gVisor", True, f"{version} started /bin/true: --sandbox gvisor gives each "

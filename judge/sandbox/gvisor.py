@@ -9,9 +9,9 @@ network; its stdin and stdout are the judge's pipes. The sandbox's kernel (the s
 enforces the bot's rlimits (address space, processes, files); the judge sums the CPU and
 memory of the sandbox's host processes (the sentry and the stubs that run the bot's code),
 and at the game's end kills them all and deletes the container, leaving nothing in
-runsc's state folder. Root only: the bundle's bind mounts are served by runsc's gofer as
-root, and as an ordinary user runsc would run without the cgroups and user namespaces it
-needs (see `runsc_refusal`).
+runsc's state folder. As root the sandbox runs as nobody; as an ordinary user runsc runs
+rootless (the sandbox and its gofer as the judge's user, in a user namespace of their
+own), with the same bundle, limits and view.
 """
 
 from __future__ import annotations
@@ -30,14 +30,17 @@ from pathlib import Path
 
 import pexpect.fdpexpect
 
+from judge.games.base import InputError
 from judge.sandbox.cleanup import remove_tree
 from judge.sandbox.commandline import libc_prctl
 from judge.sandbox.launcher import Spawned, Started
 from judge.sandbox.limits import Limits
 from judge.sandbox.program import Program
 
-#: where runsc keeps the state of the judge's sandboxes (each removed at its game's end)
-STATE = Path("/run/judge-runsc")
+#: where runsc keeps the state of a root judge's sandboxes (each removed at its game's end)
+ROOT_STATE = Path("/run/judge-runsc")
+#: how long a sandbox whose bot has ended may take to end (runsc run's exit), at most
+TEARDOWN_SECONDS = 2.0
 #: the uid and gid the bot has inside its sandbox (the sandbox's kernel's, no capability)
 GUEST_ID = 65534
 _TICKS = os.sysconf("SC_CLK_TCK")
@@ -65,13 +68,33 @@ def runsc_version() -> str | None:
     return done.stdout.splitlines()[0].strip() if done.stdout.strip() else None
 
 
+@functools.cache
+def state_dir() -> Path:
+    """Where runsc keeps the state of this judge's sandboxes: root's in /run, an ordinary
+    user's in the judge's cache (made private to the user)."""
+    if os.geteuid() == 0:
+        folder = ROOT_STATE
+    else:
+        from judge.solvers.cache import cache_dir
+
+        folder = cache_dir() / "runsc"
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    return folder
+
+
+def runsc_argv() -> list[str]:
+    """runsc and its options for every command: its state folder, no network, and as an
+    ordinary user rootless (the sandbox and its gofer then run as the judge's user, in a
+    user namespace)."""
+    exe = runsc_path()
+    assert exe is not None
+    rootless = ["--rootless"] if os.geteuid() != 0 else []
+    return [exe, "--root", str(state_dir()), "--network=none", *rootless]
+
+
 def runsc_refusal() -> str | None:
-    """Why the tier cannot be had here (None when it can): root, and runsc starting a
+    """Why the tier cannot be had here (None when it can): runsc installed and starting a
     sandbox that runs /bin/true."""
-    if os.geteuid() != 0:
-        return ("sandbox=gvisor needs the judge run as root: as an ordinary user runsc runs "
-                "rootless, without the cgroups and mounts of its gofer, and the judge's "
-                "limits and views would not hold")
     if runsc_path() is None:
         return f"sandbox=gvisor asked for, but runsc (gVisor) is not installed ({INSTALL})"
     if not runsc_works():
@@ -82,15 +105,12 @@ def runsc_refusal() -> str | None:
 @functools.cache
 def runsc_works() -> bool:
     """Whether runsc starts a sandbox that runs /bin/true here (once per process)."""
-    exe = runsc_path()
-    if exe is None or os.geteuid() != 0:
+    if runsc_path() is None:
         return False
     try:
-        STATE.mkdir(mode=0o700, exist_ok=True)
-        done = subprocess.run([exe, "--root", str(STATE), "--network=none", "do", "/bin/true"],
-                              stdin=subprocess.DEVNULL, capture_output=True, timeout=30,
-                              cwd="/")
-    except (OSError, subprocess.TimeoutExpired):
+        done = subprocess.run([*runsc_argv(), "do", "/bin/true"], stdin=subprocess.DEVNULL,
+                              capture_output=True, timeout=30, cwd="/")
+    except (OSError, subprocess.TimeoutExpired, InputError):
         return False
     return done.returncode == 0
 
@@ -267,9 +287,6 @@ def start(program: Program, limits: Limits, files: dict[str, bytes] | None,
           env: dict[str, str], stdio: tuple[int, int, int]) -> tuple[Spawned, Path, str]:
     """Start `program` in a sandbox of its own: runsc run, its stdio `stdio`. Returns what
     was started, the bundle's folder and the container's id."""
-    exe = runsc_path()
-    assert exe is not None
-    STATE.mkdir(mode=0o700, exist_ok=True)
     sweep_state()
     folder = Path(tempfile.mkdtemp(prefix="judge-gvisor-"))
     os.chmod(folder, 0o755)
@@ -278,7 +295,7 @@ def start(program: Program, limits: Limits, files: dict[str, bytes] | None,
         bundle(folder, program, limits, files or {}, env)
         # runsc run dies with the judge (its sandbox, --attached, and its gofer with it)
         popen = subprocess.Popen(
-            [exe, "--root", str(STATE), "--network=none", "run", "--bundle", str(folder), name],
+            [*runsc_argv(), "run", "--bundle", str(folder), name],
             stdin=stdio[0], stdout=stdio[1], stderr=stdio[2], cwd="/",
             env={"PATH": "/usr/bin:/bin"}, start_new_session=True,
             preexec_fn=functools.partial(_die_with, os.getpid(), libc_prctl()))
@@ -300,17 +317,17 @@ def sweep_state() -> None:
     """Delete the containers of judges that were killed (their pid, in the container's
     name, is gone): a killed judge's sandbox dies with it, its state is left (looked for
     at every start: one listing of a folder that holds the games now playing)."""
-    exe = runsc_path()
-    if exe is None:
+    if runsc_path() is None:
         return
-    for entry in STATE.glob("judge-*.state"):
+    state = state_dir()
+    for entry in state.glob("judge-*.state"):
         parts = entry.name.split("-")
         if len(parts) > 2 and parts[1].isdigit() and not os.path.exists(f"/proc/{parts[1]}"):
             with suppress(OSError, subprocess.TimeoutExpired):
-                subprocess.run([exe, "--root", str(STATE), "delete", "--force",
+                subprocess.run([*runsc_argv(), "delete", "--force",
                                 entry.name.split("_sandbox")[0].removesuffix(".state")],
                                stdin=subprocess.DEVNULL, capture_output=True, timeout=10)
-    for entry in STATE.glob("*judge-*"):
+    for entry in state.glob("*judge-*"):
         parts = entry.name.split("judge-", 1)[1].split("-")
         if parts[0].isdigit() and not os.path.exists(f"/proc/{parts[0]}"):
             with suppress(OSError):
@@ -328,12 +345,12 @@ def end(started: Started, meter: SandboxMeter, folder: Path, name: str) -> None:
             os.killpg(sentry, signal.SIGKILL)
     if not started.wait(5.0):
         started.wait(None)
-    exe = runsc_path()
-    if exe is not None and any(STATE.glob(f"*{name}*")):
+    state = state_dir()
+    if any(state.glob(f"*{name}*")):
         with suppress(OSError, subprocess.TimeoutExpired):
-            subprocess.run([exe, "--root", str(STATE), "delete", "--force", name],
+            subprocess.run([*runsc_argv(), "delete", "--force", name],
                            stdin=subprocess.DEVNULL, capture_output=True, timeout=10)
-    for left in STATE.glob(f"*{name}*"):
+    for left in state.glob(f"*{name}*"):
         with suppress(OSError):
             left.unlink()
     remove_tree(folder)

@@ -631,6 +631,7 @@ class InGVisor(Confined):
         self._token = ""
         theirs_in, theirs_out, self._in_fd, self._out_fd, self._master = gvisor.pipes(pty)
         self._output_inode = os.fstat(theirs_out).st_ino
+        self._output_held = False  # (see `output_closed`)
         input_file = os.fstat(theirs_in)
         self._input = (input_file.st_dev, input_file.st_ino)
         err_read, err_write = os.pipe()
@@ -668,11 +669,20 @@ class InGVisor(Confined):
         return None  # (a process of the sandbox's kernel: not the host's to look at)
 
     def output_closed(self) -> bool:
-        """Whether the bot has closed its output: the sandbox's kernel, alive, no longer
-        holds the pipe (runsc run, which passed it, still does: no EOF comes)."""
+        """Whether the bot has closed its output: the sandbox's kernel, alive, held the
+        pipe and no longer does (runsc run, which passed it, still does: no EOF comes).
+        As it starts, the kernel takes the pipe over from what it was given: until it is
+        seen holding it, nothing is said closed."""
         sentry = self._sandbox.sentry()
-        return sentry is not None and self.exit is None and not self._closed and \
-            os.path.exists(f"/proc/{sentry}") and not gvisor.holds(sentry, self._output_inode)
+        if sentry is None or self.exit is not None or self._closed:
+            return False
+        held = gvisor.holds(sentry, self._output_inode)
+        if held:
+            self._output_held = True
+        if not self._output_held or held or not os.path.exists(f"/proc/{sentry}"):
+            return False
+        # the bot may have ended, its sandbox not yet: its end then says what it was
+        return not self.started.wait(gvisor.TEARDOWN_SECONDS)
 
     def look_at_memory(self) -> None:
         """The resident memory of the stubs that run the bot's code, summed."""
