@@ -157,7 +157,7 @@ def test_the_cluster_extra_is_installed_exactly_when_its_packages_import(tmp_pat
 
 
 def test_the_gvisor_tier_is_said_to_work_exactly_where_a_run_may_ask_for_it(tmp_path):
-    from judge.sandbox.gvisor import runsc_refusal, runsc_version
+    from judge.sandbox.tiers import runsc_refusal, runsc_version
 
     said = doctor_json(cwd=tmp_path)
     gvisor = next(f for f in said["facts"] if f["name"] == "gVisor")

@@ -20,8 +20,8 @@ import pytest
 from judge.sandbox import Limits
 from judge.sandbox.build import program_for
 from judge.sandbox.context import sandbox_context
-from judge.sandbox.gvisor import runsc_refusal, state_dir
 from judge.sandbox.process import Confined
+from judge.sandbox.tiers import runsc_refusal, state_dir
 
 #: the tests of a bot in the tier
 in_the_tier = pytest.mark.skipif(runsc_refusal() is not None, reason=str(runsc_refusal()))

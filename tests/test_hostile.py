@@ -38,7 +38,8 @@ from judge.sandbox import (
     resolve_sandbox,
 )
 from judge.sandbox.context import sandbox_context
-from judge.sandbox.gvisor import runsc_refusal, state_dir, sweep_state
+from judge.sandbox.gvisor import sweep_state
+from judge.sandbox.tiers import runsc_refusal, state_dir
 
 BOTS = Path(__file__).parent / "bots"
 #: the gvisor tier: as root, with runsc installed and starting a sandbox

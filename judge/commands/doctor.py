@@ -215,7 +215,7 @@ def facts(tier: Tier | None) -> list[Fact]:
 def gvisor_fact() -> Fact:
     """Whether `--sandbox gvisor` works here: runsc found, its version, a sandbox that
     started /bin/true (as an ordinary user, rootless)."""
-    from judge.sandbox.gvisor import INSTALL, runsc_path, runsc_version, runsc_works
+    from judge.sandbox.tiers import INSTALL, runsc_path, runsc_version, runsc_works
 
     if runsc_path() is None:
         return Fact("gVisor", False, "runsc not installed: a kernel of its own for each "

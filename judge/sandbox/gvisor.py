@@ -20,7 +20,6 @@ import functools
 import json
 import os
 import secrets
-import shutil
 import signal
 import subprocess
 import tempfile
@@ -30,89 +29,19 @@ from pathlib import Path
 
 import pexpect.fdpexpect
 
-from judge.games.base import InputError
 from judge.sandbox.cleanup import remove_tree
 from judge.sandbox.commandline import libc_prctl
 from judge.sandbox.launcher import Spawned, Started
 from judge.sandbox.limits import Limits
 from judge.sandbox.program import Program
+from judge.sandbox.tiers import runsc_argv, runsc_path, state_dir
 
-#: where runsc keeps the state of a root judge's sandboxes (each removed at its game's end)
-ROOT_STATE = Path("/run/judge-runsc")
 #: how long a sandbox whose bot has ended may take to end (runsc run's exit), at most
 TEARDOWN_SECONDS = 2.0
 #: the uid and gid the bot has inside its sandbox (the sandbox's kernel's, no capability)
 GUEST_ID = 65534
 _TICKS = os.sysconf("SC_CLK_TCK")
 _PAGE = os.sysconf("SC_PAGE_SIZE")
-#: how to get the tier where runsc is missing
-INSTALL = "apt-get install runsc"
-
-
-@functools.cache
-def runsc_path() -> str | None:
-    """The runsc executable, when it is installed (not that it works: `runsc_works`)."""
-    return shutil.which("runsc")
-
-
-@functools.cache
-def runsc_version() -> str | None:
-    """runsc's version line (``runsc version 0.0~20221219.0``), None without it."""
-    exe = runsc_path()
-    if exe is None:
-        return None
-    try:
-        done = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=10)
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    return done.stdout.splitlines()[0].strip() if done.stdout.strip() else None
-
-
-@functools.cache
-def state_dir() -> Path:
-    """Where runsc keeps the state of this judge's sandboxes: root's in /run, an ordinary
-    user's in the judge's cache (made private to the user)."""
-    if os.geteuid() == 0:
-        folder = ROOT_STATE
-    else:
-        from judge.solvers.cache import cache_dir
-
-        folder = cache_dir() / "runsc"
-    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-    return folder
-
-
-def runsc_argv() -> list[str]:
-    """runsc and its options for every command: its state folder, no network, and as an
-    ordinary user rootless (the sandbox and its gofer then run as the judge's user, in a
-    user namespace)."""
-    exe = runsc_path()
-    assert exe is not None
-    rootless = ["--rootless"] if os.geteuid() != 0 else []
-    return [exe, "--root", str(state_dir()), "--network=none", *rootless]
-
-
-def runsc_refusal() -> str | None:
-    """Why the tier cannot be had here (None when it can): runsc installed and starting a
-    sandbox that runs /bin/true."""
-    if runsc_path() is None:
-        return f"sandbox=gvisor asked for, but runsc (gVisor) is not installed ({INSTALL})"
-    if not runsc_works():
-        return "sandbox=gvisor asked for, but runsc fails to start a sandbox here"
-    return None
-
-
-@functools.cache
-def runsc_works() -> bool:
-    """Whether runsc starts a sandbox that runs /bin/true here (once per process)."""
-    if runsc_path() is None:
-        return False
-    try:
-        done = subprocess.run([*runsc_argv(), "do", "/bin/true"], stdin=subprocess.DEVNULL,
-                              capture_output=True, timeout=30, cwd="/")
-    except (OSError, subprocess.TimeoutExpired, InputError):
-        return False
-    return done.returncode == 0
 
 
 #: system folders shown read-only (a link stays a link)
