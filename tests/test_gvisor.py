@@ -190,3 +190,31 @@ def test_page_cache_residency_does_not_show_in_pagemap(folder: Path) -> None:
     # the C library, which every program reads, is in the page cache
     seen = said(start(folder, "pagemap", PAGEMAP))
     assert seen.startswith(("0 present", "no pagemap")), seen
+
+
+#: fills its work dir, then /dev/shm, a MiB at a time, and says where each stopped
+FILLS = """
+import os
+for where in ("/tmp/big", "/dev/shm/big"):
+    written = 0
+    try:
+        with open(where, "wb") as fh:
+            for _ in range(64):
+                fh.write(bytes(1 << 20))
+                fh.flush()
+                written += 1
+    except OSError:
+        pass
+    print(where, written, flush=True)
+    os.unlink(where)
+"""
+
+
+@in_the_tier
+def test_its_work_dir_and_shared_memory_are_capped_by_the_disk_limit(folder: Path) -> None:
+    bot = folder / "fills.py"
+    bot.write_text(FILLS)
+    os.chmod(bot, 0o644)
+    limits = Limits(first_move_seconds=30, disk_bytes=8 << 20, file_bytes=128 << 20)
+    seen = said(Confined(program_for(bot), limits, MODE)).splitlines()
+    assert seen == ["/tmp/big 8", "/dev/shm/big 8"], seen
