@@ -267,11 +267,14 @@ def end(started: Started, meter: SandboxMeter, folder: Path, name: str) -> None:
     """Kill everything the sandbox runs, reap runsc, delete the container's state and the
     bundle: nothing is left."""
     sentry = meter.sentry()
+    # the sandbox and its stubs are sessions of their own (they die with runsc run too:
+    # the sandbox is --attached, the stubs die with it); all found before any is killed
+    stubs = descendants(sentry) if sentry is not None else []
     with suppress(ProcessLookupError, PermissionError):
         os.killpg(started.pid, signal.SIGKILL)
-    if sentry is not None:  # (its own session; it dies with runsc run too, --attached)
+    for pid in [p for p in (sentry, *stubs) if p is not None]:
         with suppress(ProcessLookupError, PermissionError):
-            os.killpg(sentry, signal.SIGKILL)
+            os.kill(pid, signal.SIGKILL)
     if not started.wait(5.0):
         started.wait(None)
     state = state_dir()
