@@ -18,11 +18,14 @@ Every figure of the per-game goals of the overhead issue, printed side by side i
   apart (a bot that thinks), against back to back;
 - fixed start-up: a one-game `judge run`, next to `python -c pass` (`--starts` of each tree,
   in turn; the median, and the median ratio of the pairs);
-- the README main command (the four sample bots, 1,428 games).
+- the README main command (the four sample bots, 1,428 games);
+- the gvisor tier next to auto's (`--only gvisor`, as root with runsc): per game (the
+  slope between 11 and 51 games of the C bot, `--jobs 1`), and a bot's start to its first
+  move.
 
 With ``--before DIR`` (a checkout of an earlier version), its `judge run` figures are
 measured in the same run, next to this one's. Run: ``python benchmarks/bench_overhead.py
-[--before DIR] [--repeat N] [--only start-up|readme]``. Bytecode caching is on for the
+[--before DIR] [--repeat N] [--only start-up|readme|gvisor]``. Bytecode caching is on for the
 judge processes (whatever PYTHONDONTWRITEBYTECODE says here), as on a user's machine.
 """
 
@@ -141,14 +144,17 @@ def main() -> None:
                     help="rounds of the parallel games' figures, their median shown (default 3)")
     ap.add_argument("--starts", type=int, default=21,
                     help="one-game starts of each tree for the start-up figure (default 21)")
-    ap.add_argument("--only", choices=("all", "start-up", "readme"), default="all",
-                    help="only the start-up figure, or only the README main command's")
+    ap.add_argument("--only", choices=("all", "start-up", "readme", "gvisor"), default="all",
+                    help="only the start-up figure, the README main command's, or the "
+                    "gvisor tier's next to auto's")
     args = ap.parse_args()
     trees = [("now", ROOT)] + ([("before", args.before.resolve())] if args.before else [])
     if args.only == "start-up":
         return startup(trees, args.starts)
     if args.only == "readme":
         return readme(trees)
+    if args.only == "gvisor":
+        return gvisor(args.repeat)
     game = Ioiwari()
     all_starts = game.standard_starts()
     starts_51 = [game.parse_position(line) for line in STARTS_51.read_text().splitlines()
@@ -252,6 +258,25 @@ def readme(trees: list[tuple[str, Path]]) -> None:
     one = best(1, lambda: judge_run(ROOT, ["--jobs", "1", *SAMPLE_BOTS]))
     two = best(1, lambda: judge_run(ROOT, ["--jobs", "2", *SAMPLE_BOTS]))
     print(f"  now --jobs 1 {one:6.2f} s   --jobs 2 {two:6.2f} s   speed-up {one / two:4.2f}x")
+
+def gvisor(repeat: int) -> None:
+    """The gvisor tier's cost per game and to a first move, next to auto's tier."""
+    lines = STARTS_51.read_text().splitlines()
+    starts = [line for line in lines if line.strip() and not line.startswith("#")]
+    print(f"{os.cpu_count()} cores; best of {repeat}")
+    print("\nPer game (ms, slope between 11 and 51 games of one C bot, --jobs 1), and a bot's "
+          "start to its first move (median of 30, ms)")
+    with tempfile.NamedTemporaryFile("w", suffix=".txt") as eleven:
+        eleven.write("\n".join(starts[:11]) + "\n")
+        eleven.flush()
+        for mode in ("auto", "gvisor"):
+            common = ["--jobs", "1", "--sandbox", mode, str(BOT)]
+            t11 = best(repeat, lambda c=common: judge_run(ROOT, ["--tests", eleven.name, *c]))
+            t51 = best(repeat, lambda c=common: judge_run(ROOT, ["--tests", str(STARTS_51), *c]))
+            per_game = (t51 - t11) / (51 - 11) * 1000
+            print(f"  {tier_for(mode).name:20} per game {per_game:7.1f}   first move "
+                  f"{first_move_ms(ROOT, mode, 0.0):7.1f}")
+
 
 FIRST_MOVE = """
 import statistics, sys, time

@@ -154,3 +154,22 @@ def test_the_cluster_extra_is_installed_exactly_when_its_packages_import(tmp_pat
         importable = False
     assert entry["installed"] is importable
     assert "distributed" in entry["packages"]
+
+
+def test_the_gvisor_tier_is_said_to_work_exactly_where_a_run_may_ask_for_it(tmp_path):
+    from judge.sandbox.tiers import runsc_refusal, runsc_version
+
+    said = doctor_json(cwd=tmp_path)
+    gvisor = next(f for f in said["facts"] if f["name"] == "gVisor")
+    assert gvisor["ok"] is (runsc_refusal() is None)
+    if gvisor["ok"]:  # its version, and a sandbox seen to start /bin/true
+        assert str(runsc_version()) in gvisor["text"] and "/bin/true" in gvisor["text"]
+
+
+def test_without_runsc_on_path_the_gvisor_tier_says_how_to_get_it(tmp_path):
+    empty = tmp_path / "bin"
+    empty.mkdir()
+    said = doctor_json(cwd=tmp_path, path=str(empty))
+    gvisor = next(f for f in said["facts"] if f["name"] == "gVisor")
+    assert gvisor["ok"] is False and "apt-get install runsc" in gvisor["text"]
+    assert not (said["tier"] or "").startswith("gvisor")  # (auto never picks it)

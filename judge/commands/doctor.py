@@ -192,6 +192,7 @@ def facts(tier: Tier | None) -> list[Fact]:
                     f"ABI {abi}, unused without the exec helper" if abi else
                     "not in this kernel (Linux 5.13 and later)"))
     out.append(cgroups_fact(root))
+    out.append(gvisor_fact())
     if tier is not None:
         from judge.sandbox.waiting import blind_reason
 
@@ -209,6 +210,21 @@ def facts(tier: Tier | None) -> list[Fact]:
                             "not read " + ", ".join(map(str, private))
                             + f" (chmod o+rx {shlex.join(map(str, private))})"))
     return out
+
+
+def gvisor_fact() -> Fact:
+    """Whether `--sandbox gvisor` works here: runsc found, its version, a sandbox that
+    started /bin/true (as an ordinary user, rootless)."""
+    from judge.sandbox.tiers import INSTALL, runsc_path, runsc_version, runsc_works
+
+    if runsc_path() is None:
+        return Fact("gVisor", False, "runsc not installed: a kernel of its own for each "
+                    f"game with --sandbox gvisor ({INSTALL})")
+    version = runsc_version() or "runsc of unknown version"
+    if not runsc_works():
+        return Fact("gVisor", False, f"{version} cannot start a sandbox here")
+    return Fact("gVisor", True, f"{version} started /bin/true: --sandbox gvisor gives each "
+                "game a kernel of its own (slower; auto never picks it)")
 
 
 def unless_refused(probe: Callable[[], str | None]) -> str | None:

@@ -129,11 +129,13 @@ def add_harness_options(p: argparse.ArgumentParser, jobs: bool = True, seed: boo
                        "started with `judge worker ADDRESS`); the results are stored here as "
                        "they arrive")
         add_credentials_option(p)
-    p.add_argument("--sandbox", choices=("auto", "bwrap", "none"), default="auto",
+    p.add_argument("--sandbox", choices=("auto", "bwrap", "none", "gvisor"), default="auto",
                    help="confine bots with bubblewrap (no network, a minimal read-only "
                    "system, a private tmpfs) when it is installed (auto, the default), always "
                    "(bwrap), or without namespaces (none); as root each game also gets a uid "
-                   "and cgroups of its own. The tier a run had is printed and recorded")
+                   "and cgroups of its own. gvisor (runsc installed) runs each game in a "
+                   "gVisor sandbox, a kernel of its own: slower, never chosen by auto. "
+                   "The tier a run had is printed and recorded")
     p.add_argument("-v", "--verbose", action="store_true",
                    help="list each confinement guarantee that does not hold here, and how to "
                    "get it (by default one line counts them)")

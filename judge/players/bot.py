@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import pexpect
 
 from judge import verdicts
-from judge.games.base import Game, Seat
+from judge.games.base import Game, InputError, Seat
 from judge.players.base import Played, Player, PlayerFailure
 from judge.sandbox import (
     CompileError,
@@ -79,6 +79,9 @@ class BotPlayer(Player):
         self.name = name or self.path.name
         self.limits = limits or Limits()
         self.sandbox = resolve_sandbox(sandbox)
+        if pty and self.sandbox == "gvisor":  # (its kernel shows a host pty as a plain file)
+            raise InputError("--pty is not available with sandbox=gvisor: the sandbox's "
+                             "kernel does not give the bot the judge's terminal")
         self.pty = pty
         #: given to the bot as BOT_SEED, so that a random bot's game can be replayed
         self.seed = seed

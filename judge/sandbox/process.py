@@ -28,8 +28,9 @@ from typing import NamedTuple
 
 import pexpect.fdpexpect
 
+from judge.sandbox import gvisor
 from judge.sandbox.cleanup import remove_tree
-from judge.sandbox.commandline import Launch, plan
+from judge.sandbox.commandline import SAFE_PATH, Launch, plan
 from judge.sandbox.context import SandboxContext, sandbox_context
 from judge.sandbox.exec_helper import helper_path
 from judge.sandbox.launcher import Launched, Spawned, Started
@@ -89,6 +90,13 @@ def marked_processes(token: str) -> list[int]:
 
 class Confined:
     """One bot process under its limits: pipes (or a pty), private directory, stderr tail."""
+
+    def __new__(cls, program: Program, limits: Limits, sandbox: str = "auto",
+                *args: object, **kwargs: object) -> Confined:
+        """A `Confined`, or in the gvisor tier an `InGVisor`."""
+        if cls is Confined and tier_for(sandbox).sandbox == "gvisor":
+            return super().__new__(InGVisor)
+        return super().__new__(cls)
 
     def __init__(
         self, program: Program, limits: Limits, sandbox: str = "auto", pty: bool = False,
@@ -305,7 +313,8 @@ class Confined:
                 reported = self._reported()
                 if reported is not None:
                     return reported
-                return 128 - code if self.mode == "bwrap" and code > 128 else code
+                # (bwrap and runsc say 128 + N for a death by signal N)
+                return 128 - code if self.mode in ("bwrap", "gvisor") and code > 128 else code
             left = deadline - time.monotonic()
             if left <= 0:
                 return None
@@ -593,6 +602,129 @@ class Confined:
             time.sleep(0.005)
         if self.mode == "none":
             _kill_until_gone(lambda: marked_processes(self._token), rounds=3, pause=0.01)
+
+
+class InGVisor(Confined):
+    """One bot in a gVisor sandbox of its own (the gvisor tier, see `gvisor.py`): its own
+    kernel, whose processes the judge does not see; what it used summed over the
+    sandbox's host processes, all of which end with the game."""
+
+    def __init__(
+        self, program: Program, limits: Limits, sandbox: str = "auto", pty: bool = False,
+        files: dict[str, bytes] | None = None, env: dict[str, str] | None = None,
+    ) -> None:
+        """Start `program` in a sandbox of its own (see `Confined`)."""
+        self.limits = limits
+        self.tier = tier_for(sandbox)
+        self.mode = self.tier.sandbox
+        self.context = sandbox_context()
+        self.slot = None
+        self.exit = None
+        self._closed = False
+        self._pid = self._parent_of_bot = None
+        self._proc_fds = {}
+        self._memory = self._resident = 0
+        self._status = b""
+        self._stderr_taken = False
+        self.workdir = None
+        self._status_fd = self._info_fd = -1
+        self._starters = self._in_pids = 0
+        self._token = ""
+        theirs_in, theirs_out, self._in_fd, self._out_fd, self._master = gvisor.pipes(pty)
+        self._output_inode = os.fstat(theirs_out).st_ino
+        self._output_held = False  # (see `output_closed`)
+        input_file = os.fstat(theirs_in)
+        self._input = (input_file.st_dev, input_file.st_ino)
+        err_read, err_write = os.pipe()
+        full_env = {"PATH": SAFE_PATH, "LANG": "C.UTF-8", "HOME": gvisor.BOT_DIR,
+                    "TMPDIR": gvisor.BOT_DIR, **dict(program.env), **(env or {})}
+        self.started_at = time.monotonic()
+        self.ended_at = None
+        try:
+            spawned, self._bundle, self._name = gvisor.start(
+                program, limits, files, full_env, (theirs_in, theirs_out, err_write))
+        except BaseException:
+            for fd in {err_read, self._in_fd, self._out_fd}:
+                with suppress(OSError):
+                    os.close(fd)
+            raise
+        finally:
+            for fd in {err_write, theirs_in, theirs_out}:
+                with suppress(OSError):
+                    os.close(fd)
+        self.started = spawned
+        self.pgid = spawned.pid
+        self._sandbox = gvisor.SandboxMeter(limits, spawned.pid)
+        self.meter = self._sandbox
+        try:
+            self._stderr = StderrTail(err_read, limits.stderr_bytes)
+            err_read = -1  # the tail's now
+            self.context.stderr_pump().add(self._stderr)
+            os.set_blocking(self._in_fd, False)
+            self.output = gvisor.output_of(self._out_fd)
+        except BaseException:
+            self._abandon(err_read)
+            raise
+
+    def _bot_pid(self) -> int | None:
+        return None  # (a process of the sandbox's kernel: not the host's to look at)
+
+    def output_closed(self) -> bool:
+        """Whether the bot has closed its output: the sandbox's kernel, alive, held the
+        pipe and no longer does (runsc run, which passed it, still does: no EOF comes).
+        As it starts, the kernel takes the pipe over from what it was given: until it is
+        seen holding it, nothing is said closed."""
+        sentry = self._sandbox.sentry()
+        if sentry is None or self.exit is not None or self._closed:
+            return False
+        held = gvisor.holds(sentry, self._output_inode)
+        if held:
+            self._output_held = True
+        if not self._output_held or held or not os.path.exists(f"/proc/{sentry}"):
+            return False
+        # the bot may have ended, its sandbox not yet: its end then says what it was
+        return not self.started.wait(gvisor.TEARDOWN_SECONDS)
+
+    def look_at_memory(self) -> None:
+        """The resident memory of the stubs that run the bot's code, summed."""
+        if not self._closed:
+            self._sandbox.look()
+            self._resident = max(self._resident, self._sandbox.memory_peak())
+
+    def sample_memory(self) -> int:
+        """The bot's resident memory: a stub's address space on the host is not the
+        bot's (it maps the whole of the sandbox's range)."""
+        self.look_at_memory()
+        self._memory = max(self._memory, self._resident)
+        return self._memory
+
+    def _used(self) -> tuple[float, int]:
+        return self._sandbox.cpu_seconds(), self._sandbox.memory_peak()
+
+    def _abandon(self, err_read: int) -> None:
+        self._closed = True
+        gvisor.end(self.started, self._sandbox, self._bundle, self._name)
+        self._close_pipes()
+        if err_read >= 0:
+            with suppress(OSError):
+                os.close(err_read)
+        self.started.close()
+
+    def kill(self) -> None:
+        """Kill the sandbox and all it runs, delete the container (idempotent)."""
+        if self._closed:
+            return
+        if self.exit is None:
+            self.look_at_memory()
+        self._sandbox.look()
+        self._closed = True
+        if self.ended_at is None:
+            self.ended_at = time.monotonic()
+        gvisor.end(self.started, self._sandbox, self._bundle, self._name)
+        self.poll()
+        self.context.stderr_pump().give_up(self._stderr)
+        self._close_pipes()
+        self.started.close()
 
 
 def _kib(status: bytes, key: bytes) -> int:

@@ -20,8 +20,9 @@ from pathlib import Path
 
 from judge.games.base import InputError
 
-#: the values of the `sandbox` option: auto picks bwrap when it is installed and works
-SANDBOX_MODES = ("auto", "bwrap", "none")
+#: the values of the `sandbox` option: auto picks bwrap when it is installed and works;
+#: gvisor (a kernel of its own per game, slower) only when asked for
+SANDBOX_MODES = ("auto", "bwrap", "none", "gvisor")
 
 
 @functools.cache
@@ -98,6 +99,78 @@ def _probe_marker(exe: str, helper: str | None) -> Path | None:
     return folder / f"bwrap-works-{key}"
 
 
+#: where runsc keeps the state of a root judge's sandboxes (each removed at its game's end)
+ROOT_STATE = Path("/run/judge-runsc")
+#: how to get the tier where runsc is missing
+INSTALL = "apt-get install runsc"
+
+
+@functools.cache
+def runsc_path() -> str | None:
+    """The runsc executable, when it is installed (not that it works: `runsc_works`)."""
+    return shutil.which("runsc")
+
+
+@functools.cache
+def runsc_version() -> str | None:
+    """runsc's version line (``runsc version 0.0~20221219.0``), None without it."""
+    exe = runsc_path()
+    if exe is None:
+        return None
+    try:
+        done = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return done.stdout.splitlines()[0].strip() if done.stdout.strip() else None
+
+
+@functools.cache
+def state_dir() -> Path:
+    """Where runsc keeps the state of this judge's sandboxes: root's in /run, an ordinary
+    user's in the judge's cache (made private to the user)."""
+    if os.geteuid() == 0:
+        folder = ROOT_STATE
+    else:
+        from judge.solvers.cache import cache_dir
+
+        folder = cache_dir() / "runsc"
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    return folder
+
+
+def runsc_argv() -> list[str]:
+    """runsc and its options for every command: its state folder, no network, and as an
+    ordinary user rootless (the sandbox and its gofer then run as the judge's user, in a
+    user namespace)."""
+    exe = runsc_path()
+    assert exe is not None
+    rootless = ["--rootless"] if os.geteuid() != 0 else []
+    return [exe, "--root", str(state_dir()), "--network=none", *rootless]
+
+
+def runsc_refusal() -> str | None:
+    """Why the tier cannot be had here (None when it can): runsc installed and starting a
+    sandbox that runs /bin/true."""
+    if runsc_path() is None:
+        return f"sandbox=gvisor asked for, but runsc (gVisor) is not installed ({INSTALL})"
+    if not runsc_works():
+        return "sandbox=gvisor asked for, but runsc fails to start a sandbox here"
+    return None
+
+
+@functools.cache
+def runsc_works() -> bool:
+    """Whether runsc starts a sandbox that runs /bin/true here (once per process)."""
+    if runsc_path() is None:
+        return False
+    try:
+        done = subprocess.run([*runsc_argv(), "do", "/bin/true"], stdin=subprocess.DEVNULL,
+                              capture_output=True, timeout=30, cwd="/")
+    except (OSError, subprocess.TimeoutExpired, InputError):
+        return False
+    return done.returncode == 0
+
+
 @functools.cache
 def landlock_abi() -> int:
     """The kernel's Landlock ABI version (0 without Landlock): with it, the exec helper
@@ -113,13 +186,18 @@ def landlock_abi() -> int:
 
 
 def resolve_sandbox(mode: str) -> str:
-    """``bwrap`` or ``none`` for a `sandbox` option; raises `InputError` when impossible."""
+    """``bwrap``, ``none`` or ``gvisor`` for a `sandbox` option; raises `InputError` when
+    impossible."""
     if mode not in SANDBOX_MODES:
         raise InputError(f"sandbox must be one of {', '.join(SANDBOX_MODES)}, not {mode!r}")
     if mode == "auto":
         return "bwrap" if bwrap_path() else "none"
     if mode == "bwrap" and not bwrap_path():
         raise InputError("sandbox=bwrap asked for, but bubblewrap is not installed or fails here")
+    if mode == "gvisor":
+        refused = runsc_refusal()
+        if refused is not None:
+            raise InputError(refused)
     return mode
 
 
@@ -197,6 +275,8 @@ class Tier:
 
     def holds(self) -> dict[str, bool]:
         """Each guarantee of `GUARANTEES`: whether it holds in this tier."""
+        if self.sandbox == "gvisor":  # a kernel of its own; limits per process, summed
+            return {key: key not in ("limits", "fair") for key, _ in GUARANTEES}
         bwrap = self.sandbox == "bwrap"
         # as root the helper gives each game network and IPC namespaces of its own
         own_network = bwrap or (self.uid and self.helper)
@@ -236,6 +316,8 @@ def tier_for(mode: str) -> Tier:
     from judge.sandbox.slots import cgroups_here
 
     sandbox = resolve_sandbox(mode)
+    if sandbox == "gvisor":  # (its own kernel: no slot, uid or cgroups of the host's)
+        return Tier(sandbox, False, False, helper_path() is not None)
     root = os.geteuid() == 0
     helper = helper_path() is not None
     if root and not helper:
