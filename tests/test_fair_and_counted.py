@@ -348,6 +348,44 @@ def test_cpu_of_orphans_reaped_by_the_bots_helper_counts_against_the_cpu_limit(
         record.verdict, said(record))
 
 
+#: five children forked by a thread of the bot (each the child of that thread, not of the
+#: bot's first one: listed only in that thread's /proc/PID/task/TID/children), each using
+#: 0.6 s of CPU and then asleep, alive to the game's end: nothing reaps them before it
+THREAD_CHILDREN = """
+import threading
+def forks():
+    for _ in range(5):
+        done_read, done_write = os.pipe()
+        if os.fork() == 0:
+            os.close(done_read)
+            start = time.process_time()
+            while time.process_time() - start < 0.6:
+                pass
+            os.close(done_write)
+            time.sleep(600)
+            os._exit(0)
+        os.close(done_write)
+        os.read(done_read, 1)  # (its CPU used: the child's end of the pipe closed)
+        os.close(done_read)
+thread = threading.Thread(target=forks)
+thread.start()
+thread.join()
+"""
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_cpu_of_children_a_thread_forked_counts_against_the_cpu_limit(
+        mode: str, tmp_path: Path) -> None:
+    limits = replace(LIMITS, cpu_seconds=2, first_move_seconds=60.0)
+    player = BotPlayer(contestant(tmp_path, THREAD_CHILDREN), limits, mode)
+    try:
+        record = play_game(GAME, [player, FirstPit()], GAME.start(), limits)
+    finally:
+        sandbox_context().close()
+    assert (record.verdict.code, record.verdict.seat) == (verdicts.CPU_LIMIT, 0), (
+        record.verdict, said(record))
+
+
 # --- 13. memory: files in a tmpfs are bounded in number ------------------------------------------
 
 #: up to 50000 empty files in each folder the bot may write in (what it holds is kernel

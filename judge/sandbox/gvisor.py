@@ -33,6 +33,7 @@ from judge.sandbox.cleanup import remove_tree
 from judge.sandbox.commandline import libc_prctl
 from judge.sandbox.launcher import Spawned, Started
 from judge.sandbox.limits import Limits
+from judge.sandbox.meters import descendants, stat_fields
 from judge.sandbox.program import Program
 from judge.sandbox.tiers import runsc_argv, runsc_path, state_dir
 
@@ -118,22 +119,6 @@ def bundle(folder: Path, program: Program, limits: Limits, files: dict[str, byte
     (folder / "config.json").write_text(json.dumps(config))
 
 
-def descendants(root: int) -> list[int]:
-    """The processes below `root`, children of any of its threads (the sentry's stubs are
-    forked by whichever of its threads needs one), from /proc."""
-    found: list[int] = []
-    todo = [root]
-    while todo:
-        pid = todo.pop()
-        with suppress(OSError):
-            for task in os.listdir(f"/proc/{pid}/task"):
-                with suppress(OSError), open(f"/proc/{pid}/task/{task}/children") as fh:
-                    kids = [int(k) for k in fh.read().split()]
-                    found += kids
-                    todo += kids
-    return found
-
-
 def holds(pid: int, inode: int) -> bool:
     """Whether process `pid` has a descriptor of the pipe `inode` (False once it is gone)."""
     mark = f"pipe:[{inode}]"
@@ -178,10 +163,8 @@ class SandboxMeter:
         cpu = rss = 0
         seen = False
         for node in (sentry, *descendants(sentry)):
-            try:
-                with open(f"/proc/{node}/stat", "rb") as fh:
-                    fields = fh.read().rsplit(b")", 1)[1].split()
-            except (OSError, IndexError):
+            fields = stat_fields(node)
+            if fields is None:
                 continue
             seen = True
             cpu += sum(int(f) for f in fields[11:15])

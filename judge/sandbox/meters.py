@@ -108,15 +108,12 @@ class ProcSums:
             return
         cpu, rss, seen = 0, 0, False
         if found[1] is not None:  # what its helper reaped: the bot, and orphans of it
-            with suppress(OSError, IndexError):
-                with open(f"/proc/{found[1]}/stat", "rb") as fh:
-                    fields = fh.read().rsplit(b")", 1)[1].split()
-                cpu += int(fields[13]) + int(fields[14])  # cutime, cstime
+            reaper = stat_fields(found[1])
+            if reaper is not None:
+                cpu += int(reaper[13]) + int(reaper[14])  # cutime, cstime
         for node in bot_processes(*found):
-            try:
-                with open(f"/proc/{node}/stat", "rb") as fh:
-                    fields = fh.read().rsplit(b")", 1)[1].split()
-            except (OSError, IndexError):
+            fields = stat_fields(node)
+            if fields is None:
                 continue
             seen = True
             cpu += sum(int(f) for f in fields[11:15])  # utime, stime, cutime, cstime
@@ -171,14 +168,28 @@ def group_members(pgid: int) -> list[int]:
 
 
 def descendants(root: int) -> list[int]:
-    """The processes below `root` (its children, theirs, ...), from /proc."""
+    """The processes below `root` (its children, theirs, ...), from /proc: the children of
+    every thread of each (a process forked by a thread other than the first is that
+    thread's child, listed only in its own `children`)."""
     found: list[int] = []
     todo = [root]
     while todo:
         pid = todo.pop()
-        with suppress(OSError), open(f"/proc/{pid}/task/{pid}/children") as fh:
-            kids = [int(k) for k in fh.read().split()]
-            found += kids
-            todo += kids
+        with suppress(OSError):
+            for task in os.listdir(f"/proc/{pid}/task"):
+                with suppress(OSError), open(f"/proc/{pid}/task/{task}/children") as fh:
+                    kids = [int(k) for k in fh.read().split()]
+                    found += kids
+                    todo += kids
     return found
+
+
+def stat_fields(pid: int) -> list[bytes] | None:
+    """The fields of /proc/PID/stat after the command's name (`[11:15]`: utime, stime,
+    cutime, cstime; `[21]`: resident pages), or None where the process is gone."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            return fh.read().rsplit(b")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
 
