@@ -201,8 +201,9 @@ int main(int argc, char **argv) {
 """
 
 #: sender and receiver of the contention channel (argv: send|recv START_NS PERIOD_NS CORE
-#: MIB SYMBOLS): the sender streams through MIB MiB during a 1, the receiver prints the
-#: passes over its own MIB MiB it made in the middle 80% of each symbol
+#: MIB SYMBOLS): the sender streams through MIB MiB during a 1 (more than the last-level
+#: cache), the receiver prints the passes it made over MIB/4 MiB of its own (what the cache
+#: holds while the sender sleeps) in the middle 80% of each symbol
 CONTENTION_C = r"""
 #define _GNU_SOURCE
 #include <sched.h>
@@ -247,7 +248,7 @@ int main(int argc, char **argv) {
         until(from + period / 10);
         long passes = 0;
         for (long long end = to - period / 10; now() < end; passes++)
-            for (size_t j = 0; j < size; j += 4096) sum += buffer[j];
+            for (size_t j = 0; j < size / 4; j += 64) sum += buffer[j];
         printf("%ld\n", passes);
     }
     return sum == 42;
@@ -418,11 +419,11 @@ def bench_futex(periods: list[float], seconds: float) -> None:
 
 
 def bench_contention(periods: list[float], seconds: float, mib: int) -> None:
-    """Channel 3: two levels (idle or streaming) at each period, on two cores at once."""
+    """Channel 4: two levels (idle or streaming) at each period, on two cores at once."""
     cores = sorted(os.sched_getaffinity(0))
     print(f"\n4. contention for cache and memory between two bots at once (sender on core "
-          f"{cores[0]}, receiver on core {cores[-1]}, {mib} MiB each; {seconds:g} s or 100 "
-          f"symbols per message)")
+          f"{cores[0]}, receiver on core {cores[-1]}, {mib} and {mib // 4} MiB; {seconds:g} s "
+          f"or 100 symbols per message)")
     print(f"  {'period':>8} {'sym/s':>6} {'errors':>7} {'raw b/s':>8} {'capacity b/s':>12}")
     if len(cores) < 2:
         print("  (one core: the bots never play at the same time)")
@@ -527,8 +528,9 @@ def main() -> None:
                     help="pairs before those, to learn the offset (default 20)")
     ap.add_argument("--contention-periods", default="2,5,20,100",
                     help="symbol periods of the contention channel, ms (default 2,5,20,100)")
-    ap.add_argument("--contention-mib", type=int, default=64,
-                    help="MiB each bot of the contention channel walks (default 64)")
+    ap.add_argument("--contention-mib", type=int, default=128,
+                    help="MiB the contention channel's sender streams through, a quarter of "
+                         "it the receiver's (default 128: the last-level cache is often 32)")
     ap.add_argument("--only", choices=("all", "sysinfo", "inodes", "futex", "contention"),
                     default="all")
     args = ap.parse_args()
