@@ -224,6 +224,17 @@ def test_memory_hog_gets_memory_limit(mode: str) -> None:
 
 
 @pytest.mark.parametrize("mode", MODES)
+def test_memory_held_in_files_no_process_maps_counts(mode: str) -> None:
+    # memory files that no process maps are in no process's resident size: in gVisor the
+    # sandbox's kernel keeps them (with its own memory) in a file of the sentry's, which
+    # the judge counts; elsewhere `memfd_create` is refused and the bot holds them itself
+    limits = dataclasses.replace(LIMITS, move_seconds=30, first_move_seconds=30)
+    record, _ = play("memfd_hoard.py", mode, limits=limits)
+    assert (record.verdict.code, record.verdict.seat, record.results) == (
+        verdicts.MEMORY_LIMIT, 0, ["loss", "win"]), record.verdict.message
+
+
+@pytest.mark.parametrize("mode", MODES)
 def test_fork_bomb_is_stopped_and_every_process_killed(mode: str) -> None:
     # as a user RLIMIT_NPROC makes fork fail (the bot dies of it); as root the judge counts
     # the process group while it waits and kills it
