@@ -158,8 +158,9 @@ def holds(pid: int, inode: int) -> bool:
 
 class SandboxMeter:
     """The judge's sums over the sandbox's host processes: its kernel (the sentry) and the
-    stubs that run the bot's code. CPU counts both (the bot's system calls are the
-    sentry's work); memory counts what the sandbox's kernel holds of the bot's (its memory
+    stubs that run the bot's code, and its gofer. CPU counts them all (the bot's system
+    calls are the sentry's work, its opens and reads of the host's files the gofer's);
+    memory counts what the sandbox's kernel holds of the bot's (its memory
     file's pages: the bot's memory, mapped or not, its tmpfs and pipes) and what the stubs
     map besides (the host's files: its program, its libraries)."""
 
@@ -208,7 +209,10 @@ class SandboxMeter:
             return
         cpu = rss = 0
         seen = False
-        for node in (sentry, *descendants(sentry)):
+        stubs = set(descendants(sentry))
+        # (runsc run's children: the sentry and the gofer, the sandbox's file server,
+        # which opens and reads the host's files for the bot)
+        for node in {*descendants(self._runsc), sentry, *stubs}:
             try:
                 with open(f"/proc/{node}/stat", "rb") as fh:
                     fields = fh.read().rsplit(b")", 1)[1].split()
@@ -216,7 +220,7 @@ class SandboxMeter:
                 continue
             seen = True
             cpu += sum(int(f) for f in fields[11:15])
-            if node != sentry:  # (what it maps of the memory file is counted there)
+            if node in stubs:  # (what they map of the memory file is counted there)
                 rss += int(fields[21]) - shared_memory(node)
         if seen:
             self._cpu = max(self._cpu, cpu / _TICKS)
