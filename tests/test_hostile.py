@@ -234,6 +234,17 @@ def test_memory_held_in_files_no_process_maps_counts(mode: str) -> None:
         verdicts.MEMORY_LIMIT, 0, ["loss", "win"]), record.verdict.message
 
 
+@pytest.mark.parametrize("mode", ["none", "bwrap"] if bwrap_path() else ["none"])
+def test_the_cpu_that_answers_its_system_calls_counts(mode: str) -> None:
+    # the exec helper answers sysinfo for the bot (in gvisor the sandbox's kernel does):
+    # some five times the bot's own CPU, which is the bot's as much as a system call's
+    limits = dataclasses.replace(LIMITS, move_seconds=60, first_move_seconds=60,
+                                 cpu_seconds=2)
+    record, _ = play("sysinfo_loop.py", mode, limits=limits)
+    assert (record.verdict.code, record.verdict.seat) == (verdicts.CPU_LIMIT, 0), (
+        record.verdict.message)
+
+
 @pytest.mark.parametrize("mode", MODES)
 def test_fork_bomb_is_stopped_and_every_process_killed(mode: str) -> None:
     # as a user RLIMIT_NPROC makes fork fail (the bot dies of it); as root the judge counts
