@@ -119,6 +119,15 @@ def bundle(folder: Path, program: Program, limits: Limits, files: dict[str, byte
     (folder / "config.json").write_text(json.dumps(config))
 
 
+def shared_memory(pid: int) -> int:
+    """Pages of shared memory that process `pid` maps (`RssShmem`; 0 once it is gone)."""
+    with suppress(OSError, ValueError), open(f"/proc/{pid}/status") as fh:
+        for line in fh:
+            if line.startswith("RssShmem:"):
+                return int(line.split()[1]) * 1024 // _PAGE
+    return 0
+
+
 def holds(pid: int, inode: int) -> bool:
     """Whether process `pid` has a descriptor of the pipe `inode` (False once it is gone)."""
     mark = f"pipe:[{inode}]"
@@ -134,8 +143,11 @@ def holds(pid: int, inode: int) -> bool:
 
 class SandboxMeter:
     """The judge's sums over the sandbox's host processes: its kernel (the sentry) and the
-    stubs that run the bot's code. CPU counts both (the bot's system calls are the
-    sentry's work); memory counts the stubs, which map the bot's memory."""
+    stubs that run the bot's code, and its gofer. CPU counts them all (the bot's system
+    calls are the sentry's work, its opens and reads of the host's files the gofer's);
+    memory counts what the sandbox's kernel holds of the bot's (its memory
+    file's pages: the bot's memory, mapped or not, its tmpfs and pipes) and what the stubs
+    map besides (the host's files: its program, its libraries)."""
 
     kernel_peak = False
 
@@ -144,6 +156,7 @@ class SandboxMeter:
         self._sentry: int | None = None
         self._cpu = 0.0
         self._rss = self._peak = 0
+        self._memory_file: str | None = None
 
     def sentry(self) -> int | None:
         """The sandbox's kernel process (runsc-sandbox), a child of runsc run."""
@@ -155,6 +168,25 @@ class SandboxMeter:
                         break
         return self._sentry
 
+    def memory_file(self, sentry: int) -> int:
+        """Bytes the sandbox's kernel has allocated in its memory file (`runsc-memory`),
+        which holds all the bot's memory: also what it maps nowhere (a memory file it wrote
+        to, a page of its tmpfs), which no process's resident size shows."""
+        if self._memory_file is None:
+            with suppress(OSError):
+                for fd in os.listdir(f"/proc/{sentry}/fd"):
+                    with suppress(OSError):
+                        if os.readlink(f"/proc/{sentry}/fd/{fd}").startswith(
+                                "/memfd:runsc-memory"):
+                            self._memory_file = f"/proc/{sentry}/fd/{fd}"
+                            break
+        if self._memory_file is None:
+            return 0
+        try:
+            return os.stat(self._memory_file).st_blocks * 512
+        except OSError:
+            return 0
+
     def look(self) -> None:
         """Sum CPU and memory now."""
         sentry = self.sentry()
@@ -162,17 +194,20 @@ class SandboxMeter:
             return
         cpu = rss = 0
         seen = False
-        for node in (sentry, *descendants(sentry)):
+        stubs = set(descendants(sentry))
+        # (runsc run's children: the sentry and the gofer, the sandbox's file server,
+        # which opens and reads the host's files for the bot)
+        for node in {*descendants(self._runsc), sentry, *stubs}:
             fields = stat_fields(node)
             if fields is None:
                 continue
             seen = True
             cpu += sum(int(f) for f in fields[11:15])
-            if node != sentry:
-                rss += int(fields[21])
+            if node in stubs:  # (what they map of the memory file is counted there)
+                rss += int(fields[21]) - shared_memory(node)
         if seen:
             self._cpu = max(self._cpu, cpu / _TICKS)
-            self._rss = rss * _PAGE
+            self._rss = rss * _PAGE + self.memory_file(sentry)
             self._peak = max(self._peak, self._rss)
 
     def cpu_seconds(self) -> float:

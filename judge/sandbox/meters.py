@@ -90,8 +90,9 @@ class SlotMeter:
 
 
 class ProcSums:
-    """The judge's own sums from /proc: CPU (with what the processes reaped, and what the
-    helper reaped: orphans that a double fork left to it) and resident memory over the
+    """The judge's own sums from /proc: CPU (with what the processes reaped, and the
+    helper's: the system calls it answers for the bot, and the orphans that a double fork
+    left to it, which it reaped) and resident memory over the
     bot's processes (its helper's descendants: what left its session too, as the helper
     is their subreaper); processes from its process group, which its rlimit bounds."""
 
@@ -107,10 +108,11 @@ class ProcSums:
         if found is None:
             return
         cpu, rss, seen = 0, 0, False
-        if found[1] is not None:  # what its helper reaped: the bot, and orphans of it
-            reaper = stat_fields(found[1])
-            if reaper is not None:
-                cpu += int(reaper[13]) + int(reaper[14])  # cutime, cstime
+        if found[1] is not None:  # its helper: the sysinfo it answers for the bot, and
+            # what it reaped (the bot, and orphans of it)
+            helper = stat_fields(found[1])
+            if helper is not None:
+                cpu += sum(int(f) for f in helper[11:15])  # utime, stime, cutime, cstime
         for node in bot_processes(*found):
             fields = stat_fields(node)
             if fields is None:
