@@ -380,16 +380,21 @@ def play_league(args: argparse.Namespace) -> int:
         if isinstance(backend, LocalPool):
             compile_members(plan)
         store.lock_run(info.id)  # one judge plays a league at a time
-        played: Counter[str] = Counter()  # what a stop reports: the games played here
+        played: Counter[str] = Counter()  # the games played here
+        stored_before: int | None = None
         try:
             records = store.games(info.id)
+            stored_before = len(records)
             state = LeagueState.of(plan, records)
             print(f"judge: league {info.id}: {info.game}: {len(plan.active)} bots, "
                   f"{len(records)} games stored, confinement {plan.harness.tier} "
                   f"({store.path})", file=sys.stderr)
             play_games(store, info.id, state, backend, args.games, played)
         except KeyboardInterrupt:
-            print(f"judge: league stopped: {played['games']} games played here, each stored; "
+            # (counted from the store: a stop between a game's storing and its count would
+            # say one fewer; no other judge plays the league meanwhile, it is locked)
+            here = 0 if stored_before is None else len(store.games(info.id)) - stored_before
+            print(f"judge: league stopped: {here} games played here, each stored; "
                   f"`judge league play --db {store.path}` goes on", file=sys.stderr)
             raise
         finally:
