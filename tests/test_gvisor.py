@@ -24,6 +24,9 @@ from judge.sandbox.gvisor import descendants
 from judge.sandbox.process import Confined
 from judge.sandbox.tiers import runsc_refusal, state_dir
 
+#: slow: a gVisor sandbox per game (`-m slow` runs them)
+pytestmark = pytest.mark.slow
+
 #: the tests of a bot in the tier
 in_the_tier = pytest.mark.skipif(runsc_refusal() is not None, reason=str(runsc_refusal()))
 ROOT = Path(__file__).parent.parent

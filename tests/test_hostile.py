@@ -42,9 +42,10 @@ from judge.sandbox.gvisor import sweep_state
 from judge.sandbox.tiers import runsc_refusal, state_dir
 
 BOTS = Path(__file__).parent / "bots"
-#: the gvisor tier: as root, with runsc installed and starting a sandbox
-GVISOR = pytest.param("gvisor", marks=pytest.mark.skipif(
-    runsc_refusal() is not None, reason=str(runsc_refusal())))
+#: the gvisor tier: with runsc installed and starting a sandbox (slow: a sandbox of its own
+#: per game, some 0.2 s to start)
+GVISOR = pytest.param("gvisor", marks=[pytest.mark.skipif(
+    runsc_refusal() is not None, reason=str(runsc_refusal())), pytest.mark.slow])
 MODES = [*(["none", "bwrap"] if bwrap_path() else ["none"]), GVISOR]
 #: the modes with the exec helper, and a terminal for the bot (gvisor refuses --pty)
 MODES_WITH_PTY = ["none", "bwrap"] if bwrap_path() else ["none"]
