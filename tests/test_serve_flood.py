@@ -24,6 +24,9 @@ from pathlib import Path
 
 import pytest
 
+#: slow: a thousand connections, and header timeouts waited out (`-m slow` runs them)
+pytestmark = pytest.mark.slow
+
 pytest.importorskip("uvicorn", reason="the web extra is not installed (pip install -e '.[web]')")
 httpx = pytest.importorskip("httpx", reason="httpx is not installed (the test extra)")
 
