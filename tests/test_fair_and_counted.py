@@ -335,17 +335,23 @@ attempt("orphans", orphans)
 """
 
 
-@pytest.mark.parametrize("mode", MODES)
-def test_cpu_of_orphans_reaped_by_the_bots_helper_counts_against_the_cpu_limit(
-        mode: str, tmp_path: Path) -> None:
+def assert_stopped_at_its_cpu_limit(text: str, mode: str, tmp_path: Path) -> None:
+    """A bot of `text` (with 2 s of CPU) loses its game for its CPU, whatever its processes
+    used it."""
     limits = replace(LIMITS, cpu_seconds=2, first_move_seconds=60.0)
-    player = BotPlayer(contestant(tmp_path, ORPHANS), limits, mode)
+    player = BotPlayer(contestant(tmp_path, text), limits, mode)
     try:
         record = play_game(GAME, [player, FirstPit()], GAME.start(), limits)
     finally:
         sandbox_context().close()
     assert (record.verdict.code, record.verdict.seat) == (verdicts.CPU_LIMIT, 0), (
         record.verdict, said(record))
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_cpu_of_orphans_reaped_by_the_bots_helper_counts_against_the_cpu_limit(
+        mode: str, tmp_path: Path) -> None:
+    assert_stopped_at_its_cpu_limit(ORPHANS, mode, tmp_path)
 
 
 #: five children forked by a thread of the bot (each the child of that thread, not of the
@@ -376,14 +382,7 @@ thread.join()
 @pytest.mark.parametrize("mode", MODES)
 def test_cpu_of_children_a_thread_forked_counts_against_the_cpu_limit(
         mode: str, tmp_path: Path) -> None:
-    limits = replace(LIMITS, cpu_seconds=2, first_move_seconds=60.0)
-    player = BotPlayer(contestant(tmp_path, THREAD_CHILDREN), limits, mode)
-    try:
-        record = play_game(GAME, [player, FirstPit()], GAME.start(), limits)
-    finally:
-        sandbox_context().close()
-    assert (record.verdict.code, record.verdict.seat) == (verdicts.CPU_LIMIT, 0), (
-        record.verdict, said(record))
+    assert_stopped_at_its_cpu_limit(THREAD_CHILDREN, mode, tmp_path)
 
 
 # --- 13. memory: files in a tmpfs are bounded in number ------------------------------------------

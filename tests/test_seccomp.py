@@ -378,9 +378,9 @@ def attacking_bot(folder: Path) -> Path:
     return path
 
 
-@pytest.mark.parametrize("mode", ["none", "bwrap"])
-def test_calls_that_carried_state_between_bots_are_refused_and_sysinfo_faults_as_the_kernel(
-        mode: str, tmp_path: Path) -> None:
+def attacks_said(mode: str, tmp_path: Path) -> str:
+    """What the attacking bot said of each call in one game in `mode` (skipped where the
+    mode or the filter is not here), its game played to the end."""
     from test_confinement import MODES, play, said
 
     from judge import verdicts  # (the bots' modules: tests/ is on the path)
@@ -393,6 +393,13 @@ def test_calls_that_carried_state_between_bots_are_refused_and_sysinfo_faults_as
     record = play(attacking_bot(tmp_path / "bot"), mode)
     text = said(record)
     assert record.verdict.code == verdicts.OK, (record.verdict, text)
+    return text
+
+
+@pytest.mark.parametrize("mode", ["none", "bwrap"])
+def test_calls_that_carried_state_between_bots_are_refused_and_sysinfo_faults_as_the_kernel(
+        mode: str, tmp_path: Path) -> None:
+    text = attacks_said(mode, tmp_path)
     # the routing netlink: the machine's neighbour tables' statistics (one per machine,
     # whatever the network namespace), which every lookup moves
     assert "NOT neighbour tables (97)" in text, text  # EAFNOSUPPORT
@@ -414,18 +421,7 @@ def test_calls_that_carried_state_between_bots_are_refused_and_sysinfo_faults_as
 @pytest.mark.parametrize("mode", ["none", "bwrap"])
 def test_prctl_ioctl_and_madvise_take_what_the_runtimes_use_only(
         mode: str, tmp_path: Path) -> None:
-    from test_confinement import MODES, play, said
-
-    from judge import verdicts
-
-    if mode not in MODES:
-        pytest.skip("no bubblewrap here")
-    if helper_path() is None:
-        pytest.skip("no exec helper here: no filter")
-    tmp_path.chmod(0o755)
-    record = play(attacking_bot(tmp_path / "bot"), mode)
-    text = said(record)
-    assert record.verdict.code == verdicts.OK, (record.verdict, text)
+    text = attacks_said(mode, tmp_path)
     # a thread's name (the JVM's threads), input waiting (the JVM), close-on-exec (Python)
     for what in ("prctl PR_SET_NAME", "prctl PR_GET_NAME", "ioctl FIONREAD", "ioctl FIOCLEX",
                  "madvise MADV_DONTNEED"):
