@@ -40,9 +40,9 @@ def bot_text(bot: Path, before_move: str = "", after_game: str = "") -> None:
 
 #: CPU seconds the thinker spends on each move
 THINK = 0.25
-#: the longest a move of the thinker may take: its CPU, slower on a busy machine, and a
-#: margin (a starved thinker gets a share of 2 cores among some 30 sessions: seconds a move)
-FAIR_MOVE = 4 * THINK + 0.1
+#: CPU seconds a bot's processes may take past its own moves' wall time on its one CPU (the
+#: moment between the judge reading its CPU and stopping it, once a move)
+SLACK = 0.05
 
 THINKER = f"""
 def think():
@@ -77,13 +77,20 @@ def thinker_against(mode: str, thinker: Path, opponent: Path) -> GameRecord:
         sandbox_context().close()
 
 
-def assert_thought_in_time(record: GameRecord) -> None:
+def assert_held_to_its_turns(record: GameRecord) -> None:
+    """The thinker (seat 0) got its CPU on every move, and its opponent's processes took CPU
+    only in the opponent's own moves, on one CPU: what a bot counts against its moves (the
+    CPU since its last move ended) is at most their wall time, so none came from the
+    thinker's turns. CPU figures both: a busy machine makes them smaller, never larger."""
     assert record.verdict.code == verdicts.OK, (record.verdict, record.moves)
     mine = [m for m in record.moves if m.seat == 0][1:]  # (the first starts its interpreter)
-    assert len(mine) >= 4
-    assert all(m.cpu_seconds is None or m.cpu_seconds >= THINK * 0.95 for m in mine), mine
-    slow = [round(m.seconds, 3) for m in mine if m.seconds is not None and m.seconds > FAIR_MOVE]
-    assert slow == [], ([round(m.seconds or 0, 3) for m in mine], FAIR_MOVE)
+    theirs = [m for m in record.moves if m.seat == 1][1:]  # (the first starts its spinners)
+    assert len(mine) >= 4 and len(theirs) >= 4
+    assert all(m.cpu_seconds is not None and m.cpu_seconds >= THINK * 0.95 for m in mine), mine
+    over = [(m.cpu_seconds, m.seconds) for m in theirs
+            if m.cpu_seconds is None or m.seconds is None
+            or m.cpu_seconds > m.seconds + SLACK]
+    assert over == [], over
 
 
 @pytest.mark.needs_guarantee("fair")
@@ -92,11 +99,9 @@ def test_processes_in_sessions_of_their_own_do_not_starve_the_opponent(
         mode: str, tmp_path: Path) -> None:
     thinker = contestant(tmp_path / "thinker", THINKER)
     bot_text(thinker, before_move="think()")
-    # the baseline: against a bot that only plays
-    assert_thought_in_time(thinker_against(mode, thinker, contestant(tmp_path / "plain", "")))
     starver = contestant(tmp_path / "starver", STARVER)
     bot_text(starver, before_move="starve()")
-    assert_thought_in_time(thinker_against(mode, thinker, starver))
+    assert_held_to_its_turns(thinker_against(mode, thinker, starver))
 
 
 # --- 9. memory: a helper killed for it is the bot's memory-limit --------------------------------
