@@ -23,6 +23,7 @@ from judge.games.base import InputError
 from judge.report import WIDTH, printable_line, to_json, wrapped
 
 if TYPE_CHECKING:
+    from judge.commands.config import Applied
     from judge.sandbox.languages import Language, Table
     from judge.sandbox.slots import Cgroups
     from judge.sandbox.tiers import Tier
@@ -89,6 +90,18 @@ class Extra:
 
 
 @dataclass
+class CourseFile:
+    """The course file the judge read here (`judge.commands.config`), and its settings."""
+
+    #: its path (None: none was read)
+    path: str | None
+    #: why none was read, or where it is
+    said: str
+    #: each setting, ``[run] feedback = "mistakes"`` (its table first, but for the shared)
+    settings: list[str]
+
+
+@dataclass
 class Report:
     """All that `judge doctor` says (its JSON)."""
 
@@ -107,6 +120,7 @@ class Report:
     #: the kernel's Landlock ABI (0: none)
     landlock_abi: int = 0
     judge_version: str = field(default="")
+    course: CourseFile | None = None
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -128,7 +142,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="output format (default: text)")
     p.add_argument("--languages", metavar="FILE",
                    help="a TOML file that changes or adds languages, as `judge run` takes it")
-    p.set_defaults(func=run)
+    # the course file is checked whole, for every command, not for this one only
+    p.set_defaults(func=run, check_course=True)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -137,8 +152,23 @@ def run(args: argparse.Namespace) -> int:
 
     table = Table(read_overrides(args.languages, None), f"--languages {args.languages}")
     report = examine(table)
+    report.course = course_file(args.course, args.no_config)
     sys.stdout.write(to_json(asdict(report)) if args.format == "json" else text(report))
     return 0
+
+
+def course_file(applied: Applied | None, ignored: bool) -> CourseFile:
+    """What the report says of the course file read (`applied`), or of none."""
+    from judge.commands.config import DEFAULT
+
+    if applied is None:
+        return CourseFile(None, f"none: --no-config ignores {DEFAULT}" if ignored else
+                          f"none: no {DEFAULT} in this folder (--config FILE names one)",
+                          [])
+    course = applied.course
+    return CourseFile(course.path, os.path.abspath(course.path), [
+        (f"[{'.'.join(s.table)}] " if s.table else "") + printable_line(s.shown())
+        for s in course.settings])
 
 
 def examine(table: Table) -> Report:
@@ -394,6 +424,11 @@ def text(report: Report) -> str:
     """The report for a terminal, in lines of at most `WIDTH` columns."""
     out = [f"judge doctor: what this machine offers bots (judge {report.judge_version})\n",
            "\n"]
+    if report.course:
+        out.append(wrapped(f"course file: {report.course.said}"
+                           + (":" if report.course.settings else "")))
+        out += [item("", setting, 4) for setting in report.course.settings]
+        out.append("\n")
     if report.tier:
         out.append(wrapped(f"tier: {report.tier} (what `judge run` takes here), because:"))
     else:
