@@ -1,6 +1,7 @@
 """The course file, judge.toml: its settings are the options of every command that the
 command line does not give, checked as the command line's are, its errors named by file,
-line and key; `judge run` grades its submissions; `judge doctor` shows it."""
+line and key; `judge run` grades its submissions; `judge doctor` shows it; and its
+`sandbox-prefer = "gvisor"` makes `--sandbox auto` take the gvisor tier where runsc works."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from judge.cli import build_parser, parse
+from judge.sandbox import tiers
 from tests.command import judge
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -45,12 +47,13 @@ def course(folder: Path, text: str, name: str = "judge.toml") -> Path:
 
 def test_a_command_takes_the_course_files_shared_settings_and_those_of_its_table(
         tmp_path, monkeypatch):
-    course(tmp_path, 'game = "nim"\nmove-time = 2\nseed = 7\n\n'
+    course(tmp_path, 'game = "nim"\nmove-time = 2\nseed = 7\nsandbox-prefer = "gvisor"\n\n'
                      '[run]\nfeedback = "mistakes"\nseats = "both"\nshare = true\n'
                      'fail-fast = 3\nflags = ["c=-O2", "cpp=-O1"]\n\n'
                      '[tournament]\nmove-time = 5\n')
     args = parsed(tmp_path, monkeypatch, "run", "bot.py")
     assert (args.game, args.limit_move_seconds, args.seed) == ("nim", 2.0, 7)
+    assert args.sandbox_prefer == "gvisor"
     assert (args.feedback, args.seats, args.share, args.fail_fast) == ("mistakes", "both",
                                                                       True, 3)
     assert args.flags == ["c=-O2", "cpp=-O1"]
@@ -198,3 +201,38 @@ def test_doctor_checks_every_table_of_the_course_file(tmp_path):
     out = judge("doctor", cwd=tmp_path)
     assert out.returncode == 2
     assert out.stderr.strip() == "judge: error: judge.toml:2: rounds: invalid int value: 'two'"
+
+
+def test_auto_takes_the_sandbox_of_todays_choice_without_a_preference():
+    assert tiers.auto_choice("auto", "bwrap") == ("auto", None)
+    assert tiers.auto_choice("bwrap", "gvisor") == ("bwrap", None)  # only auto follows it
+
+
+@pytest.mark.skipif(tiers.runsc_refusal() is not None, reason=str(tiers.runsc_refusal()))
+def test_auto_takes_gvisor_where_it_is_preferred_and_runsc_works(tmp_path):
+    from judge.commands.inputs import tier_for_run
+
+    assert tier_for_run("auto", prefer="gvisor").sandbox == "gvisor"
+    course(tmp_path, 'sandbox-prefer = "gvisor"\n')
+    said = json.loads(judge("doctor", "--format", "json", cwd=tmp_path).stdout)
+    assert (said["tier"], said["auto"]) == ("gvisor", "--sandbox-prefer gvisor, and runsc "
+                                                      "works here")
+
+
+def test_auto_falls_back_to_the_next_tier_where_runsc_is_missing(monkeypatch):
+    monkeypatch.setattr(tiers, "runsc_path", lambda: None)
+    assert tiers.auto_choice("auto", "gvisor") == (
+        "auto", "--sandbox-prefer gvisor, but runsc (gVisor) is not installed (apt-get "
+        "install runsc): auto takes the next tier")
+
+
+def test_a_run_says_in_one_line_why_a_preferred_gvisor_was_not_taken(monkeypatch):
+    from judge.commands import inputs
+
+    monkeypatch.setattr(tiers, "runsc_path", lambda: None)
+    tier = inputs.tier_for_run("auto", prefer="gvisor")
+    assert tier == tiers.tier_for("auto")
+    assert inputs._tier_report[0] == (
+        "judge: note: --sandbox-prefer gvisor, but runsc (gVisor) is not installed (apt-get "
+        f"install runsc): auto takes the next tier, {tier.name}")
+    inputs._tier_report.clear()

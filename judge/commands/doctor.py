@@ -19,6 +19,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from judge.commands.options import add_sandbox_prefer_option
 from judge.games.base import InputError
 from judge.report import WIDTH, printable_line, to_json, wrapped
 
@@ -120,6 +121,8 @@ class Report:
     #: the kernel's Landlock ABI (0: none)
     landlock_abi: int = 0
     judge_version: str = field(default="")
+    #: why `--sandbox auto` takes the tier, where --sandbox-prefer asks for gvisor
+    auto: str | None = None
     course: CourseFile | None = None
 
 
@@ -142,6 +145,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="output format (default: text)")
     p.add_argument("--languages", metavar="FILE",
                    help="a TOML file that changes or adds languages, as `judge run` takes it")
+    add_sandbox_prefer_option(p)
     # the course file is checked whole, for every command, not for this one only
     p.set_defaults(func=run, check_course=True)
 
@@ -151,7 +155,7 @@ def run(args: argparse.Namespace) -> int:
     from judge.sandbox.languages import Table, read_overrides
 
     table = Table(read_overrides(args.languages, None), f"--languages {args.languages}")
-    report = examine(table)
+    report = examine(table, args.sandbox_prefer)
     report.course = course_file(args.course, args.no_config)
     sys.stdout.write(to_json(asdict(report)) if args.format == "json" else text(report))
     return 0
@@ -171,15 +175,17 @@ def course_file(applied: Applied | None, ignored: bool) -> CourseFile:
         for s in course.settings])
 
 
-def examine(table: Table) -> Report:
-    """What this machine offers, with the languages of `table`."""
+def examine(table: Table, prefer: str = "bwrap") -> Report:
+    """What this machine offers, with the languages of `table`, and the tier that
+    `--sandbox auto` takes under `--sandbox-prefer` `prefer`."""
     from judge import __version__
-    from judge.sandbox.tiers import GUARANTEES, HOW, landlock_abi, tier_for
+    from judge.sandbox.tiers import GUARANTEES, HOW, auto_choice, landlock_abi, tier_for
 
     with ThreadPoolExecutor(max_workers=len(table.languages) or 1) as pool:
         probed = pool.map(toolchain, table.languages.values())  # while the tier is probed
+        mode, why = auto_choice("auto", prefer)
         try:
-            tier, error = tier_for("auto"), None
+            tier, error = tier_for(mode), None
         except InputError as exc:
             tier, error = None, str(exc)
         toolchains = list(probed)
@@ -189,7 +195,7 @@ def examine(table: Table) -> Report:
     found = facts(tier)
     command, advice = strongest(tier, error, found)
     return Report(tier.name if tier else None, error, found, guarantees, toolchains,
-                  extras(), command, advice, landlock_abi(), __version__)
+                  extras(), command, advice, landlock_abi(), __version__, why)
 
 
 def facts(tier: Tier | None) -> list[Fact]:
@@ -254,7 +260,8 @@ def gvisor_fact() -> Fact:
     if not runsc_works():
         return Fact("gVisor", False, f"{version} cannot start a sandbox here")
     return Fact("gVisor", True, f"{version} started /bin/true: --sandbox gvisor gives each "
-                "game a kernel of its own (slower; auto never picks it)")
+                "game a kernel of its own (slower; auto takes it only with "
+                "--sandbox-prefer gvisor)")
 
 
 def unless_refused(probe: Callable[[], str | None]) -> str | None:
@@ -430,7 +437,9 @@ def text(report: Report) -> str:
         out += [item("", setting, 4) for setting in report.course.settings]
         out.append("\n")
     if report.tier:
-        out.append(wrapped(f"tier: {report.tier} (what `judge run` takes here), because:"))
+        why = f": {report.auto}" if report.auto else ""
+        out.append(wrapped(f"tier: {report.tier} (what `judge run` takes here{why}), "
+                           "because:"))
     else:
         out.append(wrapped(f"no tier: bots cannot run here: {report.error}"))
     out += [item(f"{fact.name}:", fact.text, 16) for fact in report.facts]
