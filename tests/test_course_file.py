@@ -236,3 +236,14 @@ def test_a_run_says_in_one_line_why_a_preferred_gvisor_was_not_taken(monkeypatch
         "judge: note: --sandbox-prefer gvisor, but runsc (gVisor) is not installed (apt-get "
         f"install runsc): auto takes the next tier, {tier.name}")
     inputs._tier_report.clear()
+
+
+def test_resume_refuses_a_sandbox_preference_given_again(tmp_path, monkeypatch):
+    """A stored run keeps its tier: --sandbox-prefer with --resume is refused as --sandbox
+    is, not silently left unused."""
+    from judge.commands.options import refuse_with_resume
+    from judge.games.base import InputError
+
+    args = parsed(tmp_path, monkeypatch, "run", "--resume", "1", "--sandbox-prefer", "gvisor")
+    with pytest.raises(InputError, match="drop --sandbox-prefer"):
+        refuse_with_resume(args)

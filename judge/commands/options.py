@@ -191,8 +191,8 @@ def remember_defaults(p: argparse.ArgumentParser) -> None:
 
 
 #: the settings a stored run keeps: given again with --resume, they are refused
-HARNESS_SETTINGS = ["--sandbox", "--seed", "--languages", "--flags", "--opponent",
-                    *(flag for flag, *_ in LIMIT_OPTIONS)]
+HARNESS_SETTINGS = ["--sandbox", "--sandbox-prefer", "--seed", "--languages", "--flags",
+                    "--opponent", *(flag for flag, *_ in LIMIT_OPTIONS)]
 
 
 def refuse_with_resume(args: argparse.Namespace, *names: str) -> None:
