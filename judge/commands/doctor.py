@@ -136,9 +136,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         "each guarantee held or not and what would give it, the toolchain of each\n"
         "language with its version, the extras installed, and the one command that\n"
         "would get the strongest tier. It compiles nothing, and its exit status is 0\n"
-        "whatever it finds.",
+        "whatever it finds. It also shows the course file it read (judge.toml) with its\n"
+        "settings, each checked for the command it is for.",
         epilog="examples:\n  judge doctor\n  judge doctor --format json\n"
-        "  judge doctor --languages my-languages.toml",
+        "  judge doctor --languages my-languages.toml\n"
+        "  judge doctor --sandbox-prefer gvisor   (the tier auto then takes, and why)",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--format", choices=("text", "json"), default="text",
