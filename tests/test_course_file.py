@@ -103,6 +103,16 @@ def test_a_bad_key_or_value_is_refused_naming_the_file_line_and_key(
     assert refused(tmp_path, monkeypatch, capsys, "run").startswith(f"judge: error: {said}")
 
 
+def test_a_table_or_key_of_the_course_file_reaches_the_terminal_escaped(
+        tmp_path, monkeypatch, capsys):
+    course(tmp_path, '["run\\u001b[2J"]\nseats = "both"\n')
+    said = refused(tmp_path, monkeypatch, capsys, "run")
+    assert "\x1b" not in said and said.startswith("judge: error: judge.toml: ['run\\x1b[2J']")
+    course(tmp_path, '[run]\n"seats\\u001b[2J" = "both"\n')
+    said = refused(tmp_path, monkeypatch, capsys, "run")
+    assert "\x1b" not in said and said.startswith("judge: error: judge.toml:2: 'seats\\x1b[2J'")
+
+
 def test_a_value_the_command_itself_refuses_names_where_the_course_file_gave_it(tmp_path):
     course(tmp_path, 'game = "nim"\n[run]\nmove-time = -1\n')
     out = judge("run", str(NIM / "optimal.py"), cwd=tmp_path)

@@ -67,7 +67,7 @@ class Course:
         """``judge.toml:3: move-time``: the file, line and key, for an error."""
         if setting.line:
             return f"{self.path}:{setting.line}: {printable_key(setting.key)}"
-        table = f"[{'.'.join(setting.table)}] " if setting.table else ""
+        table = f"[{table_name(setting.table)}] " if setting.table else ""
         return f"{self.path}: {table}{printable_key(setting.key)}"
 
 
@@ -82,6 +82,11 @@ class Applied:
 def printable_key(key: str) -> str:
     """A key for a message: quoted when it is not a bare TOML key."""
     return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else repr(key)
+
+
+def table_name(parts: tuple[str, ...]) -> str:
+    """A table's name for a message, ``league.new``."""
+    return ".".join(printable_key(part) for part in parts)
 
 
 def toml_value(value: object) -> str:
@@ -168,9 +173,20 @@ def key_lines(text: str) -> dict[tuple[tuple[str, ...], str], int]:
             continue
         key = KEY.match(line)
         if key:
-            name = next(group for group in key.groups() if group is not None)
-            found.setdefault((table, name), number)
+            basic, literal, bare = key.groups()
+            name = literal if basic is None else unescaped(basic)
+            found.setdefault((table, bare or name), number)
     return found
+
+
+def unescaped(text: str) -> str:
+    """A basic (double-quoted) TOML string's text with its escapes read."""
+    import tomllib
+
+    try:
+        return str(tomllib.loads(f'key = "{text}"')["key"])
+    except tomllib.TOMLDecodeError:
+        return text
 
 
 #: each parser that takes an option, with its action, by the option's name
@@ -348,7 +364,7 @@ def check(course: Course, commands: Mapping[str, argparse.ArgumentParser]) -> No
         for depth, name in enumerate(setting.table):
             choices = dict(commands) if depth == 0 else sub_parsers(parsers[0])
             if name not in choices:
-                raise InputError(f"{course.path}: [{'.'.join(setting.table[:depth + 1])}]: "
+                raise InputError(f"{course.path}: [{table_name(setting.table[:depth + 1])}]: "
                                  f"no such command{did_you_mean(name, choices)}")
             parsers = [choices[name]]
         scope = every if not setting.table else takers(under(parsers[0]))
@@ -396,7 +412,7 @@ def check_tables(course: Course, path: list[tuple[str, argparse.ArgumentParser]]
     commands = list(commands)
     for setting in course.settings:
         if setting.table and setting.table[0] not in commands:
-            raise InputError(f"{course.path}: [{setting.table[0]}]: no such command"
+            raise InputError(f"{course.path}: [{table_name(setting.table[:1])}]: no such command"
                              f"{did_you_mean(setting.table[0], commands)}")
         for depth, name in enumerate(setting.table[1:], 1):
             if setting.table[:depth] != tuple(n for n, _ in path[:depth]):
@@ -404,8 +420,8 @@ def check_tables(course: Course, path: list[tuple[str, argparse.ArgumentParser]]
             choices = sub_parsers(path[depth - 1][1])
             if name not in choices:
                 within = " ".join(setting.table[:depth])
-                raise InputError(f"{course.path}: [{'.'.join(setting.table[:depth + 1])}]: "
-                                 f"judge {within} has no {name}"
+                raise InputError(f"{course.path}: [{table_name(setting.table[:depth + 1])}]: "
+                                 f"judge {within} has no {printable_key(name)}"
                                  + (f" (it has {', '.join(choices)})" if choices else ""))
 
 

@@ -165,7 +165,7 @@ def run(args: argparse.Namespace) -> int:
 
 def course_file(applied: Applied | None, ignored: bool) -> CourseFile:
     """What the report says of the course file read (`applied`), or of none."""
-    from judge.commands.config import DEFAULT
+    from judge.commands.config import DEFAULT, table_name
 
     if applied is None:
         return CourseFile(None, f"none: --no-config ignores {DEFAULT}" if ignored else
@@ -173,7 +173,7 @@ def course_file(applied: Applied | None, ignored: bool) -> CourseFile:
                           [])
     course = applied.course
     return CourseFile(course.path, os.path.abspath(course.path), [
-        (f"[{'.'.join(s.table)}] " if s.table else "") + printable_line(s.shown())
+        printable_line((f"[{table_name(s.table)}] " if s.table else "") + s.shown())
         for s in course.settings])
 
 
