@@ -190,11 +190,10 @@ def with_course(parser: Parser, args: argparse.Namespace,
             config.check(course, every_command())
     except InputError as exc:
         parser.exit(ExitStatus.BAD_INPUT, f"judge: error: {exc}\n")
-    from_course = {setting.key for setting in args.course.options.values()} \
-        if args.course else set()
+    from_course = set(args.course.options) if args.course else set()
     for p, action in required:
-        if p in parsers and action.dest not in given and not from_course.intersection(
-                s[2:] for s in action.option_strings):
+        if p in parsers and action.dest not in given \
+                and not from_course.intersection(action.option_strings):
             p.error(f"the following arguments are required: {'/'.join(action.option_strings)}")
 
 
