@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import gc
 import re
 import signal
 import sys
 from collections.abc import Iterable
 from importlib import import_module
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from judge import __version__
+from judge.commands import config
 from judge.exits import ExitStatus
 from judge.games.base import InputError, Stopped
+from judge.words import did_you_mean
 
 #: one module per subcommand under judge.commands, each with `register(subparsers)`
 COMMANDS = ["solve", "run", "show", "tournament", "match", "league", "play", "opponent",
@@ -34,6 +37,18 @@ class Parser(argparse.ArgumentParser):
     #: the arguments a subcommand's parser was given (`parse` sets them)
     given: tuple[str, ...] = ()
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        #: the destinations of the options the command line gave (`_get_values` records
+        #: them): a course file gives the others
+        self.seen: set[str] = set()
+
+    def _get_values(self, action: argparse.Action, arg_strings: list[str]) -> Any:
+        """argparse's conversion of an option's arguments, which also records that the
+        command line gave the option."""
+        self.seen.add(action.dest)
+        return super()._get_values(action, arg_strings)
+
     def error(self, message: str) -> NoReturn:
         """Exit with status 2 under this parser's usage. An unknown option is named first:
         it is often the cause of the error (`--gmae` leaves `--game` missing)."""
@@ -53,14 +68,6 @@ class Parser(argparse.ArgumentParser):
             message = f"unrecognized arguments: {' '.join(extras)}"
         self.print_usage(sys.stderr)
         self.exit(ExitStatus.BAD_INPUT, f"judge: error: {message}\n")
-
-
-def did_you_mean(word: str, known: Iterable[str]) -> str:
-    """``: did you mean X?`` for the closest of `known` to a misspelt `word`, or ""."""
-    from difflib import get_close_matches
-
-    close = get_close_matches(word, list(known), n=1)
-    return f": did you mean {close[0]}?" if close else ""
 
 
 def option_strings(parser: argparse.ArgumentParser) -> list[str]:
@@ -94,9 +101,10 @@ def build_parser(argv: list[str] | None = None) -> Parser:
     """The parser for every subcommand, or (for a start-up that does not import them all)
     only for the subcommand that `argv` names (none for an unknown one, which `parse`
     refuses)."""
-    words = [a for a in (sys.argv[1:] if argv is None else argv) if not a.startswith("-")]
-    if words:
-        chosen = MODULE_OF.get(words[0])
+    argv = sys.argv[1:] if argv is None else argv
+    at = command_at(argv)
+    if at < len(argv):
+        chosen = MODULE_OF.get(argv[at])
         modules = [chosen] if chosen else []
     else:
         modules = [name.replace("-", "") for name in COMMANDS]
@@ -111,27 +119,95 @@ def build_parser(argv: list[str] | None = None) -> Parser:
     for name in modules:
         import_module(f"judge.commands.{name}").register(sub)
     parser.commands = sub.choices
+    add_course_options(parser, top=True)
+    for command in parser.commands.values():
+        for each in config.under(command):
+            add_course_options(each, top=False)
     return parser
+
+
+def add_course_options(p: argparse.ArgumentParser, top: bool) -> None:
+    """`--config FILE` and `--no-config`, before the command (`top`) or after it."""
+    unset = {} if top else {"default": argparse.SUPPRESS}
+    g = p.add_argument_group("the course file")
+    g.add_argument("--config", metavar="FILE", **unset,  # type: ignore[arg-type]
+                   help=f"read the course's options from FILE (default: {config.DEFAULT} in "
+                   "this folder, when there is one); the command line wins over it "
+                   "(docs/grading.md#the-course-file)")
+    g.add_argument("--no-config", action="store_true", **unset,  # type: ignore[arg-type]
+                   help=f"ignore {config.DEFAULT}")
+
+
+def command_at(argv: list[str]) -> int:
+    """Where the command is in `argv` (its length when there is none): the first word
+    that is neither an option nor the course file of the top level's --config."""
+    after_config = False
+    for at, arg in enumerate(argv):
+        if not arg.startswith("-") and not after_config:
+            return at
+        after_config = len(arg) > 2 and "--config".startswith(arg)
+    return len(argv)
 
 
 def parse(parser: Parser, argv: list[str] | None = None) -> argparse.Namespace:
     """`argv` parsed; an unknown command, or an argument its command does not take, ends
     the judge with status 2 and the closest command or option."""
     argv = sys.argv[1:] if argv is None else argv
-    words = [a for a in argv if not a.startswith("-")]  # the top level takes no values
-    at = argv.index(words[0]) if words else len(argv)
+    at = command_at(argv)
     parser.given = tuple(argv[:at])
     wrong = unknown_options(parser, parser.given)
     if wrong:
         parser.refuse(wrong)
-    if words:
-        if words[0] not in MODULE_OF:
-            parser.error(f"unknown command {words[0]}{did_you_mean(words[0], COMMANDS)}")
-        parser.commands[words[0]].given = tuple(argv[at + 1:])
+    if at < len(argv):
+        if argv[at] not in MODULE_OF:
+            parser.error(f"unknown command {argv[at]}{did_you_mean(argv[at], COMMANDS)}")
+        parser.commands[argv[at]].given = tuple(argv[at + 1:])
+    required = [(p, a) for command in parser.commands.values()
+                for p in config.under(command)
+                for a in p._actions if a.required and a.option_strings]
+    for _, action in required:  # a course file may give them: checked once it is read
+        action.required = False
     args, extras = parser.parse_known_args(argv)
     if extras:
         parser.commands.get(args.command, parser).refuse(extras)
+    with_course(parser, args, required)
     return args
+
+
+def with_course(parser: Parser, args: argparse.Namespace,
+                required: list[tuple[argparse.ArgumentParser, argparse.Action]]) -> None:
+    """Give `args` the options of the course file that the command line did not give
+    (`args.course`: what it gave, or None without one); its errors, and a required option
+    given by neither, end the judge with status 2."""
+    path = config.command_path(parser.commands[args.command], args.command, args)
+    parsers = [p for _, p in path]
+    given = set().union(*(p.seen for p in parsers if isinstance(p, Parser)))
+    try:
+        course = config.course_for(args.config, args.no_config)
+        args.course = course and config.apply(course, path, args, given, COMMANDS,
+                                                   every_option)
+        if course and getattr(args, "check_course", False):  # judge doctor: all of it
+            config.check(course, every_command())
+    except InputError as exc:
+        parser.exit(ExitStatus.BAD_INPUT, f"judge: error: {exc}\n")
+    from_course = set(args.course.options) if args.course else set()
+    for p, action in required:
+        if p in parsers and action.dest not in given \
+                and not from_course.intersection(action.option_strings):
+            p.error(f"the following arguments are required: {'/'.join(action.option_strings)}")
+
+
+@functools.cache
+def every_command() -> dict[str, Parser]:
+    """The parser of every command (built only where a course file needs them all)."""
+    return build_parser([]).commands
+
+
+def every_option() -> config.Takers:
+    """The long options of every command and subcommand, with the parsers that take them
+    (a shared setting of the course file must fit one)."""
+    return config.takers(p for command in every_command().values()
+                         for p in config.under(command))
 
 
 class Terminated(KeyboardInterrupt):
@@ -159,7 +235,7 @@ def main(argv: list[str] | None = None) -> int:
         print("judge: terminated", file=sys.stderr)
         return ExitStatus.TERMINATED
     except InputError as exc:
-        print(f"judge: error: {exc}", file=sys.stderr)
+        print(f"judge: error: {exc}{config.origin(str(exc), args.course)}", file=sys.stderr)
         return getattr(exc, "status", ExitStatus.BAD_INPUT)  # SKIPPED: a language missing
     except Stopped as exc:
         print(f"judge: error: {exc}", file=sys.stderr)

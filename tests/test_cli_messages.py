@@ -49,8 +49,9 @@ def test_a_misspelt_option_with_its_value_after_an_equals_sign_is_named_alone(tm
 def test_a_misspelt_command_is_named_with_the_one_meant(tmp_path):
     out = judge("rnu", "--game", "nim", cwd=tmp_path)
     assert out.returncode == 2
-    assert out.stderr.splitlines() == ["usage: judge [-h] [--version] COMMAND ...",
-                                       "judge: error: unknown command rnu: did you mean run?"]
+    assert out.stderr.splitlines() == [
+        "usage: judge [-h] [--version] [--config FILE] [--no-config] COMMAND ...",
+        "judge: error: unknown command rnu: did you mean run?"]
 
 
 def test_a_misspelt_option_before_the_command_is_the_top_levels(tmp_path):

@@ -19,10 +19,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from judge.commands.options import add_sandbox_prefer_option
 from judge.games.base import InputError
 from judge.report import WIDTH, printable_line, to_json, wrapped
 
 if TYPE_CHECKING:
+    from judge.commands.config import Applied
     from judge.sandbox.languages import Language, Table
     from judge.sandbox.slots import Cgroups
     from judge.sandbox.tiers import Tier
@@ -89,6 +91,18 @@ class Extra:
 
 
 @dataclass
+class CourseFile:
+    """The course file the judge read here (`judge.commands.config`), and its settings."""
+
+    #: its path (None: none was read)
+    path: str | None
+    #: why none was read, or where it is
+    said: str
+    #: each setting, ``[run] feedback = "mistakes"`` (its table first, but for the shared)
+    settings: list[str]
+
+
+@dataclass
 class Report:
     """All that `judge doctor` says (its JSON)."""
 
@@ -107,6 +121,9 @@ class Report:
     #: the kernel's Landlock ABI (0: none)
     landlock_abi: int = 0
     judge_version: str = field(default="")
+    #: why `--sandbox auto` takes the tier, where --sandbox-prefer asks for gvisor
+    auto: str | None = None
+    course: CourseFile | None = None
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -119,16 +136,20 @@ def register(sub: argparse._SubParsersAction) -> None:
         "each guarantee held or not and what would give it, the toolchain of each\n"
         "language with its version, the extras installed, and the one command that\n"
         "would get the strongest tier. It compiles nothing, and its exit status is 0\n"
-        "whatever it finds.",
+        "whatever it finds. It also shows the course file it read (judge.toml) with its\n"
+        "settings, each checked for the command it is for.",
         epilog="examples:\n  judge doctor\n  judge doctor --format json\n"
-        "  judge doctor --languages my-languages.toml",
+        "  judge doctor --languages my-languages.toml\n"
+        "  judge doctor --sandbox-prefer gvisor   (the tier auto then takes, and why)",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--format", choices=("text", "json"), default="text",
                    help="output format (default: text)")
     p.add_argument("--languages", metavar="FILE",
                    help="a TOML file that changes or adds languages, as `judge run` takes it")
-    p.set_defaults(func=run)
+    add_sandbox_prefer_option(p)
+    # the course file is checked whole, for every command, not for this one only
+    p.set_defaults(func=run, check_course=True)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -136,20 +157,37 @@ def run(args: argparse.Namespace) -> int:
     from judge.sandbox.languages import Table, read_overrides
 
     table = Table(read_overrides(args.languages, None), f"--languages {args.languages}")
-    report = examine(table)
+    report = examine(table, args.sandbox_prefer)
+    report.course = course_file(args.course, args.no_config)
     sys.stdout.write(to_json(asdict(report)) if args.format == "json" else text(report))
     return 0
 
 
-def examine(table: Table) -> Report:
-    """What this machine offers, with the languages of `table`."""
+def course_file(applied: Applied | None, ignored: bool) -> CourseFile:
+    """What the report says of the course file read (`applied`), or of none."""
+    from judge.commands.config import DEFAULT, table_name
+
+    if applied is None:
+        return CourseFile(None, f"none: --no-config ignores {DEFAULT}" if ignored else
+                          f"none: no {DEFAULT} in this folder (--config FILE names one)",
+                          [])
+    course = applied.course
+    return CourseFile(course.path, os.path.abspath(course.path), [
+        printable_line((f"[{table_name(s.table)}] " if s.table else "") + s.shown())
+        for s in course.settings])
+
+
+def examine(table: Table, prefer: str = "bwrap") -> Report:
+    """What this machine offers, with the languages of `table`, and the tier that
+    `--sandbox auto` takes under `--sandbox-prefer` `prefer`."""
     from judge import __version__
-    from judge.sandbox.tiers import GUARANTEES, HOW, landlock_abi, tier_for
+    from judge.sandbox.tiers import GUARANTEES, HOW, auto_choice, landlock_abi, tier_for
 
     with ThreadPoolExecutor(max_workers=len(table.languages) or 1) as pool:
         probed = pool.map(toolchain, table.languages.values())  # while the tier is probed
+        mode, why = auto_choice("auto", prefer)
         try:
-            tier, error = tier_for("auto"), None
+            tier, error = tier_for(mode), None
         except InputError as exc:
             tier, error = None, str(exc)
         toolchains = list(probed)
@@ -159,7 +197,7 @@ def examine(table: Table) -> Report:
     found = facts(tier)
     command, advice = strongest(tier, error, found)
     return Report(tier.name if tier else None, error, found, guarantees, toolchains,
-                  extras(), command, advice, landlock_abi(), __version__)
+                  extras(), command, advice, landlock_abi(), __version__, why)
 
 
 def facts(tier: Tier | None) -> list[Fact]:
@@ -224,7 +262,8 @@ def gvisor_fact() -> Fact:
     if not runsc_works():
         return Fact("gVisor", False, f"{version} cannot start a sandbox here")
     return Fact("gVisor", True, f"{version} started /bin/true: --sandbox gvisor gives each "
-                "game a kernel of its own (slower; auto never picks it)")
+                "game a kernel of its own (slower; auto takes it only with "
+                "--sandbox-prefer gvisor)")
 
 
 def unless_refused(probe: Callable[[], str | None]) -> str | None:
@@ -394,8 +433,15 @@ def text(report: Report) -> str:
     """The report for a terminal, in lines of at most `WIDTH` columns."""
     out = [f"judge doctor: what this machine offers bots (judge {report.judge_version})\n",
            "\n"]
+    if report.course:
+        out.append(wrapped(f"course file: {report.course.said}"
+                           + (":" if report.course.settings else "")))
+        out += [item("", setting, 4) for setting in report.course.settings]
+        out.append("\n")
     if report.tier:
-        out.append(wrapped(f"tier: {report.tier} (what `judge run` takes here), because:"))
+        why = f": {report.auto}" if report.auto else ""
+        out.append(wrapped(f"tier: {report.tier} (what `judge run` takes here{why}), "
+                           "because:"))
     else:
         out.append(wrapped(f"no tier: bots cannot run here: {report.error}"))
     out += [item(f"{fact.name}:", fact.text, 16) for fact in report.facts]

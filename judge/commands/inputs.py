@@ -213,7 +213,8 @@ def harness_setup(args: argparse.Namespace) -> Harness:
     overrides = languages.read_overrides(getattr(args, "languages", None),
                                          getattr(args, "flags", None))
     sandbox_context().configure_languages(overrides)  # before the bots are compiled
-    tier = tier_for_run(args.sandbox, getattr(args, "verbose", False))
+    tier = tier_for_run(args.sandbox, getattr(args, "verbose", False),
+                        getattr(args, "sandbox_prefer", "bwrap"))
     return Harness(limits, tier.sandbox, tier.name, tier.holds(), jobs,
                    getattr(args, "seed", None), overrides)
 
@@ -223,17 +224,20 @@ def harness_setup(args: argparse.Namespace) -> Harness:
 _tier_report: list[str] = []
 
 
-def tier_for_run(mode: str, verbose: bool = False) -> Any:
-    """The confinement tier a `--sandbox` mode gives here (recorded with the run). What
-    `report_tier` then says on stderr: one line for the guarantees that do not hold on
-    this machine (with `verbose`, each of them and how to get it), and a note when a bot
-    waiting for input cannot be seen (it then loses at its time limit)."""
+def tier_for_run(mode: str, verbose: bool = False, prefer: str = "bwrap") -> Any:
+    """The confinement tier a `--sandbox` mode gives here under `--sandbox-prefer`
+    (recorded with the run). What `report_tier` then says on stderr: why a preferred
+    gvisor was not taken, one line for the guarantees that do not hold on this machine
+    (with `verbose`, each of them and how to get it), and a note when a bot waiting for
+    input cannot be seen (it then loses at its time limit)."""
     from judge.report import plural
     from judge.sandbox import tier_for
+    from judge.sandbox.tiers import auto_choice
     from judge.sandbox.waiting import blind_reason
 
-    tier = tier_for(mode)
-    lines = []
+    chosen, why = auto_choice(mode, prefer)
+    tier = tier_for(chosen)
+    lines = [f"judge: note: {why}, {tier.name}"] if why and chosen != "gvisor" else []
     missing = tier.warnings()
     no_bwrap = tier.sandbox == "none" and mode == "auto"
     if missing or no_bwrap:

@@ -134,8 +134,9 @@ def add_harness_options(p: argparse.ArgumentParser, jobs: bool = True, seed: boo
                    "system, a private tmpfs) when it is installed (auto, the default), always "
                    "(bwrap), or without namespaces (none); as root each game also gets a uid "
                    "and cgroups of its own. gvisor (runsc installed) runs each game in a "
-                   "gVisor sandbox, a kernel of its own: slower, never chosen by auto. "
-                   "The tier a run had is printed and recorded")
+                   "gVisor sandbox, a kernel of its own: slower, chosen by auto only with "
+                   "--sandbox-prefer gvisor. The tier a run had is printed and recorded")
+    add_sandbox_prefer_option(p)
     p.add_argument("-v", "--verbose", action="store_true",
                    help="list each confinement guarantee that does not hold here, and how to "
                    "get it (by default one line counts them)")
@@ -163,6 +164,17 @@ def add_harness_options(p: argparse.ArgumentParser, jobs: bool = True, seed: boo
                        help=f"{(limits or {}).get(flag, text)} (default: {default:g})")
 
 
+def add_sandbox_prefer_option(p: argparse.ArgumentParser) -> None:
+    """`--sandbox-prefer`: the tier `--sandbox auto` takes first where it works."""
+    from judge.sandbox.tiers import PREFERENCES
+
+    p.add_argument("--sandbox-prefer", choices=PREFERENCES, default="bwrap",
+                   help="the tier --sandbox auto takes where it works: bwrap (the default; "
+                   "else none), or gvisor where runsc starts a sandbox here (else the next "
+                   "tier, with a note): for a course file that asks for the strongest "
+                   "confinement wherever the judge runs")
+
+
 def _help_with_languages(format_help: Callable[[], str]) -> str:
     from judge.sandbox.languages import help_text
 
@@ -179,8 +191,8 @@ def remember_defaults(p: argparse.ArgumentParser) -> None:
 
 
 #: the settings a stored run keeps: given again with --resume, they are refused
-HARNESS_SETTINGS = ["--sandbox", "--seed", "--languages", "--flags", "--opponent",
-                    *(flag for flag, *_ in LIMIT_OPTIONS)]
+HARNESS_SETTINGS = ["--sandbox", "--sandbox-prefer", "--seed", "--languages", "--flags",
+                    "--opponent", *(flag for flag, *_ in LIMIT_OPTIONS)]
 
 
 def refuse_with_resume(args: argparse.Namespace, *names: str) -> None:

@@ -130,7 +130,8 @@ SEATS = {True: "first", False: "second"}
 def new_plan(args: argparse.Namespace) -> tuple[GradingPlan, list[str]]:
     """The plan of a new grading run, and the messages of bots skipped."""
     if not args.bots:
-        raise InputError("name at least one BOT to grade")
+        raise InputError("name at least one BOT to grade, or the course file's submissions "
+                         "(submissions = [\"class/*/\"] in judge.toml)")
     game = game_from_args(args)
     harness = harness_setup(args)
     starts = test_starts(game, args.tests, args.seats)

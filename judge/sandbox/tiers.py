@@ -23,6 +23,9 @@ from judge.games.base import InputError
 #: the values of the `sandbox` option: auto picks bwrap when it is installed and works;
 #: gvisor (a kernel of its own per game, slower) only when asked for
 SANDBOX_MODES = ("auto", "bwrap", "none", "gvisor")
+#: the values of the `sandbox-prefer` option: the tier auto takes first where it works
+#: (gvisor, else bwrap, else none)
+PREFERENCES = ("bwrap", "gvisor")
 
 
 @functools.cache
@@ -151,11 +154,29 @@ def runsc_argv() -> list[str]:
 def runsc_refusal() -> str | None:
     """Why the tier cannot be had here (None when it can): runsc installed and starting a
     sandbox that runs /bin/true."""
+    missing = runsc_missing()
+    return None if missing is None else f"sandbox=gvisor asked for, but {missing}"
+
+
+def runsc_missing() -> str | None:
+    """What the gvisor tier lacks here (None: nothing)."""
     if runsc_path() is None:
-        return f"sandbox=gvisor asked for, but runsc (gVisor) is not installed ({INSTALL})"
+        return f"runsc (gVisor) is not installed ({INSTALL})"
     if not runsc_works():
-        return "sandbox=gvisor asked for, but runsc fails to start a sandbox here"
+        return "runsc fails to start a sandbox here"
     return None
+
+
+def auto_choice(mode: str, prefer: str) -> tuple[str, str | None]:
+    """The mode a `sandbox` option takes under a `sandbox-prefer` one, and why when it is
+    gvisor's: auto is gvisor where gvisor is preferred and runsc works here; otherwise
+    the mode itself (auto: bwrap where it works, else none)."""
+    if mode != "auto" or prefer != "gvisor":
+        return mode, None
+    missing = runsc_missing()
+    if missing is None:
+        return "gvisor", "--sandbox-prefer gvisor, and runsc works here"
+    return mode, f"--sandbox-prefer gvisor, but {missing}: auto takes the next tier"
 
 
 @functools.cache
