@@ -100,6 +100,8 @@ def test_a_py_file_in_python_2_is_told_from_python_3(text: str, key: str,
     ("[cobol]\nsuffixes = ['.cob']\n", "cobol: name is missing"),
     ("[c]\nsuffixes = ['c']\n", "starts with a dot"),
     ("[c\n", "not a TOML file"),
+    ("[c]\nsyscalls = ['threads', 'sockets']\n",
+     "language c: syscalls has an unknown group 'sockets' \\(known: threads, events, jit\\)"),
 ])
 def test_a_wrong_languages_file_is_refused_with_the_reason(content: str, message: str,
                                                            tmp_path: Path) -> None:
