@@ -178,15 +178,19 @@ def test_calls_that_opened_channels_or_escaped_are_not_listed() -> None:
         assert name not in built, name
 
 
-def test_every_number_not_listed_is_refused() -> None:
+@pytest.mark.parametrize("groups", [None, ()], ids=["every group", "base"])
+def test_every_number_not_listed_is_refused(groups: tuple[str, ...] | None) -> None:
+    # the filter of every group (a compile's) and the base set's (a C bot's), whose calls
+    # of the groups are refused as any call not listed
     exe = helper()
     with tempfile.TemporaryDirectory() as tmp:  # (one the probe's uid can enter)
         os.chmod(tmp, 0o755)
-        walk(exe, Path(tmp))
+        walk(exe, Path(tmp), groups)
 
 
-def walk(exe: str, tmp_path: Path) -> None:
-    """Every number not listed, made by the probe in `tmp_path` under the filter."""
+def walk(exe: str, tmp_path: Path, groups: tuple[str, ...] | None) -> None:
+    """Every number not listed in the filter of `groups` (None: every group), made by the
+    probe in `tmp_path` under that filter."""
     probe = tmp_path / "probe"
     source = tmp_path / "probe.c"
     source.write_text(PROBE)
@@ -195,14 +199,15 @@ def walk(exe: str, tmp_path: Path) -> None:
                        capture_output=True)
     except (OSError, subprocess.CalledProcessError):
         pytest.skip("no C compiler for the probe")
-    allowed = {number for number, _ in listed().values()}
+    allowed = {number for number, _ in listed(groups).values()}
     numbers = [nr for nr in range(HIGHEST + 1) if nr not in allowed]
     if os.uname().machine == "x86_64":  # the x32 table: nothing of it is listed
         numbers += [0x40000000 + nr for nr in range(600)]
     # (as root: under a uid that owns nothing, in case a call slipped through)
     uid = ["-u", "65534"] if os.geteuid() == 0 else []
     probe.chmod(0o755)
-    done = subprocess.run([exe, *uid, "-s", "--", str(probe)], capture_output=True,
+    profile = [] if groups is None else ["-g", ",".join(("base", *groups))]
+    done = subprocess.run([exe, *uid, "-s", *profile, "--", str(probe)], capture_output=True,
                           text=True, input="\n".join(map(str, numbers)) + "\n", timeout=300)
     answers = dict(map(int, line.split()) for line in done.stdout.splitlines())
     assert set(answers) == set(numbers), (done.stderr, len(answers))
