@@ -104,7 +104,8 @@ class Language:
         return locate((self.compile or self.run)[0], self.find) is not None
 
     def summary(self) -> str:
-        """One line for --help: suffixes, how it runs, and its extra limits."""
+        """One line for --help: suffixes, how it runs, its extra limits and the groups of
+        system calls its filter has (every group where it does not say)."""
         extra = ", ".join(f"+{v:g} {_LIMIT_WORDS[k]}" for k, v in self.extra)
         how = " ".join(self.command(self.compile) if self.compile else self.run)
         also = ", and a .py file with Python 2 statements" if self.detect == "python2" else ""
@@ -113,6 +114,8 @@ class Language:
             parts.append(extra)
         if not self.address_space:
             parts.append("no address-space limit")
+        if self.syscalls is not None:
+            parts.append(f"system calls: {', '.join(('base', *self.syscalls))}")
         return "; ".join(parts)
 
 
