@@ -100,6 +100,8 @@ def test_a_py_file_in_python_2_is_told_from_python_3(text: str, key: str,
     ("[cobol]\nsuffixes = ['.cob']\n", "cobol: name is missing"),
     ("[c]\nsuffixes = ['c']\n", "starts with a dot"),
     ("[c\n", "not a TOML file"),
+    ("[c]\nsyscalls = ['threads', 'sockets']\n",
+     "language c: syscalls has an unknown group 'sockets' \\(known: threads, events, jit\\)"),
 ])
 def test_a_wrong_languages_file_is_refused_with_the_reason(content: str, message: str,
                                                            tmp_path: Path) -> None:
@@ -125,6 +127,11 @@ def test_help_lists_every_language_with_its_extra_limits(tmp_path: Path) -> None
         assert f"{lang.key}: {lang.name} (" in out.stdout
     java = out.stdout[out.stdout.index("java: Java"):]
     assert "+5 s first move" in " ".join(java.split()[:60])
+    # and the system calls each may make beyond the base set (`syscalls`)
+    for key, groups in (("c", "base"), ("java", "base, threads, jit"),
+                        ("go", "base, threads, events")):
+        line = " ".join(out.stdout[out.stdout.index(f"  {key}: "):].split()[:60])
+        assert f"system calls: {groups};" in line, (key, line)
 
 
 # --- sample bots in every language ---------------------------------------------------------------

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from judge.sandbox.exec_helper import helper_path
+from judge.sandbox.languages import SYSCALL_GROUPS, Table
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs" / "sandbox.md"
@@ -78,9 +79,12 @@ def helper() -> str:
     return path
 
 
-def listed() -> dict[str, tuple[int, bool]]:
-    """The filter's list as built: name -> (number, allowed only with some arguments)."""
-    out = subprocess.run([helper(), "-S"], capture_output=True, text=True, check=True).stdout
+def listed(groups: tuple[str, ...] | None = None) -> dict[str, tuple[int, bool]]:
+    """The filter's list as built, of the base set and `groups` (None: every group): name ->
+    (number, allowed only with some arguments)."""
+    profile = [] if groups is None else [",".join(("base", *groups))]
+    out = subprocess.run([helper(), "-S", *profile], capture_output=True, text=True,
+                         check=True).stdout
     calls = {}
     for line in out.splitlines():
         name, number, *ruled = line.split()
@@ -88,38 +92,72 @@ def listed() -> dict[str, tuple[int, bool]]:
     return calls
 
 
-def documented() -> dict[str, bool]:
-    """The table of docs/sandbox.md: name -> allowed only with some arguments."""
+#: who the table's third column names for the filter of every group (a compile's, and a
+#: program's of no language)
+COMPILERS = "compilers"
+
+
+def documented(who: str = COMPILERS) -> dict[str, bool]:
+    """The rows of docs/sandbox.md's table that `who` (a language's name, or `COMPILERS`)
+    gets: name -> allowed only with some arguments."""
     text = DOCS.read_text()
     table = text[text.index("### The allowlist"):]
     table = table[: table.index("\n### ", 5)]
-    calls = {}
-    for row in re.findall(r"^\| ([^|]+) \| ([^|]+) \|", table, re.M):
-        kind = row[1].strip()
-        if kind in ("any", "some"):
+    calls: dict[str, bool] = {}
+    for row in re.findall(r"^\| ([^|]+) \| ([^|]+) \| ([^|]+) \|", table, re.M):
+        kind, given = row[1].strip(), [word.strip() for word in row[2].split(",")]
+        if kind in ("any", "some") and (given == ["every"] or who in given):
             for name in re.findall(r"`([a-z0-9_]+)`", row[0]):
+                assert name not in calls, f"{name}: in two rows that {who} gets"
                 calls[name] = kind == "some"
     return calls
 
 
-def test_the_list_built_is_the_list_documented() -> None:
-    built, docs = listed(), documented()
-    assert docs, "no table found in docs/sandbox.md"
+#: what the table names and a build may lack: calls of another architecture, or newer than
+#: this C library's table (refused there, as on a kernel without them)
+X86_ONLY = {"arch_prctl", "open", "stat", "lstat", "access", "poll", "select", "pipe", "dup2",
+            "fork", "vfork", "getpgrp", "alarm", "pause", "time", "readlink", "mkdir", "rmdir",
+            "unlink", "rename", "link", "symlink", "chmod", "chown", "lchown", "creat",
+            "getdents", "epoll_create", "epoll_wait", "eventfd", "signalfd", "mknod"}
+NEWER = {"fchmodat2", "map_shadow_stack", "futex_wake", "futex_wait", "futex_requeue", "mseal",
+         "epoll_pwait2", "futex_waitv", "close_range", "openat2", "faccessat2", "getrlimit",
+         "setrlimit", "renameat"}
+
+
+def assert_built_as_documented(built: dict[str, tuple[int, bool]], docs: dict[str, bool],
+                               who: str) -> None:
+    assert docs, f"no row of docs/sandbox.md's table for {who}"
     for name, (_, ruled) in built.items():
-        assert name in docs, f"{name} is allowed but not in docs/sandbox.md's table"
-        assert docs[name] == ruled, f"{name}: documented as {'some' if docs[name] else 'any'}"
-    # what the table names and this build lacks: calls of another architecture, or newer
-    # than this C library's table (refused here, as on a kernel without them)
+        assert name in docs, f"{who}: {name} is allowed but not in docs/sandbox.md's table"
+        assert docs[name] == ruled, \
+            f"{who}: {name}: documented as {'some' if docs[name] else 'any'}"
     missing = set(docs) - set(built)
-    x86_only = {"arch_prctl", "open", "stat", "lstat", "access", "poll", "select", "pipe",
-                "dup2", "fork", "vfork", "getpgrp", "alarm", "pause", "time", "readlink",
-                "mkdir", "rmdir", "unlink", "rename", "link", "symlink", "chmod", "chown",
-                "lchown", "creat", "getdents", "epoll_create", "epoll_wait", "eventfd",
-                "signalfd", "mknod"}
-    newer = {"fchmodat2", "map_shadow_stack", "futex_wake", "futex_wait", "futex_requeue",
-             "mseal", "epoll_pwait2", "futex_waitv",
-             "close_range", "openat2", "faccessat2", "getrlimit", "setrlimit", "renameat"}
-    assert missing <= x86_only | newer, missing - x86_only - newer
+    assert missing <= X86_ONLY | NEWER, (who, missing - X86_ONLY - NEWER)
+
+
+def test_the_list_built_is_the_list_documented() -> None:
+    assert_built_as_documented(listed(), documented(), COMPILERS)
+
+
+@pytest.mark.parametrize("key", list(Table().languages))
+def test_each_language_gets_the_rows_documented_for_it(key: str) -> None:
+    # each language's filter (its `syscalls` groups) allows exactly the calls of the rows
+    # that name it, with the same arguments ("some" where it has a rule)
+    lang = Table().languages[key]
+    assert lang.syscalls is not None, f"{key}: no syscalls in languages.toml"
+    docs = documented(lang.name)
+    if os.uname().machine != "x86_64":  # (aarch64's mprotect has no rule: see the table)
+        docs["mprotect"] = False
+    assert_built_as_documented(listed(lang.syscalls), docs, lang.name)
+
+
+def test_the_groups_of_the_language_table_are_the_helpers() -> None:
+    assert listed(SYSCALL_GROUPS) == listed()
+    for group in SYSCALL_GROUPS:  # each adds calls, or takes a rule off
+        assert listed((group,)) != listed(()), group
+    bad = subprocess.run([helper(), "-S", "base,threads,nosuch"], capture_output=True,
+                         text=True)
+    assert bad.returncode == 126 and "bad groups base,threads,nosuch" in bad.stderr, bad
 
 
 def test_calls_that_opened_channels_or_escaped_are_not_listed() -> None:
@@ -140,15 +178,19 @@ def test_calls_that_opened_channels_or_escaped_are_not_listed() -> None:
         assert name not in built, name
 
 
-def test_every_number_not_listed_is_refused() -> None:
+@pytest.mark.parametrize("groups", [None, ()], ids=["every group", "base"])
+def test_every_number_not_listed_is_refused(groups: tuple[str, ...] | None) -> None:
+    # the filter of every group (a compile's) and the base set's (a C bot's), whose calls
+    # of the groups are refused as any call not listed
     exe = helper()
     with tempfile.TemporaryDirectory() as tmp:  # (one the probe's uid can enter)
         os.chmod(tmp, 0o755)
-        walk(exe, Path(tmp))
+        walk(exe, Path(tmp), groups)
 
 
-def walk(exe: str, tmp_path: Path) -> None:
-    """Every number not listed, made by the probe in `tmp_path` under the filter."""
+def walk(exe: str, tmp_path: Path, groups: tuple[str, ...] | None) -> None:
+    """Every number not listed in the filter of `groups` (None: every group), made by the
+    probe in `tmp_path` under that filter."""
     probe = tmp_path / "probe"
     source = tmp_path / "probe.c"
     source.write_text(PROBE)
@@ -157,14 +199,15 @@ def walk(exe: str, tmp_path: Path) -> None:
                        capture_output=True)
     except (OSError, subprocess.CalledProcessError):
         pytest.skip("no C compiler for the probe")
-    allowed = {number for number, _ in listed().values()}
+    allowed = {number for number, _ in listed(groups).values()}
     numbers = [nr for nr in range(HIGHEST + 1) if nr not in allowed]
     if os.uname().machine == "x86_64":  # the x32 table: nothing of it is listed
         numbers += [0x40000000 + nr for nr in range(600)]
     # (as root: under a uid that owns nothing, in case a call slipped through)
     uid = ["-u", "65534"] if os.geteuid() == 0 else []
     probe.chmod(0o755)
-    done = subprocess.run([exe, *uid, "-s", "--", str(probe)], capture_output=True,
+    profile = [] if groups is None else ["-g", ",".join(("base", *groups))]
+    done = subprocess.run([exe, *uid, "-s", *profile, "--", str(probe)], capture_output=True,
                           text=True, input="\n".join(map(str, numbers)) + "\n", timeout=300)
     answers = dict(map(int, line.split()) for line in done.stdout.splitlines())
     assert set(answers) == set(numbers), (done.stderr, len(answers))
@@ -367,20 +410,20 @@ static void attacks(void) {
 """
 
 
-def attacking_bot(folder: Path) -> Path:
-    """The C first-pit bot that first runs `ATTACKS_C`."""
+def attacking_bot(folder: Path, attacks: str = ATTACKS_C, name: str = "attacks.c") -> Path:
+    """The C first-pit bot that first runs `attacks` (C code with an `attacks` function)."""
     source = (ROOT / "tests" / "bots" / "first_pit.c").read_text()
     main = "int main(void) {\n"
     assert main in source
     folder.mkdir(parents=True, exist_ok=True)
-    path = folder / "attacks.c"
-    path.write_text(ATTACKS_C + source.replace(main, main + "    attacks();\n"))
+    path = folder / name
+    path.write_text(attacks + source.replace(main, main + "    attacks();\n"))
     return path
 
 
-def attacks_said(mode: str, tmp_path: Path) -> str:
-    """What the attacking bot said of each call in one game in `mode` (skipped where the
-    mode or the filter is not here), its game played to the end."""
+def attacks_said(mode: str, tmp_path: Path, bot: Path | None = None) -> str:
+    """What the attacking bot (or `bot`) said of each call in one game in `mode` (skipped
+    where the mode or the filter is not here), its game played to the end."""
     from test_confinement import MODES, play, said
 
     from judge import verdicts  # (the bots' modules: tests/ is on the path)
@@ -390,7 +433,7 @@ def attacks_said(mode: str, tmp_path: Path) -> str:
     if helper_path() is None:
         pytest.skip("no exec helper here: no filter")
     tmp_path.chmod(0o755)
-    record = play(attacking_bot(tmp_path / "bot"), mode)
+    record = play(bot or attacking_bot(tmp_path / "bot"), mode)
     text = said(record)
     assert record.verdict.code == verdicts.OK, (record.verdict, text)
     return text
@@ -463,3 +506,119 @@ def test_node_on_a_terminal_sets_its_modes_back_at_its_exit(mode: str, tmp_path:
     assert_nothing_runs_on(player)
     assert record.verdict.code == verdicts.OK, record.verdict
     assert "Assertion failed" not in (record.stderr[0] or ""), record.stderr[0]
+
+
+#: a C bot that first makes the calls of the groups (threads, event descriptors, a JIT's
+#: executable memory) that a C program's filter leaves out
+GROUPS_C = r"""
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/mman.h>
+#include <sys/signalfd.h>
+#include <sys/syscall.h>
+#include <sys/timerfd.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static void report(const char *what, long got) {
+    if (got < 0) fprintf(stderr, "NOT %s (%d)\n", what, errno);
+    else fprintf(stderr, "GOT %s\n", what);
+}
+
+static void *nothing(void *arg) { return arg; }
+
+static void attacks(void) {
+    report("eventfd2", eventfd(0, EFD_CLOEXEC));
+    report("epoll_create1", epoll_create1(EPOLL_CLOEXEC));
+    sigset_t none;
+    sigemptyset(&none);
+    report("signalfd4", signalfd(-1, &none, SFD_CLOEXEC));
+    report("timerfd_create", timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC));
+    report("membarrier", syscall(SYS_membarrier, 0, 0, 0));  /* MEMBARRIER_CMD_QUERY */
+    report("sched_yield", sched_yield());
+    pthread_t thread;
+    int err = pthread_create(&thread, NULL, nothing, NULL);
+    if (!err) pthread_join(thread, NULL);
+    report("a thread", err ? (errno = err, -1) : 0);
+    void *code = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC,
+                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    report("mmap PROT_EXEC", code == MAP_FAILED ? -1 : 0);
+    char *page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    report("mprotect PROT_EXEC", mprotect(page, 4096, PROT_READ | PROT_EXEC));
+    report("mprotect PROT_READ", mprotect(page, 4096, PROT_READ));
+    pid_t child = fork();
+    if (child == 0) _exit(0);
+    report("a process", child < 0 ? -1 : waitpid(child, NULL, 0));
+}
+"""
+
+#: what the groups add: (what GROUPS_C reports, errno without them)
+GROUPED = [("eventfd2", ENOSYS), ("epoll_create1", ENOSYS), ("signalfd4", ENOSYS),
+           ("timerfd_create", ENOSYS), ("membarrier", ENOSYS), ("sched_yield", ENOSYS),
+           ("a thread", 1), ("mmap PROT_EXEC", 13)]  # EPERM, EACCES
+if os.uname().machine == "x86_64":  # (aarch64's C library makes its code executable so)
+    GROUPED.append(("mprotect PROT_EXEC", 13))
+
+
+@pytest.mark.needs_toolchain("c")
+@pytest.mark.parametrize("mode", ["none", "bwrap"])
+def test_a_c_bot_has_no_threads_event_descriptors_or_executable_memory(
+        mode: str, tmp_path: Path) -> None:
+    # a C program's filter is the base set only: what threaded runtimes, event loops and
+    # JITs need is refused, as the filter answers (ENOSYS for a call not listed, EPERM for
+    # a thread's clone, EACCES for memory made executable)
+    text = attacks_said(mode, tmp_path, attacking_bot(tmp_path / "bot", GROUPS_C, "bot.c"))
+    for what, errno in GROUPED:
+        assert f"NOT {what} ({errno})" in text, (what, text)
+    # a process, and memory made readable, as before; the dynamic linker mapped the C
+    # library's code (the bot runs)
+    for what in ("a process", "mprotect PROT_READ"):
+        assert f"GOT {what}\n" in text, (what, text)
+
+
+@pytest.mark.parametrize("mode", ["none", "bwrap"])
+def test_a_program_of_no_language_has_every_group(mode: str, tmp_path: Path) -> None:
+    # the same C code built here and given as a program (no language: every group, as a
+    # compile has) makes every call that the C bot's filter refuses
+    source = attacking_bot(tmp_path / "src", GROUPS_C, "bot.c")
+    program = tmp_path / "bot" / "program"
+    program.parent.mkdir()
+    try:
+        subprocess.run(["cc", "-O1", "-o", str(program), str(source)], check=True,
+                       capture_output=True)
+    except (OSError, subprocess.CalledProcessError):
+        pytest.skip("no C compiler here")
+    text = attacks_said(mode, tmp_path, program)
+    for what, _ in GROUPED:
+        assert f"GOT {what}\n" in text, (what, text)
+
+
+#: a Python bot (threads and event descriptors, no JIT) making calls of each group
+GROUPS_PYTHON = """
+import mmap, select, threading
+attempt("eventfd2", lambda: os.close(os.eventfd(0)))
+attempt("epoll_create1", lambda: select.epoll().close())
+def thread():
+    done = threading.Thread(target=lambda: None)
+    done.start()
+    done.join()
+attempt("a thread", thread)
+attempt("mmap PROT_EXEC", lambda: mmap.mmap(-1, 4096, prot=mmap.PROT_READ | mmap.PROT_EXEC))
+"""
+
+
+@pytest.mark.parametrize("mode", ["none", "bwrap"])
+def test_a_python_bot_has_threads_and_event_descriptors_but_no_executable_memory(
+        mode: str, tmp_path: Path) -> None:
+    from test_confinement import write_bot
+
+    text = attacks_said(mode, tmp_path, write_bot(tmp_path / "bot", GROUPS_PYTHON))
+    for what in ("eventfd2", "epoll_create1", "a thread"):
+        assert f"GOT {what}\n" in text, (what, text)
+    assert "NOT mmap PROT_EXEC (PermissionError" in text, text

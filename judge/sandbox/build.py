@@ -146,7 +146,7 @@ def _program(source: Path, ino: int, size: int, mtime_ns: int, mode: int,
     if lang is None:  # any executable: a shebang script or a binary
         return Program(source, (str(source),))
     common: dict[str, Any] = {"language": lang.name, "address_space": lang.address_space,
-              "extra": lang.extra, "env": lang.env}
+              "extra": lang.extra, "env": lang.env, "syscalls": lang.syscalls}
     run = lang.command(lang.run)
     common["heap_at"] = tuple(i for i, word in enumerate(run) if "{heap}" in word)
     if lang.compile:

@@ -640,7 +640,7 @@ def plan(program: Program, limits: Limits, tier: Tier, slot: Slot | None,
     inner = ExecOptions(
         cgroups=[fd for fd in bot_joins if fd not in joined], resets=resets,
         rlimits=[(res, rlim_arg(soft), rlim_arg(hard)) for res, soft, hard in bot_rlimits],
-        uid=slot.uid if slot is not None else None, seccomp=True)
+        uid=slot.uid if slot is not None else None, seccomp=True, syscalls=program.syscalls)
     token = secrets.token_hex(8)
     base_env = {"PATH": SAFE_PATH, "LANG": "C.UTF-8", "JUDGE_BOT": token, **dict(program.env)}
     kept_fds = list(dict.fromkeys([*starter_joins, *bot_joins, *resets]))

@@ -150,8 +150,10 @@ class ExecOptions:
     reaper: bool = False
     #: become this uid (-u)
     uid: int | None = None
-    #: the system call filter (-s)
+    #: the system call filter (-s), of the base set and these groups only (-g; None: every
+    #: group)
     seccomp: bool = False
+    syscalls: tuple[str, ...] | None = None
     #: a Landlock domain of the bot's own, writing only beneath these paths (-W)
     writable: list[str] = field(default_factory=list)
     #: in that domain, reading only beneath these paths and `writable` (-V; none: beneath
@@ -191,6 +193,7 @@ class ExecOptions:
         flag("-R", self.reaper)
         each("-u", [self.uid])
         flag("-s", self.seccomp)
+        each("-g", [",".join(("base", *self.syscalls)) if self.syscalls is not None else None])
         each("-W", self.writable)
         each("-V", self.readable)
         each("-d", [self.chdir])

@@ -30,8 +30,11 @@ KEYS: dict[str, type | tuple[type, ...]] = {
     "name": str, "suffixes": list, "compile": list, "run": list, "flags": list,
     "package": str, "find": list, "needs": list, "env": dict, "address_space": bool,
     "first_move_seconds": (int, float), "cpu_seconds": (int, float), "processes": int,
-    "detect": str, "probe": str, "version": list,
+    "detect": str, "probe": str, "version": list, "syscalls": list,
 }
+#: the groups of system calls beyond the base set that a runtime may need (`syscalls`; the
+#: exec helper's -g, `exec/seccomp.c`): threads, event descriptors, a JIT's executable memory
+SYSCALL_GROUPS = ("threads", "events", "jit")
 #: how a message names the type of a key
 _KINDS = {str: "a string", list: "a list of strings", dict: "a table", bool: "true or false",
           int: "a whole number", (int, float): "a number"}
@@ -69,6 +72,9 @@ class Language:
     detect: str = ""
     probe: str = ""
     version: tuple[str, ...] = ("--version",)
+    #: the groups of system calls its runtime needs beyond the base set (None: every group,
+    #: as a compile gets; a language of the user's that does not say)
+    syscalls: tuple[str, ...] | None = None
 
     def command(self, template: tuple[str, ...]) -> list[str]:
         """`template` with {flags} spread into its words."""
@@ -98,7 +104,8 @@ class Language:
         return locate((self.compile or self.run)[0], self.find) is not None
 
     def summary(self) -> str:
-        """One line for --help: suffixes, how it runs, and its extra limits."""
+        """One line for --help: suffixes, how it runs, its extra limits and the groups of
+        system calls its filter has (every group where it does not say)."""
         extra = ", ".join(f"+{v:g} {_LIMIT_WORDS[k]}" for k, v in self.extra)
         how = " ".join(self.command(self.compile) if self.compile else self.run)
         also = ", and a .py file with Python 2 statements" if self.detect == "python2" else ""
@@ -107,6 +114,8 @@ class Language:
             parts.append(extra)
         if not self.address_space:
             parts.append("no address-space limit")
+        if self.syscalls is not None:
+            parts.append(f"system calls: {', '.join(('base', *self.syscalls))}")
         return "; ".join(parts)
 
 
@@ -162,6 +171,10 @@ def _language(key: str, row: dict[str, Any], where: str) -> Language:
                 if name not in known:
                     raise InputError(f"{where}: language {key}: {command} has an unknown "
                                      f"placeholder {name} (known: {' '.join(sorted(known))})")
+    for group in row.get("syscalls", ()):
+        if group not in SYSCALL_GROUPS:
+            raise InputError(f"{where}: language {key}: syscalls has an unknown group "
+                             f"{group!r} (known: {', '.join(SYSCALL_GROUPS)})"[:300])
     for name in EXTRA_LIMITS:
         value = row.get(name, 0)
         if not math.isfinite(value) or value < 0 or value > 1e6:
@@ -177,6 +190,7 @@ def _language(key: str, row: dict[str, Any], where: str) -> Language:
         extra=tuple((k, float(row[k])) for k in EXTRA_LIMITS if k in row),
         detect=row.get("detect", ""), probe=row.get("probe", ""),
         version=tuple(row.get("version", ("--version",))),
+        syscalls=tuple(row["syscalls"]) if "syscalls" in row else None,
     )
 
 

@@ -32,6 +32,9 @@ class Program:
     env: tuple[tuple[str, str], ...] = ()
     #: the arguments that hold {heap} (a managed heap's size, known with the limits)
     heap_at: tuple[int, ...] = ()
+    #: the groups of system calls its filter allows beyond the base set (its language's
+    #: `syscalls`; None: every group, as for a compile or a program of no language)
+    syscalls: tuple[str, ...] | None = None
 
     def shown(self) -> Path:
         """The bot's own file (its last argument): a sandbox shows it, nothing beside it."""

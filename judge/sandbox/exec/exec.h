@@ -46,13 +46,18 @@ const char *become(long uid);
 void join_cgroup(int fd);
 
 /* ---- seccomp.c ---- */
-/* no new privileges, and the bot's system call filter (see seccomp.c); with `supervised`,
-   the listener on which the calls it hands over are answered, or -1 */
-int filter_calls(int supervised);
+/* the groups of calls named in `names` ("threads,events,jit", "base" for none): a mask for
+   the two below, or -1 for a name that is not a group's */
+long call_groups(const char *names);
+/* no new privileges, and the bot's system call filter of `groups` (see seccomp.c); with
+   `supervised`, the listener on which the calls it hands over are answered, or -1 */
+int filter_calls(int supervised, unsigned groups);
 /* answer one call handed over on `listener` (its `sysinfo`) */
 void answer_notice(int listener);
-/* print the calls the filter allows, as built (`judge-exec -S`) */
-void print_calls(void);
+/* print the calls the filter of `groups` allows, as built (`judge-exec -S [GROUPS]`) */
+void print_calls(unsigned groups);
+/* every group: the filter of a compile, or of a program of no language */
+#define ALL_CALL_GROUPS (~0u)
 
 /* ---- landlock.c ---- */
 /* a Landlock domain of the bot's own: writes only beneath `writable`, reads only beneath

@@ -188,6 +188,7 @@ struct bot {
     char **command;
     long uid, ppid;
     int ncg, nlim, nown, nreset, seccomp, status_fd;
+    unsigned groups;  /* the filter's groups of calls (-g) */
     int *cgroups, *resets;
     long long (*lims)[3];
     char **own;
@@ -238,7 +239,7 @@ static int become_bot(struct bot *b) {
         landlock_bot(b->writable, b->nwritable, b->readable, b->nreadable);
     }
     if (b->seccomp) {
-        int listener = filter_calls(b->notice_sock >= 0);
+        int listener = filter_calls(b->notice_sock >= 0, b->groups);
         if (b->notice_sock >= 0) {  /* (to the reaper, which answers on it) */
             send_fd(b->notice_sock, listener);
             close(b->notice_sock);
@@ -296,6 +297,7 @@ int helper(int argc, char **argv) {
     int nown = 0, status_fd = -1, ntemp = 0, new_ipc = 0, reaper = 0, pids_only = 0;
     int pid_ns = 0;
     int mnt_fd = -1;
+    long groups = ALL_CALL_GROUPS;
     long long lims[MAX_ITEMS][3];
     int i = 1;
     for (; i < argc && strcmp(argv[i], "--"); i++) {
@@ -331,13 +333,16 @@ int helper(int argc, char **argv) {
         case 'x': status_fd = atoi(val); break;
         case 'd': chdir_to = val; break;
         case 'm': mnt_fd = atoi(val); break;
+        case 'g':
+            if ((groups = call_groups(val)) < 0) { errno = EINVAL; die("bad groups", val); }
+            break;
         default: errno = EINVAL; die("bad option", opt);
         }
     }
     if (i + 1 >= argc) { errno = EINVAL; die("no command", NULL); }
     struct bot bot = {argv + i + 1, uid, ppid, ncg, nlim, nown, nreset, seccomp, status_fd,
-                      cgroups, resets, lims, own, chdir_to, writable, nwritable, readable,
-                      nreadable, notice_fd};
+                      (unsigned)groups, cgroups, resets, lims, own, chdir_to, writable,
+                      nwritable, readable, nreadable, notice_fd};
 
     if (mnt_fd >= 0) {  /* (its root and working folder are then the namespace's root) */
         if (setns(mnt_fd, CLONE_NEWNS)) die("setns", "mount namespace");

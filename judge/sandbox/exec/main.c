@@ -51,9 +51,14 @@
  *                  only with certain arguments (no socket but a local pair, no
  *                  extended attribute, clone without new namespaces, no look into or
  *                  eviction from the page cache, no lock shared with another process)
+ *   -g GROUPS      (with -s) the filter of the base set and these groups only, named with
+ *                  commas ("threads,events,jit"; "base": none of them): a language's
+ *                  runtime's needs; without -g every group (a compile, a program of no
+ *                  language)
  *   -d DIR         change to DIR last
  *
- * `judge-exec -S` prints the calls the filter allows, as built ("NAME NUMBER [ruled]").
+ * `judge-exec -S [GROUPS]` prints the calls the filter allows, as built ("NAME NUMBER
+ * [ruled]"): of those groups (as -g names them), or of every group.
  *
  * Everything after "--" is the command. Started as /proc/self/fd/N (by bwrap, given a
  * descriptor of the helper's file), it does not pass N on. A failure exits with status 126
@@ -96,8 +101,10 @@ int main(int argc, char **argv) {
             fcntl((int)fd, F_SETFD, FD_CLOEXEC);
     }
     if (argc >= 3 && !strcmp(argv[1], "-L")) return launcher(argc, argv);
-    if (argc == 2 && !strcmp(argv[1], "-S")) {
-        print_calls();
+    if ((argc == 2 || argc == 3) && !strcmp(argv[1], "-S")) {
+        long groups = argc == 3 ? call_groups(argv[2]) : (long)ALL_CALL_GROUPS;
+        if (groups < 0) { errno = EINVAL; die("bad groups", argv[2]); }
+        print_calls((unsigned)groups);
         return fflush(stdout) ? 1 : 0;
     }
     return helper(argc, argv);

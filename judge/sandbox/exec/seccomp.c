@@ -2,9 +2,12 @@
    (ENOSYS, as on a kernel without it), whatever it is and whenever the kernel adds it.
    What is listed is what the runtimes of the language table and their compilers need
    (their sample bots and compilers traced under the filter), and the common calls of any
-   program; some are allowed only with certain arguments. docs/sandbox.md keeps the table
-   readable, with why each call that a program might miss is left out; `judge-exec -S`
-   prints this list as built, for the test that walks every number of the architecture. */
+   program; some are allowed only with certain arguments. Each language gets the base set
+   and the groups its runtime needs (`syscalls` in the language table, the helper's -g):
+   threads, event descriptors, memory made executable (a JIT's); a compile and a program of
+   no language get every group. docs/sandbox.md keeps the table readable, with why each
+   call that a program might miss is left out; `judge-exec -S [GROUPS]` prints the list as
+   built, for the test that walks every number of the architecture. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -17,6 +20,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -56,25 +60,39 @@
 #define __NR_removexattrat 466
 #endif
 
-struct call { const char *name; int nr; };
-#define C(name) {#name, __NR_##name}
+/* the groups of calls beyond the base set that a language's runtime may need */
+enum {
+    THREADS = 1,  /* threads: clone with CLONE_THREAD, and what only threads use */
+    EVENTS = 2,   /* event descriptors: epoll, eventfd, signalfd, timerfd (event loops) */
+    JIT = 4,      /* memory made executable that maps no file (a JIT's code) */
+};
+static const struct { const char *name; unsigned bit; } group_names[] = {
+    {"threads", THREADS}, {"events", EVENTS}, {"jit", JIT},
+};
 
-/* Allowed with any arguments, the most frequent first (the filter tries them in order). */
+struct call { const char *name; int nr; unsigned group; };
+#define C(name) {#name, __NR_##name, 0}
+/* a call of a group only */
+#define G(name, group) {#name, __NR_##name, group}
+
+/* Allowed with any arguments (but for `exec_ruled`), the most frequent first (the filter
+   tries them in order); those of a group only in a filter of that group. */
 static const struct call plain[] = {
     /* input, output, memory, threads, signals, time */
     C(read), C(write), C(futex), C(close), C(mmap), C(munmap), C(mprotect), C(brk),
     C(mremap), C(rt_sigaction), C(rt_sigprocmask), C(rt_sigreturn), C(lseek),
     C(newfstatat), C(fstat), C(statx), C(openat), C(clock_gettime), C(clock_getres),
-    C(clock_nanosleep), C(nanosleep), C(gettimeofday), C(sched_yield), C(getpid),
+    C(clock_nanosleep), C(nanosleep), C(gettimeofday), G(sched_yield, THREADS), C(getpid),
     C(gettid), C(readv), C(writev), C(pread64), C(pwrite64), C(preadv), C(pwritev),
-    C(dup), C(dup3), C(pipe2), C(ppoll), C(pselect6), C(epoll_create1),
-    C(epoll_ctl), C(epoll_pwait), C(eventfd2), C(signalfd4), C(timerfd_create),
-    C(timerfd_settime), C(timerfd_gettime), C(rt_sigsuspend), C(rt_sigpending),
+    C(dup), C(dup3), C(pipe2), C(ppoll), C(pselect6), G(epoll_create1, EVENTS),
+    G(epoll_ctl, EVENTS), G(epoll_pwait, EVENTS), G(eventfd2, EVENTS), G(signalfd4, EVENTS),
+    G(timerfd_create, EVENTS), G(timerfd_settime, EVENTS), G(timerfd_gettime, EVENTS),
+    C(rt_sigsuspend), C(rt_sigpending),
     C(rt_sigtimedwait), C(rt_sigqueueinfo), C(rt_tgsigqueueinfo), C(sigaltstack),
     C(restart_syscall), C(kill), C(tgkill), C(tkill), C(getitimer), C(setitimer),
     C(timer_create), C(timer_settime), C(timer_gettime), C(timer_getoverrun),
     C(timer_delete), C(times), C(getrusage), C(uname), C(getrandom),
-    C(membarrier), C(set_robust_list), C(set_tid_address), C(rseq), C(exit),
+    G(membarrier, THREADS), C(set_robust_list), C(set_tid_address), C(rseq), C(exit),
     C(exit_group),
     /* processes */
     C(execve), C(execveat), C(wait4), C(waitid), C(getppid), C(getpgid),
@@ -95,14 +113,14 @@ static const struct call plain[] = {
     C(getsockname), C(getpeername), C(sendto), C(recvfrom), C(sendmsg),
     C(recvmsg), C(sendmmsg), C(recvmmsg), C(setsockopt), C(shutdown),
     /* memory protection keys, NUMA's question of where memory is */
-    C(pkey_alloc), C(pkey_free), C(pkey_mprotect), C(get_mempolicy),
+    G(pkey_alloc, JIT), G(pkey_free, JIT), G(pkey_mprotect, JIT), C(get_mempolicy),
 #if defined(__x86_64__)
     /* the older calls that x86_64 keeps beside the generic ones */
     C(arch_prctl), C(open), C(stat), C(lstat), C(access), C(poll), C(select), C(pipe),
     C(dup2), C(fork), C(vfork), C(getpgrp), C(alarm), C(pause), C(time), C(readlink),
     C(mkdir), C(rmdir), C(unlink), C(rename), C(link), C(symlink), C(chmod), C(chown),
-    C(lchown), C(creat), C(getdents), C(epoll_create), C(epoll_wait), C(eventfd),
-    C(signalfd), C(mknod),
+    C(lchown), C(creat), C(getdents), G(epoll_create, EVENTS), G(epoll_wait, EVENTS),
+    G(eventfd, EVENTS), G(signalfd, EVENTS), C(mknod),
 #endif
 #ifdef __NR_getrlimit
     C(getrlimit), C(setrlimit),
@@ -121,7 +139,7 @@ static const struct call plain[] = {
     C(faccessat2),
 #endif
 #ifdef __NR_epoll_pwait2
-    C(epoll_pwait2),
+    G(epoll_pwait2, EVENTS),
 #endif
 #ifdef __NR_futex_waitv
     C(futex_waitv),
@@ -158,12 +176,42 @@ static const int attribute_calls[] = {
     __NR_listxattrat, __NR_removexattrat,
 };
 #undef C
+#undef G
 
-/* Print the allowlist as built, a call a line: "NAME NUMBER", and "NAME NUMBER ruled" for
-   those allowed with some arguments only. */
-void print_calls(void) {
+/* The groups named in `names` ("threads,events", "base" for none of them); -1 when a name
+   is not a group's. */
+long call_groups(const char *names) {
+    unsigned groups = 0;
+    for (const char *at = names; *at;) {
+        size_t len = strcspn(at, ",");
+        int known = len == 4 && !strncmp(at, "base", 4);
+        for (size_t k = 0; k < sizeof group_names / sizeof group_names[0]; k++)
+            if (strlen(group_names[k].name) == len && !strncmp(at, group_names[k].name, len)) {
+                groups |= group_names[k].bit;
+                known = 1;
+            }
+        if (!known) return -1;
+        at += len + (at[len] == ',');
+    }
+    return groups;
+}
+
+/* whether the filter of `groups` allows `nr`, a call of `plain`, only with some arguments:
+   without JIT, the calls that make memory executable (`exec_rule`) */
+static int exec_ruled(int nr, unsigned groups) {
+#if defined(__x86_64__)
+    if (nr == __NR_mprotect) return !(groups & JIT);
+#endif
+    return nr == __NR_mmap && !(groups & JIT);
+}
+
+/* Print the allowlist of `groups` as built, a call a line: "NAME NUMBER", and "NAME NUMBER
+   ruled" for those allowed with some arguments only. */
+void print_calls(unsigned groups) {
     for (size_t k = 0; k < sizeof plain / sizeof plain[0]; k++)
-        printf("%s %d\n", plain[k].name, plain[k].nr);
+        if (!plain[k].group || (plain[k].group & groups))
+            printf("%s %d%s\n", plain[k].name, plain[k].nr,
+                   exec_ruled(plain[k].nr, groups) ? " ruled" : "");
     for (size_t k = 0; k < sizeof ruled / sizeof ruled[0]; k++)
         printf("%s %d ruled\n", ruled[k].name, ruled[k].nr);
 }
@@ -253,7 +301,7 @@ static void ioctl_rule(struct program *p) {
 }
 
 /* the calls of `ruled`, each with what it may do */
-static void argument_rules(struct program *p) {
+static void argument_rules(struct program *p, unsigned groups) {
     /* locks on whole files: taken and released as asked, but of no effect (see fcntl) */
     RULE(p, __NR_flock, ERRNO(0));
     fcntl_rule(p);
@@ -294,9 +342,11 @@ static void argument_rules(struct program *p) {
        counters that a bot can move (it makes sockets ask for theirs) and another read */
     RULE(p, __NR_getsockopt, LOAD(args[1]), JEQ(SOL_SOCKET, 0, 3), LOAD(args[2]),
          JEQ(SO_COOKIE_, 2, 0), JEQ(SO_NETNS_COOKIE_, 1, 0), ALLOW, ERRNO(ENOPROTOOPT));
-    /* a thread or a process, in the bot's namespaces (clone3's flags are in memory, where
-       a filter cannot look: it is not listed, and C libraries fall back to clone) */
-    RULE(p, __NR_clone, LOAD(args[0]), JSET(NEW_NAMESPACES | CLONE_PIDFD_, 0, 1),
+    /* a process, or with THREADS a thread too, in the bot's namespaces (clone3's flags are
+       in memory, where a filter cannot look: it is not listed, and C libraries fall back to
+       clone) */
+    RULE(p, __NR_clone, LOAD(args[0]),
+         JSET(NEW_NAMESPACES | CLONE_PIDFD_ | (groups & THREADS ? 0 : CLONE_THREAD), 0, 1),
          ERRNO(EPERM), ALLOW);
     /* of its own process only: another of the same uid (the judge, as an ordinary user)
        keeps its limits, its CPUs and its priority */
@@ -310,9 +360,20 @@ static void argument_rules(struct program *p) {
          ALLOW, ERRNO(EPERM));
 }
 
-/* The filter as a program: with `supervised`, `sysinfo` goes to the supervisor that
-   listens (`answer_notice`), else to the kernel. */
-static void build(struct program *p, int supervised) {
+/* Without JIT, `mmap` and `mprotect` (at their place in `plain`, among the most frequent):
+   no anonymous memory mapped executable, none made executable (EACCES, as a system that
+   forbids it answers); a file's pages map as asked, as the dynamic linker maps libraries. */
+static void exec_rule(struct program *p, int nr) {
+    if (nr == __NR_mmap)
+        RULE(p, nr, LOAD(args[2]), JSET(PROT_EXEC, 0, 2), LOAD(args[3]),
+             JSET(MAP_ANONYMOUS, 1, 0), ALLOW, ERRNO(EACCES));
+    else
+        RULE(p, nr, LOAD(args[2]), JSET(PROT_EXEC, 0, 1), ERRNO(EACCES), ALLOW);
+}
+
+/* The filter of `groups` as a program: with `supervised`, `sysinfo` goes to the supervisor
+   that listens (`answer_notice`), else to the kernel. */
+static void build(struct program *p, int supervised, unsigned groups) {
     p->n = 0;
     p->code[p->n++] = LOAD(arch);
     p->code[p->n++] = JEQ(ARCH, 1, 0);
@@ -324,30 +385,35 @@ static void build(struct program *p, int supervised) {
     p->code[p->n++] = ERRNO(ENOSYS);
 #endif
     for (size_t k = 0; k < sizeof plain / sizeof plain[0]; k++) {
+        if (plain[k].group && !(plain[k].group & groups)) continue;
+        if (exec_ruled(plain[k].nr, groups)) {
+            exec_rule(p, plain[k].nr);
+            continue;
+        }
         p->code[p->n++] = JEQ((unsigned)plain[k].nr, 0, 1);
         p->code[p->n++] = ALLOW;
     }
-    argument_rules(p);
+    argument_rules(p, groups);
     /* the machine's memory, threads and load, which other bots move: told by the
        supervisor as figures that do not move (see `answer_notice`) */
     RULE(p, __NR_sysinfo, RET(supervised ? SECCOMP_RET_USER_NOTIF : SECCOMP_RET_ALLOW));
     p->code[p->n++] = ERRNO(ENOSYS);  /* anything else: as if the kernel had no such call */
 }
 
-/* No new privileges, and the filter: every call refused but those listed above. With
-   `supervised`, the descriptor on which its `sysinfo` calls are to be answered (-1 where
-   the kernel cannot hand them over, before Linux 5.0: they then go to the kernel). */
-int filter_calls(int supervised) {
+/* No new privileges, and the filter of `groups`: every call refused but those listed above.
+   With `supervised`, the descriptor on which its `sysinfo` calls are to be answered (-1
+   where the kernel cannot hand them over, before Linux 5.0: they then go to the kernel). */
+int filter_calls(int supervised, unsigned groups) {
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)) die("no_new_privs", NULL);
     static struct program p;
     if (supervised) {
-        build(&p, 1);
+        build(&p, 1, groups);
         struct sock_fprog prog = {(unsigned short)p.n, p.code};
         long fd = syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER,
                           SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
         if (fd >= 0) return (int)fd;
     }
-    build(&p, 0);
+    build(&p, 0, groups);
     struct sock_fprog prog = {(unsigned short)p.n, p.code};
     if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog)) die("seccomp", NULL);
     return -1;
