@@ -180,7 +180,8 @@ def test_calls_that_opened_channels_or_escaped_are_not_listed() -> None:
 
 @pytest.mark.parametrize("groups", [None, ()], ids=["every group", "base"])
 def test_every_number_not_listed_is_refused(groups: tuple[str, ...] | None) -> None:
-    # the filter of every group (a compile's) and the base set's (a C bot's), whose calls
+    # the filter of every group (a compile's) and the base set's (a language with
+    # `syscalls = []`), whose calls
     # of the groups are refused as any call not listed
     exe = helper()
     with tempfile.TemporaryDirectory() as tmp:  # (one the probe's uid can enter)
@@ -558,44 +559,66 @@ static void attacks(void) {
 }
 """
 
-#: what the groups add: (what GROUPS_C reports, errno without them)
+#: what the groups a C bot lacks add: (what GROUPS_C reports, errno without them)
 GROUPED = [("eventfd2", ENOSYS), ("epoll_create1", ENOSYS), ("signalfd4", ENOSYS),
-           ("timerfd_create", ENOSYS), ("membarrier", ENOSYS), ("sched_yield", ENOSYS),
-           ("a thread", 1), ("mmap PROT_EXEC", 13)]  # EPERM, EACCES
+           ("timerfd_create", ENOSYS), ("mmap PROT_EXEC", 13)]  # EACCES
 if os.uname().machine == "x86_64":  # (aarch64's C library makes its code executable so)
     GROUPED.append(("mprotect PROT_EXEC", 13))
+#: what the threads group adds, which C bots have: (what GROUPS_C reports, errno without it)
+THREADS = [("membarrier", ENOSYS), ("sched_yield", ENOSYS), ("a thread", 1)]  # EPERM
 
 
 @pytest.mark.needs_toolchain("c")
 @pytest.mark.parametrize("mode", ["none", "bwrap"])
-def test_a_c_bot_has_no_threads_event_descriptors_or_executable_memory(
+def test_a_c_bot_has_threads_but_no_event_descriptors_or_executable_memory(
         mode: str, tmp_path: Path) -> None:
-    # a C program's filter is the base set only: what threaded runtimes, event loops and
-    # JITs need is refused, as the filter answers (ENOSYS for a call not listed, EPERM for
-    # a thread's clone, EACCES for memory made executable)
+    # a C program's filter is the base set and threads: what event loops and JITs need is
+    # refused, as the filter answers (ENOSYS for a call not listed, EACCES for memory made
+    # executable)
     text = attacks_said(mode, tmp_path, attacking_bot(tmp_path / "bot", GROUPS_C, "bot.c"))
     for what, errno in GROUPED:
         assert f"NOT {what} ({errno})" in text, (what, text)
-    # a process, and memory made readable, as before; the dynamic linker mapped the C
+    # threads, a process, and memory made readable; the dynamic linker mapped the C
     # library's code (the bot runs)
-    for what in ("a process", "mprotect PROT_READ"):
+    for what in ("a process", "mprotect PROT_READ", *(what for what, _ in THREADS)):
         assert f"GOT {what}\n" in text, (what, text)
+
+
+def built_groups_program(tmp_path: Path) -> Path:
+    """GROUPS_C's bot built here as a program (skipped without a C compiler)."""
+    source = attacking_bot(tmp_path / "src", GROUPS_C, "bot.c")
+    program = tmp_path / "bot" / "program"
+    program.parent.mkdir()
+    try:
+        subprocess.run(["cc", "-O1", "-pthread", "-o", str(program), str(source)],
+                       check=True, capture_output=True)
+    except (OSError, subprocess.CalledProcessError):
+        pytest.skip("no C compiler here")
+    return program
+
+
+def test_the_base_set_alone_makes_no_thread() -> None:
+    # a language of a user's table with `syscalls = []` (the helper's -g base): a thread's
+    # clone is refused with EPERM, membarrier and sched_yield as calls not listed
+    exe = helper()
+    with tempfile.TemporaryDirectory() as tmp:  # (one the program's uid can enter)
+        os.chmod(tmp, 0o755)
+        program = built_groups_program(Path(tmp))
+        program.parent.chmod(0o755)
+        uid = ["-u", "65534"] if os.geteuid() == 0 else []
+        done = subprocess.run([exe, *uid, "-s", "-g", "base", "--", str(program)],
+                              capture_output=True, text=True, input="", timeout=60)
+    for what, errno in [*THREADS, *GROUPED]:
+        assert f"NOT {what} ({errno})" in done.stderr, (what, done.stderr)
+    assert "GOT a process\n" in done.stderr, done.stderr
 
 
 @pytest.mark.parametrize("mode", ["none", "bwrap"])
 def test_a_program_of_no_language_has_every_group(mode: str, tmp_path: Path) -> None:
     # the same C code built here and given as a program (no language: every group, as a
     # compile has) makes every call that the C bot's filter refuses
-    source = attacking_bot(tmp_path / "src", GROUPS_C, "bot.c")
-    program = tmp_path / "bot" / "program"
-    program.parent.mkdir()
-    try:
-        subprocess.run(["cc", "-O1", "-o", str(program), str(source)], check=True,
-                       capture_output=True)
-    except (OSError, subprocess.CalledProcessError):
-        pytest.skip("no C compiler here")
-    text = attacks_said(mode, tmp_path, program)
-    for what, _ in GROUPED:
+    text = attacks_said(mode, tmp_path, built_groups_program(tmp_path))
+    for what, _ in [*GROUPED, *THREADS]:
         assert f"GOT {what}\n" in text, (what, text)
 
 
