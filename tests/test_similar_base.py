@@ -5,6 +5,7 @@ not count, and gives them again for a run graded without."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -85,6 +86,20 @@ def test_show_gives_a_base_file_or_a_common_share_to_a_run_graded_without(graded
                               "--format", "json", cwd=graded).stdout)
     assert [p["bots"] for p in common["pairs"]] == [["ann/main.py", "dan/main.py"]]
     assert common["common"] == 0.5 and common["discounted"]["common"] >= 8
+
+
+def test_the_page_lists_each_common_part_with_its_length_and_greys_what_is_not_counted(
+        graded):
+    page = judge("show", "1", "--db", "r.db", "--similar", "--format", "html",
+                 cwd=graded).stdout
+    assert '<table class="parts">' in page and 'data-part="1"' in page
+    assert re.search(r'<tr class="p1" data-part="1"><td>1</td><td>lines \d+-\d+</td>'
+                     r'<td>lines \d+-\d+</td><td>\d+</td></tr>', page)
+    assert 'data-not-counted' not in page
+    low = judge("show", "2", "--db", "r.db", "--similar", "1", "--format", "html",
+                cwd=graded).stdout
+    assert 'data-not-counted="base"' in low and "in a base file: not counted" in low
+    assert "starter.py" in low
 
 
 @pytest.mark.parametrize("words, message", [
