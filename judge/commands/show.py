@@ -8,6 +8,7 @@ import argparse
 import dataclasses
 import os
 import sys
+import textwrap
 import time
 from pathlib import Path
 from typing import Any
@@ -177,9 +178,12 @@ def similar_text(run_id: int, found: Comparison, least: float) -> str:
             for why in Why:
                 mine = [p for p in passages if p.why == why]
                 if mine:
-                    lines.append(f"      not counted ({WHY[why]}): {printable_line(bot)} lines "
-                                 + ", ".join(f"{p.first}-{p.last}" for p in mine)
-                                 + f" ({sum(p.tokens for p in mine)} tokens)\n")
+                    lines.append(textwrap.fill(
+                        f"not counted ({WHY[why]}): {printable_line(bot)} lines "
+                        + ", ".join(f"{p.first}-{p.last}" for p in mine)
+                        + f" ({sum(p.tokens for p in mine)} tokens)", 80,
+                        initial_indent=" " * 6, subsequent_indent=" " * 8,
+                        break_on_hyphens=False) + "\n")
     if found.unread:
         lines.append("\nnot compared: " + "; ".join(f"{printable_line(bot)} ({why})"
                                                    for bot, why in found.unread) + "\n")
