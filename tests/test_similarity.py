@@ -5,6 +5,7 @@ copy flagged and no other pair."""
 from __future__ import annotations
 
 import hashlib
+from itertools import combinations
 from pathlib import Path
 
 import pytest
@@ -159,3 +160,16 @@ def test_the_calibration_set_flags_copies_and_versions_and_nothing_else():
     assert [(x, y) for x, y, s in versions() if s < THRESHOLD] == []
     assert [(x, y, s) for x, y, s in apart() if s >= THRESHOLD] == []
     assert [(x, y, s) for x, y, s in starter() if s >= THRESHOLD] == []
+
+
+def test_the_ceiling_that_spares_tiling_a_pair_is_never_below_its_figure():
+    from judge.similarity import ceiling, prepared
+
+    texts = [p.read_text() for p in sorted(CLASS.glob("*.py"))]
+    texts.append(texts[0] + "x = x + 1\n" * 100)  # crowded runs, tiled through
+    programs = {f"{k}.py": tokens(text, "x.py") for k, text in enumerate(texts)}
+    for common in (1.0, 0.5):
+        ready = prepared(programs, [], common)  # type: ignore[arg-type]
+        for x, y in combinations(programs, 2):
+            a, b = ready[x][0], ready[y][0]
+            assert compare(a, b, (x, y)).similarity <= ceiling(a, b) + 1e-4
