@@ -102,14 +102,15 @@ def read(path: Path) -> Tokens:
 
 
 def apart() -> Iterator[tuple[str, str, float]]:
-    """Every pair of programs written apart, of one language, with its score."""
+    """Every pair of programs written apart (of apart/ and class-nim together), of one
+    language, with its score."""
     copies = {frozenset(line.split()) for line in (CLASS / "COPIES.txt").read_text().split("\n")
               if line.strip()}
-    for folder in (DATA / "apart", CLASS):
-        programs = {p.name: read(p) for p in sorted(folder.iterdir()) if p.suffix != ".txt"}
-        for x, y in combinations(programs, 2):
-            if programs[x].family == programs[y].family and {x, y} not in copies:
-                yield x, y, compare(programs[x], programs[y], (x, y)).similarity
+    programs = {p.name: read(p) for folder in (DATA / "apart", CLASS)
+                for p in sorted(folder.iterdir()) if p.suffix != ".txt"}
+    for x, y in combinations(programs, 2):
+        if programs[x].family == programs[y].family and {x, y} not in copies:
+            yield x, y, compare(programs[x], programs[y], (x, y)).similarity
 
 
 def versions() -> Iterator[tuple[str, str, float]]:

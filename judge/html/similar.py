@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from judge.similarity import Comparison, Pair, Why
+from judge.similarity import RUN, Comparison, Pair, Why
 
 #: colours the common parts take in turn (each at least 4.5:1 against the text)
 SHADES = 6
@@ -48,5 +48,5 @@ def render_similar(info: Any, found: Comparison, least: float) -> str:
     discounted = found.discounted()
     return _environment().get_template("similar.html.j2").render(
         run=info.id, game=info.game, least=least, pairs=pairs, unread=found.unread,
-        shades=SHADES, bases=found.bases, common=found.common,
+        shades=SHADES, bases=found.bases, common=found.common, run_length=RUN,
         base_passages=discounted[Why.BASE], common_passages=discounted[Why.COMMON])
