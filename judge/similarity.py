@@ -186,9 +186,6 @@ def tokens(text: str, name: str) -> Tokens | None:
     """`text` (the file `name`) as tokens to compare, or None for a file of no language
     compared. Names are `N`, numbers `0`, a string `S`; comments (with C's preprocessor
     lines) and white space are dropped; keywords, operators and punctuation stay."""
-    from pygments.lexers import get_lexer_by_name
-    from pygments.token import Comment, Literal, Name, Number, String, Text, Whitespace
-
     suffix = PurePath(name).suffix
     lexer_name = LEXERS.get(suffix) or LEXERS.get(suffix.lower())
     if lexer_name is None:
@@ -197,6 +194,9 @@ def tokens(text: str, name: str) -> Tokens | None:
         found = python_tokens(text)
         if found is not None:
             return found
+    from pygments.lexers import get_lexer_by_name
+    from pygments.token import Comment, Literal, Name, Number, String, Text, Whitespace
+
     kinds: list[str] = []
     lines: list[int] = []
     line = 1

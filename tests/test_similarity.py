@@ -175,3 +175,22 @@ def test_the_ceiling_that_spares_tiling_a_pair_is_never_below_its_figure():
         for x, y in combinations(programs, 2):
             a, b = ready[x][0], ready[y][0]
             assert compare(a, b, (x, y)).similarity <= ceiling(a, b) + 1e-4
+
+
+def test_each_program_is_read_as_tokens_once_not_once_a_pair(monkeypatch):
+    import judge.similarity
+
+    read: list[str] = []
+    real = judge.similarity.tokens
+
+    def counted(text: str, name: str):
+        read.append(name)
+        return real(text, name)
+
+    monkeypatch.setattr(judge.similarity, "tokens", counted)
+    given = files(CLASS)
+    compare_files.cache_clear()
+    found = compare_files(given, 0.01, (("carla.py", str(CLASS / "carla.py"),
+                                         sha(CLASS / "carla.py")),))
+    assert len(found.pairs) > len(given)  # (more pairs than programs)
+    assert sorted(read) == sorted([path for _, path, _ in given] + [str(CLASS / "carla.py")])
