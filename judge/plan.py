@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 from judge.games import load_game
 from judge.games.base import Game, InputError, Stopped
 from judge.sandbox.limits import Limits
-from judge.similarity import THRESHOLD, Comparison, compare_files
+from judge.similarity import COMMON, THRESHOLD, Comparison, compare_files
 
 if TYPE_CHECKING:  # a match's only: imported when a match is planned or read
     from judge.sprt import SprtParams
@@ -228,6 +228,11 @@ class Plan:
     #: display names of the bots given with --names (path -> name); the others take
     #: `default_names`
     names: dict[str, str] = field(default_factory=dict)
+    #: the base files (--base: starter code) whose passages never count as copied
+    base: tuple[BotSource, ...] = ()
+    #: passages in more than this share of the programs of a language do not count
+    #: (--common; 1: every passage counts)
+    common: float = COMMON
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -262,10 +267,14 @@ class Plan:
         return identical(self.sources)
 
     def compared(self, threshold: float = THRESHOLD) -> Comparison:
-        """The bots' sources compared (pairs at `threshold` or above): each file as it was
-        when the run started, read from the run's folder."""
-        return compare_files(tuple((s.path, os.path.join(self.directory, s.path),
-                                    s.fingerprint) for s in self.sources), threshold)
+        """The bots' sources compared (pairs at `threshold` or above, base files' and
+        common passages not counted): each file as it was when the run started, read from
+        the run's folder."""
+        def files(sources: tuple[BotSource, ...]) -> tuple[tuple[str, str, str], ...]:
+            return tuple((s.path, os.path.join(self.directory, s.path), s.fingerprint)
+                         for s in sources)
+
+        return compare_files(files(self.sources), threshold, files(self.base), self.common)
 
     def check_resumable(self, run_id: int) -> None:
         """`InputError` unless the run can go on from here with its bots as they were."""
@@ -297,7 +306,8 @@ class Plan:
                 "jobs": h.jobs, "seed": h.seed, "languages": h.languages,
                 "opponent": self.opponent, "directory": self.directory,
                 "fingerprints": self.fingerprints(), "planned": self.planned,
-                "names": dict(self.names)}
+                "names": dict(self.names),
+                "base": {s.path: s.fingerprint for s in self.base}, "common": self.common}
 
     def _own_config(self) -> dict[str, Any]:
         raise NotImplementedError
@@ -378,14 +388,16 @@ class GradingPlan(Plan):
             words += ["--opponent", self.opponent]
         if self.fail_fast is not None:
             words += ["--fail-fast", str(self.fail_fast)]
-        return words
+        if self.common != COMMON:
+            words += ["--common", f"{self.common:g}"]
+        return words + (["--base", *(s.path for s in self.base)] if self.base else [])
 
     def argv_alone(self, bot: str, tests: str | None) -> list[str]:
         """The command line that grades `bot` alone as this run graded its bots, from any
         folder: the same game, rules, seats, opponent, fail-fast, seed and limits, the
         starts read from the file `tests` (None: the game's standard set, as the run had),
         and the confinement left to the judge where it runs (no --sandbox)."""
-        words = replace(self, bots=(bot,), tests=tests).to_argv()
+        words = replace(self, bots=(bot,), tests=tests, base=()).to_argv()
         at = words.index("--sandbox")
         return words[:at] + words[at + 2:]
 
@@ -615,7 +627,9 @@ def from_config(kind: str, config: dict[str, Any]) -> Plan:
         game=c["game"], rules=c.get("rules") or "", harness=harness,
         opponent=c.get("opponent") or OPTIMAL, directory=c.get("directory") or "",
         sources=tuple(BotSource(p, d) for p, d in (c.get("fingerprints") or {}).items()),
-        planned=int(c.get("planned") or 0), names=dict(c.get("names") or {}))
+        planned=int(c.get("planned") or 0), names=dict(c.get("names") or {}),
+        base=tuple(BotSource(p, d) for p, d in (c.get("base") or {}).items()),
+        common=float(c.get("common") or COMMON))
     if kind == "run":
         return GradingPlan(**common, bots=tuple(c["bots"]), tests=c.get("tests"),
                            seats=c.get("seats") or "first", fail_fast=c.get("fail_fast"),

@@ -326,6 +326,25 @@ def check_bots(paths: list[str]) -> tuple[list[str], list[str]]:
     return bots, skipped
 
 
+def base_files(paths: list[str] | None) -> tuple[BotSource, ...]:
+    """The base files of --base as they are now: each must be a readable file of a
+    language the programs are compared in."""
+    from judge.report import printable_line
+    from judge.similarity import family
+
+    found = []
+    for path in paths or ():
+        if family(path) is None:
+            raise InputError(f"--base {printable_line(path)}: not a language compared (a "
+                             "source file: .c, .cpp, .java, .py, ...)")
+        try:
+            found.append(BotSource.read(path))
+        except OSError as exc:
+            raise InputError(f"--base {printable_line(path)}: cannot be read "
+                             f"({os.strerror(exc.errno or 0)})") from None
+    return tuple(found)
+
+
 def sources(bots: list[str]) -> tuple[BotSource, ...]:
     """The bots' files as they are now (the perfect player has none), with a warning on
     stderr for each group of files with the same content (a copied submission)."""

@@ -181,6 +181,34 @@ def _help_with_languages(format_help: Callable[[], str]) -> str:
     return format_help() + "\n" + help_text()
 
 
+def add_copy_options(p: argparse.ArgumentParser, what: str) -> None:
+    """Add --base and --common: the passages that never count as copied (`what` says when
+    they are used)."""
+    from judge.similarity import COMMON, FEWEST
+
+    p.add_argument("--base", nargs="+", action="extend", metavar="FILE",
+                   help="starter code the class was given (a file, or several): passages of "
+                   "the programs found in a base file never count as copied, as MOSS's -b "
+                   f"and JPlag's -bc ({what}); the bots go before --base, or after `--`")
+    p.add_argument("--common", type=share, metavar="SHARE",
+                   help="passages found in more than SHARE of the programs of a language "
+                   f"(and in {FEWEST} at least) do not count as copied: the statement's "
+                   f"given code or its idioms, as MOSS's -m ({what}; default {COMMON:g}; "
+                   "1: every passage counts)")
+
+
+def share(text: str) -> float:
+    """A share of the programs, above 0 and at most 1 (for argparse)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 < value <= 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: give a share of the programs, above 0 "
+                                         "and at most 1 (0.75: three quarters)")
+    return value
+
+
 #: the argparse destination of each limit flag
 LIMIT_DESTS = {flag: f"limit_{field}" for flag, field, *_ in LIMIT_OPTIONS}
 

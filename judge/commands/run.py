@@ -8,6 +8,7 @@ import sys
 from dataclasses import replace
 
 from judge.commands.inputs import (
+    base_files,
     check_bots,
     check_export,
     display_names,
@@ -18,6 +19,7 @@ from judge.commands.inputs import (
 )
 from judge.commands.options import (
     EXPORTS,
+    add_copy_options,
     add_feedback_options,
     add_game_options,
     add_harness_options,
@@ -28,6 +30,7 @@ from judge.commands.options import (
 from judge.commands.runs import RunKind, execute, open_store
 from judge.games.base import Game, InputError
 from judge.plan import GradingPlan
+from judge.similarity import COMMON
 from judge.testsets import default_tests
 
 
@@ -71,6 +74,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "(alice/main.c, bob/main.c) the folder's name, else the file name")
     p.add_argument("--resume", type=int, metavar="RUN",
                    help="continue an interrupted run, playing only its missing games")
+    add_copy_options(p, "for the marks of bots with most of their source in common, and "
+                     "`judge show RUN --similar`")
     add_opponent_option(p)
     add_harness_options(p)
     add_output_options(p, extra=("html", *EXPORTS))
@@ -131,7 +136,9 @@ def new_plan(args: argparse.Namespace) -> tuple[GradingPlan, list[str]]:
     """The plan of a new grading run, and the messages of bots skipped."""
     if not args.bots:
         raise InputError("name at least one BOT to grade, or the course file's submissions "
-                         "(submissions = [\"class/*/\"] in judge.toml)")
+                         "(submissions = [\"class/*/\"] in judge.toml)" + (
+                             " (--base takes every file after it: give the bots before "
+                             "--base, or after --)" if args.base else ""))
     game = game_from_args(args)
     harness = harness_setup(args)
     starts = test_starts(game, args.tests, args.seats)
@@ -142,7 +149,8 @@ def new_plan(args: argparse.Namespace) -> tuple[GradingPlan, list[str]]:
         game=game.name, rules=game.rules_string(), harness=harness, opponent=args.opponent,
         directory=os.getcwd(), sources=sources(bots), bots=tuple(bots), tests=args.tests,
         seats=args.seats, starts=starts, fail_fast=args.fail_fast,
-        names={bot: name for bot, name in names.items() if bot in bots})
+        names={bot: name for bot, name in names.items() if bot in bots},
+        base=base_files(args.base), common=COMMON if args.common is None else args.common)
     return replace(plan, planned=len(plan.schedule())), skipped
 
 
@@ -153,4 +161,5 @@ def run(args: argparse.Namespace) -> int:
             plan = store.run(args.resume).plan
         check_export(args.format, len(plan.players), args.output_dir)
     return execute(args, RunKind(
-        "run", ("--game", "--rules", "--tests", "--seats", "--fail-fast", "--names"), new_plan))
+        "run", ("--game", "--rules", "--tests", "--seats", "--fail-fast", "--names", "--base",
+                "--common"), new_plan))

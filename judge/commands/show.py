@@ -6,13 +6,20 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import os
 import sys
+import textwrap
 import time
 from pathlib import Path
 from typing import Any
 
-from judge.commands.inputs import check_export
-from judge.commands.options import EXPORTS, add_feedback_options, add_output_options
+from judge.commands.inputs import base_files, check_export
+from judge.commands.options import (
+    EXPORTS,
+    add_copy_options,
+    add_feedback_options,
+    add_output_options,
+)
 from judge.commands.runs import (
     Output,
     check_output,
@@ -26,7 +33,7 @@ from judge.exits import ExitStatus
 from judge.games.base import InputError
 from judge.kinds import KINDS
 from judge.report import Fit, printable_line, render_rows, to_json
-from judge.similarity import THRESHOLD, Comparison
+from judge.similarity import THRESHOLD, Comparison, Why
 from judge.store import Store
 
 
@@ -56,6 +63,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "and spacing dropped (a renamed copy is found), one language at a time; "
                    "with --format html the common parts side by side (the teacher's: not "
                    "with --share)")
+    add_copy_options(s, "with --similar, instead of the run's own")
     add_feedback_options(s)
     s.set_defaults(func=show)
 
@@ -90,6 +98,9 @@ def show(args: argparse.Namespace) -> int:
             return export_db(store, args.export_db)
     if args.similar is not None:
         return show_similar(args)
+    if args.base or args.common is not None:
+        raise InputError("--base and --common go with --similar (a run keeps its own, given "
+                         "to judge run)")
     if args.run_id is None and (args.format in ("html", "jsonl", *EXPORTS) or args.output_dir):
         what = "--output-dir" if args.output_dir else f"--format {args.format}"
         raise InputError(f"{what} writes one run: give the RUN (`judge show` alone lists "
@@ -122,7 +133,13 @@ def show_similar(args: argparse.Namespace) -> int:
                          "--output FILE at most: it is the teacher's (no --share)")
     with open_store(args.db, must_exist=True, read_only=True) as store:
         info = store.run(args.run_id)
-        found = info.plan.compared(args.similar / 100)
+        plan = info.plan
+        if args.base:
+            plan = dataclasses.replace(plan, base=base_files([os.path.abspath(p)
+                                                              for p in args.base]))
+        if args.common is not None:
+            plan = dataclasses.replace(plan, common=args.common)
+        found = plan.compared(args.similar / 100)
         with output_to(args.output):
             if args.format == "html":
                 from judge.html.similar import render_similar
@@ -131,6 +148,8 @@ def show_similar(args: argparse.Namespace) -> int:
             elif args.format == "json":
                 sys.stdout.write(to_json({
                     "run": args.run_id, "threshold": args.similar / 100,
+                    "base": list(found.bases), "common": found.common,
+                    "discounted": found.discounted(),
                     "pairs": [dataclasses.asdict(p) for p in found.pairs],
                     "not_compared": [{"bot": bot, "why": why} for bot, why in found.unread]}))
             else:
@@ -143,12 +162,28 @@ def similar_text(run_id: int, found: Comparison, least: float) -> str:
     pairs = found.pairs
     lines = [f"run {run_id}: {len(pairs)} pair{'' if len(pairs) == 1 else 's'} of programs "
              f"with {least:g}% or more of their source in common\n"]
+    discounted = found.discounted()
+    if any(discounted.values()):
+        lines.append(f"not counted, in the {len(found.passages)} programs: "
+                     f"{discounted[Why.BASE]} passages of the base files (--base),\n  "
+                     f"{discounted[Why.COMMON]} found in more than {found.common:g} of the "
+                     "programs of their language (--common)\n")
     for pair in pairs:
         one, two = (printable_line(bot) for bot in pair.bots)
         lines.append(f"\n{100 * pair.similarity:3.0f}%  {one} ({100 * pair.shares[0]:.0f}% "
                      f"of it), {two} ({100 * pair.shares[1]:.0f}% of it)\n")
         lines += [f"      lines {r.first[0]}-{r.last[0]} ~ lines {r.first[1]}-{r.last[1]}"
                   f" ({r.tokens} tokens)\n" for r in pair.regions]
+        for bot, passages in zip(pair.bots, pair.discounted, strict=True):
+            for why in Why:
+                mine = [p for p in passages if p.why == why]
+                if mine:
+                    lines.append(textwrap.fill(
+                        f"not counted ({WHY[why]}): {printable_line(bot)} lines "
+                        + ", ".join(f"{p.first}-{p.last}" for p in mine)
+                        + f" ({sum(p.tokens for p in mine)} tokens)", 80,
+                        initial_indent=" " * 6, subsequent_indent=" " * 8,
+                        break_on_hyphens=False) + "\n")
     if found.unread:
         lines.append("\nnot compared: " + "; ".join(f"{printable_line(bot)} ({why})"
                                                    for bot, why in found.unread) + "\n")
@@ -156,6 +191,10 @@ def similar_text(run_id: int, found: Comparison, least: float) -> str:
         lines.append("\n(names, numbers and strings made alike, comments and spacing "
                      "dropped;\n --format html shows the common parts side by side)\n")
     return "".join(lines)
+
+
+#: why a passage is not counted, in words
+WHY = {Why.BASE: "in a base file", Why.COMMON: "common to most programs"}
 
 
 def export_db(store: Store, target: str) -> int:
