@@ -15,7 +15,7 @@ LAYERS = [
                  "judge.similarity"]),
     ("sandbox", ["judge.sandbox"]),
     ("one game", ["judge.players", "judge.referee", "judge.analysis", "judge.records",
-                  "judge.nimbatch"]),
+                  "judge.nimbatch", "judge.gamecheck"]),
     ("plan", ["judge.plan"]),
     ("execute", ["judge.playing", "judge.backends", "judge.cluster", "judge.credentials"]),
     ("store", ["judge.store"]),

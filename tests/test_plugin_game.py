@@ -151,6 +151,9 @@ def test_the_suite_over_every_installed_game_checks_it_too(site) -> None:
     assert out.returncode == 0, out.stdout + out.stderr  # (5 when no test is selected)
     # every case of the game passed, none skipped
     assert re.search(r"^\d+ passed, \d+ deselected in ", out.stdout, re.MULTILINE), out.stdout
+    check = judge("games", "--check", "subtraction", path=[site])  # as a teacher runs it
+    assert check.returncode == 0, check.stdout + check.stderr
+    assert "FAILED" not in check.stdout and "bot in seat 2" in check.stdout
 
 
 # --- judge run, judge show --------------------------------------------------------------------
