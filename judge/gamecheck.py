@@ -12,12 +12,17 @@ game's own terms (the position, the move, what was expected and what the game ga
   best moves reach it (with the remoteness, where known);
 - perfect play: from a won position, the solver's moves against random ones win;
 - bot seats: a whole game through a real bot process in each seat, which checks that it is
-  sent exactly the codec's lines and that its moves are read as it meant them.
+  sent exactly the codec's lines and that its moves are read as it meant them;
+- transcripts: each worked transcript of the game's protocol page (a `` ```transcript ``
+  block, under the rules its opening line names: `` ```transcript take=1,3,4 ``) replayed
+  against the referee and a bot process that writes the transcript's bot lines: the judge
+  must send exactly its judge lines and accept the bot's.
 """
 
 from __future__ import annotations
 
 import random
+import re
 import tempfile
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
@@ -28,7 +33,7 @@ from typing import Any
 from judge.games.base import Game, InputError, MoveError
 from judge.players.base import Played, Player
 from judge.players.bot import BotPlayer
-from judge.referee import play_game
+from judge.referee import GameRecord, play_game
 from judge.sandbox import Limits
 from judge.solvers import solver_for
 from judge.solvers.base import order
@@ -54,12 +59,13 @@ class Check(Enum):
     PERFECT = "perfect play"
     BOT_FIRST = "bot in seat 1"
     BOT_SECOND = "bot in seat 2"
+    TRANSCRIPTS = "transcripts"
 
     @property
     def unit(self) -> str:
-        """What the check counts: playouts, positions or games."""
-        return {Check.RULES: "playout", Check.BOT_FIRST: "game",
-                Check.BOT_SECOND: "game"}.get(self, "position")
+        """What the check counts: playouts, positions, games or transcripts."""
+        return {Check.RULES: "playout", Check.BOT_FIRST: "game", Check.BOT_SECOND: "game",
+                Check.TRANSCRIPTS: "transcript"}.get(self, "position")
 
 
 @dataclass(frozen=True)
@@ -155,7 +161,8 @@ class Suite:
         for check, walk in [(Check.RULES, self.rules), (Check.CODEC, self.codec),
                             (Check.VALUES, self.values), (Check.PERFECT, self.perfect),
                             (Check.BOT_FIRST, lambda: self.bot(0)),
-                            (Check.BOT_SECOND, lambda: self.bot(1))]:
+                            (Check.BOT_SECOND, lambda: self.bot(1)),
+                            (Check.TRANSCRIPTS, self.transcripts)]:
             outcome = Outcome(check)
             try:
                 for failure in walk():
@@ -369,14 +376,8 @@ class Suite:
                 sent = [game.format_move(played[ply - 1][1], played[ply - 1][0])]
             script.append((sent, game.format_move(move, pos)))
         theirs = [game.format_move(m, p) for p, m in played if game.mover(p) != seat]
-        with tempfile.TemporaryDirectory(prefix="judge-check-") as folder:
-            path = Path(folder) / "bot.py"
-            path.write_text(SCRIPTED_BOT.format(script=script))
-            players: list[Player] = [Scripted(theirs), Scripted(theirs)]
-            players[seat] = BotPlayer(path, limits=Limits(first_move_seconds=20),
-                                      sandbox="none", name=f"a bot in seat {seat + 1}")
-            record = play_game(game, players, game.start())
         start = game.start()
+        record = scripted_game(game, start, SCRIPTED_BOT.format(script=script), theirs, seat)
         if record.verdict.code != "ok":
             yield self.failure(start, "a game played to its end (verdict ok)",
                                f"{record.verdict.code}: {record.verdict.message}")
@@ -390,6 +391,121 @@ class Suite:
                                " ".join(said[at:at + 3]) or "no more moves")
         yield None
 
+
+    def transcripts(self) -> Iterator[Failure | None]:
+        """Each worked transcript of the protocol page, replayed."""
+        text = type(self.game).protocol_text()
+        if text is None:
+            raise InputError("the game's package ships no protocol page (protocol.md "
+                             "beside its __init__.py, as package data)")
+        found = worked_transcripts(text)
+        if not found:
+            raise InputError("its protocol page has no worked transcript (a ```transcript "
+                             "block)")
+        for transcript in found:
+            yield from self.replay(transcript)
+            yield None
+
+    def replay(self, transcript: Transcript) -> Iterator[Failure]:
+        """One transcript against the referee and a bot that writes its bot lines."""
+        where = f"the transcript at line {transcript.line} of the protocol page"
+        try:
+            game = type(self.game)(transcript.rules)
+        except InputError as exc:
+            yield Failure("", None, f"rules the game takes at {where}", str(exc))
+            return
+        opening = [line for marker, line in transcript.lines]
+        opening = opening[: next((i for i, (marker, _) in enumerate(transcript.lines)
+                                  if marker != "judge"), len(opening))]
+        start = opening_position(game, opening)
+        if start is None:
+            yield Failure("", None, f"judge lines that open a game at {where} (one of "
+                          "them a position)", " / ".join(opening))
+            return
+        lines = transcript.lines[len(game.wire_start(start)):]
+        theirs = [line for marker, line in lines if marker != "bot" and line]
+        record = scripted_game(game, start, TRANSCRIPT_BOT.format(script=transcript.lines),
+                               theirs)
+        said = [line for _, line in lines if line]
+        if record.verdict.code != "ok":
+            yield Failure("", None, f"{where} played to its end (verdict ok)",
+                          f"{record.verdict.code}: {record.verdict.message}")
+        elif [m.move for m in record.moves] != said or transcript.lines[-1][0] != "close":
+            yield Failure("", None, f"{where} played as it says: {' '.join(said)}, then "
+                          "close>", " ".join(m.move for m in record.moves))
+
+
+@dataclass(frozen=True)
+class Transcript:
+    """A worked transcript of a protocol page: its rules (as its opening line names them)
+    and its lines, each with its marker (judge, bot or close)."""
+
+    rules: str
+    lines: tuple[tuple[str, str], ...]
+    #: where it starts in the page (its opening line), for messages
+    line: int
+
+
+#: a worked transcript: `` ```transcript [RULES] ``, lines, `` ``` ``
+TRANSCRIPT = re.compile(r"^```transcript([^\n]*)\n(.*?)^```$", re.MULTILINE | re.DOTALL)
+
+
+def worked_transcripts(page: str) -> list[Transcript]:
+    """Every worked transcript of a protocol page."""
+    found = []
+    for match in TRANSCRIPT.finditer(page):
+        pairs = []
+        for raw in match.group(2).splitlines():
+            marker, _, line = raw.partition(">")
+            pairs.append((marker.strip(), line.strip()))
+        found.append(Transcript(match.group(1).strip(), tuple(pairs),
+                                page.count("\n", 0, match.start()) + 1))
+    return found
+
+
+def opening_position(game: Game, lines: list[str]) -> Any:
+    """The position that the judge's opening `lines` open a game at: the first of them
+    that reads as a position whose `wire_start` lines begin `lines`, else the first that
+    reads as a position (the bot then says which line differs); None when none reads."""
+    found = []
+    for line in lines:
+        try:
+            found.append(game.parse_position(line))
+        except InputError:
+            continue
+        sent = game.wire_start(found[-1])
+        if sent == lines[: len(sent)]:
+            return found[-1]
+    return found[0] if found else None
+
+
+def scripted_game(game: Game, start: Any, bot: str, theirs: list[str],
+                  seat: int | None = None) -> GameRecord:
+    """The record of a game from `start` between a bot process running the Python `bot`
+    in `seat` (the mover's at `start` by default) and the judge's side playing the moves
+    `theirs`, in order."""
+    with tempfile.TemporaryDirectory(prefix="judge-check-") as folder:
+        path = Path(folder) / "bot.py"
+        path.write_text(bot)
+        players: list[Player] = [Scripted(theirs), Scripted(theirs)]
+        seat = game.mover(start) if seat is None else seat
+        players[seat] = BotPlayer(path, limits=Limits(first_move_seconds=20), sandbox="none",
+                                  name=f"a bot in seat {seat + 1}")
+        return play_game(game, players, start)
+
+
+#: a bot that plays a transcript: it checks every line it is sent, and says so if one differs
+TRANSCRIPT_BOT = """
+import sys
+for marker, line in {script!r}:
+    if marker == "judge":
+        got = sys.stdin.readline().rstrip("\\n")
+        if got != line:
+            print("MISMATCH expected " + repr(line) + " got " + repr(got), flush=True)
+            sys.exit(1)
+    elif marker == "bot":
+        print(line, flush=True)
+"""
 
 #: a bot that reads what its script says the judge sends at each of its turns and writes the
 #: script's move; a line other than the script's is named on its output and it exits

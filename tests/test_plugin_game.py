@@ -23,12 +23,12 @@ from typing import Any
 import pytest
 
 import judge.games as games
+from judge.gamecheck import TRANSCRIPT_BOT, Scripted
 from judge.games import Registry, load_game
 from judge.players.base import Player
 from judge.players.bot import BotPlayer
 from judge.referee import play_game
 from judge.sandbox import Limits
-from tests.test_protocols import SCRIPTED_BOT, Scripted
 
 #: slow: a wheel built and installed, then every command (`-m slow` runs them)
 pytestmark = pytest.mark.slow
@@ -496,7 +496,7 @@ def test_the_protocol_pages_transcript_is_what_the_judge_and_the_perfect_bot_say
     try:
         game = load_game("subtraction", f"take={said[0].replace(' ', ',')}")
         bot = tmp_path / "scripted.py"
-        bot.write_text(SCRIPTED_BOT.format(script=pairs))
+        bot.write_text(TRANSCRIPT_BOT.format(script=pairs))
         players: list[Player] = [BotPlayer(bot, limits=Limits(first_move_seconds=20),
                                            sandbox="none"), Scripted(said[2:])]
         record = play_game(game, players, game.parse_position(said[1]))
