@@ -10,13 +10,13 @@ from hypothesis import strategies as st
 
 from judge.games.base import MoveError, PositionError
 from judge.games.ioiwari import Board, Ioiwari, canonical_rotation, sow, standard_boards
-from judge.solvers import cache
-from judge.solvers.ioiwari import (
+from judge.games.ioiwari.solver import (
     MOVES_OF,
     IoiwariSolver,
     board_index,
     build_tables,
 )
+from judge.solvers import cache
 
 GAME = Ioiwari()
 
