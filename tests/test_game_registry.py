@@ -104,3 +104,13 @@ def test_docs_name_every_method_a_game_must_have_and_no_other() -> None:
     named = {line.split("def ", 1)[1].split("(", 1)[0] for line in block.splitlines()
              if line.strip().startswith("def ")}
     assert named == Game.__abstractmethods__
+
+
+def test_a_game_derived_from_a_built_in_one_keeps_its_solver_under_another_name() -> None:
+    from judge.games.nim import Nim
+    from judge.games.nim.solver import NimSolver
+
+    class Heaps(Nim):
+        name = "heaps"
+
+    assert type(solver_for(Heaps())) is NimSolver  # Bouton's rule, no search of the heaps
