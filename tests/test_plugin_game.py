@@ -476,6 +476,30 @@ def test_judge_serve_offers_the_game_and_plays_it_over_http(site, monkeypatch) -
 
 # --- the protocol page ------------------------------------------------------------------------
 
+def test_a_package_that_does_not_ship_its_protocol_page_is_told_by_the_check(
+        tmp_path: Path) -> None:
+    """The mistake an editable install hides: a pyproject.toml without the package-data line
+    installs no protocol.md; `judge games --check` says so, and `--protocol` too."""
+    source = tmp_path / "plugin-game"
+    shutil.copytree(PLUGIN, source,
+                    ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"))
+    project = source / "pyproject.toml"
+    text = project.read_text()
+    data = '\n[tool.setuptools.package-data]\nsubtraction_game = ["protocol.md"]\n'
+    assert data in text
+    project.write_text(text.replace(data, "\n"))
+    pip_install(source, tmp_path / "site")
+    site = tmp_path / "site"
+    assert not (site / "subtraction_game" / "protocol.md").exists()
+    check = judge("games", "--check", "subtraction", path=[site])
+    assert check.returncode == 0, check.stdout + check.stderr
+    assert check.stdout.splitlines()[-1] == (
+        "skipped  transcripts    the game's package ships no protocol page (protocol.md "
+        "beside its __init__.py, as package data)")
+    page = judge("games", "--protocol", "subtraction", path=[site])
+    assert page.returncode == 2 and "has no protocol page" in page.stderr
+
+
 def test_the_protocol_pages_transcript_is_what_the_judge_and_the_perfect_bot_say(
         site, monkeypatch, tmp_path) -> None:
     block = re.search(r"^```transcript\n(.*?)^```$", PROTOCOL.read_text(),
