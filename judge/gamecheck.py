@@ -178,22 +178,35 @@ class Suite:
                 outcome.failures.append(Failure("", None, "no error", raised(exc)))
             yield outcome
 
+    def each(self, items: list[Any],
+             check: Callable[[Any], Iterator[Failure | None]]) -> Iterator[Failure | None]:
+        """`check` of each item (a playout's start, a position) in turn, the next one
+        checked after a `Stop` of the last; None after each."""
+        for item in items:
+            try:
+                yield from check(item)
+            except Stop as stop:
+                yield stop.failure
+            yield None
+
     def rules(self) -> Iterator[Failure | None]:
         """Random playouts checked against the rules, at every position (None: one done)."""
         game = self.game
         starts = self.call(None, "the standard starts", game.standard_starts) or []
         firsts = [self.call(None, "the start", game.start)]
         firsts += [self.rng.choice(starts) for _ in range(PLAYOUTS - 1)] if starts else []
-        for pos in firsts:
-            for _ in range(MOVE_LIMIT):
-                self.visited.setdefault(pos, None)
-                moves = yield from self.position_rules(pos)
-                if not moves:
-                    break
-                move = self.rng.choice(moves)
-                pos = self.call(pos, "the position after the move", game.play, pos, move,
-                                move=move)
-            yield None
+        yield from self.each(firsts, self.playout)
+
+    def playout(self, pos: Any) -> Iterator[Failure | None]:
+        """A random game from `pos`, each position checked against the rules."""
+        for _ in range(MOVE_LIMIT):
+            self.visited.setdefault(pos, None)
+            moves = yield from self.position_rules(pos)
+            if not moves:
+                break
+            move = self.rng.choice(moves)
+            pos = self.call(pos, "the position after the move", self.game.play, pos, move,
+                            move=move)
 
     def position_rules(self, pos: Any) -> Generator[Failure | None, None, list[Any]]:
         """The rules' checks of one position; returns its legal moves (none when over)."""
@@ -251,36 +264,41 @@ class Suite:
 
     def codec(self) -> Iterator[Failure | None]:
         """Each visited position's text, wire lines and number."""
-        game = self.game
-        encode = getattr(game, "encode", None)
-        codes = getattr(game, "position_codes", None)
+        codes = getattr(self.game, "position_codes", None)
         numbering = self.call(None, "the position codes", codes) if codes else None
-        if numbering is not None:
-            encode = numbering.encode
+        encode = numbering.encode if numbering is not None else getattr(self.game, "encode",
+                                                                        None)
         numbers: dict[int, Any] = {}
-        for pos in self.visited:
-            text = self.call(pos, "the position's text", game.format_position, pos)
-            back = self.call(pos, f"{text!r} read back", game.parse_position, text)
-            again = self.call(pos, "the position's text", game.format_position, back)
-            if again != text:
-                yield self.failure(pos, f"{text!r} read back as itself", repr(again))
-            else:  # the same moves (an impartial game's text need not say whose turn)
-                theirs = self.call(pos, "the legal moves", game.legal_moves, back)
-                mine = game.legal_moves(pos)
-                if theirs != mine:
-                    yield self.failure(pos, f"{text!r} read back with the same legal moves "
-                                       f"({self.moves_text(mine, pos)})",
-                                       self.moves_text(theirs, back) or "none")
-            lines = self.call(pos, "the lines a bot is sent", game.wire_start, pos)
-            if not isinstance(lines, list) or not all(
-                    isinstance(line, str) and "\n" not in line for line in lines):
-                yield self.failure(pos, "a list of lines without newlines", repr(lines))
-            drawn = self.call(pos, "a drawing", game.render, pos)
-            if not isinstance(drawn, str):
-                yield self.failure(pos, "a drawing in text", repr(drawn))
+
+        def position(pos: Any) -> Iterator[Failure]:
+            yield from self.position_codec(pos)
             if encode is not None:
                 yield from self.number(pos, encode, numbers)
-            yield None
+
+        yield from self.each(list(self.visited), position)
+
+    def position_codec(self, pos: Any) -> Iterator[Failure]:
+        """A position's text read back, the lines a bot is sent and its drawing."""
+        game = self.game
+        text = self.call(pos, "the position's text", game.format_position, pos)
+        back = self.call(pos, f"{text!r} read back", game.parse_position, text)
+        again = self.call(pos, "the position's text", game.format_position, back)
+        if again != text:
+            yield self.failure(pos, f"{text!r} read back as itself", repr(again))
+        else:  # the same moves (an impartial game's text need not say whose turn)
+            theirs = self.call(pos, "the legal moves", game.legal_moves, back)
+            mine = game.legal_moves(pos)
+            if theirs != mine:
+                yield self.failure(pos, f"{text!r} read back with the same legal moves "
+                                   f"({self.moves_text(mine, pos)})",
+                                   self.moves_text(theirs, back) or "none")
+        lines = self.call(pos, "the lines a bot is sent", game.wire_start, pos)
+        if not isinstance(lines, list) or not all(
+                isinstance(line, str) and "\n" not in line for line in lines):
+            yield self.failure(pos, "a list of lines without newlines", repr(lines))
+        drawn = self.call(pos, "a drawing", game.render, pos)
+        if not isinstance(drawn, str):
+            yield self.failure(pos, "a drawing in text", repr(drawn))
 
     def number(self, pos: Any, encode: Callable[[Any], int],
                numbers: dict[int, Any]) -> Iterator[Failure]:
@@ -294,18 +312,16 @@ class Suite:
 
     def values(self) -> Iterator[Failure | None]:
         """The solver's value of each visited position against its moves' values."""
-        game = self.game
-        solver = solver_for(game)
-        solver.check(list(self.visited))
-        for pos in self.visited:
-            ev = self.call(pos, "the solver's value", solver.evaluate, pos)
-            if not game.is_over(pos):
-                moves = self.call(pos, "the values of its moves", solver.move_values, pos)
-                yield from self.value_of(pos, ev, moves)
-            yield None
+        solver_for(self.game).check(list(self.visited))  # (too big: the check is skipped)
+        yield from self.each(list(self.visited), self.value_of)
 
-    def value_of(self, pos: Any, ev: Any, moves: list[Any]) -> Iterator[Failure]:
-        """The value `ev` of `pos` against those of its `moves`."""
+    def value_of(self, pos: Any) -> Iterator[Failure]:
+        """The solver's value of `pos` against those of its moves."""
+        solver = solver_for(self.game)
+        ev = self.call(pos, "the solver's value", solver.evaluate, pos)
+        if self.game.is_over(pos):
+            return
+        moves = self.call(pos, "the values of its moves", solver.move_values, pos)
         best = max(moves, key=lambda m: order(m.value))
         if order(ev.value) != order(best.value):
             yield self.failure(pos, f"the value of its best move ({best.value})",
@@ -328,23 +344,25 @@ class Suite:
         game = self.game
         solver = solver_for(game)
         won = [p for p in self.visited if not game.is_over(p)
-               and solver.evaluate(p).value == "win"][:WON_POSITIONS]
-        for start in won:
-            pos, seat = start, game.mover(start)
-            for _ in range(4 * MOVE_LIMIT):
-                if game.is_over(pos):
-                    break
-                move = solver.choose(pos) if game.mover(pos) == seat else \
-                    self.rng.choice(game.legal_moves(pos))
-                pos = self.call(pos, "the position after the move", game.play, pos, move,
-                                move=move)
-            winner = game.winner(pos) if game.is_over(pos) else None
-            if winner != seat:
-                end = "the game went on" if not game.is_over(pos) else (
-                    "a tie" if winner is None else f"a loss at {self.pos_text(pos)}")
-                yield self.failure(start, f"a win for seat {seat + 1} (the position is won)",
-                                   end)
-            yield None
+               and self.call(p, "the solver's value", solver.evaluate, p).value == "win"]
+        yield from self.each(won[:WON_POSITIONS], self.won_from)
+
+    def won_from(self, start: Any) -> Iterator[Failure]:
+        """Perfect play from the won `start` against random moves, to its end."""
+        game, solver = self.game, solver_for(self.game)
+        pos, seat = start, game.mover(start)
+        for _ in range(4 * MOVE_LIMIT):
+            if game.is_over(pos):
+                break
+            move = solver.choose(pos) if game.mover(pos) == seat else \
+                self.rng.choice(game.legal_moves(pos))
+            pos = self.call(pos, "the position after the move", game.play, pos, move,
+                            move=move)
+        winner = game.winner(pos) if game.is_over(pos) else None
+        if winner != seat:
+            end = "the game went on" if not game.is_over(pos) else (
+                "a tie" if winner is None else f"a loss at {self.pos_text(pos)}")
+            yield self.failure(start, f"a win for seat {seat + 1} (the position is won)", end)
 
     def ending_game(self) -> list[tuple[Any, Any]]:
         """(position, move) of a game that ends: random moves until the mover can win, then
