@@ -36,9 +36,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--check", metavar="GAME",
                    help="run the generic game suite on GAME instead (any installed game, a "
                    "plugin's too): random playouts against its rules, its notation and wire "
-                   "read back, its solver's values, perfect play from won positions and a "
-                   "whole game through a bot process in each seat; each failure is said with "
-                   "its position and move; exit status 1 when one fails")
+                   "read back, its solver's values, perfect play from won positions, a "
+                   "whole game through a bot process in each seat and the transcripts of its "
+                   "protocol page; each failure is said with its position and move; exit "
+                   "status 1 when one fails")
     p.add_argument("--rules", default=None, metavar='"KEY=VALUE ..."',
                    help="with --check: the rules to check the game under (default: its own)")
     p.add_argument("--seed", type=int, default=0,
