@@ -21,7 +21,7 @@ import tempfile
 import time
 
 from judge.games.chopsticks import Chopsticks
-from judge.solvers.chopsticks import ChopsticksSolver
+from judge.games.chopsticks.solver import ChopsticksSolver
 
 LADDER = [
     "hands=2 fingers=5",

@@ -15,7 +15,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["JUDGE_CACHE_DIR"] = tmp
         from judge.games.ioiwari import Ioiwari
-        from judge.solvers.ioiwari import BOARDS, IoiwariSolver, build_tables
+        from judge.games.ioiwari.solver import BOARDS, IoiwariSolver, build_tables
 
         t = time.perf_counter()
         build_tables()

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from judge.games.base import InputError, parse_int
-from judge.solvers.nim import winning_moves
+from judge.games.nim.solver import winning_moves
 
 
 def parse_input(text: str, name: str = "nim.txt") -> list[tuple[int, ...]]:

@@ -13,9 +13,9 @@ from test_chopsticks import sensible
 
 from judge.games.base import RulesError
 from judge.games.chopsticks import LEFT, RIGHT, Chopsticks, Position, mirrored
+from judge.games.chopsticks import solver as vectorised
+from judge.games.chopsticks.solver import ChopsticksSolver
 from judge.solvers import cache, solver_for
-from judge.solvers import chopsticks as vectorised
-from judge.solvers.chopsticks import ChopsticksSolver
 
 Result = tuple[str, int | None]  # value for the mover and remoteness (None for a draw)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -176,3 +177,83 @@ def test_stats_of_research_notation_name_the_hand_counts_counted():
                 "json", "(1 1 | 1 1)")
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout)["game"].startswith("chopsticks hands=2/2")
+
+
+#: a plugin game in a module of its own: one heap, a move takes 1 or 2 counters; `WINNER`
+#: says who wins when the heap is empty (normal play: the one who took the last counter)
+TAKEAWAY = '''
+from judge.games.base import Game, PositionError
+
+
+class Takeaway(Game):
+    """One heap; a move takes 1 or 2 counters."""
+
+    name = "takeaway"
+
+    def start(self):
+        return (7, 0)
+
+    def standard_starts(self):
+        return [self.start()]
+
+    def parse_position(self, text):
+        if not text.isdigit():
+            raise PositionError(f"bad heap {text!r}")
+        return (int(text), 0)
+
+    def format_position(self, pos):
+        return str(pos[0])
+
+    def mover(self, pos):
+        return pos[1]
+
+    def legal_moves(self, pos):
+        return [k for k in (1, 2) if k <= pos[0]]
+
+    def play(self, pos, move):
+        return (pos[0] - move, 1 - pos[1])
+
+    def is_over(self, pos):
+        return pos[0] == 0
+
+    def winner(self, pos):
+        return WINNER
+
+    def encode(self, pos):
+        return 2 * pos[0] + pos[1]
+
+    def wire_start(self, pos):
+        return [str(pos[0])]
+
+    def parse_move(self, line, pos):
+        return int(line)
+
+    def format_move(self, move, pos):
+        return str(move)
+
+    def render(self, pos):
+        return str(pos[0])
+'''
+
+
+def test_a_plugin_game_whose_winner_changed_is_solved_anew_not_from_its_old_table(tmp_path):
+    """The start's table is cached on disk; a teacher who turns the game misere (a new
+    `winner`, same name, rules and class) gets the new game's values, not the old table's."""
+    site = tmp_path / "site"
+    info = site / "takeaway-1.0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: takeaway\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[judge.games]\ntakeaway = takeaway:Takeaway\n")
+    env = {**os.environ, "PYTHONPATH": str(site), "PYTHONDONTWRITEBYTECODE": "1",
+           "JUDGE_CACHE_DIR": str(tmp_path / "cache")}
+
+    def value_of_three(winner: str) -> str:
+        (site / "takeaway.py").write_text(TAKEAWAY.replace("WINNER", winner))
+        out = subprocess.run([sys.executable, "-m", "judge", "solve", "--game", "takeaway",
+                              "--format", "json", "3"], capture_output=True, text=True,
+                             env=env, cwd=tmp_path, timeout=600)
+        assert out.returncode == 0, out.stderr
+        return json.loads(out.stdout)[0]["value"]
+
+    assert value_of_three("1 - pos[1]") == "loss"  # normal play: 3 is lost for the mover
+    assert value_of_three("pos[1]") == "win"  # misere: take 2, the other takes the last

@@ -739,14 +739,13 @@ def test_as_root_a_bot_cannot_touch_the_judge(mode: str, tmp_path: Path) -> None
     tmp_path.chmod(0o755)
     from judge.sandbox import compiled
     from judge.solvers import cache
-    from judge.solvers.ioiwari import TABLE_KEY
 
     helper = helper_path()
     binary = compiled(BOTS / "first_pit.c")[0] / "bot"
     from judge.solvers import solver_for
 
-    solver_for(GAME)  # the table is on disk
-    table = cache.path_for(TABLE_KEY)
+    key = solver_for(GAME).table_key  # the table is on disk
+    table = cache.path_for(key)
     judge = os.getpid()
     attack = f"""
 import ctypes, signal
@@ -765,7 +764,7 @@ attempt("replace the Ioiwari table", lambda: open({str(table)!r}, "wb").write(b"
     assert record.verdict.code == verdicts.OK, record.verdict
     assert "GOT" not in said(record), said(record)
     assert db.read_text() == "stored games"
-    assert cache.load_flat(TABLE_KEY) is not None  # still the checked table
+    assert cache.load_flat(key) is not None  # still the checked table
 
 
 @pytest.mark.parametrize("mode", MODES)

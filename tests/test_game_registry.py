@@ -94,3 +94,23 @@ def test_judge_games_lists_rules_variants_and_where_each_comes_from(capsys) -> N
     assert rows["nim"]["class"] == "judge.games.nim:Nim"
     assert rows["nim"]["from"].startswith("judge ")
     assert all(r["error"] is None for r in rows.values())
+
+
+def test_docs_name_every_method_a_game_must_have_and_no_other() -> None:
+    from judge.games.base import Game
+
+    page = (ROOT / "docs" / "games.md").read_text()
+    block = page.split("### 1. The rules", 1)[1].split("```python", 1)[1].split("```", 1)[0]
+    named = {line.split("def ", 1)[1].split("(", 1)[0] for line in block.splitlines()
+             if line.strip().startswith("def ")}
+    assert named == Game.__abstractmethods__
+
+
+def test_a_game_derived_from_a_built_in_one_keeps_its_solver_under_another_name() -> None:
+    from judge.games.nim import Nim
+    from judge.games.nim.solver import NimSolver
+
+    class Heaps(Nim):
+        name = "heaps"
+
+    assert type(solver_for(Heaps())) is NimSolver  # Bouton's rule, no search of the heaps

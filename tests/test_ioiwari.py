@@ -10,14 +10,13 @@ from hypothesis import strategies as st
 
 from judge.games.base import MoveError, PositionError
 from judge.games.ioiwari import Board, Ioiwari, canonical_rotation, sow, standard_boards
-from judge.solvers import cache
-from judge.solvers.ioiwari import (
+from judge.games.ioiwari.solver import (
     MOVES_OF,
-    TABLE_KEY,
     IoiwariSolver,
     board_index,
     build_tables,
 )
+from judge.solvers import cache
 
 GAME = Ioiwari()
 
@@ -145,15 +144,15 @@ def test_remoteness_of_optimal_play_is_the_length_of_the_game():
 
 
 def test_corrupt_cache_file_is_detected_and_rebuilt():
-    IoiwariSolver(GAME)
-    path = cache.path_for(TABLE_KEY)
+    key = IoiwariSolver(GAME).table_key
+    path = cache.path_for(key)
     data = bytearray(path.read_bytes())
     data[len(data) // 2] ^= 0xFF
     path.write_bytes(bytes(data))
-    assert cache.load(TABLE_KEY) is None
+    assert cache.load(key) is None
     solver = IoiwariSolver(GAME)
     assert solver.evaluate(GAME.start()).value == 2
-    assert cache.load(TABLE_KEY) is not None
+    assert cache.load(key) is not None
 
 
 @pytest.mark.parametrize(

@@ -4,6 +4,7 @@ own, and no import circle, counting imports inside functions too."""
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "judge"
@@ -15,7 +16,7 @@ LAYERS = [
                  "judge.similarity"]),
     ("sandbox", ["judge.sandbox"]),
     ("one game", ["judge.players", "judge.referee", "judge.analysis", "judge.records",
-                  "judge.nimbatch"]),
+                  "judge.nimbatch", "judge.gamecheck"]),
     ("plan", ["judge.plan"]),
     ("execute", ["judge.playing", "judge.backends", "judge.cluster", "judge.credentials"]),
     ("store", ["judge.store"]),
@@ -50,9 +51,16 @@ def imports(path: Path, known: dict[str, Path]) -> set[str]:
     return found
 
 
+#: a game package's own solver (judge/games/NAME/solver.py): beside its rules, in the layer
+#: of the solvers, which the rules never import (a game names its solver as a string)
+GAME_SOLVER = re.compile(r"judge\.games\.\w+\.solver")
+
+
 def layer(name: str) -> int:
     if name == "judge":
         return 0  # the package itself: its version
+    if GAME_SOLVER.fullmatch(name):
+        return [n for n, _ in LAYERS].index("solving")
     for number, (_, prefixes) in enumerate(LAYERS):
         if any(name == p or name.startswith(p + ".") for p in prefixes):
             return number

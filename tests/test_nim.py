@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from judge.games.base import MoveError, PositionError
 from judge.games.nim import Heaps, Nim
-from judge.solvers.nim import NimSolver, nim_sum, winning_moves
+from judge.games.nim.solver import NimSolver, nim_sum, winning_moves
 
 NORMAL, MISERE = Nim(), Nim("misere=on")
 

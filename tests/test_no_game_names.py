@@ -1,8 +1,9 @@
 """Nothing outside a game's package names a game: every game-specific rule of the judge sits
-behind a hook of `Game` (or of its solver), so a game installed from another package works
-everywhere with the defaults.
+behind a hook of `Game` (or of its solver, which a game with its own keeps in its package
+and names in `Game.solver`), so a game installed from another package works everywhere with
+the defaults.
 
-The check reads the code of `judge/` outside `judge/games/` and `judge/solvers/`: Python
+The check reads the code of `judge/` outside `judge/games/` (the solvers too): Python
 identifiers and string literals (docstrings and comments are prose, not code), the code of
 the JavaScript files (comments aside) and the templates. A built-in game's name found there is
 a failure unless the file or the phrase is in the allowlist below, each with its reason.
@@ -144,18 +145,18 @@ def text_names(path: Path) -> list[tuple[int, str]]:
 
 
 def judge_files() -> list[Path]:
-    """The judge's code outside the games and the solvers."""
+    """The judge's code outside the games."""
     out = []
     for path in sorted(PACKAGE.rglob("*")):
         inside = path.relative_to(PACKAGE)
-        if inside.parts[0] in ("games", "solvers") or "__pycache__" in inside.parts:
+        if inside.parts[0] == "games" or "__pycache__" in inside.parts:
             continue
         if path.suffix in (".py", ".js", ".j2", ".css"):
             out.append(path)
     return out
 
 
-def test_no_module_outside_the_games_and_solvers_names_a_game() -> None:
+def test_no_module_outside_the_games_names_a_game() -> None:
     named = []
     for path in judge_files():
         where = path.relative_to(PACKAGE).as_posix()

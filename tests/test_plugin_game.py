@@ -23,12 +23,12 @@ from typing import Any
 import pytest
 
 import judge.games as games
+from judge.gamecheck import TRANSCRIPT_BOT, Scripted
 from judge.games import Registry, load_game
 from judge.players.base import Player
 from judge.players.bot import BotPlayer
 from judge.referee import play_game
 from judge.sandbox import Limits
-from tests.test_protocols import SCRIPTED_BOT, Scripted
 
 #: slow: a wheel built and installed, then every command (`-m slow` runs them)
 pytestmark = pytest.mark.slow
@@ -151,6 +151,9 @@ def test_the_suite_over_every_installed_game_checks_it_too(site) -> None:
     assert out.returncode == 0, out.stdout + out.stderr  # (5 when no test is selected)
     # every case of the game passed, none skipped
     assert re.search(r"^\d+ passed, \d+ deselected in ", out.stdout, re.MULTILINE), out.stdout
+    check = judge("games", "--check", "subtraction", path=[site])  # as a teacher runs it
+    assert check.returncode == 0, check.stdout + check.stderr
+    assert "FAILED" not in check.stdout and "bot in seat 2" in check.stdout
 
 
 # --- judge run, judge show --------------------------------------------------------------------
@@ -473,6 +476,30 @@ def test_judge_serve_offers_the_game_and_plays_it_over_http(site, monkeypatch) -
 
 # --- the protocol page ------------------------------------------------------------------------
 
+def test_a_package_that_does_not_ship_its_protocol_page_is_told_by_the_check(
+        tmp_path: Path) -> None:
+    """The mistake an editable install hides: a pyproject.toml without the package-data line
+    installs no protocol.md; `judge games --check` says so, and `--protocol` too."""
+    source = tmp_path / "plugin-game"
+    shutil.copytree(PLUGIN, source,
+                    ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"))
+    project = source / "pyproject.toml"
+    text = project.read_text()
+    data = '\n[tool.setuptools.package-data]\nsubtraction_game = ["protocol.md"]\n'
+    assert data in text
+    project.write_text(text.replace(data, "\n"))
+    pip_install(source, tmp_path / "site")
+    site = tmp_path / "site"
+    assert not (site / "subtraction_game" / "protocol.md").exists()
+    check = judge("games", "--check", "subtraction", path=[site])
+    assert check.returncode == 0, check.stdout + check.stderr
+    assert check.stdout.splitlines()[-1] == (
+        "skipped  transcripts    the game's package ships no protocol page (protocol.md "
+        "beside its __init__.py, as package data)")
+    page = judge("games", "--protocol", "subtraction", path=[site])
+    assert page.returncode == 2 and "has no protocol page" in page.stderr
+
+
 def test_the_protocol_pages_transcript_is_what_the_judge_and_the_perfect_bot_say(
         site, monkeypatch, tmp_path) -> None:
     block = re.search(r"^```transcript\n(.*?)^```$", PROTOCOL.read_text(),
@@ -493,7 +520,7 @@ def test_the_protocol_pages_transcript_is_what_the_judge_and_the_perfect_bot_say
     try:
         game = load_game("subtraction", f"take={said[0].replace(' ', ',')}")
         bot = tmp_path / "scripted.py"
-        bot.write_text(SCRIPTED_BOT.format(script=pairs))
+        bot.write_text(TRANSCRIPT_BOT.format(script=pairs))
         players: list[Player] = [BotPlayer(bot, limits=Limits(first_move_seconds=20),
                                            sandbox="none"), Scripted(said[2:])]
         record = play_game(game, players, game.parse_position(said[1]))

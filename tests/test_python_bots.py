@@ -41,3 +41,48 @@ def test_an_uncaught_exception_ends_with_its_own_line(tmp_path: Path) -> None:
     assert done.returncode == 1
     assert done.stderr.strip().splitlines()[-1] == "MemoryError: out of room"
     assert 'bot.py", line' in done.stderr
+
+
+#: a Nim bot that takes one counter from the largest heap, and imports `math`
+NIM_BOT = """
+import math
+import sys
+heaps = list(map(int, sys.stdin.readline().split()))
+while True:
+    i = max(range(len(heaps)), key=lambda j: heaps[j])
+    print(i + 1, math.floor(1.5), flush=True)
+    heaps[i] -= 1
+    line = sys.stdin.readline()
+    if not line:
+        break
+    h, k = map(int, line.split())
+    heaps[h - 1] -= k
+"""
+
+
+def play_nim(bot: Path) -> subprocess.CompletedProcess:
+    """`judge play --game nim --start "1 2" BOT --sandbox none`."""
+    from tests.command import judge
+
+    return judge("play", "--game", "nim", "--start", "1 2", "--sandbox", "none", str(bot))
+
+
+def test_a_bot_named_like_a_standard_module_is_noted_before_it_plays(tmp_path: Path) -> None:
+    bot = tmp_path / "math.py"  # `import math` in it imports the bot itself
+    bot.write_text(NIM_BOT)
+    out = play_nim(bot)
+    note = (f"judge: note: bot {bot} is named like Python's standard module 'math': Python "
+            "puts a bot's folder first on its module path, so `import math` there (the "
+            "bot's or a library's) finds the bot itself; rename it (math_bot.py)")
+    assert note in out.stderr.splitlines(), out.stderr
+    assert "crash" in out.stdout  # as said: the bot's `math` is itself, without floor
+
+
+def test_a_bot_of_another_name_or_that_takes_its_folder_off_the_path_is_not_noted(
+        tmp_path: Path) -> None:
+    bot = tmp_path / "mybot.py"
+    bot.write_text(NIM_BOT)
+    out = play_nim(bot)
+    assert "judge: note: bot" not in out.stderr and "crash" not in out.stdout, out.stderr
+    sample = Path(__file__).resolve().parent.parent / "bots" / "nim" / "random.py"
+    assert "judge: note: bot" not in play_nim(sample).stderr  # the sample bots do that

@@ -104,7 +104,7 @@ def test_ioiwari_values_count_the_banks_and_chopsticks_gives_the_outcome_class(c
 
 def test_the_server_keeps_a_bounded_number_of_solved_variants_and_tables(client):
     import judge.solvers as solvers
-    from judge.solvers.chopsticks import TABLES_KEPT
+    from judge.games.chopsticks.solver import TABLES_KEPT
 
     def values(rules: str, position: str = "") -> dict:
         r = client.get("/api/values", params={"game": "chopsticks", "rules": rules,
@@ -592,7 +592,7 @@ def test_the_rules_text_the_named_variants_and_the_opponents_are_served(client):
 
 
 def test_the_nim_sum_of_the_position_and_after_each_move_are_the_solvers(client):
-    from judge.solvers.nim import nim_sum
+    from judge.games.nim.solver import nim_sum
 
     for rules, position in (("", "3 4 5"), ("", "1 2 3"), ("misere=on", "2 5 6 7")):
         game = load_game("nim", rules)

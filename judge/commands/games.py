@@ -8,8 +8,9 @@ import sys
 from typing import Any
 
 import judge.games
-from judge.games import GameLoadError, InputError, game_class
-from judge.report import FORMATS, WIDTH, printable, render_rows, to_json
+from judge.games import GameLoadError, InputError, game_class, load_game
+from judge.report import FORMATS, WIDTH, printable, printable_line, render_rows, to_json
+from judge.words import plural
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -24,13 +25,25 @@ def register(sub: argparse._SubParsersAction) -> None:
         "game says more), and the package and class it comes from. A game whose package "
         "cannot be loaded is listed with the reason.",
         epilog="examples:\n  judge games\n  judge games --format json\n"
-        "  judge games --protocol nim > nim.md",
+        "  judge games --protocol nim > nim.md\n"
+        '  judge games --check connect4 --rules "rows=3 cols=4 connect=3"',
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--format", choices=FORMATS, default="table", help="output format")
     p.add_argument("--protocol", metavar="GAME",
                    help="print the protocol page of GAME instead (Markdown, for contestants: "
                    "what a bot reads and writes, with a worked transcript)")
+    p.add_argument("--check", metavar="GAME",
+                   help="run the generic game suite on GAME instead (any installed game, a "
+                   "plugin's too): random playouts against its rules, its notation and wire "
+                   "read back, its solver's values, perfect play from won positions, a "
+                   "whole game through a bot process in each seat and the transcripts of its "
+                   "protocol page; each failure is said with its position and move; exit "
+                   "status 1 when one fails")
+    p.add_argument("--rules", default=None, metavar='"KEY=VALUE ..."',
+                   help="with --check: the rules to check the game under (default: its own)")
+    p.add_argument("--seed", type=int, default=0,
+                   help="with --check: the seed of the random playouts (default 0)")
     p.set_defaults(func=run)
 
 
@@ -82,10 +95,56 @@ def print_protocol(name: str) -> int:
     return 0
 
 
+def check_game(name: str, rules: str, seed: int) -> int:
+    """Run the generic game suite on game `name` under `rules`, a line per check as it ends
+    (a progress line on a terminal's stderr); status 1 when a check fails."""
+    from judge.gamecheck import SAID, Check, Suite
+
+    game = load_game(name, rules)
+    package = judge.games.GAMES.sources()[game.name].package
+    print(printable_line(f"checking {game.describe()} (from {package})"), flush=True)
+    checks, tty = list(Check), sys.stderr.isatty()
+
+    def progress(number: int) -> None:
+        """Say on a terminal which check runs now (none after the last)."""
+        if tty and number < len(checks):
+            print(f"checking {number + 1} of {len(checks)}: {checks[number].value} ...",
+                  end="", file=sys.stderr, flush=True)
+
+    failed, skipped = 0, None
+    progress(0)
+    for number, outcome in enumerate(Suite(game, seed).run()):
+        check = outcome.check
+        state = "skipped" if outcome.skipped is not None else (
+            "FAILED" if outcome.failures else "ok")
+        why = "(as above)" if skipped and outcome.skipped == skipped else outcome.skipped
+        said = f"{state:<8} {check.value:<14} " + (why or plural(outcome.tried, check.unit))
+        skipped = outcome.skipped
+        if outcome.failures:
+            said += f", {plural(len(outcome.failures), 'failure')}"
+        if tty:
+            print(f"\r{'':{WIDTH}}\r", end="", file=sys.stderr, flush=True)
+        print(printable_line(said), flush=True)
+        for failure in outcome.failures[:SAID]:
+            print("  " + printable_line(failure.text()))
+        if len(outcome.failures) > SAID:
+            print(f"  ... and {len(outcome.failures) - SAID} more")
+        failed += bool(outcome.failures)
+        progress(number + 1)
+    if failed:
+        said = f"judge: {game.name}: {failed} of {plural(len(checks), 'check')} failed"
+        print(printable_line(said), file=sys.stderr)
+    return 1 if failed else 0
+
+
 def run(args: argparse.Namespace) -> int:
     """Print the installed games; status 1 when one of them cannot be loaded."""
+    if args.check is None and (args.rules is not None or args.seed):
+        raise InputError("--rules and --seed go with --check GAME")
     if args.protocol is not None:
         return print_protocol(args.protocol)
+    if args.check is not None:
+        return check_game(args.check, args.rules or "", args.seed)
     registry = judge.games.GAMES  # (read here: a test may put another in its place)
     rows = [game_row(name) for name in registry]
     if args.format == "json":

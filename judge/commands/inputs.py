@@ -15,6 +15,7 @@ from judge.exits import ExitStatus
 from judge.games import load_game
 from judge.games.base import Game, InputError
 from judge.plan import LIMIT_OPTIONS, OPTIMAL, BotSource, Harness, identical
+from judge.report import printable_line
 
 
 def game_from_args(args: argparse.Namespace) -> Game:
@@ -316,6 +317,9 @@ def check_bots(paths: list[str]) -> tuple[list[str], list[str]]:
             raise InputError(f"{path} and {seen[real]} are the same bot")
         seen[real] = path
         bots.append(path)
+        note = shadowing_note(Path(path))
+        if note is not None:
+            print(printable_line(f"judge: note: bot {path} {note}"), file=sys.stderr)
     if not bots and skipped:  # each was named above, with the package to install
         raise NothingToGrade("nothing to grade: " + (
             "the bot was skipped" if len(skipped) == 1 else "every bot was skipped")
@@ -343,6 +347,25 @@ def base_files(paths: list[str] | None) -> tuple[BotSource, ...]:
             raise InputError(f"--base {printable_line(path)}: cannot be read "
                              f"({os.strerror(exc.errno or 0)})") from None
     return tuple(found)
+
+
+def shadowing_note(path: Path) -> str | None:
+    """What to say of a Python bot named like a module of Python's standard library
+    (``random.py``): Python puts a script's folder first on its module path, so importing
+    that module, in the bot or in a library it uses, imports the bot itself. None for any
+    other bot, and for one that takes its folder off the path itself (its source names
+    ``sys.path``, as the sample bots called ``random.py`` do)."""
+    module = path.stem
+    if path.suffix != ".py" or module not in sys.stdlib_module_names:
+        return None
+    try:
+        if "sys.path" in path.read_text(errors="replace"):
+            return None
+    except OSError:
+        return None
+    return (f"is named like Python's standard module {module!r}: Python puts a bot's folder "
+            f"first on its module path, so `import {module}` there (the bot's or a "
+            f"library's) finds the bot itself; rename it ({module}_bot.py)")
 
 
 def sources(bots: list[str]) -> tuple[BotSource, ...]:

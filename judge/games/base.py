@@ -164,8 +164,8 @@ class Game(ABC, Generic[P, M]):
     loopy: ClassVar[bool] = False
     #: whether a finished game can be a tie, so that holding a draw is something to grade
     draws: ClassVar[bool] = False
-    #: the solver of a game the judge has no solver of its own for, as "module:Class"
-    #: (named, not imported: solvers sit above the rules)
+    #: the game's solver, as "module:Class" (named, not imported: solvers sit above the
+    #: rules); the generic solver unless the game brings its own (in its package's solver.py)
     solver: ClassVar[str] = "judge.solvers.generic:GenericSolver"
     #: named sets of rules ("kayles" -> "code=0.77"), which `judge games` lists
     variants: ClassVar[dict[str, str]] = {}

@@ -9,12 +9,6 @@ from importlib import import_module
 from judge.games.base import Game
 from judge.solvers.base import Evaluation, MoveValue, Solver
 
-SOLVERS = {
-    "ioiwari": "judge.solvers.ioiwari:IoiwariSolver",
-    "nim": "judge.solvers.nim:NimSolver",
-    "chopsticks": "judge.solvers.chopsticks:ChopsticksSolver",
-}
-
 #: solvers kept, for the rules asked for most recently: a process asked for many variants
 #: (the browser app) holds only these; one asked for again reads its tables from the disk cache
 KEPT = 8
@@ -32,7 +26,7 @@ def solver_for(game: Game) -> Solver:
         if solver is not None:
             _cache.move_to_end(key)
             return solver
-    module, cls = SOLVERS.get(game.name, game.solver).split(":")
+    module, cls = game.solver.split(":")
     made = getattr(import_module(module), cls)(game)
     with _lock:
         solver = _cache.setdefault(key, made)  # another thread's, if it was quicker

@@ -24,6 +24,13 @@ if TYPE_CHECKING:
 #: bump when the meaning of any stored table changes; older files are then rebuilt
 FORMAT_VERSION = 1
 
+#: the modules of the interfaces a game and a solver implement: their code decides no
+#: value, so a change there keeps the tables
+INTERFACES = frozenset({"judge.games.base", "judge.solvers.base"})
+
+#: the digest of each source file read, by path (a process reads each once)
+_file_digests: dict[str, bytes] = {}
+
 
 def cache_dir() -> Path:
     """Where tables live: ``$JUDGE_CACHE_DIR`` or the user's cache directory (made if
@@ -51,6 +58,44 @@ def cache_dir() -> Path:
 
         raise InputError(f"{name}: the judge cannot write its cache folder there")
     return path
+
+
+def code_digest(*classes: type) -> str:
+    """A digest of the code that makes the values of a table: the source of every module
+    that defines a class of the `classes`' MROs (the game's, its solver's), the judge's
+    interfaces and Python's own modules aside. A module of the judge counts alone (a
+    package's ``__init__`` with its folder); a class from outside the judge brings its
+    whole top-level package (a plugin's helpers), so that any change to a rule, to the
+    solver or to the numbering is a new table."""
+    files: set[str] = set()
+    for cls in classes:
+        for klass in cls.__mro__:
+            files |= _source_files(klass.__module__)
+    h = hashlib.sha256()
+    for path in sorted(files):
+        digest = _file_digests.get(path)
+        if digest is None:
+            try:
+                digest = hashlib.sha256(Path(path).read_bytes()).digest()
+            except OSError:
+                digest = b""
+            _file_digests[path] = digest
+        h.update(digest)
+    return h.hexdigest()[:16]
+
+
+def _source_files(name: str) -> set[str]:
+    """The source files that module `name` stands for in `code_digest`."""
+    top = name.partition(".")[0]
+    if name in INTERFACES or top in sys.stdlib_module_names or top == "builtins":
+        return set()
+    module = sys.modules.get(name if top == __name__.partition(".")[0] else top)
+    path = getattr(module, "__file__", None)
+    if not path:  # a class made without a file: its name and rules alone key its table
+        return set()
+    if Path(path).name != "__init__.py":
+        return {path}
+    return {str(p) for p in Path(path).parent.rglob("*.py")}
 
 
 def _digest(arrays: dict[str, np.ndarray]) -> str:

@@ -499,13 +499,15 @@ class GenericSolver(Solver):
 
     # --- the start's table in the cache -------------------------------------------------------
     def _cache_key(self) -> str | None:
-        """The start's table's key in the cache: the rules and whose numbers the table
-        holds (None for positions without numbers)."""
+        """The start's table's key in the cache: the rules, whose numbers the table holds
+        and the digest of the code of the game, its numbers and this solver (None for
+        positions without numbers)."""
         if not self._encoded:
             return None
         numbers = type(self.codes) if self.codes is not None else type(self.game)
+        code = cache.code_digest(type(self.game), numbers, type(self))
         return (f"generic table 2: {self.game.describe()}, numbered by "
-                f"{numbers.__module__}.{numbers.__qualname__}")
+                f"{numbers.__module__}.{numbers.__qualname__}, code {code}")
 
     def _load_start_table(self) -> None:
         """Read the start's table from the cache, or solve the start first and store it."""

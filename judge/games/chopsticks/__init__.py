@@ -108,6 +108,8 @@ class Chopsticks(Game[Position, Move]):
     """Chopsticks under the `--rules` tokens in the module docstring."""
 
     name = "chopsticks"
+    #: perfect play: its own solver, beside the rules (named, not imported)
+    solver = "judge.games.chopsticks.solver:ChopsticksSolver"
     defaults = {
         "hands": "3/3",
         "fingers": "5",

@@ -79,6 +79,8 @@ class Ioiwari(Game[Board, int]):
     """The IOI 2001 game; no rule options."""
 
     name = "ioiwari"
+    #: perfect play: its own solver, beside the rules (named, not imported)
+    solver = "judge.games.ioiwari.solver:IoiwariSolver"
     defaults: ClassVar[dict[str, str]] = {}
     variants: ClassVar[dict[str, str]] = {"standard": ""}
     variant_about: ClassVar[dict[str, str]] = {

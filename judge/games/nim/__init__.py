@@ -53,6 +53,8 @@ class Nim(Game[Heaps, NimMove]):
     """Remove one or more counters from one heap; who takes the last counter wins (or loses)."""
 
     name = "nim"
+    #: perfect play: its own solver, beside the rules (named, not imported)
+    solver = "judge.games.nim.solver:NimSolver"
     defaults = {"misere": "off"}
     variants: ClassVar[dict[str, str]] = {"normal": "misere=off", "misere": "misere=on"}
     variant_about: ClassVar[dict[str, str]] = {

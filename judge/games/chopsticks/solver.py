@@ -406,8 +406,10 @@ class ChopsticksSolver(Solver):
         return self._sides[k]
 
     def table_key(self, shape: Shape) -> str:
-        """The cache key of a shape's table: the rules with the (unordered) hand counts."""
-        return "chopsticks table 1: " + self.game.rules_for(unordered(shape))
+        """The cache key of a shape's table: the rules with the (unordered) hand counts, and
+        the digest of the game's and the solver's code."""
+        return (f"chopsticks table 1: {self.game.rules_for(unordered(shape))}, code "
+                f"{cache.code_digest(type(self.game), type(self))}")
 
     def table(self, shape: Shape) -> tuple[Layout, np.ndarray, np.ndarray]:
         """The layout, values and remoteness of `shape`, solved or read from the cache (the

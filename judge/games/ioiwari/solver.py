@@ -125,7 +125,9 @@ class IoiwariSolver(Solver):
 
     def __init__(self, game: Ioiwari) -> None:
         super().__init__(game)
-        tables = cache.cached_flat(TABLE_KEY, build_tables)
+        #: the table's key in the cache: its layout and the game's and solver's code
+        self.table_key = f"{TABLE_KEY}, code {cache.code_digest(type(game), type(self))}"
+        tables = cache.cached_flat(self.table_key, build_tables)
         self.best = tables["best"]
         self.remoteness = tables["remoteness"]
         self.keeps = tables["keeps"]
