@@ -20,7 +20,7 @@ import threading
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -29,12 +29,9 @@ from starlette.routing import Route
 
 from judge.commands.league import token_hash
 from judge.games.base import InputError
-from judge.league import LeagueState, game_number
-from judge.plan import LeaguePlan
+from judge.league import LeagueState
+from judge.plan import LeaguePlan, game_number
 from judge.web.sessions import Served, WebError
-
-if TYPE_CHECKING:
-    from judge.records import PlayedGame
 
 #: the largest source uploaded, in bytes (UTF-8)
 MAX_SOURCE = 256 * 1024
@@ -76,9 +73,6 @@ class LeagueView:
         self.lock = threading.Lock()
         self.run_id: int | None = None
         self.state: LeagueState | None = None
-        self.last = 0  # the row of the last game added
-        #: the games (key, record) in the order they were stored
-        self.games: list[tuple[str, PlayedGame]] = []
         self.cached: dict[str, Any] = {}
         self.running = False
         self.looked = -math.inf  # when the database was last looked at
@@ -101,21 +95,20 @@ class LeagueView:
                 self.run_id = found[0]
             plan = store.run(self.run_id).plan
             assert isinstance(plan, LeaguePlan)
-            new = store.games_since(self.run_id, self.last)
             running = store.running(self.run_id)
+            if self.state is None:
+                self.state = LeagueState(plan)
+            changed = plan != self.state.plan or running != self.running
+            self.state.plan = plan
+            before = len(self.state.games)
+            changed = self.state.catch_up(store, self.run_id) > 0 or changed
         finally:
             store.db.close()
-        if self.state is None:
-            self.state = LeagueState(plan)
-        if new or plan != self.state.plan or running != self.running:
+        if changed:
             self.cached.clear()
-            self.state.plan = plan
             self.running = running
-        for row, key, rec in new:
-            self.state.add(key, rec)
-            self.games.append((key, rec))
+        for key, _ in self.state.games[before:]:
             bisect.insort(self.order, key)
-            self.last = row
         return self.state
 
     def cache(self, what: str, make: Callable[[LeagueState], Any]) -> Any:
@@ -144,11 +137,11 @@ class LeagueView:
             recent = [{"game": game_number(key), "start": rec.start,
                        "players": [labels.get(p, p) for p in rec.players],
                        "results": list(rec.results), "link": self.link(key)}
-                      for key, rec in self.games[-RECENT:][::-1]]
+                      for key, rec in state.games[-RECENT:][::-1]]
             return {"league": self.run_id, "game": state.plan.game,
-                    "games": len(self.games), "running": self.running,
-                    "leaderboard": [dict(s.to_json(), rank=n, pinned=state.pinned(
-                        s.member.seat)) for n, s in enumerate(state.leaderboard(), 1)],
+                    "games": len(state.games), "running": self.running,
+                    "leaderboard": [dict(s.to_json(), rank=n)
+                                    for n, s in enumerate(state.leaderboard(), 1)],
                     "recent": recent}
         return self.cache("board", make)
 
