@@ -174,3 +174,15 @@ def test_the_page_and_league_show_rate_the_games_alike(made_up: Path, capsys) ->
     assert [(r["label"], r["mu"], r["sigma"]) for r in web] == \
         [(r["label"], r["mu"], r["sigma"]) for r in shown]
 
+
+def test_each_game_the_page_names_opens_in_the_viewer_as_that_game(made_up: Path) -> None:
+    app = create_app(Served(db=made_up / "l.db"))
+    with TestClient(app, raise_server_exceptions=False, base_url=HERE) as client:
+        board = client.get("/api/league").json()
+        named = [(g["game"], g["link"]) for g in board["recent"]]
+        named += [(step["game"], step["link"]) for step in client.get(
+            "/api/league/bot", params={"name": "level:3"}).json()["versions"][0]["history"]]
+        for number, link in named:
+            assert link == f"/run/1/game/{number}"
+            game = client.get(f"/api/runs/1/games/{number}").json()
+            assert game["number"] == number and game["start"] == str(number)

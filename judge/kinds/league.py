@@ -12,8 +12,8 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from judge.games.base import InputError
-from judge.kinds.base import Kind, Output, by_key
-from judge.plan import OPTIMAL, GameSpec, LeaguePlan, Placement, game_number
+from judge.kinds.base import Kind, Numbered, Output
+from judge.plan import OPTIMAL, GameSpec, LeaguePlan, Placement, Plan, game_number
 from judge.report import Number, render_rows, to_json, wtl
 from judge.results import failures_text
 from judge.store import Store, StoredRun
@@ -21,6 +21,7 @@ from judge.summaries import listed_games
 
 if TYPE_CHECKING:
     from judge.league import LeagueState, Standing
+    from judge.records import PlayedGame
 
 
 class Matchmaker:
@@ -246,4 +247,10 @@ def league_text(store: Store, run_id: int, fmt: str, details: bool, folder: str 
     return []
 
 
-KIND = Kind("league", by_key, league_text)
+def numbered_games(plan: Plan, records: dict[str, PlayedGame]) -> Numbered:
+    """A league's games in the order of their numbers (game N is the N-th but where a game
+    matched was never stored)."""
+    return [(records[key], 0) for key in sorted(records, key=game_number)]
+
+
+KIND = Kind("league", numbered_games, league_text)

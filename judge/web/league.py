@@ -77,7 +77,7 @@ class LeagueView:
         self.running = False
         self.looked = -math.inf  # when the database was last looked at
         self.cost = 0.0  # how long the last look at the board took (seconds)
-        self.order: list[str] = []  # the games' keys in the viewer's order
+        self.order: list[int] = []  # the games' numbers, in order: the viewer's
 
     def refresh(self) -> LeagueState:
         """The state after every stored game (the cache emptied when it changed)."""
@@ -108,7 +108,7 @@ class LeagueView:
             self.cached.clear()
             self.running = running
         for key, _ in self.state.games[before:]:
-            bisect.insort(self.order, key)
+            bisect.insort(self.order, game_number(key))
         return self.state
 
     def cache(self, what: str, make: Callable[[LeagueState], Any]) -> Any:
@@ -126,17 +126,18 @@ class LeagueView:
             self.cost = self.looked - began if what == "board" else self.cost
             return self.cached[what]
 
-    def link(self, key: str) -> str:
-        """The viewer's address of the game `key`: the viewer numbers a league's games as
-        `judge show RUN --details` does, by their keys (`numbered_games`)."""
-        return f"/run/{self.run_id}/game/{bisect.bisect_left(self.order, key) + 1}"
+    def link(self, number: int) -> str:
+        """The viewer's address of the league's game `number`: the viewer numbers a league's
+        games in the order of their numbers (`numbered_games`), so the two agree but where a
+        game matched was never stored (one in flight at a stop)."""
+        return f"/run/{self.run_id}/game/{bisect.bisect_left(self.order, number) + 1}"
 
     def board(self) -> dict[str, Any]:
         def make(state: LeagueState) -> dict[str, Any]:
             labels = state.plan.display_names()
             recent = [{"game": game_number(key), "start": rec.start,
                        "players": [labels.get(p, p) for p in rec.players],
-                       "results": list(rec.results), "link": self.link(key)}
+                       "results": list(rec.results), "link": self.link(game_number(key))}
                       for key, rec in state.games[-RECENT:][::-1]]
             return {"league": self.run_id, "game": state.plan.game,
                     "games": len(state.games), "running": self.running,
@@ -151,12 +152,11 @@ class LeagueView:
             if not versions:
                 raise WebError(404, f"there is no bot {name!r} in the league")
             labels = state.plan.display_names()
-            keys = {game_number(k): k for k in self.order}
             return {"name": name, "versions": [
                 {"label": m.label, "active": m.active, "anchor": m.anchor,
                  "history": [dict(step.to_json(),
                                   opponent=labels.get(step.opponent, step.opponent),
-                                  link=self.link(keys[step.game]))
+                                  link=self.link(step.game))
                              for step in state.history.get(m.seat, [])]}
                 for m in versions]}
         try:
