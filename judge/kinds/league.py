@@ -31,8 +31,9 @@ class Matchmaker:
     uncertainties and the model's beta); the two games of a start with seats swapped.
     Anchors with games to play to place a fitted one play them first, against each other
     only (the pair with the fewest); two placed anchors never meet (their game would rate
-    nobody). A version on its first `fail_fast` games has no more than those in flight, so
-    that a broken one is found, and left, at once."""
+    nobody). A version on its first `fail_fast` games has no more than those stored and in
+    flight (the last one of a pair alone, if need be), so that a broken one is found, and
+    left, at once."""
 
     def __init__(self, state: LeagueState, seed: int | None) -> None:
         self.state = state
@@ -44,6 +45,15 @@ class Matchmaker:
     def playable(self) -> list[str]:
         state = self.state
         return [m.seat for m in state.plan.active if not state.broken(m.seat)]
+
+    def room(self, seat: str) -> int:
+        """How many games more `seat` may have in flight: those left of its first
+        `fail_fast` (which tell whether it is broken), else any number (2, a pair; an anchor,
+        the judge's own player, always)."""
+        first = self.state.plan.fail_fast - self.state.games_of(seat)
+        if first <= 0 or self.state.plan.member(seat).anchor:
+            return 2
+        return max(0, first - self.flight[seat])
 
     def due(self, a: str, b: str) -> bool:
         """Whether anchors `a` and `b` have a game to play, counting those in flight."""
@@ -66,8 +76,7 @@ class Matchmaker:
         game = plan.load_game()
         specs: list[GameSpec] = []
         while len(specs) < size:
-            first = plan.fail_fast
-            free = [s for s in ready if state.games_of(s) >= first or self.flight[s] < first]
+            free = [s for s in ready if self.room(s)]
             rival = {s: self.rivals(s, free) for s in free}
             free = [s for s in free if rival[s]]
             if not free:
@@ -81,18 +90,19 @@ class Matchmaker:
                 met = {t: state.met[frozenset((a, t))] + self.meeting[frozenset((a, t))]
                        for t in others}
                 b = self.rng.choice(sorted(t for t in others if met[t] == min(met.values())))
-                self.meeting[frozenset((a, b))] += 2
+                self.meeting[frozenset((a, b))] += min(2, self.room(a), self.room(b))
             else:
                 b = self.rng.choices(others, [self.weight(a, s) for s in others])[0]
             start = self.rng.choice(plan.start_positions)
             mover = game.mover(game.parse_position(start))
             pair = f"pair {self.number}|{start}"
-            for x, y in ((a, b), (b, a)):
+            # one game of the pair only when either has room for no more of its first
+            for x, y in ((a, b), (b, a))[:min(2, self.room(a), self.room(b))]:
                 seats = (x, y) if mover == 0 else (y, x)
                 specs.append(GameSpec(f"{self.number}|{seats[0]}|{seats[1]}|{start}", seats,
                                       start, pair))
                 self.number += 1
-            self.flight.update((a, a, b, b))
+                self.flight.update((a, b))
         return specs[:size]
 
     def weight(self, a: str, b: str) -> float:
