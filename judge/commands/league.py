@@ -288,6 +288,7 @@ def add_version(db: str, name: str, file: str,
         check_bots([file])  # compiled once here, before the league sees it
         source = BotSource.read(file)
         made: list[Path] = []
+        retired: list[str] = []  # what this version retires, as the plan it changes says
 
         def added(plan: LeaguePlan) -> LeaguePlan:
             mine = [m for m in plan.members if m.name == name]
@@ -306,6 +307,7 @@ def add_version(db: str, name: str, file: str,
             copy = BotSource(str(target), source.fingerprint)
             copy.check()  # the copy is the file that was compiled
             member = Member(name, version, str(target), added=time.time())
+            retired[:] = [m.label for m in mine if m.active]
             members = tuple(m._replace(active=False) if m.name == name else m
                             for m in plan.members)
             return replace(plan, members=(*members, member),
@@ -318,7 +320,6 @@ def add_version(db: str, name: str, file: str,
             for path in made:  # nothing half-written
                 shutil.rmtree(path, ignore_errors=True)
             raise
-    retired = [m.label for m in plan.members if m.name == name and m.active]
     return changed.members[-1], retired
 
 
