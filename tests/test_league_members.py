@@ -46,3 +46,21 @@ def test_versions_added_at_once_each_retire_the_one_before_them(db: str, tmp_pat
     for t in threads:
         t.join()
     assert sorted(answers) == [["carol v1"], ["carol v2"], ["carol v3"], ["carol v4"]]
+
+
+def test_a_token_is_only_for_a_bot_of_the_league_unless_asked_for_a_new_one(
+        db: str, capsys) -> None:
+    from judge.store import Store
+
+    def tokens() -> dict[str, str]:
+        with Store(db, read_only=True) as store:
+            return dict(store.run(1).plan.tokens)  # type: ignore[attr-defined]
+
+    assert main(["league", "token", "ghost", "--db", db]) == 2
+    err = capsys.readouterr().err
+    assert "no bot 'ghost' in the league" in err and "--new" in err and "Traceback" not in err
+    assert tokens() == {}  # nothing made
+    assert main(["league", "token", "carol", "--db", db]) == 0
+    assert main(["league", "token", "ghost", "--new", "--db", db]) == 0  # its first upload
+    assert set(tokens()) == {"carol", "ghost"}
+    assert main(["league", "token", "carol", "--new", "--db", db]) == 2  # in it already

@@ -97,6 +97,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     token = actions.add_parser("token", help="print a new upload token for a bot (the "
                                "page `judge serve` shows at /league takes its new versions)")
     token.add_argument("name", metavar="NAME")
+    token.add_argument("--new", action="store_true",
+                       help="NAME is not in the league yet: its first upload adds it")
     add_db_option(token)
     token.set_defaults(func=issue_token)
 
@@ -329,14 +331,21 @@ def token_hash(token: str) -> str:
 
 
 def issue_token(args: argparse.Namespace) -> int:
-    """Print a new upload token for the bot `name` (the old one stops working); the league
-    keeps only its hash."""
+    """Print a new upload token for the bot `name` of the league, or with `--new` for one not
+    in it yet (the old token stops working); the league keeps only its hash."""
     import secrets
 
     name = check_name(args.name)
     token = secrets.token_urlsafe(32)
 
     def with_token(plan: LeaguePlan) -> LeaguePlan:
+        member = any(m.name == name for m in plan.members)
+        if not member and not args.new:
+            raise InputError(f"there is no bot {name!r} in the league: add it (judge league "
+                             f"add {name} FILE), or give --new for a token whose first "
+                             f"upload adds it")
+        if member and args.new:
+            raise InputError(f"{name} is in the league already: its token needs no --new")
         return replace(plan, tokens={**plan.tokens, name: token_hash(token)})
 
     with open_store(args.db, must_exist=True) as store:
