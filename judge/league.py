@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from judge.plan import OPTIMAL, LeaguePlan, Member, Placement, game_number
 from judge.players.level import is_level, parse_level
-from judge.ratings import Skill, Skills, place
+from judge.ratings import FITTED_SIGMA, Skill, Skills, place
 from judge.results import TOURNAMENT_POINTS
 from judge.summaries import BotRow, summarise
 
@@ -123,20 +123,26 @@ class LeagueState:
 
     def place(self) -> None:
         """Fit the fitted anchors' skills from the games between anchors (the pinned ones
-        held), and fix them there."""
-        anchors = [m for m in self.plan.members if m.placement is Placement.FITTED]
-        if not anchors:
-            return
-        held = {m.seat: Skill(*m.pinned) for m in self.plan.members
-                if m.pinned and m.placement is Placement.PINNED}
-        placed = (tuple(anchors), tuple(held.items()), len(self.meetings))
-        if placed == self.placed:
+        held), and fix them there. Only anchors that have met count: one not met yet stays
+        at its default, so that an anchor added later changes nothing before its games (the
+        page that read the league before it came, and `show` after, rate alike)."""
+        anchors = [m.seat for m in self.plan.members if m.placement is Placement.FITTED]
+        pinned = {m.seat: Skill(*m.pinned) for m in self.plan.members
+                  if m.pinned and m.placement is Placement.PINNED}
+        placed = (tuple(anchors), tuple(pinned.items()), len(self.meetings))
+        if not anchors or placed == self.placed:
             return
         self.placed = placed
-        skills = place({m.seat: default_mu(m.seat) for m in anchors}, held, self.meetings,
-                       self.skills.model.beta, OPTIMAL)
-        for seat, skill in skills.items():
-            self.skills.pin(seat, *skill)
+        met = {seat for a, b, _ in self.meetings for seat in (a, b)}
+        for seat in anchors:
+            if seat not in met and not self.skills.is_pinned(seat):
+                self.skills.pin(seat, default_mu(seat), FITTED_SIGMA)
+        free = {seat: default_mu(seat) for seat in anchors if seat in met}
+        if free:
+            held = {seat: skill for seat, skill in pinned.items() if seat in met}
+            skills = place(free, held, self.meetings, self.skills.model.beta, OPTIMAL)
+            for seat, skill in skills.items():
+                self.skills.pin(seat, *skill)
 
     def due(self, a: str, b: str, flight: int = 0) -> bool:
         """Whether the anchors `a` and `b` have games to play to place a fitted one (beyond

@@ -186,3 +186,43 @@ def test_each_game_the_page_names_opens_in_the_viewer_as_that_game(made_up: Path
             assert link == f"/run/1/game/{number}"
             game = client.get(f"/api/runs/1/games/{number}").json()
             assert game["number"] == number and game["start"] == str(number)
+
+
+def test_an_anchor_added_later_leaves_the_page_and_league_show_alike(tmp_path: Path,
+                                                                     capsys) -> None:
+    import random
+
+    from judge.cli import main
+    from judge.records import PlayedGame
+    from judge.store import Store
+    from judge.web.league import LeagueView
+
+    db = str(tmp_path / "l.db")
+    rng = random.Random(7)
+
+    def games(pairs: list[tuple[str, str]]) -> None:
+        with Store(db) as store:
+            first = len(store.games(1)) + 1
+            for n, (a, b) in enumerate(pairs, first):
+                key = f"{n}|{a}|{b}|1 2"
+                store.add_game(1, key, PlayedGame("nim misere=off", "1 2", (a, b), key=key,
+                                                  results=rng.choice([("win", "loss"),
+                                                                      ("loss", "win")])))
+
+    assert main(["league", "new", "--game", "nim", "--db", db]) == 0
+    for anchor in ("optimal", "level:5"):
+        assert main(["league", "add", "--anchor", anchor, "--db", db]) == 0
+    assert main(["league", "add", "--anchor", "level:3", "--unpinned", "--db", db]) == 0
+    games([("optimal", "level:5")] * 40 + [("level:3", "level:5")] * 20)
+    view = LeagueView(Path(db))
+    view.board()  # the page has read the league before level:8 came
+    assert main(["league", "add", "--anchor", "level:8", "--db", db]) == 0
+    games([("level:8", "optimal")] * 40 + [("level:8", "level:5")] * 40
+          + [("level:3", "level:8")] * 20)
+    view.refresh()  # (as a poll a second later does)
+    web = view.board()["leaderboard"]
+    capsys.readouterr()
+    assert main(["league", "show", "--format", "json", "--db", db]) == 0
+    shown = json.loads(capsys.readouterr().out)["leaderboard"]
+    assert [(r["label"], r["mu"], r["sigma"]) for r in web] == \
+        [(r["label"], r["mu"], r["sigma"]) for r in shown]
