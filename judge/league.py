@@ -28,8 +28,8 @@ if TYPE_CHECKING:
 #: the games each pair of anchors plays to place a fitted one (a start's two seats at a
 #: time): before, neither meets a bot
 MEETINGS = 40
-#: the skill of the optimal anchor (the top of the scale; level:N: N - 10 below), what a
-#: fitted anchor's skill is before its games, and the mean that fitted anchors keep
+#: the skill of the optimal anchor, the top of the scale (a fitted level:N's before its
+#: games: N - 10 below)
 TOP_MU = 25.0
 
 
