@@ -54,9 +54,15 @@ def test_a_bot_as_strong_as_an_anchor_ends_within_one_sigma_of_it(tmp_path: Path
     store_games(db, [("level:10", rng.choice(ANCHORS)) for _ in range(400)], rng)
     capsys.readouterr()
     league(db, "show", "--format", "json")
-    rows = {r["name"]: r for r in json.loads(capsys.readouterr().out)["leaderboard"]}
+    shown = json.loads(capsys.readouterr().out)
+    rows = {r["name"]: r for r in shown["leaderboard"]}
     bot, anchor = rows["level:10"], rows["optimal"]
     assert abs(bot["mu"] - anchor["mu"]) < bot["sigma"], (bot, anchor)
+    # how each is placed, said
+    assert {rows[a]["placement"] for a in ANCHORS} == {"fitted"} and bot["placement"] == "rated"
+    assert "level:8 placed by their games against each other" in shown["anchors"]
+    league(db, "show", "--format", "html")
+    assert "placed by their games against each other" in capsys.readouterr().out
 
 
 def test_fitted_anchors_meet_each_other_first_then_bots_only() -> None:

@@ -206,7 +206,7 @@ def print_league(store: Store, info: StoredRun, fmt: str, bot: str | None = None
     if fmt == "json":
         sys.stdout.write(to_json(data))
     elif fmt == "html":
-        sys.stdout.write(html_page(title, tables))
+        sys.stdout.write(html_page(title, tables, note))
     elif fmt == "csv":
         rows, headers = list(tables.values())[-1]
         sys.stdout.write(render_rows(rows, "csv", headers))
@@ -235,12 +235,14 @@ def anchors_note(plan: LeaguePlan) -> str:
     return "anchors: " + "; ".join(parts) if parts else ""
 
 
-def html_page(title: str, tables: dict[str, tuple[list[dict], list[str]]]) -> str:
-    """One self-contained page of the tables."""
+def html_page(title: str, tables: dict[str, tuple[list[dict], list[str]]],
+              note: str = "") -> str:
+    """One self-contained page of the tables (`note` a line under the title)."""
     parts = [f"<!doctype html>\n<html><head><meta charset='utf-8'><title>"
              f"{html.escape(title)}</title><style>body{{font-family:sans-serif}}"
              f"table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;"
-             f"padding:2px 6px}}</style></head><body><h1>{html.escape(title)}</h1>"]
+             f"padding:2px 6px}}</style></head><body><h1>{html.escape(title)}</h1>"
+             + (f"<p>{html.escape(note)}</p>" if note else "")]
     for name, (rows, headers) in tables.items():
         parts.append(f"<h2>{html.escape(name)}</h2><table><tr>"
                      + "".join(f"<th>{html.escape(h)}</th>" for h in headers) + "</tr>")
