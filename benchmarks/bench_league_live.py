@@ -4,8 +4,9 @@ browsers polling the leaderboard (`judge serve --db FILE`, /league) cost it.
     python benchmarks/bench_league_live.py [--jobs 2] [--warmup 150] [--games 200]
         [--pollers 20] [--poll 3] [--window 10] [--rounds 8] [--seed 1]
 
-placement: a Nim league of the pinned anchors level:2, level:5, level:8 and optimal and the
-bots greedy (weak), random and a strong one (the optimal Python bot) plays `--warmup` games;
+placement: a Nim league of the anchors level:2, level:5, level:8 and optimal (pinned at 17,
+20, 23 and 25) and the bots greedy (weak), random and a strong one (the optimal Python bot)
+plays `--warmup` games;
 then a new version of the strong bot is added while it plays, and its rating (mu - 3 sigma)
 is read every half second until it has `--games` games. Its time to be placed is the time
 after which its rating stays within 2 sigma (its final sigma) of its final rating.
@@ -170,8 +171,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         judge(folder, "new", "--game", "nim", "--seed", str(a.seed))
-        for anchor in ("level:2", "level:5", "level:8", "optimal"):
-            judge(folder, "add", "--anchor", anchor)
+        # pinned (--mu), so that the bots play from the first game
+        for anchor, mu in (("level:2", 17), ("level:5", 20), ("level:8", 23), ("optimal", 25)):
+            judge(folder, "add", "--anchor", anchor, "--mu", str(mu))
         for name, bot in (("greedy", "greedy.py"), ("random", "random.py"),
                           ("strong", "optimal.py")):
             judge(folder, "add", name, str(NIM / bot))

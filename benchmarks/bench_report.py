@@ -22,7 +22,7 @@ from pathlib import Path
 
 from tabulate import tabulate
 
-from judge.html import render_report
+from judge.html.report import render_report
 from judge.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent

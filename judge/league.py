@@ -1,27 +1,41 @@
 """What a league's stored games add up to: every version's skill with its uncertainty, its
 line (games, wins, ties, losses, accuracy, failures, as a tournament's), whether it is
 broken, its rating after each of its games, and the leaderboard. The games are taken in
-the order they were matched (their keys' numbers), one by one, so that the play loop and
-`judge league show` rate them alike."""
+the order they were stored, one by one (`catch_up`), so that the play loop, `judge league
+show` and the web page rate them alike.
+
+Anchors placed by their games (`Placement.FITTED`, the default) first play each other,
+`MEETINGS` games a pair, and their skills are fitted from those games alone (`place`): their
+spacing is the one their games show, so a bot that splits its games with an anchor ends at
+its skill, and bots coming and going never move them."""
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from judge.plan import LeaguePlan, Member
-from judge.ratings import Skill, Skills
+from judge.plan import OPTIMAL, LeaguePlan, Member, Placement, game_number
+from judge.players.level import is_level, parse_level
+from judge.ratings import FITTED_SIGMA, Skill, Skills, place
 from judge.results import TOURNAMENT_POINTS
 from judge.summaries import BotRow, summarise
 
 if TYPE_CHECKING:
     from judge.records import PlayedGame
+    from judge.store import Store
+
+#: the games each pair of anchors plays to place a fitted one (a start's two seats at a
+#: time): before, neither meets a bot
+MEETINGS = 40
+#: the skill of the optimal anchor, the top of the scale (a fitted level:N's before its
+#: games: N - 10 below)
+TOP_MU = 25.0
 
 
-def game_number(key: str) -> int:
-    """The number (from 1) a league gave a game when it matched it: its key's first part."""
-    return int(key.split("|", 1)[0])
+def default_mu(seat: str) -> float:
+    """An anchor's skill before its games: 25 for perfect play, 15 + N for level:N."""
+    return TOP_MU + (parse_level(seat) - 10 if is_level(seat) else 0)
 
 
 class Standing(NamedTuple):
@@ -32,6 +46,13 @@ class Standing(NamedTuple):
     row: BotRow
     #: why it is matched no more and placed last ("" when it is not broken)
     broken: str
+    #: an anchor still playing the other anchors to be placed (it meets no bot meanwhile)
+    placing: bool = False
+
+    @property
+    def placement(self) -> str:
+        """How its skill is placed: fitted, pinned or rated (`Placement`), or placing."""
+        return "placing" if self.placing else self.member.placement.value
 
     @property
     def rating(self) -> float:
@@ -41,7 +62,8 @@ class Standing(NamedTuple):
     def to_json(self) -> dict[str, Any]:
         m, row = self.member, self.row
         return {"name": m.name, "version": m.version, "label": m.label, "seat": m.seat,
-                "anchor": m.anchor, "active": m.active, "rating": round(self.rating, 2),
+                "anchor": m.anchor, "placement": self.placement, "active": m.active,
+                "rating": round(self.rating, 2),
                 "mu": round(self.skill.mu, 2), "sigma": round(self.skill.sigma, 2),
                 "games": row.games, "wins": row.wins, "ties": row.ties, "losses": row.losses,
                 "accuracy": row.accuracy, "failures": row.failures,
@@ -70,10 +92,16 @@ class LeagueState:
 
     def __init__(self, plan: LeaguePlan) -> None:
         self.skills = Skills()
-        self.plan = plan
         self.played: dict[str, list[tuple[PlayedGame, int]]] = defaultdict(list)
         self.history: dict[str, list[Step]] = defaultdict(list)
-        self.numbers: list[int] = []
+        #: the games (key, record) in the order they were stored
+        self.games: list[tuple[str, PlayedGame]] = []
+        #: the games between anchors that place the fitted ones, and their count by pair
+        self.meetings: list[tuple[str, str, float]] = []
+        self.met: Counter[frozenset[str]] = Counter()
+        self.last = 0  # the store's row of the last game added
+        self.placed: tuple[object, ...] = ()  # what the fitted anchors were placed from
+        self.plan = plan
 
     @property
     def plan(self) -> LeaguePlan:
@@ -81,35 +109,88 @@ class LeagueState:
 
     @plan.setter
     def plan(self, plan: LeaguePlan) -> None:
-        """The league's members now; an anchor added since is pinned at once."""
+        """The league's members now; an anchor added since is placed at once."""
         self._plan = plan
         for m in plan.members:
-            if m.pinned and not self.skills.is_pinned(m.seat):
+            if m.pinned and m.placement is Placement.PINNED \
+                    and not self.skills.is_pinned(m.seat):
                 self.skills.pin(m.seat, *m.pinned)
+        self.place()
 
-    def pinned(self, seat: str) -> bool:
-        """Whether `seat` is an anchor of fixed skill (its games rate only the opponent)."""
+    def fixed(self, seat: str) -> bool:
+        """Whether `seat` is an anchor whose games against bots rate only the bot."""
         return self.skills.is_pinned(seat)
 
+    def place(self) -> None:
+        """Fit the fitted anchors' skills from the games between anchors (the pinned ones
+        held), and fix them there. Only anchors that have met count: one not met yet stays
+        at its default, so that an anchor added later changes nothing before its games (the
+        page that read the league before it came, and `show` after, rate alike)."""
+        anchors = [m.seat for m in self.plan.members if m.placement is Placement.FITTED]
+        pinned = {m.seat: Skill(*m.pinned) for m in self.plan.members
+                  if m.pinned and m.placement is Placement.PINNED}
+        placed = (tuple(anchors), tuple(pinned.items()), len(self.meetings))
+        if not anchors or placed == self.placed:
+            return
+        self.placed = placed
+        met = {seat for a, b, _ in self.meetings for seat in (a, b)}
+        for seat in anchors:
+            if seat not in met and not self.skills.is_pinned(seat):
+                self.skills.pin(seat, default_mu(seat), FITTED_SIGMA)
+        free = {seat: default_mu(seat) for seat in anchors if seat in met}
+        if free:
+            held = {seat: skill for seat, skill in pinned.items() if seat in met}
+            skills = place(free, held, self.meetings, self.skills.model.beta, OPTIMAL)
+            for seat, skill in skills.items():
+                self.skills.pin(seat, *skill)
+
+    def due(self, a: str, b: str, flight: int = 0) -> bool:
+        """Whether the anchors `a` and `b` have games to play to place a fitted one (beyond
+        `flight` games in flight)."""
+        plan = self.plan
+        kinds = {plan.member(a).placement, plan.member(b).placement}
+        return Placement.FITTED in kinds and Placement.RATED not in kinds and \
+            self.met[frozenset((a, b))] + flight < MEETINGS
+
+    def placing(self, seat: str) -> bool:
+        """Whether `seat` is an anchor with games to play against another (it meets no bot
+        meanwhile)."""
+        return self.fixed(seat) and any(self.due(seat, m.seat) for m in self.plan.active
+                                        if m.seat != seat)
+
     @classmethod
-    def of(cls, plan: LeaguePlan, records: dict[str, PlayedGame]) -> LeagueState:
-        """The state after every stored game, in the order they were matched."""
+    def of(cls, plan: LeaguePlan, store: Store, run_id: int) -> LeagueState:
+        """The state after every stored game of the league `run_id`."""
         state = cls(plan)
-        for key in sorted(records, key=game_number):
-            state.add(key, records[key])
+        state.catch_up(store, run_id)
         return state
+
+    def catch_up(self, store: Store, run_id: int) -> int:
+        """Add the games stored since the last one added, in the order they were stored (the
+        play loop's); how many."""
+        new = store.games_since(run_id, self.last)
+        for row, key, rec in new:
+            self.add(key, rec)
+            self.last = row
+        return len(new)
 
     def add(self, key: str, rec: PlayedGame) -> None:
         """One more game, rated (a void one, a judge error, is counted but not rated)."""
         number = game_number(key)
-        self.numbers.append(number)
+        self.games.append((key, rec))
         a, b = rec.players
         self.played[a].append((rec, 0))
         self.played[b].append((rec, 1))
         result = rec.result_for(0)
         if result is None:
             return
-        self.skills.rate(a, b, TOURNAMENT_POINTS[result])
+        score = TOURNAMENT_POINTS[result]
+        if self.fixed(a) and self.fixed(b):  # anchors meeting: the fitted ones placed again
+            self.meetings.append((a, b, score))
+            self.met[frozenset((a, b))] += 1
+            self.place()
+        else:
+            self.skills.rate(a, b, score)
         for seat, who in enumerate((a, b)):
             s = self.skills[who]
             self.history[who].append(Step(number, (b, a)[seat], rec.results[seat],
@@ -118,7 +199,7 @@ class LeagueState:
     @property
     def next_number(self) -> int:
         """The number of the next game matched."""
-        return max(self.numbers, default=0) + 1
+        return max((game_number(k) for k, _ in self.games), default=0) + 1
 
     def games_of(self, seat: str) -> int:
         return len(self.played.get(seat, ()))
@@ -139,7 +220,8 @@ class LeagueState:
     def standing(self, member: Member) -> Standing:
         row = summarise(member.seat, self.played.get(member.seat, []), TOURNAMENT_POINTS)
         return Standing(member, self.skills[member.seat],
-                        row._replace(bot=member.label), self.broken(member.seat))
+                        row._replace(bot=member.label), self.broken(member.seat),
+                        member.active and self.placing(member.seat))
 
     def leaderboard(self, retired: bool = False) -> list[Standing]:
         """The active versions (and with `retired` every version) best first, by the

@@ -14,6 +14,7 @@ import hashlib
 import os
 import random
 from dataclasses import dataclass, field, replace
+from enum import Enum
 from itertools import combinations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
@@ -508,6 +509,17 @@ class MatchPlan(Plan):
         return [self.opponent if b == OPTIMAL else b for b in self.bots]
 
 
+class Placement(Enum):
+    """How a league's member is placed on the scale of skills."""
+
+    #: by its games against the other anchors alone (a default anchor): bots move it not
+    FITTED = "fitted"
+    #: at the skill given when it was added (`--mu`, or an older league's default)
+    PINNED = "pinned"
+    #: by every game, as the bots are (`--unpinned`)
+    RATED = "rated"
+
+
 class Member(NamedTuple):
     """One version of a league's player: a bot's file (copied into the league's folder when
     it was added, so that a new submission cannot change it), or an anchor the judge plays
@@ -525,6 +537,14 @@ class Member(NamedTuple):
     #: an anchor's pinned skill (mu, sigma), set when it was added: its games move only
     #: the other side's rating, so the scale keeps its meaning (None: rated like a bot)
     pinned: tuple[float, float] | None = None
+    #: an anchor placed by its games against the other anchors (`Placement.FITTED`)
+    fitted: bool = False
+
+    @property
+    def placement(self) -> Placement:
+        if self.anchor and self.fitted:
+            return Placement.FITTED
+        return Placement.RATED if self.pinned is None else Placement.PINNED
 
     @property
     def label(self) -> str:
@@ -581,6 +601,11 @@ class LeaguePlan(Plan):
 
     def _bot_args(self) -> list[str]:
         return []
+
+
+def game_number(key: str) -> int:
+    """The number (from 1) a league gave a game when it matched it: its key's first part."""
+    return int(key.split("|", 1)[0])
 
 
 @dataclass(frozen=True, kw_only=True)

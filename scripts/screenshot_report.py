@@ -87,7 +87,7 @@ def main() -> int:
     p.add_argument("--chromedriver", default="/usr/bin/chromedriver")
     args = p.parse_args()
 
-    from judge.html import render_report
+    from judge.html.report import render_report
     from judge.store import Store
 
     with tempfile.TemporaryDirectory(prefix="judge-shot-") as tmp:

@@ -20,8 +20,8 @@ from starlette.testclient import TestClient  # noqa: E402
 from judge.games import GAMES, load_game  # noqa: E402
 from judge.games.base import Game  # noqa: E402
 from judge.games.drawing import kit_script  # noqa: E402
-from judge.html import render_report  # noqa: E402
 from judge.html.boards import board_meta, drawable  # noqa: E402
+from judge.html.report import render_report  # noqa: E402
 from judge.store import Store  # noqa: E402
 from judge.web.app import create_app  # noqa: E402
 from judge.web.sessions import Served  # noqa: E402

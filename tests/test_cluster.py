@@ -522,8 +522,8 @@ def test_a_league_on_the_cluster_keeps_a_slot_busy_while_a_slow_game_plays(
     (tmp_path / "starts.txt").write_text("1 2 4\n2 3\n1 1 3\n")
     (tmp_path / "slow.py").write_text(SLOW_BOT)
     league("new", "--game", "nim", "--starts", "starts.txt", "--seed", "3")
-    for level in ("level:2", "level:8"):
-        league("add", "--anchor", level)
+    for level, mu in (("level:2", "17"), ("level:8", "23")):
+        league("add", "--anchor", level, "--mu", mu)  # pinned: bots play from the first game
     league("add", "slow", "slow.py")
     league("add", "fast", str(GREEDY))
     league("play", "--games", "30", "--cluster", address)

@@ -312,8 +312,8 @@ def test_a_league_tries_a_compile_that_times_out_once_when_added_and_once_when_p
     (tmp_path / "starts.txt").write_text("1 2 4\n2 3\n1 1 3\n")
     db = ["--db", str(tmp_path / "l.db")]
     assert main(["league", "new", "--game", "nim", "--starts", "starts.txt", *db]) == 0
-    for level in ("level:2", "level:8"):
-        assert main(["league", "add", "--anchor", level, *db]) == 0
+    for level, mu in (("level:2", "17"), ("level:8", "23")):  # pinned: no meetings first
+        assert main(["league", "add", "--anchor", level, "--mu", mu, *db]) == 0
     assert main(["league", "add", "waits", "waits.c", *db]) == 0
     assert compiles.read_text().count("compile") == 1
     monkeypatch.setattr(build, "_FAILED", {})  # (a league is played by another process)

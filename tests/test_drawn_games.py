@@ -146,7 +146,7 @@ def test_a_whole_game_by_clicks_on_the_drawn_board_against_optimal(
 @pytest.fixture(scope="module")
 def reports(tmp_path_factory) -> dict[str, tuple[Path, Path]]:
     """A grading run of each game's weak sample bot, stored and written as a report."""
-    from judge.html import render_report
+    from judge.html.report import render_report
 
     tmp = tmp_path_factory.mktemp("drawn")
     out = {}

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from judge.html import render_report
 from judge.html.pages import game_payload
+from judge.html.report import render_report
 from judge.records import (
     VIEWED_FIELDS,
     Judgement,

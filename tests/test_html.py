@@ -1,4 +1,4 @@
-"""The HTML report (`judge.html.render_report`): self-contained, escaped, whole and lazy on
+"""The HTML report (`judge.html.report.render_report`): self-contained, escaped, whole and lazy on
 big runs, and in a real browser its viewer shows the positions the rules give. (How fast a
 big run renders is a benchmark's: benchmarks/bench_report.py.)"""
 
@@ -20,8 +20,8 @@ from typing import Any
 import pytest
 from conftest import CHROMEDRIVER, CHROMIUM
 
-from judge.html import render_report
 from judge.html.boards import drawable, position_after
+from judge.html.report import render_report
 from judge.kinds.grading import graded_games
 from judge.records import PlayedGame
 from judge.store import Store

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from judge.cli import main
-from judge.html import render_report
+from judge.html.report import render_report
 from judge.kinds import KINDS, MODULES
 from judge.kinds.base import Output
 from judge.plan import PLANS, GradingPlan, LeaguePlan, MatchPlan, Member, Plan, TournamentPlan

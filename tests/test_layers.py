@@ -9,7 +9,7 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "judge"
 
-#: bottom to top; a module belongs to the first layer with a prefix of its name
+#: bottom to top; a module belongs to the layer of the longest prefix of its name
 LAYERS = [
     ("rules", ["judge.games", "judge.verdicts", "judge.exits", "judge.words"]),
     ("solving", ["judge.solvers", "judge.sprt", "judge.ratings", "judge.testsets",
@@ -21,9 +21,9 @@ LAYERS = [
     ("execute", ["judge.playing", "judge.backends", "judge.cluster", "judge.credentials"]),
     ("store", ["judge.store"]),
     ("rows", ["judge.report", "judge.results", "judge.summaries", "judge.league",
-              "judge.exports", "judge.html.pages", "judge.html.boards"]),
+              "judge.exports", "judge.html"]),  # (the package: its pages and boards)
     ("kinds", ["judge.kinds"]),
-    ("report", ["judge.html", "judge.transcripts"]),
+    ("report", ["judge.html.report", "judge.html.similar", "judge.transcripts"]),
     ("interface", ["judge.commands", "judge.web", "judge.cli", "judge.__main__"]),
 ]
 
@@ -40,7 +40,9 @@ def modules() -> dict[str, Path]:
 
 
 def imports(path: Path, known: dict[str, Path]) -> set[str]:
-    """The package's modules that the file imports, anywhere in it."""
+    """The package's modules that the file imports, anywhere in it, with the packages'
+    `__init__` modules that Python runs first: those holding each module imported, and
+    those holding the file's own module (importing judge.html.pages runs judge.html)."""
     found = set()
     for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
@@ -48,7 +50,15 @@ def imports(path: Path, known: dict[str, Path]) -> set[str]:
             found |= {n for n in [node.module, *names] if n in known}
         elif isinstance(node, ast.Import):
             found |= {a.name for a in node.names if a.name in known}
-    return found
+    own = next(name for name, p in known.items() if p == path)
+    return found | {package for name in [*found, own] for package in packages(name, known)
+                    if package != own}
+
+
+def packages(name: str, known: dict[str, Path]) -> list[str]:
+    """The packages holding the module `name` (but the package `judge` itself)."""
+    parts = name.split(".")
+    return [p for p in (".".join(parts[:n]) for n in range(2, len(parts))) if p in known]
 
 
 #: a game package's own solver (judge/games/NAME/solver.py): beside its rules, in the layer
@@ -61,9 +71,10 @@ def layer(name: str) -> int:
         return 0  # the package itself: its version
     if GAME_SOLVER.fullmatch(name):
         return [n for n, _ in LAYERS].index("solving")
-    for number, (_, prefixes) in enumerate(LAYERS):
-        if any(name == p or name.startswith(p + ".") for p in prefixes):
-            return number
+    found = [(len(p), number) for number, (_, prefixes) in enumerate(LAYERS) for p in prefixes
+             if name == p or name.startswith(p + ".")]
+    if found:
+        return max(found)[1]
     raise AssertionError(f"{name} is in no layer: add it to LAYERS and docs/architecture.md")
 
 

@@ -36,8 +36,8 @@ def league(folder: Path, *args: str) -> str:
 def folder(tmp_path: Path) -> Path:
     (tmp_path / "starts.txt").write_text("1 2 4\n2 3\n1 1 3\n")
     league(tmp_path, "new", "--game", "nim", "--starts", "starts.txt", "--seed", "3")
-    league(tmp_path, "add", "--anchor", "level:2")
-    league(tmp_path, "add", "--anchor", "level:8")
+    league(tmp_path, "add", "--anchor", "level:2", "--mu", "17")  # pinned: bots play at once
+    league(tmp_path, "add", "--anchor", "level:8", "--mu", "23")
     (tmp_path / "amy.py").write_text(GREEDY.read_text() + SECRET + "\n")
     league(tmp_path, "add", "amy", "amy.py")
     league(tmp_path, "add", "bob", str(GREEDY))
@@ -67,7 +67,7 @@ def test_the_leaderboard_is_live_and_each_game_links_to_the_viewer(folder, clien
     assert board["games"] == 12 and not board["running"]
     rows = {r["label"]: r for r in board["leaderboard"]}
     assert set(rows) == {"amy v1", "bob v1", "level:2", "level:8"}
-    assert rows["level:8"]["pinned"] and not rows["amy v1"]["pinned"]
+    assert rows["level:8"]["placement"] == "pinned" and rows["amy v1"]["placement"] == "rated"
     league(folder, "play", "--games", "4", "--jobs", "1")  # stored meanwhile: no reload
     assert client.get("/api/league").json()["games"] == 16
     bot = client.get("/api/league/bot", params={"name": "amy"}).json()
@@ -135,3 +135,94 @@ def test_no_answer_of_the_app_shows_a_bot_source(folder, client) -> None:
     for path in paths:
         r = client.get(path)
         assert SECRET not in r.text and "def choose" not in r.text, path
+
+
+@pytest.fixture
+def made_up(tmp_path: Path) -> Path:
+    """A league of two rated levels whose 30 games were stored out of their order (each
+    its number as its start, so that the viewer's game tells which it is)."""
+    import random
+
+    from judge.cli import main
+    from judge.records import PlayedGame
+    from judge.store import Store
+
+    db = str(tmp_path / "l.db")
+    assert main(["league", "new", "--game", "nim", "--db", db]) == 0
+    for level in ("level:3", "level:6"):
+        assert main(["league", "add", "--anchor", level, "--unpinned", "--db", db]) == 0
+    rng = random.Random(5)
+    numbers = list(range(1, 31))
+    rng.shuffle(numbers)
+    with Store(db) as store:
+        for n in numbers:
+            key = f"{n}|level:3|level:6|{n}"
+            store.add_game(1, key, PlayedGame("nim misere=off", str(n), ("level:3", "level:6"),
+                                              key=key, results=rng.choice([("win", "loss"),
+                                                                           ("loss", "win")])))
+    return tmp_path
+
+
+def test_the_page_and_league_show_rate_the_games_alike(made_up: Path, capsys) -> None:
+    from judge.cli import main
+    from judge.web.league import LeagueView
+
+    web = LeagueView(made_up / "l.db").board()["leaderboard"]
+    capsys.readouterr()
+    assert main(["league", "show", "--format", "json", "--db", str(made_up / "l.db")]) == 0
+    shown = json.loads(capsys.readouterr().out)["leaderboard"]
+    assert [(r["label"], r["mu"], r["sigma"]) for r in web] == \
+        [(r["label"], r["mu"], r["sigma"]) for r in shown]
+
+
+def test_each_game_the_page_names_opens_in_the_viewer_as_that_game(made_up: Path) -> None:
+    app = create_app(Served(db=made_up / "l.db"))
+    with TestClient(app, raise_server_exceptions=False, base_url=HERE) as client:
+        board = client.get("/api/league").json()
+        named = [(g["game"], g["link"]) for g in board["recent"]]
+        named += [(step["game"], step["link"]) for step in client.get(
+            "/api/league/bot", params={"name": "level:3"}).json()["versions"][0]["history"]]
+        for number, link in named:
+            assert link == f"/run/1/game/{number}"
+            game = client.get(f"/api/runs/1/games/{number}").json()
+            assert game["number"] == number and game["start"] == str(number)
+
+
+def test_an_anchor_added_later_leaves_the_page_and_league_show_alike(tmp_path: Path,
+                                                                     capsys) -> None:
+    import random
+
+    from judge.cli import main
+    from judge.records import PlayedGame
+    from judge.store import Store
+    from judge.web.league import LeagueView
+
+    db = str(tmp_path / "l.db")
+    rng = random.Random(7)
+
+    def games(pairs: list[tuple[str, str]]) -> None:
+        with Store(db) as store:
+            first = len(store.games(1)) + 1
+            for n, (a, b) in enumerate(pairs, first):
+                key = f"{n}|{a}|{b}|1 2"
+                store.add_game(1, key, PlayedGame("nim misere=off", "1 2", (a, b), key=key,
+                                                  results=rng.choice([("win", "loss"),
+                                                                      ("loss", "win")])))
+
+    assert main(["league", "new", "--game", "nim", "--db", db]) == 0
+    for anchor in ("optimal", "level:5"):
+        assert main(["league", "add", "--anchor", anchor, "--db", db]) == 0
+    assert main(["league", "add", "--anchor", "level:3", "--unpinned", "--db", db]) == 0
+    games([("optimal", "level:5")] * 40 + [("level:3", "level:5")] * 20)
+    view = LeagueView(Path(db))
+    view.board()  # the page has read the league before level:8 came
+    assert main(["league", "add", "--anchor", "level:8", "--db", db]) == 0
+    games([("level:8", "optimal")] * 40 + [("level:8", "level:5")] * 40
+          + [("level:3", "level:8")] * 20)
+    view.refresh()  # (as a poll a second later does)
+    web = view.board()["leaderboard"]
+    capsys.readouterr()
+    assert main(["league", "show", "--format", "json", "--db", db]) == 0
+    shown = json.loads(capsys.readouterr().out)["leaderboard"]
+    assert [(r["label"], r["mu"], r["sigma"]) for r in web] == \
+        [(r["label"], r["mu"], r["sigma"]) for r in shown]

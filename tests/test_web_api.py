@@ -313,6 +313,40 @@ def test_a_stored_game_opens_at_a_move_numbered_as_judge_show_numbers_it(client)
     refused(client.get("/api/runs/9/games/1"), 404, "no run 9")
 
 
+def test_a_stored_game_opens_at_its_end_with_its_players_and_result(client):
+    import json
+    import re
+
+    stored = client.get("/api/runs/1/games/2").json()
+    page = client.get("/run/1/game/2").text
+    config = json.loads(re.search(r'<script[^>]*id="config"[^>]*>(.*?)</script>', page,
+                                  re.S).group(1))
+    assert config["stored"]["move"] == len(stored["moves"])  # its end, not move 0
+    s = create(client, run=1, number=2)
+    assert s["ply"] == len(stored["moves"]) and s["over"]
+    assert s["players"] == stored["players"]  # greedy.py and optimal, not player 1 and 2
+    winner = stored["results"].index("win") + 1
+    assert s["result"] == str(winner)
+    back = create(client, run=1, number=2, move=0)  # stepped back: the same names
+    assert back["players"] == stored["players"] and not back["over"]
+
+
+def test_a_stored_game_a_bot_lost_by_a_failure_ends_there_with_it():
+    from judge.records import Verdict
+    from judge.web.sessions import Recorded
+
+    crash = Verdict("crash", "the bot exited with status 3", 1)
+    sessions = Sessions(Served(limits=FAST))
+    ended = sessions.create("nim", "", "3 4 5", moves=["3 5"], at=1,
+                            recorded=Recorded(("a.py", "b.py"), crash)).state()
+    assert ended["over"] and ended["result"] == "1"  # b.py crashed: a.py wins
+    assert ended["verdict"]["code"] == "crash" and "status 3" in ended["end"]
+    before = sessions.create("nim", "", "3 4 5", moves=["3 5"], at=0,
+                             recorded=Recorded(("a.py", "b.py"), crash)).state()
+    assert not before["over"] and before["result"] is None
+    assert before["players"] == ["a.py", "b.py"]
+
+
 def test_judge_show_gives_the_link_that_opens_a_stored_game_in_the_app(client, db):
     import subprocess
     import sys

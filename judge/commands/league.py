@@ -30,7 +30,7 @@ from judge.commands.runs import backend_for, open_store, output_to
 from judge.games.base import InputError
 from judge.kinds.league import Matchmaker, print_league
 from judge.league import LeagueState
-from judge.plan import OPTIMAL, BotSource, GameSpec, LeaguePlan, Member
+from judge.plan import OPTIMAL, BotSource, GameSpec, LeaguePlan, Member, Placement
 from judge.players.level import PREFIX, is_level, parse_level
 from judge.playing import Setup
 from judge.store import Store, StoredRun, keep_private
@@ -44,8 +44,8 @@ ANCHORS = ("optimal", "tricky")
 GAMES_PER_SLOT = 2
 #: how often a league that plays reads its members again (seconds)
 REREAD_SECONDS = 0.25
-#: the fixed skill of the optimal and tricky anchors (level:N: N - 10 below) and its sigma
-PINNED_MU, PINNED_SIGMA = 25.0, 1.0
+#: the sigma of an anchor pinned with --mu
+PINNED_SIGMA = 1.0
 #: how often a league with fewer than two playable versions looks for new ones (seconds)
 WAIT_SECONDS = 0.5
 
@@ -87,8 +87,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                      help="NAME is one of the judge's own players, a permanent member of "
                      "fixed rating that keeps the ratings' meaning as bots come and go")
     add.add_argument("--mu", type=float, metavar="MU",
-                     help="with --anchor: its fixed skill (default: 15 + N for level:N, 25 "
-                     "for optimal and tricky; sigma 1)")
+                     help="with --anchor: pin its skill at MU (sigma 1; default: placed by "
+                     "its games against the other anchors)")
     add.add_argument("--unpinned", action="store_true",
                      help="with --anchor: rate it like a bot instead (its skill moves)")
     add_db_option(add)
@@ -97,6 +97,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     token = actions.add_parser("token", help="print a new upload token for a bot (the "
                                "page `judge serve` shows at /league takes its new versions)")
     token.add_argument("name", metavar="NAME")
+    token.add_argument("--new", action="store_true",
+                       help="NAME is not in the league yet: its first upload adds it")
     add_db_option(token)
     token.set_defaults(func=issue_token)
 
@@ -192,14 +194,13 @@ def new_league(args: argparse.Namespace) -> int:
 # --- add, remove --------------------------------------------------------------------
 
 
-def anchor_pin(seat: str, mu: float | None, unpinned: bool) -> tuple[float, float] | None:
-    """The fixed skill (mu, sigma) of an anchor added at `seat`; None when `unpinned`."""
-    if unpinned:
-        if mu is not None:
-            raise InputError("--mu pins an anchor: give it without --unpinned")
-        return None
+def anchor_pin(mu: float | None, unpinned: bool) -> tuple[float, float] | None:
+    """The skill (mu, sigma) an anchor is pinned at with --mu; None without (placed by its
+    games, or with `unpinned` rated as a bot is)."""
+    if unpinned and mu is not None:
+        raise InputError("--mu pins an anchor: give it without --unpinned")
     if mu is None:
-        mu = PINNED_MU + (parse_level(seat) - 10 if is_level(seat) else 0)
+        return None
     if not math.isfinite(mu) or not 0 <= mu <= 100:
         raise InputError(f"--mu is a skill from 0 to 100, not {mu}")
     return (mu, PINNED_SIGMA)
@@ -233,21 +234,24 @@ def add_member(args: argparse.Namespace) -> int:
         raise InputError("an anchor is one of the judge's own players: give no FILE")
     seat = anchor_seat(name)
     name = seat if is_level(seat) else name
-    pin = anchor_pin(seat, args.mu, args.unpinned)
+    pin = anchor_pin(args.mu, args.unpinned)
+    member = Member(name, 1, seat, anchor=True, added=time.time(), pinned=pin,
+                    fitted=pin is None and not args.unpinned)
 
     def added(plan: LeaguePlan) -> LeaguePlan:
         if any(m.name == name for m in plan.members):
             raise InputError(f"{name} is in the league already")
         if seat == OPTIMAL and any(m.anchor and m.seat == OPTIMAL for m in plan.members):
             raise InputError("the league has optimal or tricky already (one of the two)")
-        member = Member(name, 1, seat, anchor=True, added=time.time(), pinned=pin)
         opponent = name if seat == OPTIMAL else plan.opponent
         return replace(plan, members=(*plan.members, member), opponent=opponent)
 
     with open_store(args.db, must_exist=True) as store:
         info = league_of(store)
         store.change_plan(info.id, LeaguePlan, added)
-    print(f"league {info.id}: added {name}")
+    how = {Placement.FITTED: "placed by its games against the other anchors",
+           Placement.PINNED: f"pinned at mu {args.mu}", Placement.RATED: "rated as a bot is"}
+    print(f"league {info.id}: added {name} ({how[member.placement]})")
     return 0
 
 
@@ -286,6 +290,7 @@ def add_version(db: str, name: str, file: str,
         check_bots([file])  # compiled once here, before the league sees it
         source = BotSource.read(file)
         made: list[Path] = []
+        retired: list[str] = []  # what this version retires, as the plan it changes says
 
         def added(plan: LeaguePlan) -> LeaguePlan:
             mine = [m for m in plan.members if m.name == name]
@@ -304,6 +309,7 @@ def add_version(db: str, name: str, file: str,
             copy = BotSource(str(target), source.fingerprint)
             copy.check()  # the copy is the file that was compiled
             member = Member(name, version, str(target), added=time.time())
+            retired[:] = [m.label for m in mine if m.active]
             members = tuple(m._replace(active=False) if m.name == name else m
                             for m in plan.members)
             return replace(plan, members=(*members, member),
@@ -316,7 +322,6 @@ def add_version(db: str, name: str, file: str,
             for path in made:  # nothing half-written
                 shutil.rmtree(path, ignore_errors=True)
             raise
-    retired = [m.label for m in plan.members if m.name == name and m.active]
     return changed.members[-1], retired
 
 
@@ -326,14 +331,21 @@ def token_hash(token: str) -> str:
 
 
 def issue_token(args: argparse.Namespace) -> int:
-    """Print a new upload token for the bot `name` (the old one stops working); the league
-    keeps only its hash."""
+    """Print a new upload token for the bot `name` of the league, or with `--new` for one not
+    in it yet (the old token stops working); the league keeps only its hash."""
     import secrets
 
     name = check_name(args.name)
     token = secrets.token_urlsafe(32)
 
     def with_token(plan: LeaguePlan) -> LeaguePlan:
+        member = any(m.name == name for m in plan.members)
+        if not member and not args.new:
+            raise InputError(f"there is no bot {name!r} in the league: add it (judge league "
+                             f"add {name} FILE), or give --new for a token whose first "
+                             f"upload adds it")
+        if member and args.new:
+            raise InputError(f"{name} is in the league already: its token needs no --new")
         return replace(plan, tokens={**plan.tokens, name: token_hash(token)})
 
     with open_store(args.db, must_exist=True) as store:
@@ -383,11 +395,10 @@ def play_league(args: argparse.Namespace) -> int:
         played: Counter[str] = Counter()  # the games played here
         stored_before: int | None = None
         try:
-            records = store.games(info.id)
-            stored_before = len(records)
-            state = LeagueState.of(plan, records)
+            state = LeagueState.of(plan, store, info.id)
+            stored_before = len(state.games)
             print(f"judge: league {info.id}: {info.game}: {len(plan.active)} bots, "
-                  f"{len(records)} games stored, confinement {plan.harness.tier} "
+                  f"{stored_before} games stored, confinement {plan.harness.tier} "
                   f"({store.path})", file=sys.stderr)
             play_games(store, info.id, state, backend, args.games, played)
         except KeyboardInterrupt:

@@ -103,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
     plan, skipped = new_plan(args)
     rows = grade(plan)
     if args.format == "html":
-        from judge.html import render_nim_batch
+        from judge.html.report import render_nim_batch
 
         sys.stdout.write(render_nim_batch(plan, [
             dict(row, note_lines=row["notes"],

@@ -217,7 +217,7 @@ def execute(args: argparse.Namespace, kind: RunKind) -> int:
 
 def render_stored(store: Store, run_id: int, args: argparse.Namespace, report: bool
                   ) -> list[str]:
-    """Stored run `run_id` as `args` ask, by its kind: its HTML report (`judge.html`; with
+    """Stored run `run_id` as `args` ask, by its kind: its HTML report (`judge.html.report`; with
     --output-dir a page per bot), or its kind's text; writes the files of --output-dir
     (their names returned) and, if `report`, prints the run."""
     info = store.run(run_id)
@@ -226,7 +226,7 @@ def render_stored(store: Store, run_id: int, args: argparse.Namespace, report: b
     if args.format != "html" or kind.page is None:
         return kind.text(store, run_id, args.format, args.details, args.output_dir,
                          args.wide, report, output)
-    from judge.html import render_pages, render_report
+    from judge.html.report import render_pages, render_report
     from judge.report import write_files
 
     records = store.games(run_id)

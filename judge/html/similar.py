@@ -36,7 +36,7 @@ def _lines(text: str, pair: Pair, side: int) -> list[dict[str, Any]]:
 
 def render_similar(info: Any, found: Comparison, least: float) -> str:
     """One self-contained page of the pairs in `found` (of the stored run `info`)."""
-    from judge.html import _environment
+    from judge.html.report import _environment
 
     pairs = [{"bots": pair.bots, "similarity": pair.similarity, "shares": pair.shares,
               "regions": pair.regions,

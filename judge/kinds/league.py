@@ -12,8 +12,8 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from judge.games.base import InputError
-from judge.kinds.base import Kind, Output, by_key
-from judge.plan import GameSpec, LeaguePlan
+from judge.kinds.base import Kind, Numbered, Output
+from judge.plan import OPTIMAL, GameSpec, LeaguePlan, Placement, Plan, game_number
 from judge.report import Number, render_rows, to_json, wtl
 from judge.results import failures_text
 from judge.store import Store, StoredRun
@@ -21,25 +21,53 @@ from judge.summaries import listed_games
 
 if TYPE_CHECKING:
     from judge.league import LeagueState, Standing
+    from judge.records import PlayedGame
 
 
 class Matchmaker:
     """The next games of a league, as arenas match them: the playable version with the
     fewest games (stored and in flight) first, against an opponent drawn with a weight
     that falls with the distance of their skills (a Gaussian in mu, as wide as both
-    uncertainties and the model's beta); the two games of a start with seats swapped. A
-    version on its first `fail_fast` games has no more than those in flight, so that a
-    broken one is found, and left, at once."""
+    uncertainties and the model's beta); the two games of a start with seats swapped.
+    Anchors with games to play to place a fitted one play them first, against each other
+    only (the pair with the fewest); two placed anchors never meet (their game would rate
+    nobody). A version on its first `fail_fast` games has no more than those stored and in
+    flight (the last one of a pair alone, if need be), so that a broken one is found, and
+    left, at once."""
 
     def __init__(self, state: LeagueState, seed: int | None) -> None:
         self.state = state
         self.rng = random.Random(f"{seed}|{state.next_number}")
         self.number = state.next_number
         self.flight: Counter[str] = Counter()
+        self.meeting: Counter[frozenset[str]] = Counter()  # anchors' games in flight
 
     def playable(self) -> list[str]:
         state = self.state
         return [m.seat for m in state.plan.active if not state.broken(m.seat)]
+
+    def room(self, seat: str) -> int:
+        """How many games more `seat` may have in flight: those left of its first
+        `fail_fast` (which tell whether it is broken), else any number (2, a pair; an anchor,
+        the judge's own player, always)."""
+        first = self.state.plan.fail_fast - self.state.games_of(seat)
+        if first <= 0 or self.state.plan.member(seat).anchor:
+            return 2
+        return max(0, first - self.flight[seat])
+
+    def due(self, a: str, b: str) -> bool:
+        """Whether anchors `a` and `b` have a game to play, counting those in flight."""
+        return self.state.due(a, b, self.meeting[frozenset((a, b))])
+
+    def rivals(self, a: str, free: list[str]) -> list[str]:
+        """Whom `a` may meet now: an anchor with games to place meets only anchors it has
+        games with, other anchors meet only bots, bots meet anyone but a placing anchor."""
+        state = self.state
+        if not state.fixed(a):
+            return [t for t in free if t != a and not state.placing(t)]
+        if state.placing(a):
+            return [t for t in free if t != a and state.fixed(t) and self.due(a, t)]
+        return [t for t in free if t != a and not state.fixed(t)]
 
     def batch(self, size: int) -> list[GameSpec]:
         """Up to `size` games (pairs: an even number, but for a last odd one)."""
@@ -48,31 +76,33 @@ class Matchmaker:
         game = plan.load_game()
         specs: list[GameSpec] = []
         while len(specs) < size:
-            first = plan.fail_fast
-            free = [s for s in ready if state.games_of(s) >= first or self.flight[s] < first]
-            if len(free) < 2:
-                break
-            count = {s: state.games_of(s) + self.flight[s] for s in free}
-            # two pinned anchors rate nobody: they never meet
-            rival = {s: [t for t in free if t != s and not (state.pinned(s)
-                                                            and state.pinned(t))]
-                     for s in free}
+            free = [s for s in ready if self.room(s)]
+            rival = {s: self.rivals(s, free) for s in free}
             free = [s for s in free if rival[s]]
             if not free:
                 break
-            low = min(count[s] for s in free)
-            a = self.rng.choice(sorted(s for s in free if count[s] == low))
+            placing = [s for s in free if state.placing(s)] or free  # they play first
+            count = {s: state.games_of(s) + self.flight[s] for s in placing}
+            low = min(count.values())
+            a = self.rng.choice(sorted(s for s, n in count.items() if n == low))
             others = rival[a]
-            b = self.rng.choices(others, [self.weight(a, s) for s in others])[0]
+            if state.placing(a):  # the pair with the fewest games between them
+                met = {t: state.met[frozenset((a, t))] + self.meeting[frozenset((a, t))]
+                       for t in others}
+                b = self.rng.choice(sorted(t for t in others if met[t] == min(met.values())))
+                self.meeting[frozenset((a, b))] += min(2, self.room(a), self.room(b))
+            else:
+                b = self.rng.choices(others, [self.weight(a, s) for s in others])[0]
             start = self.rng.choice(plan.start_positions)
             mover = game.mover(game.parse_position(start))
             pair = f"pair {self.number}|{start}"
-            for x, y in ((a, b), (b, a)):
+            # one game of the pair only when either has room for no more of its first
+            for x, y in ((a, b), (b, a))[:min(2, self.room(a), self.room(b))]:
                 seats = (x, y) if mover == 0 else (y, x)
                 specs.append(GameSpec(f"{self.number}|{seats[0]}|{seats[1]}|{start}", seats,
                                       start, pair))
                 self.number += 1
-            self.flight.update((a, a, b, b))
+                self.flight.update((a, b))
         return specs[:size]
 
     def weight(self, a: str, b: str) -> float:
@@ -84,6 +114,9 @@ class Matchmaker:
 
     def ended(self, spec: GameSpec) -> None:
         self.flight.subtract(spec.players)
+        pair = frozenset(spec.players)
+        if self.meeting[pair]:
+            self.meeting[pair] -= 1
 
 
 LEADERBOARD = ["rank", "name", "version", "rating", "skill", "games", "w/t/l", "accuracy",
@@ -106,7 +139,7 @@ def leaderboard_rows(table: list[Standing]) -> list[dict]:
         row, m = s.row, s.member
         failures = failures_text(row.failures, row.judge_errors)
         rows.append({"rank": rank, "name": m.name,
-                     "version": "anchor" if m.anchor else
+                     "version": f"anchor, {s.placement}" if m.anchor else
                      f"v{m.version}" + ("" if m.active else " (retired)"),
                      "rating": Number(f"{s.rating:.1f}"),
                      "skill": skill_text(s.skill.mu, s.skill.sigma), "games": row.games,
@@ -125,17 +158,18 @@ def print_league(store: Store, info: StoredRun, fmt: str, bot: str | None = None
     fmt = "table" if fmt == "text" else fmt
     plan = info.plan
     assert isinstance(plan, LeaguePlan)
-    records = store.games(info.id)
-    state = LeagueState.of(plan, records)
+    state = LeagueState.of(plan, store, info.id)
+    stored = len(state.games)
     by_name = {m.name for m in plan.members}
     for name in ([bot] if bot else []) + list(pair or []):
         if name not in by_name:
             raise InputError(f"there is no bot {name!r} in the league")
-    title = (f"league {info.id}: {info.game}: {len(records)} games, "
+    title = (f"league {info.id}: {info.game}: {stored} games, "
              f"{len(plan.active)} bots (confinement {plan.harness.tier})")
+    note = anchors_note(plan)
     labels = plan.display_names()
     tables: dict[str, tuple[list[dict], list[str]]] = {}
-    data: dict = {"league": info.id, "game": info.game, "games": len(records),
+    data: dict = {"league": info.id, "game": info.game, "games": stored, "anchors": note,
                   "running": store.running(info.id)}
     if bot:
         versions = [m for m in plan.members if m.name == bot]
@@ -155,9 +189,9 @@ def print_league(store: Store, info: StoredRun, fmt: str, bot: str | None = None
         a, b = ([m.seat for m in plan.members if m.name == n] for n in pair)
         found = sorted(((key, rec) for x in a for y in b
                         for key, rec in state.pair_games(x, y)),
-                       key=lambda kr: int(kr[0].split("|", 1)[0]))
+                       key=lambda kr: game_number(kr[0]))
         listed = listed_games(found)
-        rows = [dict(g.to_json(), game=int(g.key.split("|", 1)[0]),
+        rows = [dict(g.to_json(), game=game_number(g.key),
                      players=" vs ".join(labels.get(p, p) for p in g.players),
                      results="-".join(g.results), moves=" ".join(g.moves))
                 for g in listed]
@@ -172,23 +206,43 @@ def print_league(store: Store, info: StoredRun, fmt: str, bot: str | None = None
     if fmt == "json":
         sys.stdout.write(to_json(data))
     elif fmt == "html":
-        sys.stdout.write(html_page(title, tables))
+        sys.stdout.write(html_page(title, tables, note))
     elif fmt == "csv":
         rows, headers = list(tables.values())[-1]
         sys.stdout.write(render_rows(rows, "csv", headers))
     else:
-        sys.stdout.write(title + "\n")
+        sys.stdout.write(title + "\n" + (note + "\n" if note else ""))
         for name, (rows, headers) in tables.items():
             heading = f"{name}:\n" if len(tables) > 1 else ""
             sys.stdout.write(f"\n{heading}" + render_rows(rows, fmt, headers))
 
 
-def html_page(title: str, tables: dict[str, tuple[list[dict], list[str]]]) -> str:
-    """One self-contained page of the tables."""
+def anchors_note(plan: LeaguePlan) -> str:
+    """How the league's anchors are placed, in a line ("" without anchors)."""
+    from judge.league import MEETINGS, TOP_MU
+
+    anchors = [m for m in plan.members if m.anchor]
+    top = any(m.placement is Placement.FITTED and m.seat == OPTIMAL for m in anchors) and \
+        not any(m.placement is Placement.PINNED for m in anchors)
+    how = {Placement.FITTED: f"placed by their games against each other ({MEETINGS} a "
+           f"pair, played first{f'; optimal at {TOP_MU:g}' if top else ''})",
+           Placement.PINNED: "pinned by --mu", Placement.RATED: "rated as bots are"}
+    parts = []
+    for placement, text in how.items():
+        names = [m.name for m in anchors if m.placement is placement]
+        if names:
+            parts.append(f"{', '.join(names)} {text}")
+    return "anchors: " + "; ".join(parts) if parts else ""
+
+
+def html_page(title: str, tables: dict[str, tuple[list[dict], list[str]]],
+              note: str = "") -> str:
+    """One self-contained page of the tables (`note` a line under the title)."""
     parts = [f"<!doctype html>\n<html><head><meta charset='utf-8'><title>"
              f"{html.escape(title)}</title><style>body{{font-family:sans-serif}}"
              f"table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;"
-             f"padding:2px 6px}}</style></head><body><h1>{html.escape(title)}</h1>"]
+             f"padding:2px 6px}}</style></head><body><h1>{html.escape(title)}</h1>"
+             + (f"<p>{html.escape(note)}</p>" if note else "")]
     for name, (rows, headers) in tables.items():
         parts.append(f"<h2>{html.escape(name)}</h2><table><tr>"
                      + "".join(f"<th>{html.escape(h)}</th>" for h in headers) + "</tr>")
@@ -205,4 +259,10 @@ def league_text(store: Store, run_id: int, fmt: str, details: bool, folder: str 
     return []
 
 
-KIND = Kind("league", by_key, league_text)
+def numbered_games(plan: Plan, records: dict[str, PlayedGame]) -> Numbered:
+    """A league's games in the order of their numbers (game N is the N-th but where a game
+    matched was never stored)."""
+    return [(records[key], 0) for key in sorted(records, key=game_number)]
+
+
+KIND = Kind("league", numbered_games, league_text)

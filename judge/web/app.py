@@ -41,6 +41,7 @@ from judge.web.sessions import (
     BOT_MOVES,
     HUMAN,
     MAX_WATCHES,
+    Recorded,
     Served,
     Session,
     Sessions,
@@ -215,11 +216,12 @@ def create_app(served: Served, guard: GuardSettings = LOCAL) -> Starlette:
 
     async def stored_page(request: Request) -> Response:
         run, number = request.path_params["run"], request.path_params["number"]
-        await in_thread(stored_game, run, number)
+        stored = await in_thread(stored_game, run, number)
         check_opponent(served, query(request, "opponent", HUMAN) or HUMAN)
-        move = query(request, "move", "0")
+        move = query(request, "move", "")  # none: at its end, as it was played out
         config = {"stored": {"run": run, "number": number,
-                             "move": int(move) if move.isdigit() and len(move) < 6 else 0},
+                             "move": int(move) if move.isdigit() and len(move) < 6
+                             else len(stored.moves)},
                   "opponent": query(request, "opponent", HUMAN) or HUMAN,
                   "values": query(request, "values", "on") == "on", "seat": 1}
         return page("play.html.j2", config=config, title=f"run {run}, game {number}")
@@ -252,7 +254,7 @@ def create_app(served: Served, guard: GuardSettings = LOCAL) -> Starlette:
         values = bool(data.get("values", False))
         if "run" in data:
             stored = await in_thread(stored_game, data.get("run"), data.get("number"))
-            at = data.get("move", 0)
+            at = data.get("move", len(stored.moves))  # none: at its end
             if not isinstance(at, int) or isinstance(at, bool):
                 raise WebError(400, "move is a whole number")
             if is_bot(opponent):
@@ -261,7 +263,8 @@ def create_app(served: Served, guard: GuardSettings = LOCAL) -> Starlette:
 
             def create() -> Session:
                 return sessions.create(stored.name, stored.rules, stored.start,
-                                       opponent, 1, values, list(stored.moves), at)
+                                       opponent, 1, values, list(stored.moves), at,
+                                       recorded=Recorded(stored.players, stored.verdict))
         else:
             seat = seat_of(data.get("seat", 1))
 

@@ -20,7 +20,7 @@ import threading
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -29,12 +29,9 @@ from starlette.routing import Route
 
 from judge.commands.league import token_hash
 from judge.games.base import InputError
-from judge.league import LeagueState, game_number
-from judge.plan import LeaguePlan
+from judge.league import LeagueState
+from judge.plan import LeaguePlan, game_number
 from judge.web.sessions import Served, WebError
-
-if TYPE_CHECKING:
-    from judge.records import PlayedGame
 
 #: the largest source uploaded, in bytes (UTF-8)
 MAX_SOURCE = 256 * 1024
@@ -76,14 +73,11 @@ class LeagueView:
         self.lock = threading.Lock()
         self.run_id: int | None = None
         self.state: LeagueState | None = None
-        self.last = 0  # the row of the last game added
-        #: the games (key, record) in the order they were stored
-        self.games: list[tuple[str, PlayedGame]] = []
         self.cached: dict[str, Any] = {}
         self.running = False
         self.looked = -math.inf  # when the database was last looked at
         self.cost = 0.0  # how long the last look at the board took (seconds)
-        self.order: list[str] = []  # the games' keys in the viewer's order
+        self.order: list[int] = []  # the games' numbers, in order: the viewer's
 
     def refresh(self) -> LeagueState:
         """The state after every stored game (the cache emptied when it changed)."""
@@ -101,21 +95,20 @@ class LeagueView:
                 self.run_id = found[0]
             plan = store.run(self.run_id).plan
             assert isinstance(plan, LeaguePlan)
-            new = store.games_since(self.run_id, self.last)
             running = store.running(self.run_id)
+            if self.state is None:
+                self.state = LeagueState(plan)
+            changed = plan != self.state.plan or running != self.running
+            self.state.plan = plan
+            before = len(self.state.games)
+            changed = self.state.catch_up(store, self.run_id) > 0 or changed
         finally:
             store.db.close()
-        if self.state is None:
-            self.state = LeagueState(plan)
-        if new or plan != self.state.plan or running != self.running:
+        if changed:
             self.cached.clear()
-            self.state.plan = plan
             self.running = running
-        for row, key, rec in new:
-            self.state.add(key, rec)
-            self.games.append((key, rec))
-            bisect.insort(self.order, key)
-            self.last = row
+        for key, _ in self.state.games[before:]:
+            bisect.insort(self.order, game_number(key))
         return self.state
 
     def cache(self, what: str, make: Callable[[LeagueState], Any]) -> Any:
@@ -133,22 +126,23 @@ class LeagueView:
             self.cost = self.looked - began if what == "board" else self.cost
             return self.cached[what]
 
-    def link(self, key: str) -> str:
-        """The viewer's address of the game `key`: the viewer numbers a league's games as
-        `judge show RUN --details` does, by their keys (`numbered_games`)."""
-        return f"/run/{self.run_id}/game/{bisect.bisect_left(self.order, key) + 1}"
+    def link(self, number: int) -> str:
+        """The viewer's address of the league's game `number`: the viewer numbers a league's
+        games in the order of their numbers (`numbered_games`), so the two agree but where a
+        game matched was never stored (one in flight at a stop)."""
+        return f"/run/{self.run_id}/game/{bisect.bisect_left(self.order, number) + 1}"
 
     def board(self) -> dict[str, Any]:
         def make(state: LeagueState) -> dict[str, Any]:
             labels = state.plan.display_names()
             recent = [{"game": game_number(key), "start": rec.start,
                        "players": [labels.get(p, p) for p in rec.players],
-                       "results": list(rec.results), "link": self.link(key)}
-                      for key, rec in self.games[-RECENT:][::-1]]
+                       "results": list(rec.results), "link": self.link(game_number(key))}
+                      for key, rec in state.games[-RECENT:][::-1]]
             return {"league": self.run_id, "game": state.plan.game,
-                    "games": len(self.games), "running": self.running,
-                    "leaderboard": [dict(s.to_json(), rank=n, pinned=state.pinned(
-                        s.member.seat)) for n, s in enumerate(state.leaderboard(), 1)],
+                    "games": len(state.games), "running": self.running,
+                    "leaderboard": [dict(s.to_json(), rank=n)
+                                    for n, s in enumerate(state.leaderboard(), 1)],
                     "recent": recent}
         return self.cache("board", make)
 
@@ -158,12 +152,11 @@ class LeagueView:
             if not versions:
                 raise WebError(404, f"there is no bot {name!r} in the league")
             labels = state.plan.display_names()
-            keys = {game_number(k): k for k in self.order}
             return {"name": name, "versions": [
                 {"label": m.label, "active": m.active, "anchor": m.anchor,
                  "history": [dict(step.to_json(),
                                   opponent=labels.get(step.opponent, step.opponent),
-                                  link=self.link(keys[step.game]))
+                                  link=self.link(step.game))
                              for step in state.history.get(m.seat, [])]}
                 for m in versions]}
         try:

@@ -20,7 +20,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from judge.analysis import MoveReview, result_sign, review
 from judge.games import GAMES, load_game
@@ -365,6 +365,14 @@ def judgement(game: Game, before: Any, move_text: str, ply: int) -> dict[str, An
 
 # --- one game at one screen ---------------------------------------------------------------
 
+class Recorded(NamedTuple):
+    """A stored game as its viewer opens it: who played each seat, and the failure that
+    ended it (a verdict charged to no seat when none did)."""
+
+    players: tuple[str, ...]
+    verdict: Verdict
+
+
 class Session:
     """One game in the browser: people and computer players by seat, the moves, undo/redo."""
 
@@ -380,6 +388,9 @@ class Session:
         self.undone: list[tuple[Any, Any]] = []  # taken back, the next to redo last
         #: how a bot's failure ended the game (None: no bot failed), and its stderr's end
         self.verdict: Verdict | None = None
+        #: the stored game it replays (`replay`), and its moves
+        self.recorded: Recorded | None = None
+        self.line: list[Any] = []
         self.stderr = ""
         self.touched = time.monotonic()
         self.lock = threading.RLock()
@@ -443,7 +454,16 @@ class Session:
 
     def over(self, pos: Any) -> bool:
         """Whether the game has ended: finished, a failed bot, or the move limit."""
-        return self.game.is_over(pos) or self.verdict is not None or self.stopped()
+        return self.game.is_over(pos) or self.failure() is not None or self.stopped()
+
+    def failure(self) -> Verdict | None:
+        """The bot failure that ended the game: its own, or at the end of a stored game's
+        moves the one that ended it there."""
+        recorded = self.recorded
+        if self.verdict is None and recorded is not None and recorded.verdict.seat is not None \
+                and [m for _, m in self.history] == self.line:
+            return recorded.verdict
+        return self.verdict
 
     def state(self) -> dict[str, Any]:
         """Everything the page draws, as JSON-ready data."""
@@ -507,14 +527,17 @@ class Session:
     def seat_name(self, seat: int) -> str:
         """Who plays `seat`: you (a person) or the computer player's name."""
         player = self.players[seat]
+        if player is None and self.recorded is not None:  # a stored game: who played it
+            return self.recorded.players[seat]
         if player is None:
             return "you" if self.opponent != HUMAN else f"player {seat + 1}"
         return player.name
 
     def result(self, pos: Any) -> str | None:
         """``1``, ``2`` or ``tie`` once the game is over (a failed bot loses)."""
-        if self.verdict is not None:
-            return str(2 - self.verdict.seat) if self.verdict.seat is not None else "tie"
+        failed = self.failure()
+        if failed is not None:
+            return str(2 - failed.seat) if failed.seat is not None else "tie"
         return result_of(self.game, pos, self.stopped())
 
     def history_json(self) -> list[dict[str, Any]]:
@@ -623,9 +646,10 @@ class Session:
     def verdict_json(self) -> dict[str, Any] | None:
         """The verdict as a played game's record writes it, with the failed bot's stderr
         tail; None while no bot failed."""
-        if self.verdict is None:
+        failed = self.failure()
+        if failed is None:
             return None
-        return dict(self.verdict.to_dict(), stderr=self.stderr)
+        return dict(failed.to_dict(), stderr=self.stderr)
 
     def can_take_back(self) -> bool:
         """Undo, redo and going back need players that can forget: no bot process."""
@@ -685,8 +709,9 @@ class Session:
                                                                 lead_of(self.game, pos)),
                 "remoteness": ev.remoteness}
 
-    def replay(self, moves: list[str], at: int) -> None:
-        """Load a stored game's moves, standing after the first `at` of them."""
+    def replay(self, moves: list[str], at: int, recorded: Recorded | None = None) -> None:
+        """Load a stored game's moves, standing after the first `at` of them (its players'
+        names and its end as `recorded`)."""
         pos = self.start
         for line in moves:
             try:
@@ -697,6 +722,7 @@ class Session:
                 break
             self.history.append((pos, move))
             pos = self.game.play(pos, move)
+        self.recorded, self.line = recorded, [m for _, m in self.history]
         self.goto(min(max(at, 0), len(self.history)))
 
     def close(self) -> None:
@@ -744,9 +770,11 @@ class Sessions:
 
     def create(self, name: Any, rules: Any = "", position: Any = "", opponent: Any = HUMAN,
                seat: Any = 1, values: Any = False, moves: list[str] | None = None,
-               at: int = 0, played: Any = None, players: list[str] | None = None) -> Session:
-        """A new game (a stored game's `moves`, standing at move `at`, when given; or the
-        moves `played` from the position, as a game's link gives them)."""
+               at: int = 0, played: Any = None, players: list[str] | None = None,
+               recorded: Recorded | None = None) -> Session:
+        """A new game (a stored game's `moves`, standing at move `at`, when given, `recorded`
+        its players and end; or the moves `played` from the position, as a game's link gives
+        them)."""
         self.reap()
         game, pos = load(name, rules, position)
         if moves is None and game.is_over(pos):
@@ -766,7 +794,7 @@ class Sessions:
         session = Session(self.served, game, pos, opponent, seat, bool(values), played,
                           players)
         if moves is not None:
-            session.replay(moves, at)
+            session.replay(moves, at, recorded)
         session.touched = self.clock()
         with self._lock:
             self._games[session.id] = session

@@ -41,8 +41,8 @@
     data.leaderboard.forEach((s) => {
       const name = el("a", s.label, { href: "#bot", "data-name": s.name });
       name.addEventListener("click", (ev) => { ev.preventDefault(); showBot(s.name); });
-      const notes = s.broken ? "broken: " + s.broken : s.pinned ? "anchor (fixed)" :
-        s.anchor ? "anchor" : "";
+      const notes = s.broken ? "broken: " + s.broken :
+        s.anchor ? "anchor (" + s.placement + ")" : "";
       body.appendChild(row([s.rank, name, s.rating.toFixed(1),
         s.mu.toFixed(1) + " ± " + s.sigma.toFixed(1), s.games,
         s.wins + "/" + s.ties + "/" + s.losses,

@@ -1,0 +1,66 @@
+"""Who is in a league: bots added at once each told what they retired, and upload tokens
+only for its members (without playing a game)."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+
+from judge.cli import main
+from judge.commands import league as commands
+
+ROOT = Path(__file__).resolve().parent.parent
+GREEDY = ROOT / "bots/nim/greedy.py"
+
+
+@pytest.fixture
+def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """A Nim league with carol v1 in it."""
+    monkeypatch.setenv("JUDGE_CACHE_DIR", str(tmp_path / "cache"))
+    path = str(tmp_path / "l.db")
+    assert main(["league", "new", "--game", "nim", "--db", path]) == 0
+    assert main(["league", "add", "carol", str(GREEDY), "--db", path]) == 0
+    return path
+
+
+def test_versions_added_at_once_each_retire_the_one_before_them(db: str, tmp_path: Path,
+                                                                monkeypatch) -> None:
+    files = []
+    for n in range(2, 6):
+        files.append(tmp_path / f"carol{n}.py")
+        files[-1].write_text(GREEDY.read_text() + f"# version {n}\n")
+    # all four have read the league (carol v1 active) before any is added
+    ready = threading.Barrier(len(files))
+    checked = commands.check_bots
+    monkeypatch.setattr(commands, "check_bots", lambda paths: (ready.wait(), checked(paths)))
+    answers: list[list[str]] = []
+
+    def add(file: Path) -> None:
+        answers.append(commands.add_version(db, "carol", str(file))[1])
+
+    threads = [threading.Thread(target=add, args=(f,)) for f in files]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(answers) == [["carol v1"], ["carol v2"], ["carol v3"], ["carol v4"]]
+
+
+def test_a_token_is_only_for_a_bot_of_the_league_unless_asked_for_a_new_one(
+        db: str, capsys) -> None:
+    from judge.store import Store
+
+    def tokens() -> dict[str, str]:
+        with Store(db, read_only=True) as store:
+            return dict(store.run(1).plan.tokens)  # type: ignore[attr-defined]
+
+    assert main(["league", "token", "ghost", "--db", db]) == 2
+    err = capsys.readouterr().err
+    assert "no bot 'ghost' in the league" in err and "--new" in err and "Traceback" not in err
+    assert tokens() == {}  # nothing made
+    assert main(["league", "token", "carol", "--db", db]) == 0
+    assert main(["league", "token", "ghost", "--new", "--db", db]) == 0  # its first upload
+    assert set(tokens()) == {"carol", "ghost"}
+    assert main(["league", "token", "carol", "--new", "--db", db]) == 2  # in it already
