@@ -70,9 +70,13 @@ FAIR_LIMITS = replace(LIMITS, move_seconds=2.0, first_move_seconds=5.0, cpu_seco
 
 
 def thinker_against(mode: str, thinker: Path, opponent: Path) -> GameRecord:
+    """Their game, played as the judge plays a game on one core: a slot's CPU quota is one
+    CPU a period (`CPU_PERIOD_US`), which on two CPUs a bot may spend at twice the rate for
+    a moment, so only on one does its CPU in a move bound the move's wall time."""
     players = [BotPlayer(thinker, FAIR_LIMITS, mode), BotPlayer(opponent, FAIR_LIMITS, mode)]
     try:
-        return play_game(GAME, players, GAME.start(), FAIR_LIMITS)
+        with sandbox_context().one_core(0):
+            return play_game(GAME, players, GAME.start(), FAIR_LIMITS)
     finally:
         sandbox_context().close()
 

@@ -43,14 +43,16 @@ def test_an_uncaught_exception_ends_with_its_own_line(tmp_path: Path) -> None:
     assert 'bot.py", line' in done.stderr
 
 
-#: a Nim bot that takes one counter from the largest heap, and imports `math`
+#: a Nim bot that takes one counter from the largest heap, and imports `fractions` (written in
+#: Python in every build: a module built into the interpreter, as `math` is in some, would
+#: come before the bot's folder)
 NIM_BOT = """
-import math
+import fractions
 import sys
 heaps = list(map(int, sys.stdin.readline().split()))
 while True:
     i = max(range(len(heaps)), key=lambda j: heaps[j])
-    print(i + 1, math.floor(1.5), flush=True)
+    print(i + 1, fractions.Fraction(3, 2).numerator - 2, flush=True)
     heaps[i] -= 1
     line = sys.stdin.readline()
     if not line:
@@ -68,14 +70,14 @@ def play_nim(bot: Path) -> subprocess.CompletedProcess:
 
 
 def test_a_bot_named_like_a_standard_module_is_noted_before_it_plays(tmp_path: Path) -> None:
-    bot = tmp_path / "math.py"  # `import math` in it imports the bot itself
+    bot = tmp_path / "fractions.py"  # `import fractions` in it imports the bot itself
     bot.write_text(NIM_BOT)
     out = play_nim(bot)
-    note = (f"judge: note: bot {bot} is named like Python's standard module 'math': Python "
-            "puts a bot's folder first on its module path, so `import math` there (the "
-            "bot's or a library's) finds the bot itself; rename it (math_bot.py)")
+    note = (f"judge: note: bot {bot} is named like Python's standard module 'fractions': "
+            "Python puts a bot's folder first on its module path, so `import fractions` there"
+            " (the bot's or a library's) finds the bot itself; rename it (fractions_bot.py)")
     assert note in out.stderr.splitlines(), out.stderr
-    assert "crash" in out.stdout  # as said: the bot's `math` is itself, without floor
+    assert "crash" in out.stdout  # as said: the bot's `fractions` is itself, without Fraction
 
 
 def test_a_bot_of_another_name_or_that_takes_its_folder_off_the_path_is_not_noted(
@@ -86,3 +88,11 @@ def test_a_bot_of_another_name_or_that_takes_its_folder_off_the_path_is_not_note
     assert "judge: note: bot" not in out.stderr and "crash" not in out.stdout, out.stderr
     sample = Path(__file__).resolve().parent.parent / "bots" / "nim" / "random.py"
     assert "judge: note: bot" not in play_nim(sample).stderr  # the sample bots do that
+
+
+def test_a_bot_named_like_a_module_built_into_the_interpreter_is_not_noted(
+        tmp_path: Path) -> None:
+    bot = tmp_path / "sys.py"  # built into every interpreter: `import sys` finds the real one
+    bot.write_text(NIM_BOT)
+    out = play_nim(bot)
+    assert "judge: note: bot" not in out.stderr and "crash" not in out.stdout, out.stderr

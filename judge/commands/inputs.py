@@ -354,9 +354,11 @@ def shadowing_note(path: Path) -> str | None:
     (``random.py``): Python puts a script's folder first on its module path, so importing
     that module, in the bot or in a library it uses, imports the bot itself. None for any
     other bot, and for one that takes its folder off the path itself (its source names
-    ``sys.path``, as the sample bots called ``random.py`` do)."""
+    ``sys.path``, as the sample bots called ``random.py`` do), or named like a module built
+    into the interpreter (``math`` in Debian's Python), which comes before any path."""
     module = path.stem
-    if path.suffix != ".py" or module not in sys.stdlib_module_names:
+    if (path.suffix != ".py" or module not in sys.stdlib_module_names
+            or module in sys.builtin_module_names):
         return None
     try:
         if "sys.path" in path.read_text(errors="replace"):

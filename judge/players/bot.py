@@ -168,10 +168,10 @@ class BotPlayer(Player):
             proc.look_at_memory()
         if time.monotonic() - self._watched > WATCH_SECONDS:
             self._watch(proc, waiting=False)
+        if self.takes_turns:  # (stopped, then read: all it spent in the move counts in it)
+            proc.pause(True)
         cpu = proc.cpu_seconds()
         self.last_cpu, self._cpu = cpu - self._cpu, cpu
-        if self.takes_turns:
-            proc.pause(True)
         return self.game.parse_move(line.decode("utf-8", errors="replace"), pos)
 
     def end(self, final: Any, last: Played | None) -> None:
