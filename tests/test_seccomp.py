@@ -351,9 +351,21 @@ static void bound(void) {
     report("bind", bind(pair[0], (struct sockaddr *)&name, sizeof name));
 }
 
+/* a pidfd of the socket's peer (SO_PEERPIDFD), or of each sender with its messages
+   (SO_PASSPIDFD): its inode number is the machine's count of processes made so far, which
+   another bot moves by forking */
+static void peer_pidfds(void) {
+    int pair[2], fd = -1, on = 1;
+    socklen_t size = sizeof fd;
+    socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair);
+    report("SO_PEERPIDFD", getsockopt(pair[0], SOL_SOCKET, 77, &fd, &size));
+    report("SO_PASSPIDFD", setsockopt(pair[0], SOL_SOCKET, 76, &on, sizeof on));
+}
+
 static void attacks(void) {
     narrowed();
     bound();
+    peer_pidfds();
     report("neighbour tables", neighbour_tables());
     attributes();
     int fd = open("/etc/ld.so.cache", O_RDONLY | O_CLOEXEC);
@@ -409,6 +421,8 @@ def test_calls_that_carried_state_between_bots_are_refused_and_sysinfo_faults_as
                  "listxattr", "llistxattr", "flistxattr", "removexattr", "lremovexattr",
                  "fremovexattr", "setxattrat", "getxattrat", "listxattrat", "removexattrat"):
         assert f"NOT {call} (95)\n" in text, (call, text)
+    # a pidfd, whose inode number counts the processes the machine has made (ENOPROTOOPT)
+    assert "NOT SO_PEERPIDFD (92)" in text and "NOT SO_PASSPIDFD (92)" in text, text
     # the writer of a page-cache channel
     assert f"NOT readahead ({ENOSYS})" in text, text
     # the helper's sysinfo answer faults where the kernel's would, and writes nothing
