@@ -301,8 +301,13 @@ static void argument_rules(struct program *p) {
     RULE(p, __NR_getsockopt, LOAD(args[1]), JEQ(SOL_SOCKET, 0, 4), LOAD(args[2]),
          JEQ(SO_COOKIE_, 3, 0), JEQ(SO_NETNS_COOKIE_, 2, 0), JEQ(SO_PEERPIDFD_, 1, 0), ALLOW,
          ERRNO(ENOPROTOOPT));
-    RULE(p, __NR_setsockopt, LOAD(args[1]), JEQ(SOL_SOCKET, 0, 2), LOAD(args[2]),
-         JEQ(SO_PASSPIDFD_, 1, 0), ALLOW, ERRNO(ENOPROTOOPT));
+    /* nor buffers larger than the kernel's default (taken and ignored): a local socket's
+       buffers are the kernel's memory, which the judge's own sums do not count, and a
+       send buffer raised to the largest the kernel allows held 8 MiB */
+    RULE(p, __NR_setsockopt, LOAD(args[1]), JEQ(SOL_SOCKET, 0, 7), LOAD(args[2]),
+         JEQ(SO_PASSPIDFD_, 6, 0), JEQ(SO_SNDBUF, 3, 0), JEQ(SO_RCVBUF, 2, 0),
+         JEQ(SO_SNDBUFFORCE, 1, 0), JEQ(SO_RCVBUFFORCE, 0, 1), ERRNO(0), ALLOW,
+         ERRNO(ENOPROTOOPT));
     /* a thread or a process, in the bot's namespaces (clone3's flags are in memory, where
        a filter cannot look: it is not listed, and C libraries fall back to clone) */
     RULE(p, __NR_clone, LOAD(args[0]), JSET(NEW_NAMESPACES | CLONE_PIDFD_, 0, 1),
