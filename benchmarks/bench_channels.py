@@ -1,4 +1,4 @@
-"""Bandwidth of three residual channels between bots, measured on the machine it runs on.
+"""Bandwidth of five residual channels between bots, measured on the machine it runs on.
 
 1. `sysinfo`, between two bots playing at once on two cores (a `--jobs 2` run). For each
    symbol a sender holds a number of extra threads (`procs`: 2 levels, 0 or 8 threads, or
@@ -33,6 +33,13 @@
    symbol and counts its passes, fewer when the sender streams. No call and no file is
    involved: only the shared cache and memory bandwidth, which no sandbox on one machine
    separates (the organiser's remedies: `--jobs 1`, or one bot per machine).
+5. The kernel's cache of names (dentries), from one game to the next. A lookup of a name
+   that does not exist leaves a negative dentry, which makes the next lookup of it some
+   four times faster, whoever made it: every bot sees the same system folders. A sender
+   bot looks up those of a message's names (in `/usr/lib`) whose bit is 1; the next
+   game's bot times a lookup of each, learns where fast ends from a known preamble and
+   reads the bits. The games are played by the judge (Nim, one move each) in each mode,
+   as the inode channel's are.
 
 Each figure is bits per symbol (log2 of the levels), symbols per second, the symbol error
 rate, the raw rate, and a capacity estimate: Fano's lower bound on the mutual information,
@@ -40,7 +47,7 @@ log2 M - H(e) - e log2(M - 1) bits per symbol, for uniform symbols and error rat
 Whatever else runs on the machine is noise: the figures are this machine's, at that time.
 
 Run: ``python benchmarks/bench_channels.py [--periods 0.25,0.5,1,2,5,20] [--pairs 100]
-[--only sysinfo|inodes|futex|contention]``, as root or as an ordinary user (under 3
+[--only sysinfo|inodes|futex|contention|dentries]``, as root or as an ordinary user (under 3
 minutes); needs `cc`.
 """
 
@@ -64,6 +71,7 @@ from judge.referee import play_game
 from judge.sandbox import Limits, bwrap_path
 from judge.sandbox.context import sandbox_context
 from judge.sandbox.exec_helper import helper_path
+from judge.sandbox.tiers import runsc_missing
 
 #: sender and receiver of the sysinfo channel (argv: send|recv procs|sharedram START_NS
 #: PERIOD_NS CORE UNIT SYMBOLS; a symbol is a digit, the level: threads or MiB = level x UNIT)
@@ -252,6 +260,75 @@ int main(int argc, char **argv) {
         printf("%ld\n", passes);
     }
     return sum == 42;
+}
+"""
+
+#: the dentry channel's bot, in C (see its comment)
+DENTRY_C = r"""
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <time.h>
+
+/* BOT_SEED = 2 k (the sender) or 2 k + 1 (the receiver) of message k: BITS names in the
+   system's library folder, each looked up by the sender if its bit is 1 (the first
+   PREAMBLE alternate 1, 0, ... for the receiver to learn from), then looked up by the
+   receiver and timed; each says its bits on stderr in hexadecimal */
+enum { BITS = 4096, PREAMBLE = 64 };
+
+static long long ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+static int cmp(const void *a, const void *b) {
+    long long x = *(const long long *)a, y = *(const long long *)b;
+    return (x > y) - (x < y);
+}
+
+int main(void) {
+    const char *seed = getenv("BOT_SEED");
+    long k = seed ? atol(seed) : 0;
+    int receiver = k & 1;
+    static char bit[BITS];
+    static long long took[BITS];
+    unsigned long long x = 88172645463325252ULL ^ (unsigned long long)(k >> 1);
+    for (int i = 0; i < BITS; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        bit[i] = i < PREAMBLE ? !(i & 1) : (char)(x & 1);
+    }
+    char name[96];
+    struct stat st;
+    stat("/usr/lib", &st);
+    for (int i = 0; i < BITS; i++) {
+        snprintf(name, sizeof name, "/usr/lib/.judge-bench-%ld-%d", k >> 1, i);
+        if (receiver) {
+            long long t = ns();
+            stat(name, &st);
+            took[i] = ns() - t;
+        } else if (bit[i]) {
+            stat(name, &st);
+        }
+    }
+    if (receiver) { /* the threshold: between the preamble's medians of 1s and 0s */
+        long long ones[PREAMBLE / 2], zeros[PREAMBLE / 2];
+        for (int i = 0; i < PREAMBLE; i++) (i & 1 ? zeros : ones)[i / 2] = took[i];
+        qsort(ones, PREAMBLE / 2, sizeof ones[0], cmp);
+        qsort(zeros, PREAMBLE / 2, sizeof zeros[0], cmp);
+        long long threshold = (ones[PREAMBLE / 4] + zeros[PREAMBLE / 4]) / 2;
+        for (int i = 0; i < BITS; i++) bit[i] = took[i] < threshold;
+    }
+    for (int i = 0; i < BITS; i += 4)
+        fprintf(stderr, "%x", bit[i] | bit[i + 1] << 1 | bit[i + 2] << 2 | bit[i + 3] << 3);
+    fprintf(stderr, "\n");
+    char line[64];
+    if (!fgets(line, sizeof line, stdin)) return 0;
+    printf("1 1\n");
+    fflush(stdout);
+    fgets(line, sizeof line, stdin);
+    return 0;
 }
 """
 
@@ -513,6 +590,46 @@ def bench_inodes(pairs: int, calibration: int) -> None:
             print(f"{line}   {residuals[len(residuals) // 2]} / {residuals[-1]}")
 
 
+def bench_dentries(messages: int) -> None:
+    """Channel 5: in each sandbox mode, the bits of a message of 4096 carried from one game
+    to the next, and how long the receiver took to read them."""
+    modes = ["none", "bwrap"] if bwrap_path() else ["none"]
+    modes += [] if runsc_missing() else ["gvisor"]
+    print(f"\n5. negative dentries of names in /usr/lib between consecutive games "
+          f"({messages} messages of 4096 bits, 64 of them a known preamble)")
+    print(f"  {'mode':6} {'errors':>7} {'worst':>7} {'bits/game':>9} {'ms/game':>7}")
+    game, limits, rng = Nim(), Limits(), random.Random()  # names never looked up before
+    with tempfile.TemporaryDirectory() as tmp:
+        os.chmod(tmp, 0o755)
+        bot = Path(tmp, "dentry.c")
+        bot.write_text(DENTRY_C)
+        bot.chmod(0o644)
+
+        def played(seed: int, mode: str) -> tuple[int, float]:
+            player = BotPlayer(bot, limits, mode, seed=seed)
+            began = time.perf_counter()
+            record = play_game(game, [player, OptimalPlayer()], game.parse_position("1"),
+                               limits)
+            if record.verdict.code != "ok":
+                raise RuntimeError(f"a game ended {record.verdict}")
+            return int((record.stderr[0] or "").split()[0][::-1], 16), time.perf_counter() - began
+
+        for mode in modes:
+            rates, seconds = [], []
+            try:
+                for _ in range(messages):
+                    message = rng.randrange(1 << 40)
+                    sent, _ = played(2 * message, mode)
+                    got, took = played(2 * message + 1, mode)
+                    rates.append(bin(sent ^ got).count("1") / 4096)
+                    seconds.append(took)
+            finally:
+                sandbox_context().close()
+            errors = statistics.mean(rates)
+            print(f"  {mode:6} {errors:7.2%} {max(rates):7.2%} {fano(2, errors) * 4032:9.0f} "
+                  f"{statistics.median(seconds) * 1000:7.0f}")
+
+
 def main() -> None:
     """Print the figures."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -531,8 +648,10 @@ def main() -> None:
     ap.add_argument("--contention-mib", type=int, default=128,
                     help="MiB the contention channel's sender streams through, a quarter of "
                          "it the receiver's (default 128: the last-level cache is often 32)")
-    ap.add_argument("--only", choices=("all", "sysinfo", "inodes", "futex", "contention"),
-                    default="all")
+    ap.add_argument("--messages", type=int, default=10,
+                    help="messages of the dentry channel per sandbox mode (default 10)")
+    ap.add_argument("--only", choices=("all", "sysinfo", "inodes", "futex", "contention",
+                                       "dentries"), default="all")
     args = ap.parse_args()
     load = os.getloadavg()[0]
     print(f"{os.cpu_count()} cores, Linux {os.uname().release}, load average {load:.2f}, "
@@ -547,6 +666,8 @@ def main() -> None:
     if args.only in ("all", "contention"):
         bench_contention([float(p) / 1000 for p in args.contention_periods.split(",")],
                          args.seconds, args.contention_mib)
+    if args.only in ("all", "dentries"):
+        bench_dentries(args.messages)
 
 
 if __name__ == "__main__":
