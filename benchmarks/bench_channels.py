@@ -1,4 +1,4 @@
-"""Bandwidth of five residual channels between bots, measured on the machine it runs on.
+"""Bandwidth of six residual channels between bots, measured on the machine it runs on.
 
 1. `sysinfo`, between two bots playing at once on two cores (a `--jobs 2` run). For each
    symbol a sender holds a number of extra threads (`procs`: 2 levels, 0 or 8 threads, or
@@ -40,6 +40,12 @@
    game's bot times a lookup of each, learns where fast ends from a known preamble and
    reads the bits. The games are played by the judge (Nim, one move each) in each mode,
    as the inode channel's are.
+6. Descriptors in flight, between two bots at once. The kernel counts the descriptors sent
+   over local sockets and not yet received per uid, and refuses a send (`ETOOMANYREFS`)
+   while they are more than the sender's descriptor limit: through a 1 the sender keeps
+   128 in flight, the receiver (64 descriptors at most, as a bot) sends one halfway into
+   each symbol. Run as the futex channel's programs are, both with one uid (an ordinary
+   user's tiers) and, as root, each with its own (root's slots).
 
 Each figure is bits per symbol (log2 of the levels), symbols per second, the symbol error
 rate, the raw rate, and a capacity estimate: Fano's lower bound on the mutual information,
@@ -47,8 +53,8 @@ log2 M - H(e) - e log2(M - 1) bits per symbol, for uniform symbols and error rat
 Whatever else runs on the machine is noise: the figures are this machine's, at that time.
 
 Run: ``python benchmarks/bench_channels.py [--periods 0.25,0.5,1,2,5,20] [--pairs 100]
-[--only sysinfo|inodes|futex|contention|dentries]``, as root or as an ordinary user (under 3
-minutes); needs `cc`.
+[--only sysinfo|inodes|futex|contention|dentries|inflight]``, as root or as an ordinary
+user (under 4 minutes); needs `cc`.
 """
 
 from __future__ import annotations
@@ -73,6 +79,28 @@ from judge.sandbox.context import sandbox_context
 from judge.sandbox.exec_helper import helper_path
 from judge.sandbox.tiers import runsc_missing
 
+#: the wall clock, a sleep until a time of it (ns) and pinning to a core, of the
+#: channels' programs
+CLOCK_C = r"""
+static long long now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    return t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+static void until(long long ns) {
+    struct timespec t = {ns / 1000000000, ns % 1000000000};
+    while (clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &t, NULL)) {}
+}
+
+static void pin(const char *core) {
+    cpu_set_t cpus;
+    CPU_ZERO(&cpus);
+    CPU_SET(atoi(core), &cpus);
+    sched_setaffinity(0, sizeof cpus, &cpus);
+}
+"""
+
 #: sender and receiver of the sysinfo channel (argv: send|recv procs|sharedram START_NS
 #: PERIOD_NS CORE UNIT SYMBOLS; a symbol is a digit, the level: threads or MiB = level x UNIT)
 CHANNEL_C = r"""
@@ -96,22 +124,14 @@ static void *idle(void *flag) {
         syscall(SYS_futex, flag, FUTEX_WAIT_PRIVATE, 0, NULL, NULL, 0);
     return NULL;
 }
-
-static void until(long long ns) {
-    struct timespec t = {ns / 1000000000, ns % 1000000000};
-    while (clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &t, NULL)) {}
-}
-
+""" + CLOCK_C + r"""
 int main(int argc, char **argv) {
     if (argc != 8) return 2;
     int send = argv[1][0] == 's', threads = argv[2][0] == 'p';
     long long start = atoll(argv[3]), period = atoll(argv[4]);
     long unit = atol(argv[6]);
     const char *symbols = argv[7];
-    cpu_set_t cpus;
-    CPU_ZERO(&cpus);
-    CPU_SET(atoi(argv[5]), &cpus);
-    sched_setaffinity(0, sizeof cpus, &cpus);
+    pin(argv[5]);
     prctl(PR_SET_TIMERSLACK, 1);  /* wake on time, not up to 50 us late */
     pthread_t tid[64];
     int held = 0, fd = -1;
@@ -167,27 +187,13 @@ FUTEX_C = r"""
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
-
-static long long now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_REALTIME, &t);
-    return t.tv_sec * 1000000000LL + t.tv_nsec;
-}
-
-static void until(long long ns) {
-    struct timespec t = {ns / 1000000000, ns % 1000000000};
-    while (clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &t, NULL)) {}
-}
-
+""" + CLOCK_C + r"""
 int main(int argc, char **argv) {
     if (argc != 7) return 2;
     int send = argv[1][0] == 's', fd = open(argv[2], O_RDONLY);
     long long start = atoll(argv[3]), period = atoll(argv[4]);
     const char *symbols = argv[6];
-    cpu_set_t cpus;
-    CPU_ZERO(&cpus);
-    CPU_SET(atoi(argv[5]), &cpus);
-    sched_setaffinity(0, sizeof cpus, &cpus);
+    pin(argv[5]);
     unsigned *word = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, fd, 0);
     if (fd < 0 || word == MAP_FAILED) return 1;
     for (long i = 0; symbols[i]; i++) {
@@ -208,6 +214,69 @@ int main(int argc, char **argv) {
 }
 """
 
+#: sender and receiver of the in-flight descriptors channel (argv as FUTEX_C's, the file
+#: unused): through a 1 the sender keeps 128 descriptors in flight in a socket pair of its
+#: own (sent, not received); the receiver, with 64 descriptors at most as a bot, sends one
+#: in a pair of its own halfway into each symbol and prints 1 where the kernel refused it
+#: (ETOOMANYREFS: its uid's descriptors in flight are more than its limit)
+INFLIGHT_C = r"""
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <time.h>
+""" + CLOCK_C + r"""
+/* `count` copies of descriptor 0 in one message; 0 or the error */
+static int send_fds(int sock, int count) {
+    char data = 'x', control[CMSG_SPACE(128 * sizeof(int))];
+    struct iovec io = {&data, 1};
+    struct msghdr msg = {.msg_iov = &io, .msg_iovlen = 1, .msg_control = control,
+                         .msg_controllen = CMSG_SPACE(count * sizeof(int))};
+    memset(control, 0, sizeof control);
+    struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+    c->cmsg_level = SOL_SOCKET;
+    c->cmsg_type = SCM_RIGHTS;
+    c->cmsg_len = CMSG_LEN(count * sizeof(int));
+    return sendmsg(sock, &msg, 0) < 0 ? errno : 0;
+}
+
+/* what was sent, its descriptors closed by the kernel (no room for them) */
+static void drain(int sock) {
+    char data[256];
+    while (recv(sock, data, sizeof data, MSG_DONTWAIT) > 0) {}
+}
+
+int main(int argc, char **argv) {
+    if (argc != 7) return 2;
+    int send = argv[1][0] == 's', pair[2];
+    long long start = atoll(argv[3]), period = atoll(argv[4]);
+    const char *symbols = argv[6];
+    pin(argv[5]);
+    struct rlimit files = {64, 64};
+    if (!send && setrlimit(RLIMIT_NOFILE, &files)) return 1;
+    if (socketpair(AF_UNIX, SOCK_STREAM, 0, pair)) return 1;
+    for (long i = 0; symbols[i]; i++) {
+        long long from = start + i * period;
+        if (send) {
+            until(from);
+            if (symbols[i] == '1' && send_fds(pair[0], 128)) return 1;
+            until(from + period * 9 / 10);
+            drain(pair[1]);
+            continue;
+        }
+        until(from + period / 2);
+        int err = send_fds(pair[0], 1);
+        drain(pair[1]);
+        printf("%d\n", err == ETOOMANYREFS);
+    }
+    return 0;
+}
+"""
+
 #: sender and receiver of the contention channel (argv: send|recv START_NS PERIOD_NS CORE
 #: MIB SYMBOLS): the sender streams through MIB MiB during a 1 (more than the last-level
 #: cache), the receiver prints the passes it made over MIB/4 MiB of its own (what the cache
@@ -219,28 +288,14 @@ CONTENTION_C = r"""
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static long long now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_REALTIME, &t);
-    return t.tv_sec * 1000000000LL + t.tv_nsec;
-}
-
-static void until(long long ns) {
-    struct timespec t = {ns / 1000000000, ns % 1000000000};
-    while (clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &t, NULL)) {}
-}
-
+""" + CLOCK_C + r"""
 int main(int argc, char **argv) {
     if (argc != 7) return 2;
     int send = argv[1][0] == 's';
     long long start = atoll(argv[2]), period = atoll(argv[3]);
     size_t size = (size_t)atol(argv[5]) << 20;
     const char *symbols = argv[6];
-    cpu_set_t cpus;
-    CPU_ZERO(&cpus);
-    CPU_SET(atoi(argv[4]), &cpus);
-    sched_setaffinity(0, sizeof cpus, &cpus);
+    pin(argv[4]);
     volatile unsigned char *buffer = malloc(size);
     if (!buffer) return 1;
     memset((void *)buffer, 1, size);
@@ -456,18 +511,21 @@ def bench_sysinfo(periods: list[float], seconds: float, shm_mib: int) -> None:
             print(f"  best {kind}: {best[0]:.0f} bits/s ({best[1]})")
 
 
-def futex_trial(program: Path, period: float, seconds: float, rng: random.Random) -> float:
-    """The symbol error rate of one message of random bits over a shared futex."""
+def futex_trial(program: Path, period: float, seconds: float, rng: random.Random,
+                uids: tuple[int, int] = (65534, 65534)) -> float:
+    """The symbol error rate of one message of random bits over a shared futex (or another
+    channel whose programs take the futex's arguments), sender and receiver as `uids` when
+    run as root."""
     count = max(100, int(seconds / period))
     sent = [rng.randrange(2) for _ in range(count)]
-    as_bot = [str(helper_path()), "-R", *(["-u", "65534"] if os.geteuid() == 0 else []), "-s",
-              "--"]
+    as_bot = [str(helper_path()), "-R"]
     start = time.time_ns() + 300_000_000
     cores = sorted(os.sched_getaffinity(0))
-    procs = [subprocess.Popen([*as_bot, str(program), role, "/etc/ld.so.cache", str(start),
+    procs = [subprocess.Popen([*as_bot, *(["-u", str(uid)] if os.geteuid() == 0 else []), "-s",
+                               "--", str(program), role, "/etc/ld.so.cache", str(start),
                                str(int(period * 1e9)), str(core), "".join(map(str, sent))],
                               stdout=subprocess.PIPE, text=True)
-             for role, core in (("send", cores[0]), ("recv", cores[-1]))]
+             for role, core, uid in (("send", cores[0], uids[0]), ("recv", cores[-1], uids[1]))]
     out = [p.communicate()[0] for p in procs]
     if any(p.returncode for p in procs):
         raise RuntimeError(f"the channel's programs failed: {[p.returncode for p in procs]}")
@@ -475,24 +533,43 @@ def futex_trial(program: Path, period: float, seconds: float, rng: random.Random
     return sum(a != b for a, b in zip(got, sent, strict=True)) / count
 
 
-def bench_futex(periods: list[float], seconds: float) -> None:
-    """Channel 3: each period, and the best rate."""
-    print(f"\n3. a shared futex between two bots at once (sender on core 0, receiver on the "
-          f"last; {seconds:g} s or 100 symbols per message)")
-    print(f"  {'period':>8} {'sym/s':>6} {'errors':>7} {'raw b/s':>8} {'capacity b/s':>12}")
+def bench_bits(title: str, source_text: str, periods: list[float], seconds: float,
+               rng: random.Random, kinds: list[tuple[str, tuple[int, int]]]) -> None:
+    """A channel of bits between two bots at once (`futex_trial`'s): each period, for each
+    kind of run (the uids of sender and receiver as root), and the best rate of each."""
+    print(f"\n{title} (sender on core 0, receiver on the last; {seconds:g} s or 100 symbols "
+          f"per message)")
+    print(f"  {'uids':9} {'period':>8} {'sym/s':>6} {'errors':>7} {'capacity b/s':>12}")
     with tempfile.TemporaryDirectory() as tmp:
         os.chmod(tmp, 0o755)
-        source, program = Path(tmp, "futex.c"), Path(tmp, "futex")
-        source.write_text(FUTEX_C)
+        source, program = Path(tmp, "channel.c"), Path(tmp, "channel")
+        source.write_text(source_text)
         subprocess.run(["cc", "-O2", "-o", str(program), str(source)], check=True)
-        rng, best = random.Random(3), (0.0, "")
-        for period in periods:
-            errors = futex_trial(program, period, seconds, rng)
-            capacity = fano(2, errors) / period
-            print(f"  {period * 1000:6g} ms {1 / period:6.0f} {errors:7.1%} {1 / period:8.0f} "
-                  f"{capacity:12.1f}")
-            best = max(best, (capacity, f"{period * 1000:g} ms, {errors:.1%} errors"))
-        print(f"  best: {best[0]:.0f} bits/s ({best[1]})")
+        for kind, uids in kinds:
+            best = (0.0, "")
+            for period in periods:
+                errors = futex_trial(program, period, seconds, rng, uids)
+                capacity = fano(2, errors) / period
+                print(f"  {kind:9} {period * 1000:6g} ms {1 / period:6.0f} {errors:7.1%} "
+                      f"{capacity:12.1f}")
+                best = max(best, (capacity, f"{period * 1000:g} ms, {errors:.1%} errors"))
+            print(f"  best, {kind} uid: {best[0]:.0f} bits/s ({best[1]})")
+
+
+def bench_futex(periods: list[float], seconds: float) -> None:
+    """Channel 3: each period, and the best rate."""
+    bench_bits("3. a shared futex between two bots at once", FUTEX_C, periods, seconds,
+               random.Random(3), [("one", (65534, 65534))])
+
+
+def bench_inflight(periods: list[float], seconds: float) -> None:
+    """Channel 6: each period, with one uid for both (an ordinary user's tiers) and, as
+    root, a uid each (root's slots)."""
+    kinds = [("one", (65534, 65534))]
+    if os.geteuid() == 0:
+        kinds.append(("one each", (65534, 65533)))
+    bench_bits("6. descriptors in flight, counted per uid, between two bots at once",
+               INFLIGHT_C, periods, seconds, random.Random(6), kinds)
 
 
 def bench_contention(periods: list[float], seconds: float, mib: int) -> None:
@@ -651,7 +728,7 @@ def main() -> None:
     ap.add_argument("--messages", type=int, default=10,
                     help="messages of the dentry channel per sandbox mode (default 10)")
     ap.add_argument("--only", choices=("all", "sysinfo", "inodes", "futex", "contention",
-                                       "dentries"), default="all")
+                                       "dentries", "inflight"), default="all")
     args = ap.parse_args()
     load = os.getloadavg()[0]
     print(f"{os.cpu_count()} cores, Linux {os.uname().release}, load average {load:.2f}, "
@@ -668,6 +745,8 @@ def main() -> None:
                          args.seconds, args.contention_mib)
     if args.only in ("all", "dentries"):
         bench_dentries(args.messages)
+    if args.only in ("all", "inflight"):
+        bench_inflight(periods, args.seconds)
 
 
 if __name__ == "__main__":
