@@ -1,4 +1,4 @@
-"""Bandwidth of six residual channels between bots, measured on the machine it runs on.
+"""Bandwidth of seven residual channels between bots, measured on the machine it runs on.
 
 1. `sysinfo`, between two bots playing at once on two cores (a `--jobs 2` run). For each
    symbol a sender holds a number of extra threads (`procs`: 2 levels, 0 or 8 threads, or
@@ -46,6 +46,10 @@
    128 in flight, the receiver (64 descriptors at most, as a bot) sends one halfway into
    each symbol. Run as the futex channel's programs are, both with one uid (an ordinary
    user's tiers) and, as root, each with its own (root's slots).
+7. Pipe pages, between two bots at once. The kernel counts the pages of an unprivileged
+   uid's pipes (their sizes, not what they hold) and gives a new pipe two pages once they
+   are past `pipe-user-pages-soft`: through a 1 the sender sets its 64 pipes to 1 MiB each
+   (`F_SETPIPE_SZ`), the receiver makes a pipe and reads its size. Run as channel 6.
 
 Each figure is bits per symbol (log2 of the levels), symbols per second, the symbol error
 rate, the raw rate, and a capacity estimate: Fano's lower bound on the mutual information,
@@ -53,8 +57,8 @@ log2 M - H(e) - e log2(M - 1) bits per symbol, for uniform symbols and error rat
 Whatever else runs on the machine is noise: the figures are this machine's, at that time.
 
 Run: ``python benchmarks/bench_channels.py [--periods 0.25,0.5,1,2,5,20] [--pairs 100]
-[--only sysinfo|inodes|futex|contention|dentries|inflight]``, as root or as an ordinary
-user (under 4 minutes); needs `cc`.
+[--only sysinfo|inodes|futex|contention|dentries|inflight|pipes]``, as root or as an
+ordinary user (under 5 minutes); needs `cc`.
 """
 
 from __future__ import annotations
@@ -272,6 +276,46 @@ int main(int argc, char **argv) {
         int err = send_fds(pair[0], 1);
         drain(pair[1]);
         printf("%d\n", err == ETOOMANYREFS);
+    }
+    return 0;
+}
+"""
+
+#: sender and receiver of the pipe pages channel (argv as FUTEX_C's, the file unused):
+#: through a 1 the sender's 64 pipes are 1 MiB each (the user's pipe pages past
+#: pipe-user-pages-soft, 64 MiB), else a page; the receiver makes a pipe halfway into each
+#: symbol and prints 1 where the kernel gave it two pages (its uid is past the soft limit)
+PIPES_C = r"""
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+""" + CLOCK_C + r"""
+int main(int argc, char **argv) {
+    if (argc != 7) return 2;
+    int send = argv[1][0] == 's', pipes[64][2];
+    long long start = atoll(argv[3]), period = atoll(argv[4]);
+    const char *symbols = argv[6];
+    pin(argv[5]);
+    for (int k = 0; send && k < 64; k++)
+        if (pipe(pipes[k])) return 1;
+    for (long i = 0; symbols[i]; i++) {
+        long long from = start + i * period;
+        if (send) {
+            until(from);
+            for (int k = 0; k < 64; k++)
+                fcntl(pipes[k][0], F_SETPIPE_SZ, symbols[i] == '1' ? 1 << 20 : 4096);
+            continue;
+        }
+        until(from + period / 2);
+        int fds[2];
+        if (pipe(fds)) return 1;
+        printf("%d\n", fcntl(fds[0], F_GETPIPE_SZ) <= 8192);
+        close(fds[0]);
+        close(fds[1]);
     }
     return 0;
 }
@@ -572,6 +616,16 @@ def bench_inflight(periods: list[float], seconds: float) -> None:
                INFLIGHT_C, periods, seconds, random.Random(6), kinds)
 
 
+def bench_pipes(periods: list[float], seconds: float) -> None:
+    """Channel 7: each period, with one uid for both (an ordinary user's tiers) and, as
+    root, a uid each (root's slots)."""
+    kinds = [("one", (65534, 65534))]
+    if os.geteuid() == 0:
+        kinds.append(("one each", (65534, 65533)))
+    bench_bits("7. pipe pages, counted per uid, between two bots at once", PIPES_C, periods,
+               seconds, random.Random(7), kinds)
+
+
 def bench_contention(periods: list[float], seconds: float, mib: int) -> None:
     """Channel 4: two levels (idle or streaming) at each period, on two cores at once."""
     cores = sorted(os.sched_getaffinity(0))
@@ -728,7 +782,7 @@ def main() -> None:
     ap.add_argument("--messages", type=int, default=10,
                     help="messages of the dentry channel per sandbox mode (default 10)")
     ap.add_argument("--only", choices=("all", "sysinfo", "inodes", "futex", "contention",
-                                       "dentries", "inflight"), default="all")
+                                       "dentries", "inflight", "pipes"), default="all")
     args = ap.parse_args()
     load = os.getloadavg()[0]
     print(f"{os.cpu_count()} cores, Linux {os.uname().release}, load average {load:.2f}, "
@@ -747,6 +801,8 @@ def main() -> None:
         bench_dentries(args.messages)
     if args.only in ("all", "inflight"):
         bench_inflight(periods, args.seconds)
+    if args.only in ("all", "pipes"):
+        bench_pipes(periods, args.seconds)
 
 
 if __name__ == "__main__":
