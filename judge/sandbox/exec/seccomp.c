@@ -46,6 +46,11 @@
 /* (a pidfd of the peer, or of each sender with its messages, Linux 6.5) */
 #define SO_PASSPIDFD_ 76
 #define SO_PEERPIDFD_ 77
+/* (a filter of a socket's messages, classic or eBPF, and of a port's group) */
+#define SO_ATTACH_FILTER_ 26
+#define SO_ATTACH_BPF_ 50
+#define SO_ATTACH_REUSEPORT_CBPF_ 51
+#define SO_ATTACH_REUSEPORT_EBPF_ 52
 /* (a pidfd's inode number counts the machine's processes) */
 #define CLONE_PIDFD_ 0x1000
 #define MADV_COLD_ 20
@@ -301,13 +306,15 @@ static void argument_rules(struct program *p) {
     RULE(p, __NR_getsockopt, LOAD(args[1]), JEQ(SOL_SOCKET, 0, 4), LOAD(args[2]),
          JEQ(SO_COOKIE_, 3, 0), JEQ(SO_NETNS_COOKIE_, 2, 0), JEQ(SO_PEERPIDFD_, 1, 0), ALLOW,
          ERRNO(ENOPROTOOPT));
-    /* nor buffers larger than the kernel's default (taken and ignored): a local socket's
-       buffers are the kernel's memory, which the judge's own sums do not count, and a
-       send buffer raised to the largest the kernel allows held 8 MiB */
-    RULE(p, __NR_setsockopt, LOAD(args[1]), JEQ(SOL_SOCKET, 0, 7), LOAD(args[2]),
-         JEQ(SO_PASSPIDFD_, 6, 0), JEQ(SO_SNDBUF, 3, 0), JEQ(SO_RCVBUF, 2, 0),
-         JEQ(SO_SNDBUFFORCE, 1, 0), JEQ(SO_RCVBUFFORCE, 0, 1), ERRNO(0), ALLOW,
-         ERRNO(ENOPROTOOPT));
+    /* nor buffers larger than the kernel's default (taken and ignored), nor a filter of
+       its messages: both are the kernel's memory, which the judge's own sums do not count
+       (a send buffer raised to the largest the kernel allows held 8 MiB; a filter of 4096
+       instructions some 90 KiB), and a filter is code the kernel compiles and runs */
+    RULE(p, __NR_setsockopt, LOAD(args[1]), JEQ(SOL_SOCKET, 0, 10), LOAD(args[2]),
+         JEQ(SO_SNDBUF, 9, 0), JEQ(SO_RCVBUF, 8, 0), JEQ(SO_SNDBUFFORCE, 7, 0),
+         JEQ(SO_RCVBUFFORCE, 6, 0), JEQ(SO_PASSPIDFD_, 6, 0), JEQ(SO_ATTACH_FILTER_, 5, 0),
+         JEQ(SO_ATTACH_BPF_, 4, 0), JEQ(SO_ATTACH_REUSEPORT_CBPF_, 3, 0),
+         JEQ(SO_ATTACH_REUSEPORT_EBPF_, 2, 0), ALLOW, ERRNO(0), ERRNO(ENOPROTOOPT));
     /* a thread or a process, in the bot's namespaces (clone3's flags are in memory, where
        a filter cannot look: it is not listed, and C libraries fall back to clone) */
     RULE(p, __NR_clone, LOAD(args[0]), JSET(NEW_NAMESPACES | CLONE_PIDFD_, 0, 1),
