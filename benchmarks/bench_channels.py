@@ -1,4 +1,4 @@
-"""Bandwidth of three residual channels between bots, measured on the machine it runs on.
+"""Bandwidth of seven residual channels between bots, measured on the machine it runs on.
 
 1. `sysinfo`, between two bots playing at once on two cores (a `--jobs 2` run). For each
    symbol a sender holds a number of extra threads (`procs`: 2 levels, 0 or 8 threads, or
@@ -33,6 +33,23 @@
    symbol and counts its passes, fewer when the sender streams. No call and no file is
    involved: only the shared cache and memory bandwidth, which no sandbox on one machine
    separates (the organiser's remedies: `--jobs 1`, or one bot per machine).
+5. The kernel's cache of names (dentries), from one game to the next. A lookup of a name
+   that does not exist leaves a negative dentry, which makes the next lookup of it some
+   four times faster, whoever made it: every bot sees the same system folders. A sender
+   bot looks up those of a message's names (in `/usr/lib`) whose bit is 1; the next
+   game's bot times a lookup of each, learns where fast ends from a known preamble and
+   reads the bits. The games are played by the judge (Nim, one move each) in each mode,
+   as the inode channel's are.
+6. Descriptors in flight, between two bots at once. The kernel counts the descriptors sent
+   over local sockets and not yet received per uid, and refuses a send (`ETOOMANYREFS`)
+   while they are more than the sender's descriptor limit: through a 1 the sender keeps
+   128 in flight, the receiver (64 descriptors at most, as a bot) sends one halfway into
+   each symbol. Run as the futex channel's programs are, both with one uid (an ordinary
+   user's tiers) and, as root, each with its own (root's slots).
+7. Pipe pages, between two bots at once. The kernel counts the pages of an unprivileged
+   uid's pipes (their sizes, not what they hold) and gives a new pipe two pages once they
+   are past `pipe-user-pages-soft`: through a 1 the sender sets its 64 pipes to 1 MiB each
+   (`F_SETPIPE_SZ`), the receiver makes a pipe and reads its size. Run as channel 6.
 
 Each figure is bits per symbol (log2 of the levels), symbols per second, the symbol error
 rate, the raw rate, and a capacity estimate: Fano's lower bound on the mutual information,
@@ -40,8 +57,8 @@ log2 M - H(e) - e log2(M - 1) bits per symbol, for uniform symbols and error rat
 Whatever else runs on the machine is noise: the figures are this machine's, at that time.
 
 Run: ``python benchmarks/bench_channels.py [--periods 0.25,0.5,1,2,5,20] [--pairs 100]
-[--only sysinfo|inodes|futex|contention]``, as root or as an ordinary user (under 3
-minutes); needs `cc`.
+[--only sysinfo|inodes|futex|contention|dentries|inflight|pipes]``, as root or as an
+ordinary user (under 5 minutes); needs `cc`.
 """
 
 from __future__ import annotations
@@ -64,6 +81,29 @@ from judge.referee import play_game
 from judge.sandbox import Limits, bwrap_path
 from judge.sandbox.context import sandbox_context
 from judge.sandbox.exec_helper import helper_path
+from judge.sandbox.tiers import runsc_missing
+
+#: the wall clock, a sleep until a time of it (ns) and pinning to a core, of the
+#: channels' programs
+CLOCK_C = r"""
+static long long now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    return t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+static void until(long long ns) {
+    struct timespec t = {ns / 1000000000, ns % 1000000000};
+    while (clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &t, NULL)) {}
+}
+
+static void pin(const char *core) {
+    cpu_set_t cpus;
+    CPU_ZERO(&cpus);
+    CPU_SET(atoi(core), &cpus);
+    sched_setaffinity(0, sizeof cpus, &cpus);
+}
+"""
 
 #: sender and receiver of the sysinfo channel (argv: send|recv procs|sharedram START_NS
 #: PERIOD_NS CORE UNIT SYMBOLS; a symbol is a digit, the level: threads or MiB = level x UNIT)
@@ -88,22 +128,14 @@ static void *idle(void *flag) {
         syscall(SYS_futex, flag, FUTEX_WAIT_PRIVATE, 0, NULL, NULL, 0);
     return NULL;
 }
-
-static void until(long long ns) {
-    struct timespec t = {ns / 1000000000, ns % 1000000000};
-    while (clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &t, NULL)) {}
-}
-
+""" + CLOCK_C + r"""
 int main(int argc, char **argv) {
     if (argc != 8) return 2;
     int send = argv[1][0] == 's', threads = argv[2][0] == 'p';
     long long start = atoll(argv[3]), period = atoll(argv[4]);
     long unit = atol(argv[6]);
     const char *symbols = argv[7];
-    cpu_set_t cpus;
-    CPU_ZERO(&cpus);
-    CPU_SET(atoi(argv[5]), &cpus);
-    sched_setaffinity(0, sizeof cpus, &cpus);
+    pin(argv[5]);
     prctl(PR_SET_TIMERSLACK, 1);  /* wake on time, not up to 50 us late */
     pthread_t tid[64];
     int held = 0, fd = -1;
@@ -159,27 +191,13 @@ FUTEX_C = r"""
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
-
-static long long now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_REALTIME, &t);
-    return t.tv_sec * 1000000000LL + t.tv_nsec;
-}
-
-static void until(long long ns) {
-    struct timespec t = {ns / 1000000000, ns % 1000000000};
-    while (clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &t, NULL)) {}
-}
-
+""" + CLOCK_C + r"""
 int main(int argc, char **argv) {
     if (argc != 7) return 2;
     int send = argv[1][0] == 's', fd = open(argv[2], O_RDONLY);
     long long start = atoll(argv[3]), period = atoll(argv[4]);
     const char *symbols = argv[6];
-    cpu_set_t cpus;
-    CPU_ZERO(&cpus);
-    CPU_SET(atoi(argv[5]), &cpus);
-    sched_setaffinity(0, sizeof cpus, &cpus);
+    pin(argv[5]);
     unsigned *word = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, fd, 0);
     if (fd < 0 || word == MAP_FAILED) return 1;
     for (long i = 0; symbols[i]; i++) {
@@ -200,6 +218,109 @@ int main(int argc, char **argv) {
 }
 """
 
+#: sender and receiver of the in-flight descriptors channel (argv as FUTEX_C's, the file
+#: unused): through a 1 the sender keeps 128 descriptors in flight in a socket pair of its
+#: own (sent, not received); the receiver, with 64 descriptors at most as a bot, sends one
+#: in a pair of its own halfway into each symbol and prints 1 where the kernel refused it
+#: (ETOOMANYREFS: its uid's descriptors in flight are more than its limit)
+INFLIGHT_C = r"""
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <time.h>
+""" + CLOCK_C + r"""
+/* `count` copies of descriptor 0 in one message; 0 or the error */
+static int send_fds(int sock, int count) {
+    char data = 'x', control[CMSG_SPACE(128 * sizeof(int))];
+    struct iovec io = {&data, 1};
+    struct msghdr msg = {.msg_iov = &io, .msg_iovlen = 1, .msg_control = control,
+                         .msg_controllen = CMSG_SPACE(count * sizeof(int))};
+    memset(control, 0, sizeof control);
+    struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+    c->cmsg_level = SOL_SOCKET;
+    c->cmsg_type = SCM_RIGHTS;
+    c->cmsg_len = CMSG_LEN(count * sizeof(int));
+    return sendmsg(sock, &msg, 0) < 0 ? errno : 0;
+}
+
+/* what was sent, its descriptors closed by the kernel (no room for them) */
+static void drain(int sock) {
+    char data[256];
+    while (recv(sock, data, sizeof data, MSG_DONTWAIT) > 0) {}
+}
+
+int main(int argc, char **argv) {
+    if (argc != 7) return 2;
+    int send = argv[1][0] == 's', pair[2];
+    long long start = atoll(argv[3]), period = atoll(argv[4]);
+    const char *symbols = argv[6];
+    pin(argv[5]);
+    struct rlimit files = {64, 64};
+    if (!send && setrlimit(RLIMIT_NOFILE, &files)) return 1;
+    if (socketpair(AF_UNIX, SOCK_STREAM, 0, pair)) return 1;
+    for (long i = 0; symbols[i]; i++) {
+        long long from = start + i * period;
+        if (send) {
+            until(from);
+            if (symbols[i] == '1' && send_fds(pair[0], 128)) return 1;
+            until(from + period * 9 / 10);
+            drain(pair[1]);
+            continue;
+        }
+        until(from + period / 2);
+        int err = send_fds(pair[0], 1);
+        drain(pair[1]);
+        printf("%d\n", err == ETOOMANYREFS);
+    }
+    return 0;
+}
+"""
+
+#: sender and receiver of the pipe pages channel (argv as FUTEX_C's, the file unused):
+#: through a 1 the sender's 64 pipes are 1 MiB each (the user's pipe pages past
+#: pipe-user-pages-soft, 64 MiB), else a page; the receiver makes a pipe halfway into each
+#: symbol and prints 1 where the kernel gave it two pages (its uid is past the soft limit)
+PIPES_C = r"""
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+""" + CLOCK_C + r"""
+int main(int argc, char **argv) {
+    if (argc != 7) return 2;
+    int send = argv[1][0] == 's', pipes[64][2];
+    long long start = atoll(argv[3]), period = atoll(argv[4]);
+    const char *symbols = argv[6];
+    pin(argv[5]);
+    for (int k = 0; send && k < 64; k++)
+        if (pipe(pipes[k])) return 1;
+    for (long i = 0; symbols[i]; i++) {
+        long long from = start + i * period;
+        if (send) {
+            until(from);
+            for (int k = 0; k < 64; k++)
+                fcntl(pipes[k][0], F_SETPIPE_SZ, symbols[i] == '1' ? 1 << 20 : 4096);
+            continue;
+        }
+        until(from + period / 2);
+        int fds[2];
+        if (pipe(fds)) return 1;
+        printf("%d\n", fcntl(fds[0], F_GETPIPE_SZ) <= 8192);
+        close(fds[0]);
+        close(fds[1]);
+    }
+    return 0;
+}
+"""
+
 #: sender and receiver of the contention channel (argv: send|recv START_NS PERIOD_NS CORE
 #: MIB SYMBOLS): the sender streams through MIB MiB during a 1 (more than the last-level
 #: cache), the receiver prints the passes it made over MIB/4 MiB of its own (what the cache
@@ -211,28 +332,14 @@ CONTENTION_C = r"""
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static long long now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_REALTIME, &t);
-    return t.tv_sec * 1000000000LL + t.tv_nsec;
-}
-
-static void until(long long ns) {
-    struct timespec t = {ns / 1000000000, ns % 1000000000};
-    while (clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &t, NULL)) {}
-}
-
+""" + CLOCK_C + r"""
 int main(int argc, char **argv) {
     if (argc != 7) return 2;
     int send = argv[1][0] == 's';
     long long start = atoll(argv[2]), period = atoll(argv[3]);
     size_t size = (size_t)atol(argv[5]) << 20;
     const char *symbols = argv[6];
-    cpu_set_t cpus;
-    CPU_ZERO(&cpus);
-    CPU_SET(atoi(argv[4]), &cpus);
-    sched_setaffinity(0, sizeof cpus, &cpus);
+    pin(argv[4]);
     volatile unsigned char *buffer = malloc(size);
     if (!buffer) return 1;
     memset((void *)buffer, 1, size);
@@ -252,6 +359,75 @@ int main(int argc, char **argv) {
         printf("%ld\n", passes);
     }
     return sum == 42;
+}
+"""
+
+#: the dentry channel's bot, in C (see its comment)
+DENTRY_C = r"""
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <time.h>
+
+/* BOT_SEED = 2 k (the sender) or 2 k + 1 (the receiver) of message k: BITS names in the
+   system's library folder, each looked up by the sender if its bit is 1 (the first
+   PREAMBLE alternate 1, 0, ... for the receiver to learn from), then looked up by the
+   receiver and timed; each says its bits on stderr in hexadecimal */
+enum { BITS = 4096, PREAMBLE = 64 };
+
+static long long ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+static int cmp(const void *a, const void *b) {
+    long long x = *(const long long *)a, y = *(const long long *)b;
+    return (x > y) - (x < y);
+}
+
+int main(void) {
+    const char *seed = getenv("BOT_SEED");
+    long k = seed ? atol(seed) : 0;
+    int receiver = k & 1;
+    static char bit[BITS];
+    static long long took[BITS];
+    unsigned long long x = 88172645463325252ULL ^ (unsigned long long)(k >> 1);
+    for (int i = 0; i < BITS; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        bit[i] = i < PREAMBLE ? !(i & 1) : (char)(x & 1);
+    }
+    char name[96];
+    struct stat st;
+    stat("/usr/lib", &st);
+    for (int i = 0; i < BITS; i++) {
+        snprintf(name, sizeof name, "/usr/lib/.judge-bench-%ld-%d", k >> 1, i);
+        if (receiver) {
+            long long t = ns();
+            stat(name, &st);
+            took[i] = ns() - t;
+        } else if (bit[i]) {
+            stat(name, &st);
+        }
+    }
+    if (receiver) { /* the threshold: between the preamble's medians of 1s and 0s */
+        long long ones[PREAMBLE / 2], zeros[PREAMBLE / 2];
+        for (int i = 0; i < PREAMBLE; i++) (i & 1 ? zeros : ones)[i / 2] = took[i];
+        qsort(ones, PREAMBLE / 2, sizeof ones[0], cmp);
+        qsort(zeros, PREAMBLE / 2, sizeof zeros[0], cmp);
+        long long threshold = (ones[PREAMBLE / 4] + zeros[PREAMBLE / 4]) / 2;
+        for (int i = 0; i < BITS; i++) bit[i] = took[i] < threshold;
+    }
+    for (int i = 0; i < BITS; i += 4)
+        fprintf(stderr, "%x", bit[i] | bit[i + 1] << 1 | bit[i + 2] << 2 | bit[i + 3] << 3);
+    fprintf(stderr, "\n");
+    char line[64];
+    if (!fgets(line, sizeof line, stdin)) return 0;
+    printf("1 1\n");
+    fflush(stdout);
+    fgets(line, sizeof line, stdin);
+    return 0;
 }
 """
 
@@ -379,18 +555,21 @@ def bench_sysinfo(periods: list[float], seconds: float, shm_mib: int) -> None:
             print(f"  best {kind}: {best[0]:.0f} bits/s ({best[1]})")
 
 
-def futex_trial(program: Path, period: float, seconds: float, rng: random.Random) -> float:
-    """The symbol error rate of one message of random bits over a shared futex."""
+def futex_trial(program: Path, period: float, seconds: float, rng: random.Random,
+                uids: tuple[int, int] = (65534, 65534)) -> float:
+    """The symbol error rate of one message of random bits over a shared futex (or another
+    channel whose programs take the futex's arguments), sender and receiver as `uids` when
+    run as root."""
     count = max(100, int(seconds / period))
     sent = [rng.randrange(2) for _ in range(count)]
-    as_bot = [str(helper_path()), "-R", *(["-u", "65534"] if os.geteuid() == 0 else []), "-s",
-              "--"]
+    as_bot = [str(helper_path()), "-R"]
     start = time.time_ns() + 300_000_000
     cores = sorted(os.sched_getaffinity(0))
-    procs = [subprocess.Popen([*as_bot, str(program), role, "/etc/ld.so.cache", str(start),
+    procs = [subprocess.Popen([*as_bot, *(["-u", str(uid)] if os.geteuid() == 0 else []), "-s",
+                               "--", str(program), role, "/etc/ld.so.cache", str(start),
                                str(int(period * 1e9)), str(core), "".join(map(str, sent))],
                               stdout=subprocess.PIPE, text=True)
-             for role, core in (("send", cores[0]), ("recv", cores[-1]))]
+             for role, core, uid in (("send", cores[0], uids[0]), ("recv", cores[-1], uids[1]))]
     out = [p.communicate()[0] for p in procs]
     if any(p.returncode for p in procs):
         raise RuntimeError(f"the channel's programs failed: {[p.returncode for p in procs]}")
@@ -398,24 +577,53 @@ def futex_trial(program: Path, period: float, seconds: float, rng: random.Random
     return sum(a != b for a, b in zip(got, sent, strict=True)) / count
 
 
-def bench_futex(periods: list[float], seconds: float) -> None:
-    """Channel 3: each period, and the best rate."""
-    print(f"\n3. a shared futex between two bots at once (sender on core 0, receiver on the "
-          f"last; {seconds:g} s or 100 symbols per message)")
-    print(f"  {'period':>8} {'sym/s':>6} {'errors':>7} {'raw b/s':>8} {'capacity b/s':>12}")
+def bench_bits(title: str, source_text: str, periods: list[float], seconds: float,
+               rng: random.Random, kinds: list[tuple[str, tuple[int, int]]]) -> None:
+    """A channel of bits between two bots at once (`futex_trial`'s): each period, for each
+    kind of run (the uids of sender and receiver as root), and the best rate of each."""
+    print(f"\n{title} (sender on core 0, receiver on the last; {seconds:g} s or 100 symbols "
+          f"per message)")
+    print(f"  {'uids':9} {'period':>8} {'sym/s':>6} {'errors':>7} {'capacity b/s':>12}")
     with tempfile.TemporaryDirectory() as tmp:
         os.chmod(tmp, 0o755)
-        source, program = Path(tmp, "futex.c"), Path(tmp, "futex")
-        source.write_text(FUTEX_C)
+        source, program = Path(tmp, "channel.c"), Path(tmp, "channel")
+        source.write_text(source_text)
         subprocess.run(["cc", "-O2", "-o", str(program), str(source)], check=True)
-        rng, best = random.Random(3), (0.0, "")
-        for period in periods:
-            errors = futex_trial(program, period, seconds, rng)
-            capacity = fano(2, errors) / period
-            print(f"  {period * 1000:6g} ms {1 / period:6.0f} {errors:7.1%} {1 / period:8.0f} "
-                  f"{capacity:12.1f}")
-            best = max(best, (capacity, f"{period * 1000:g} ms, {errors:.1%} errors"))
-        print(f"  best: {best[0]:.0f} bits/s ({best[1]})")
+        for kind, uids in kinds:
+            best = (0.0, "")
+            for period in periods:
+                errors = futex_trial(program, period, seconds, rng, uids)
+                capacity = fano(2, errors) / period
+                print(f"  {kind:9} {period * 1000:6g} ms {1 / period:6.0f} {errors:7.1%} "
+                      f"{capacity:12.1f}")
+                best = max(best, (capacity, f"{period * 1000:g} ms, {errors:.1%} errors"))
+            print(f"  best, {kind} uid: {best[0]:.0f} bits/s ({best[1]})")
+
+
+def bench_futex(periods: list[float], seconds: float) -> None:
+    """Channel 3: each period, and the best rate."""
+    bench_bits("3. a shared futex between two bots at once", FUTEX_C, periods, seconds,
+               random.Random(3), [("one", (65534, 65534))])
+
+
+def bench_inflight(periods: list[float], seconds: float) -> None:
+    """Channel 6: each period, with one uid for both (an ordinary user's tiers) and, as
+    root, a uid each (root's slots)."""
+    kinds = [("one", (65534, 65534))]
+    if os.geteuid() == 0:
+        kinds.append(("one each", (65534, 65533)))
+    bench_bits("6. descriptors in flight, counted per uid, between two bots at once",
+               INFLIGHT_C, periods, seconds, random.Random(6), kinds)
+
+
+def bench_pipes(periods: list[float], seconds: float) -> None:
+    """Channel 7: each period, with one uid for both (an ordinary user's tiers) and, as
+    root, a uid each (root's slots)."""
+    kinds = [("one", (65534, 65534))]
+    if os.geteuid() == 0:
+        kinds.append(("one each", (65534, 65533)))
+    bench_bits("7. pipe pages, counted per uid, between two bots at once", PIPES_C, periods,
+               seconds, random.Random(7), kinds)
 
 
 def bench_contention(periods: list[float], seconds: float, mib: int) -> None:
@@ -513,6 +721,46 @@ def bench_inodes(pairs: int, calibration: int) -> None:
             print(f"{line}   {residuals[len(residuals) // 2]} / {residuals[-1]}")
 
 
+def bench_dentries(messages: int) -> None:
+    """Channel 5: in each sandbox mode, the bits of a message of 4096 carried from one game
+    to the next, and how long the receiver took to read them."""
+    modes = ["none", "bwrap"] if bwrap_path() else ["none"]
+    modes += [] if runsc_missing() else ["gvisor"]
+    print(f"\n5. negative dentries of names in /usr/lib between consecutive games "
+          f"({messages} messages of 4096 bits, 64 of them a known preamble)")
+    print(f"  {'mode':6} {'errors':>7} {'worst':>7} {'bits/game':>9} {'ms/game':>7}")
+    game, limits, rng = Nim(), Limits(), random.Random()  # names never looked up before
+    with tempfile.TemporaryDirectory() as tmp:
+        os.chmod(tmp, 0o755)
+        bot = Path(tmp, "dentry.c")
+        bot.write_text(DENTRY_C)
+        bot.chmod(0o644)
+
+        def played(seed: int, mode: str) -> tuple[int, float]:
+            player = BotPlayer(bot, limits, mode, seed=seed)
+            began = time.perf_counter()
+            record = play_game(game, [player, OptimalPlayer()], game.parse_position("1"),
+                               limits)
+            if record.verdict.code != "ok":
+                raise RuntimeError(f"a game ended {record.verdict}")
+            return int((record.stderr[0] or "").split()[0][::-1], 16), time.perf_counter() - began
+
+        for mode in modes:
+            rates, seconds = [], []
+            try:
+                for _ in range(messages):
+                    message = rng.randrange(1 << 40)
+                    sent, _ = played(2 * message, mode)
+                    got, took = played(2 * message + 1, mode)
+                    rates.append(bin(sent ^ got).count("1") / 4096)
+                    seconds.append(took)
+            finally:
+                sandbox_context().close()
+            errors = statistics.mean(rates)
+            print(f"  {mode:6} {errors:7.2%} {max(rates):7.2%} {fano(2, errors) * 4032:9.0f} "
+                  f"{statistics.median(seconds) * 1000:7.0f}")
+
+
 def main() -> None:
     """Print the figures."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -531,8 +779,10 @@ def main() -> None:
     ap.add_argument("--contention-mib", type=int, default=128,
                     help="MiB the contention channel's sender streams through, a quarter of "
                          "it the receiver's (default 128: the last-level cache is often 32)")
-    ap.add_argument("--only", choices=("all", "sysinfo", "inodes", "futex", "contention"),
-                    default="all")
+    ap.add_argument("--messages", type=int, default=10,
+                    help="messages of the dentry channel per sandbox mode (default 10)")
+    ap.add_argument("--only", choices=("all", "sysinfo", "inodes", "futex", "contention",
+                                       "dentries", "inflight", "pipes"), default="all")
     args = ap.parse_args()
     load = os.getloadavg()[0]
     print(f"{os.cpu_count()} cores, Linux {os.uname().release}, load average {load:.2f}, "
@@ -547,6 +797,12 @@ def main() -> None:
     if args.only in ("all", "contention"):
         bench_contention([float(p) / 1000 for p in args.contention_periods.split(",")],
                          args.seconds, args.contention_mib)
+    if args.only in ("all", "dentries"):
+        bench_dentries(args.messages)
+    if args.only in ("all", "inflight"):
+        bench_inflight(periods, args.seconds)
+    if args.only in ("all", "pipes"):
+        bench_pipes(periods, args.seconds)
 
 
 if __name__ == "__main__":

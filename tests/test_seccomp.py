@@ -287,6 +287,7 @@ ATTACKS_C = r"""
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/filter.h>
 #include <linux/fs.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
@@ -395,9 +396,26 @@ static void bound(void) {
     report("bind", bind(pair[0], (struct sockaddr *)&name, sizeof name));
 }
 
+/* a pidfd of the socket's peer (SO_PEERPIDFD), or of each sender with its messages
+   (SO_PASSPIDFD): its inode number is the machine's count of processes made so far, which
+   another bot moves by forking; a filter of the socket's messages (SO_ATTACH_FILTER), the
+   kernel's memory that the judge's own sums do not count */
+static void socket_options(void) {
+    int pair[2], fd = -1, on = 1;
+    socklen_t size = sizeof fd;
+    socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair);
+    report("SO_PEERPIDFD", getsockopt(pair[0], SOL_SOCKET, 77, &fd, &size));
+    report("SO_PASSPIDFD", setsockopt(pair[0], SOL_SOCKET, 76, &on, sizeof on));
+    struct sock_filter all = BPF_STMT(BPF_RET | BPF_K, 0xffff);
+    struct sock_fprog filter = {1, &all};
+    report("SO_ATTACH_FILTER", setsockopt(pair[0], SOL_SOCKET, SO_ATTACH_FILTER, &filter,
+                                          sizeof filter));
+}
+
 static void attacks(void) {
     narrowed();
     bound();
+    socket_options();
     report("neighbour tables", neighbour_tables());
     attributes();
     int fd = open("/etc/ld.so.cache", O_RDONLY | O_CLOEXEC);
@@ -453,6 +471,10 @@ def test_calls_that_carried_state_between_bots_are_refused_and_sysinfo_faults_as
                  "listxattr", "llistxattr", "flistxattr", "removexattr", "lremovexattr",
                  "fremovexattr", "setxattrat", "getxattrat", "listxattrat", "removexattrat"):
         assert f"NOT {call} (95)\n" in text, (call, text)
+    # a pidfd, whose inode number counts the processes the machine has made, and a socket
+    # filter, uncounted memory of the kernel's (ENOPROTOOPT)
+    for option in ("SO_PEERPIDFD", "SO_PASSPIDFD", "SO_ATTACH_FILTER"):
+        assert f"NOT {option} (92)" in text, (option, text)
     # the writer of a page-cache channel
     assert f"NOT readahead ({ENOSYS})" in text, text
     # the helper's sysinfo answer faults where the kernel's would, and writes nothing

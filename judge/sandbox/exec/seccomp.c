@@ -47,6 +47,14 @@
 #endif
 #define SO_COOKIE_ 57
 #define SO_NETNS_COOKIE_ 71
+/* (a pidfd of the peer, or of each sender with its messages, Linux 6.5) */
+#define SO_PASSPIDFD_ 76
+#define SO_PEERPIDFD_ 77
+/* (a filter of a socket's messages, classic or eBPF, and of a port's group) */
+#define SO_ATTACH_FILTER_ 26
+#define SO_ATTACH_BPF_ 50
+#define SO_ATTACH_REUSEPORT_CBPF_ 51
+#define SO_ATTACH_REUSEPORT_EBPF_ 52
 /* (a pidfd's inode number counts the machine's processes) */
 #define CLONE_PIDFD_ 0x1000
 #define MADV_COLD_ 20
@@ -111,7 +119,7 @@ static const struct call plain[] = {
        abstract name is the network namespace's, which without bubblewrap as an ordinary
        user is the machine's, where another bot's bind of the same name would fail */
     C(getsockname), C(getpeername), C(sendto), C(recvfrom), C(sendmsg),
-    C(recvmsg), C(sendmmsg), C(recvmmsg), C(setsockopt), C(shutdown),
+    C(recvmsg), C(sendmmsg), C(recvmmsg), C(shutdown),
     /* memory protection keys, NUMA's question of where memory is */
     G(pkey_alloc, JIT), G(pkey_free, JIT), G(pkey_mprotect, JIT), C(get_mempolicy),
 #if defined(__x86_64__)
@@ -161,7 +169,7 @@ static const struct call plain[] = {
 /* Allowed with some arguments only, or taken and ignored (`argument_rules` says how). */
 static const struct call ruled[] = {
     C(flock), C(fadvise64), C(fcntl), C(madvise), C(preadv2), C(pwritev2), C(socket),
-    C(socketpair), C(getsockopt), C(clone), C(prlimit64), C(sched_setaffinity),
+    C(socketpair), C(getsockopt), C(setsockopt), C(clone), C(prlimit64), C(sched_setaffinity),
     C(sched_setscheduler), C(sched_setparam), C(sched_setattr), C(setpriority), C(sysinfo),
     C(getxattr), C(lgetxattr), C(fgetxattr), C(listxattr), C(llistxattr), C(flistxattr),
     C(setxattr), C(lsetxattr), C(fsetxattr), C(removexattr), C(lremovexattr),
@@ -338,10 +346,23 @@ static void argument_rules(struct program *p, unsigned groups) {
        answers (EOPNOTSUPP), which programs that copy or list attributes take as none */
     for (size_t k = 0; k < sizeof attribute_calls / sizeof attribute_calls[0]; k++)
         RULE(p, attribute_calls[k], ERRNO(EOPNOTSUPP));
-    /* the socket options programs read, but the cookies: numbers from machine-wide
-       counters that a bot can move (it makes sockets ask for theirs) and another read */
-    RULE(p, __NR_getsockopt, LOAD(args[1]), JEQ(SOL_SOCKET, 0, 3), LOAD(args[2]),
-         JEQ(SO_COOKIE_, 2, 0), JEQ(SO_NETNS_COOKIE_, 1, 0), ALLOW, ERRNO(ENOPROTOOPT));
+    /* the socket options programs read and set, but the cookies, numbers from
+       machine-wide counters that a bot can move (it makes sockets ask for theirs) and
+       another read, and pidfds (the peer's, SO_PEERPIDFD, or each sender's, SO_PASSPIDFD),
+       whose inode number is the machine's count of processes made, which a bot moves by
+       forking */
+    RULE(p, __NR_getsockopt, LOAD(args[1]), JEQ(SOL_SOCKET, 0, 4), LOAD(args[2]),
+         JEQ(SO_COOKIE_, 3, 0), JEQ(SO_NETNS_COOKIE_, 2, 0), JEQ(SO_PEERPIDFD_, 1, 0), ALLOW,
+         ERRNO(ENOPROTOOPT));
+    /* nor buffers larger than the kernel's default (taken and ignored), nor a filter of
+       its messages: both are the kernel's memory, which the judge's own sums do not count
+       (a send buffer raised to the largest the kernel allows held 8 MiB; a filter of 4096
+       instructions some 90 KiB), and a filter is code the kernel compiles and runs */
+    RULE(p, __NR_setsockopt, LOAD(args[1]), JEQ(SOL_SOCKET, 0, 10), LOAD(args[2]),
+         JEQ(SO_SNDBUF, 9, 0), JEQ(SO_RCVBUF, 8, 0), JEQ(SO_SNDBUFFORCE, 7, 0),
+         JEQ(SO_RCVBUFFORCE, 6, 0), JEQ(SO_PASSPIDFD_, 6, 0), JEQ(SO_ATTACH_FILTER_, 5, 0),
+         JEQ(SO_ATTACH_BPF_, 4, 0), JEQ(SO_ATTACH_REUSEPORT_CBPF_, 3, 0),
+         JEQ(SO_ATTACH_REUSEPORT_EBPF_, 2, 0), ALLOW, ERRNO(0), ERRNO(ENOPROTOOPT));
     /* a process, or with THREADS a thread too, in the bot's namespaces (clone3's flags are
        in memory, where a filter cannot look: it is not listed, and C libraries fall back to
        clone) */
