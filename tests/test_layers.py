@@ -10,7 +10,8 @@ PACKAGE = Path(__file__).resolve().parent.parent / "judge"
 
 #: bottom to top; a module belongs to the first layer with a prefix of its name
 LAYERS = [
-    ("rules", ["judge.games", "judge.verdicts", "judge.exits", "judge.words"]),
+    ("rules", ["judge.games", "judge.verdicts", "judge.exits", "judge.words",
+               "judge.interactor"]),
     ("solving", ["judge.solvers", "judge.sprt", "judge.ratings", "judge.testsets",
                  "judge.similarity"]),
     ("sandbox", ["judge.sandbox"]),
@@ -22,7 +23,7 @@ LAYERS = [
     ("rows", ["judge.report", "judge.results", "judge.summaries", "judge.league",
               "judge.exports", "judge.html.pages", "judge.html.boards"]),
     ("kinds", ["judge.kinds"]),
-    ("report", ["judge.html", "judge.transcripts"]),
+    ("report", ["judge.html", "judge.transcripts", "judge.packages"]),
     ("interface", ["judge.commands", "judge.web", "judge.cli", "judge.__main__"]),
 ]
 

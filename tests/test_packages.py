@@ -1,0 +1,221 @@
+"""`judge export`: contest packages whose interactor is the judge's opponent, run without
+the judge, judging each sample bot as `judge run` does; and `judge opponent --format`."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.command import judge
+
+ROOT = Path(__file__).resolve().parent.parent
+#: a few starts of each game, for both seats (the default test sets are long to play)
+STARTS = {"nim": ["3 4 5", "1 2 3", "2 2 3"],
+          "ioiwari": ["4 3 2 4 2 3 2", "2 2 2 2 4 4 4", "0 0 3 2 5 5 5"],
+          "chopsticks": ["(L 2 1 1 2 1 1)", "(R 1 3 1 5 1 1)", "(R 2 1 1 2 3 1)"]}
+#: the Python an exported interactor runs with: the system's, without the judge installed
+PYTHON = shutil.which("python3", path="/usr/bin:/bin") or sys.executable
+#: how a bot is run, by its file's suffix
+RUN = {".py": [sys.executable]}
+
+
+def export(tmp_path: Path, game: str, *args: str) -> Path:
+    """A Kattis package of `game` on the `STARTS`, both seats, written to tmp_path/GAME."""
+    tests = tmp_path / f"{game}.txt"
+    tests.write_text("\n".join(STARTS[game]) + "\n")
+    out = judge("export", "kattis", game, "--tests", str(tests), "--seats", "both",
+                "--output", str(tmp_path / game), *args)
+    assert out.returncode == 0, out.stderr
+    return tmp_path / game
+
+
+RANK = {"loss": 0, "tie": 1, "win": 2}
+
+
+def cases(package: Path) -> dict[tuple[str, int], str]:
+    """The package's cases: the result perfect play gets, by (start, seat)."""
+    found = {}
+    for case in (package / "data").glob("*/*.in"):
+        lines = dict(line.split(" ", 1) for line in case.read_text().splitlines())
+        found[(lines["start"], int(lines["seat"]))] = lines["expected"]
+    return found
+
+
+def graded(tmp_path: Path, game: str, bot: Path) -> dict[tuple[str, int], bool]:
+    """Whether `judge run` gave `bot` the result perfect play gets, by (start, seat)."""
+    out = judge("run", "--game", game, "--tests", str(tmp_path / f"{game}.txt"), "--seats",
+                "both", "--db", str(tmp_path / "r.db"), "--format", "json", str(bot))
+    assert out.returncode == 0, out.stderr
+    perfect = cases(tmp_path / game)
+    return {(g["start"], g["seat"]): RANK[g["result"]] >= RANK[perfect[g["start"], g["seat"]]]
+            for g in json.loads(out.stdout)["games"]}
+
+
+def interact(validator: Path, case: Path, bot: list[str], feedback: Path) -> int:
+    """The package's interactor (Kattis's contract) run on `case` against `bot`, with the
+    system's Python and no judge on its path: its exit status."""
+    feedback.mkdir(exist_ok=True)
+    return connect([PYTHON, "main.py", str(case), str(case.with_suffix(".ans")), str(feedback)],
+                   bot, cwd=validator, env={"PATH": "/usr/bin:/bin"})
+
+
+def connect(interactor: list[str], bot: list[str], **how: object) -> int:
+    """`interactor` run with `bot`'s output as its input and its output as `bot`'s input
+    (`how`: more of Popen's arguments): the interactor's exit status."""
+    player = subprocess.Popen(bot, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL)
+    assert player.stdin is not None and player.stdout is not None
+    inter = subprocess.Popen(interactor, stdin=player.stdout, stdout=player.stdin,
+                             **how)  # type: ignore[call-overload]
+    player.stdin.close()
+    player.stdout.close()
+    status = inter.wait(timeout=60)
+    player.wait(timeout=60)
+    return int(status)
+
+
+@pytest.mark.parametrize("game", ["nim", "ioiwari", "chopsticks"])
+def test_the_interactor_judges_each_sample_bot_as_judge_run_does(tmp_path: Path,
+                                                                 game: str) -> None:
+    package = export(tmp_path, game)
+    bots = sorted((package / "submissions").glob("*/*.py"))
+    assert {b.parent.name for b in bots} == {"accepted", "wrong_answer"}
+    cases = sorted((package / "data").glob("*/*.in"))
+    assert len(cases) == 2 * len(STARTS[game])
+    for bot in bots:
+        expected = graded(tmp_path, game, bot)
+        got = {}
+        for case in cases:
+            lines = dict(line.split(" ", 1) for line in case.read_text().splitlines())
+            status = interact(package / "output_validators" / "interactor", case,
+                              [sys.executable, str(bot)], tmp_path / "feedback")
+            assert status in (42, 43), (bot, case)
+            got[(lines["start"], int(lines["seat"]))] = status == 42
+        assert got == expected, bot
+        assert all(got.values()) == (bot.parent.name == "accepted"), bot
+
+
+def test_a_wrong_move_is_a_wrong_answer_with_the_reason_in_the_feedback(tmp_path: Path) -> None:
+    package = export(tmp_path, "nim")
+    case = package / "data" / "sample" / "seat1-001.in"
+    status = interact(package / "output_validators" / "interactor", case,
+                      ["sh", "-c", "read x; echo '1 9'; sleep 1"], tmp_path / "fb")
+    assert status == 43
+    message = (tmp_path / "fb" / "judgemessage.txt").read_text()
+    assert "illegal-move" in message or "heap" in message, message
+    assert "start 3 4 5, seat 1" in message
+
+
+def test_the_case_validator_accepts_the_cases_and_refuses_a_finished_start(tmp_path: Path) -> None:
+    package = export(tmp_path, "nim")
+    validator = package / "input_validators" / "cases"
+    for case in (package / "data").glob("*/*.in"):
+        ok = subprocess.run([PYTHON, "main.py"], cwd=validator, stdin=case.open(),
+                            capture_output=True)
+        assert ok.returncode == 42, ok.stderr
+    done = subprocess.run([PYTHON, "main.py"], cwd=validator, input=b"start 0 0\nseat 1\n",
+                          capture_output=True)
+    assert done.returncode == 43 and b"end of a game" in done.stderr
+
+
+def test_bad_input_exits_2_with_one_line_and_writes_nothing(tmp_path: Path) -> None:
+    out = judge("export", "kattis", "nimm", "--output", str(tmp_path / "p"))
+    assert out.returncode == 2 and out.stderr.count("\n") == 1 and "did you mean nim" in out.stderr
+    assert not (tmp_path / "p").exists()
+    (tmp_path / "full").mkdir()
+    (tmp_path / "full" / "mine.txt").write_text("keep")
+    out = judge("export", "kattis", "nim", "--output", str(tmp_path / "full"))
+    assert out.returncode == 2 and "--force" in out.stderr and out.stderr.count("\n") == 1
+    assert os.listdir(tmp_path / "full") == ["mine.txt"]
+    bad = tmp_path / "bad.txt"
+    bad.write_text("3 x 5\n")
+    out = judge("export", "kattis", "nim", "--tests", str(bad), "--output", str(tmp_path / "q"))
+    assert out.returncode == 2 and out.stderr.count("\n") == 1
+    assert sorted(os.listdir(tmp_path)) == ["bad.txt", "full"]  # no staging folder left
+
+
+def test_force_replaces_the_folder_whole(tmp_path: Path) -> None:
+    (tmp_path / "nim").mkdir()
+    (tmp_path / "nim" / "old.txt").write_text("old")
+    export(tmp_path, "nim", "--force")
+    assert not (tmp_path / "nim" / "old.txt").exists()
+    assert (tmp_path / "nim" / "problem.yaml").read_text().count("validation: custom interactive")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["nim", "nim.txt"]
+
+
+def opponent(stdin: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """`judge opponent ARGS` with `stdin` as the bot's moves."""
+    return subprocess.run([sys.executable, "-m", "judge", "opponent", *args], input=stdin,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_opponent_speaks_kattis_and_testlib_contracts(tmp_path: Path) -> None:
+    case = tmp_path / "c.in"
+    case.write_text("game nim\nstart 3 4 5\nseat 1\nexpected win\n")
+    (tmp_path / "c.ans").write_text("win\n")
+    (tmp_path / "fb").mkdir()
+    kattis = ["--format", "kattis", str(case), str(tmp_path / "c.ans"), str(tmp_path / "fb")]
+    lost = opponent("3 5\n", *kattis)  # empties heap 3: a lost position for the bot
+    assert lost.returncode == 43
+    assert "you lose" in (tmp_path / "fb" / "judgemessage.txt").read_text() or \
+        "input ended" in (tmp_path / "fb" / "judgemessage.txt").read_text()
+    testlib = ["--format", "testlib", str(case), str(tmp_path / "out")]
+    illegal = opponent("4 1\n", *testlib)
+    assert illegal.returncode == 1 and illegal.stderr.startswith("wrong answer")
+    assert (tmp_path / "out").read_text().startswith("loss\n")
+    (tmp_path / "bad.in").write_text("start 3 4 5\n")
+    broken = opponent("", "--format", "testlib", str(tmp_path / "bad.in"), str(tmp_path / "o"))
+    assert broken.returncode == 3 and "not a case file" in broken.stderr
+
+
+def test_opponent_kattis_accepts_a_perfect_bot(tmp_path: Path) -> None:
+    case = tmp_path / "c.in"
+    case.write_text("game nim\nstart 2 2 3\nseat 1\n")
+    (tmp_path / "c.ans").write_text("win\n")
+    (tmp_path / "fb").mkdir()
+    # the bot empties heap 3, then copies each of the opponent's moves on the other heap
+    script = "read s; echo '3 3'; while read h k; do echo \"$((3 - h)) $k\"; done"
+    status = connect([sys.executable, "-m", "judge", "opponent", "--format", "kattis",
+                      str(case), str(tmp_path / "c.ans"), str(tmp_path / "fb")],
+                     ["sh", "-c", script])
+    assert status == 42
+    assert "you win" in (tmp_path / "fb" / "judgemessage.txt").read_text()
+
+
+#: problemtools' Python 3 runs PyPy; where only CPython is installed it is run instead
+LANGUAGES = """python3:
+    compile: '{python} -m py_compile {{files}}'
+    run: '{python} "{{mainfile}}"'
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("verifyproblem") is None,
+                    reason="Kattis problemtools (pip install problemtools) is not installed")
+@pytest.mark.parametrize("game", ["nim", "ioiwari", "chopsticks"])
+def test_problemtools_verifies_the_package_and_judges_the_bots_as_judge_run(
+        tmp_path: Path, game: str) -> None:
+    package = export(tmp_path, game)
+    env = dict(os.environ)
+    if shutil.which("pypy3") is None:
+        config = tmp_path / "config" / "problemtools"
+        config.mkdir(parents=True)
+        (config / "languages.yaml").write_text(LANGUAGES.format(python=PYTHON))
+        env["XDG_CONFIG_HOME"] = str(tmp_path / "config")
+    parts = ["config", "data", "validators", "submissions"]
+    if shutil.which("pdflatex") and shutil.which("dvisvgm") and shutil.which("pandoc"):
+        parts.append("statement")
+    out = subprocess.run(["verifyproblem", str(package), "-p", *parts], capture_output=True,
+                         text=True, env=env, timeout=1800)
+    report = out.stdout + out.stderr
+    assert " 0 errors" in report, report
+    for bot in sorted((package / "submissions").glob("*/*.py")):
+        perfect = all(graded(tmp_path, game, bot).values())
+        assert (bot.parent.name == "accepted") == perfect, bot
+        assert f"{bot.parent.name}/{bot.name} (" in report and "OK: " in report
