@@ -8,7 +8,9 @@ import os
 import shutil
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -137,6 +139,9 @@ def test_bad_input_exits_2_with_one_line_and_writes_nothing(tmp_path: Path) -> N
     bad.write_text("3 x 5\n")
     out = judge("export", "kattis", "nim", "--tests", str(bad), "--output", str(tmp_path / "q"))
     assert out.returncode == 2 and out.stderr.count("\n") == 1
+    out = judge("export", "gradescope", "nim", "--bot-file", "../x.py", "--output",
+                str(tmp_path / "q"))
+    assert out.returncode == 2 and "a file name, not a path" in out.stderr
     assert sorted(os.listdir(tmp_path)) == ["bad.txt", "full"]  # no staging folder left
 
 
@@ -219,3 +224,88 @@ def test_problemtools_verifies_the_package_and_judges_the_bots_as_judge_run(
         perfect = all(graded(tmp_path, game, bot).values())
         assert (bot.parent.name == "accepted") == perfect, bot
         assert f"{bot.parent.name}/{bot.name} (" in report and "OK: " in report
+
+
+def autograder(tmp_path: Path, *args: str) -> Path:
+    """A Gradescope autograder of Nim on `STARTS`, unzipped where Gradescope unzips it:
+    ROOT/source, beside ROOT/submission and ROOT/results."""
+    tests = tmp_path / "nim.txt"
+    tests.write_text("\n".join(STARTS["nim"]) + "\n")
+    out = judge("export", "gradescope", "nim", "--tests", str(tests), "--output",
+                str(tmp_path / "export"), *args)
+    assert out.returncode == 0, out.stderr
+    root = tmp_path / "autograder"
+    with zipfile.ZipFile(tmp_path / "export" / "autograder.zip") as zf:
+        zf.extractall(root / "source")
+    (root / "submission").mkdir()
+    return root
+
+
+def run_autograder(root: Path) -> dict[str, Any]:
+    """run_autograder as Gradescope runs it (with the judge these tests run): the
+    results.json it writes."""
+    env = dict(os.environ, AUTOGRADER_ROOT=str(root),
+               JUDGE=str(Path(sys.executable).parent / "judge"))
+    done = subprocess.run(["bash", str(root / "source" / "run_autograder")], env=env,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    return dict(json.loads((root / "results" / "results.json").read_text()))
+
+
+def test_the_gradescope_autograder_grades_the_submission_as_judge_run(tmp_path: Path) -> None:
+    root = autograder(tmp_path)
+    shutil.copy(ROOT / "bots" / "nim" / "greedy.py", root / "submission" / "mybot.py")
+    results = run_autograder(root)
+    run = judge("run", "--game", "nim", "--tests", str(tmp_path / "nim.txt"), "--db",
+                str(tmp_path / "r.db"), "--format", "json", str(root / "submission" / "mybot.py"))
+    row = json.loads(run.stdout)["bots"][0]
+    assert (results["score"], results["max_score"]) == (row["points"], row["max_points"])
+    assert len(results["tests"]) == len(STARTS["nim"])
+    # feedback level mistakes: where the bot went wrong, not the right moves
+    assert "first mistake" in results["tests"][0]["output"]
+    assert "right" not in json.dumps(results["tests"])
+
+
+def test_the_autograder_takes_the_named_file_and_refuses_a_missing_one(tmp_path: Path) -> None:
+    root = autograder(tmp_path, "--bot-file", "bot.py")
+    shutil.copy(ROOT / "bots" / "nim" / "optimal.py", root / "submission" / "bot.py")
+    (root / "submission" / "notes.txt").write_text("my notes")
+    results = run_autograder(root)
+    assert results["score"] == results["max_score"] > 0  # (1 2 3 is lost: no points)
+    (root / "submission" / "bot.py").unlink()
+    (root / "submission" / "other.py").write_text("")
+    results = run_autograder(root)
+    assert results["score"] == 0 and "submit one file named bot.py" in results["output"]
+
+
+def test_the_autograder_carries_the_judge_source_and_a_setup_that_installs_it(
+        tmp_path: Path) -> None:
+    autograder(tmp_path, "--apt", "default-jdk-headless")
+    with zipfile.ZipFile(tmp_path / "export" / "autograder.zip") as zf:
+        names = set(zf.namelist())
+        setup = zf.read("setup.sh").decode()
+        mode = zf.getinfo("run_autograder").external_attr >> 16
+    assert {"setup.sh", "run_autograder", "tests.txt", "judge-src/pyproject.toml",
+            "judge-src/judge/cli.py", "judge-src/judge/sandbox/languages.toml"} <= names
+    assert mode & 0o111
+    assert "default-jdk-headless" in setup
+    assert 'pip install -q "/autograder/source/judge-src"' in setup
+    assert subprocess.run(["bash", "-n", str(tmp_path / "export" / "setup.sh")]).returncode == 0
+
+
+@pytest.mark.slow
+def test_the_bundled_source_installs_a_judge_that_grades(tmp_path: Path) -> None:
+    root = autograder(tmp_path)
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    install = subprocess.run([str(venv / "bin" / "pip"), "install", "-q",
+                              str(root / "source" / "judge-src")], capture_output=True,
+                             text=True, timeout=1200)
+    assert install.returncode == 0, install.stderr
+    shutil.copy(ROOT / "bots" / "nim" / "optimal.py", root / "submission" / "bot.py")
+    env = dict(os.environ, AUTOGRADER_ROOT=str(root), JUDGE=str(venv / "bin" / "judge"))
+    done = subprocess.run(["bash", str(root / "source" / "run_autograder")], env=env,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    results = json.loads((root / "results" / "results.json").read_text())
+    assert results["score"] == results["max_score"] > 0

@@ -13,7 +13,9 @@ from judge.games import GAMES, load_game
 from judge.games.base import InputError
 
 #: the systems a game is exported to
-SYSTEMS = ("kattis", "domjudge")
+SYSTEMS = ("kattis", "domjudge", "gradescope")
+#: the systems whose package runs the judge itself (no interactor, no replies table)
+RUN_JUDGE = ("gradescope",)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -24,9 +26,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Write GAME as a package for another system: kattis (the Kattis problem "
         "package format: an interactive problem whose interactor is the judge's optimal "
         "opponent, run without the judge installed), domjudge (the same, with "
-        "domjudge-problem.ini). The cases are the game's test set (or --tests FILE) for the "
-        "first seat, or both; the sample bots go in as submissions. The folder is written "
-        "whole or not at all (docs/export.md).",
+        "domjudge-problem.ini); gradescope (an autograder zip: setup.sh installs the judge "
+        "and the course's toolchains, run_autograder grades the student's bot with judge "
+        "run). The cases are the game's test set (or --tests FILE) for the first seat, or "
+        "both; the sample bots go in as submissions. The folder is written whole or not at "
+        "all (docs/export.md).",
         epilog="example:\n  judge export kattis nim --output nim-problem\n"
         "  verifyproblem nim-problem",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -45,12 +49,22 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--output", required=True, metavar="DIR",
                    help="the package's folder (made; a folder with files in it needs --force)")
     p.add_argument("--force", action="store_true", help="replace the --output folder")
+    course = p.add_argument_group("an autograder's grading (gradescope)")
+    course.add_argument("--bot-file", default="", metavar="NAME",
+                        help="the file the student submits (default: the one file submitted)")
+    course.add_argument("--feedback", choices=("full", "mistakes", "results"),
+                        default="mistakes",
+                        help="what the student sees, as judge run --feedback (default: "
+                        "mistakes, results without the right moves)")
+    course.add_argument("--apt", action="append", default=[], metavar="PACKAGE",
+                        help="an Ubuntu package of a toolchain the course's bots need (gcc "
+                        "is always installed), repeatable: --apt default-jdk-headless")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Build the package and write it."""
-    from judge.packages import kattis
+    from judge.packages import gradescope, kattis
     from judge.packages.problem import build, check_output, write_whole
 
     if args.game not in GAMES:
@@ -67,10 +81,19 @@ def run(args: argparse.Namespace) -> int:
     starts = None
     if args.tests:
         starts = solvable(game, [game.parse_position(s) for s in load_starts(game, args.tests)])
-    problem = build(game, starts, args.seats, chooser(game, args.opponent))
-    write_whole(output, args.force,
-                lambda folder: kattis.write(problem, folder, domjudge=args.system == "domjudge"))
-    holds = (f"{len(problem.cases)} cases, {len(problem.replies)} replies, "
+    if args.bot_file and ("/" in args.bot_file or args.bot_file.startswith(".")):
+        raise InputError(f"--bot-file {args.bot_file}: a file name, not a path")
+    problem = build(game, starts, args.seats,
+                    None if args.system in RUN_JUDGE else chooser(game, args.opponent))
+    if args.system == "gradescope":
+        course = gradescope.Course(args.bot_file, args.feedback, args.opponent,
+                                   tuple(args.apt))
+        write_whole(output, args.force, lambda folder: gradescope.write(problem, course, folder))
+    else:
+        write_whole(output, args.force, lambda folder: kattis.write(
+            problem, folder, domjudge=args.system == "domjudge"))
+    holds = (f"{len(problem.cases)} cases" if args.system in RUN_JUDGE else
+             f"{len(problem.cases)} cases, {len(problem.replies)} replies, "
              f"{len(problem.bots)} sample bots")
     print(f"{args.system}: {game.describe()}, {holds} -> {output}", file=sys.stderr)
     return 0

@@ -41,6 +41,9 @@ class Problem:
     samples: tuple[Case, ...]
     replies: dict[str, str]
     bots: tuple[Bot, ...]
+    #: "first" or "both", and the user's starts (`judge run --tests`), if given
+    seats: str = "first"
+    starts: tuple[str, ...] = ()
 
     @property
     def title(self) -> str:
@@ -59,10 +62,11 @@ class Problem:
         return out
 
 
-def build(game: Game, starts: list[Any] | None, seats: str, choose: Callable[[Any], Any],
-          bots: Path = BOTS) -> Problem:
+def build(game: Game, starts: list[Any] | None, seats: str,
+          choose: Callable[[Any], Any] | None, bots: Path = BOTS) -> Problem:
     """The problem of `game`: `starts` (or the default test set of each seat) as cases of
-    the first seat, or of both (`seats`), and the replies `choose` plays in them."""
+    the first seat, or of both (`seats`), and the replies `choose` plays in them (none
+    without it: a package that runs the judge itself)."""
     solver = solver_for(game)
     cases, positions = [], []
     for seat in (1, 2) if seats == "both" else (1,):
@@ -77,8 +81,10 @@ def build(game: Game, starts: list[Any] | None, seats: str, choose: Callable[[An
     if not cases:
         raise InputError("no case to export: every start is already the end of the game")
     samples = tuple(next(c for c in cases if c.seat == s) for s in sorted({c.seat for c in cases}))
-    return Problem(game, tuple(cases), samples, reply_table(game, positions, choose),
-                   tuple(sample_bots(game, bots / game.name)))
+    replies = reply_table(game, positions, choose) if choose is not None else {}
+    return Problem(game, tuple(cases), samples, replies,
+                   tuple(sample_bots(game, bots / game.name)), seats,
+                   tuple(game.format_position(p) for p in starts or ()))
 
 
 def sample_bots(game: Game, folder: Path) -> list[Bot]:
