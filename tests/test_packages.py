@@ -309,3 +309,22 @@ def test_the_bundled_source_installs_a_judge_that_grades(tmp_path: Path) -> None
     assert done.returncode == 0, done.stderr
     results = json.loads((root / "results" / "results.json").read_text())
     assert results["score"] == results["max_score"] > 0
+
+
+def test_the_domjudge_package_runs_its_interactor_by_its_run_script(tmp_path: Path) -> None:
+    tests = tmp_path / "nim.txt"
+    tests.write_text("3 4 5\n")
+    out = judge("export", "domjudge", "nim", "--tests", str(tests), "--output",
+                str(tmp_path / "dj"))
+    assert out.returncode == 0, out.stderr
+    package = tmp_path / "dj"
+    assert "timelimit = " in (package / "domjudge-problem.ini").read_text()
+    assert "validation: custom interactive" in (package / "problem.yaml").read_text()
+    validator = package / "output_validators" / "interactor"
+    case = package / "data" / "sample" / "seat1-001.in"
+    (tmp_path / "fb").mkdir()
+    for bot, status in (("optimal.py", 42), ("greedy.py", 43)):
+        got = connect([str(validator / "run"), str(case), str(case.with_suffix(".ans")),
+                       str(tmp_path / "fb")], [sys.executable, str(ROOT / "bots" / "nim" / bot)],
+                      env={"PATH": "/usr/bin:/bin"})
+        assert got == status, bot

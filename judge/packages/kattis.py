@@ -14,13 +14,19 @@ from judge.packages.statement import latex
 
 #: the limits DOMjudge reads (Kattis derives its time limit from the accepted bots)
 DOMJUDGE_INI = "timelimit = {seconds}\n"
+#: DOMjudge builds a validator of several files by its ``build`` and runs its ``run``
+DOMJUDGE_SCRIPTS = {"build": "#!/bin/sh\n# the interactor is Python: nothing to build\n",
+                    "run": '#!/bin/sh\nexec python3 "$(dirname "$0")/main.py" "$@"\n'}
+#: DOMjudge's time limit per case, in seconds: a whole game's moves (the judge's own
+#: default game time is 30 s of wall clock)
+DOMJUDGE_SECONDS = 10
 
 
 def write(problem: Problem, folder: Path, domjudge: bool = False) -> None:
     """The package in `folder`: problem.yaml, the statement, data/sample and data/secret,
     the interactor in output_validators/ (and again, as the cases' validator, in
-    input_validators/), the sample bots in submissions/ (and, for
-    DOMjudge, domjudge-problem.ini)."""
+    input_validators/), the sample bots in submissions/ (and, for DOMjudge,
+    domjudge-problem.ini and the interactor's build and run scripts)."""
     game = problem.game
     rules = game.rules_string()
     (folder / "problem.yaml").write_text(
@@ -50,5 +56,9 @@ def write(problem: Problem, folder: Path, domjudge: bool = False) -> None:
         target.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(bot.path, target / bot.path.name)
     if domjudge:
-        (folder / "domjudge-problem.ini").write_text(DOMJUDGE_INI.format(seconds=10),
-                                                     encoding="utf-8")
+        (folder / "domjudge-problem.ini").write_text(
+            DOMJUDGE_INI.format(seconds=DOMJUDGE_SECONDS), encoding="utf-8")
+        for name, text in DOMJUDGE_SCRIPTS.items():
+            script = folder / "output_validators" / "interactor" / name
+            script.write_text(text, encoding="utf-8")
+            script.chmod(0o755)
