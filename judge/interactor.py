@@ -26,8 +26,9 @@ RESULTS = ("loss", "tie", "win")
 CONTRACTS = ("kattis", "testlib")
 #: Kattis (and DOMjudge): accepted, wrong answer; any other status is the judge's error
 KATTIS_ACCEPT, KATTIS_WRONG = 42, 43
-#: testlib (and DMOJ's bridged interactors, Codeforces, Polygon): ok, wrong answer, failure
-TESTLIB_OK, TESTLIB_WRONG, TESTLIB_FAIL = 0, 1, 3
+#: testlib (and DMOJ's bridged interactors, Codeforces, Polygon): ok, wrong answer, failure,
+#: and partial points (``points N`` on stderr)
+TESTLIB_OK, TESTLIB_WRONG, TESTLIB_FAIL, TESTLIB_POINTS = 0, 1, 3, 7
 #: the longest line read from the bot
 LINE_BYTES = 1 << 20
 
@@ -152,7 +153,9 @@ def run_contract(contract: str, argv: list[str], opponent: Opponent) -> int:
     Kattis's ``INPUT ANSWER FEEDBACK_DIR``, which takes 42 (the bot got the result perfect
     play gets) or 43 with judgemessage.txt in the feedback folder; testlib's ``INPUT
     OUTPUT [ANSWER]``, which writes the result to OUTPUT, says ``ok ...`` or ``wrong answer
-    ...`` on stderr and exits 0 or 1. The case (INPUT, `Case.text`) names the start, the
+    ...`` on stderr and exits 0 or 1, or 7 with ``points N`` for a result short of perfect
+    play's that the game still gives points for (an Ioiwari tie: 2, in `point_scale`). The
+    case (INPUT, `Case.text`) names the start, the
     bot's seat and the result expected (ANSWER's first word when given). A case that cannot
     be read exits 1 (Kattis: the judge's error) or 3 (testlib's failure)."""
     need = 3 if contract == "kattis" else 2
@@ -170,8 +173,12 @@ def run_contract(contract: str, argv: list[str], opponent: Opponent) -> int:
     except (OSError, ValueError) as exc:  # (an InputError is a ValueError)
         print(f"interactor: {exc}", file=sys.stderr)
         return fail
-    outcome = serve(game, pos, case.seat - 1, reply,
-                    lambda: sys.stdin.readline(LINE_BYTES), _send)
+    try:
+        outcome = serve(game, pos, case.seat - 1, reply,
+                        lambda: sys.stdin.readline(LINE_BYTES), _send)
+    except Exception as exc:  # the opponent's failure (a reply missing), not the bot's
+        print(f"interactor: the opponent failed: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return fail
     ok = outcome.meets(expected)
     words = (f"start {case.start}, seat {case.seat}: {outcome.message}"
              f" (perfect play: {expected})")
@@ -181,8 +188,21 @@ def run_contract(contract: str, argv: list[str], opponent: Opponent) -> int:
         (feedback / "judgemessage.txt").write_text(words + "\n", encoding="utf-8")
         return KATTIS_ACCEPT if ok else KATTIS_WRONG
     Path(argv[1]).write_text(f"{outcome.result}\n{words}\n", encoding="utf-8")
+    earned = getattr(game.points, outcome.result) * point_scale(game)
+    if not ok and earned > 0:
+        print(f"points {round(earned)}\n{words}", file=sys.stderr)
+        return TESTLIB_POINTS
     print(("ok " if ok else "wrong answer ") + words, file=sys.stderr)
     return TESTLIB_OK if ok else TESTLIB_WRONG
+
+
+def point_scale(game: Game) -> int:
+    """What the game's points are multiplied by to be whole numbers (1, 2, 4, ... 64), as
+    testlib's partial points and DMOJ's cases are."""
+    scale = 1
+    while scale < 64 and not all(float(p * scale).is_integer() for p in game.points):
+        scale *= 2
+    return scale
 
 
 def _answer(path: str) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -328,3 +329,74 @@ def test_the_domjudge_package_runs_its_interactor_by_its_run_script(tmp_path: Pa
                        str(tmp_path / "fb")], [sys.executable, str(ROOT / "bots" / "nim" / bot)],
                       env={"PATH": "/usr/bin:/bin"})
         assert got == status, bot
+
+
+def drawn_line(game_name: str, start: str) -> list[str]:
+    """The bot's moves (player 1) of a game from `start` against the optimal opponent where
+    the bot gives a won game away to a tie at its first move and then keeps the tie."""
+    from judge.games import load_game
+    from judge.solvers import solver_for
+    from judge.solvers.base import order
+
+    game = load_game(game_name)
+    solver = solver_for(game)
+    pos, moves = game.parse_position(start), []
+    while not game.is_over(pos):
+        if game.mover(pos) == 0:
+            move = next(m.move for m in solver.move_values(pos) if order(m.value) == 0)
+            moves.append(game.format_move(move, pos))
+        else:
+            move = solver.choose(pos)
+        pos = game.play(pos, move)
+    return moves
+
+
+def test_a_dmoj_case_tied_where_it_could_be_won_earns_the_tie_s_partial_points(
+        tmp_path: Path) -> None:
+    start = "x../o../..."  # won for X, to move
+    (tmp_path / "t.txt").write_text(start + "\n")
+    out = judge("export", "dmoj", "tictactoe", "--tests", str(tmp_path / "t.txt"), "--output",
+                str(tmp_path / "dm"))
+    assert out.returncode == 0, out.stderr
+    init = (tmp_path / "dm" / "init.yml").read_text()
+    assert "points: 2}" in init  # a win is 1 point, a tie 0.5: counted in halves
+    moves = drawn_line("tictactoe", start)
+    bot = ["sh", "-c", "".join(f"read line; echo {m}; " for m in moves) + "cat >/dev/null"]
+    done = tmp_path / "stderr"
+    with done.open("w") as err:
+        status = connect([PYTHON, "interactor.py", "seat1-001.in", "/dev/null",
+                          "seat1-001.ans"], bot, cwd=tmp_path / "dm", stderr=err,
+                         env={"PATH": "/usr/bin:/bin"})
+    assert status == 7 and done.read_text().startswith("points 1\n"), done.read_text()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("dmoj-cli") is None,
+                    reason="DMOJ's judge (pip install dmoj; it builds against libseccomp-dev) "
+                    "is not installed")
+@pytest.mark.parametrize("game", ["nim", "ioiwari", "chopsticks"])
+def test_dmoj_grades_the_exported_problem_as_judge_run(tmp_path: Path, game: str) -> None:
+    tests = tmp_path / f"{game}.txt"
+    tests.write_text("\n".join(STARTS[game]) + "\n")
+    problems = tmp_path / "problems"
+    out = judge("export", "dmoj", game, "--tests", str(tests), "--seats", "both", "--output",
+                str(problems / game))
+    assert out.returncode == 0, out.stderr
+    (tmp_path / game).mkdir()  # (where `graded` finds the cases)
+    shutil.copytree(problems / game, tmp_path / game / "data" / "secret", dirs_exist_ok=True)
+    config = tmp_path / "dmoj.yml"
+    config.write_text(f"problem_storage_globs:\n  - {problems}/*\n"
+                      f"runtime:\n  python3: {PYTHON}\n")
+    order = re.findall(r"in: (seat(\d)-\d+)\.in", (problems / game / "init.yml").read_text())
+    for bot in sorted((ROOT / "bots" / game).glob("*.py")):
+        done = subprocess.run(["dmoj-cli", "-c", str(config), "-e", "PY3", "--no-ansi",
+                               "--skip-self-test", "submit", game, "PY3", str(bot)],
+                              capture_output=True, text=True, timeout=1200, cwd=tmp_path)
+        verdicts = re.findall(r"^Test case +\d+ (\w+) .*?\(#ansi\[(\w+)", done.stdout, re.M)
+        assert len(verdicts) == len(order), done.stdout + done.stderr
+        got = {}
+        for (name, _), (_, said) in zip(order, verdicts, strict=True):
+            lines = dict(line.split(" ", 1) for line in
+                         (problems / game / f"{name}.in").read_text().splitlines())
+            got[(lines["start"], int(lines["seat"]))] = said == "ok"
+        assert got == graded(tmp_path, game, bot), bot

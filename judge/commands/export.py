@@ -13,7 +13,7 @@ from judge.games import GAMES, load_game
 from judge.games.base import InputError
 
 #: the systems a game is exported to
-SYSTEMS = ("kattis", "domjudge", "gradescope")
+SYSTEMS = ("kattis", "domjudge", "dmoj", "gradescope")
 #: the systems whose package runs the judge itself (no interactor, no replies table)
 RUN_JUDGE = ("gradescope",)
 
@@ -26,11 +26,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Write GAME as a package for another system: kattis (the Kattis problem "
         "package format: an interactive problem whose interactor is the judge's optimal "
         "opponent, run without the judge installed), domjudge (the same, with "
-        "domjudge-problem.ini); gradescope (an autograder zip: setup.sh installs the judge "
-        "and the course's toolchains, run_autograder grades the student's bot with judge "
-        "run). The cases are the game's test set (or --tests FILE) for the first seat, or "
-        "both; the sample bots go in as submissions. The folder is written whole or not at "
-        "all (docs/export.md).",
+        "domjudge-problem.ini); dmoj (init.yml with a bridged interactor, testlib's "
+        "contract, the opponent as one Python file); gradescope (an autograder zip: "
+        "setup.sh installs the judge and the course's toolchains, run_autograder grades the "
+        "student's bot with judge run). The cases are the game's test set (or --tests "
+        "FILE) for the first seat, or both; the sample bots go in as submissions. The "
+        "folder is written whole or not at all (docs/export.md).",
         epilog="example:\n  judge export kattis nim --output nim-problem\n"
         "  verifyproblem nim-problem",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -64,7 +65,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Build the package and write it."""
-    from judge.packages import gradescope, kattis
+    from judge.packages import dmoj, gradescope, kattis
     from judge.packages.problem import build, check_output, write_whole
 
     if args.game not in GAMES:
@@ -89,6 +90,8 @@ def run(args: argparse.Namespace) -> int:
         course = gradescope.Course(args.bot_file, args.feedback, args.opponent,
                                    tuple(args.apt))
         write_whole(output, args.force, lambda folder: gradescope.write(problem, course, folder))
+    elif args.system == "dmoj":
+        write_whole(output, args.force, lambda folder: dmoj.write(problem, folder))
     else:
         write_whole(output, args.force, lambda folder: kattis.write(
             problem, folder, domjudge=args.system == "domjudge"))

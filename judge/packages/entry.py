@@ -59,10 +59,13 @@ def validate(text: str, opponent: Callable[[str, str], tuple[Game, Any]]) -> int
     return KATTIS_ACCEPT
 
 
-def main(argv: list[str]) -> int:
+def main(argv: list[str], replies: bytes | None = None) -> int:
     """Judge one case on stdin/stdout under the contract its arguments say; without
-    arguments, validate the case on stdin."""
-    table = json.loads(gzip.decompress((Path(__file__).resolve().parent / REPLIES).read_bytes()))
+    arguments, validate the case on stdin. The replies are the file beside this one, or
+    `replies` (the single-file interactor's)."""
+    if replies is None:
+        replies = (Path(__file__).resolve().parent / REPLIES).read_bytes()
+    table = json.loads(gzip.decompress(replies))
     if not argv:
         return validate(sys.stdin.read(), opponent_from(table))
     contract = "kattis" if len(argv) >= 3 and Path(argv[2]).is_dir() else "testlib"
