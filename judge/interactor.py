@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from judge.games.base import Game, MoveError
 
@@ -23,7 +23,7 @@ MOVE_LIMIT = 200
 #: the results of a game for the bot, best last
 RESULTS = ("loss", "tie", "win")
 #: the contracts an interactor speaks: the arguments it is given and its exit statuses
-CONTRACTS = ("kattis", "testlib")
+CONTRACTS = ("kattis", "testlib", "cms")
 #: Kattis (and DOMjudge): accepted, wrong answer; any other status is the judge's error
 KATTIS_ACCEPT, KATTIS_WRONG = 42, 43
 #: testlib (and DMOJ's bridged interactors, Codeforces, Polygon): ok, wrong answer, failure,
@@ -149,48 +149,59 @@ Opponent = Callable[[str, str], tuple[Game, Callable[[Any], Any]]]
 
 
 def run_contract(contract: str, argv: list[str], opponent: Opponent) -> int:
-    """Judge the bot on stdin/stdout under `contract` (`CONTRACTS`), its files in `argv`:
-    Kattis's ``INPUT ANSWER FEEDBACK_DIR``, which takes 42 (the bot got the result perfect
-    play gets) or 43 with judgemessage.txt in the feedback folder; testlib's ``INPUT
-    OUTPUT [ANSWER]``, which writes the result to OUTPUT, says ``ok ...`` or ``wrong answer
-    ...`` on stderr and exits 0 or 1, or 7 with ``points N`` for a result short of perfect
-    play's that the game still gives points for (an Ioiwari tie: 2, in `point_scale`). The
-    case (INPUT, `Case.text`) names the start, the
-    bot's seat and the result expected (ANSWER's first word when given). A case that cannot
-    be read exits 1 (Kattis: the judge's error) or 3 (testlib's failure)."""
-    need = 3 if contract == "kattis" else 2
-    fail = 1 if contract == "kattis" else TESTLIB_FAIL
+    """Judge the bot under `contract` (`CONTRACTS`), its files in `argv`: Kattis's ``INPUT
+    ANSWER FEEDBACK_DIR``, which takes 42 (the bot got the result perfect play gets) or 43
+    with judgemessage.txt in the feedback folder; testlib's ``INPUT OUTPUT [ANSWER]``,
+    which writes the result to OUTPUT, says ``ok ...`` or ``wrong answer ...`` on stderr and
+    exits 0 or 1, or 7 with ``points N`` for a result short of perfect play's that the game
+    still gives points for (an Ioiwari tie: 2, in `point_scale`); CMS's manager, the case
+    on stdin and ``FROM_BOT TO_BOT`` its FIFOs, which writes the share of perfect play's
+    points the bot earned to stdout and why to stderr. The bot is on stdin and stdout but
+    for CMS. The case (`Case.text`) names the start, the bot's seat and the result
+    expected (ANSWER's first word when given). A case that cannot be read exits 1 (the
+    judge's error to Kattis and CMS) or 3 (testlib's failure)."""
+    need = {"kattis": 3, "testlib": 2, "cms": 2}[contract]
+    fail = TESTLIB_FAIL if contract == "testlib" else 1
     if len(argv) < need:
         print(f"interactor: the {contract} contract gives {need} files, not {len(argv)}",
               file=sys.stderr)
         return fail
     try:
-        name, rules, case = Case.parse(Path(argv[0]).read_text(encoding="utf-8"))
-        answer = argv[1] if contract == "kattis" else (argv[2] if len(argv) > 2 else "")
-        expected = _answer(answer) or case.expected or "win"
+        text = sys.stdin.read() if contract == "cms" else Path(argv[0]).read_text("utf-8")
+        name, rules, case = Case.parse(text)
+        answer = {"kattis": argv[1], "testlib": argv[2] if len(argv) > 2 else ""}
+        expected = _answer(answer.get(contract, "")) or case.expected or "win"
         game, reply = opponent(name, rules)
         pos = game.parse_position(case.start)
+        # (CMS: the bot's input first, which the bot's sandbox opens first)
+        to_bot = open(argv[1], "w", encoding="utf-8") if contract == "cms" else sys.stdout
+        from_bot = open(argv[0], encoding="utf-8") if contract == "cms" else sys.stdin
     except (OSError, ValueError) as exc:  # (an InputError is a ValueError)
         print(f"interactor: {exc}", file=sys.stderr)
         return fail
     try:
         outcome = serve(game, pos, case.seat - 1, reply,
-                        lambda: sys.stdin.readline(LINE_BYTES), _send)
+                        lambda: from_bot.readline(LINE_BYTES), lambda line: _send(to_bot, line))
     except Exception as exc:  # the opponent's failure (a reply missing), not the bot's
         print(f"interactor: the opponent failed: {type(exc).__name__}: {exc}", file=sys.stderr)
         return fail
     ok = outcome.meets(expected)
     words = (f"start {case.start}, seat {case.seat}: {outcome.message}"
              f" (perfect play: {expected})")
-    _close_stdout()
+    _close(to_bot)
+    earned = getattr(game.points, outcome.result)
+    if contract == "cms":
+        most = getattr(game.points, expected)
+        print(1.0 if ok else earned / most if most else 0.0)
+        print(words, file=sys.stderr)
+        return 0
     if contract == "kattis":
         feedback = Path(argv[2])
         (feedback / "judgemessage.txt").write_text(words + "\n", encoding="utf-8")
         return KATTIS_ACCEPT if ok else KATTIS_WRONG
     Path(argv[1]).write_text(f"{outcome.result}\n{words}\n", encoding="utf-8")
-    earned = getattr(game.points, outcome.result) * point_scale(game)
     if not ok and earned > 0:
-        print(f"points {round(earned)}\n{words}", file=sys.stderr)
+        print(f"points {round(earned * point_scale(game))}\n{words}", file=sys.stderr)
         return TESTLIB_POINTS
     print(("ok " if ok else "wrong answer ") + words, file=sys.stderr)
     return TESTLIB_OK if ok else TESTLIB_WRONG
@@ -215,20 +226,21 @@ def _answer(path: str) -> str:
     return words[0] if words else ""
 
 
-def _send(line: str) -> None:
+def _send(stream: TextIO, line: str) -> None:
     """A line to the bot; a bot that has gone is found when its next move is read."""
     try:
-        sys.stdout.write(line + "\n")
-        sys.stdout.flush()
+        stream.write(line + "\n")
+        stream.flush()
     except BrokenPipeError:
         pass
 
 
-def _close_stdout() -> None:
+def _close(stream: TextIO) -> None:
     """End the bot's input (a bot that is gone leaves nothing to close)."""
     try:
-        sys.stdout.close()
+        stream.close()
     except BrokenPipeError:
         pass
-    with open(os.devnull, "w") as sink:  # (the interpreter's own flush at exit)
-        os.dup2(sink.fileno(), 1)
+    if stream is sys.stdout:
+        with open(os.devnull, "w") as sink:  # (the interpreter's own flush at exit)
+            os.dup2(sink.fileno(), 1)

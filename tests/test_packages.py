@@ -400,3 +400,53 @@ def test_dmoj_grades_the_exported_problem_as_judge_run(tmp_path: Path, game: str
                          (problems / game / f"{name}.in").read_text().splitlines())
             got[(lines["start"], int(lines["seat"]))] = said == "ok"
         assert got == graded(tmp_path, game, bot), bot
+
+
+def cms_evaluate(task: Path, number: int, bot: list[str], tmp_path: Path) -> tuple[str, str]:
+    """Case `number` of a CMS task evaluated as CMS's Communication task type does: the
+    manager on the case (stdin) and two FIFOs, the bot on the other ends as its stdin and
+    stdout: the manager's stdout (the outcome) and stderr (the text)."""
+    fifos = tmp_path / f"fifo{number}"
+    fifos.mkdir(parents=True)
+    to_manager, to_bot = fifos / "u0_to_m", fifos / "m_to_u0"
+    os.mkfifo(to_manager)
+    os.mkfifo(to_bot)
+    with (task / "input" / f"input{number}.txt").open() as case:
+        manager = subprocess.Popen([str(task / "check" / "manager"), str(to_manager),
+                                    str(to_bot)], stdin=case, stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, text=True,
+                                   env={"PATH": "/usr/bin:/bin"})
+        script = 'a=$1 b=$2; shift 2; exec "$@" < "$a" > "$b"'
+        player = subprocess.Popen(["sh", "-c", script, "sh", str(to_bot), str(to_manager),
+                                   *bot], stderr=subprocess.DEVNULL)
+        out, err = manager.communicate(timeout=60)
+        player.wait(timeout=60)
+    assert manager.returncode == 0, err
+    return out.strip(), err
+
+
+def test_the_cms_manager_scores_each_sample_bot_as_judge_run(tmp_path: Path) -> None:
+    tests = tmp_path / "nim.txt"
+    tests.write_text("\n".join(STARTS["nim"]) + "\n")
+    out = judge("export", "cms", "nim", "--tests", str(tests), "--seats", "both", "--output",
+                str(tmp_path / "nim"))
+    assert out.returncode == 0, out.stderr
+    task = tmp_path / "nim"
+    assert "n_input: 6" in (task / "task.yaml").read_text()
+    starts = []
+    for number in range(6):
+        lines = dict(line.split(" ", 1) for line in
+                     (task / "input" / f"input{number}.txt").read_text().splitlines())
+        starts.append((lines["start"], int(lines["seat"])))
+    (task / "data" / "secret").mkdir(parents=True)  # (where `graded` finds the cases)
+    for number in range(6):
+        shutil.copy(task / "input" / f"input{number}.txt",
+                    task / "data" / "secret" / f"{number}.in")
+    for name in ("optimal.py", "greedy.py"):
+        bot = ROOT / "bots" / "nim" / name
+        got = {}
+        for number in range(6):
+            outcome, text = cms_evaluate(task, number, [sys.executable, str(bot)], tmp_path / name)
+            assert outcome in ("1.0", "0.0") and "perfect play" in text
+            got[starts[number]] = outcome == "1.0"
+        assert got == graded(tmp_path, "nim", bot), name

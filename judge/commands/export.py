@@ -13,7 +13,7 @@ from judge.games import GAMES, load_game
 from judge.games.base import InputError
 
 #: the systems a game is exported to
-SYSTEMS = ("kattis", "domjudge", "dmoj", "gradescope")
+SYSTEMS = ("kattis", "domjudge", "dmoj", "cms", "gradescope")
 #: the systems whose package runs the judge itself (no interactor, no replies table)
 RUN_JUDGE = ("gradescope",)
 
@@ -27,7 +27,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "package format: an interactive problem whose interactor is the judge's optimal "
         "opponent, run without the judge installed), domjudge (the same, with "
         "domjudge-problem.ini); dmoj (init.yml with a bridged interactor, testlib's "
-        "contract, the opponent as one Python file); gradescope (an autograder zip: "
+        "contract, the opponent as one Python file); cms (a Communication task, the "
+        "opponent its manager); gradescope (an autograder zip: "
         "setup.sh installs the judge and the course's toolchains, run_autograder grades the "
         "student's bot with judge run). The cases are the game's test set (or --tests "
         "FILE) for the first seat, or both; the sample bots go in as submissions. The "
@@ -65,7 +66,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Build the package and write it."""
-    from judge.packages import dmoj, gradescope, kattis
+    from judge.packages import cms, dmoj, gradescope, kattis
     from judge.packages.problem import build, check_output, write_whole
 
     if args.game not in GAMES:
@@ -90,8 +91,9 @@ def run(args: argparse.Namespace) -> int:
         course = gradescope.Course(args.bot_file, args.feedback, args.opponent,
                                    tuple(args.apt))
         write_whole(output, args.force, lambda folder: gradescope.write(problem, course, folder))
-    elif args.system == "dmoj":
-        write_whole(output, args.force, lambda folder: dmoj.write(problem, folder))
+    elif args.system in ("dmoj", "cms"):
+        writer = dmoj.write if args.system == "dmoj" else cms.write
+        write_whole(output, args.force, lambda folder: writer(problem, folder))
     else:
         write_whole(output, args.force, lambda folder: kattis.write(
             problem, folder, domjudge=args.system == "domjudge"))

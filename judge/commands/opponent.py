@@ -25,7 +25,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "stdin and answers each with its own. Connect a bot to it, or type moves yourself. "
         "As the judge does, it closes its output instead of sending a move that ends the "
         "game; that move and the result go to stderr. An illegal move ends the game with "
-        "status 1. --format kattis or testlib speaks a contest system's interactor "
+        "status 1. --format kattis, testlib or cms speaks a contest system's interactor "
         "contract instead, for a case file that judge export writes (docs/export.md).",
         epilog="example:\n  judge opponent --game ioiwari --start '4 3 2 4 2 3 2'\n"
         "  mkfifo p; python3 bots/ioiwari/greedy.py < p | judge opponent --game ioiwari > p\n"
@@ -41,7 +41,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="plain (default): the protocol alone; kattis: Kattis's and "
                    "DOMjudge's interactor (FILES: INPUT ANSWER FEEDBACK_DIR; exit 42 "
                    "accepted, 43 wrong answer, judgemessage.txt); testlib: testlib's "
-                   "(FILES: INPUT OUTPUT [ANSWER]; exit 0 ok, 1 wrong answer, 3 failure)")
+                   "(FILES: INPUT OUTPUT [ANSWER]; exit 0 ok, 1 wrong answer, 3 failure, 7 "
+                   "partial points); cms: CMS's Communication manager (the case on stdin, "
+                   "FILES: FROM_BOT TO_BOT, its FIFOs; the share of the points on stdout)")
     p.add_argument("files", nargs="*", metavar="FILES",
                    help="the contract's files: the case (judge export writes them), ...")
     p.set_defaults(func=run)

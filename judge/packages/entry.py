@@ -4,7 +4,8 @@ without the judge installed, on Python 3.10 or later.
 
 ``main.py < INPUT`` is Kattis's input format validator, ``main.py INPUT ANSWER
 FEEDBACK_DIR`` speaks Kattis's contract (DOMjudge's too: FEEDBACK_DIR
-is a folder), ``main.py INPUT OUTPUT [ANSWER]`` testlib's (DMOJ's bridged interactors);
+is a folder), ``main.py < INPUT FROM_BOT TO_BOT`` CMS's (both are FIFOs), ``main.py INPUT
+OUTPUT [ANSWER]`` testlib's (DMOJ's bridged interactors);
 `judge.interactor.run_contract` says what each gives.
 """
 
@@ -68,7 +69,8 @@ def main(argv: list[str], replies: bytes | None = None) -> int:
     table = json.loads(gzip.decompress(replies))
     if not argv:
         return validate(sys.stdin.read(), opponent_from(table))
-    contract = "kattis" if len(argv) >= 3 and Path(argv[2]).is_dir() else "testlib"
+    contract = ("kattis" if len(argv) >= 3 and Path(argv[2]).is_dir() else
+                "cms" if len(argv) == 2 and all(Path(a).is_fifo() for a in argv) else "testlib")
     return run_contract(contract, argv, opponent_from(table))
 
 
