@@ -450,3 +450,15 @@ def test_the_cms_manager_scores_each_sample_bot_as_judge_run(tmp_path: Path) -> 
             assert outcome in ("1.0", "0.0") and "perfect play" in text
             got[starts[number]] = outcome == "1.0"
         assert got == graded(tmp_path, "nim", bot), name
+
+
+def test_a_cms_case_tied_where_it_could_be_won_scores_the_tie_s_share(tmp_path: Path) -> None:
+    start = "x../o../..."  # won for X, to move
+    (tmp_path / "t.txt").write_text(start + "\n")
+    out = judge("export", "cms", "tictactoe", "--tests", str(tmp_path / "t.txt"), "--output",
+                str(tmp_path / "task"))
+    assert out.returncode == 0, out.stderr
+    moves = drawn_line("tictactoe", start)
+    bot = ["sh", "-c", "".join(f"read line; echo {m}; " for m in moves) + "cat >/dev/null"]
+    outcome, text = cms_evaluate(tmp_path / "task", 0, bot, tmp_path)
+    assert (outcome, "tie" in text) == ("0.5", True), text
