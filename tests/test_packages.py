@@ -462,3 +462,38 @@ def test_a_cms_case_tied_where_it_could_be_won_scores_the_tie_s_share(tmp_path: 
     bot = ["sh", "-c", "".join(f"read line; echo {m}; " for m in moves) + "cat >/dev/null"]
     outcome, text = cms_evaluate(tmp_path / "task", 0, bot, tmp_path)
     assert (outcome, "tie" in text) == ("0.5", True), text
+
+
+def test_the_classroom_workflow_grades_the_student_repository_with_the_judge(
+        tmp_path: Path) -> None:
+    yaml = pytest.importorskip("yaml")
+    tests = tmp_path / "nim.txt"
+    tests.write_text("\n".join(STARTS["nim"]) + "\n")
+    out = judge("export", "classroom", "nim", "--tests", str(tests), "--seats", "both",
+                "--output", str(tmp_path / "repo"))
+    assert out.returncode == 0, out.stderr
+    repo = tmp_path / "repo"
+    flow = yaml.safe_load((repo / ".github" / "workflows" / "classroom.yml").read_text())
+    steps = flow["jobs"]["run-autograding-tests"]["steps"]
+    tests_ = [s for s in steps if s.get("uses", "").startswith(
+        "classroom-resources/autograding-command-grader@")]
+    report = steps[-1]
+    assert report["uses"].startswith("classroom-resources/autograding-grading-reporter@")
+    assert report["with"]["runners"].split(",") == [s["id"] for s in tests_]
+    assert sum(s["with"]["max-score"] for s in tests_) == len(STARTS["nim"])
+    assert (repo / ".judge" / "judge-src" / "pyproject.toml").is_file()
+    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}:{os.environ['PATH']}")
+    passed = {}
+    for bot in ("optimal.py", "greedy.py"):
+        shutil.copy(ROOT / "bots" / "nim" / bot, repo / "bot.py")
+        passed[bot] = [subprocess.run(["bash", "-c", s["with"]["command"]], cwd=repo, env=env,
+                                      capture_output=True, timeout=600).returncode == 0
+                       for s in tests_]
+    assert all(passed["optimal.py"]) and not all(passed["greedy.py"])
+    # a group passes when judge run gave the bot every point of its starts
+    export(tmp_path, "nim")  # (the cases, with the result perfect play gets, for `graded`)
+    graded_greedy = graded(tmp_path, "nim", ROOT / "bots" / "nim" / "greedy.py")
+    for test, ok in zip(tests_, passed["greedy.py"], strict=True):
+        starts = (repo / test["with"]["command"].split("--tests ")[1].split()[0]).read_text()
+        assert ok == all(v for (start, _), v in graded_greedy.items()
+                         if start in starts.splitlines())

@@ -13,9 +13,9 @@ from judge.games import GAMES, load_game
 from judge.games.base import InputError
 
 #: the systems a game is exported to
-SYSTEMS = ("kattis", "domjudge", "dmoj", "cms", "gradescope")
+SYSTEMS = ("kattis", "domjudge", "dmoj", "cms", "gradescope", "classroom")
 #: the systems whose package runs the judge itself (no interactor, no replies table)
-RUN_JUDGE = ("gradescope",)
+RUN_JUDGE = ("gradescope", "classroom")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -30,9 +30,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         "contract, the opponent as one Python file); cms (a Communication task, the "
         "opponent its manager); gradescope (an autograder zip: "
         "setup.sh installs the judge and the course's toolchains, run_autograder grades the "
-        "student's bot with judge run). The cases are the game's test set (or --tests "
-        "FILE) for the first seat, or both; the sample bots go in as submissions. The "
-        "folder is written whole or not at all (docs/export.md).",
+        "student's bot with judge run); classroom (a GitHub Classroom starter repository "
+        "whose workflow runs the judge with GitHub's autograding actions). The cases are "
+        "the game's test set (or --tests FILE) for the first seat, or both; the sample bots "
+        "go in as submissions. The folder is written whole or not at all (docs/export.md).",
         epilog="example:\n  judge export kattis nim --output nim-problem\n"
         "  verifyproblem nim-problem",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -51,9 +52,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--output", required=True, metavar="DIR",
                    help="the package's folder (made; a folder with files in it needs --force)")
     p.add_argument("--force", action="store_true", help="replace the --output folder")
-    course = p.add_argument_group("an autograder's grading (gradescope)")
+    course = p.add_argument_group("an autograder's grading (gradescope, classroom)")
     course.add_argument("--bot-file", default="", metavar="NAME",
-                        help="the file the student submits (default: the one file submitted)")
+                        help="the file the student submits (default: the one file submitted "
+                        "to Gradescope; bot.py in a Classroom repository)")
     course.add_argument("--feedback", choices=("full", "mistakes", "results"),
                         default="mistakes",
                         help="what the student sees, as judge run --feedback (default: "
@@ -66,7 +68,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Build the package and write it."""
-    from judge.packages import cms, dmoj, gradescope, kattis
+    from judge.packages import classroom, cms, dmoj, gradescope, kattis
     from judge.packages.problem import build, check_output, write_whole
 
     if args.game not in GAMES:
@@ -91,6 +93,9 @@ def run(args: argparse.Namespace) -> int:
         course = gradescope.Course(args.bot_file, args.feedback, args.opponent,
                                    tuple(args.apt))
         write_whole(output, args.force, lambda folder: gradescope.write(problem, course, folder))
+    elif args.system == "classroom":
+        write_whole(output, args.force, lambda folder: classroom.write(
+            problem, args.bot_file or "bot.py", tuple(args.apt), args.opponent, folder))
     elif args.system in ("dmoj", "cms"):
         writer = dmoj.write if args.system == "dmoj" else cms.write
         write_whole(output, args.force, lambda folder: writer(problem, folder))

@@ -6,15 +6,11 @@ from __future__ import annotations
 
 import shlex
 import zipfile
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge.games.base import InputError
-from judge.packages.problem import Problem
+from judge.packages.problem import Problem, source_files
 
-#: the judge's project folder, whose source the autograder installs
-PROJECT = Path(__file__).resolve().parent.parent.parent
 #: where the judge's source goes in the zip (Gradescope unzips it into /autograder/source)
 SOURCE = "judge-src"
 
@@ -80,19 +76,6 @@ class Course:
     packages: tuple[str, ...] = ()
 
 
-def source_files() -> Iterator[tuple[Path, str]]:
-    """The judge's source as the zip holds it: (file, name in the zip) for pyproject.toml,
-    README.md and the package (without compiled files)."""
-    if not (PROJECT / "pyproject.toml").is_file():
-        raise InputError("the judge's source is not at hand (no pyproject.toml beside its "
-                         "package): export from the judge's project folder's install")
-    for name in ("pyproject.toml", "README.md"):
-        yield PROJECT / name, f"{SOURCE}/{name}"
-    for path in sorted((PROJECT / "judge").rglob("*")):
-        if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
-            yield path, f"{SOURCE}/{path.relative_to(PROJECT).as_posix()}"
-
-
 def scripts(problem: Problem, course: Course) -> dict[str, str]:
     """setup.sh, run_autograder and, for starts of the user's, tests.txt, by name."""
     game = problem.game
@@ -117,7 +100,7 @@ def write(problem: Problem, course: Course, folder: Path) -> None:
             info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
             info.external_attr = (0o755 if name != "tests.txt" else 0o644) << 16
             zf.writestr(info, text)
-        for path, name in source_files():
+        for path, name in source_files(SOURCE):
             zf.write(path, name)
     for name, text in texts.items():
         (folder / name).write_text(text, encoding="utf-8")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -18,8 +18,9 @@ from judge.solvers import solver_for
 from judge.solvers.base import order
 from judge.testsets import default_tests
 
-#: the sample bots of the judge's own games, beside its package (in a source checkout)
-BOTS = Path(__file__).resolve().parent.parent.parent / "bots"
+#: the judge's project folder (a source checkout): its source, and the sample bots
+PROJECT = Path(__file__).resolve().parent.parent.parent
+BOTS = PROJECT / "bots"
 
 
 @dataclass(frozen=True)
@@ -141,3 +142,16 @@ def write_whole(output: Path, force: bool, fill: Callable[[Path], None]) -> None
     finally:
         if old is not None:
             shutil.rmtree(old, ignore_errors=True)
+
+
+def source_files(folder: str) -> Iterator[tuple[Path, str]]:
+    """The judge's source, for a package that installs the judge: (file, its name under
+    `folder`) for pyproject.toml, README.md and the package (without compiled files)."""
+    if not (PROJECT / "pyproject.toml").is_file():
+        raise InputError("the judge's source is not at hand (no pyproject.toml beside its "
+                         "package): export from the judge's project folder's install")
+    for name in ("pyproject.toml", "README.md"):
+        yield PROJECT / name, f"{folder}/{name}"
+    for path in sorted((PROJECT / "judge").rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
+            yield path, f"{folder}/{path.relative_to(PROJECT).as_posix()}"
