@@ -4,7 +4,8 @@ For each game, `judge export kattis` on the game's default test set (both seats)
 then the package's interactor (``main.py``, the system's Python, no judge on its path) run
 under Kattis's contract against the sample optimal bot on a few cases: the interactor's
 CPU time per case (its own, read from the kernel when it ends), the wall time of the whole
-case (both processes), and the size of the replies table it loads. Run:
+case (both processes), the interactor's peak memory, and the size of the replies table it
+loads. Run:
 ``python benchmarks/bench_export.py``.
 """
 
@@ -25,8 +26,10 @@ ROOT = Path(__file__).resolve().parent.parent
 PYTHON = shutil.which("python3", path="/usr/bin:/bin") or sys.executable
 
 
-def one_case(validator: Path, case: Path, bot: Path, feedback: Path) -> tuple[float, float]:
-    """(the interactor's CPU seconds, the case's wall seconds) of one case."""
+def one_case(validator: Path, case: Path, bot: Path,
+             feedback: Path) -> tuple[float, float, float]:
+    """(the interactor's CPU seconds, the case's wall seconds, the interactor's peak
+    memory in MiB) of one case."""
     started = time.perf_counter()
     player = subprocess.Popen([sys.executable, str(bot)], stdin=subprocess.PIPE,
                               stdout=subprocess.PIPE)
@@ -41,7 +44,8 @@ def one_case(validator: Path, case: Path, bot: Path, feedback: Path) -> tuple[fl
     player.wait()
     if inter.returncode != 42:
         raise SystemExit(f"{case}: the interactor said {inter.returncode}, not 42")
-    return usage.ru_utime + usage.ru_stime, time.perf_counter() - started
+    return (usage.ru_utime + usage.ru_stime, time.perf_counter() - started,
+            usage.ru_maxrss / 1024)
 
 
 def main() -> None:
@@ -66,13 +70,14 @@ def main() -> None:
                      for c in cases[:: max(1, len(cases) // args.cases)][: args.cases]]
             cpu = sorted(t[0] for t in timed)
             wall = sorted(t[1] for t in timed)
+            memory = max(t[2] for t in timed)
             rows.append([game, len(cases), f"{export_seconds:.1f}",
                          f"{(validator / 'replies.json.gz').stat().st_size / 1024:.0f}",
                          f"{cpu[len(cpu) // 2] * 1000:.0f}", f"{cpu[-1] * 1000:.0f}",
-                         f"{wall[len(wall) // 2] * 1000:.0f}"])
+                         f"{wall[len(wall) // 2] * 1000:.0f}", f"{memory:.0f}"])
     print(tabulate(rows, headers=["game", "cases", "export s", "replies KiB",
                                   "interactor CPU ms (median)", "(max)",
-                                  "case wall ms (median)"]))
+                                  "case wall ms (median)", "interactor MiB (max)"]))
 
 
 if __name__ == "__main__":
