@@ -20,12 +20,12 @@ from judge.words import did_you_mean
 
 #: one module per subcommand under judge.commands, each with `register(subparsers)`
 COMMANDS = ["solve", "run", "show", "tournament", "match", "league", "play", "opponent",
-            "nim-batch", "worker", "scheduler", "serve", "doctor", "games"]
+            "nim-batch", "worker", "scheduler", "serve", "doctor", "games", "export"]
 #: the module that registers each subcommand
 MODULE_OF = {"solve": "solve", "run": "run", "show": "show", "tournament": "tournament",
              "match": "match", "league": "league", "play": "play", "opponent": "opponent",
              "nim-batch": "nimbatch", "worker": "worker", "scheduler": "scheduler",
-             "serve": "serve", "doctor": "doctor", "games": "games"}
+             "serve": "serve", "doctor": "doctor", "games": "games", "export": "export"}
 
 
 class Parser(argparse.ArgumentParser):

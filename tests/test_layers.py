@@ -11,7 +11,8 @@ PACKAGE = Path(__file__).resolve().parent.parent / "judge"
 
 #: bottom to top; a module belongs to the layer of the longest prefix of its name
 LAYERS = [
-    ("rules", ["judge.games", "judge.verdicts", "judge.exits", "judge.words"]),
+    ("rules", ["judge.games", "judge.verdicts", "judge.exits", "judge.words",
+               "judge.interactor"]),
     ("solving", ["judge.solvers", "judge.sprt", "judge.ratings", "judge.testsets",
                  "judge.similarity"]),
     ("sandbox", ["judge.sandbox"]),
@@ -23,7 +24,8 @@ LAYERS = [
     ("rows", ["judge.report", "judge.results", "judge.summaries", "judge.league",
               "judge.exports", "judge.html"]),  # (the package: its pages and boards)
     ("kinds", ["judge.kinds"]),
-    ("report", ["judge.html.report", "judge.html.similar", "judge.transcripts"]),
+    ("report", ["judge.html.report", "judge.html.similar", "judge.transcripts",
+                "judge.packages"]),
     ("interface", ["judge.commands", "judge.web", "judge.cli", "judge.__main__"]),
 ]
 

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from judge.commands.inputs import game_from_args, start_from
 from judge.commands.options import add_game_options, add_opponent_option
-from judge.games.base import Game, InputError, MoveError
+from judge.games import load_game
+from judge.games.base import Game, InputError
+from judge.interactor import CONTRACTS, run_contract, serve
 from judge.solvers import solver_for
-
-#: your moves before a loopy game stops as a tie (the judge's default move limit, halved)
-MOVE_LIMIT = 100
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -25,16 +25,27 @@ def register(sub: argparse._SubParsersAction) -> None:
         "stdin and answers each with its own. Connect a bot to it, or type moves yourself. "
         "As the judge does, it closes its output instead of sending a move that ends the "
         "game; that move and the result go to stderr. An illegal move ends the game with "
-        "status 1.",
+        "status 1. --format kattis, testlib or cms speaks a contest system's interactor "
+        "contract instead, for a case file that judge export writes (docs/export.md).",
         epilog="example:\n  judge opponent --game ioiwari --start '4 3 2 4 2 3 2'\n"
-        "  mkfifo p; python3 bots/ioiwari/greedy.py < p | judge opponent --game ioiwari > p",
+        "  mkfifo p; python3 bots/ioiwari/greedy.py < p | judge opponent --game ioiwari > p\n"
+        "  judge opponent --format kattis case.in case.ans feedback/ < p | bot > p",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    add_game_options(p)
+    add_game_options(p, required=False)
     add_opponent_option(p)
     p.add_argument("--start", metavar="POS", help="the start position (default: the game's)")
     p.add_argument("--seat", type=int, choices=(1, 2), default=1,
                    help="YOUR seat: 1 moves first (default), 2 lets the opponent open")
+    p.add_argument("--format", choices=("plain", *CONTRACTS), default="plain",
+                   help="plain (default): the protocol alone; kattis: Kattis's and "
+                   "DOMjudge's interactor (FILES: INPUT ANSWER FEEDBACK_DIR; exit 42 "
+                   "accepted, 43 wrong answer, judgemessage.txt); testlib: testlib's "
+                   "(FILES: INPUT OUTPUT [ANSWER]; exit 0 ok, 1 wrong answer, 3 failure, 7 "
+                   "partial points); cms: CMS's Communication manager (the case on stdin, "
+                   "FILES: FROM_BOT TO_BOT, its FIFOs; the share of the points on stdout)")
+    p.add_argument("files", nargs="*", metavar="FILES",
+                   help="the contract's files: the case (judge export writes them), ...")
     p.set_defaults(func=run)
 
 
@@ -43,57 +54,50 @@ def _send(line: str) -> None:
     sys.stdout.flush()
 
 
-def run(args: argparse.Namespace) -> int:
-    """Serve one game on stdin/stdout."""
-    game = game_from_args(args)
-    pos = start_from(game, args.start)
+def chooser(game: Game, kind: str) -> Callable[[Any], Any]:
+    """The opponent's move at a position: the solver's best, or the tricky opponent's."""
     solver = solver_for(game)
-    if args.opponent == "tricky":
+    if kind == "tricky":
         from judge.players.tricky import tricky_move
 
-        def choose(p: Any) -> Any:
-            return tricky_move(solver, p)
-    else:
-        def choose(p: Any) -> Any:
-            return solver.choose(p)
-    you = (game.mover(pos) + args.seat - 1) % 2
-    if game.mover(pos) != you and not game.is_over(pos):
-        pos = game.play(pos, choose(pos))
+        return lambda p: tricky_move(solver, p)
+    return solver.choose
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve one game on stdin/stdout, as the program of a task or as a contest system's
+    interactor (`--format`)."""
+    if args.format != "plain":
+        return _contract(args)
+    if args.files:
+        raise InputError(f"FILES are the files of --format testlib or kattis, not of "
+                         f"--format plain: {args.files[0]}")
+    if args.game is None:
+        raise InputError("--game is needed (judge games lists them)")
+    game = game_from_args(args)
+    pos = start_from(game, args.start)
     if game.is_over(pos):
-        if args.start and game.is_over(game.parse_position(args.start)):
-            raise InputError("the start position is already the end of the game")
-        return _finish(game, pos, you)
-    for line in game.wire_start(pos):
-        _send(line)
-    moves = 0
-    while True:
-        raw = sys.stdin.readline()
-        if not raw:
-            print("opponent: your input ended before the game did", file=sys.stderr)
-            return 1
-        try:
-            move = game.parse_move(raw.rstrip("\n"), pos)
-        except MoveError as exc:
-            print(f"opponent: {exc.code}: {exc}", file=sys.stderr)
-            return 1
-        pos = game.play(pos, move)
-        moves += 1
-        if game.is_over(pos) or (game.loopy and moves >= MOVE_LIMIT):
-            return _finish(game, pos, you)
-        reply = choose(pos)
-        text = game.format_move(reply, pos)
-        pos = game.play(pos, reply)
-        if game.is_over(pos):  # as the judge does: the ending move is played, not sent
-            print(f"opponent: plays {text}, which ends the game", file=sys.stderr)
-            return _finish(game, pos, you)
-        _send(text)
-
-
-def _finish(game: Game, pos: Any, you: int) -> int:
-    winner = game.winner(pos) if game.is_over(pos) else None
-    result = "tie" if winner is None else ("you win" if winner == you else "you lose")
-    score = game.score(pos)
-    extra = f" ({score[you]} to {score[1 - you]})" if score else ""
-    print(f"opponent: game over, {result}{extra}", file=sys.stderr)
+        raise InputError("the start position is already the end of the game")
+    you = (game.mover(pos) + args.seat - 1) % 2
+    outcome = serve(game, pos, you, chooser(game, args.opponent), sys.stdin.readline, _send)
+    if outcome.verdict:
+        print(f"opponent: {outcome.verdict}: {outcome.message}", file=sys.stderr)
+        return 1
+    if outcome.ending:
+        print(f"opponent: plays {outcome.ending}, which ends the game", file=sys.stderr)
+    print(f"opponent: game over, {outcome.message}", file=sys.stderr)
     sys.stdout.close()
     return 0
+
+
+def _contract(args: argparse.Namespace) -> int:
+    """Judge one case under a contest system's contract: the game and rules from the case
+    file (which `--game` and `--rules`, when given, must match)."""
+
+    def opponent(name: str, rules: str) -> tuple[Game, Callable[[Any], Any]]:
+        if args.game is not None and name and name != args.game:
+            raise InputError(f"the case is of {name}, not of --game {args.game}")
+        game = load_game(name or args.game or "", args.rules or rules)
+        return game, chooser(game, args.opponent)
+
+    return run_contract(args.format, args.files, opponent)
