@@ -398,12 +398,23 @@ def test_a_symlink_leading_out_of_the_folder_is_refused(tmp_path):
     ({"game": "nim", "position": "0 0"}, 400, "already the end"),
     ({"game": "nim", "position": ["3"]}, 400, "string"),
     ({"game": "nim", "seat": "3"}, 400, "seat"),
+    ({"game": "nim", "seat": True}, 400, "seat"),
+    ({"game": "nim", "values": "no"}, 400, "values is true or false"),
+    ({"run": 1, "number": 1, "values": "no"}, 400, "values is true or false"),
     ({"game": "nim", "opponent": "level:99"}, 400, "level:N"),
     ({"run": 1, "number": "x"}, 400, "number"),
     ({"game": "nim", "rules": "misere=on\u0000"}, 400, "control"),
 ])
 def test_bad_requests_get_a_clear_4xx(client, body, status, words):
     refused(client.post("/api/sessions", json=body), status, words)
+
+
+def test_advance_is_refused_where_a_person_is_to_move(client):
+    sid = create(client, game="nim", position="1 2", opponent="human")["id"]
+    refused(client.post(f"/api/sessions/{sid}/advance"), 409, "a person is to move")
+    sid = create(client, game="nim", position="1 2", opponent="optimal")["id"]
+    refused(client.post(f"/api/sessions/{sid}/advance"), 409, "a person is to move")
+    assert client.get(f"/api/sessions/{sid}").json()["ply"] == 0
 
 
 def test_malformed_and_huge_bodies_and_unknown_routes_get_json_4xx(client):

@@ -47,6 +47,7 @@ from judge.web.sessions import (
     WebError,
     bot_names,
     check_opponent,
+    flag_of,
     game_info,
     is_bot,
     load,
@@ -138,7 +139,7 @@ def query(request: Request, name: str, default: str = "") -> str:
 
 def seat_of(text: Any) -> int:
     """A seat given as 1 or 2 (text or number)."""
-    if text in (1, 2, "1", "2"):
+    if not isinstance(text, bool) and text in (1, 2, "1", "2"):
         return int(text)
     raise WebError(400, "seat is 1 or 2")
 
@@ -249,7 +250,7 @@ def create_app(served: Served, guard: GuardSettings = LOCAL) -> Starlette:
     async def api_create(request: Request) -> Response:
         data = await read_json(request)
         opponent = data.get("opponent", HUMAN)
-        values = bool(data.get("values", False))
+        values = flag_of(data.get("values", False), "values")
         if "run" in data:
             stored = await in_thread(stored_game, data.get("run"), data.get("number"))
             at = data.get("move", 0)
@@ -304,8 +305,7 @@ def create_app(served: Served, guard: GuardSettings = LOCAL) -> Starlette:
 
     async def api_options(request: Request) -> Response:
         data = await read_json(request)
-        if not isinstance(data.get("values"), bool):
-            raise WebError(400, "values is true or false")
+        flag_of(data.get("values"), "values")
 
         def switch(session: Session) -> Any:
             """Values on or off; left as they were when the solver refuses the game."""

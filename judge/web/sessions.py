@@ -98,6 +98,13 @@ def text_of(value: Any, what: str) -> str:
     return value
 
 
+def flag_of(value: Any, what: str) -> bool:
+    """A switch of a request: JSON true or false, nothing else (``"no"`` is no switch)."""
+    if not isinstance(value, bool):
+        raise WebError(400, f"{what} is true or false")
+    return value
+
+
 def load(name: Any, rules: Any = "", position: Any = "") -> tuple[Game, Any]:
     """The game under `rules` and the position (the start when empty), checked to be small
     enough to show and solve here."""
@@ -668,8 +675,11 @@ class Session:
         with `one`, a single move (computer against computer, one move per request)."""
         if not isinstance(one, bool):
             raise WebError(400, "one is true or false")
-        if self.over(self.pos):
+        pos = self.pos
+        if self.over(pos):
             raise WebError(409, "the game is over")
+        if self.players[self.game.mover(pos)] is None:
+            raise WebError(409, "a person is to move here, not a computer player")
         self.undone.clear()
         self.computer_moves(1 if one or self.stepwise else None)
 
@@ -739,7 +749,8 @@ class Sessions:
             fields = {"game": read["game"], "rules": read.get("rules", ""),
                       "position": read.get("start", ""), "moves": read["moves"]}
         return self.create(fields["game"], fields["rules"] or "", fields["position"] or "",
-                           data.get("opponent", HUMAN), seat, data.get("values", False),
+                           data.get("opponent", HUMAN), seat,
+                           flag_of(data.get("values", False), "values"),
                            played=fields["moves"], players=players)
 
     def create(self, name: Any, rules: Any = "", position: Any = "", opponent: Any = HUMAN,
