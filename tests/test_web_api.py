@@ -597,8 +597,15 @@ def test_the_rules_text_the_named_variants_and_the_opponents_are_served(client):
     state = create(client, game="chopsticks", rules="hands=2 knockout=rollover",
                    opponent="level:4")
     assert state["explain"]["variant"] == "rollover"
-    assert state["explain"]["players"][0].startswith("human")
+    # the person's seat is "you" against a computer; "two people" only where two people play
+    assert state["explain"]["players"][0].startswith("you: ")
+    assert "two people" not in state["explain"]["players"][0]
     assert state["explain"]["players"][1].startswith("level:4 plays a best move")
+    state = create(client, game="nim", position="2 3", opponent="optimal", seat=2)
+    assert state["explain"]["players"][0].startswith("optimal plays perfectly")
+    assert state["explain"]["players"][1].startswith("you: ")
+    state = create(client, game="nim", position="2 3")
+    assert all("two people" in p for p in state["explain"]["players"])
     refused(client.post("/api/sessions", json={"game": "nim", "rules": "mystery"}), 400, "")
 
 

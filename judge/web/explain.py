@@ -24,6 +24,7 @@ OPPONENTS: dict[str, str] = {
     "level:N": "level:N plays a best move with probability N/10 and otherwise any legal move, "
                "each as likely: level:0 is random play, level:10 perfect play.",
     "human": "human: two people take turns at this screen.",
+    "you": "you: you play this seat, against the computer player of the other.",
     "bot": "a bot of the served folder: a contestant's program, run confined as in grading.",
 }
 

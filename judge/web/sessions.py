@@ -483,9 +483,12 @@ class Session:
         return info
 
     def opponent_name(self, seat: int) -> str:
-        """The kind of player in `seat`: human, or the computer player's name."""
+        """The kind of player in `seat`: you (a person against a computer), human (two
+        people at one screen), or the computer player's name."""
         player = self.players[seat]
-        return HUMAN if player is None else player.name
+        if player is None:
+            return "you" if self.players[1 - seat] is not None else HUMAN
+        return player.name
 
     def last_json(self) -> dict[str, Any] | None:
         """The last move played: its ply, seat, text, label, the board part that plays it
