@@ -159,13 +159,17 @@
     if (!s.over) {
       const who = s.players[s.to_move - 1];
       const seat = "player " + s.to_move;
-      if (!s.your_turn) return "Waiting for " + who + " (" + seat + ")";
+      if (!s.your_turn && playing) return "Waiting for " + who + " (" + seat + ")";
+      if (!s.your_turn) return who + " (" + seat + ") is to move here: press “" + advanceText(s) + "”";
       return who === seat ? "Your move, " + seat : "Your move (" + seat + ")";
     }
     if (s.result === "tie") return "Game over: a tie";
     const winner = s.players[Number(s.result) - 1];
     return "Game over: player " + s.result + " (" + winner + ") wins";
   }
+
+  /* The button that lets the computer move where it is to move (after going back). */
+  function advanceText(s) { return "Let " + s.players[s.to_move - 1] + " move"; }
 
   function shareLink(s) {
     const q = new URLSearchParams();
@@ -427,6 +431,7 @@
     $("new").disabled = false;
     $("values").disabled = false;
     $("advance").hidden = s.over || s.your_turn;
+    $("advance").textContent = advanceText(s);
     $("advance").disabled = false;
     $("values").checked = s.values;
     $("share").href = shareLink(s);
