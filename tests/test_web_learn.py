@@ -10,16 +10,9 @@ pytest.importorskip("starlette", reason="the web extra is not installed (pip ins
 
 from test_html import browser  # noqa: E402,F401  (the headless Chromium fixture)
 from test_web_browser import by_css, settled  # noqa: E402
-from test_web_page import played  # noqa: E402
-from webserver import serving  # noqa: E402
+from test_web_page import played, server  # noqa: E402,F401  (the app, with the bots)
 
 pytestmark = pytest.mark.needs_chromium
-
-
-@pytest.fixture(scope="module")
-def server():
-    with serving("--bots", "bots", "--move-time", "5") as url:
-        yield url
 
 
 def status(driver) -> str:
