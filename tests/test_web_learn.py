@@ -32,3 +32,32 @@ def test_stepping_back_to_the_computers_turn_says_what_to_press_and_waits_for_no
     button.click()
     settled(browser, version)
     assert status(browser).startswith("Your move")
+
+
+def test_values_moves_and_the_game_so_far_are_in_plain_words(browser, server):  # noqa: F811
+    version = played(browser, f"{server}/play/ioiwari?opponent=optimal&values=on", 1,
+                     "#board [data-move]")
+    state = browser.execute_script("return window.judgePlay.state()")
+    value = by_css(browser, "#value")[0].text
+    assert value.startswith(state["says"])
+    assert state["says"].startswith(("You can win", "Optimal wins", "A tie with best play"))
+    assert "Moves are counted to the end of the game" in value
+    for jargon in ("remoteness", "for player", "outcome class", "final score difference"):
+        assert jargon not in value
+    buttons = by_css(browser, "#moves [data-move]")
+    assert [(b.find_element("css selector", ".label").text,
+             b.find_element("css selector", ".val").text) for b in buttons] == [
+        (m["label"], m["says"]) for m in state["moves"]]
+    assert buttons[0].text.startswith("pit ")
+    first, reply = state["history"][:2]
+    items = [b.text for b in by_css(browser, "#history button.goto")]
+    assert items == ["Start", f"1. you: {first['label']}", f"2. optimal: {reply['label']}"]
+    assert by_css(browser, "#last")[0].text == f"Last move: optimal played {reply['label']}"
+    by_css(browser, "#hint")[0].click()
+    settled(browser, version)
+    hint = browser.execute_script(
+        "return fetch('/api/sessions/' + window.judgePlay.state().id + '/hint')"
+        ".then((r) => r.json())")
+    assert by_css(browser, "#message")[0].text == \
+        "Hint: " + " or ".join(hint["labels"]) + ": " + hint["says"]
+    assert hint["labels"][0].startswith("pit ")

@@ -101,8 +101,10 @@ def test_the_computers_reply_is_marked_on_the_board_and_in_the_moves(browser, se
     state = browser.execute_script("return window.judgePlay.state()")
     reply = state["history"][1]
     marked = by_css(browser, '#history li[data-last="true"]')
-    assert len(marked) == 1 and marked[0].get_attribute("data-position") == reply["position"]
-    assert reply["label"] in marked[0].text
+    assert len(marked) == 1
+    assert marked[0].get_attribute("data-position") == state["history"][2]["position"]
+    assert marked[0].find_element("css selector", "button").text == \
+        "2. optimal: " + reply["label"]
     pits = by_css(browser, '#board [data-last="true"]')
     assert [p.get_attribute("data-pit") for p in pits] == [reply["move"]]
     assert "optimal" in by_css(browser, "#last")[0].text

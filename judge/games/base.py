@@ -360,6 +360,12 @@ class Game(ABC, Generic[P, M]):
         winner = self.winner(pos)
         return "the game is over" if winner is None else f"player {winner + 1} wins"
 
+    def tie_remoteness(self, pos: P) -> int | None:
+        """The moves left to the end from `pos`, a position perfect play leads to a tie,
+        where every tie takes the same number of moves (a tie fills the board); None where
+        the game cannot say (the solver then gives a tie no remoteness)."""
+        return None
+
     def grundy_value(self, pos: P) -> int | None:
         """The Sprague-Grundy value of `pos`, shown by the browser app, for an impartial
         game that has one at hand (a `grundy` method: the generic solver's closed form);

@@ -72,8 +72,10 @@
     node.setAttribute("data-last", "true");
   }
 
-  /** What a move is worth, as words: "win in 3", "lose in 5, by 10". */
+  /** What a move is worth, as words: the server's ("you win in 3 moves"), or "win in 3",
+   * "lose in 5, by 10". */
   function worth(m) {
+    if (m.says) return m.says;
     let text = m.value + (m.remoteness === null || m.remoteness === undefined ? "" : " in " + m.remoteness);
     if (m.final_difference !== undefined) text += ", by " + Math.abs(m.final_difference);
     return text;

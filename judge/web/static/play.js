@@ -165,7 +165,7 @@
     }
     if (s.result === "tie") return "Game over: a tie";
     const winner = s.players[Number(s.result) - 1];
-    return "Game over: player " + s.result + " (" + winner + ") wins";
+    return "Game over: " + (winner === "you" ? "you win" : winner + " wins");
   }
 
   /* The button that lets the computer move where it is to move (after going back). */
@@ -190,7 +190,7 @@
     s.moves.forEach((m) => {
       const button = B.el("button", "move");
       button.appendChild(B.el("span", "label", m.label));
-      if (s.values && m.value) button.appendChild(B.el("span", "val", B.worth(m)));
+      if (s.values && m.value) button.appendChild(B.el("span", "val", m.says));
       if (s.values && m.grundy !== undefined && m.grundy !== null) {
         button.appendChild(B.el("span", "grundy-after", s.grundy_name + " after: " + m.grundy));
         button.dataset.grundy = String(m.grundy);
@@ -204,22 +204,16 @@
   function drawValue(s) {
     const v = $("value");
     v.replaceChildren();
-    if (!s.values || s.value === undefined) return;
-    const word = B.el("span", "badge v-" + s.value, s.value);
-    v.appendChild(B.el("span", "", "Position: "));
-    v.appendChild(word);
-    let text = " for player " + s.to_move;
-    if (s.remoteness !== null && s.remoteness !== undefined) text += ", remoteness " + s.remoteness;
-    if (s.final_difference !== undefined) text += ", final score difference " + s.final_difference;
-    if (s.outcome) text += ", outcome class " + s.outcome;
-    v.appendChild(B.el("span", "", text));
+    if (!s.values || s.value === undefined || !s.says) return;
+    v.appendChild(B.el("p", "says", s.says + "."));
+    v.appendChild(B.el("p", "note legend", s.legend));
     v.dataset.value = s.value;
   }
 
   function drawLast(s) {
     const box = $("last");
     const last = s.last;
-    box.textContent = last ? "Last move: player " + last.seat + " (" + last.by + "), " + last.label : "";
+    box.textContent = last ? "Last move: " + last.by + " played " + last.label : "";
     if (last) box.dataset.move = last.move; else delete box.dataset.move;
   }
 
@@ -230,16 +224,16 @@
       const item = B.el("li", h.ply === s.history.length - 1 ? "current" : "");
       item.dataset.position = h.position;
       item.dataset.toMove = String(h.to_move);
-      if (s.last && h.ply === s.last.ply - 1) item.dataset.last = "true";
-      const button = B.el("button", "goto", h.ply === 0 ? "start" : "after move " + h.ply);
+      if (s.last && h.ply === s.last.ply) item.dataset.last = "true";
+      const before = s.history[h.ply - 1];
+      const button = B.el("button", "goto", h.ply === 0 ? "Start" :
+        h.ply + ". " + before.by + ": " + before.label);
       button.dataset.ply = String(h.ply);
+      button.title = "the position: " + h.position;
       button.disabled = !s.resumable;
       button.addEventListener("click", () => act("goto", { ply: h.ply }, false));
       item.appendChild(button);
-      item.appendChild(B.el("span", "pos", " " + h.position));
-      if (h.move !== undefined) {
-        item.appendChild(B.el("span", "mv", " → " + h.label + (h.mistake ? " (changed the value)" : "")));
-      }
+      if (before && before.mistake) item.appendChild(B.el("span", "mistake", " a mistake: it changed who wins"));
       list.appendChild(item);
     });
     list.scrollTop = list.scrollHeight;
@@ -318,7 +312,7 @@
         dot.dataset.move = c.move;
         dot.dataset.value = c.value;
         dot.dataset.ply = String(n);
-        add("title", {}, "move " + n + ", not played: " + c.label + ": " + worthFirst(c), dot);
+        add("title", {}, "move " + n + ", not played: " + c.label + ": " + c.says, dot);
       });
       const played = hist.choices.find((c) => c.played);
       if (!played) return;
@@ -334,8 +328,8 @@
         add("text", { x: x(i), y: y(played) - 8, class: "winby", "text-anchor": "middle" },
           (played.final_difference > 0 ? "+" : "") + played.final_difference);
       }
-      const words = "move " + n + ", player " + hist.to_move + ": " + played.label + ": " +
-        worthFirst(played) + (hist.mistake ? " (a mistake: it changed the value)" : "") +
+      const words = "move " + n + ", " + hist.by + ": " + played.label + ": " +
+        played.says + (hist.mistake ? " (a mistake: it changed who wins)" : "") +
         ". Go to the position after it.";
       point.setAttribute("aria-label", words);
       add("title", {}, words, point);
@@ -350,13 +344,6 @@
     });
     box.appendChild(svg);
     box.scrollLeft = box.scrollWidth;
-  }
-
-  /* A value for player 1 in words: "win in 3", "lose in 5, by 10". */
-  function worthFirst(c) {
-    let text = c.value + " for player 1" + (c.remoteness === null || c.remoteness === undefined ? "" : " in " + c.remoteness);
-    if (c.final_difference !== undefined) text += ", player 1 ends " + (c.final_difference >= 0 ? "ahead by " : "behind by ") + Math.abs(c.final_difference);
-    return text;
   }
 
   /* The rules panel: the game's rules in brief, the variant and its rules, what each seat's
@@ -570,8 +557,7 @@
     run(async () => {
       const h = await api("GET", "/api/sessions/" + state.id + "/hint");
       hinted = h;
-      say("Hint: " + h.labels.join(", ") + " (" + h.value +
-        (h.remoteness === null ? "" : " in " + h.remoteness) + ")", "hint");
+      say("Hint: " + h.labels.join(" or ") + ": " + h.says, "hint");
     });
   }
 
