@@ -68,10 +68,10 @@ def check_values(driver, game, pos) -> None:
                                             b.get_attribute("data-remoteness"))
              for b in by_css(driver, "#moves [data-move]")}
     assert shown == expected
-    colours = {b.get_attribute("data-value"): b.value_of_css_property("background-color")
+    colours = {b.get_attribute("data-value"): b.value_of_css_property("border-top-color")
                for b in by_css(driver, "#moves [data-move]")}
-    palette = {"win": "rgba(0, 122, 0, 1)", "lose": "rgba(139, 0, 0, 1)",
-               "draw": "rgba(255, 215, 0, 1)", "tie": "rgba(255, 215, 0, 1)"}
+    palette = {"win": "rgba(0, 107, 0, 1)", "lose": "rgba(179, 0, 27, 1)",
+               "draw": "rgba(107, 83, 0, 1)", "tie": "rgba(107, 83, 0, 1)"}
     assert all(colours[v] == palette[v] for v in colours)
 
 

@@ -5,6 +5,7 @@ keys and labels of the board."""
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -216,7 +217,7 @@ def test_keys_focus_and_labels(browser, server):  # noqa: F811
 def contrast(foreground: str, background: str) -> float:
     """The WCAG contrast ratio of two CSS colours rgb(a)(r, g, b...)."""
     def luminance(colour: str) -> float:
-        r, g, b = (int(v) / 255 for v in colour[colour.index("(") + 1:].split(",")[:3])
+        r, g, b = (float(v) / 255 for v in re.findall(r"[\d.]+", colour)[:3])
         lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in (r, g, b)]
         return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
 
@@ -224,22 +225,55 @@ def contrast(foreground: str, background: str) -> float:
     return (light + 0.05) / (dark + 0.05)
 
 
-def test_value_colours_have_a_contrast_of_at_least_4_5(browser, server):  # noqa: F811
-    browser.get(f"{server}/play/ioiwari?position=0%200%200%200%200%201%201%20%7C%203%203%202"
-                "&opponent=human&values=on")
-    settled(browser)
+#: a value's mark, as the page writes it on each control
+MARKS = {"win": "W", "lose": "L", "tie": "T", "draw": "D"}
+
+
+def opaque(driver, element, prop: str = "background-color") -> str:
+    """The colour `prop` of `element` as seen: its own, or its nearest opaque ancestor's."""
+    return driver.execute_script(
+        "let e = arguments[0], c = getComputedStyle(e)[arguments[1]];"
+        "while (e && /rgba\\(.*, 0\\)$|transparent/.test(c)) {"
+        "  e = e.parentElement;"
+        "  c = e ? getComputedStyle(e).backgroundColor : 'rgb(255, 255, 255)'; }"
+        "return c;", element, prop)
+
+
+def check_value_marks(driver) -> set[str]:
+    """Every valued control (board and move list) bears its value's mark and an outline in
+    its colour, not a fill: the outline 3:1 against the control's background and the mark's
+    text 4.5:1 against the mark, the board's own graphics 3:1 too; the values seen."""
     seen = set()
-    for button in by_css(browser, "#moves [data-value], #value .badge"):
-        fg, bg = (button.value_of_css_property(p) for p in ("color", "background-color"))
-        assert contrast(fg, bg) >= 4.5, (button.text, fg, bg)
-        seen.add(bg)
-    browser.get(f"{server}/play/nim?position=1%202%203&opponent=human&values=on")
-    settled(browser)
-    for button in by_css(browser, "#moves [data-value]"):
-        fg, bg = (button.value_of_css_property(p) for p in ("color", "background-color"))
-        assert contrast(fg, bg) >= 4.5, (button.text, fg, bg)
-        seen.add(bg)
-    assert "rgba(0, 122, 0, 1)" in seen  # the green of a win
+    for control in by_css(driver, "#board [data-value], #moves [data-value]"):
+        value = control.get_attribute("data-value")
+        seen.add(value)
+        mark = control.find_element("css selector", ".mark")
+        assert mark.text == MARKS[value]
+        inside = opaque(driver, control)
+        outline = control.value_of_css_property("border-top-color")
+        assert float(control.value_of_css_property("border-top-width")[:-2]) >= 3
+        assert contrast(outline, inside) >= 3, (value, outline, inside)
+        assert contrast(mark.value_of_css_property("color"), opaque(driver, mark)) >= 4.5
+        for bead in control.find_elements("css selector", ".bead"):
+            assert contrast(bead.value_of_css_property("fill"), inside) >= 3, value
+    return seen
+
+
+def test_values_are_marked_and_outlined_with_enough_contrast_not_told_by_colour_alone(
+        browser, server):  # noqa: F811
+    seen = set()
+    for path in ("/play/ioiwari?position=0%200%200%200%200%201%201%20%7C%203%203%202"
+                 "&opponent=human", "/play/ioiwari?opponent=human",
+                 "/play/nim?position=1%202%203&opponent=human",
+                 "/play/tictactoe?position=x.o/.x./...&opponent=human"):
+        browser.get(server + path)  # values are on by default
+        settled(browser)
+        seen |= check_value_marks(browser)
+    assert {"win", "lose", "tie"} <= seen
+    browser.get(f"{server}/play/nim?position=1%202%203&opponent=human&practice=on")
+    settled(browser)  # practice: no value anywhere
+    assert not by_css(browser, "[data-value], .mark") and not by_css(browser, "#value p")
+    assert by_css(browser, "#practice")[0].is_selected()  # the practice box, ticked
 
 
 def test_on_a_phone_the_moves_are_right_under_the_board_and_nothing_scrolls_sideways(

@@ -81,8 +81,12 @@
     return text;
   }
 
-  /** Marks `node` as the control of legal move `m`: data-move, the value when shown, and
-   * data-hint when it is one of the hinted moves; a click plays it. */
+  /* a value's mark, so that no value is told by colour alone */
+  const MARKS = { win: "W", lose: "L", tie: "T", draw: "D" };
+
+  /** Marks `node` as the control of legal move `m`: data-move, the value when shown (its
+   * class v-VALUE and its mark W, L, T or D), and data-hint when it is one of the hinted
+   * moves; a click plays it. */
   function asMove(node, m, opts) {
     node.dataset.move = m.move;
     node.classList.add("legal");
@@ -93,6 +97,7 @@
       if (m.final_difference !== undefined) node.dataset.difference = String(m.final_difference);
       node.classList.add("v-" + m.value);
       node.title += ": " + worth(m);
+      node.appendChild(el("span", { "class": "mark", "aria-hidden": "true" }, MARKS[m.value]));
     }
     if (opts.hint && opts.hint.includes(m.move)) node.dataset.hint = "true";
     node.disabled = false;

@@ -137,6 +137,12 @@ def query(request: Request, name: str, default: str = "") -> str:
     return text_of(request.query_params.get(name, default), name)
 
 
+def shows_values(request: Request) -> bool:
+    """Whether a page shows the values: yes for learners, unless in practice
+    (``practice=on``, or ``values=off``)."""
+    return query(request, "practice") != "on" and query(request, "values") != "off"
+
+
 def seat_of(text: Any) -> int:
     """A seat given as 1 or 2 (text or number)."""
     if not isinstance(text, bool) and text in (1, 2, "1", "2"):
@@ -204,7 +210,7 @@ def create_app(served: Served, guard: GuardSettings = LOCAL) -> Starlette:
                   "position": query(request, "position"),
                   "moves": moves_of(request.query_params.get("moves", "")),
                   "opponent": query(request, "opponent", HUMAN) or HUMAN,
-                  "values": query(request, "values") == "on",
+                  "values": shows_values(request),
                   "seat": seat_of(query(request, "seat", "1"))}
         game, start = await in_thread(load, name, config["rules"], config["position"])
         await in_thread(replayed, game, start, config["moves"])
@@ -222,7 +228,7 @@ def create_app(served: Served, guard: GuardSettings = LOCAL) -> Starlette:
         config = {"stored": {"run": run, "number": number,
                              "move": int(move) if move.isdigit() and len(move) < 6 else 0},
                   "opponent": query(request, "opponent", HUMAN) or HUMAN,
-                  "values": query(request, "values", "on") == "on", "seat": 1}
+                  "values": shows_values(request), "seat": 1}
         return page("play.html.j2", config=config, title=f"run {run}, game {number}")
 
     async def watch_page(request: Request) -> Response:

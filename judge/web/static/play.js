@@ -72,15 +72,18 @@
     const common = { opponent: q.get("opponent") || "human", seat: Number(q.get("seat") || 1) };
     if (stored) {
       return Object.assign(common, { stored: { run: Number(stored[1]), number: Number(stored[2]),
-        move: Number(q.get("move") || 0) }, values: (q.get("values") || "on") === "on" });
+        move: Number(q.get("move") || 0) }, values: valuesIn(q) });
     }
     const moves = q.get("moves");
     const players = q.get("players");
     return Object.assign(common, { game: decodeURIComponent(location.pathname.split("/")[2] || ""),
       rules: q.get("rules") || "", position: q.get("position") || "",
-      moves: moves ? moves.split(",") : [], values: q.get("values") === "on",
+      moves: moves ? moves.split(",") : [], values: valuesIn(q),
       players: players ? players.split(",") : null });
   }
+
+  /* Values are shown unless in practice (practice=on, or values=off). */
+  function valuesIn(q) { return q.get("practice") !== "on" && q.get("values") !== "off"; }
 
   /* The address of the game as it stands. */
   function addressOf(s) {
@@ -96,7 +99,7 @@
     if (moves.length && s.resumable) q.set("moves", moves.join(","));
     if (s.stepwise) q.set("players", s.opponent); else q.set("opponent", s.opponent);
     if (config.seat === 2) q.set("seat", "2");
-    if (s.values) q.set("values", "on");
+    if (!s.values) q.set("practice", "on");
     return "/play/" + encodeURIComponent(s.name) + "?" + q.toString();
   }
 
@@ -117,8 +120,22 @@
     return api("POST", "/api/sessions", body);
   }
 
+  /* A new game; where perfect play would take too long to show (a big board), it is
+     played without values, and the page says so. */
+  async function created() {
+    try {
+      return await create();
+    } catch (e) {
+      if (e.status !== 413 || !config.values) throw e;
+      config = Object.assign({}, config, { values: false });
+      const plain = await create();
+      say("Values are not shown: " + e.message, "note");
+      return plain;
+    }
+  }
+
   function start() {
-    return run(async () => { state = await create(); flashed = state.ply; say(""); remember(state, false); });
+    return run(async () => { say(""); state = await created(); flashed = state.ply; remember(state, false); });
   }
 
   /* A request on the game; a game the server no longer holds (restarted, ended as idle or
@@ -176,7 +193,7 @@
     q.set("rules", s.rules);
     q.set("position", s.position);
     q.set("opponent", s.opponent);
-    if (s.values) q.set("values", "on");
+    if (!s.values) q.set("practice", "on");
     return "/play/" + encodeURIComponent(s.name) + "?" + q.toString();
   }
 
@@ -416,11 +433,11 @@
     $("redo").disabled = !s.can_redo;
     $("hint").disabled = s.over;
     $("new").disabled = false;
-    $("values").disabled = false;
+    $("practice").disabled = false;
     $("advance").hidden = s.over || s.your_turn;
     $("advance").textContent = advanceText(s);
     $("advance").disabled = false;
-    $("values").checked = s.values;
+    $("practice").checked = !s.values;
     $("share").href = shareLink(s);
     const verdict = $("verdict");
     if (s.verdict) {
@@ -574,16 +591,16 @@
     end(false);
     config = Object.assign({}, config, { moves: [], branched: false });
     run(async () => {
-      state = await create();
-      flashed = state.ply;
       say("");
+      state = await created();
+      flashed = state.ply;
       remember(state, true);
     });
   });
   $("undo").addEventListener("click", () => act("undo", {}, false));
   $("redo").addEventListener("click", () => act("redo", {}, false));
   $("advance").addEventListener("click", () => act("advance", {}, true));
-  $("values").addEventListener("change", (e) => act("options", { values: e.target.checked }, false));
+  $("practice").addEventListener("change", (e) => act("options", { values: !e.target.checked }, false));
   $("hint").addEventListener("click", hint);
   document.addEventListener("keydown", (e) => {
     if (e.ctrlKey || e.metaKey || e.altKey || busy || !state) return;
