@@ -61,3 +61,32 @@ def test_values_moves_and_the_game_so_far_are_in_plain_words(browser, server):  
     assert by_css(browser, "#message")[0].text == \
         "Hint: " + " or ".join(hint["labels"]) + ": " + hint["says"]
     assert hint["labels"][0].startswith("pit ")
+
+
+def test_the_watch_and_play_forms_offer_only_the_chosen_games_bots(browser, server):  # noqa: F811
+    from selenium.webdriver.support.ui import Select
+
+    from judge.games import GAMES
+
+    browser.get(server + "/")
+    form = by_css(browser, "#play-form")[0]
+    Select(form.find_element("name", "game")).select_by_value("ioiwari")
+    bots = [o.get_attribute("value") for o in Select(form.find_element("name", "opponent")).options
+            if o.is_enabled() and "/" in o.get_attribute("value")]
+    assert bots and all("ioiwari" in b.split("/") for b in bots)
+    form = by_css(browser, "#watch-form")[0]
+    game = Select(form.find_element("name", "game"))
+    for name in (game.first_selected_option.get_attribute("value"), "nim", "chopsticks"):
+        game.select_by_value(name)
+        for field in ("bot", "opponent"):
+            select = Select(form.find_element("name", field))
+            offered = [o.get_attribute("value") for o in select.options if o.is_enabled()
+                       and o.is_displayed() and o.get_attribute("value") != "optimal"
+                       and o.get_attribute("value") != "tricky"
+                       and not o.get_attribute("value").startswith("level:")]
+            assert offered, (name, field)
+            for bot in offered:  # a bot of this game's folder, or of no game's
+                folders = [p for p in bot.split("/")[:-1] if p in GAMES]
+                assert folders in ([name], []), (name, bot)
+        bot = Select(form.find_element("name", "bot")).first_selected_option
+        assert name in bot.get_attribute("value").split("/")

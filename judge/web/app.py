@@ -45,6 +45,7 @@ from judge.web.sessions import (
     Session,
     Sessions,
     WebError,
+    bot_game,
     bot_names,
     check_opponent,
     flag_of,
@@ -201,7 +202,7 @@ def create_app(served: Served, guard: GuardSettings = LOCAL) -> Starlette:
     # --- pages --------------------------------------------------------------------------
     async def index(request: Request) -> Response:
         return page("index.html.j2", title="play, watch, replay", games=game_info(),
-                    bots=bot_names(served),
+                    bots=[(b, bot_game(b)) for b in bot_names(served)],
                     runs=await in_thread(stored_runs) if served.db else [])
 
     async def play_page(request: Request) -> Response:

@@ -328,6 +328,12 @@ def bot_names(served: Served) -> list[str]:
     return names
 
 
+def bot_game(name: str) -> str:
+    """The game a bot of the served folder plays, by its folders (``nim/greedy.py``,
+    ``languages/nim/bot.c``: nim); "" for a bot in no game's folder."""
+    return next((part for part in name.split("/")[:-1] if part in GAMES), "")
+
+
 def is_bot(name: Any) -> bool:
     """Whether an opponent's name names a bot file (not a person or a computer player)."""
     return not (name in (HUMAN, "optimal", "tricky") or str(name).startswith("level:"))
