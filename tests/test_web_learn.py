@@ -90,3 +90,24 @@ def test_the_watch_and_play_forms_offer_only_the_chosen_games_bots(browser, serv
                 assert folders in ([name], []), (name, bot)
         bot = Select(form.find_element("name", "bot")).first_selected_option
         assert name in bot.get_attribute("value").split("/")
+
+
+def test_a_hand_chosen_with_enter_keeps_the_focus_and_a_click_draws_no_focus_box(
+        browser, server):  # noqa: F811
+    from test_html import press
+
+    browser.get(f"{server}/play/chopsticks?rules=hands%3D2&opponent=optimal")
+    version = settled(browser)
+    hand = by_css(browser, "#board .hand.chooser")[0]
+    name = hand.get_attribute("data-hand")
+    browser.execute_script("arguments[0].focus()", hand)
+    press(browser, "\ue007")  # Enter: the hand is chosen, and the board drawn again
+    active = browser.execute_script("return document.activeElement")
+    assert active.get_attribute("data-hand") == name
+    assert "selected" in active.get_attribute("class")
+    target = by_css(browser, "#board [data-move]")[0]
+    target.click()  # by the mouse: the board takes the focus, without a box round it
+    settled(browser, version)
+    board = by_css(browser, "#board")[0]
+    assert browser.execute_script("return document.activeElement.id") == "board"
+    assert board.value_of_css_property("outline-style") == "none"

@@ -406,6 +406,24 @@
     return s.players.map((p, i) => (p === "you" ? "your" : p === "player " + (i + 1) ? "player " + (i + 1) + "'s" : p + "'s"));
   }
 
+  /* The board is drawn anew after every answer: the part that had the focus (a hand
+     chosen with Enter) gets it back, found by what it is (its data-hand, data-pit, ...). */
+  const KEYS = ["hand", "move", "pit", "heap", "cell", "column"];
+
+  function focusKey(board) {
+    const e = document.activeElement;
+    if (!e || e === board || !board.contains(e)) return null;
+    const key = KEYS.find((k) => e.dataset[k] !== undefined);
+    return key ? [key, e.dataset[key]] : null;
+  }
+
+  function refocus(board, key) {
+    if (!key) return;
+    const found = [...board.querySelectorAll("[data-" + key[0] + "]")]
+      .find((e) => e.dataset[key[0]] === key[1] && !e.disabled);
+    (found || board).focus();
+  }
+
   function render() {
     if (!state) return;
     const s = state;
@@ -417,12 +435,14 @@
     board.dataset.version = String(version);
     board.dataset.ply = String(s.ply);
     if (s.over && s.result) board.dataset.result = s.result; else delete board.dataset.result;
+    const focused = focusKey(board);
     B.draw(board, s.meta, s.board, {
       moves: s.your_turn ? s.moves : [], values: s.values, selected: selected,
       touched: s.last ? s.last.touched : [], hint: hint && hint.moves, owners: owners(s),
       onMove: play,
       onSelect: (hand) => { if (!busy) { selected = hand; render(); } },
     });
+    refocus(board, focused);
     board.classList.remove("flash");
     if (s.last && s.last.ply !== flashed) {
       void board.offsetWidth;  // (restarts the highlight's animation)
