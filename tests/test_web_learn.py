@@ -111,3 +111,52 @@ def test_a_hand_chosen_with_enter_keeps_the_focus_and_a_click_draws_no_focus_box
     board = by_css(browser, "#board")[0]
     assert browser.execute_script("return document.activeElement.id") == "board"
     assert board.value_of_css_property("outline-style") == "none"
+
+
+CHART_TEXT = """
+const box = document.getElementById('chart').getBoundingClientRect();
+return [...document.querySelectorAll('#chart svg text')].map((t) => {
+  const r = t.getBoundingClientRect();
+  return [t.textContent, parseFloat(getComputedStyle(t).fontSize),
+          r.left >= box.left - 0.5 && r.right <= box.right + 0.5 && r.top >= box.top - 0.5 &&
+          r.bottom <= box.bottom + 0.5, t.getAttribute('class')];
+});
+"""
+
+
+def check_chart(driver) -> None:
+    """Every text of the chart at least 12 px and inside it, every point inside it too."""
+    texts = driver.execute_script(CHART_TEXT)
+    assert texts and all(size >= 12 for _, size, _, _ in texts), texts
+    assert all(inside for _, _, inside, _ in texts), texts
+    box = by_css(driver, "#chart")[0].rect
+    for point in by_css(driver, "#chart circle.point"):
+        r = point.rect
+        assert box["x"] <= r["x"] and r["x"] + r["width"] <= box["x"] + box["width"] + 0.5
+        assert box["y"] <= r["y"] and r["y"] + r["height"] <= box["y"] + box["height"] + 0.5
+
+
+def test_the_chart_has_a_start_point_readable_labels_move_names_and_nothing_clipped(
+        browser, server):  # noqa: F811
+    browser.get(f"{server}/play/nim?position=1%201&opponent=human")
+    settled(browser)
+    points = by_css(browser, "#chart circle.point")
+    assert len(points) == 1 and points[0].get_attribute("data-ply") == "0"  # the start
+    check_chart(browser)
+    labels = [t.text for t in by_css(browser, "#chart text.tick")]
+    assert len(labels) == len(set(labels)) * 2  # each remoteness once a side (1 1 0 0, no 1 1 1)
+    played(browser, f"{server}/play/ioiwari?opponent=optimal", 5, "#board [data-move]")
+    state = browser.execute_script("return window.judgePlay.state()")
+    points = by_css(browser, "#chart circle.point")
+    assert len(points) == state["ply"] + 1
+    check_chart(browser)
+    for point, entry in zip(points[1:], state["history"], strict=False):
+        name = f"{entry['by']}: {entry['label']}"
+        assert name in point.get_attribute("aria-label")
+        assert point.get_attribute("data-move") == entry["move"]
+    names = [t.text for t in by_css(browser, "#chart text.move-label")]
+    assert names == [str(n) for n in range(1, state["ply"] + 1)]
+    points[-1].click()  # its words under the chart
+    caption = by_css(browser, "#chart-caption")[0].text
+    last = state["history"][-2]
+    assert caption.startswith(f"Move {state['ply']}, {last['by']}: {last['label']}")

@@ -276,7 +276,7 @@ def test_values_are_marked_and_outlined_with_enough_contrast_not_told_by_colour_
     assert by_css(browser, "#practice")[0].is_selected()  # the practice box, ticked
 
 
-def test_on_a_phone_the_moves_are_right_under_the_board_and_nothing_scrolls_sideways(
+def test_on_a_phone_the_board_moves_and_chart_come_first_and_nothing_scrolls_sideways(
         browser, server):  # noqa: F811
     browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
         "width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
@@ -295,12 +295,21 @@ def test_on_a_phone_the_moves_are_right_under_the_board_and_nothing_scrolls_side
             width = browser.execute_script("return document.documentElement.scrollWidth")
             assert width <= 390, (path, width)
             if path.startswith("/play/"):
-                board = by_css(browser, "#board")[0].rect
-                moves = by_css(browser, "#history")[0].rect
-                gap = moves["y"] - (board["y"] + board["height"])
-                assert 0 <= gap < 120, (path, gap)
+                assert in_order(browser, "#board", ".moves-box", ".chart-box", ".controls",
+                                ".history-box", "#cvc", "#record-box"), path
     finally:
         browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    # on a desktop, the same order: board, moves, chart (at the top of the side column)
+    browser.get(server + "/play/ioiwari?opponent=optimal")
+    settled(browser)
+    assert in_order(browser, "#board", ".moves-box", ".controls", "#cvc")
+    assert in_order(browser, ".chart-box", ".history-box", "#rules-panel")
+
+
+def in_order(driver, *css: str) -> bool:
+    """Whether the elements `css` stand one below the other, in this order."""
+    tops = [by_css(driver, c)[0].rect["y"] for c in css]
+    return tops == sorted(tops) and len(set(tops)) == len(tops)
 
 
 def test_leaving_the_page_ends_its_game(browser, server):  # noqa: F811
@@ -347,12 +356,12 @@ def test_the_value_chart_has_a_point_per_move_the_other_moves_and_goes_to_a_posi
         browser, server):  # noqa: F811
     version = played(browser, f"{server}/play/ioiwari?opponent=optimal&values=on", 2)
     state = browser.execute_script("return window.judgePlay.state()")
-    points = by_css(browser, "#chart svg circle.point")
+    points = by_css(browser, "#chart svg circle.point")[1:]  # (after the start's)
     assert len(points) == state["ply"] == 4
     assert by_css(browser, "#chart svg title#chart-title") and by_css(browser, "#chart svg desc")
     for point, entry in zip(points, state["history"], strict=False):
         assert point.get_attribute("tabindex") == "0"
-        assert point.get_attribute("aria-label").startswith(f"move {entry['ply'] + 1},")
+        assert point.get_attribute("aria-label").startswith(f"Move {entry['ply'] + 1},")
         assert point.get_attribute("data-move") == entry["move"]
         assert point.get_attribute("data-difference") is not None  # Ioiwari: the win-by
         dots = by_css(browser, f'#chart circle.sibling[data-ply="{entry["ply"] + 1}"]')

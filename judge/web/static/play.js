@@ -256,25 +256,27 @@
     list.scrollTop = list.scrollHeight;
   }
 
-  /* The value chart (after GamesmanUni's value history), plain SVG: one column per move, the
-     move played a large point, every other move available there a small dot, each placed by
-     its value for player 1 (win above the middle line, lose below, draw and tie on it) and its
-     remoteness on the labelled axis (0 at the top and bottom edges, larger towards the middle:
-     a game heads for an edge as it nears its end). Mistakes (a move that changed the value) are
-     ringed; in Ioiwari each point says by how much player 1 ends ahead. A point is focusable
-     and, clicked or pressed, goes to the position after its move. */
+  /* The value chart (after GamesmanUni's value history), plain SVG: a column per position of
+     the game, the start first, its point placed by the value for player 1 (win above the
+     middle line, lose below, a tie or draw on it) and its remoteness (0 at the top and
+     bottom edges, larger towards the middle: a game heads for an edge as it nears its end);
+     the other moves that were available there small dots, each mistake (a move that changed
+     who wins) ringed, in Ioiwari by how much player 1 ends ahead. The columns are numbered by
+     move; a point's words (who played what, and what it leads to) are its title and, when it
+     is pointed at or focused, the line under the chart. Clicked or pressed, a point goes to
+     its position. Every text is 12 px or more, and nothing is drawn outside the picture. */
   function drawChart(s) {
     const box = $("chart");
+    const caption = $("chart-caption");
     box.replaceChildren();
-    if (!s.values) { box.appendChild(B.el("p", "note", "Show values to see the chart.")); return; }
-    const cols = s.history.filter((h) => h.choices);
-    const all = [].concat(...cols.map((h) => h.choices));
+    caption.textContent = "";
+    if (!s.values) { box.appendChild(B.el("p", "note", "Values are hidden in practice.")); return; }
+    const cols = s.history;
+    const all = [].concat(cols, ...cols.map((h) => h.choices || []));
     const top = Math.max(1, ...all.map((c) => c.remoteness || 0));
-    // (below the plot, a band for the moves' labels)
-    const left = 44, right = 12, pad = 16, bottom = 30, h = 254, mid = (h - bottom + pad) / 2,
-      gap = 10;
-    const step = 24;
-    const w = Math.max(320, left + right + step * (cols.length + 1));
+    const left = 40, right = 20, pad = 28, bottom = 40, h = 280, mid = (h - bottom + pad) / 2,
+      gap = 12, step = 30;
+    const w = Math.max(300, left + right + step * (cols.length - 1) + 20);
     const svg = document.createElementNS(SVG, "svg");
     svg.setAttribute("viewBox", "0 0 " + w + " " + h);
     svg.setAttribute("width", String(w));
@@ -289,76 +291,86 @@
       (parent || svg).appendChild(e);
       return e;
     };
+    const first = s.players[0];
+    const wins = first === "you" ? "you win" : first + " wins";
+    const loses = first === "you" ? "you lose" : first + " loses";
     add("title", { id: "chart-title" }, "Value chart");
-    add("desc", { id: "chart-desc" }, "For each move of the game, the value for player 1 of the " +
-      "move played (a large point) and of every other move available there (small dots): " +
-      "player 1 wins above the middle line, loses below, draw on it; the remoteness axis " +
-      "counts the moves to the end, 0 at the edges.");
-    const x = (i) => left + step * (i + 1);
+    add("desc", { id: "chart-desc" }, "A point for the start and for each move: above the " +
+      "middle line " + wins + ", below it " + loses + ", on it a tie; the nearer the top or " +
+      "bottom edge, the fewer moves to the end. Small dots: the other moves that were there.");
+    const x = (i) => left + 10 + step * i;
     const y = (c) => {
       if (c.value !== "win" && c.value !== "lose") return mid;
       const r = c.remoteness === null || c.remoteness === undefined ? top : c.remoteness;
       const offset = (r / top) * (mid - pad - gap);
       return c.value === "win" ? pad + offset : h - bottom - offset;
     };
-    // the axis: remoteness ticks on each side, the middle line for draws and ties
     add("line", { x1: left, x2: w - right, y1: mid, y2: mid, class: "axis" });
     add("line", { x1: left, x2: left, y1: pad, y2: h - bottom, class: "axis" });
-    [0, Math.round(top / 2), top].forEach((r) => {
+    [...new Set([0, Math.round(top / 2), top])].forEach((r) => {
       ["win", "lose"].forEach((v) => {
         const ty = y({ value: v, remoteness: r });
         add("line", { x1: left - 4, x2: left, y1: ty, y2: ty, class: "axis" });
-        add("text", { x: left - 6, y: ty + 3, class: "tick", "text-anchor": "end" }, String(r));
+        add("text", { x: left - 6, y: ty + 4, class: "tick", "text-anchor": "end" }, String(r));
       });
     });
-    add("text", { x: left + 4, y: pad - 4, class: "axis-label" }, "player 1 wins (remoteness)");
-    add("text", { x: left + 4, y: mid - 3, class: "axis-label" }, "draw / tie");
-    add("text", { x: left + 4, y: h - bottom + 12, class: "axis-label" },
-      "player 1 loses (remoteness)");
-    let path = "";
-    cols.forEach((hist, i) => {
-      const played = hist.choices.find((c) => c.played);
-      if (played) path += (path ? "L" : "M") + x(i) + " " + y(played);
-    });
-    if (path) add("path", { d: path, class: "line" });
-    cols.forEach((hist, i) => {
-      const n = hist.ply + 1;
-      hist.choices.forEach((c) => {
-        if (c.played) return;
-        const dot = add("circle", { cx: x(i), cy: y(c), r: 2.5, class: "sibling v-" + c.value });
-        dot.dataset.move = c.move;
-        dot.dataset.value = c.value;
-        dot.dataset.ply = String(n);
-        add("title", {}, "move " + n + ", not played: " + c.label + ": " + c.says, dot);
-      });
-      const played = hist.choices.find((c) => c.played);
-      if (!played) return;
-      if (hist.mistake) add("circle", { cx: x(i), cy: y(played), r: 8, class: "changed" });
-      const point = add("circle", { cx: x(i), cy: y(played), r: 5, class: "point v-" + played.value,
+    add("text", { x: left + 4, y: 14, class: "axis-label" }, wins + " (moves to the end)");
+    add("text", { x: left + 4, y: mid - 4, class: "axis-label" }, "tie");
+    add("text", { x: left + 4, y: h - 4, class: "axis-label" }, loses);
+    add("path", { d: cols.map((c, i) => (i ? "L" : "M") + x(i) + " " + y(c)).join(""), class: "line" });
+    const words = (i) => {
+      if (i === 0) {
+        const v = cols[0].value;
+        return "The start: " + (v === "win" ? wins : v === "lose" ? loses : "a " + v) +
+          " with best play.";
+      }
+      const before = cols[i - 1];
+      const played = (before.choices || []).find((c) => c.played) || {};
+      return "Move " + i + ", " + before.by + ": " + before.label + ": " + (played.says || "") +
+        (before.mistake ? " (a mistake: it changed who wins)" : "") + ".";
+    };
+    cols.forEach((col, i) => {
+      const before = cols[i - 1];
+      if (before) {
+        (before.choices || []).forEach((c) => {
+          if (c.played) return;
+          const dot = add("circle", { cx: x(i), cy: y(c), r: 3, class: "sibling v-" + c.value });
+          dot.dataset.move = c.move;
+          dot.dataset.value = c.value;
+          dot.dataset.ply = String(i);
+          add("title", {}, "move " + i + ", not played: " + c.label + ": " + c.says, dot);
+        });
+        if (before.mistake) add("circle", { cx: x(i), cy: y(col), r: 9, class: "changed" });
+        if (cols.length <= 60) {
+          add("text", { x: x(i), y: h - bottom + 18, class: "move-label", "text-anchor": "middle" },
+            String(i));
+        }
+      }
+      const point = add("circle", { cx: x(i), cy: y(col), r: 6, class: "point v-" + col.value,
         tabindex: 0, role: "button" });
-      point.dataset.ply = String(n);
-      point.dataset.move = played.move;
-      point.dataset.value = played.value;
-      if (hist.mistake) point.dataset.mistake = "true";
-      if (played.final_difference !== undefined) {
+      point.dataset.ply = String(i);
+      point.dataset.value = col.value;
+      const played = before && (before.choices || []).find((c) => c.played);
+      if (before) point.dataset.move = before.move;
+      if (before && before.mistake) point.dataset.mistake = "true";
+      if (played && played.final_difference !== undefined) {
         point.dataset.difference = String(played.final_difference);
-        add("text", { x: x(i), y: y(played) - 8, class: "winby", "text-anchor": "middle" },
+        add("text", { x: x(i), y: y(col) - 10, class: "winby", "text-anchor": "middle" },
           (played.final_difference > 0 ? "+" : "") + played.final_difference);
       }
-      const words = "move " + n + ", " + hist.by + ": " + played.label + ": " +
-        played.says + (hist.mistake ? " (a mistake: it changed who wins)" : "") +
-        ". Go to the position after it.";
-      point.setAttribute("aria-label", words);
-      add("title", {}, words, point);
-      const goto = () => { if (s.resumable) act("goto", { ply: n }, false); };
+      const said = words(i);
+      point.setAttribute("aria-label", said + " Go to the position after it.");
+      add("title", {}, said, point);
+      const show = () => { caption.textContent = said; };
+      point.addEventListener("mouseenter", show);
+      point.addEventListener("focus", show);
+      const goto = () => { show(); if (s.resumable && i !== s.ply) act("goto", { ply: i }, false); };
       point.addEventListener("click", goto);
       point.addEventListener("keydown", (e) => {
         if (e.key === "Enter" || e.key === " ") { e.preventDefault(); goto(); }
       });
-      if (cols.length <= 40) {
-        add("text", { x: x(i), y: h - 4, class: "move-label", "text-anchor": "middle" }, played.move);
-      }
     });
+    caption.textContent = words(cols.length - 1);
     box.appendChild(svg);
     box.scrollLeft = box.scrollWidth;
   }
