@@ -10,7 +10,7 @@ pytest.importorskip("starlette", reason="the web extra is not installed (pip ins
 
 from test_html import browser  # noqa: E402,F401  (the headless Chromium fixture)
 from test_web_browser import by_css, settled  # noqa: E402
-from test_web_page import played, server  # noqa: E402,F401  (the app, with the bots)
+from test_web_page import computers_play, played, server  # noqa: E402,F401  (server: the app)
 
 pytestmark = pytest.mark.needs_chromium
 
@@ -160,3 +160,72 @@ def test_the_chart_has_a_start_point_readable_labels_move_names_and_nothing_clip
     caption = by_css(browser, "#chart-caption")[0].text
     last = state["history"][-2]
     assert caption.startswith(f"Move {state['ply']}, {last['by']}: {last['label']}")
+
+
+SMALL_TEXT = """
+const small = [];
+const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+  const e = n.parentElement;
+  if (!n.textContent.trim() || !e || !e.getClientRects().length) continue;
+  if (e.closest('[hidden], script, style, title, desc, option')) continue;
+  const size = parseFloat(getComputedStyle(e).fontSize);
+  if (size < 12) small.push([n.textContent.trim().slice(0, 30), size]);
+}
+return small;
+"""
+
+
+def test_on_a_phone_a_big_nim_position_has_no_text_under_12_px(browser, server):  # noqa: F811
+    heaps = "%20".join(["12"] * 12)
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+    try:
+        for mode in ("", "&practice=on"):
+            browser.get(f"{server}/play/nim?position={heaps}&opponent=optimal{mode}")
+            settled(browser)
+            assert browser.execute_script(SMALL_TEXT) == [], mode
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_link_to_this_position_stays_in_the_game(browser, server):  # noqa: F811
+    played(browser, f"{server}/play/nim?position=4%205%206&opponent=optimal", 1,
+           "#board [data-move]")
+    before = browser.execute_script("return window.judgePlay.state()")
+    url = browser.current_url
+    share = by_css(browser, "#share")[0]
+    link = share.get_attribute("href")
+    share.click()
+    assert browser.current_url == url
+    after = browser.execute_script("return window.judgePlay.state()")
+    assert (after["id"], after["ply"], after["can_undo"]) == (before["id"], before["ply"], True)
+    assert link in by_css(browser, "#message")[0].text
+
+
+WATCH_DISABLED = """
+window.flips = 0;
+new MutationObserver((list) => list.forEach((m) => {
+  if ((m.oldValue !== null) !== m.target.hasAttribute('disabled')) window.flips += 1;
+})).observe(document.querySelector('.controls'), {attributes: true, subtree: true,
+                                                   attributeOldValue: true,
+                                                   attributeFilter: ['disabled']});
+"""
+
+
+def test_computer_against_computer_does_not_flicker_the_controls(browser, server):  # noqa: F811
+    import time
+
+    board = computers_play(browser, f"{server}/play/nim?position=1%202%203%201&opponent=human",
+                           "10")
+    deadline = time.monotonic() + 20
+    while board.get_attribute("data-ply") in (None, "0") and time.monotonic() < deadline:
+        time.sleep(0.02)
+    browser.execute_script(WATCH_DISABLED)  # the game is under way: count from here
+    while board.get_attribute("data-result") is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert board.get_attribute("data-result") is not None
+    plies = int(board.get_attribute("data-ply"))
+    assert plies >= 3
+    # the game's end may set a control once (hint, undo); never twice a move
+    assert browser.execute_script("return window.flips") <= 4

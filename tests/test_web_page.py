@@ -374,16 +374,21 @@ def test_the_value_chart_has_a_point_per_move_the_other_moves_and_goes_to_a_posi
     assert board.get_attribute("data-position") == state["history"][2]["position"]
 
 
+def computers_play(driver, url: str, speed: str):  # noqa: ANN201 - the board
+    """Open `url` and press Play for optimal against level:0 at `speed` moves a second."""
+    driver.get(url)
+    settled(driver)
+    by_css(driver, '#cvc-1 option[value="optimal"]')[0].click()
+    by_css(driver, '#cvc-2 option[value="level:0"]')[0].click()
+    field = by_css(driver, "#cvc-speed")[0]
+    field.clear()
+    field.send_keys(speed)
+    by_css(driver, "#cvc-play")[0].click()
+    return by_css(driver, "#board")[0]
+
+
 def test_computer_against_computer_plays_to_the_end_one_move_at_a_time(browser, server):  # noqa: F811
-    browser.get(f"{server}/play/nim?position=1%202%203&opponent=human")
-    settled(browser)
-    by_css(browser, '#cvc-1 option[value="optimal"]')[0].click()
-    by_css(browser, '#cvc-2 option[value="level:0"]')[0].click()
-    speed = by_css(browser, "#cvc-speed")[0]
-    speed.clear()
-    speed.send_keys("20")
-    by_css(browser, "#cvc-play")[0].click()
-    board = by_css(browser, "#board")[0]
+    board = computers_play(browser, f"{server}/play/nim?position=1%202%203&opponent=human", "20")
     deadline = time.monotonic() + 8
     while board.get_attribute("data-result") is None and time.monotonic() < deadline:
         time.sleep(0.05)

@@ -46,12 +46,14 @@
     m.className = "message" + (cls ? " " + cls : "");
   }
 
-  /* One request at a time: every control is disabled until its answer is drawn. */
-  async function run(step) {
+  /* One request at a time: every control is disabled until its answer is drawn (`quiet`:
+     computer against computer, whose steps leave the controls as they are, so that they do
+     not flicker at every move; a click meanwhile is refused as busy all the same). */
+  async function run(step, quiet) {
     if (busy) return;
     busy = true;
     document.body.dataset.busy = "1";
-    document.querySelectorAll(CONTROLS).forEach((c) => { c.disabled = true; });
+    if (!quiet) document.querySelectorAll(CONTROLS).forEach((c) => { c.disabled = true; });
     try {
       await step();
     } catch (e) {
@@ -140,7 +142,7 @@
 
   /* A request on the game; a game the server no longer holds (restarted, ended as idle or
      for room) is opened again from the address, which holds all of it, and asked again. */
-  function act(path, body, push) {
+  function act(path, body, push, quiet) {
     if (!state || busy) return Promise.resolve();
     selected = null;
     return run(async () => {
@@ -162,7 +164,7 @@
       if (push && config.stored) config.branched = true;
       remember(state, push);
       if (path === "move") $("board").focus();
-    });
+    }, quiet);
   }
 
   function play(text) { return act("move", { move: text }, true); }
@@ -566,7 +568,7 @@
     while (playing && state && !state.over) {
       const speed = Math.min(20, Math.max(0.2, Number($("cvc-speed").value) || 2));
       const started = Date.now();
-      await act("advance", { one: true }, true);
+      await act("advance", { one: true }, true, true);
       if (document.body.dataset.busy === "0" && $("message").classList.contains("error")) break;
       await pause(Math.max(0, 1000 / speed - (Date.now() - started)));
     }
@@ -628,6 +630,19 @@
       flashed = state.ply;
       remember(state, true);
     });
+  });
+  /* The link to the position is copied, not followed: the game, its undo and its
+     history stay. */
+  $("share").addEventListener("click", (e) => {
+    e.preventDefault();
+    const link = new URL($("share").getAttribute("href"), location.href).href;
+    const told = () => say("Link to this position: " + link);
+    if (navigator.clipboard) {
+      navigator.clipboard.writeText(link).then(() => say("Copied the link to this position: " +
+        link), told);
+    } else {
+      told();
+    }
   });
   $("undo").addEventListener("click", () => act("undo", {}, false));
   $("redo").addEventListener("click", () => act("redo", {}, false));
