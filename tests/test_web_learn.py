@@ -229,3 +229,30 @@ def test_computer_against_computer_does_not_flicker_the_controls(browser, server
     assert plies >= 3
     # the game's end may set a control once (hint, undo); never twice a move
     assert browser.execute_script("return window.flips") <= 4
+
+
+def test_dark_mode_follows_the_system_with_the_same_contrasts(browser, server):  # noqa: F811
+    from test_web_page import check_value_marks, contrast, opaque
+
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {
+        "features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+    try:
+        seen = set()
+        for path in ("/play/ioiwari?opponent=optimal",
+                     "/play/nim?position=1%202%203&opponent=human",
+                     "/play/tictactoe?position=x.o/.x./...&opponent=human"):
+            played(browser, server + path, 0)
+            page = browser.execute_script("return getComputedStyle(document.body).backgroundColor")
+            assert contrast(page, "rgb(0, 0, 0)") < 1.5, page  # dark
+            seen |= check_value_marks(browser)
+            for text in by_css(browser, "#status, #value p, #last, h3, .move span, .note, "
+                                        "#chart-caption, #history button, .controls label"):
+                if text.text.strip():
+                    colour = text.value_of_css_property("color")
+                    assert contrast(colour, opaque(browser, text)) >= 4.5, (text.text, colour)
+            for label in by_css(browser, "#chart svg text"):
+                assert contrast(label.value_of_css_property("fill"),
+                                opaque(browser, by_css(browser, "#chart svg")[0])) >= 4.5
+        assert {"win", "lose", "tie"} <= seen
+    finally:
+        browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
