@@ -71,7 +71,8 @@ def replayed(folder: Path, run: int, number: int, db: str = "r.db"
     out = judge("show", str(run), "--db", db, "--game", str(number), cwd=folder)
     assert out.returncode == 0, out.stderr
     start = re.search(r"^start: (.*)$", out.stdout, re.M).group(1)
-    moves = re.findall(r"^\d+\. player \d \([^)]*\): (.+?)  \(", out.stdout, re.M)
+    # each move as the game names it, then as the protocol writes it: "pit 4 (4)"
+    moves = re.findall(r"^\d+\. player \d \([^)]*\): .*?\(([^()]*)\)  \(", out.stdout, re.M)
     return start, moves, out.stderr
 
 
