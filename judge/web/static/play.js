@@ -317,7 +317,8 @@
       });
     });
     add("text", { x: left + 4, y: 14, class: "axis-label" }, wins + " (moves to the end)");
-    add("text", { x: left + 4, y: mid - 4, class: "axis-label" }, "tie");
+    add("text", { x: left + 4, y: mid - 4, class: "axis-label" },
+      all.some((c) => c.value === "draw") ? "draw" : "tie");
     add("text", { x: left + 4, y: h - 4, class: "axis-label" }, loses);
     add("path", { d: cols.map((c, i) => (i ? "L" : "M") + x(i) + " " + y(c)).join(""), class: "line" });
     const words = (i) => {
@@ -357,7 +358,7 @@
       if (before && before.mistake) point.dataset.mistake = "true";
       if (played && played.final_difference !== undefined) {
         point.dataset.difference = String(played.final_difference);
-        add("text", { x: x(i), y: y(col) - 10, class: "winby", "text-anchor": "middle" },
+        if (played.final_difference) add("text", { x: x(i), y: y(col) - 10, class: "winby", "text-anchor": "middle" },
           (played.final_difference > 0 ? "+" : "") + played.final_difference);
       }
       const said = words(i);
