@@ -231,6 +231,7 @@ def test_computer_against_computer_does_not_flicker_the_controls(browser, server
     assert browser.execute_script("return window.flips") <= 4
 
 
+@pytest.mark.slow  # three pages, every text's contrast read from Chromium: some 8 s
 def test_dark_mode_follows_the_system_with_the_same_contrasts(browser, server):  # noqa: F811
     from test_web_page import check_value_marks, contrast, opaque
 
