@@ -317,7 +317,7 @@
       });
     });
     add("text", { x: left + 4, y: 14, class: "axis-label" }, wins + " (moves to the end)");
-    add("text", { x: left + 4, y: mid - 4, class: "axis-label" },
+    add("text", { x: w - right, y: mid - 4, class: "axis-label", "text-anchor": "end" },
       all.some((c) => c.value === "draw") ? "draw" : "tie");
     add("text", { x: left + 4, y: h - 4, class: "axis-label" }, loses);
     add("path", { d: cols.map((c, i) => (i ? "L" : "M") + x(i) + " " + y(c)).join(""), class: "line" });
