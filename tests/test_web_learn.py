@@ -241,7 +241,8 @@ def test_dark_mode_follows_the_system_with_the_same_contrasts(browser, server): 
         seen = set()
         for path in ("/play/ioiwari?opponent=optimal",
                      "/play/nim?position=1%202%203&opponent=human",
-                     "/play/tictactoe?position=x.o/.x./...&opponent=human"):
+                     "/play/tictactoe?position=x.o/.x./...&opponent=human",
+                     "/play/connect4?opponent=human"):
             played(browser, server + path, 0)
             page = browser.execute_script("return getComputedStyle(document.body).backgroundColor")
             assert contrast(page, "rgb(0, 0, 0)") < 1.5, page  # dark

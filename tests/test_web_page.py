@@ -241,8 +241,10 @@ def opaque(driver, element, prop: str = "background-color") -> str:
 
 def check_value_marks(driver) -> set[str]:
     """Every valued control (board and move list) bears its value's mark and an outline in
-    its colour, not a fill: the outline 3:1 against the control's background and the mark's
-    text 4.5:1 against the mark, the board's own graphics 3:1 too; the values seen."""
+    its colour, not a fill: the outline 3:1 against what it surrounds (the control's
+    background, or the light ring inside it that parts it from a dark board, itself 3:1
+    against that background) and the mark's text 4.5:1 against the mark, the board's own
+    graphics 3:1 too; the values seen."""
     seen = set()
     for control in by_css(driver, "#board [data-value], #moves [data-value]"):
         value = control.get_attribute("data-value")
@@ -252,7 +254,14 @@ def check_value_marks(driver) -> set[str]:
         inside = opaque(driver, control)
         outline = control.value_of_css_property("border-top-color")
         assert float(control.value_of_css_property("border-top-width")[:-2]) >= 3
-        assert contrast(outline, inside) >= 3, (value, outline, inside)
+        assert outline == mark.value_of_css_property("background-color"), value  # its colour
+        ring = re.match(r"(rgba?\([^)]*\)) 0px 0px 0px (\d+)px inset",
+                        control.value_of_css_property("box-shadow"))
+        if ring:  # the outline surrounds the ring, and the ring the control's background
+            assert int(ring.group(2)) >= 2 and contrast(ring.group(1), inside) >= 3, value
+            assert contrast(outline, ring.group(1)) >= 3, (value, outline, ring.group(1))
+        else:
+            assert contrast(outline, inside) >= 3, (value, outline, inside)
         assert contrast(mark.value_of_css_property("color"), opaque(driver, mark)) >= 4.5
         for bead in control.find_elements("css selector", ".bead"):
             assert contrast(bead.value_of_css_property("fill"), inside) >= 3, value
@@ -265,9 +274,11 @@ def test_values_are_marked_and_outlined_with_enough_contrast_not_told_by_colour_
     for path in ("/play/ioiwari?position=0%200%200%200%200%201%201%20%7C%203%203%202"
                  "&opponent=human", "/play/ioiwari?opponent=human",
                  "/play/nim?position=1%202%203&opponent=human",
-                 "/play/tictactoe?position=x.o/.x./...&opponent=human"):
+                 "/play/tictactoe?position=x.o/.x./...&opponent=human",
+                 "/play/connect4?opponent=human"):  # its columns on a dark blue frame
         browser.get(server + path)  # values are on by default
         settled(browser)
+        assert by_css(browser, "#board [data-value]"), path  # the board's own controls
         seen |= check_value_marks(browser)
     assert {"win", "lose", "tie"} <= seen
     browser.get(f"{server}/play/nim?position=1%202%203&opponent=human&practice=on")
