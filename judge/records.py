@@ -259,6 +259,9 @@ class ViewedGame:
     usage: tuple[str | None, ...] | None = _key("u")
     #: by seat, a bot's slow moves, as text ("" for none)
     slow: tuple[str, ...] | None = _key("sl")
+    #: each move as the game names it (`Game.move_label`), as far as the moves could be
+    #: played (None where every name is the move's own text, or the page names them)
+    labels: tuple[str, ...] | None = _key("ml")
 
     def to_json(self) -> dict[str, Any]:
         """The game as the viewer reads it."""

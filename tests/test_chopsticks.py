@@ -78,7 +78,7 @@ def test_example_game_from_the_game_card():
         assert mover[0] == "LR"[game.mover(pos)]
         line = f"{mover[1]} {target[1]}"  # the wire form, from the mover's side
         move = game.parse_move(line, pos)
-        assert game.move_label(move, pos) == label
+        assert game.move_label(move, pos) == f"hand {mover[1]} taps hand {target[1]} ({label})"
         assert game.format_move(move, pos) == line
         pos = game.play(pos, move)
         if number == 3:  # L2>R1: Right's hand 1 holds exactly 5 and stays in play
@@ -218,10 +218,12 @@ def test_render_draws_raised_fingers_and_who_is_to_move():
 def test_move_labels_name_taps_splits_revives_and_swaps():
     game = Chopsticks("split=revive swap=on")
     pos = game.parse_position("(R 1 1 1 3 1 0)")
-    assert game.move_label(tap(1, 2), pos) == "R1>L2"
-    assert game.move_label(split((2, 2, 0)), pos) == "R split 2 2 0"
-    assert game.move_label(split((2, 1, 1)), pos) == "R revive 2 1 1"
-    assert game.move_label(split((1, 3, 0)), pos) == "R swap 1 3 0"
+    assert game.move_label(tap(1, 2), pos) == "hand 1 taps hand 2 (R1>L2)"
+    assert game.move_label(split((2, 2, 0)), pos) == "split to 2 and 2 and 0 (R split 2 2 0)"
+    assert game.move_label(split((2, 1, 1)), pos) == "revive to 2 and 1 and 1 (R revive 2 1 1)"
+    assert game.move_label(split((1, 3, 0)), pos) == "swap to 1 and 3 and 0 (R swap 1 3 0)"
+    two = Chopsticks("hands=2")
+    assert two.move_label(tap(1, 2), two.start()) == "left hand taps right hand (L1>R2)"
 
 
 SYNTAX_CASES = [

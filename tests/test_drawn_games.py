@@ -122,19 +122,21 @@ def test_a_whole_game_by_clicks_on_the_drawn_board_against_optimal(
         move = game.legal_moves(pos)[0]
         by_css(browser, f'#board [data-move="{move}"]')[0].click()
         version, clicks = settled(browser, version), clicks + 1
-        history = by_css(browser, "#history li")  # a line per position, with the move made
-        assert f"→ {game.move_label(move, pos)}" in history[plies].text
+        history = by_css(browser, "#history button")  # a line per position, by its move
+        assert f"{plies + 1}. you: {game.move_label(move, pos)}" == history[plies + 1].text
         mine, pos, plies = pos, game.play(pos, move), plies + 1
         if game.is_over(pos):
             assert last_parts(browser) == expected_last(game, mine, move)
         else:  # the optimal player answered: on the board and in the lists
             reply = int(by_css(browser, "#last")[0].get_attribute("data-move"))
             assert reply in solver.evaluate(pos).best_moves
-            assert f"→ {game.move_label(reply, pos)}" in history[plies].text
+            assert f"{plies + 1}. optimal: {game.move_label(reply, pos)}" == \
+                history[plies + 1].text
             assert last_parts(browser) == expected_last(game, pos, reply)
             pos, plies = game.play(pos, reply), plies + 1
         assert len(history) == plies + 1
-        assert history[-1].get_attribute("data-position") == game.format_position(pos)
+        assert by_css(browser, "#history li")[-1].get_attribute("data-position") == \
+            game.format_position(pos)
     assert drawn(browser) == pos.cells and game.is_over(pos) and clicks >= 2
     assert by_css(browser, "#board [data-move]") == [] == by_css(browser, "#moves [data-move]")
     winner = game.winner(pos)

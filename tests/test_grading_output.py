@@ -70,7 +70,8 @@ def test_show_replays_a_stored_game_as_play_prints_it(tmp_path: Path) -> None:
         assert f"start: {g['start']}" in shown.stdout
         lines = [line for line in shown.stdout.splitlines() if line[:1].isdigit()
                  and ". player" in line]
-        assert [line.split(": ", 1)[1].split()[0] for line in lines] == g["moves"]
+        # each move as the game names it, then as the protocol writes it: "pit 4 (4)"
+        assert [re.search(r"\(([^()]*)\)  \(", line).group(1) for line in lines] == g["moves"]
         if g["first_mistake"]:
             ply = g["first_mistake"]["ply"]
             assert "MISTAKE" in lines[ply - 1]

@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 from conftest import CHROMEDRIVER, CHROMIUM
 
+from judge.analysis import replay
 from judge.html.boards import drawable, position_after
 from judge.html.report import render_report
 from judge.kinds.grading import graded_games
@@ -185,7 +186,9 @@ def test_bot_text_is_escaped_in_html_and_in_json(pages, runs):
     tags = parse(page)
     # every script element is either our viewer or inert JSON: no bot opened one
     kinds = [attrs.get("type") for attrs, _ in tags.scripts]
-    assert kinds.count("application/json") == len(games) + 1 and kinds.count(None) == 1
+    names = 'id="move-labels"' in page  # the moves' names, once for the page
+    assert kinds.count("application/json") == len(games) + 1 + names
+    assert kinds.count(None) == 1
     blocks = {attrs["id"]: json.loads(text) for attrs, text in tags.scripts
               if attrs.get("type") == "application/json"}
     hostile = [blocks[f"game-{n}"] for n, rec in enumerate(games, 1)
@@ -415,6 +418,11 @@ def test_the_browser_shows_the_rules_position_after_k_presses_of_right(
     start = game.parse_position(rec.start)
     open_game(browser, pages[name], number)
     assert shown(browser, name) == dict(expected(game, start), step=0)
+    # each move listed as the game names it ("pit 4", "take 2 from heap 1"), its text on hover
+    listed = browser.find_elements("css selector", "#moves li.move:not(.start) .mv")
+    assert [e.text for e in listed] == [game.move_label(m, p) for p, m in replay(game, start,
+                                                                                 moves)]
+    assert [e.get_attribute("title") or e.text for e in listed] == moves
     done = 0
     for k in sorted({1, 2, 3, len(moves) // 2, len(moves)}):
         press(browser, Keys.ARROW_RIGHT, k - done)

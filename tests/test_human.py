@@ -28,8 +28,8 @@ def test_hint_bad_input_undo_and_redo_at_the_terminal():
     assert "there is no heap 9" in out.stdout  # explained, not a forfeit
     assert "nothing to undo" in out.stdout
     # after undo and redo the game is the same three moves, and the human won it
-    assert "1. player 1 (human): 2 1" in out.stdout
-    assert "3. player 1 (human): 2 1" in out.stdout
+    assert "1. player 1 (human): take 1 from heap 2 (2 1)" in out.stdout
+    assert "3. player 1 (human): take 1 from heap 2 (2 1)" in out.stdout
     assert "result: optimal loses" in out.stdout
 
 
@@ -37,7 +37,8 @@ def test_a_human_mistake_is_named_with_the_right_move():
     out = play("1 1\n", "--game", "nim", "--start", "1 2", "--seat", "2", "optimal",
                "--vs", "human")
     assert out.returncode == 0, out.stderr
-    assert "1. player 1 (human): 1 1  MISTAKE (this move threw away the win)" in out.stdout
+    assert ("1. player 1 (human): take 1 from heap 1 (1 1)  MISTAKE (this move threw away the "
+            "win)") in out.stdout
     assert "right: 2 1" in out.stdout
 
 
@@ -68,7 +69,7 @@ def test_with_json_the_dialogue_goes_to_stderr_and_stdout_is_one_json_object():
     data = json.loads(out.stdout)
     assert data["result"] == "win" and data["verdict"] == "ok"
     assert [m["move"] for m in data["moves"]][0] == "2 1"
-    assert "you>" in out.stderr and "optimal plays 1 1" in out.stderr
+    assert "you>" in out.stderr and "optimal plays take 1 from heap 1 (1 1)" in out.stderr
 
 
 def test_quit_and_the_end_of_input_resign_the_game_with_status_0():

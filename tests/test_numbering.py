@@ -71,7 +71,8 @@ def replayed(folder: Path, run: int, number: int, db: str = "r.db"
     out = judge("show", str(run), "--db", db, "--game", str(number), cwd=folder)
     assert out.returncode == 0, out.stderr
     start = re.search(r"^start: (.*)$", out.stdout, re.M).group(1)
-    moves = re.findall(r"^\d+\. player \d \([^)]*\): (.+?)  \(", out.stdout, re.M)
+    # each move as the game names it, then as the protocol writes it: "pit 4 (4)"
+    moves = re.findall(r"^\d+\. player \d \([^)]*\): .*?\(([^()]*)\)  \(", out.stdout, re.M)
     return start, moves, out.stderr
 
 
@@ -120,6 +121,12 @@ def test_the_report_and_bellas_own_page_number_it_as_the_whole_run(graded, chose
     page = show(graded, "1", "--format", "html", *share)
     game = blocks(page)[n]
     assert (game["s"], [m[0] for m in game["m"]]) == (chosen["start"], chosen["moves"])
+    # each move as the game names it too, for the viewer (Game.move_label): Nim's names
+    # follow from the moves' texts, given once for the page
+    names = json.loads(re.search(r'<script type="application/json" id="move-labels">(.*?)'
+                                 r"</script>", page, re.S).group(1))
+    assert "ml" not in game and [names[m] for m in chosen["moves"]] == [
+        f"take {k} from heap {h}" for h, k in (m.split() for m in chosen["moves"])]
     folder = f"pages{len(share)}"
     show(graded, "1", "--format", "html", "--output-dir", folder, *share)
     own = (graded / folder / f"{BELLA}.html").read_text()

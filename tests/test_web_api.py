@@ -432,12 +432,23 @@ def test_a_symlink_leading_out_of_the_folder_is_refused(tmp_path):
     ({"game": "nim", "position": "0 0"}, 400, "already the end"),
     ({"game": "nim", "position": ["3"]}, 400, "string"),
     ({"game": "nim", "seat": "3"}, 400, "seat"),
+    ({"game": "nim", "seat": True}, 400, "seat"),
+    ({"game": "nim", "values": "no"}, 400, "values is true or false"),
+    ({"run": 1, "number": 1, "values": "no"}, 400, "values is true or false"),
     ({"game": "nim", "opponent": "level:99"}, 400, "level:N"),
     ({"run": 1, "number": "x"}, 400, "number"),
     ({"game": "nim", "rules": "misere=on\u0000"}, 400, "control"),
 ])
 def test_bad_requests_get_a_clear_4xx(client, body, status, words):
     refused(client.post("/api/sessions", json=body), status, words)
+
+
+def test_advance_is_refused_where_a_person_is_to_move(client):
+    sid = create(client, game="nim", position="1 2", opponent="human")["id"]
+    refused(client.post(f"/api/sessions/{sid}/advance"), 409, "a person is to move")
+    sid = create(client, game="nim", position="1 2", opponent="optimal")["id"]
+    refused(client.post(f"/api/sessions/{sid}/advance"), 409, "a person is to move")
+    assert client.get(f"/api/sessions/{sid}").json()["ply"] == 0
 
 
 def test_malformed_and_huge_bodies_and_unknown_routes_get_json_4xx(client):
@@ -620,8 +631,15 @@ def test_the_rules_text_the_named_variants_and_the_opponents_are_served(client):
     state = create(client, game="chopsticks", rules="hands=2 knockout=rollover",
                    opponent="level:4")
     assert state["explain"]["variant"] == "rollover"
-    assert state["explain"]["players"][0].startswith("human")
+    # the person's seat is "you" against a computer; "two people" only where two people play
+    assert state["explain"]["players"][0].startswith("you: ")
+    assert "two people" not in state["explain"]["players"][0]
     assert state["explain"]["players"][1].startswith("level:4 plays a best move")
+    state = create(client, game="nim", position="2 3", opponent="optimal", seat=2)
+    assert state["explain"]["players"][0].startswith("optimal plays perfectly")
+    assert state["explain"]["players"][1].startswith("you: ")
+    state = create(client, game="nim", position="2 3")
+    assert all("two people" in p for p in state["explain"]["players"])
     refused(client.post("/api/sessions", json={"game": "nim", "rules": "mystery"}), 400, "")
 
 
@@ -747,3 +765,47 @@ def test_the_app_serves_each_games_protocol_page_as_plain_text_and_links_it(clie
     assert client.get("/protocol/chess").status_code == 404
     made = client.post("/api/sessions", json={"game": "octal"}).json()
     assert made["explain"]["protocol"] == "/protocol/octal"
+
+
+# --- values and moves in plain words ------------------------------------------------------
+
+def test_ties_are_ties_with_their_remoteness_and_say_why_they_ended(client):
+    for name, position, empty in (("tictactoe", "", 9), ("tictactoe", "xox/xoo/ox.", 1),
+                                  ("connect4", "", 16)):
+        s = create(client, game=name, position=position, opponent="human", values=True)
+        assert (s["value"], s["remoteness"]) == ("tie", empty), name
+        assert s["says"] == f"A tie with best play, in {empty} move" + "s" * (empty > 1)
+        ties = [m for m in s["moves"] if m["value"] == "tie"]
+        assert ties and all(m["remoteness"] == empty for m in ties)
+        assert all(m["says"] == f"a tie in {empty} move" + "s" * (empty > 1) for m in ties)
+    s = client.post(f"/api/sessions/{s['id']}/move", json={"move": "1"}).json()
+    assert s["history"][0]["value"] == "tie" and s["history"][0]["remoteness"] == 16
+    s = create(client, game="tictactoe", position="xox/xoo/ox.", opponent="human", values=True)
+    s = client.post(f"/api/sessions/{s['id']}/move", json={"move": "9"}).json()
+    assert s["over"] and s["result"] == "tie" and s["value"] == "tie" and s["remoteness"] == 0
+    assert s["end"] == "the board is full and nobody made a line: a tie"
+
+
+def test_values_and_moves_are_said_in_plain_words_by_who_plays(client):
+    s = create(client, game="ioiwari", opponent="optimal", values=True)
+    assert s["moves"][0]["label"] == "pit 1"
+    game = load_game("ioiwari")
+    ev = solver_for(game).evaluate(game.start())
+    assert ev.value != 0 and ev.remoteness
+    who = "You can win" if ev.value > 0 else "Optimal wins"
+    assert s["says"].startswith(f"{who} by {abs(ev.value)} in {ev.remoteness} moves")
+    assert s["says"].endswith("whatever you do") == (ev.value < 0)
+    for m in s["moves"]:
+        assert m["says"] == (f"a tie in {m['remoteness']} moves" if m["value"] == "tie" else
+                             f"you {m['value']} by {abs(m['final_difference'])} in "
+                             f"{m['remoteness']} moves")
+    s = client.post(f"/api/sessions/{s['id']}/move", json={"move": "1"}).json()
+    assert [h.get("by") for h in s["history"]] == ["you", "optimal", None]
+    assert s["history"][0]["label"] == "pit 1"
+    assert all(c["says"].startswith(("optimal ", "a tie ")) for c in s["history"][1]["choices"])
+    text = " ".join([s["says"], *(m["says"] for m in s["moves"])])
+    assert "remoteness" not in text and "player 1" not in text
+    s = create(client, game="nim", position="1 2", opponent="human", values=True)
+    assert s["says"] == "Player 1 can win in 3 moves"
+    assert client.get(f"/api/sessions/{s['id']}/hint").json()["says"] == \
+        "player 1 wins in 3 moves"

@@ -5,6 +5,7 @@ keys and labels of the board."""
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -101,8 +102,10 @@ def test_the_computers_reply_is_marked_on_the_board_and_in_the_moves(browser, se
     state = browser.execute_script("return window.judgePlay.state()")
     reply = state["history"][1]
     marked = by_css(browser, '#history li[data-last="true"]')
-    assert len(marked) == 1 and marked[0].get_attribute("data-position") == reply["position"]
-    assert reply["label"] in marked[0].text
+    assert len(marked) == 1
+    assert marked[0].get_attribute("data-position") == state["history"][2]["position"]
+    assert marked[0].find_element("css selector", "button").text == \
+        "2. optimal: " + reply["label"]
     pits = by_css(browser, '#board [data-last="true"]')
     assert [p.get_attribute("data-pit") for p in pits] == [reply["move"]]
     assert "optimal" in by_css(browser, "#last")[0].text
@@ -214,7 +217,7 @@ def test_keys_focus_and_labels(browser, server):  # noqa: F811
 def contrast(foreground: str, background: str) -> float:
     """The WCAG contrast ratio of two CSS colours rgb(a)(r, g, b...)."""
     def luminance(colour: str) -> float:
-        r, g, b = (int(v) / 255 for v in colour[colour.index("(") + 1:].split(",")[:3])
+        r, g, b = (float(v) / 255 for v in re.findall(r"[\d.]+", colour)[:3])
         lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in (r, g, b)]
         return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
 
@@ -222,25 +225,69 @@ def contrast(foreground: str, background: str) -> float:
     return (light + 0.05) / (dark + 0.05)
 
 
-def test_value_colours_have_a_contrast_of_at_least_4_5(browser, server):  # noqa: F811
-    browser.get(f"{server}/play/ioiwari?position=0%200%200%200%200%201%201%20%7C%203%203%202"
-                "&opponent=human&values=on")
-    settled(browser)
+#: a value's mark, as the page writes it on each control
+MARKS = {"win": "W", "lose": "L", "tie": "T", "draw": "D"}
+
+
+def opaque(driver, element, prop: str = "background-color") -> str:
+    """The colour `prop` of `element` as seen: its own, or its nearest opaque ancestor's."""
+    return driver.execute_script(
+        "let e = arguments[0], c = getComputedStyle(e)[arguments[1]];"
+        "while (e && /rgba\\(.*, 0\\)$|transparent/.test(c)) {"
+        "  e = e.parentElement;"
+        "  c = e ? getComputedStyle(e).backgroundColor : 'rgb(255, 255, 255)'; }"
+        "return c;", element, prop)
+
+
+def check_value_marks(driver) -> set[str]:
+    """Every valued control (board and move list) bears its value's mark and an outline in
+    its colour, not a fill: the outline 3:1 against what it surrounds (the control's
+    background, or the light ring inside it that parts it from a dark board, itself 3:1
+    against that background) and the mark's text 4.5:1 against the mark, the board's own
+    graphics 3:1 too; the values seen."""
     seen = set()
-    for button in by_css(browser, "#moves [data-value], #value .badge"):
-        fg, bg = (button.value_of_css_property(p) for p in ("color", "background-color"))
-        assert contrast(fg, bg) >= 4.5, (button.text, fg, bg)
-        seen.add(bg)
-    browser.get(f"{server}/play/nim?position=1%202%203&opponent=human&values=on")
-    settled(browser)
-    for button in by_css(browser, "#moves [data-value]"):
-        fg, bg = (button.value_of_css_property(p) for p in ("color", "background-color"))
-        assert contrast(fg, bg) >= 4.5, (button.text, fg, bg)
-        seen.add(bg)
-    assert "rgba(0, 122, 0, 1)" in seen  # the green of a win
+    for control in by_css(driver, "#board [data-value], #moves [data-value]"):
+        value = control.get_attribute("data-value")
+        seen.add(value)
+        mark = control.find_element("css selector", ".mark")
+        assert mark.text == MARKS[value]
+        inside = opaque(driver, control)
+        outline = control.value_of_css_property("border-top-color")
+        assert float(control.value_of_css_property("border-top-width")[:-2]) >= 3
+        assert outline == mark.value_of_css_property("background-color"), value  # its colour
+        ring = re.match(r"(rgba?\([^)]*\)) 0px 0px 0px (\d+)px inset",
+                        control.value_of_css_property("box-shadow"))
+        if ring:  # the outline surrounds the ring, and the ring the control's background
+            assert int(ring.group(2)) >= 2 and contrast(ring.group(1), inside) >= 3, value
+            assert contrast(outline, ring.group(1)) >= 3, (value, outline, ring.group(1))
+        else:
+            assert contrast(outline, inside) >= 3, (value, outline, inside)
+        assert contrast(mark.value_of_css_property("color"), opaque(driver, mark)) >= 4.5
+        for bead in control.find_elements("css selector", ".bead"):
+            assert contrast(bead.value_of_css_property("fill"), inside) >= 3, value
+    return seen
 
 
-def test_on_a_phone_the_moves_are_right_under_the_board_and_nothing_scrolls_sideways(
+def test_values_are_marked_and_outlined_with_enough_contrast_not_told_by_colour_alone(
+        browser, server):  # noqa: F811
+    seen = set()
+    for path in ("/play/ioiwari?position=0%200%200%200%200%201%201%20%7C%203%203%202"
+                 "&opponent=human", "/play/ioiwari?opponent=human",
+                 "/play/nim?position=1%202%203&opponent=human",
+                 "/play/tictactoe?position=x.o/.x./...&opponent=human",
+                 "/play/connect4?opponent=human"):  # its columns on a dark blue frame
+        browser.get(server + path)  # values are on by default
+        settled(browser)
+        assert by_css(browser, "#board [data-value]"), path  # the board's own controls
+        seen |= check_value_marks(browser)
+    assert {"win", "lose", "tie"} <= seen
+    browser.get(f"{server}/play/nim?position=1%202%203&opponent=human&practice=on")
+    settled(browser)  # practice: no value anywhere
+    assert not by_css(browser, "[data-value], .mark") and not by_css(browser, "#value p")
+    assert by_css(browser, "#practice")[0].is_selected()  # the practice box, ticked
+
+
+def test_on_a_phone_the_board_moves_and_chart_come_first_and_nothing_scrolls_sideways(
         browser, server):  # noqa: F811
     browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
         "width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
@@ -259,12 +306,21 @@ def test_on_a_phone_the_moves_are_right_under_the_board_and_nothing_scrolls_side
             width = browser.execute_script("return document.documentElement.scrollWidth")
             assert width <= 390, (path, width)
             if path.startswith("/play/"):
-                board = by_css(browser, "#board")[0].rect
-                moves = by_css(browser, "#history")[0].rect
-                gap = moves["y"] - (board["y"] + board["height"])
-                assert 0 <= gap < 120, (path, gap)
+                assert in_order(browser, "#board", ".moves-box", ".chart-box", ".controls",
+                                ".history-box", "#cvc", "#record-box"), path
     finally:
         browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    # on a desktop, the same order: board, moves, chart (at the top of the side column)
+    browser.get(server + "/play/ioiwari?opponent=optimal")
+    settled(browser)
+    assert in_order(browser, "#board", ".moves-box", ".controls", "#cvc")
+    assert in_order(browser, ".chart-box", ".history-box", "#rules-panel")
+
+
+def in_order(driver, *css: str) -> bool:
+    """Whether the elements `css` stand one below the other, in this order."""
+    tops = [by_css(driver, c)[0].rect["y"] for c in css]
+    return tops == sorted(tops) and len(set(tops)) == len(tops)
 
 
 def test_leaving_the_page_ends_its_game(browser, server):  # noqa: F811
@@ -311,12 +367,12 @@ def test_the_value_chart_has_a_point_per_move_the_other_moves_and_goes_to_a_posi
         browser, server):  # noqa: F811
     version = played(browser, f"{server}/play/ioiwari?opponent=optimal&values=on", 2)
     state = browser.execute_script("return window.judgePlay.state()")
-    points = by_css(browser, "#chart svg circle.point")
+    points = by_css(browser, "#chart svg circle.point")[1:]  # (after the start's)
     assert len(points) == state["ply"] == 4
     assert by_css(browser, "#chart svg title#chart-title") and by_css(browser, "#chart svg desc")
     for point, entry in zip(points, state["history"], strict=False):
         assert point.get_attribute("tabindex") == "0"
-        assert point.get_attribute("aria-label").startswith(f"move {entry['ply'] + 1},")
+        assert point.get_attribute("aria-label").startswith(f"Move {entry['ply'] + 1},")
         assert point.get_attribute("data-move") == entry["move"]
         assert point.get_attribute("data-difference") is not None  # Ioiwari: the win-by
         dots = by_css(browser, f'#chart circle.sibling[data-ply="{entry["ply"] + 1}"]')
@@ -329,16 +385,21 @@ def test_the_value_chart_has_a_point_per_move_the_other_moves_and_goes_to_a_posi
     assert board.get_attribute("data-position") == state["history"][2]["position"]
 
 
+def computers_play(driver, url: str, speed: str):  # noqa: ANN201 - the board
+    """Open `url` and press Play for optimal against level:0 at `speed` moves a second."""
+    driver.get(url)
+    settled(driver)
+    by_css(driver, '#cvc-1 option[value="optimal"]')[0].click()
+    by_css(driver, '#cvc-2 option[value="level:0"]')[0].click()
+    field = by_css(driver, "#cvc-speed")[0]
+    field.clear()
+    field.send_keys(speed)
+    by_css(driver, "#cvc-play")[0].click()
+    return by_css(driver, "#board")[0]
+
+
 def test_computer_against_computer_plays_to_the_end_one_move_at_a_time(browser, server):  # noqa: F811
-    browser.get(f"{server}/play/nim?position=1%202%203&opponent=human")
-    settled(browser)
-    by_css(browser, '#cvc-1 option[value="optimal"]')[0].click()
-    by_css(browser, '#cvc-2 option[value="level:0"]')[0].click()
-    speed = by_css(browser, "#cvc-speed")[0]
-    speed.clear()
-    speed.send_keys("20")
-    by_css(browser, "#cvc-play")[0].click()
-    board = by_css(browser, "#board")[0]
+    board = computers_play(browser, f"{server}/play/nim?position=1%202%203&opponent=human", "20")
     deadline = time.monotonic() + 8
     while board.get_attribute("data-result") is None and time.monotonic() < deadline:
         time.sleep(0.05)

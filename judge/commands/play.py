@@ -168,7 +168,7 @@ def play_interactive(game: Game, players: list[Player], start: Any,
                                  say)
                 continue
             if seat != human:
-                say(f"  {players[seat].name} plays {game.format_move(move, pos)}")
+                say(f"  {players[seat].name} plays {game.move_words(move, pos)}")
             history.append((pos, move))
             undone.clear()
             pos = game.play(pos, move)
@@ -224,12 +224,14 @@ def play_text(game: Game, start: Any, record: PlayedGame, reviews: list[MoveRevi
     for i, m in enumerate(record.moves):
         seat = m.seat
         secs = "" if m.seconds is None else f"  ({m.seconds:.3f} s)"
-        line = f"{i + 1}. player {seat + 1} ({names[seat]}): {printable_line(m.move)}{secs}"
+        move = game.parse_move(m.move, pos) if i < len(reviews) else None
+        said = printable_line(m.move) if move is None else game.move_words(move, pos)
+        line = f"{i + 1}. player {seat + 1} ({names[seat]}): {said}{secs}"
         if i < len(reviews) and seat in judged_seats:
             line += f"  {judged(reviews[i])}"
         out.append(line)
-        if i < len(reviews):
-            pos = game.play(pos, game.parse_move(m.move, pos))
+        if move is not None:
+            pos = game.play(pos, move)
             out.append(game.render(pos))
         out.append("")
     results = record.results

@@ -266,8 +266,16 @@ class Game(ABC, Generic[P, M]):
         """A drawing of the position for a person, a few lines of text."""
 
     def move_label(self, move: M, pos: P) -> str:
-        """A short human label for a move (defaults to its wire form)."""
+        """A short human label for a move (defaults to its wire form): the move as the game
+        names it ("take 2 from heap 1", "pit 5"), in the browser app, the terminal and the
+        report alike."""
         return self.format_move(move, pos)
+
+    def move_words(self, move: M, pos: P) -> str:
+        """The move as a terminal writes it: its label, then the text a player types for it
+        where the two differ ("take 2 from heap 1 (1 2)")."""
+        label, wire = self.move_label(move, pos), self.format_move(move, pos)
+        return label if label == wire else f"{label} ({wire})"
 
     # --- board drawing (optional: without it the board is shown as `render`'s text) ------
     def board_script(self) -> str | None:
@@ -359,6 +367,12 @@ class Game(ABC, Generic[P, M]):
         """Why the game is over at `pos` (it is), in words."""
         winner = self.winner(pos)
         return "the game is over" if winner is None else f"player {winner + 1} wins"
+
+    def tie_remoteness(self, pos: P) -> int | None:
+        """The moves left to the end from `pos`, a position perfect play leads to a tie,
+        where every tie takes the same number of moves (a tie fills the board); None where
+        the game cannot say (the solver then gives a tie no remoteness)."""
+        return None
 
     def grundy_value(self, pos: P) -> int | None:
         """The Sprague-Grundy value of `pos`, shown by the browser app, for an impartial

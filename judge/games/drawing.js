@@ -72,15 +72,21 @@
     node.setAttribute("data-last", "true");
   }
 
-  /** What a move is worth, as words: "win in 3", "lose in 5, by 10". */
+  /** What a move is worth, as words: the server's ("you win in 3 moves"), or "win in 3",
+   * "lose in 5, by 10". */
   function worth(m) {
+    if (m.says) return m.says;
     let text = m.value + (m.remoteness === null || m.remoteness === undefined ? "" : " in " + m.remoteness);
     if (m.final_difference !== undefined) text += ", by " + Math.abs(m.final_difference);
     return text;
   }
 
-  /** Marks `node` as the control of legal move `m`: data-move, the value when shown, and
-   * data-hint when it is one of the hinted moves; a click plays it. */
+  /* a value's mark, so that no value is told by colour alone */
+  const MARKS = { win: "W", lose: "L", tie: "T", draw: "D" };
+
+  /** Marks `node` as the control of legal move `m`: data-move, the value when shown (its
+   * class v-VALUE and its mark W, L, T or D), and data-hint when it is one of the hinted
+   * moves; a click plays it. */
   function asMove(node, m, opts) {
     node.dataset.move = m.move;
     node.classList.add("legal");
@@ -91,6 +97,7 @@
       if (m.final_difference !== undefined) node.dataset.difference = String(m.final_difference);
       node.classList.add("v-" + m.value);
       node.title += ": " + worth(m);
+      node.appendChild(el("span", { "class": "mark", "aria-hidden": "true" }, MARKS[m.value]));
     }
     if (opts.hint && opts.hint.includes(m.move)) node.dataset.hint = "true";
     node.disabled = false;

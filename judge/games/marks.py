@@ -38,6 +38,16 @@ class MarksGame(Game[Cells, int]):
     def format_move(self, move: int, pos: Cells) -> str:
         return str(move)
 
+    def tie_remoteness(self, pos: Cells) -> int | None:
+        """A tie fills the board: its empty cells are the moves left."""
+        return pos.cells.count(EMPTY)
+
+    def end_reason(self, pos: Cells) -> str:
+        winner = self.winner(pos)
+        if winner is None:
+            return "the board is full and nobody made a line: a tie"
+        return f"{MARKS[winner].upper()} (player {winner + 1}) made a line and wins"
+
     def status(self, pos: Cells, note: str = "") -> str:
         """The line under a drawing: who won, a tie, or who is to move (with `note`)."""
         if self.is_over(pos):

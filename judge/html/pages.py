@@ -21,6 +21,7 @@ from markupsafe import Markup
 
 import judge
 from judge.analysis import MoveReview
+from judge.analysis import replay as played
 from judge.games.base import Game
 from judge.html.boards import columns, replay
 from judge.plan import GradingPlan, Plan
@@ -100,6 +101,7 @@ def game_payload(game: Game, rec: PlayedGame, number: int, graded: int | None,
         else:
             code, text = Judgement.UNJUDGED, ""
         moves.append(ViewedMove(printable(m.move), m.seat, seconds_ms(m.seconds), code, text))
+    labels = move_labels(game, start, rec.move_texts)
     tails = tuple(printable(view.text(t)) if t else "" for t in rec.stderr)
     slow = tuple(slow_text(slow_moves(rec, seat)) if view.feedback.solution else ""
                  for seat in (0, 1))
@@ -123,7 +125,16 @@ def game_payload(game: Game, rec: PlayedGame, number: int, graded: int | None,
         usage=(tuple(usage_text(u) for u in rec.usage)
                if rec.usage is not None and any(rec.usage) else None),
         slow=slow if any(slow) else None,
+        labels=labels,
     )
+
+
+def move_labels(game: Game, start: Any, texts: Sequence[str]) -> tuple[str, ...] | None:
+    """Each move as the game names it, as far as the moves could be played; None where
+    every name is the move's own text."""
+    named = [(printable(game.format_move(m, p)), printable(game.move_label(m, p)))
+             for p, m in played(game, start, texts)]
+    return None if all(a == b for a, b in named) else tuple(label for _, label in named)
 
 
 def usage_text(usage: Usage | None) -> str | None:

@@ -24,7 +24,7 @@ from judge.html.pages import about, game_payload, json_block
 from judge.kinds import KINDS
 from judge.kinds.grading import grading_rows, schedule_places
 from judge.plan import GradingPlan, NimBatchPlan
-from judge.records import PlayedGame
+from judge.records import PlayedGame, ViewedGame
 from judge.report import printable
 from judge.results import memory_text, seconds_text
 from judge.summaries import View
@@ -169,13 +169,32 @@ def render_nim_batch(plan: NimBatchPlan, programs: list[dict[str, Any]]) -> str:
 
 def _data_blocks(game: Any, listed: Sequence[tuple[int, tuple[PlayedGame, int | None]]],
                  opponent: str = "optimal", view: View | None = None) -> Markup:
-    """The per-game JSON blocks of `listed`: (its number, (record, graded seat))."""
-    parts = []
-    for n, (rec, graded) in listed:
-        payload = game_payload(game, rec, n, graded, opponent, view)
-        parts.append(f'<script type="application/json" id="game-{n}">'
+    """The per-game JSON blocks of `listed`: (its number, (record, graded seat)); the
+    moves' names once for the page (``move-labels``) where a move's text alone decides its
+    name in every game (Nim, Ioiwari), else in each game's block."""
+    payloads = [game_payload(game, rec, n, graded, opponent, view)
+                for n, (rec, graded) in listed]
+    parts, names = [], shared_labels(payloads)
+    if names:
+        payloads = [replace(p, labels=None) for p in payloads]
+        parts.append(f'<script type="application/json" id="move-labels">{json_block(names)}'
+                     "</script>\n")
+    for payload in payloads:
+        parts.append(f'<script type="application/json" id="game-{payload.number}">'
                      f"{json_block(payload.to_json())}</script>\n")
-    return Markup("".join(parts))  # noqa: S704 - json_block escapes every payload
+    return Markup("".join(parts))
+
+
+def shared_labels(payloads: Sequence[ViewedGame]) -> dict[str, str] | None:
+    """The moves' names by their texts where a move's text alone decides its name in every
+    game of `payloads` (Nim's, Ioiwari's: the smaller page); None where it does not (a
+    tic-tac-toe "5" is X's or O's) or no move has a name of its own."""
+    names: dict[str, str] = {}
+    for p in payloads:
+        for move, label in zip(p.moves, p.labels or (), strict=False):
+            if names.setdefault(move.move, label) != label:
+                return None
+    return names if any(p.labels for p in payloads) else None  # noqa: S704 - json_block escapes every payload
 
 
 def render_pages(store: Any, run_id: int, view: View) -> dict[str, str]:

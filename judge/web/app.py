@@ -46,8 +46,10 @@ from judge.web.sessions import (
     Session,
     Sessions,
     WebError,
+    bot_game,
     bot_names,
     check_opponent,
+    flag_of,
     game_info,
     is_bot,
     load,
@@ -137,9 +139,15 @@ def query(request: Request, name: str, default: str = "") -> str:
     return text_of(request.query_params.get(name, default), name)
 
 
+def shows_values(request: Request) -> bool:
+    """Whether a page shows the values: yes for learners, unless in practice
+    (``practice=on``, or ``values=off``)."""
+    return query(request, "practice") != "on" and query(request, "values") != "off"
+
+
 def seat_of(text: Any) -> int:
     """A seat given as 1 or 2 (text or number)."""
-    if text in (1, 2, "1", "2"):
+    if not isinstance(text, bool) and text in (1, 2, "1", "2"):
         return int(text)
     raise WebError(400, "seat is 1 or 2")
 
@@ -195,7 +203,7 @@ def create_app(served: Served, guard: GuardSettings = LOCAL) -> Starlette:
     # --- pages --------------------------------------------------------------------------
     async def index(request: Request) -> Response:
         return page("index.html.j2", title="play, watch, replay", games=game_info(),
-                    bots=bot_names(served),
+                    bots=[(b, bot_game(b)) for b in bot_names(served)],
                     runs=await in_thread(stored_runs) if served.db else [])
 
     async def play_page(request: Request) -> Response:
@@ -204,7 +212,7 @@ def create_app(served: Served, guard: GuardSettings = LOCAL) -> Starlette:
                   "position": query(request, "position"),
                   "moves": moves_of(request.query_params.get("moves", "")),
                   "opponent": query(request, "opponent", HUMAN) or HUMAN,
-                  "values": query(request, "values") == "on",
+                  "values": shows_values(request),
                   "seat": seat_of(query(request, "seat", "1"))}
         game, start = await in_thread(load, name, config["rules"], config["position"])
         await in_thread(replayed, game, start, config["moves"])
@@ -223,7 +231,7 @@ def create_app(served: Served, guard: GuardSettings = LOCAL) -> Starlette:
                              "move": int(move) if move.isdigit() and len(move) < 6
                              else len(stored.moves)},
                   "opponent": query(request, "opponent", HUMAN) or HUMAN,
-                  "values": query(request, "values", "on") == "on", "seat": 1}
+                  "values": shows_values(request), "seat": 1}
         return page("play.html.j2", config=config, title=f"run {run}, game {number}")
 
     async def watch_page(request: Request) -> Response:
@@ -251,7 +259,7 @@ def create_app(served: Served, guard: GuardSettings = LOCAL) -> Starlette:
     async def api_create(request: Request) -> Response:
         data = await read_json(request)
         opponent = data.get("opponent", HUMAN)
-        values = bool(data.get("values", False))
+        values = flag_of(data.get("values", False), "values")
         if "run" in data:
             stored = await in_thread(stored_game, data.get("run"), data.get("number"))
             at = data.get("move", len(stored.moves))  # none: at its end
@@ -307,8 +315,7 @@ def create_app(served: Served, guard: GuardSettings = LOCAL) -> Starlette:
 
     async def api_options(request: Request) -> Response:
         data = await read_json(request)
-        if not isinstance(data.get("values"), bool):
-            raise WebError(400, "values is true or false")
+        flag_of(data.get("values"), "values")
 
         def switch(session: Session) -> Any:
             """Values on or off; left as they were when the solver refuses the game."""

@@ -13,6 +13,7 @@ from typing import Any
 
 from judge.games import game_class, load_game
 from judge.games.base import Game
+from judge.words import plural
 
 #: what each computer opponent does, one sentence each
 OPPONENTS: dict[str, str] = {
@@ -24,6 +25,7 @@ OPPONENTS: dict[str, str] = {
     "level:N": "level:N plays a best move with probability N/10 and otherwise any legal move, "
                "each as likely: level:0 is random play, level:10 perfect play.",
     "human": "human: two people take turns at this screen.",
+    "you": "you: you play this seat, against the computer player of the other.",
     "bot": "a bot of the served folder: a contestant's program, run confined as in grading.",
 }
 
@@ -64,6 +66,57 @@ def about_opponent(name: str) -> str:
         return (f"{name} plays a best move with probability {n}/10 and otherwise any legal "
                 f"move, each as likely (level:0 is random play, level:10 perfect play).")
     return f"{name}: " + OPPONENTS["bot"].split(": ", 1)[1]
+
+
+# --- values in words -----------------------------------------------------------------------
+
+#: what the numbers of the values say, one line under them
+LEGEND = ("Moves are counted to the end of the game, both sides' moves, with best play on "
+          "both sides.")
+
+
+def is_person(name: str) -> bool:
+    """Whether a seat's name (`Session.seat_name`) is a person's: you, or player N."""
+    return name == "you" or (name.startswith("player ") and name[7:].isdigit())
+
+
+def _does(name: str, verb: str) -> str:
+    """`name` and `verb` agreeing: "you win", "optimal wins"."""
+    return f"{name} {verb if name == 'you' else verb + ('es' if verb.endswith('o') else 's')}"
+
+
+def _in_moves(remoteness: int | None) -> str:
+    return "" if remoteness is None else f" in {plural(remoteness, 'move')}"
+
+
+def says_move(word: str, remoteness: int | None, mover: str, by: int | None = None) -> str:
+    """A move's value for `mover`, who plays it, in words: "you win in 3 moves", "optimal
+    loses by 4 in 9 moves", "a tie in 4 moves", "a draw: play can go on forever"."""
+    if word == "draw":
+        return "a draw: play can go on forever"
+    how = f" by {abs(by)}" if by else ""
+    if word == "tie":
+        return f"a tie{_in_moves(remoteness)}"
+    return _does(mover, "win" if word == "win" else "lose") + how + _in_moves(remoteness)
+
+
+def says_position(word: str, remoteness: int | None, names: list[str], mover: int,
+                  by: int | None = None) -> str:
+    """A position's value in words, by the names of the seats (`mover` to move, `word` its
+    value for the mover): "You can win in 9 moves", "Optimal wins in 7 moves whatever you
+    do", "A tie with best play, in 5 moves"."""
+    if word == "draw":
+        return "A draw with best play: neither side can force a win, and play can go on forever"
+    if word == "tie":
+        return "A tie with best play" + ("," + _in_moves(remoteness) if remoteness else "")
+    winner = mover if word == "win" else 1 - mover
+    won, lost = names[winner], names[1 - winner]
+    how = f" by {abs(by)}" if by else ""
+    if is_person(won):
+        text = f"{won} can win{how}{_in_moves(remoteness)}"
+    else:
+        text = f"{_does(won, 'win')}{how}{_in_moves(remoteness)} whatever {_does(lost, 'do')}"
+    return text[:1].upper() + text[1:]
 
 
 def rules_panel(game: Game) -> dict[str, Any]:

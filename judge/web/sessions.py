@@ -32,11 +32,14 @@ from judge.sandbox.limits import Limits
 from judge.solvers import solver_for
 from judge.solvers.base import Solver
 from judge.web.explain import (
+    LEGEND,
     about_opponent,
     end_reason,
     parse_record,
     record_text,
     rules_panel,
+    says_move,
+    says_position,
     variant_rules,
     variants,
 )
@@ -95,6 +98,13 @@ def text_of(value: Any, what: str) -> str:
         raise WebError(413, f"{what} is {len(value)} characters long; at most {MAX_TEXT}")
     if any(not c.isprintable() for c in value):
         raise WebError(400, f"{what} holds control characters")
+    return value
+
+
+def flag_of(value: Any, what: str) -> bool:
+    """A switch of a request: JSON true or false, nothing else (``"no"`` is no switch)."""
+    if not isinstance(value, bool):
+        raise WebError(400, f"{what} is true or false")
     return value
 
 
@@ -172,9 +182,21 @@ def lead_of(game: Game, pos: Any) -> int:
 def value_word(game: Game, value: Any, lead: int) -> str:
     """win, lose, draw or tie for the mover, from a solver's value (Ioiwari: with `lead`)."""
     sign = result_sign(value, lead)
-    if sign == 0 and isinstance(value, int):
-        return "tie"  # equal banks at the end: a tie; a loopy game's endless play: a draw
+    if sign == 0 and (isinstance(value, int) or not game.loopy):
+        return "tie"  # a game that ends, ending level: a tie; a loopy game's endless play: a draw
     return WORDS[sign]
+
+
+def worth(game: Game, pos: Any, value: Any, remoteness: int | None, lead: int,
+          move: Any = None) -> tuple[str, int | None]:
+    """The value word for the mover at `pos` (of `move` when given) and its remoteness; a
+    tie the solver gives no remoteness gets the game's (`Game.tie_remoteness`)."""
+    word = value_word(game, value, lead)
+    if word == "tie" and remoteness is None:
+        left = game.tie_remoteness(pos if move is None else game.play(pos, move))
+        if left is not None:
+            remoteness = left + (move is not None)
+    return word, remoteness
 
 
 def for_first(word: str, flip: bool) -> str:
@@ -192,14 +214,18 @@ def result_of(game: Game, pos: Any, stopped: bool = False) -> str | None:
     return "tie" if winner is None else str(winner + 1)
 
 
-def position_info(game: Game, pos: Any, values: bool) -> dict[str, Any]:
+def position_info(game: Game, pos: Any, values: bool,
+                  names: list[str] | None = None) -> dict[str, Any]:
     """The position as the page shows it: notation, board, mover, and every legal move
-    (with its value and remoteness for the mover when `values`)."""
+    (with its value and remoteness for the mover when `values`, and both in words by the
+    seats' `names`: you, optimal, player 1)."""
+    names = names or ["player 1", "player 2"]
     over = game.is_over(pos)
+    mover = game.mover(pos)
     info: dict[str, Any] = {
         "position": game.format_position(pos),
         "game": game.describe_at(pos),
-        "to_move": game.mover(pos) + 1,
+        "to_move": mover + 1,
         "board": drawable(game, pos),
         "over": over,
         "score": None if (score := game.score(pos)) is None else list(score),
@@ -214,18 +240,24 @@ def position_info(game: Game, pos: Any, values: bool) -> dict[str, Any]:
                                  "label": game.move_label(legal, pos),
                                  "control": control(game, pos, legal)}
         if mv is not None:
-            entry.update(value=value_word(game, mv.value, lead), remoteness=mv.remoteness)
+            word, remoteness = worth(game, pos, mv.value, mv.remoteness, lead, legal)
+            entry.update(value=word, remoteness=remoteness)
             if isinstance(mv.value, int):
                 entry.update(difference=mv.value, final_difference=lead + mv.value)
+            entry["says"] = says_move(word, remoteness, names[mover],
+                                      entry.get("final_difference"))
             if (grundy := game.grundy_value(game.play(pos, legal))) is not None:
                 entry["grundy"] = grundy
         info["moves"].append(entry)
     if values:
         ev = solver.evaluate(pos)
-        info["value"] = value_word(game, ev.value, lead)
-        info["remoteness"] = ev.remoteness
+        info["value"], info["remoteness"] = worth(game, pos, ev.value, ev.remoteness, lead)
         if isinstance(ev.value, int):
             info.update(difference=ev.value, final_difference=lead + ev.value)
+        if not over:
+            info["says"] = says_position(info["value"], info["remoteness"], names, mover,
+                                         info.get("final_difference"))
+            info["legend"] = LEGEND
         outcome = getattr(solver, "outcome", None)
         if outcome is not None:
             info["outcome"] = outcome(pos)
@@ -294,6 +326,12 @@ def bot_names(served: Served) -> list[str]:
         if len(names) >= 500:
             break
     return names
+
+
+def bot_game(name: str) -> str:
+    """The game a bot of the served folder plays, by its folders (``nim/greedy.py``,
+    ``languages/nim/bot.c``: nim); "" for a bot in no game's folder."""
+    return next((part for part in name.split("/")[:-1] if part in GAMES), "")
 
 
 def is_bot(name: Any) -> bool:
@@ -468,7 +506,7 @@ class Session:
     def state(self) -> dict[str, Any]:
         """Everything the page draws, as JSON-ready data."""
         pos = self.pos
-        info = position_info(self.game, pos, self.values)
+        info = position_info(self.game, pos, self.values, self.names())
         over = self.over(pos)
         if over and not self.game.is_over(pos):
             info["moves"] = []
@@ -477,7 +515,7 @@ class Session:
             id=self.id, name=self.game.name, rules=self.game.rules_string(),
             start=self.game.format_position(self.start), meta=board_meta(self.game),
             values=self.values, over=over, opponent=self.opponent,
-            players=[self.seat_name(s) for s in (0, 1)],
+            players=self.names(),
             your_turn=not over and self.players[turn] is None,
             result=self.result(pos), verdict=self.verdict_json(),
             can_undo=self.can_take_back() and any(
@@ -496,9 +534,12 @@ class Session:
         return info
 
     def opponent_name(self, seat: int) -> str:
-        """The kind of player in `seat`: human, or the computer player's name."""
+        """The kind of player in `seat`: you (a person against a computer), human (two
+        people at one screen), or the computer player's name."""
         player = self.players[seat]
-        return HUMAN if player is None else player.name
+        if player is None:
+            return "you" if self.players[1 - seat] is not None else HUMAN
+        return player.name
 
     def last_json(self) -> dict[str, Any] | None:
         """The last move played: its ply, seat, text, label, the board part that plays it
@@ -523,6 +564,10 @@ class Session:
         if ply != len(self.history):
             raise WebError(409, f"the game has moved on: {len(self.history)} moves are "
                            f"played, the request was made after {ply}")
+
+    def names(self) -> list[str]:
+        """Who plays each seat (`seat_name`)."""
+        return [self.seat_name(s) for s in (0, 1)]
 
     def seat_name(self, seat: int) -> str:
         """Who plays `seat`: you (a person) or the computer player's name."""
@@ -553,11 +598,13 @@ class Session:
                 move = self.history[ply][1]
                 entry["move"] = self.game.format_move(move, pos)
                 entry["label"] = self.game.move_label(move, pos)
+                entry["by"] = self.seat_name(self.game.mover(pos))
             if self.values:
                 ev = solver.evaluate(pos)
                 flip = self.game.mover(pos) == 1  # seen by player 1
-                word = for_first(value_word(self.game, ev.value, lead_of(self.game, pos)), flip)
-                entry.update(value=word, remoteness=ev.remoteness)
+                word, remoteness = worth(self.game, pos, ev.value, ev.remoteness,
+                                         lead_of(self.game, pos))
+                entry.update(value=for_first(word, flip), remoteness=remoteness)
                 if ply < len(self.history):
                     entry["mistake"] = solver.is_mistake(pos, self.history[ply][1])
                     entry["choices"] = self.choices(pos, self.history[ply][1])
@@ -570,12 +617,16 @@ class Session:
         game = self.game
         flip = game.mover(pos) == 1
         lead = lead_of(game, pos)
+        who = self.seat_name(game.mover(pos))
         out = []
         for mv in solver_for(game).move_values(pos):
+            word, remoteness = worth(game, pos, mv.value, mv.remoteness, lead, mv.move)
             entry = {"move": game.format_move(mv.move, pos),
                      "label": game.move_label(mv.move, pos),
-                     "value": for_first(value_word(game, mv.value, lead), flip),
-                     "remoteness": mv.remoteness, "played": mv.move == played}
+                     "value": for_first(word, flip), "remoteness": remoteness,
+                     "played": mv.move == played,
+                     "says": says_move(word, remoteness, who,
+                                       lead + mv.value if isinstance(mv.value, int) else None)}
             if isinstance(mv.value, int):
                 entry["final_difference"] = (lead + mv.value) * (-1 if flip else 1)
             out.append(entry)
@@ -692,8 +743,11 @@ class Session:
         with `one`, a single move (computer against computer, one move per request)."""
         if not isinstance(one, bool):
             raise WebError(400, "one is true or false")
-        if self.over(self.pos):
+        pos = self.pos
+        if self.over(pos):
             raise WebError(409, "the game is over")
+        if self.players[self.game.mover(pos)] is None:
+            raise WebError(409, "a person is to move here, not a computer player")
         self.undone.clear()
         self.computer_moves(1 if one or self.stepwise else None)
 
@@ -704,10 +758,12 @@ class Session:
             raise WebError(409, "the game is over")
         ev = solver_here(self.game, pos).evaluate(pos)
         moves = [self.game.format_move(m, pos) for m in ev.best_moves]
+        lead = lead_of(self.game, pos)
+        word, remoteness = worth(self.game, pos, ev.value, ev.remoteness, lead)
         return {"moves": moves, "labels": [self.game.move_label(m, pos) for m in ev.best_moves],
-                "ply": len(self.history), "value": value_word(self.game, ev.value,
-                                                                lead_of(self.game, pos)),
-                "remoteness": ev.remoteness}
+                "ply": len(self.history), "value": word, "remoteness": remoteness,
+                "says": says_move(word, remoteness, self.seat_name(self.game.mover(pos)),
+                                  lead + ev.value if isinstance(ev.value, int) else None)}
 
     def replay(self, moves: list[str], at: int, recorded: Recorded | None = None) -> None:
         """Load a stored game's moves, standing after the first `at` of them (its players'
@@ -765,7 +821,8 @@ class Sessions:
             fields = {"game": read["game"], "rules": read.get("rules", ""),
                       "position": read.get("start", ""), "moves": read["moves"]}
         return self.create(fields["game"], fields["rules"] or "", fields["position"] or "",
-                           data.get("opponent", HUMAN), seat, data.get("values", False),
+                           data.get("opponent", HUMAN), seat,
+                           flag_of(data.get("values", False), "values"),
                            played=fields["moves"], players=players)
 
     def create(self, name: Any, rules: Any = "", position: Any = "", opponent: Any = HUMAN,

@@ -63,6 +63,11 @@ OPENING_PLIES = 3
 _BAR = re.compile(r"^\((?P<inner>[^()]*)\)(?:_(?P<n>\S+))?$")
 
 
+def hand_name(number: int, hands: int) -> str:
+    """Hand `number` (from 1) in words: left and right of two hands, else by number."""
+    return ("left hand", "right hand")[number - 1] if hands == 2 else f"hand {number}"
+
+
 @dataclass(frozen=True, slots=True)
 class Position:
     """The seat to move (0 = Left, 1 = Right) and each side's hands in order (0 = out)."""
@@ -480,11 +485,13 @@ class Chopsticks(Game[Position, Move]):
         return f"{move[1]} {move[2]}"
 
     def move_label(self, move: Move, pos: Position) -> str:
-        """``L2>R1`` for a tap (the game card's style), ``L split 2 2`` (or revive, swap)."""
+        """A move in words, then as the game card writes it: ``left hand taps right hand
+        (L1>R2)``, ``split to 2 and 2 (L split 2 2)`` (or revive, swap)."""
         me, you = SIDES[pos.to_move], SIDES[1 - pos.to_move]
-        if move[0] != "split":
-            return f"{me}{move[1]}>{you}{move[2]}"
         mine, _ = self.sides(pos)
+        if move[0] != "split":
+            return (f"{hand_name(move[1], len(mine))} taps {hand_name(move[2], len(mine))} "
+                    f"({me}{move[1]}>{you}{move[2]})")
         new = move[1]
         if sorted(new) == sorted(mine):
             kind = "swap"
@@ -492,7 +499,8 @@ class Chopsticks(Game[Position, Move]):
             kind = "revive"
         else:
             kind = "split"
-        return f"{me} {kind} {' '.join(map(str, new))}"
+        hands = " and ".join(map(str, new))
+        return f"{kind} to {hands} ({me} {kind} {' '.join(map(str, new))})"
 
     # --- display -------------------------------------------------------------------------
     def render(self, pos: Position) -> str:

@@ -17,9 +17,14 @@
 .connect4-board .frame { display: flex; padding: 3px; border-radius: 8px; background: #2456a6; }
 .connect4-board .column { box-sizing: border-box; flex: 1 1 0; min-width: 0; min-height: 44px;
   margin: 0; padding: 0; display: flex; flex-direction: column; justify-content: flex-end;
-  border: 0; border-radius: 6px; background: transparent; font: inherit; color: inherit; }
+  border: 3px solid transparent; border-radius: 6px; background: transparent; font: inherit;
+  color: inherit; }
 .connect4-board button.column.legal { cursor: pointer; }
 .connect4-board button.column.legal:hover { background: #3a6fc4; }
+/* a valued column: its value's outline, then a white ring that parts it from the blue frame
+   (the values' colours stand 1:1 against it), and its mark above the discs */
+.connect4-board button.column[data-value] { box-shadow: inset 0 0 0 3px #fff; }
+.connect4-board .column .mark { order: -1; align-self: center; margin: 4px 0 2px; }
 .connect4-board .slot { box-sizing: border-box; width: 100%; aspect-ratio: 1; padding: 9%; }
 .connect4-board .disc { position: relative; width: 100%; height: 100%; border-radius: 50%;
   background: #fbfaf6; box-shadow: inset 0 2px 3px rgba(0, 0, 0, 0.35); }

@@ -169,6 +169,9 @@ class Ioiwari(Game[Board, int]):
     def format_move(self, move: int, pos: Board) -> str:
         return str(move)
 
+    def move_label(self, move: int, pos: Board) -> str:
+        return f"pit {move}"
+
     def render(self, pos: Board) -> str:
         labels = "  ".join(f"{i + 1:>2}" for i in range(PITS))
         beads = "  ".join(f"{b:>2}" for b in pos.pits)

@@ -7,6 +7,9 @@
   "use strict";
 
   var meta = JSON.parse(document.getElementById("report-meta").textContent);
+  /* the moves' names by their texts, once for the page where every game names them alike */
+  var labelBlock = document.getElementById("move-labels");
+  var pageLabels = labelBlock ? JSON.parse(labelBlock.textContent) : null;
   var board = meta.board || {};
   var viewer = document.getElementById("viewer");
   var ui = {};
@@ -128,7 +131,9 @@
         title: m[4] || LABEL[code] || ""});
       li.appendChild(el("span", {"class": "ply"}, (i + 1) + "."));
       li.appendChild(el("span", {"class": "who"}, "P" + (m[1] + 1)));
-      li.appendChild(el("span", {"class": "mv"}, m[0]));
+      /* the move as the game names it ("take 2 from heap 1"), its text on hover */
+      var named = data.ml ? data.ml[i] : pageLabels && pageLabels[m[0]];
+      li.appendChild(el("span", {"class": "mv", title: named ? m[0] : null}, named || m[0]));
       if (LABEL[code]) li.appendChild(el("span", {"class": "tag " + CLASS[code]}, LABEL[code]));
       var t = ms(m[2]);
       if (t) li.appendChild(el("span", {"class": "time"}, t));

@@ -15,6 +15,29 @@
       location.href = kind + encodeURIComponent(game) + "?" + q.toString();
     });
   });
+  /* Each form offers only the bots of its chosen game (by their folders: nim/greedy.py is
+     a Nim bot) and those of no game's folder; a choice that does not fit moves to one that
+     does. */
+  ["play-form", "watch-form"].forEach((id) => {
+    const form = document.getElementById(id);
+    if (!form) return;
+    const game = form.querySelector("select[name=game]");
+    function fit() {
+      form.querySelectorAll("select").forEach((select) => {
+        let chosen = select.selectedOptions[0];
+        select.querySelectorAll("option[data-game]").forEach((o) => {
+          o.hidden = o.disabled = o.dataset.game !== "" && o.dataset.game !== game.value;
+        });
+        if (chosen && chosen.disabled) {
+          chosen = [...select.options].find((o) => !o.disabled && o.dataset.game !== undefined) ||
+            [...select.options].find((o) => !o.disabled);
+          if (chosen) select.value = chosen.value;
+        }
+      });
+    }
+    game.addEventListener("change", fit);
+    fit();
+  });
   document.querySelectorAll("form.open-stored").forEach((form) => {
     form.addEventListener("submit", (ev) => {
       ev.preventDefault();

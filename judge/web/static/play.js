@@ -46,12 +46,14 @@
     m.className = "message" + (cls ? " " + cls : "");
   }
 
-  /* One request at a time: every control is disabled until its answer is drawn. */
-  async function run(step) {
+  /* One request at a time: every control is disabled until its answer is drawn (`quiet`:
+     computer against computer, whose steps leave the controls as they are, so that they do
+     not flicker at every move; a click meanwhile is refused as busy all the same). */
+  async function run(step, quiet) {
     if (busy) return;
     busy = true;
     document.body.dataset.busy = "1";
-    document.querySelectorAll(CONTROLS).forEach((c) => { c.disabled = true; });
+    if (!quiet) document.querySelectorAll(CONTROLS).forEach((c) => { c.disabled = true; });
     try {
       await step();
     } catch (e) {
@@ -72,15 +74,18 @@
     const common = { opponent: q.get("opponent") || "human", seat: Number(q.get("seat") || 1) };
     if (stored) {
       return Object.assign(common, { stored: { run: Number(stored[1]), number: Number(stored[2]),
-        move: Number(q.get("move") || 0) }, values: (q.get("values") || "on") === "on" });
+        move: Number(q.get("move") || 0) }, values: valuesIn(q) });
     }
     const moves = q.get("moves");
     const players = q.get("players");
     return Object.assign(common, { game: decodeURIComponent(location.pathname.split("/")[2] || ""),
       rules: q.get("rules") || "", position: q.get("position") || "",
-      moves: moves ? moves.split(",") : [], values: q.get("values") === "on",
+      moves: moves ? moves.split(",") : [], values: valuesIn(q),
       players: players ? players.split(",") : null });
   }
+
+  /* Values are shown unless in practice (practice=on, or values=off). */
+  function valuesIn(q) { return q.get("practice") !== "on" && q.get("values") !== "off"; }
 
   /* The address of the game as it stands. */
   function addressOf(s) {
@@ -96,7 +101,7 @@
     if (moves.length && s.resumable) q.set("moves", moves.join(","));
     if (s.stepwise) q.set("players", s.opponent); else q.set("opponent", s.opponent);
     if (config.seat === 2) q.set("seat", "2");
-    if (s.values) q.set("values", "on");
+    if (!s.values) q.set("practice", "on");
     return "/play/" + encodeURIComponent(s.name) + "?" + q.toString();
   }
 
@@ -117,13 +122,27 @@
     return api("POST", "/api/sessions", body);
   }
 
+  /* A new game; where perfect play would take too long to show (a big board), it is
+     played without values, and the page says so. */
+  async function created() {
+    try {
+      return await create();
+    } catch (e) {
+      if (e.status !== 413 || !config.values) throw e;
+      config = Object.assign({}, config, { values: false });
+      const plain = await create();
+      say("Values are not shown: " + e.message, "note");
+      return plain;
+    }
+  }
+
   function start() {
-    return run(async () => { state = await create(); flashed = state.ply; say(""); remember(state, false); });
+    return run(async () => { say(""); state = await created(); flashed = state.ply; remember(state, false); });
   }
 
   /* A request on the game; a game the server no longer holds (restarted, ended as idle or
      for room) is opened again from the address, which holds all of it, and asked again. */
-  function act(path, body, push) {
+  function act(path, body, push, quiet) {
     if (!state || busy) return Promise.resolve();
     selected = null;
     return run(async () => {
@@ -145,7 +164,7 @@
       if (push && config.stored) config.branched = true;
       remember(state, push);
       if (path === "move") $("board").focus();
-    });
+    }, quiet);
   }
 
   function play(text) { return act("move", { move: text }, true); }
@@ -159,20 +178,24 @@
     if (!s.over) {
       const who = s.players[s.to_move - 1];
       const seat = "player " + s.to_move;
-      if (!s.your_turn) return "Waiting for " + who + " (" + seat + ")";
+      if (!s.your_turn && playing) return "Waiting for " + who + " (" + seat + ")";
+      if (!s.your_turn) return who + " (" + seat + ") is to move here: press “" + advanceText(s) + "”";
       return who === seat ? "Your move, " + seat : "Your move (" + seat + ")";
     }
     if (s.result === "tie") return "Game over: a tie";
     const winner = s.players[Number(s.result) - 1];
-    return "Game over: player " + s.result + " (" + winner + ") wins";
+    return "Game over: " + (winner === "you" ? "you win" : winner + " wins");
   }
+
+  /* The button that lets the computer move where it is to move (after going back). */
+  function advanceText(s) { return "Let " + s.players[s.to_move - 1] + " move"; }
 
   function shareLink(s) {
     const q = new URLSearchParams();
     q.set("rules", s.rules);
     q.set("position", s.position);
     q.set("opponent", s.opponent);
-    if (s.values) q.set("values", "on");
+    if (!s.values) q.set("practice", "on");
     return "/play/" + encodeURIComponent(s.name) + "?" + q.toString();
   }
 
@@ -186,7 +209,7 @@
     s.moves.forEach((m) => {
       const button = B.el("button", "move");
       button.appendChild(B.el("span", "label", m.label));
-      if (s.values && m.value) button.appendChild(B.el("span", "val", B.worth(m)));
+      if (s.values && m.value) button.appendChild(B.el("span", "val", m.says));
       if (s.values && m.grundy !== undefined && m.grundy !== null) {
         button.appendChild(B.el("span", "grundy-after", s.grundy_name + " after: " + m.grundy));
         button.dataset.grundy = String(m.grundy);
@@ -200,22 +223,16 @@
   function drawValue(s) {
     const v = $("value");
     v.replaceChildren();
-    if (!s.values || s.value === undefined) return;
-    const word = B.el("span", "badge v-" + s.value, s.value);
-    v.appendChild(B.el("span", "", "Position: "));
-    v.appendChild(word);
-    let text = " for player " + s.to_move;
-    if (s.remoteness !== null && s.remoteness !== undefined) text += ", remoteness " + s.remoteness;
-    if (s.final_difference !== undefined) text += ", final score difference " + s.final_difference;
-    if (s.outcome) text += ", outcome class " + s.outcome;
-    v.appendChild(B.el("span", "", text));
+    if (!s.values || s.value === undefined || !s.says) return;
+    v.appendChild(B.el("p", "says", s.says + "."));
+    v.appendChild(B.el("p", "note legend", s.legend));
     v.dataset.value = s.value;
   }
 
   function drawLast(s) {
     const box = $("last");
     const last = s.last;
-    box.textContent = last ? "Last move: player " + last.seat + " (" + last.by + "), " + last.label : "";
+    box.textContent = last ? "Last move: " + last.by + " played " + last.label : "";
     if (last) box.dataset.move = last.move; else delete box.dataset.move;
   }
 
@@ -226,40 +243,42 @@
       const item = B.el("li", h.ply === s.history.length - 1 ? "current" : "");
       item.dataset.position = h.position;
       item.dataset.toMove = String(h.to_move);
-      if (s.last && h.ply === s.last.ply - 1) item.dataset.last = "true";
-      const button = B.el("button", "goto", h.ply === 0 ? "start" : "after move " + h.ply);
+      if (s.last && h.ply === s.last.ply) item.dataset.last = "true";
+      const before = s.history[h.ply - 1];
+      const button = B.el("button", "goto", h.ply === 0 ? "Start" :
+        h.ply + ". " + before.by + ": " + before.label);
       button.dataset.ply = String(h.ply);
+      button.title = "the position: " + h.position;
       button.disabled = !s.resumable;
       button.addEventListener("click", () => act("goto", { ply: h.ply }, false));
       item.appendChild(button);
-      item.appendChild(B.el("span", "pos", " " + h.position));
-      if (h.move !== undefined) {
-        item.appendChild(B.el("span", "mv", " → " + h.label + (h.mistake ? " (changed the value)" : "")));
-      }
+      if (before && before.mistake) item.appendChild(B.el("span", "mistake", " a mistake: it changed who wins"));
       list.appendChild(item);
     });
     list.scrollTop = list.scrollHeight;
   }
 
-  /* The value chart (after GamesmanUni's value history), plain SVG: one column per move, the
-     move played a large point, every other move available there a small dot, each placed by
-     its value for player 1 (win above the middle line, lose below, draw and tie on it) and its
-     remoteness on the labelled axis (0 at the top and bottom edges, larger towards the middle:
-     a game heads for an edge as it nears its end). Mistakes (a move that changed the value) are
-     ringed; in Ioiwari each point says by how much player 1 ends ahead. A point is focusable
-     and, clicked or pressed, goes to the position after its move. */
+  /* The value chart (after GamesmanUni's value history), plain SVG: a column per position of
+     the game, the start first, its point placed by the value for player 1 (win above the
+     middle line, lose below, a tie or draw on it) and its remoteness (0 at the top and
+     bottom edges, larger towards the middle: a game heads for an edge as it nears its end);
+     the other moves that were available there small dots, each mistake (a move that changed
+     who wins) ringed, in Ioiwari by how much player 1 ends ahead. The columns are numbered by
+     move; a point's words (who played what, and what it leads to) are its title and, when it
+     is pointed at or focused, the line under the chart. Clicked or pressed, a point goes to
+     its position. Every text is 12 px or more, and nothing is drawn outside the picture. */
   function drawChart(s) {
     const box = $("chart");
+    const caption = $("chart-caption");
     box.replaceChildren();
-    if (!s.values) { box.appendChild(B.el("p", "note", "Show values to see the chart.")); return; }
-    const cols = s.history.filter((h) => h.choices);
-    const all = [].concat(...cols.map((h) => h.choices));
+    caption.textContent = "";
+    if (!s.values) { box.appendChild(B.el("p", "note", "Values are hidden in practice.")); return; }
+    const cols = s.history;
+    const all = [].concat(cols, ...cols.map((h) => h.choices || []));
     const top = Math.max(1, ...all.map((c) => c.remoteness || 0));
-    // (below the plot, a band for the moves' labels)
-    const left = 44, right = 12, pad = 16, bottom = 30, h = 254, mid = (h - bottom + pad) / 2,
-      gap = 10;
-    const step = 24;
-    const w = Math.max(320, left + right + step * (cols.length + 1));
+    const left = 40, right = 20, pad = 28, bottom = 40, h = 280, mid = (h - bottom + pad) / 2,
+      gap = 12, step = 30;
+    const w = Math.max(300, left + right + step * (cols.length - 1) + 20);
     const svg = document.createElementNS(SVG, "svg");
     svg.setAttribute("viewBox", "0 0 " + w + " " + h);
     svg.setAttribute("width", String(w));
@@ -274,85 +293,89 @@
       (parent || svg).appendChild(e);
       return e;
     };
+    const first = s.players[0];
+    const wins = first === "you" ? "you win" : first + " wins";
+    const loses = first === "you" ? "you lose" : first + " loses";
     add("title", { id: "chart-title" }, "Value chart");
-    add("desc", { id: "chart-desc" }, "For each move of the game, the value for player 1 of the " +
-      "move played (a large point) and of every other move available there (small dots): " +
-      "player 1 wins above the middle line, loses below, draw on it; the remoteness axis " +
-      "counts the moves to the end, 0 at the edges.");
-    const x = (i) => left + step * (i + 1);
+    add("desc", { id: "chart-desc" }, "A point for the start and for each move: above the " +
+      "middle line " + wins + ", below it " + loses + ", on it a tie; the nearer the top or " +
+      "bottom edge, the fewer moves to the end. Small dots: the other moves that were there.");
+    const x = (i) => left + 10 + step * i;
     const y = (c) => {
       if (c.value !== "win" && c.value !== "lose") return mid;
       const r = c.remoteness === null || c.remoteness === undefined ? top : c.remoteness;
       const offset = (r / top) * (mid - pad - gap);
       return c.value === "win" ? pad + offset : h - bottom - offset;
     };
-    // the axis: remoteness ticks on each side, the middle line for draws and ties
     add("line", { x1: left, x2: w - right, y1: mid, y2: mid, class: "axis" });
     add("line", { x1: left, x2: left, y1: pad, y2: h - bottom, class: "axis" });
-    [0, Math.round(top / 2), top].forEach((r) => {
+    [...new Set([0, Math.round(top / 2), top])].forEach((r) => {
       ["win", "lose"].forEach((v) => {
         const ty = y({ value: v, remoteness: r });
         add("line", { x1: left - 4, x2: left, y1: ty, y2: ty, class: "axis" });
-        add("text", { x: left - 6, y: ty + 3, class: "tick", "text-anchor": "end" }, String(r));
+        add("text", { x: left - 6, y: ty + 4, class: "tick", "text-anchor": "end" }, String(r));
       });
     });
-    add("text", { x: left + 4, y: pad - 4, class: "axis-label" }, "player 1 wins (remoteness)");
-    add("text", { x: left + 4, y: mid - 3, class: "axis-label" }, "draw / tie");
-    add("text", { x: left + 4, y: h - bottom + 12, class: "axis-label" },
-      "player 1 loses (remoteness)");
-    let path = "";
-    cols.forEach((hist, i) => {
-      const played = hist.choices.find((c) => c.played);
-      if (played) path += (path ? "L" : "M") + x(i) + " " + y(played);
-    });
-    if (path) add("path", { d: path, class: "line" });
-    cols.forEach((hist, i) => {
-      const n = hist.ply + 1;
-      hist.choices.forEach((c) => {
-        if (c.played) return;
-        const dot = add("circle", { cx: x(i), cy: y(c), r: 2.5, class: "sibling v-" + c.value });
-        dot.dataset.move = c.move;
-        dot.dataset.value = c.value;
-        dot.dataset.ply = String(n);
-        add("title", {}, "move " + n + ", not played: " + c.label + ": " + worthFirst(c), dot);
-      });
-      const played = hist.choices.find((c) => c.played);
-      if (!played) return;
-      if (hist.mistake) add("circle", { cx: x(i), cy: y(played), r: 8, class: "changed" });
-      const point = add("circle", { cx: x(i), cy: y(played), r: 5, class: "point v-" + played.value,
+    add("text", { x: left + 4, y: 14, class: "axis-label" }, wins + " (moves to the end)");
+    add("text", { x: w - right, y: mid - 4, class: "axis-label", "text-anchor": "end" },
+      all.some((c) => c.value === "draw") ? "draw" : "tie");
+    add("text", { x: left + 4, y: h - 4, class: "axis-label" }, loses);
+    add("path", { d: cols.map((c, i) => (i ? "L" : "M") + x(i) + " " + y(c)).join(""), class: "line" });
+    const words = (i) => {
+      if (i === 0) {
+        const v = cols[0].value;
+        return "The start: " + (v === "win" ? wins : v === "lose" ? loses : "a " + v) +
+          " with best play.";
+      }
+      const before = cols[i - 1];
+      const played = (before.choices || []).find((c) => c.played) || {};
+      return "Move " + i + ", " + before.by + ": " + before.label + ": " + (played.says || "") +
+        (before.mistake ? " (a mistake: it changed who wins)" : "") + ".";
+    };
+    cols.forEach((col, i) => {
+      const before = cols[i - 1];
+      if (before) {
+        (before.choices || []).forEach((c) => {
+          if (c.played) return;
+          const dot = add("circle", { cx: x(i), cy: y(c), r: 3, class: "sibling v-" + c.value });
+          dot.dataset.move = c.move;
+          dot.dataset.value = c.value;
+          dot.dataset.ply = String(i);
+          add("title", {}, "move " + i + ", not played: " + c.label + ": " + c.says, dot);
+        });
+        if (before.mistake) add("circle", { cx: x(i), cy: y(col), r: 9, class: "changed" });
+        if (cols.length <= 60) {
+          add("text", { x: x(i), y: h - bottom + 18, class: "move-label", "text-anchor": "middle" },
+            String(i));
+        }
+      }
+      const point = add("circle", { cx: x(i), cy: y(col), r: 6, class: "point v-" + col.value,
         tabindex: 0, role: "button" });
-      point.dataset.ply = String(n);
-      point.dataset.move = played.move;
-      point.dataset.value = played.value;
-      if (hist.mistake) point.dataset.mistake = "true";
-      if (played.final_difference !== undefined) {
+      point.dataset.ply = String(i);
+      point.dataset.value = col.value;
+      const played = before && (before.choices || []).find((c) => c.played);
+      if (before) point.dataset.move = before.move;
+      if (before && before.mistake) point.dataset.mistake = "true";
+      if (played && played.final_difference !== undefined) {
         point.dataset.difference = String(played.final_difference);
-        add("text", { x: x(i), y: y(played) - 8, class: "winby", "text-anchor": "middle" },
+        if (played.final_difference) add("text", { x: x(i), y: y(col) - 10, class: "winby", "text-anchor": "middle" },
           (played.final_difference > 0 ? "+" : "") + played.final_difference);
       }
-      const words = "move " + n + ", player " + hist.to_move + ": " + played.label + ": " +
-        worthFirst(played) + (hist.mistake ? " (a mistake: it changed the value)" : "") +
-        ". Go to the position after it.";
-      point.setAttribute("aria-label", words);
-      add("title", {}, words, point);
-      const goto = () => { if (s.resumable) act("goto", { ply: n }, false); };
+      const said = words(i);
+      point.setAttribute("aria-label", said + " Go to the position after it.");
+      add("title", {}, said, point);
+      const show = () => { caption.textContent = said; };
+      point.addEventListener("mouseenter", show);
+      point.addEventListener("focus", show);
+      const goto = () => { show(); if (s.resumable && i !== s.ply) act("goto", { ply: i }, false); };
       point.addEventListener("click", goto);
       point.addEventListener("keydown", (e) => {
         if (e.key === "Enter" || e.key === " ") { e.preventDefault(); goto(); }
       });
-      if (cols.length <= 40) {
-        add("text", { x: x(i), y: h - 4, class: "move-label", "text-anchor": "middle" }, played.move);
-      }
     });
+    caption.textContent = words(cols.length - 1);
     box.appendChild(svg);
     box.scrollLeft = box.scrollWidth;
-  }
-
-  /* A value for player 1 in words: "win in 3", "lose in 5, by 10". */
-  function worthFirst(c) {
-    let text = c.value + " for player 1" + (c.remoteness === null || c.remoteness === undefined ? "" : " in " + c.remoteness);
-    if (c.final_difference !== undefined) text += ", player 1 ends " + (c.final_difference >= 0 ? "ahead by " : "behind by ") + Math.abs(c.final_difference);
-    return text;
   }
 
   /* The rules panel: the game's rules in brief, the variant and its rules, what each seat's
@@ -398,6 +421,24 @@
     return s.players.map((p, i) => (p === "you" ? "your" : p === "player " + (i + 1) ? "player " + (i + 1) + "'s" : p + "'s"));
   }
 
+  /* The board is drawn anew after every answer: the part that had the focus (a hand
+     chosen with Enter) gets it back, found by what it is (its data-hand, data-pit, ...). */
+  const KEYS = ["hand", "move", "pit", "heap", "cell", "column"];
+
+  function focusKey(board) {
+    const e = document.activeElement;
+    if (!e || e === board || !board.contains(e)) return null;
+    const key = KEYS.find((k) => e.dataset[k] !== undefined);
+    return key ? [key, e.dataset[key]] : null;
+  }
+
+  function refocus(board, key) {
+    if (!key) return;
+    const found = [...board.querySelectorAll("[data-" + key[0] + "]")]
+      .find((e) => e.dataset[key[0]] === key[1] && !e.disabled);
+    (found || board).focus();
+  }
+
   function render() {
     if (!state) return;
     const s = state;
@@ -409,12 +450,14 @@
     board.dataset.version = String(version);
     board.dataset.ply = String(s.ply);
     if (s.over && s.result) board.dataset.result = s.result; else delete board.dataset.result;
+    const focused = focusKey(board);
     B.draw(board, s.meta, s.board, {
       moves: s.your_turn ? s.moves : [], values: s.values, selected: selected,
       touched: s.last ? s.last.touched : [], hint: hint && hint.moves, owners: owners(s),
       onMove: play,
       onSelect: (hand) => { if (!busy) { selected = hand; render(); } },
     });
+    refocus(board, focused);
     board.classList.remove("flash");
     if (s.last && s.last.ply !== flashed) {
       void board.offsetWidth;  // (restarts the highlight's animation)
@@ -425,10 +468,11 @@
     $("redo").disabled = !s.can_redo;
     $("hint").disabled = s.over;
     $("new").disabled = false;
-    $("values").disabled = false;
+    $("practice").disabled = false;
     $("advance").hidden = s.over || s.your_turn;
+    $("advance").textContent = advanceText(s);
     $("advance").disabled = false;
-    $("values").checked = s.values;
+    $("practice").checked = !s.values;
     $("share").href = shareLink(s);
     const verdict = $("verdict");
     if (s.verdict) {
@@ -525,7 +569,7 @@
     while (playing && state && !state.over) {
       const speed = Math.min(20, Math.max(0.2, Number($("cvc-speed").value) || 2));
       const started = Date.now();
-      await act("advance", { one: true }, true);
+      await act("advance", { one: true }, true, true);
       if (document.body.dataset.busy === "0" && $("message").classList.contains("error")) break;
       await pause(Math.max(0, 1000 / speed - (Date.now() - started)));
     }
@@ -565,8 +609,7 @@
     run(async () => {
       const h = await api("GET", "/api/sessions/" + state.id + "/hint");
       hinted = h;
-      say("Hint: " + h.labels.join(", ") + " (" + h.value +
-        (h.remoteness === null ? "" : " in " + h.remoteness) + ")", "hint");
+      say("Hint: " + h.labels.join(" or ") + ": " + h.says, "hint");
     });
   }
 
@@ -583,16 +626,29 @@
     end(false);
     config = Object.assign({}, config, { moves: [], branched: false });
     run(async () => {
-      state = await create();
-      flashed = state.ply;
       say("");
+      state = await created();
+      flashed = state.ply;
       remember(state, true);
     });
+  });
+  /* The link to the position is copied, not followed: the game, its undo and its
+     history stay. */
+  $("share").addEventListener("click", (e) => {
+    e.preventDefault();
+    const link = new URL($("share").getAttribute("href"), location.href).href;
+    const told = () => say("Link to this position: " + link);
+    if (navigator.clipboard) {
+      navigator.clipboard.writeText(link).then(() => say("Copied the link to this position: " +
+        link), told);
+    } else {
+      told();
+    }
   });
   $("undo").addEventListener("click", () => act("undo", {}, false));
   $("redo").addEventListener("click", () => act("redo", {}, false));
   $("advance").addEventListener("click", () => act("advance", {}, true));
-  $("values").addEventListener("change", (e) => act("options", { values: e.target.checked }, false));
+  $("practice").addEventListener("change", (e) => act("options", { values: !e.target.checked }, false));
   $("hint").addEventListener("click", hint);
   document.addEventListener("keydown", (e) => {
     if (e.ctrlKey || e.metaKey || e.altKey || busy || !state) return;
