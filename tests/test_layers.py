@@ -12,7 +12,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "judge"
 LAYERS = [
     ("rules", ["judge.games", "judge.verdicts", "judge.exits", "judge.words"]),
     ("solving", ["judge.solvers", "judge.sprt", "judge.ratings", "judge.testsets",
-                 "judge.similarity"]),
+                 "judge.similarity", "judge.pairing"]),
     ("sandbox", ["judge.sandbox"]),
     ("one game", ["judge.players", "judge.referee", "judge.analysis", "judge.records",
                   "judge.nimbatch"]),
