@@ -286,3 +286,15 @@ def _seats(a: int, b: int, past: list[_Record], board: int) -> Pair:
         if sa != sb:
             return Pair(a, b) if sa == 1 else Pair(b, a)
     return Pair(a, b) if seat_a == 0 else Pair(b, a)
+
+
+def bracket(entrants: int) -> list[int | None]:
+    """The first round of a seeded knockout of seeds 0..entrants-1, slot by slot (slots 0
+    and 1 meet, then 2 and 3, ...): the standard seeding of a bracket of the next power of
+    two (1 v 16, 8 v 9, 4 v 13, 5 v 12, 2 v 15, 7 v 10, 3 v 14, 6 v 11), each seed missing
+    from it a bye (None), so the byes go to the top seeds."""
+    order, size = [0], 1
+    while size < entrants:
+        size *= 2
+        order = [s for seed in order for s in (seed, size - 1 - seed)]
+    return [s if s < entrants else None for s in order]

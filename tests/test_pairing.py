@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from judge.pairing import Game, Pair, Round, pair, records, standings
+from judge.pairing import Game, Pair, Round, bracket, pair, records, standings
 
 
 def next_round(players: int, played: list[Round], rng: random.Random) -> Round:
@@ -105,3 +105,11 @@ def test_the_same_results_give_the_same_pairing():
     played = play(30, 4, 9)
     assert pair(30, played) == pair(30, list(played))
     assert play(30, 4, 9) == played
+
+
+def test_a_knockout_bracket_seeds_1_v_16_8_v_9_and_gives_the_top_seeds_the_byes():
+    first = [s + 1 for s in bracket(16) if s is not None]
+    assert list(zip(first[::2], first[1::2], strict=True)) == [
+        (1, 16), (8, 9), (4, 13), (5, 12), (2, 15), (7, 10), (3, 14), (6, 11)]
+    assert bracket(5) == [0, None, 3, 4, 1, None, 2, None]
+    assert bracket(2) == [0, 1]
