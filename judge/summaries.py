@@ -77,21 +77,33 @@ class BotRow(NamedTuple):
         return data
 
 
+class SwissScore(NamedTuple):
+    """An entrant's Swiss score in points of games (a bye: a won pair, 2) and its
+    tie-breaks (`judge.pairing.standings`), over the rounds played to the end."""
+
+    points: float
+    buchholz: float
+    sonneborn_berger: float
+    byes: int
+
+
 class Standing(NamedTuple):
     """A tournament entrant's line: its bot's line, and its rating with a 95% interval
-    (None without a game played to a result)."""
+    (None without a game played to a result); in a Swiss its score and tie-breaks."""
 
     row: BotRow
     rating: float | None
     rating_low: float | None
     rating_high: float | None
+    swiss: SwissScore | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The row as `--format json` gives it."""
         row = {k: v for k, v in self.row.to_json().items()
                if k not in TWIN_FIELDS}  # flagged in grading runs only
+        swiss = {} if self.swiss is None else {"swiss": self.swiss._asdict()}
         return {**row, "rating": self.rating, "rating_low": self.rating_low,
-                "rating_high": self.rating_high}
+                "rating_high": self.rating_high, **swiss}
 
 
 class GradedGame(NamedTuple):
@@ -154,20 +166,39 @@ class ListedGame(NamedTuple):
         return data
 
 
+class Tie(NamedTuple):
+    """A knockout's tie in round `round` (from 1): the higher seed, the lower (None: a
+    bye), the higher seed's points of each game pair played (0 to 2), and who goes on
+    (None: not decided yet)."""
+
+    round: int
+    high: str
+    low: str | None
+    points: tuple[float, ...]
+    winner: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        """The tie as `--format json` gives it."""
+        return self._asdict()
+
+
 class Standings(NamedTuple):
     """A tournament: standings (best first), crosstable (points of each against each),
-    how many games repeat an earlier one, and the games."""
+    how many games repeat an earlier one, and the games; a knockout's ties."""
 
     standings: list[Standing]
     crosstable: dict[str, dict[str, float]]
     identical_games: int
     games: list[ListedGame]
+    ties: list[Tie] | None = None
 
     def to_json(self) -> dict[str, Any]:
         """What `--format json` gives of it."""
+        ties = {} if self.ties is None else {"ties": [t.to_json() for t in self.ties]}
         return {"standings": [s.to_json() for s in self.standings],
                 "crosstable": self.crosstable, "identical_games": self.identical_games,
-                "games": [{"game": n, **g.to_json()} for n, g in enumerate(self.games, 1)]}
+                "games": [{"game": n, **g.to_json()} for n, g in enumerate(self.games, 1)],
+                **ties}
 
 
 class MatchStats(NamedTuple):

@@ -14,7 +14,7 @@ LAYERS = [
     ("rules", ["judge.games", "judge.verdicts", "judge.exits", "judge.words",
                "judge.interactor"]),
     ("solving", ["judge.solvers", "judge.sprt", "judge.ratings", "judge.testsets",
-                 "judge.similarity"]),
+                 "judge.similarity", "judge.pairing"]),
     ("sandbox", ["judge.sandbox"]),
     ("one game", ["judge.players", "judge.referee", "judge.analysis", "judge.records",
                   "judge.nimbatch", "judge.gamecheck"]),

@@ -18,6 +18,7 @@ from judge.plan import (
     GradingPlan,
     Harness,
     MatchPlan,
+    System,
     TournamentPlan,
     from_config,
 )
@@ -43,13 +44,17 @@ PLANS = [
     TournamentPlan(game="chopsticks", rules="split=on", entrants=("x.py", OPTIMAL),
                    gauntlet="x.py", starts_file=None, start_positions=("1 1 1 1 0",),
                    rounds=3, harness=Harness(seed=11), planned=6),
+    TournamentPlan(game="nim", entrants=("x.py", "level:3", OPTIMAL), rounds=5,
+                   system=System.SWISS, start_positions=("1 2",), harness=Harness(seed=2)),
+    TournamentPlan(game="nim", entrants=("x.py", "level:3", OPTIMAL), pairs=3,
+                   system=System.KNOCKOUT, start_positions=("1 2",), harness=Harness(seed=2)),
     MatchPlan(game="ioiwari", bots=(OPTIMAL, "y.py"), opponent="tricky",
               start_positions=("4 4 4 4 4 4 4",), sprt=SprtParams(elo1=20, alpha=0.1),
               max_games=8, harness=Harness(seed=3), planned=8),
 ]
 
 
-@pytest.mark.parametrize("plan", PLANS, ids=lambda p: p.kind)
+@pytest.mark.parametrize("plan", PLANS, ids=lambda p: f"{p.kind}-{getattr(p, 'system', '')}")
 def test_a_plan_comes_back_from_the_database_as_it_was_stored(tmp_path: Path, plan) -> None:
     store = Store(tmp_path / "r.db")
     run_id = store.create_run(plan)

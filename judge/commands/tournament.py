@@ -1,4 +1,5 @@
-"""`judge tournament`: every pair on every start in both seats; standings, ratings, crosstable."""
+"""`judge tournament`: every pair on every start in both seats, or a Swiss or a knockout of
+game pairs; standings, ratings, crosstable."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from judge.commands.options import (
 )
 from judge.commands.runs import RunKind, execute
 from judge.games.base import InputError
-from judge.plan import OPTIMAL, TournamentPlan, is_program
+from judge.plan import DECIDER_PAIRS, OPTIMAL, System, TournamentPlan, is_program
 from judge.players.level import PREFIX, is_level, parse_level
 
 
@@ -35,11 +36,15 @@ def register(sub: argparse._SubParsersAction) -> None:
         "one bot plays each of the others (--gauntlet). Points 1/0.5/0 per game; ratings "
         "on the Elo scale from a joint Bradley-Terry model with a prior, with 95% intervals; "
         "move accuracy against perfect play. The schedule comes from a recorded seed, and "
-        "every game is stored as it ends, so --resume plays exactly the missing games.",
+        "every game is stored as it ends, so --resume plays exactly the missing games. "
+        "--system swiss pairs the entrants round by round by score (each pairing a pair of "
+        "games, seats swapped), --system knockout in a seeded bracket.",
         epilog="examples:\n  judge tournament --game ioiwari bots/ioiwari/*.py\n"
         "  judge tournament --game nim --include-optimal --rounds 2 bots/nim/*\n"
         "  judge tournament --game nim bots/nim/greedy.py level:3 level:6 optimal\n"
-        "  judge tournament --game ioiwari --gauntlet bots/ioiwari/greedy.py bots/ioiwari/*",
+        "  judge tournament --game ioiwari --gauntlet bots/ioiwari/greedy.py bots/ioiwari/*\n"
+        "  judge tournament --game nim --system swiss --rounds 7 bots/nim/*\n"
+        "  judge tournament --game nim --system knockout --pairs 2 bots/nim/*",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_game_options(p, required=False)
@@ -51,7 +56,15 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="start positions, one per line (default: the game's own set, 12 of "
                    "its test positions unless it says otherwise)")
     p.add_argument("--rounds", type=int, default=1, metavar="K",
-                   help="play the whole schedule K times (default 1)")
+                   help="play the whole schedule K times (default 1); a Swiss: its rounds")
+    p.add_argument("--system", choices=[s.value for s in System],
+                   default=System.ROUND_ROBIN.value,
+                   help="round-robin (each against each, the default); swiss (--rounds "
+                   "rounds, each paired by score, in the bots' order as seeds); knockout "
+                   "(a seeded bracket, the bots' order as seeds)")
+    p.add_argument("--pairs", type=int, default=2, metavar="K",
+                   help=f"a knockout's game pairs per tie (default 2); while level, up to "
+                   f"{DECIDER_PAIRS} more, one at a time, then the higher seed goes on")
     p.add_argument("--gauntlet", metavar="BOT",
                    help="this bot plays each of the others; the others do not meet")
     p.add_argument("--include-optimal", action="store_true",
@@ -85,13 +98,31 @@ def new_plan(args: argparse.Namespace) -> tuple[TournamentPlan, list[str]]:
                     "(name two bots, or add optimal or a level:N)")
     if not 1 <= args.rounds <= MAX_ROUNDS:
         raise InputError(f"--rounds must be from 1 to {MAX_ROUNDS}")
+    system = System(args.system)
+    if system is not System.ROUND_ROBIN and gauntlet:
+        raise InputError(f"--gauntlet plays a round robin, not --system {system.value}")
+    if system is not System.ROUND_ROBIN:  # seeded in the order named (--include-optimal last)
+        entrants.sort(key=lambda e: names.index(e) if e in names else len(names))
+    if not 1 <= args.pairs <= MAX_ROUNDS:
+        raise InputError(f"--pairs must be from 1 to {MAX_ROUNDS}")
     game = game_from_args(args)
     plan = TournamentPlan(
         game=game.name, rules=game.rules_string(), harness=harness.seeded(),
         directory=os.getcwd(), sources=sources(bots), entrants=tuple(entrants),
         gauntlet=gauntlet, starts_file=args.starts,
-        start_positions=tuple(paired_starts(game, args.starts)), rounds=args.rounds)
-    return replace(plan, planned=len(plan.schedule())), skipped
+        start_positions=tuple(paired_starts(game, args.starts)), rounds=args.rounds,
+        system=system, pairs=args.pairs)
+    return replace(plan, planned=planned(plan)), skipped
+
+
+def planned(plan: TournamentPlan) -> int:
+    """How many games the tournament plays: a round robin's schedule; a Swiss's pairs of
+    every round; a knockout's ties of --pairs pairs each, deciders left out."""
+    if plan.system is System.SWISS:
+        return plan.rounds * (len(plan.entrants) // 2) * 2
+    if plan.system is System.KNOCKOUT:
+        return (len(plan.entrants) - 1) * plan.pairs * 2
+    return len(plan.schedule())
 
 
 def seat_name(name: str) -> str:
@@ -114,4 +145,4 @@ def run(args: argparse.Namespace) -> int:
     """Play (or resume) a tournament and print the standings."""
     return execute(args, RunKind(
         "tournament", ("--game", "--rules", "--starts", "--gauntlet", "--rounds",
-                       "--include-optimal"), new_plan))
+                       "--include-optimal", "--system", "--pairs"), new_plan))

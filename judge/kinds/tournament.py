@@ -1,20 +1,27 @@
-"""A tournament (`judge tournament`): every pair of entrants on every start in both seats.
-Its schedule (the plan's, every game at once), its rows (standings, ratings, crosstable),
-its numbering of games, its text and its HTML page."""
+"""A tournament (`judge tournament`): every pair of entrants on every start in both seats,
+or a Swiss or a knockout of game pairs. Its schedule (a round robin's: the plan's, every
+game at once; a Swiss's or a knockout's: round by round from the results stored), its rows
+(standings, ratings, crosstable, Swiss tie-breaks, a knockout's ties), its numbering of
+games, its text and its HTML page."""
 
 from __future__ import annotations
 
 import sys
 from collections import defaultdict
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from judge.kinds.base import AllGames, Kind, Page, by_key, run_state
-from judge.plan import TournamentPlan
+from judge.kinds.base import AllGames, Kind, Page, Schedule, by_key, run_state
+from judge.pairing import Game as PairedGame
+from judge.pairing import Round, bracket, pair
+from judge.pairing import standings as swiss_standings
+from judge.plan import DECIDER_PAIRS, GameSpec, Plan, System, TournamentPlan
 from judge.report import (
     Fit,
     Number,
     notes,
     outcome,
+    plural,
+    printable_line,
     render_rows,
     render_table,
     rules_line,
@@ -31,11 +38,159 @@ from judge.results import (
     seconds_text,
 )
 from judge.store import Store, StoredRun
-from judge.summaries import Standing, Standings, View, listed_games, summarise
+from judge.summaries import (
+    Standing,
+    Standings,
+    SwissScore,
+    Tie,
+    View,
+    listed_games,
+    summarise,
+)
 
 if TYPE_CHECKING:
+    from judge.backends import Backend
     from judge.games.base import Game
     from judge.records import PlayedGame
+
+
+class Progress(NamedTuple):
+    """How far a Swiss or a knockout has got: its rounds played to the end (a Swiss's as
+    `judge.pairing` rounds), a knockout's ties so far, and the games of the pairs it plays
+    now (none: it is over)."""
+
+    rounds: list[Round]
+    ties: list[Tie]
+    current: list[GameSpec]
+
+
+def pair_points(records: dict[str, PlayedGame], specs: list[GameSpec], who: str
+                ) -> float | None:
+    """`who`'s points (0 to 2) in a game pair, a void game counted as a tie; None while a
+    game of it is not stored."""
+    if any(s.key not in records for s in specs):
+        return None
+    results = (records[s.key].result_for(s.players.index(who)) for s in specs)
+    return sum(TOURNAMENT_POINTS[r] if r is not None else 0.5 for r in results)
+
+
+def swiss_progress(plan: TournamentPlan, records: dict[str, PlayedGame]) -> Progress:
+    """A Swiss's rounds, each paired (`judge.pairing.pair`, seeds in the entrants' order)
+    from the rounds before it; every pairing plays a game pair on the round's start, and
+    scores for the pairing the share of its points."""
+    played: list[Round] = []
+    for number in range(plan.rounds):
+        pairing = pair(len(plan.entrants), played)
+        start = plan.round_start(number)
+        games, specs = [], []
+        for p in pairing.pairs:
+            a, b = plan.entrants[p.first], plan.entrants[p.second]
+            pair_specs = plan.pair_games(f"{number + 1:03d}", a, b, start)
+            points = pair_points(records, pair_specs, a)
+            specs += pair_specs
+            if points is not None:
+                games.append(PairedGame(p.first, p.second, points / 2))
+        if len(games) < len(pairing.pairs):
+            return Progress(played, [], specs)
+        played.append(Round(tuple(games), pairing.bye))
+    return Progress(played, [], [])
+
+
+def knockout_progress(plan: TournamentPlan, records: dict[str, PlayedGame]) -> Progress:
+    """A knockout's ties round by round: the seeded bracket (`judge.pairing.bracket`), each
+    tie `plan.pairs` game pairs, then while level one more pair at a time, up to
+    `DECIDER_PAIRS` more, after which the higher seed goes on."""
+    seeds = {who: n for n, who in enumerate(plan.entrants)}
+    alive = [None if s is None else plan.entrants[s] for s in bracket(len(plan.entrants))]
+    ties: list[Tie] = []
+    number = 0
+    while len(alive) > 1:
+        current: list[GameSpec] = []
+        winners: list[str | None] = []
+        for slot in range(0, len(alive), 2):
+            a, b = alive[slot], alive[slot + 1]
+            if a is None or b is None:
+                ties.append(Tie(number + 1, a or b or "", None, (), a or b))
+                winners.append(a or b)
+                continue
+            high, low = sorted((a, b), key=seeds.__getitem__)
+            tie, missing = knockout_tie(plan, records, number, slot // 2, high, low)
+            ties.append(tie)
+            winners.append(tie.winner)
+            current += missing
+        if current:
+            return Progress([], ties, current)
+        alive, number = winners, number + 1
+    return Progress([], ties, [])
+
+
+def knockout_tie(plan: TournamentPlan, records: dict[str, PlayedGame], number: int,
+                 index: int, high: str, low: str) -> tuple[Tie, list[GameSpec]]:
+    """Tie `index` of round `number` (both from 0) as far as it is played, and the games of
+    the pairs it plays next (its first `plan.pairs` at once, a decider alone)."""
+    most = plan.pairs + DECIDER_PAIRS
+
+    def games(k: int) -> list[GameSpec]:
+        return plan.pair_games(f"{number + 1:02d}.{index + 1:03d}.{k + 1:02d}", high, low,
+                               plan.round_start(number * most + k))
+
+    points: list[float] = []
+    lead = 0.0
+    for k in range(most):
+        got = pair_points(records, games(k), high)
+        if got is None:
+            missing = [g for j in range(k, max(k + 1, plan.pairs)) for g in games(j)]
+            return Tie(number + 1, high, low, tuple(points), None), missing
+        points.append(got)
+        lead = 2 * sum(points) - 2 * len(points)  # high's points minus low's
+        if k + 1 >= plan.pairs and lead:
+            break
+    return Tie(number + 1, high, low, tuple(points), high if lead >= 0 else low), []
+
+
+def progress(plan: TournamentPlan, records: dict[str, PlayedGame]) -> Progress:
+    """A Swiss's or a knockout's progress."""
+    if plan.system is System.SWISS:
+        return swiss_progress(plan, records)
+    return knockout_progress(plan, records)
+
+
+class Rounds:
+    """A Swiss's or a knockout's games: the pairs of its current round, each round decided
+    from the games stored before it, so a resumed run plays the same pairs."""
+
+    def __init__(self, plan: TournamentPlan) -> None:
+        self.plan = plan
+        self.records: dict[str, PlayedGame] = {}
+
+    def header(self, run_id: int, store: Store, done: set[str]) -> str:
+        self.records.update(store.games(run_id))  # the run is held: read once
+        plan = self.plan
+        what = (f"a Swiss of {plan.rounds} rounds" if plan.system is System.SWISS
+                else f"a knockout of {plan.pairs} game pairs a tie")
+        return (f"tournament {run_id}: {plan.game}: {what}, "
+                f"{plural(len(plan.entrants), 'entrant')}, {len(self.records)} games stored, "
+                f"seed {plan.seed}, confinement {plan.harness.tier} ({store.path})")
+
+    def next(self, done: set[str]) -> list[GameSpec]:
+        return [s for s in progress(self.plan, self.records).current if s.key not in done]
+
+    def stored(self, spec: GameSpec, record: PlayedGame) -> None:
+        self.records[spec.key] = record
+
+    def stored_text(self, done: int) -> str:
+        return plural(done, "game")
+
+    def close(self) -> None:
+        pass
+
+
+def schedule(plan: Plan, store: Store, run_id: int, backend: Backend) -> Schedule:
+    """A round robin's games all at once; a Swiss's or a knockout's round by round."""
+    assert isinstance(plan, TournamentPlan)
+    if plan.system is System.ROUND_ROBIN:
+        return AllGames(plan, store, run_id)
+    return Rounds(plan)
 
 
 def standings(plan: TournamentPlan, records: dict[str, PlayedGame]) -> Standings:
@@ -73,6 +228,16 @@ def standings(plan: TournamentPlan, records: dict[str, PlayedGame]) -> Standings
                               -(s.rating or 0)))
     crosstable = {a: {b: sum(v) for b, v in cross[a].items()} for a in entrants}
     identical = sum(1 for g in games if g.identical_to)
+    if plan.system is System.ROUND_ROBIN:
+        return Standings(table, crosstable, identical, games)
+    done = progress(plan, records)
+    if plan.system is System.KNOCKOUT:
+        return Standings(table, crosstable, identical, games, done.ties)
+    # a Swiss: by its score (in points of games: twice a pairing's share), then tie-breaks
+    line = {s.row.bot: s for s in table}
+    table = [line[entrants[r.player]]._replace(swiss=SwissScore(
+        2 * r.points, 2 * r.buchholz, 2 * r.sonneborn_berger, r.byes))
+        for r in swiss_standings(len(entrants), done.rounds)]
     return Standings(table, crosstable, identical, games)
 
 
@@ -81,6 +246,12 @@ NARROW_STANDINGS = (["rank", "bot", "points", "w/t/l", "rating", "accuracy", "sl
                      "memory", "failures"],
                     Fit({"bot": "path", "failures": "text"}, drop=("slow",),
                         optional=("cpu", "memory")))
+
+
+#: a Swiss's standings at 80 columns: its score and tie-breaks first
+NARROW_SWISS = (["rank", "bot", "score", "buchholz", "s-b", "w/t/l", "rating", "accuracy",
+                 "failures"],
+                Fit({"bot": "path", "failures": "text"}, optional=("accuracy",)))
 
 
 #: the games at 80 columns: the names shortened, result and verdict in one column, the
@@ -117,6 +288,9 @@ def print_tournament(store: Store, run_id: int, fmt: str, details: bool,
     rows = []
     for rank, s in enumerate(data.standings, 1):
         b = s.row
+        swiss = {} if s.swiss is None else {
+            "score": f"{s.swiss.points:g}", "buchholz": f"{s.swiss.buchholz:g}",
+            "s-b": f"{s.swiss.sonneborn_berger:g}", "byes": s.swiss.byes}
         interval = "" if s.rating is None else f"[{s.rating_low:.0f}, {s.rating_high:.0f}]"
         rows.append(dict(s.to_json(), rank=rank, points=f"{b.points:g}/{b.games}",
                          rating="" if s.rating is None else Number(f"{s.rating:.0f}"),
@@ -125,7 +299,8 @@ def print_tournament(store: Store, run_id: int, fmt: str, details: bool,
                          slow=b.slow_moves, cpu=seconds_text(b.max_cpu_seconds),
                          memory=memory_text(b.max_memory_bytes),
                          **{"w/t/l": wtl(b.wins, b.ties, b.losses)},
-                         accuracy="" if b.accuracy is None else f"{100 * b.accuracy:.1f}%"))
+                         accuracy="" if b.accuracy is None else f"{100 * b.accuracy:.1f}%",
+                         **swiss))
     names = [s.row.bot for s in data.standings]
     cross = data.crosstable
     cross_rows = [{"bot": a, **{f"#{j}": (f"{cross[a][b]:g}" if b in cross[a] else "")
@@ -133,9 +308,11 @@ def print_tournament(store: Store, run_id: int, fmt: str, details: bool,
     games = [dict(g.to_json(), game=n, players=" vs ".join(g.players),
                   results="-".join(g.results), moves=", ".join(g.moves))
              for n, g in enumerate(data.games, 1)]
+    swiss_columns = ["score", "buchholz", "s-b", "byes"] if plan.system is System.SWISS else []
     tables = {
-        "standings": (rows, ["rank", "bot", "points", "wins", "ties", "losses", "rating",
-                             "interval", "accuracy", "slow", "cpu", "memory", "failures"]),
+        "standings": (rows, ["rank", "bot", *swiss_columns, "points", "wins", "ties",
+                             "losses", "rating", "interval", "accuracy", "slow", "cpu",
+                             "memory", "failures"]),
         "crosstable": (cross_rows, ["bot", *[f"#{j}" for j in range(1, len(names) + 1)]]),
         "games": (games, ["game", "key", "players", "results", "verdict", "message", "moves"]),
     }
@@ -151,8 +328,11 @@ def print_tournament(store: Store, run_id: int, fmt: str, details: bool,
                          f"{plan.seed}, confinement {plan.harness.tier})\n")
     if narrow:
         sys.stdout.write(rules_line(info.game))
-    sys.stdout.write(render_rows(rows, fmt, *NARROW_STANDINGS) if narrow
+    sys.stdout.write(render_rows(rows, fmt, *(NARROW_SWISS if swiss_columns
+                                              else NARROW_STANDINGS)) if narrow
                      else render_table(tables["standings"], fmt))
+    if data.ties is not None:
+        sys.stdout.write("\n" + ties_text(data.ties))
     sys.stdout.write(compile_errors_text((shortened(s.row.bot, 64, keep_end=True) if narrow
                                           else s.row.bot, s.row.compile_error)
                                          for s in data.standings))
@@ -177,6 +357,23 @@ def print_tournament(store: Store, run_id: int, fmt: str, details: bool,
         else:
             sys.stdout.write(render_table(tables["games"], fmt))
     return written
+
+
+def ties_text(ties: list[Tie]) -> str:
+    """A knockout's bracket, round by round: each tie's pairs (the higher seed's points
+    first) and who goes on."""
+    lines: list[str] = []
+    for n, tie in enumerate(ties):
+        if n == 0 or tie.round != ties[n - 1].round:
+            lines.append(f"round {tie.round}")
+        high = printable_line(tie.high)
+        if tie.low is None:
+            lines.append(f"  {high}: bye")
+            continue
+        pairs = ", ".join(f"{p:g}-{2 - p:g}" for p in tie.points) or "not played"
+        goes_on = "playing" if tie.winner is None else f"{printable_line(tie.winner)} goes on"
+        lines.append(f"  {high} v {printable_line(tie.low)}: {pairs}: {goes_on}")
+    return "".join(line + "\n" for line in lines)
 
 
 def write_narrow_games(rows: list[dict], players: list[tuple[str, ...]],
@@ -249,4 +446,4 @@ def verdict_text(code: str, seat: int | None) -> str:
 KIND = Kind("tournament", by_key,
             lambda store, run_id, fmt, details, folder, wide, report, output:
             print_tournament(store, run_id, fmt, details, folder, wide, report),
-            page, lambda plan, store, run_id, backend: AllGames(plan, store, run_id))
+            page, schedule)

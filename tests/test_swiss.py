@@ -1,0 +1,102 @@
+"""Facts about Swiss and knockout tournaments (`judge tournament --system`), played on Nim
+by the judge's own players."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+ENTRANTS = ["optimal", "level:9", "level:6", "level:3", "level:0", "level:5"]
+
+
+def command(tmp_path: Path, db: str, *extra: str, fmt: str = "json") -> list[str]:
+    """A Nim tournament's command line, its JSON (or `fmt`) on stdout."""
+    return [sys.executable, "-m", "judge", "tournament", "--game", "nim", "--seed", "5",
+            "--db", str(tmp_path / db), "--format", fmt, *extra]
+
+
+def run(args: list[str]) -> dict:
+    """Run and parse the JSON output."""
+    out = subprocess.run(args, capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)
+
+
+def test_a_swiss_plays_a_pair_per_pairing_per_round_without_repeats(tmp_path):
+    data = run(command(tmp_path, "s.db", "--system", "swiss", "--rounds", "3", *ENTRANTS))
+    games = data["games"]
+    assert len(games) == 3 * 3 * 2  # 3 rounds of 3 pairings, each a pair of games
+    rounds: dict[str, set[frozenset[str]]] = {}
+    for g in games:
+        rounds.setdefault(g["key"].split("|")[0], set()).add(frozenset(g["players"]))
+    assert len(rounds) == 3
+    pairings = [p for r in rounds.values() for p in r]
+    assert len(pairings) == len(set(pairings)) == 9
+    for played in rounds.values():  # everyone once a round
+        assert sorted(p for pairing in played for p in pairing) == sorted(ENTRANTS)
+    table = data["standings"]
+    assert [s["swiss"]["points"] for s in table] == [s["points"] for s in table]
+    assert [s["swiss"]["points"] for s in table] == sorted(
+        (s["swiss"]["points"] for s in table), reverse=True)
+
+
+def test_a_bye_scores_a_won_pair_and_goes_to_a_different_entrant_each_round(tmp_path):
+    data = run(command(tmp_path, "b.db", "--system", "swiss", "--rounds", "3", *ENTRANTS[:5]))
+    byes = {s["bot"]: s["swiss"]["byes"] for s in data["standings"]}
+    assert sorted(byes.values()) == [0, 0, 1, 1, 1]
+    for s in data["standings"]:
+        assert s["swiss"]["points"] == s["points"] + 2 * s["swiss"]["byes"]
+
+
+def test_a_swiss_stopped_mid_round_resumes_to_the_same_pairings_and_games(tmp_path):
+    whole = run(command(tmp_path, "whole.db", "--system", "swiss", "--rounds", "3",
+                        *ENTRANTS))
+    run(command(tmp_path, "part.db", "--system", "swiss", "--rounds", "3", *ENTRANTS))
+    db = sqlite3.connect(tmp_path / "part.db")
+    with db:  # as if stopped in round 2: its last games and round 3 are not stored
+        db.execute("DELETE FROM games WHERE key >= '002|' AND rowid % 2 = 0 OR key >= '003|'")
+        db.execute("UPDATE runs SET finished = NULL")
+    assert db.total_changes > 6 + 1
+    db.close()
+    resumed = run([sys.executable, "-m", "judge", "tournament", "--resume", "1", "--db",
+                   str(tmp_path / "part.db"), "--format", "json"])
+    assert [(g["key"], g["moves"]) for g in resumed["games"]] == [
+        (g["key"], g["moves"]) for g in whole["games"]]
+    assert resumed["standings"] == whole["standings"]
+
+
+def test_a_knockout_gives_the_top_seeds_byes_and_the_top_seed_wins_its_ties(tmp_path):
+    data = run(command(tmp_path, "k.db", "--system", "knockout", "--pairs", "1", *ENTRANTS))
+    ties = data["ties"]
+    # seeds 1-6 in a bracket of 8: 1 v (8), 4 v 5, 2 v (7), 3 v 6
+    assert [(t["round"], t["high"], t["low"]) for t in ties[:4]] == [
+        (1, "optimal", None), (1, "level:3", "level:0"), (1, "level:9", None),
+        (1, "level:6", "level:5")]
+    assert [t["round"] for t in ties] == [1, 1, 1, 1, 2, 2, 3]
+    assert ties[-1]["winner"] == "optimal"  # never loses a pair: level, it goes on as seed 1
+    for t in ties:
+        if t["low"] is not None:
+            assert 1 <= len(t["points"]) <= 1 + 4
+            lead = sum(t["points"]) - (2 * len(t["points"]) - sum(t["points"]))
+            assert (t["winner"] == t["high"]) == (lead >= 0)
+            assert lead != 0 or len(t["points"]) == 5  # level only after every decider
+
+
+def test_the_knockout_bracket_is_shown_round_by_round(tmp_path):
+    out = subprocess.run(command(tmp_path, "k.db", "--system", "knockout", "--pairs", "1",
+                                 *ENTRANTS[:3], fmt="table"), capture_output=True, text=True,
+                         timeout=600)
+    assert out.returncode == 0, out.stderr
+    assert "round 1\n  optimal: bye\n  level:9 v level:6: " in out.stdout
+    assert "round 2\n  optimal v level:" in out.stdout
+
+
+def test_a_gauntlet_is_refused_with_a_swiss_before_anything_is_stored(tmp_path):
+    out = subprocess.run(command(tmp_path, "g.db", "--system", "swiss", "--gauntlet",
+                                 "optimal", *ENTRANTS[1:]), capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 2 and "--gauntlet plays a round robin" in out.stderr
+    assert not (tmp_path / "g.db").exists()
