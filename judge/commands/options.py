@@ -29,11 +29,24 @@ def add_game_options(p: argparse.ArgumentParser, required: bool = True) -> None:
 DEFAULT_DB = "judge-results.sqlite"
 
 
+def argument_type(check: Callable[[str], str]) -> Callable[[str], str]:
+    """`check` as an argparse type: its `InputError` is the message argparse shows (argparse
+    words any other ValueError as "invalid check value", which names no range)."""
+    @functools.wraps(check)
+    def checked(text: str) -> str:
+        try:
+            return check(text)
+        except InputError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    return checked
+
+
 def add_opponent_option(p: argparse.ArgumentParser) -> None:
     """`--opponent`: which perfect player plays where the optimal player is named."""
     from judge.players.optimal import opponent_kind
 
-    p.add_argument("--opponent", type=opponent_kind, default="optimal",
+    p.add_argument("--opponent", type=argument_type(opponent_kind), default="optimal",
                    metavar="{optimal,tricky,level:N}",
                    help="the perfect opponent: optimal (a best move; with --seed a random one "
                    "of them), or tricky: just as perfect (a perfect bot gets the same result), "
