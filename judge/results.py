@@ -48,6 +48,15 @@ class Feedback(Enum):
         """Whether the right moves, the values and remoteness are shown."""
         return self is Feedback.FULL
 
+    @classmethod
+    def chosen(cls, given: str | None, for_students: bool) -> Feedback:
+        """The level `--feedback` gives, or when not given: `mistakes` for what students
+        read (shared, Gradescope's, a page per bot), where `full` must be asked for; else
+        `full`, the teacher's own."""
+        if given:
+            return cls(given)
+        return cls.MISTAKES if for_students else cls.FULL
+
 
 def failure_of(record: PlayedGame, seat: int) -> str | None:
     """The verdict code charged to `seat`, if it failed."""

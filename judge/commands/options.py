@@ -105,11 +105,13 @@ def add_feedback_options(p: argparse.ArgumentParser) -> None:
     from judge.results import Feedback
 
     g = p.add_argument_group("what the results give away (for every --format)")
-    g.add_argument("--feedback", choices=[f.value for f in Feedback], default="full",
-                   help="full (default): every game's first mistake with the right moves, "
-                   "and in the HTML every move judged with its values; mistakes: where each "
-                   "game was lost (the number of the first mistake and the move played), "
-                   "but no right move, value or remoteness; results: only the results and "
+    g.add_argument("--feedback", choices=[f.value for f in Feedback], default=None,
+                   help="full: every game's first mistake with the right moves, and in the "
+                   "HTML every move judged with its values (the default for the teacher's "
+                   "own output); mistakes: where each game was lost (the number of the first "
+                   "mistake and the move played), but no right move, value or remoteness "
+                   "(the default for what students read: --share, --format gradescope, the "
+                   "pages per bot of --output-dir); results: only the results and "
                    "verdicts (no first mistake, no move judged, no accuracy)")
     g.add_argument("--share", action="store_true",
                    help="output meant for the class: bots by their display names (see "

@@ -208,7 +208,7 @@ def refuse_outside_grading(kind: str, args: argparse.Namespace) -> None:
     """Refuse what only a grading run's results take (--feedback, --share, the exports, a
     page per bot) for another kind of run, and --feedback or --share with --game N (which
     shows every move judged)."""
-    chosen = [("--feedback " + args.feedback, args.feedback != "full"),
+    chosen = [(f"--feedback {args.feedback}", args.feedback not in (None, "full")),
               ("--share", args.share), ("--format " + args.format, args.format in EXPORTS),
               ("--output-dir with --format html",
                bool(args.output_dir) and args.format == "html")]
@@ -216,7 +216,7 @@ def refuse_outside_grading(kind: str, args: argparse.Namespace) -> None:
     if asked and not KINDS[kind].grades:
         raise InputError(f"{', '.join(asked)}: only for a grading run's results, and run "
                          f"{args.run_id} is a {kind}")
-    if args.game_number is not None and (args.feedback != "full" or args.share):
+    if args.game_number is not None and (args.feedback not in (None, "full") or args.share):
         raise InputError("--game N shows every move judged: drop --feedback and --share")
 
 
