@@ -174,6 +174,14 @@ def main(argv: list[str] | None = None) -> int:
         return ExitStatus.INTERRUPTED
     except BrokenPipeError:
         return 0
+    except Exception as exc:  # a database found damaged only as it is read
+        from judge.store import damage_of, damaged
+
+        why = damage_of(exc)
+        if why is None or not getattr(args, "db", None):
+            raise
+        print(f"judge: error: {damaged(args.db, why)}", file=sys.stderr)
+        return ExitStatus.BAD_INPUT
 
 
 def console() -> int:

@@ -112,7 +112,7 @@ def check_output_dir(folder: str | None, fmt: str = "table", kind: str = "run") 
 def open_store(path: str, must_exist: bool = False, read_only: bool = False) -> Store:
     """The results database at `path` (created unless it `must_exist`; only read, even
     where it cannot be written, when `read_only`)."""
-    if must_exist and not Path(path).exists():
+    if must_exist and not Path(path).exists() and Path(path).parent.is_dir():
         raise InputError(f"no results database {path} (give --db FILE)")
     return Store(path, read_only=read_only)
 
