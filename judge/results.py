@@ -121,6 +121,16 @@ def game_message(rec: PlayedGame) -> str:
     return rec.verdict.message
 
 
+def not_graded_text(reasons: dict[str, str]) -> str:
+    """Why each bot of a table was not graded (bot -> the verdict's message), a line each,
+    escaped for a terminal."""
+    from judge.report import printable_line
+
+    lines = [f"{printable_line(bot)}: not-graded: {printable_line(why)}\n"
+             for bot, why in reasons.items()]
+    return "\n" + "".join(lines) if lines else ""
+
+
 def compile_errors_text(errors: Iterable[tuple[str, str | None]]) -> str:
     """The compile errors of a table's bots, (bot, message or None), each once, escaped for
     a terminal."""

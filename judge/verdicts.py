@@ -21,6 +21,7 @@ COMPILE_ERROR = "compile-error"
 RESIGNED = "resigned"
 JUDGE_ERROR = "judge-error"
 NOT_PLAYED = "not-played"
+NOT_GRADED = "not-graded"
 
 #: every verdict code with its meaning, in the order reports list them
 MEANINGS: dict[str, str] = {
@@ -39,6 +40,8 @@ MEANINGS: dict[str, str] = {
     JUDGE_ERROR: "the judge itself failed; never charged to a bot, the game is void",
     NOT_PLAYED: "not played, and lost: the bot's first games (--fail-fast N) all ended with "
     "the same failure on its first move",
+    NOT_GRADED: "the bot's folder could not be graded: no entry, two candidate entries, no "
+    "language this judge knows or has here; the message says which",
 }
 
 #: the codes that lose the game for the player they are charged to

@@ -129,11 +129,16 @@ def add_credentials_option(p: argparse.ArgumentParser) -> None:
 
 
 def add_harness_options(p: argparse.ArgumentParser, jobs: bool = True, seed: bool = True,
-                        limits: dict[str, str] | None = None) -> None:
-    """How bots are run: parallel jobs, sandbox, seed and limits (only those that apply).
+                        limits: dict[str, str] | None = None, entry: bool = False) -> None:
+    """How bots are run: parallel jobs, sandbox, seed and limits (only those that apply),
+    and with `entry` the entry of a bot given as a folder.
 
     `limits` maps the limit flags that apply to their help (default: all, as in games).
     """
+    if entry:
+        p.add_argument("--entry", metavar="NAME",
+                       help="the file of each bot's folder that is its program (default: "
+                       "its main.* of a known language, else its only program of one)")
     if jobs:
         p.add_argument("--jobs", type=int, metavar="N", default=None,
                        help=f"games played at once (default: the number of cores, "

@@ -8,6 +8,7 @@ import sys
 from dataclasses import replace
 
 from judge.commands.inputs import (
+    as_given,
     check_bots,
     check_export,
     display_names,
@@ -53,7 +54,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_game_options(p, required=False)
     p.add_argument("bots", nargs="*", metavar="BOT",
                    help="bot programs: a source file in one of the languages below, or any "
-                   "executable")
+                   "executable; or a folder, one student's submission: its entry (main.*, "
+                   "its only program, or --entry NAME) with every file of the folder beside "
+                   "it, compiled together where the language does")
     p.add_argument("--tests", metavar="FILE",
                    help="start positions, one per line (default: the game's standard set)")
     p.add_argument("--seats", choices=("first", "both"), default="first",
@@ -72,7 +75,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--resume", type=int, metavar="RUN",
                    help="continue an interrupted run, playing only its missing games")
     add_opponent_option(p)
-    add_harness_options(p)
+    add_harness_options(p, entry=True)
     add_output_options(p, extra=("html", *EXPORTS))
     add_feedback_options(p)
     p.set_defaults(func=run)
@@ -134,8 +137,9 @@ def new_plan(args: argparse.Namespace) -> tuple[GradingPlan, list[str]]:
     game = game_from_args(args)
     harness = harness_setup(args)
     starts = test_starts(game, args.tests, args.seats)
-    names = display_names(args.names, args.bots) if args.names else {}
-    bots, skipped = check_bots(args.bots)
+    given = as_given(args.bots)
+    names = display_names(args.names, given) if args.names else {}
+    bots, skipped = check_bots(given, folders=True, entry=harness.entry)
     check_export(args.format, len(bots), args.output_dir)
     plan = GradingPlan(
         game=game.name, rules=game.rules_string(), harness=harness, opponent=args.opponent,
@@ -152,4 +156,5 @@ def run(args: argparse.Namespace) -> int:
             plan = store.run(args.resume).plan
         check_export(args.format, len(plan.players), args.output_dir)
     return execute(args, RunKind(
-        "run", ("--game", "--rules", "--tests", "--seats", "--fail-fast", "--names"), new_plan))
+        "run", ("--game", "--rules", "--tests", "--seats", "--fail-fast", "--names", "--entry"),
+        new_plan))

@@ -155,12 +155,16 @@ def storing(store: Store, run_id: int, stored: Callable[[], str]) -> Iterator[No
 
 def exit_status(store: Store, run_id: int, skipped: bool) -> int:
     """OK when every game of the run was played; VOID when some were void (judge error),
-    else SKIPPED when a bot could not be graded."""
+    else SKIPPED when a bot could not be graded (skipped, or a folder's not-graded)."""
     void = store.count_verdict(run_id, verdicts.JUDGE_ERROR)
     if void:
         print(f"judge: warning: {plural(void, 'game')} void (judge error): see the verdicts",
               file=sys.stderr)
         return ExitStatus.VOID
+    if store.count_verdict(run_id, verdicts.NOT_GRADED):
+        print("judge: warning: some bots were not graded: see their verdicts (not-graded)",
+              file=sys.stderr)
+        return ExitStatus.SKIPPED
     return ExitStatus.SKIPPED if skipped else ExitStatus.OK
 
 

@@ -33,6 +33,7 @@ from judge.results import (
     first_mistake,
     game_message,
     memory_text,
+    not_graded_text,
     points_of,
     seconds_text,
     slow_moves,
@@ -283,6 +284,8 @@ def print_run(store: Store, run_id: int, fmt: str, details: bool,
         sys.stdout.write(compile_errors_text(
             (shortened(r.bot, 64, keep_end=True) if narrow else r.bot, r.compile_error)
             for r in map(view.bot_row, bots)))
+        sys.stdout.write(not_graded_text({view.name(g.bot): g.message for g in games
+                                          if g.verdict == verdicts.NOT_GRADED}))
     if details:
         sys.stdout.write("\n")
         if not narrow:
