@@ -73,6 +73,10 @@ def add_output_options(p: argparse.ArgumentParser, extra: tuple[str, ...] = ("ht
                       else ""))
     p.add_argument("--output", metavar="FILE",
                    help="write the output to FILE (whole, or not at all) instead of stdout")
+    p.add_argument("--force", action="store_true",
+                   help="let --output and --output-dir replace any file but a bot and the "
+                   "database (by default only a file the judge wrote, as it wrote it: never "
+                   "a source file, nor one it did not write)")
     if "gradescope" in extra:
         p.add_argument("--gradescope-tests", choices=("game", "seat"), default="game",
                        help="Gradescope's tests: one per game (a start in a seat, the "

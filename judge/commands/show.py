@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import os
 import sys
 import time
 from pathlib import Path
@@ -74,7 +75,7 @@ def percent(text: str) -> float:
 def show(args: argparse.Namespace) -> int:
     """Print a stored run, list the runs, replay transcripts, or copy the database."""
     check_output_dir(args.output_dir, args.format, "")
-    check_output(args.output, [args.db])
+    check_output(args.output, [args.db], args.force)
     if args.replay is not None:
         if (args.run_id is not None or args.game_number is not None or args.output
                 or args.format != "table" or args.output_dir or args.details
@@ -107,6 +108,8 @@ def show(args: argparse.Namespace) -> int:
         info = store.run(args.run_id)
         refuse_outside_grading(info.kind, args)
         check_export(args.format, len(info.plan.players), args.output_dir)
+        check_output(args.output, [os.path.join(info.plan.directory, s.path)
+                                   for s in info.plan.sources], args.force)  # its bots
         rendered(args, lambda report: render_stored(store, args.run_id, args, report))
     return 0
 
