@@ -62,9 +62,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seats", choices=("first", "both"), default="first",
                    help="grade the bot as the first player only (default), or in both seats")
     p.add_argument("--fail-fast", type=fail_fast_count, metavar="N",
-                   help="when a bot's first N games all end with the same failure on its "
-                   "first move (it does not compile, crashes at start, waits for input it "
-                   "will not get), record its other games as not played, and lost "
+                   help="play each bot's games N at a time; when N in a row all end with the "
+                   "same failure, on any move (it does not compile, crashes at start, times "
+                   "out at its second move), record its other games as not played, and lost "
                    "(verdict not-played), instead of playing each to the same end")
     p.add_argument("--names", metavar="FILE",
                    help="the bots' display names (shown with --share, in the grade book, the "
