@@ -69,7 +69,8 @@ def to_json(data: Any) -> str:
 class Fit(NamedTuple):
     """How a `table` is narrowed to `WIDTH` columns: the long cells of the columns in
     `shorten` are cut, in that order, as their kind says ("path": the end kept,
-    `…/alice/main.c`; "text": the start kept, `move 7: 3 (ri…`); when that is not enough,
+    `…/alice/main.c`; "text": the start kept, `move 7: 3 (ri…`; "wrap": on lines of their
+    own, nothing cut, as a first mistake's right moves); when that is not enough,
     the columns of `drop` are left out, in that order. The columns of `optional` (figures
     that `--wide` and the other formats give) are left out first, in that order, while the
     table is wider than `WIDTH` with no cell cut."""
@@ -117,7 +118,12 @@ def simple_table(matrix: Sequence[Sequence[str]], headers: Sequence[str]) -> str
         return "  ".join(c + " " * (w - _width(c)) for c, w in zip(cells, widths, strict=True))
 
     rule = "  ".join("-" * w for w in widths)
-    return "\n".join([line(rows[0]).rstrip(), rule, *(line(r).rstrip() for r in rows[1:])])
+    body = []
+    for row in rows[1:]:  # a wrapped cell (`fitted`) takes as many lines as it needs
+        parts = [cell.split("\n") for cell in row]
+        for k in range(max(map(len, parts), default=1)):
+            body.append(line([p[k] if k < len(p) else "" for p in parts]).rstrip())
+    return "\n".join([line(rows[0]).rstrip(), rule, *body])
 
 
 def fitted(matrix: Sequence[Sequence[str]], headers: Sequence[str], fit: Fit,
@@ -170,9 +176,14 @@ def fitted(matrix: Sequence[Sequence[str]], headers: Sequence[str], fit: Fit,
 
 
 def cut(text: str, width: int, kind: str, short: Mapping[str, tuple[str, str]]) -> str:
-    """A cell in at most `width` columns, as `fitted` cuts it: by `short` when it has the
-    cell (cut as `kind` says if that keeps the distinguishing part, else that part; then
-    the end, never cut), else as `kind` says."""
+    """A cell in at most `width` columns, as `fitted` cuts it: "wrap" on lines of that
+    width, nothing lost; else by `short` when it has the cell (cut as `kind` says if that
+    keeps the distinguishing part, else that part; then the end, never cut), else as `kind`
+    says."""
+    if kind == "wrap":
+        import textwrap
+
+        return "\n".join(textwrap.wrap(text, width)) if _width(text) > width else text
     if _width(text) <= width or text not in short:
         return shortened(text, width, keep_end=kind == "path")
     name, end = short[text]
@@ -207,7 +218,10 @@ def wrapped(text: str, width: int = WIDTH, indent: str = "  ") -> str:
 
 
 def _width(text: str) -> int:
-    """Columns `text` takes on a terminal: wide East Asian characters take two."""
+    """Columns `text` takes on a terminal: wide East Asian characters take two; of a cell
+    on several lines, its widest line."""
+    if "\n" in text:
+        return max(map(_width, text.split("\n")))
     if text.isascii():
         return len(text)
     import unicodedata

@@ -207,7 +207,7 @@ NARROW_BOTS = (["bot", "points", "w/t/l", "accuracy", "slow", "cpu", "memory", "
 #: the games at 80 columns: result and verdict in one column, the messages under it
 NARROW_GAMES = (["game", "bot", "seat", "start", "result", "first_mistake", "slow", "cpu",
                  "memory", "moves"],
-                Fit({"moves": "text", "first_mistake": "text", "slow": "text", "start": "text",
+                Fit({"moves": "text", "first_mistake": "wrap", "slow": "text", "start": "text",
                      "bot": "path"}, drop=("moves", "slow", "first_mistake"),
                     optional=("cpu", "memory")))
 
