@@ -173,6 +173,21 @@ def test_serve_opens_the_results_database_of_this_directory_as_show_does(tmp_pat
     assert database(Path("other.db")) == Path("other.db")  # --db wins
 
 
+def test_serve_on_a_busy_port_says_so_in_one_line_with_the_way_out(tmp_path):
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        out = judge("serve", "--port", str(port), "--no-browser", cwd=tmp_path, timeout=60)
+    assert out.returncode == 2
+    assert out.stderr.splitlines()[-1] == (
+        f"judge: error: --port {port}: another program listens on 127.0.0.1:{port}: give "
+        f"another port, or --port 0 for any free one")
+    assert "Traceback" not in out.stderr and "ERROR" not in out.stderr
+
+
 def test_no_command_but_serve_loads_the_web_app():
     check = ("import sys; from judge.cli import build_parser; build_parser([]); "
              "build_parser(['run']); "
