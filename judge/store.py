@@ -188,8 +188,8 @@ class Store:
             raise InputError(f"cannot open {self.path} as a results database: {exc}") from None
         try:
             self._check_schema()
-            if not made and (faults := self._faults("quick_check")):
-                raise damaged(self.path, faults)  # found now, not as a game is stored
+            if not made:
+                self.check()  # found now, not as a game is stored
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.executescript(SCHEMA)
@@ -202,6 +202,18 @@ class Store:
             if damage_of(exc):
                 raise damaged(self.path, str(exc)) from None
             raise InputError(f"cannot use {self.path} as a results database: {exc}") from None
+
+    def check(self) -> None:
+        """`InputError` when SQLite's quick_check finds the database damaged (a reader
+        meets the damage only at the page it reads: a page of games)."""
+        try:
+            faults = self._faults("quick_check")
+        except sqlite3.DatabaseError as exc:
+            if damage_of(exc):
+                raise damaged(self.path, str(exc)) from None
+            raise
+        if faults:
+            raise damaged(self.path, faults)
 
     def _faults(self, check: str, db: sqlite3.Connection | None = None) -> str:
         """The first faults SQLite's `check` (quick_check, integrity_check) of the database

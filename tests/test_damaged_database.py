@@ -43,6 +43,7 @@ def damaged(whole: Path, folder: Path, page: int) -> Path:
 
 
 COMMANDS = [
+    ["serve", "--port", "0", "--no-browser"],  # refused before it serves
     ["show", "1"],
     ["show", "1", "--format", "html"],
     ["run", "--resume", "1"],
@@ -58,7 +59,7 @@ def test_a_damaged_database_is_one_line_naming_how_to_save_the_rest(
         whole: Path, tmp_path: Path, args: list[str], page: int, why: str) -> None:
     db = damaged(whole, tmp_path, page)
     before = db.read_bytes()
-    out = judge(*args, "--db", str(db), cwd=tmp_path)
+    out = judge(*args, "--db", str(db), cwd=tmp_path, timeout=120)  # (a server would serve on)
     assert out.returncode == 2, out.stderr
     said = out.stderr.splitlines()
     assert len(said) == 1 and said[0].startswith(
