@@ -50,24 +50,29 @@ class Parser(argparse.ArgumentParser):
         return super()._get_values(action, arg_strings)
 
     def error(self, message: str) -> NoReturn:
-        """Exit with status 2 under this parser's usage. An unknown option is named first:
-        it is often the cause of the error (`--gmae` leaves `--game` missing)."""
+        """Exit with status 2 and one line: the error and where the help is. An unknown
+        option is named first: it is often the cause of the error (`--gmae` leaves `--game`
+        missing)."""
         wrong = unknown_options(self, self.given)
         if wrong:
             self.refuse(wrong)
-        super().error(message)
+        self.fail(message)
 
     def refuse(self, extras: list[str]) -> NoReturn:
-        """Exit with status 2 for arguments this parser does not take, under its usage; an
-        option is named with the closest one it takes."""
+        """Exit with status 2 for arguments this parser does not take; an option is named
+        with the closest one it takes."""
         options = [a for a in extras if a.startswith("-")]
         if options:
             name = options[0].split("=", 1)[0]
-            message = f"unrecognized option {name}{did_you_mean(name, option_strings(self))}"
-        else:
-            message = f"unrecognized arguments: {' '.join(extras)}"
-        self.print_usage(sys.stderr)
-        self.exit(ExitStatus.BAD_INPUT, f"judge: error: {message}\n")
+            self.fail(f"unrecognized option {name}{did_you_mean(name, option_strings(self))}")
+        self.fail(f"unrecognized arguments: {' '.join(extras)}")
+
+    def fail(self, message: str) -> NoReturn:
+        """Exit with status 2 and one line, `message` and the command whose --help says
+        more (not argparse's usage block, which a class's terminal scrolls away)."""
+        what = "commands" if self.prog == "judge" else "options"
+        self.exit(ExitStatus.BAD_INPUT,
+                  f"judge: error: {message} ({self.prog} --help lists the {what})\n")
 
 
 def option_strings(parser: argparse.ArgumentParser) -> list[str]:
@@ -245,6 +250,14 @@ def main(argv: list[str] | None = None) -> int:
         return ExitStatus.INTERRUPTED
     except BrokenPipeError:
         return 0
+    except Exception as exc:  # a database found damaged only as it is read
+        from judge.store import damage_of, damaged
+
+        why = damage_of(exc)
+        if why is None or not getattr(args, "db", None):
+            raise
+        print(f"judge: error: {damaged(args.db, why)}", file=sys.stderr)
+        return ExitStatus.BAD_INPUT
 
 
 def console() -> int:

@@ -15,7 +15,8 @@ class ExitStatus(IntEnum):
     STOPPED = 1
     #: bad input: nothing was played, stored or written
     BAD_INPUT = 2
-    #: a bot was skipped: its language is not installed here
+    #: some bots were not graded: skipped (their language is not installed here), or a
+    #: folder's not-graded row (no entry, two candidates, no language known here)
     SKIPPED = 3
     #: some games were void (a judge error, charged to no bot)
     VOID = 4

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 from judge.games import load_game
 from judge.games.base import Game, InputError, Stopped
 from judge.sandbox.limits import Limits
+from judge.sandbox.program import folder_digest, folder_files
 from judge.similarity import COMMON, THRESHOLD, Comparison, compare_files
 
 if TYPE_CHECKING:  # a match's only: imported when a match is planned or read
@@ -85,6 +86,8 @@ class Harness:
     seed: int | None = None
     #: the run's changes to the language table (see `judge.sandbox.languages`)
     languages: dict[str, Any] = field(default_factory=dict)
+    #: the entry of each bot given as a folder (--entry NAME), else found by convention
+    entry: str | None = None
 
     def seeded(self) -> Harness:
         """This harness with a seed: its own, else one drawn now (recorded with the run, so
@@ -94,7 +97,8 @@ class Harness:
 
 @dataclass(frozen=True)
 class BotSource:
-    """A bot's file as the run found it: its path (as given) and the SHA-256 of its content."""
+    """A bot's file as the run found it: its path (as given) and the SHA-256 of its content
+    (of a bot given as a folder, of its files' names and contents: `folder_digest`)."""
 
     path: str
     fingerprint: str
@@ -102,6 +106,8 @@ class BotSource:
     @classmethod
     def read(cls, path: str) -> BotSource:
         """The bot at `path` now; `OSError` if it cannot be read."""
+        if os.path.isdir(path):
+            return cls(path, folder_digest(folder_files(Path(path))))
         return cls(path, hashlib.sha256(Path(path).read_bytes()).hexdigest())
 
     def check(self) -> None:
@@ -109,6 +115,10 @@ class BotSource:
         another program's (the games stored so far are kept). The one rule for a bot that
         changed, at a resume and between games; a file left as it was is not read again."""
         try:
+            if os.path.isdir(self.path):  # (a file in it may change, the folder's stat not)
+                if BotSource.read(self.path).fingerprint != self.fingerprint:
+                    raise self._changed()
+                return
             st = os.stat(self.path)
             version = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
             same = _verified.get(self.path) == (version, self.fingerprint)
@@ -125,6 +135,9 @@ class BotSource:
     def content(self) -> bytes:
         """The file's content, which must still be the run's (else `Stopped`, as `check`):
         what a cluster's workers get."""
+        if os.path.isdir(self.path):
+            raise InputError(f"bot {self.path} is a folder, which a cluster's workers are not "
+                             f"sent: give its entry file, or play without --cluster")
         try:
             data = Path(self.path).read_bytes()
         except OSError:
@@ -305,7 +318,7 @@ class Plan:
         return {"version": PLAN_VERSION, "game": self.game, "rules": self.rules,
                 **self._own_config(), "limits": dataclasses.asdict(h.limits),
                 "sandbox": h.sandbox, "tier": {"name": h.tier, "guarantees": h.guarantees},
-                "jobs": h.jobs, "seed": h.seed, "languages": h.languages,
+                "jobs": h.jobs, "seed": h.seed, "languages": h.languages, "entry": h.entry,
                 "opponent": self.opponent, "directory": self.directory,
                 "fingerprints": self.fingerprints(), "planned": self.planned,
                 "names": dict(self.names),
@@ -329,6 +342,8 @@ class Plan:
         words += ["--sandbox", h.sandbox]
         if h.seed is not None:
             words += ["--seed", str(h.seed)]
+        if h.entry is not None:
+            words += ["--entry", h.entry]
         return words + limit_flags(h.limits) + self._bot_args()
 
     def _own_argv(self) -> list[str]:
@@ -687,7 +702,8 @@ def from_config(kind: str, config: dict[str, Any]) -> Plan:
         limits=Limits(**{k: v for k, v in (c.get("limits") or {}).items() if k in known}),
         sandbox=c.get("sandbox") or "none", tier=tier.get("name") or c.get("sandbox")
         or "unknown", guarantees=dict(tier.get("guarantees") or {}),
-        jobs=int(c.get("jobs") or 1), seed=c.get("seed"), languages=c.get("languages") or {})
+        jobs=int(c.get("jobs") or 1), seed=c.get("seed"), languages=c.get("languages") or {},
+        entry=c.get("entry"))
     common: dict[str, Any] = dict(
         game=c["game"], rules=c.get("rules") or "", harness=harness,
         opponent=c.get("opponent") or OPTIMAL, directory=c.get("directory") or "",

@@ -34,13 +34,15 @@ class Setup:
     opponent: str = "optimal"
     #: on a cluster worker: each bot's file by name (bots travel by content)
     bot_files: dict[str, bytes] | None = None
+    #: the entry of a bot given as a folder (--entry NAME), else found by convention
+    entry: str | None = None
 
     @classmethod
     def of(cls, plan: Plan) -> Setup:
         """What the games of `plan` need."""
         h = plan.harness
         return cls(plan.game, plan.rules, h.limits, h.sandbox, h.seed,
-                   h.languages, plan.fingerprints(), plan.opponent)
+                   h.languages, plan.fingerprints(), plan.opponent, entry=h.entry)
 
 
 def play_spec(setup: Setup, spec: GameSpec) -> PlayedGame:
@@ -72,7 +74,7 @@ def play_spec(setup: Setup, spec: GameSpec) -> PlayedGame:
         players = [
             opponent_player(setup.opponent, seed) if who == OPTIMAL
             else BotPlayer(paths[who], limits=limits, sandbox=setup.sandbox, name=who,
-                           seed=seed)
+                           seed=seed, entry=setup.entry)
             if is_program(who) else opponent_player(who, seed)  # level:N, seeded per game
             for who in spec.players
         ]

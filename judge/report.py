@@ -9,7 +9,9 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, NamedTuple
 
 from judge.words import plural
@@ -67,7 +69,8 @@ def to_json(data: Any) -> str:
 class Fit(NamedTuple):
     """How a `table` is narrowed to `WIDTH` columns: the long cells of the columns in
     `shorten` are cut, in that order, as their kind says ("path": the end kept,
-    `…/alice/main.c`; "text": the start kept, `move 7: 3 (ri…`); when that is not enough,
+    `…/alice/main.c`; "text": the start kept, `move 7: 3 (ri…`; "wrap": on lines of their
+    own, nothing cut, as a first mistake's right moves); when that is not enough,
     the columns of `drop` are left out, in that order. The columns of `optional` (figures
     that `--wide` and the other formats give) are left out first, in that order, while the
     table is wider than `WIDTH` with no cell cut."""
@@ -115,7 +118,12 @@ def simple_table(matrix: Sequence[Sequence[str]], headers: Sequence[str]) -> str
         return "  ".join(c + " " * (w - _width(c)) for c, w in zip(cells, widths, strict=True))
 
     rule = "  ".join("-" * w for w in widths)
-    return "\n".join([line(rows[0]).rstrip(), rule, *(line(r).rstrip() for r in rows[1:])])
+    body = []
+    for row in rows[1:]:  # a wrapped cell (`fitted`) takes as many lines as it needs
+        parts = [cell.split("\n") for cell in row]
+        for k in range(max(map(len, parts), default=1)):
+            body.append(line([p[k] if k < len(p) else "" for p in parts]).rstrip())
+    return "\n".join([line(rows[0]).rstrip(), rule, *body])
 
 
 def fitted(matrix: Sequence[Sequence[str]], headers: Sequence[str], fit: Fit,
@@ -168,9 +176,14 @@ def fitted(matrix: Sequence[Sequence[str]], headers: Sequence[str], fit: Fit,
 
 
 def cut(text: str, width: int, kind: str, short: Mapping[str, tuple[str, str]]) -> str:
-    """A cell in at most `width` columns, as `fitted` cuts it: by `short` when it has the
-    cell (cut as `kind` says if that keeps the distinguishing part, else that part; then
-    the end, never cut), else as `kind` says."""
+    """A cell in at most `width` columns, as `fitted` cuts it: "wrap" on lines of that
+    width, nothing lost; else by `short` when it has the cell (cut as `kind` says if that
+    keeps the distinguishing part, else that part; then the end, never cut), else as `kind`
+    says."""
+    if kind == "wrap":
+        import textwrap
+
+        return "\n".join(textwrap.wrap(text, width)) if _width(text) > width else text
     if _width(text) <= width or text not in short:
         return shortened(text, width, keep_end=kind == "path")
     name, end = short[text]
@@ -205,7 +218,10 @@ def wrapped(text: str, width: int = WIDTH, indent: str = "  ") -> str:
 
 
 def _width(text: str) -> int:
-    """Columns `text` takes on a terminal: wide East Asian characters take two."""
+    """Columns `text` takes on a terminal: wide East Asian characters take two; of a cell
+    on several lines, its widest line."""
+    if "\n" in text:
+        return max(map(_width, text.split("\n")))
     if text.isascii():
         return len(text)
     import unicodedata
@@ -244,12 +260,18 @@ def write_tables(folder: str, fmt: str,
 
 
 def write_files(folder: str, files: dict[str, str]) -> list[str]:
-    """Each text into `folder`/NAME (each written whole or not at all); returns the names
-    of the files (the caller says what was written)."""
+    """Each text into `folder`/NAME (each written whole or not at all), once none of them
+    would replace a file it may not (`check_replace`: then nothing is written); returns
+    the names of the files (the caller says what was written)."""
     import os
 
     from judge.games.base import InputError
 
+    for name in files:
+        why = replace_refused(os.path.join(folder, name))
+        if why:
+            raise InputError(f"--output-dir {folder}: {os.path.join(folder, name)} {why}: "
+                             f"give another folder, or --force to replace it")
     try:
         os.makedirs(folder, exist_ok=True)
         for name, text in files.items():
@@ -259,9 +281,92 @@ def write_files(folder: str, files: dict[str, str]) -> list[str]:
     return list(files)
 
 
+#: whether --output and --output-dir may replace any file (--force), for the command
+#: being run (`forcing`)
+FORCE: ContextVar[bool] = ContextVar("FORCE", default=False)
+#: the record of the files the judge wrote, in its cache: a line each, the SHA-256 of what
+#: it wrote and the file's real path; the newest kept
+WRITTEN = "written.txt"
+WRITTEN_KEPT = 4000
+
+
+@contextmanager
+def forcing(force: bool) -> Iterator[None]:
+    """Let the block's outputs replace any file (--force), or only the judge's own."""
+    token = FORCE.set(force)
+    try:
+        yield
+    finally:
+        FORCE.reset(token)
+
+
+def replace_refused(path: str) -> str:
+    """Why writing `path` would lose data (a source file of a known language, a file the
+    judge did not write, or that was changed since it did), or "" when it may be written:
+    it is not there, it is empty, the judge wrote it as it is, or --force (`FORCE`)."""
+    import os
+
+    if FORCE.get() or not os.path.isfile(path) or os.path.getsize(path) == 0:
+        return ""
+    from judge.sandbox.context import sandbox_context
+
+    suffix = os.path.splitext(path)[1]
+    if suffix and suffix in sandbox_context().languages.suffixes():
+        return f"is a source file ({suffix})"
+    if _record_line(path) not in _written():
+        return "exists and the judge did not write it (or it was changed since)"
+    return ""
+
+
+def _record_line(path: str, data: bytes | None = None) -> str:
+    """The line of the record of written files for `path` holding `data` (or what it holds
+    now; "" when it cannot be read)."""
+    import hashlib
+    import os
+
+    try:
+        if data is None:
+            with open(path, "rb") as fh:
+                data = fh.read()
+    except OSError:
+        return ""
+    return f"{hashlib.sha256(data).hexdigest()}\t{os.path.realpath(path)}"
+
+
+def _written() -> set[str]:
+    """The lines of the record of the files the judge wrote."""
+    from judge.solvers.cache import cache_dir
+
+    try:
+        return set((cache_dir() / WRITTEN).read_text(errors="replace").splitlines())
+    except OSError:
+        return set()
+
+
+def _remember(path: str, data: bytes) -> None:
+    """Add `path`, holding `data`, to the record of the files the judge wrote (its newest
+    lines kept); a record that cannot be written only makes --force needed later."""
+    import os
+
+    from judge.solvers.cache import cache_dir
+
+    record = cache_dir() / WRITTEN
+    try:
+        with open(record, "a", encoding="utf-8") as fh:
+            fh.write(_record_line(path, data) + "\n")
+        if record.stat().st_size > WRITTEN_KEPT * 200:
+            lines = record.read_text(errors="replace").splitlines()[-WRITTEN_KEPT // 2:]
+            fresh = record.with_name(f".{WRITTEN}-{os.getpid()}")
+            fresh.write_text("".join(line + "\n" for line in lines))
+            os.replace(fresh, record)
+    except OSError:
+        pass
+
+
 def write_whole(path: str, text: str) -> None:
     """`text` into the file `path`, whole or not at all: written beside it, given the mode a
-    plain open() would give it, then put in its place (a failure leaves nothing behind)."""
+    plain open() would give it, then put in its place (a failure leaves nothing behind);
+    recorded as the judge's (`replace_refused`)."""
     import os
     import tempfile
 
@@ -279,6 +384,7 @@ def write_whole(path: str, text: str) -> None:
         if os.path.exists(fh.name):
             os.unlink(fh.name)
         raise
+    _remember(path, text.encode("utf-8"))
 
 
 def rules_line(game: str) -> str:

@@ -48,6 +48,15 @@ class Feedback(Enum):
         """Whether the right moves, the values and remoteness are shown."""
         return self is Feedback.FULL
 
+    @classmethod
+    def chosen(cls, given: str | None, for_students: bool) -> Feedback:
+        """The level `--feedback` gives, or when not given: `mistakes` for what students
+        read (shared, Gradescope's, a page per bot), where `full` must be asked for; else
+        `full`, the teacher's own."""
+        if given:
+            return cls(given)
+        return cls.MISTAKES if for_students else cls.FULL
+
 
 def failure_of(record: PlayedGame, seat: int) -> str | None:
     """The verdict code charged to `seat`, if it failed."""
@@ -110,6 +119,16 @@ def game_message(rec: PlayedGame) -> str:
     if rec.verdict.code == verdicts.COMPILE_ERROR:
         return "did not compile (the compiler's message is given once, with the bot)"
     return rec.verdict.message
+
+
+def not_graded_text(reasons: dict[str, str]) -> str:
+    """Why each bot of a table was not graded (bot -> the verdict's message), a line each,
+    escaped for a terminal."""
+    from judge.report import printable_line
+
+    lines = [f"{printable_line(bot)}: not-graded: {printable_line(why)}\n"
+             for bot, why in reasons.items()]
+    return "\n" + "".join(lines) if lines else ""
 
 
 def compile_errors_text(errors: Iterable[tuple[str, str | None]]) -> str:

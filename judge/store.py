@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 from judge.games.base import InputError
 from judge.plan import OPTIMAL, Plan, default_names, from_config, is_program
+from judge.words import plural
 
 if TYPE_CHECKING:
     from judge.records import PlayedGame
@@ -82,6 +83,25 @@ def keep_private(path: Path) -> None:
                          f"{exc.strerror or exc}") from None
 
 
+#: what SQLite says of a file that is damaged, or not a database at all
+DAMAGE = ("database disk image is malformed", "file is not a database")
+
+
+def damage_of(exc: BaseException) -> str | None:
+    """SQLite's words when `exc` says a database file is damaged, else None."""
+    text = str(exc)
+    if isinstance(exc, sqlite3.DatabaseError) and any(d in text for d in DAMAGE):
+        return text
+    return None
+
+
+def damaged(path: Path | str, why: str) -> InputError:
+    """The one-line error of a damaged database, with what may save the rest."""
+    return InputError(f"the results database {path} is damaged ({why}): `judge show "
+                      f"--export-db COPY --db {path}` copies what can still be read, and "
+                      f"sqlite3's .recover may save more")
+
+
 class StoredRun(NamedTuple):
     """A run as the database holds it: its plan and its state."""
 
@@ -130,13 +150,18 @@ class Store:
         self._closed = False
         if self.path.is_dir():
             raise InputError(f"--db {self.path} is a folder: give the database file in it")
+        folder = self.path.parent
+        if not folder.is_dir():
+            raise InputError(f"--db {self.path}: the folder {folder} does not exist")
+        if self.path.exists() and not os.access(self.path, os.R_OK):
+            raise InputError(f"the results database {self.path} cannot be read: permission "
+                             f"denied (its owner or mode): give another --db")
         if read_only:
             self._open_read_only()
             return
         if self.path.exists() and not os.access(self.path, os.R_OK | os.W_OK):
             raise InputError(f"the results database {self.path} cannot be written (its mode "
                              f"or owner): give another --db, or `judge show` to read it")
-        folder = self.path.parent
         if not os.access(folder, os.W_OK | os.X_OK):
             raise InputError(f"the folder of the results database {self.path} cannot be "
                              f"written (the database needs its journal beside it): give "
@@ -163,6 +188,8 @@ class Store:
             raise InputError(f"cannot open {self.path} as a results database: {exc}") from None
         try:
             self._check_schema()
+            if not made:
+                self.check()  # found now, not as a game is stored
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.executescript(SCHEMA)
@@ -172,7 +199,28 @@ class Store:
                 self.path.unlink(missing_ok=True)
             if isinstance(exc, InputError):
                 raise
+            if damage_of(exc):
+                raise damaged(self.path, str(exc)) from None
             raise InputError(f"cannot use {self.path} as a results database: {exc}") from None
+
+    def check(self) -> None:
+        """`InputError` when SQLite's quick_check finds the database damaged (a reader
+        meets the damage only at the page it reads: a page of games)."""
+        try:
+            faults = self._faults("quick_check")
+        except sqlite3.DatabaseError as exc:
+            if damage_of(exc):
+                raise damaged(self.path, str(exc)) from None
+            raise
+        if faults:
+            raise damaged(self.path, faults)
+
+    def _faults(self, check: str, db: sqlite3.Connection | None = None) -> str:
+        """The first faults SQLite's `check` (quick_check, integrity_check) of the database
+        (or of `db`) finds, in one line; "" when it is whole."""
+        found = [line for row in (db or self.db).execute(f"PRAGMA {check}(3)")
+                 for line in str(row[0]).splitlines() if not line.startswith("***")]
+        return "" if found == ["ok"] else f"{DAMAGE[0]}: {'; '.join(found)}"
 
     def _open_read_only(self) -> None:
         """Open to read, even in a folder (or of a file) that cannot be written."""
@@ -191,6 +239,8 @@ class Store:
                 self._check_schema()
                 self.db.execute("SELECT COUNT(*) FROM runs").fetchone()
             except sqlite3.DatabaseError as exc:
+                if damage_of(exc):
+                    raise damaged(self.path, str(exc)) from None
                 raise InputError(f"cannot read {self.path} as a results database: {exc}"
                                  ) from None
 
@@ -315,7 +365,9 @@ class Store:
         """A consistent copy of the database, as it is at this moment even while a judge
         plays it (SQLite's online backup), into the new file `target`: written beside it and
         then put in its place, so that `target` is whole or absent, readable by the judge's
-        user only; an existing `target` is refused. Returns the copy's runs and games."""
+        user only; an existing `target` is refused. Returns the copy's runs and games. A
+        copy that SQLite's integrity check finds damaged is replaced by the runs that can
+        still be read (`_salvage`), and an `InputError` says what was not copied."""
         target = Path(target)
         if target.exists() or target.is_symlink():
             raise InputError(f"--export-db {target} exists: give a new file (the judge does not "
@@ -330,11 +382,17 @@ class Store:
             raise InputError(f"--export-db {target}: {exc.strerror or exc}") from None
         os.close(fd)
         temporary = Path(name)
+        lost: list[str] = []
         try:
             copy = sqlite3.connect(temporary)
             try:
                 self.db.backup(copy)  # in one step: one snapshot of the database
                 copy.execute("PRAGMA journal_mode=DELETE")  # one file, no log beside it
+                faults = self._faults("integrity_check", copy)
+                if faults:  # the copy holds the damage: only what can be read instead
+                    copy.close()
+                    lost = [faults, *self._salvage(temporary)]
+                    copy = sqlite3.connect(temporary)
                 runs, games = copy.execute(
                     "SELECT (SELECT COUNT(*) FROM runs), (SELECT COUNT(*) FROM games)"
                 ).fetchone()
@@ -349,7 +407,41 @@ class Store:
                 raise InputError(f"--export-db {target} exists: give a new file") from None
             why = exc.strerror if isinstance(exc, OSError) else exc
             raise InputError(f"--export-db {target}: {why or exc}") from None
+        if lost:
+            raise InputError(f"the results database {self.path} is damaged ({lost[0]}): "
+                              f"wrote {target} with what could be read, "
+                              f"{plural(int(runs), 'run')} and {plural(int(games), 'game')}; "
+                              f"not copied: " + ("; ".join(lost[1:]) or "nothing of a run"))
         return int(runs), int(games)
+
+    def _salvage(self, target: Path) -> list[str]:
+        """Write into the new database `target` (emptied first) the runs and games of this
+        damaged one that can still be read, each run with all of its games or none; what
+        could not be read, a phrase each."""
+        target.write_bytes(b"")
+        lost: list[str] = []
+        with contextlib.closing(sqlite3.connect(target)) as copy, copy:
+            copy.executescript(SCHEMA)
+            try:
+                runs = self.db.execute("SELECT id, kind, game, config, created, finished "
+                                       "FROM runs ORDER BY id").fetchall()
+            except sqlite3.DatabaseError:
+                return ["the list of runs could not be read"]
+            for run in runs:
+                games = None
+                for scan in ("", " NOT INDEXED"):
+                    with contextlib.suppress(sqlite3.DatabaseError):
+                        games = self.db.execute(f"SELECT run_id, key, record, stored FROM "
+                                                f"games{scan} WHERE run_id = ?",
+                                                (run[0],)).fetchall()
+                        break
+                if games is None:
+                    lost.append(f"run {run[0]}: its games could not be read")
+                    games = []
+                copy.execute("INSERT INTO runs VALUES (?, ?, ?, ?, ?, ?)", run)
+                copy.executemany("INSERT INTO games VALUES (?, ?, ?, ?)", games)
+            copy.execute("PRAGMA journal_mode=DELETE")
+        return lost
 
     def create_run(self, plan: Plan) -> int:
         """A new run of `plan`; returns its number."""

@@ -21,6 +21,7 @@ COMPILE_ERROR = "compile-error"
 RESIGNED = "resigned"
 JUDGE_ERROR = "judge-error"
 NOT_PLAYED = "not-played"
+NOT_GRADED = "not-graded"
 
 #: every verdict code with its meaning, in the order reports list them
 MEANINGS: dict[str, str] = {
@@ -37,8 +38,10 @@ MEANINGS: dict[str, str] = {
     COMPILE_ERROR: "the bot's source did not compile",
     RESIGNED: "a human player gave the game up (typed quit, or the input ended)",
     JUDGE_ERROR: "the judge itself failed; never charged to a bot, the game is void",
-    NOT_PLAYED: "not played, and lost: the bot's first games (--fail-fast N) all ended with "
-    "the same failure on its first move",
+    NOT_PLAYED: "not played, and lost: the bot's last games before it (--fail-fast N: its "
+    "first N, or any N in a row) all ended with the same failure",
+    NOT_GRADED: "the bot's folder could not be graded: no entry, two candidate entries, no "
+    "language this judge knows or has here; the message says which",
 }
 
 #: the codes that lose the game for the player they are charged to
@@ -48,8 +51,17 @@ LOSING = frozenset(MEANINGS) - {OK, JUDGE_ERROR}
 def failed_first(code: str, games: int) -> str:
     """Why a bot's other games are not played (`--fail-fast N`), as the run's schedule
     words it: its first `games` games all ended with `code` before it moved."""
-    first = "its first game" if games == 1 else f"its first {games} games"
-    return f"{first} ended with {code} on its first move (--fail-fast {games})"
+    return failed_alike(code, games, True, False)
+
+
+def failed_alike(code: str, games: int, first: bool, moved: bool | None) -> str:
+    """Why a bot's other games are not played (`--fail-fast N`), as the run's schedule
+    words it: its `first` (or last) `games` games all ended with `code`, before it moved
+    (`moved` False), on a later move (True) or either (None)."""
+    which = "first" if first else "last"
+    some = f"its {which} game" if games == 1 else f"its {which} {games} games"
+    where = {False: " on its first move", True: " on a later move", None: ""}[moved]
+    return f"{some} ended with {code}{where} (--fail-fast {games})"
 
 
 def given_up(code: str, games: int) -> str:
@@ -60,14 +72,16 @@ def given_up(code: str, games: int) -> str:
     return f"not played: {failed_first(code, games)}"
 
 
-#: the reason for a game not played as the run's schedule words it
-_GIVEN_UP = re.compile(r"its first (\d+) games? ended with ([a-z-]+) on its first move "
-                       r"\(--fail-fast \d+\)")
+#: the reason for a game not played as the run's schedule words it (`failed_alike`)
+_GIVEN_UP = re.compile(r"its (?:first|last) (\d+ )?games? ended with ([a-z-]+)"
+                       r"( on its first move| on a later move)? \(--fail-fast \d+\)")
 
 
 def not_played_message(reason: str) -> str:
     """The message of a game not played for `reason`: a reason in the schedule's words
     (`its first N games ended with CODE on its first move (--fail-fast N)`) as `given_up`
-    says it, any other as it is."""
+    says it (``not played: ...``), any other as it is."""
     found = _GIVEN_UP.fullmatch(reason)
-    return given_up(found[2], int(found[1])) if found else reason
+    if found and reason.startswith("its first") and found[3] == " on its first move":
+        return given_up(found[2], int(found[1] or 1))
+    return f"not played: {reason}" if found else reason

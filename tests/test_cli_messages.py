@@ -22,49 +22,37 @@ OPTIMAL = str(ROOT / "bots" / "nim" / "optimal.py")
 # --- a misspelt option or command -------------------------------------------------------------
 
 
-def test_a_misspelt_option_is_named_with_the_one_meant_under_the_commands_usage(tmp_path):
-    out = judge("run", "--game", "nim", "--fail-fats", "3", OPTIMAL, cwd=tmp_path)
+#: (the arguments, the one line of stderr before its hint): each usage error is that line and
+#: the command whose --help says more, with status 2 and nothing stored
+USAGE_ERRORS = [
+    (["run", "--game", "nim", "--fail-fats", "3", OPTIMAL],
+     "unrecognized option --fail-fats: did you mean --fail-fast? (judge run"),
+    # a misspelt required option is named rather than the option it leaves out
+    (["run", "--gmae", "nim", OPTIMAL],
+     "unrecognized option --gmae: did you mean --game? (judge run"),
+    (["run", "--game", "nim", "--seats", "three", OPTIMAL],
+     "argument --seats: invalid choice: 'three' (choose from 'first', 'both') (judge run"),
+    # with its value after an equals sign, the option is named alone
+    (["show", "--detials=yes"],
+     "unrecognized option --detials: did you mean --details? (judge show"),
+    (["show", "1", "2"], "unrecognized arguments: 2 (judge show"),
+    (["run", "--game", "nim", "--opponent", "level:11", OPTIMAL],
+     "argument --opponent: a weaker opponent is level:N with N from 0 (random play) to 10 "
+     "(perfect play), not 'level:11' (judge run"),
+    (["rnu", "--game", "nim"], "unknown command rnu: did you mean run? (judge"),
+    # before the command, the top level's
+    (["--verison"], "unrecognized option --verison: did you mean --version? (judge"),
+]
+
+
+@pytest.mark.parametrize("args, said", USAGE_ERRORS)
+def test_a_usage_error_is_one_line_with_the_commands_help_not_the_usage_block(tmp_path, args,
+                                                                              said):
+    out = judge(*args, cwd=tmp_path)
     assert out.returncode == 2
-    assert out.stderr.startswith("usage: judge run ")
-    assert out.stderr.splitlines()[-1] == ("judge: error: unrecognized option --fail-fats: "
-                                           "did you mean --fail-fast?")
+    what = "commands" if said.endswith("(judge") else "options"
+    assert out.stderr.splitlines() == [f"judge: error: {said} --help lists the {what})"]
     assert not (tmp_path / "judge-results.sqlite").exists()
-
-
-def test_a_misspelt_required_option_is_named_rather_than_the_option_it_leaves_out(tmp_path):
-    out = judge("run", "--gmae", "nim", OPTIMAL, cwd=tmp_path)
-    assert out.returncode == 2
-    assert out.stderr.startswith("usage: judge run ")
-    assert out.stderr.splitlines()[-1] == ("judge: error: unrecognized option --gmae: "
-                                           "did you mean --game?")
-
-
-def test_a_misspelt_option_with_its_value_after_an_equals_sign_is_named_alone(tmp_path):
-    out = judge("show", "--detials=yes", cwd=tmp_path)
-    assert out.returncode == 2 and out.stderr.startswith("usage: judge show ")
-    assert out.stderr.splitlines()[-1] == ("judge: error: unrecognized option --detials: "
-                                           "did you mean --details?")
-
-
-def test_a_misspelt_command_is_named_with_the_one_meant(tmp_path):
-    out = judge("rnu", "--game", "nim", cwd=tmp_path)
-    assert out.returncode == 2
-    assert out.stderr.splitlines() == [
-        "usage: judge [-h] [--version] [--config FILE] [--no-config] COMMAND ...",
-        "judge: error: unknown command rnu: did you mean run?"]
-
-
-def test_a_misspelt_option_before_the_command_is_the_top_levels(tmp_path):
-    out = judge("--verison", cwd=tmp_path)
-    assert out.returncode == 2
-    assert out.stderr.splitlines()[-1] == ("judge: error: unrecognized option --verison: "
-                                           "did you mean --version?")
-
-
-def test_an_extra_argument_is_refused_under_the_commands_usage(tmp_path):
-    out = judge("show", "1", "2", cwd=tmp_path)
-    assert out.returncode == 2 and out.stderr.startswith("usage: judge show ")
-    assert out.stderr.splitlines()[-1] == "judge: error: unrecognized arguments: 2"
 
 
 # --- the tier's warnings ----------------------------------------------------------------------
@@ -183,6 +171,21 @@ def test_serve_opens_the_results_database_of_this_directory_as_show_does(tmp_pat
     assert DEFAULT_DB == "judge-results.sqlite"
     assert database(None) == Path("judge-results.sqlite")
     assert database(Path("other.db")) == Path("other.db")  # --db wins
+
+
+def test_serve_on_a_busy_port_says_so_in_one_line_with_the_way_out(tmp_path):
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        out = judge("serve", "--port", str(port), "--no-browser", cwd=tmp_path, timeout=60)
+    assert out.returncode == 2
+    assert out.stderr.splitlines()[-1] == (
+        f"judge: error: --port {port}: another program listens on 127.0.0.1:{port}: give "
+        f"another port, or --port 0 for any free one")
+    assert "Traceback" not in out.stderr and "ERROR" not in out.stderr
 
 
 def test_no_command_but_serve_loads_the_web_app():

@@ -279,16 +279,28 @@ def test_resume_refuses_new_settings_and_a_changed_bot(tmp_path):
 
 def test_non_bot_files_among_the_bots_are_skipped_with_a_note(tmp_path):
     (tmp_path / "README.md").write_text("my bots\n")
-    (tmp_path / "sub").mkdir()
+    (tmp_path / "__pycache__").mkdir()
     bot = tmp_path / "bot.py"
     bot.write_text((BOTS / "nim/optimal.py").read_text())
     tests = starts_file(tmp_path, ["3 4 5"])
     out = judge("run", "--game", "nim", "--tests", tests, "--db", str(tmp_path / "r.db"),
-                "--format", "json", str(tmp_path / "README.md"), str(tmp_path / "sub"),
-                str(bot))
+                "--format", "json", str(tmp_path / "README.md"),
+                str(tmp_path / "__pycache__"), str(bot))
     assert out.returncode == 0, out.stderr
     assert "skipping" in out.stderr and "README.md" in out.stderr
+    assert "__pycache__" in out.stderr
     assert [b["bot"] for b in json.loads(out.stdout)["bots"]] == [str(bot)]
+
+
+def test_an_empty_folder_among_the_bots_is_a_student_who_gave_nothing(tmp_path):
+    (tmp_path / "sub").mkdir()
+    tests = starts_file(tmp_path, ["3 4 5"])
+    out = judge("run", "--game", "nim", "--tests", tests, "--db", str(tmp_path / "r.db"),
+                "--format", "json", "--details", str(tmp_path / "sub"),
+                str(BOTS / "nim/optimal.py"))
+    assert out.returncode == 3, out.stderr
+    assert [(g["verdict"], g["message"]) for g in json.loads(out.stdout)["games"]
+            if g["bot"] == str(tmp_path / "sub")] == [("not-graded", "an empty folder")]
 
 
 def test_csv_and_markdown_outputs_have_one_row_per_bot(tmp_path):

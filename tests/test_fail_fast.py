@@ -29,7 +29,9 @@ def test_only_the_same_failure_on_the_first_move_in_each_of_n_games_gives_up() -
     assert "time-limit on its first move (--fail-fast 3)" in given_up("bot.py", same, 3)
     assert given_up("bot.py", same[:2], 3) is None  # fewer games than N
     assert given_up("bot.py", [*same[:2], record(verdicts.CRASH)], 3) is None  # two ways
-    assert given_up("bot.py", [*same[:2], record(verdicts.TIME_LIMIT, 1)], 3) is None  # moved
+    # the same failure, once on a later move: the same way all the same
+    assert given_up("bot.py", [*same[:2], record(verdicts.TIME_LIMIT, 1)], 3) == \
+        "its last 3 games ended with time-limit (--fail-fast 3)"
     assert given_up("bot.py", [*same[:2], record(verdicts.OK, seat=None)], 3) is None
 
 
@@ -104,3 +106,34 @@ def test_a_bot_that_does_not_compile_has_its_games_say_so(tmp_path: Path) -> Non
     unplayed = judge("show", "1", "--db", "r.db", "--game", "3", cwd=tmp_path)
     assert "verdict: not-played (player 1, broken.py): not played: the bot did not " \
         "compile (--fail-fast 2)\n" in unplayed.stdout
+
+
+def test_a_bot_whose_last_n_games_time_out_on_a_later_move_loses_the_rest_unplayed(
+        tmp_path: Path) -> None:
+    (tmp_path / "tests.txt").write_text(TESTS)
+    optimal = (ROOT / "bots" / "nim" / "optimal.py").read_text()
+    moved = "            print(heap, count, flush=True)\n"
+    assert moved in optimal  # its first move at once, then asleep past --move-time
+    (tmp_path / "sleepy.py").write_text(optimal.replace(
+        moved, moved + "            __import__('time').sleep(60)\n"))
+    out = judge("run", "--game", "nim", "--tests", "tests.txt", "--fail-fast", "2",
+                "--move-time", "0.5", "--format", "json", "sleepy.py", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    games = json.loads(out.stdout)["games"]
+    assert [g["verdict"] for g in games] == ["time-limit", "time-limit", *["not-played"] * 3]
+    assert all(len(g["moves"]) >= 2 for g in games[:2])  # it moved, then timed out
+    assert {g["message"] for g in games[2:]} == {
+        "not played: its last 2 games ended with time-limit on a later move (--fail-fast 2)"}
+
+
+def test_the_last_n_games_are_each_bots_latest_in_the_schedule() -> None:
+    later = [record(verdicts.CRASH, 1)] * 2
+    assert given_up("bot.py", later, 2, first=False) == \
+        "its last 2 games ended with crash on a later move (--fail-fast 2)"
+    assert given_up("bot.py", later, 2) == given_up("bot.py", later, 2, first=False)
+    assert given_up("bot.py", [record(verdicts.CRASH)] * 2, 2, first=False) == \
+        "its last 2 games ended with crash on its first move (--fail-fast 2)"
+    assert given_up("bot.py", [record(verdicts.CRASH, 1), record(verdicts.CRASH)], 2,
+                    first=False) == "its last 2 games ended with crash (--fail-fast 2)"
+    assert given_up("bot.py", [record(verdicts.CRASH, 1), record(verdicts.OK, 3, None)], 2,
+                    first=False) is None

@@ -4,9 +4,12 @@ shared output leaves out (`--share`), and the bots' display names, in every form
 from __future__ import annotations
 
 import csv
+import html
 import io
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -319,3 +322,43 @@ def test_copies_are_flagged_for_the_teacher_but_never_in_shared_output(tmp_path:
                             cwd=tmp_path).stdout)
     assert all(b["same_file"] == b["same_source"] == b["same_mistakes"] == []
                for b in data["bots"])
+
+
+def solution_given(run: Path, made: list[str]) -> bool:
+    """Whether `judge show 1 MADE` (of the run's database) gives a right move: JSON's
+    `best_moves`, a Gradescope test's or a page's viewer's `right: ...`."""
+    out = judge("show", "1", "--db", "r.db", *made, cwd=run)
+    assert out.returncode == 0, out.stderr
+    if "json" in made:
+        return any("best_moves" in (g.get("first_mistake") or {})
+                   for g in json.loads(out.stdout)["games"])
+    folder = run / made[made.index("--output-dir") + 1]
+    if "gradescope" in made:
+        return any("right:" in test["output"] for p in folder.glob("*.json")
+                   for test in json.loads(p.read_text())["tests"])
+    return any(len(m) == 5 and "right:" in m[4] for page in folder.glob("*.html")
+               if page.name != "index.html" for p in payloads(page.read_text()) for m in p["m"])
+
+
+@pytest.mark.parametrize("made", [["--format", "json", "--share"],
+                                  ["--format", "gradescope", "--output-dir", "gs"],
+                                  ["--format", "html", "--output-dir", "pages"]])
+def test_what_students_read_gives_no_right_move_unless_full_is_asked(
+        run: Path, made: list[str]) -> None:
+    assert not solution_given(run, made)
+    assert solution_given(run, [*made, "--feedback", "full"])
+    assert solution_given(run, ["--format", "json"])  # the teacher's own table: full
+
+
+def test_a_shared_pages_reproduce_line_still_plays_the_students_games(run: Path) -> None:
+    show(run, "--format", "html", "--share", "--output-dir", "shared")
+    alice = (run / "shared" / "alice.html").read_text()
+    command = html.unescape(re.search(r'id="reproduce">([^<]*)', alice).group(1))
+    own = run / "alice-again"
+    own.mkdir()
+    (own / "main.py").write_bytes((run / "alice" / "main.py").read_bytes())
+    again = subprocess.run(["bash", "-c", command.replace("judge ", f"{sys.executable} -m "
+                                                          "judge ", 1)],
+                           cwd=own, capture_output=True, text=True, timeout=600)
+    assert again.returncode == 0, again.stderr
+    assert (own / "judge-run1.sqlite").exists()

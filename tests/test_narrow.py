@@ -161,3 +161,33 @@ def test_a_match_heading_escapes_the_control_characters_of_a_bot_name(tmp_path):
                 str(odd / "main.py"), str(BOTS / "nim/random.py"), cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     assert "\x1b" not in out.stdout and "\\x1b[31mred/main.py" in out.stdout
+
+
+def test_details_at_80_columns_wrap_the_right_move_instead_of_cutting_it(played):
+    details = (played / "printed.txt").read_text().split("\ntournament 2:")[0]
+    assert widest(details) <= 80
+    games = details[details.index("\ngame "):]
+    assert "(right" in games and not re.search(r"\(r[a-z: 0-9,]*…", games)  # not cut
+    shown = json.loads(judge("show", "1", "--db", "r.db", "--format", "json",
+                             cwd=played).stdout)
+    words = " ".join(games.split())
+    for game in shown["games"]:
+        right = (game["first_mistake"] or {}).get("best_moves")
+        if right:
+            assert f"right: {', '.join(right)}" in words
+
+
+def test_a_wrapped_cell_takes_lines_of_its_own_as_tabulate_draws_it() -> None:
+    from tabulate import tabulate
+
+    from judge.report import simple_table
+
+    matrix = [["1", "move 11: 1 (right: 2;\nit lost the game)", "x"], ["2", "", "y\nz"]]
+    assert simple_table(matrix, ["game", "first_mistake", "slow"]) == tabulate(
+        matrix, headers=["game", "first_mistake", "slow"], tablefmt="simple",
+        disable_numparse=True)
+    cells, _ = fitted([["1", "move 11: 1 (right: 2, 3, 4, 5, 6, 7; it lost the game) " * 3]],
+                      ["game", "first_mistake"], Fit({"first_mistake": "wrap"}))
+    assert max(map(len, cells[0][1].splitlines())) <= 80 - 2 - 6
+    assert " ".join(cells[0][1].split()) == " ".join(
+        ("move 11: 1 (right: 2, 3, 4, 5, 6, 7; it lost the game) " * 3).split())

@@ -182,3 +182,23 @@ def test_a_program_that_answers_nothing_is_told_where_its_input_and_output_belon
         assert stdin["hint"] == "stdin" and stdin["notes"][0] == HINTS["stdin"]
         assert summary(stdin).startswith("reads stdin, not nim.txt")
     assert quiet["hint"] is None and "nim.txt" not in " ".join(quiet["notes"])
+
+
+def test_the_tables_fit_80_columns_unless_wide(tmp_path):
+    from tests.command import judge
+
+    solutions = Path(__file__).parent.parent / "solutions"
+    programs = [str(solutions / name) for name in ("overflow.c", "sloppy_form.py")]
+    narrow = judge("nim-batch", "--details", *programs, cwd=tmp_path)
+    assert narrow.returncode == 0, narrow.stderr
+    assert max(map(len, narrow.stdout.splitlines())) <= 80
+    words = " ".join(narrow.stdout.split())
+    letters = "".join(narrow.stdout.split())  # (a long number is broken over lines)
+    wide = judge("nim-batch", "--details", "--wide", *programs, cwd=tmp_path)
+    expected = ("line 8: expected 'Remove 143175183968265786992203754198 counters from Heap "
+                "1', got 'Remove 9223372036854775807 counters from Heap 1'")
+    assert expected in wide.stdout  # on one line
+    assert "".join(expected.split()) in letters  # whole, over lines
+    assert "ValueError: invalid literal for int()" in words  # the message, under the table
+    assert "output shifted from line 1" in words  # and the notes
+    assert max(map(len, wide.stdout.splitlines())) > 80

@@ -217,7 +217,7 @@ def harness_setup(args: argparse.Namespace) -> Harness:
     tier = tier_for_run(args.sandbox, getattr(args, "verbose", False),
                         getattr(args, "sandbox_prefer", "bwrap"))
     return Harness(limits, tier.sandbox, tier.name, tier.holds(), jobs,
-                   getattr(args, "seed", None), overrides)
+                   getattr(args, "seed", None), overrides, getattr(args, "entry", None))
 
 
 #: what `tier_for_run` has to say of the tier, kept until bots are known to run
@@ -276,30 +276,46 @@ class NothingToGrade(InputError):
     status = ExitStatus.SKIPPED
 
 
-def check_bots(paths: list[str]) -> tuple[list[str], list[str]]:
+#: folders that a shell's glob catches among the bots' and that are no submission
+NOT_SUBMISSIONS = frozenset({"__pycache__", "node_modules"})
+
+
+def as_given(paths: list[str]) -> list[str]:
+    """The bot paths as a run keeps them: a folder without the slash a shell's ``class/*/``
+    leaves at its end (``class/alice``, whose name is then ``alice``)."""
+    return [p.rstrip("/") or p if os.path.isdir(p) else p for p in paths]
+
+
+def check_bots(paths: list[str], folders: bool = False, entry: str | None = None
+               ) -> tuple[list[str], list[str]]:
     """(the bot paths as given, after checking each names a runnable program; the messages
     of bots skipped because their language is not installed here).
 
     Every bot is compiled here, once, before any game: one that does not compile gets the
-    compile-error verdict in each of its games, its message reported once. Folders and
-    files that cannot be bots (a shell glob such as ``bots/nim/*`` may catch a README or
-    ``__pycache__``) are skipped with a note on stderr; a missing file is an error. With
-    bots to run, the tier's warnings follow (`report_tier`).
+    compile-error verdict in each of its games, its message reported once. With `folders`,
+    a folder is a bot (its entry `entry`, or found by convention), and one that cannot be
+    graded is one too, which gets the not-graded verdict in each of its games, saying why;
+    else folders are skipped with a note on stderr, as are files that cannot be bots (a
+    shell glob such as ``bots/nim/*`` may catch a README or ``__pycache__``); a missing
+    file is an error. With bots to run, the tier's warnings follow (`report_tier`).
     """
-    from judge.sandbox import CompileError, ToolchainMissing, program_for
+    from judge.sandbox import CompileError, NotGradable, ToolchainMissing, program_for
     from judge.sandbox.languages import SettingsError
 
     bots: list[str] = []
     skipped: list[str] = []
     seen: dict[Path, str] = {}
     for path in paths:
-        if Path(path).is_dir():
+        if Path(path).is_dir() and (not folders or Path(path).name in NOT_SUBMISSIONS
+                                    or Path(path).name.startswith(".")):
             print(f"judge: skipping {path}: a folder, not a bot", file=sys.stderr)
             continue
         try:
-            program_for(path)  # compiled (and cached) once, here
+            program_for(path, entry)  # compiled (and cached) once, here
         except CompileError:
             pass  # every game of that bot gets the compile-error verdict
+        except NotGradable as exc:  # a folder: a row all the same, its verdict says why
+            print(f"judge: {path}: not-graded: {exc}", file=sys.stderr)
         except SettingsError:
             raise  # the user's flags or table: no bot of that language could run
         except ToolchainMissing as exc:

@@ -11,7 +11,7 @@ from judge.commands.inputs import check_bots, harness_setup, read_lines
 from judge.commands.options import add_harness_options
 from judge.exits import ExitStatus
 from judge.plan import NimBatchPlan
-from judge.report import FORMATS, render_rows, to_json
+from judge.report import FORMATS, Fit, printable_line, render_rows, to_json, wrapped
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -54,6 +54,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "grade, then every line of each program, graded)")
     p.add_argument("--details", action="store_true",
                    help="show every line's verdict, how it was graded, and the notes")
+    p.add_argument("--wide", action="store_true",
+                   help="--format table in full, a program a line (by default a table fits "
+                   "80 columns: long paths keep their end, long cells are wrapped, and the "
+                   "messages and notes go under the table)")
     add_harness_options(p, jobs=False, seed=False, limits={
         "--first-move-time": "wall-clock seconds for the whole run (and for each per-case run)",
         "--cpu-time": "CPU seconds for the whole run (and for each per-case run)",
@@ -110,12 +114,21 @@ def run(args: argparse.Namespace) -> int:
                  lines=[dict(entry, graded=graded(entry)) for entry in row["lines"]])
             for row in table_rows(rows)]))
     else:
-        render(rows, args.format, args.details)
+        render(rows, args.format, args.details, args.wide)
     return ExitStatus.SKIPPED if skipped else ExitStatus.OK
 
 
-def render(rows: list[dict[str, Any]], fmt: str, details: bool) -> None:
-    """Print the grades in the format (CSV with details: one table of every line)."""
+#: the grades at 80 columns: the message and notes under the table, the first wrong line
+#: wrapped
+NARROW_PROGRAMS = (["program", "score", "verdict", "first_wrong"],
+                   Fit({"program": "path", "first_wrong": "wrap"}))
+#: every line of a program (--details) at 80 columns: the long cells wrapped
+NARROW_LINES = Fit({"heaps": "wrap", "expected": "wrap", "got": "wrap", "graded": "wrap"})
+
+
+def render(rows: list[dict[str, Any]], fmt: str, details: bool, wide: bool = False) -> None:
+    """Print the grades in the format (CSV with details: one table of every line); a table
+    fits 80 columns unless `wide`."""
     if fmt == "json":
         sys.stdout.write(to_json({"programs": [{k: v for k, v in r.items() if k != "score"}
                                                for r in rows]}))
@@ -127,17 +140,27 @@ def render(rows: list[dict[str, Any]], fmt: str, details: bool) -> None:
         sys.stdout.write(render_rows(lines, "csv", ["program", "line", "heaps", "expected",
                                                     "got", "ok", "graded"]))
         return
-    sys.stdout.write(render_rows(table, fmt,
-                                 ["program", "score", "verdict", "first_wrong", "message",
-                                  "notes"]))
+    narrow = fmt == "table" and not wide
+    if narrow:
+        headers, fit = NARROW_PROGRAMS
+        sys.stdout.write(render_rows(table, fmt, headers, fit))
+        said = [wrapped(f"{printable_line(r['program'])}: "
+                        + "; ".join(printable_line(t) for t in (r["message"], r["notes"]) if t))
+                for r in table if r["message"] or r["notes"]]
+        sys.stdout.write("\n" + "".join(said) if said else "")
+    else:
+        sys.stdout.write(render_rows(table, fmt,
+                                     ["program", "score", "verdict", "first_wrong", "message",
+                                      "notes"]))
     if details:
         for r in rows:
             sys.stdout.write(f"\n{r['program']}\n")
             for note in r["notes"]:
-                sys.stdout.write(f"note: {note}\n")
+                sys.stdout.write(wrapped(f"note: {note}") if narrow else f"note: {note}\n")
             lines = [dict(entry, graded=graded(entry)) for entry in r["lines"]]
             sys.stdout.write(render_rows(lines, fmt,
-                                         ["line", "heaps", "expected", "got", "ok", "graded"]))
+                                         ["line", "heaps", "expected", "got", "ok", "graded"],
+                                         NARROW_LINES if narrow else None))
 
 
 def table_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:

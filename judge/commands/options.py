@@ -29,11 +29,24 @@ def add_game_options(p: argparse.ArgumentParser, required: bool = True) -> None:
 DEFAULT_DB = "judge-results.sqlite"
 
 
+def argument_type(check: Callable[[str], str]) -> Callable[[str], str]:
+    """`check` as an argparse type: its `InputError` is the message argparse shows (argparse
+    words any other ValueError as "invalid check value", which names no range)."""
+    @functools.wraps(check)
+    def checked(text: str) -> str:
+        try:
+            return check(text)
+        except InputError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    return checked
+
+
 def add_opponent_option(p: argparse.ArgumentParser) -> None:
     """`--opponent`: which perfect player plays where the optimal player is named."""
     from judge.players.optimal import opponent_kind
 
-    p.add_argument("--opponent", type=opponent_kind, default="optimal",
+    p.add_argument("--opponent", type=argument_type(opponent_kind), default="optimal",
                    metavar="{optimal,tricky,level:N}",
                    help="the perfect opponent: optimal (a best move; with --seed a random one "
                    "of them), or tricky: just as perfect (a perfect bot gets the same result), "
@@ -60,6 +73,10 @@ def add_output_options(p: argparse.ArgumentParser, extra: tuple[str, ...] = ("ht
                       else ""))
     p.add_argument("--output", metavar="FILE",
                    help="write the output to FILE (whole, or not at all) instead of stdout")
+    p.add_argument("--force", action="store_true",
+                   help="let --output and --output-dir replace any file but a bot and the "
+                   "database (by default only a file the judge wrote, as it wrote it: never "
+                   "a source file, nor one it did not write)")
     if "gradescope" in extra:
         p.add_argument("--gradescope-tests", choices=("game", "seat"), default="game",
                        help="Gradescope's tests: one per game (a start in a seat, the "
@@ -92,11 +109,13 @@ def add_feedback_options(p: argparse.ArgumentParser) -> None:
     from judge.results import Feedback
 
     g = p.add_argument_group("what the results give away (for every --format)")
-    g.add_argument("--feedback", choices=[f.value for f in Feedback], default="full",
-                   help="full (default): every game's first mistake with the right moves, "
-                   "and in the HTML every move judged with its values; mistakes: where each "
-                   "game was lost (the number of the first mistake and the move played), "
-                   "but no right move, value or remoteness; results: only the results and "
+    g.add_argument("--feedback", choices=[f.value for f in Feedback], default=None,
+                   help="full: every game's first mistake with the right moves, and in the "
+                   "HTML every move judged with its values (the default for the teacher's "
+                   "own output); mistakes: where each game was lost (the number of the first "
+                   "mistake and the move played), but no right move, value or remoteness "
+                   "(the default for what students read: --share, --format gradescope, the "
+                   "pages per bot of --output-dir); results: only the results and "
                    "verdicts (no first mistake, no move judged, no accuracy)")
     g.add_argument("--share", action="store_true",
                    help="output meant for the class: bots by their display names (see "
@@ -114,11 +133,16 @@ def add_credentials_option(p: argparse.ArgumentParser) -> None:
 
 
 def add_harness_options(p: argparse.ArgumentParser, jobs: bool = True, seed: bool = True,
-                        limits: dict[str, str] | None = None) -> None:
-    """How bots are run: parallel jobs, sandbox, seed and limits (only those that apply).
+                        limits: dict[str, str] | None = None, entry: bool = False) -> None:
+    """How bots are run: parallel jobs, sandbox, seed and limits (only those that apply),
+    and with `entry` the entry of a bot given as a folder.
 
     `limits` maps the limit flags that apply to their help (default: all, as in games).
     """
+    if entry:
+        p.add_argument("--entry", metavar="NAME",
+                       help="the file of each bot's folder that is its program (default: "
+                       "its main.* of a known language, else its only program of one)")
     if jobs:
         p.add_argument("--jobs", type=int, metavar="N", default=None,
                        help=f"games played at once (default: the number of cores, "

@@ -8,6 +8,7 @@ import sys
 from dataclasses import replace
 
 from judge.commands.inputs import (
+    as_given,
     base_files,
     check_bots,
     check_export,
@@ -56,15 +57,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_game_options(p, required=False)
     p.add_argument("bots", nargs="*", metavar="BOT",
                    help="bot programs: a source file in one of the languages below, or any "
-                   "executable")
+                   "executable; or a folder, one student's submission: its entry (main.*, "
+                   "its only program, or --entry NAME) with every file of the folder beside "
+                   "it, compiled together where the language does")
     p.add_argument("--tests", metavar="FILE",
                    help="start positions, one per line (default: the game's standard set)")
     p.add_argument("--seats", choices=("first", "both"), default="first",
                    help="grade the bot as the first player only (default), or in both seats")
     p.add_argument("--fail-fast", type=fail_fast_count, metavar="N",
-                   help="when a bot's first N games all end with the same failure on its "
-                   "first move (it does not compile, crashes at start, waits for input it "
-                   "will not get), record its other games as not played, and lost "
+                   help="play each bot's games N at a time; when N in a row all end with the "
+                   "same failure, on any move (it does not compile, crashes at start, times "
+                   "out at its second move), record its other games as not played, and lost "
                    "(verdict not-played), instead of playing each to the same end")
     p.add_argument("--names", metavar="FILE",
                    help="the bots' display names (shown with --share, in the grade book, the "
@@ -77,7 +80,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_copy_options(p, "for the marks of bots with most of their source in common, and "
                      "`judge show RUN --similar`")
     add_opponent_option(p)
-    add_harness_options(p)
+    add_harness_options(p, entry=True)
     add_output_options(p, extra=("html", *EXPORTS))
     add_feedback_options(p)
     p.set_defaults(func=run)
@@ -142,8 +145,9 @@ def new_plan(args: argparse.Namespace) -> tuple[GradingPlan, list[str]]:
     game = game_from_args(args)
     harness = harness_setup(args)
     starts = test_starts(game, args.tests, args.seats)
-    names = display_names(args.names, args.bots) if args.names else {}
-    bots, skipped = check_bots(args.bots)
+    given = as_given(args.bots)
+    names = display_names(args.names, given) if args.names else {}
+    bots, skipped = check_bots(given, folders=True, entry=harness.entry)
     check_export(args.format, len(bots), args.output_dir)
     plan = GradingPlan(
         game=game.name, rules=game.rules_string(), harness=harness, opponent=args.opponent,
@@ -162,4 +166,4 @@ def run(args: argparse.Namespace) -> int:
         check_export(args.format, len(plan.players), args.output_dir)
     return execute(args, RunKind(
         "run", ("--game", "--rules", "--tests", "--seats", "--fail-fast", "--names", "--base",
-                "--common"), new_plan))
+                "--common", "--entry"), new_plan))

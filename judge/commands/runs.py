@@ -24,7 +24,7 @@ from judge.kinds import KINDS
 from judge.kinds.base import Output, Schedule, resume_hint, run_state
 from judge.plan import Plan
 from judge.playing import Setup
-from judge.report import plural, printable_line
+from judge.report import forcing, plural, printable_line, replace_refused
 from judge.store import Store
 
 
@@ -55,7 +55,7 @@ def rendered(args: argparse.Namespace, render: Callable[[bool], list[str]]) -> N
     --output FILE or stdout, but with --output-dir and no --output it is not printed at
     all: stdout has one line that says which files were written where."""
     folder = args.output_dir
-    with output_to(args.output):
+    with forcing(bool(getattr(args, "force", False))), output_to(args.output):
         written = render(folder is None or args.output is not None)
     if folder is not None:
         print(files_line(folder, written))
@@ -70,13 +70,16 @@ def files_line(folder: str, names: list[str], shown: int = 3) -> str:
             f"{printable_line(folder)} ({listed}{more})")
 
 
-def check_output(path: str | None, keep: list[str] | None = None) -> None:
-    """Refuse an --output FILE that cannot be written, or that is one of the files in
-    `keep` (the database, a bot), before anything is played."""
+def check_output(path: str | None, keep: list[str] | None = None, force: bool = False
+                 ) -> None:
+    """Refuse an --output FILE that cannot be written, that is one of the files in `keep`
+    (the database, a bot, a file of a bot's folder: even with `force`), or that would
+    replace a file the judge may not (`replace_refused`: a source file, one it did not
+    write; unless `force`), before anything is played."""
     if path is None:
         return
     target = Path(path)
-    for precious in keep or []:
+    for precious in [file for name in keep or [] for file in files_of(name)]:
         for suffix in ("", "-wal", "-shm"):
             if target.exists() and Path(precious + suffix).exists() and \
                     os.path.samefile(target, precious + suffix):
@@ -85,6 +88,19 @@ def check_output(path: str | None, keep: list[str] | None = None) -> None:
     if target.is_dir() or not os.access(target.parent if str(target.parent) else ".",
                                         os.W_OK | os.X_OK):
         raise InputError(f"--output {path}: not a file that can be written here")
+    with forcing(force):
+        why = replace_refused(path)
+    if why:
+        raise InputError(f"--output {path} {why}: give another file, or --force to replace "
+                         f"it")
+
+
+def files_of(bot: str) -> list[str]:
+    """A bot's files: its own, or those of its folder."""
+    try:
+        return [os.path.join(bot, f) for f in os.listdir(bot)] if os.path.isdir(bot) else [bot]
+    except OSError:
+        return []
 
 
 #: the formats whose --output-dir writes files: tables, a page per bot (a grading run's
@@ -112,7 +128,7 @@ def check_output_dir(folder: str | None, fmt: str = "table", kind: str = "run") 
 def open_store(path: str, must_exist: bool = False, read_only: bool = False) -> Store:
     """The results database at `path` (created unless it `must_exist`; only read, even
     where it cannot be written, when `read_only`)."""
-    if must_exist and not Path(path).exists():
+    if must_exist and not Path(path).exists() and Path(path).parent.is_dir():
         raise InputError(f"no results database {path} (give --db FILE)")
     return Store(path, read_only=read_only)
 
@@ -155,12 +171,16 @@ def storing(store: Store, run_id: int, stored: Callable[[], str]) -> Iterator[No
 
 def exit_status(store: Store, run_id: int, skipped: bool) -> int:
     """OK when every game of the run was played; VOID when some were void (judge error),
-    else SKIPPED when a bot could not be graded."""
+    else SKIPPED when a bot could not be graded (skipped, or a folder's not-graded)."""
     void = store.count_verdict(run_id, verdicts.JUDGE_ERROR)
     if void:
         print(f"judge: warning: {plural(void, 'game')} void (judge error): see the verdicts",
               file=sys.stderr)
         return ExitStatus.VOID
+    if store.count_verdict(run_id, verdicts.NOT_GRADED):
+        print("judge: warning: some bots were not graded: see their verdicts (not-graded)",
+              file=sys.stderr)
+        return ExitStatus.SKIPPED
     return ExitStatus.SKIPPED if skipped else ExitStatus.OK
 
 
@@ -185,7 +205,7 @@ def execute(args: argparse.Namespace, kind: RunKind) -> int:
     refused before the database is touched: a refused command leaves nothing behind.
     """
     check_output_dir(args.output_dir, args.format, kind.kind)
-    check_output(args.output, [args.db, *args.bots])
+    check_output(args.output, [args.db, *args.bots], args.force)
     skipped: list[str] = []
     if args.resume is not None:
         store = open_store(args.db, must_exist=True)

@@ -12,6 +12,7 @@ from judge import install_hint
 from judge.commands.inputs import harness_setup, report_tier
 from judge.commands.options import DEFAULT_DB, add_harness_options
 from judge.games.base import InputError
+from judge.store import Store
 
 HINT = ("judge serve needs Starlette and uvicorn, which this installation of the judge "
         f"lacks: {install_hint('web')}")
@@ -87,6 +88,9 @@ def run(args: argparse.Namespace) -> int:
     db = database(args.db)
     if db is not None and not db.is_file():
         raise InputError(f"--db {db}: no such results database")
+    if db is not None:  # refused now, not as a page of its games is opened
+        with Store(db, read_only=True) as store:
+            store.check()
     if not 0 <= args.port < 65536:
         raise InputError(f"--port is 0 to 65535, not {args.port}")
     if not args.idle > 0:
@@ -95,6 +99,7 @@ def run(args: argparse.Namespace) -> int:
         guard = GuardSettings.serving(args.host, args.allow_host, given_token(args))
     except ValueError as exc:
         raise InputError(str(exc)) from None
+    check_port(args.host, args.port)
     setup = harness_setup(args)
     if args.bots is not None:  # bots may be played: what their confinement lacks
         report_tier()
@@ -129,6 +134,32 @@ def run(args: argparse.Namespace) -> int:
 
     asyncio.run(main())
     return 0
+
+
+def check_port(host: str, port: int) -> None:
+    """`InputError` when another program listens on `host`:`port` (the server would fail
+    to start with a traceback of its own), with the way out."""
+    import errno
+    import socket
+
+    if port == 0:
+        return
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except OSError:
+        return  # the server says what is wrong with the host
+    family, kind, _, _, address = infos[0]
+    with socket.socket(family, kind) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server does
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            shown = f"[{host}]" if ":" in host else host
+            if exc.errno == errno.EADDRINUSE:
+                raise InputError(f"--port {port}: another program listens on {shown}:{port}: "
+                                 f"give another port, or --port 0 for any free one") from None
+            raise InputError(f"--port {port}: cannot listen on {shown}:{port}: "
+                             f"{exc.strerror or exc}") from None
 
 
 def given_token(args: argparse.Namespace) -> str | None:

@@ -82,7 +82,7 @@ def percent(text: str) -> float:
 def show(args: argparse.Namespace) -> int:
     """Print a stored run, list the runs, replay transcripts, or copy the database."""
     check_output_dir(args.output_dir, args.format, "")
-    check_output(args.output, [args.db])
+    check_output(args.output, [args.db], args.force)
     if args.replay is not None:
         if (args.run_id is not None or args.game_number is not None or args.output
                 or args.format != "table" or args.output_dir or args.details
@@ -118,6 +118,8 @@ def show(args: argparse.Namespace) -> int:
         info = store.run(args.run_id)
         refuse_outside_grading(info.kind, args)
         check_export(args.format, len(info.plan.players), args.output_dir)
+        check_output(args.output, [os.path.join(info.plan.directory, s.path)
+                                   for s in info.plan.sources], args.force)  # its bots
         rendered(args, lambda report: render_stored(store, args.run_id, args, report))
     return 0
 
@@ -247,7 +249,7 @@ def refuse_outside_grading(kind: str, args: argparse.Namespace) -> None:
     """Refuse what only a grading run's results take (--feedback, --share, the exports, a
     page per bot) for another kind of run, and --feedback or --share with --game N (which
     shows every move judged)."""
-    chosen = [("--feedback " + args.feedback, args.feedback != "full"),
+    chosen = [(f"--feedback {args.feedback}", args.feedback not in (None, "full")),
               ("--share", args.share), ("--format " + args.format, args.format in EXPORTS),
               ("--output-dir with --format html",
                bool(args.output_dir) and args.format == "html")]
@@ -255,7 +257,7 @@ def refuse_outside_grading(kind: str, args: argparse.Namespace) -> None:
     if asked and not KINDS[kind].grades:
         raise InputError(f"{', '.join(asked)}: only for a grading run's results, and run "
                          f"{args.run_id} is a {kind}")
-    if args.game_number is not None and (args.feedback != "full" or args.share):
+    if args.game_number is not None and (args.feedback not in (None, "full") or args.share):
         raise InputError("--game N shows every move judged: drop --feedback and --share")
 
 

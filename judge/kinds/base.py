@@ -162,8 +162,11 @@ class Output(NamedTuple):
     @classmethod
     def of(cls, args: argparse.Namespace) -> Output:
         """The choice the command line made (the defaults where it has no such options)."""
-        return cls(Feedback(getattr(args, "feedback", None) or "full"),
-                   bool(getattr(args, "share", False)),
+        share, fmt = bool(getattr(args, "share", False)), getattr(args, "format", "")
+        pages = fmt == "html" and getattr(args, "output_dir", None) is not None
+        return cls(Feedback.chosen(getattr(args, "feedback", None),
+                                   share or pages or fmt == "gradescope"),
+                   share,
                    Gradescope(getattr(args, "gradescope_tests", None) or "game",
                               getattr(args, "gradescope_visibility", None) or "visible"))
 

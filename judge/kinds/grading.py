@@ -33,6 +33,7 @@ from judge.results import (
     first_mistake,
     game_message,
     memory_text,
+    not_graded_text,
     points_of,
     seconds_text,
     slow_moves,
@@ -50,35 +51,55 @@ if TYPE_CHECKING:
 
 
 class FailFast(AllGames):
-    """A grading run's games; with --fail-fast N, each bot's first N games first: a bot
-    whose N games all ended with the same failure on its first move has its other games
-    recorded as not played, and lost, rather than each failing the same way again."""
+    """A grading run's games; with --fail-fast N, each bot's games N at a time, in the
+    schedule's order: a bot whose N games of a turn all ended with the same failure (on its
+    first move or a later one: it does not compile, or times out at every second move) has
+    its other games recorded as not played, and lost, rather than each failing the same way
+    again. The turns are the schedule's, whatever --jobs: the same games are played."""
 
     def __init__(self, plan: Plan, store: Store, run_id: int) -> None:
         super().__init__(plan, store, run_id)
         assert isinstance(plan, GradingPlan)
         self.fail_fast = plan.fail_fast
-        games: dict[str, list[GameSpec]] = {}
+        #: each bot's games, in the schedule's order
+        self.games: dict[str, list[GameSpec]] = {}
         for spec in self.specs:
-            games.setdefault(bot_of(spec), []).append(spec)
-        #: each bot's first games, in the schedule's order
-        self.trial = {bot: specs[:self.fail_fast or 0] for bot, specs in games.items()}
-        #: why each bot's other games are not played (None: they are), once its first
-        #: games are stored
-        self.reasons: dict[str, str | None] | None = None
+            self.games.setdefault(bot_of(spec), []).append(spec)
+        #: the games stored, by key (read from the store at the first turn, then kept)
+        self.ended: dict[str, PlayedGame] | None = None
 
     def next(self, done: set[str]) -> list[GameSpec]:
-        if not self.fail_fast:
+        n = self.fail_fast
+        if not n:
             return super().next(done)
-        if self.reasons is None:
-            first = [s for specs in self.trial.values() for s in specs if s.key not in done]
-            if first:
-                return self.counted(first, done)
-            records = self.store.games(self.run_id)
-            self.reasons = {bot: given_up(bot, [records[s.key] for s in specs], self.fail_fast)
-                            for bot, specs in self.trial.items()}
-        return self.counted([s._replace(not_played=self.reasons[bot_of(s)] or "")
-                             for s in self.specs if s.key not in done], done)
+        if self.ended is None:
+            self.ended = self.store.games(self.run_id)
+        turn: list[GameSpec] = []
+        for bot, specs in self.games.items():
+            todo = [s for s in specs if s.key not in done]
+            reason = self.reason(bot, specs, n)
+            turn += ([s._replace(not_played=reason) for s in todo] if reason else todo[:n])
+        return self.counted(turn, done)
+
+    def reason(self, bot: str, specs: list[GameSpec], n: int) -> str:
+        """Why `bot`'s games not stored yet are not played (`given_up`, at the end of a turn
+        of its games, the first on), or ""."""
+        assert self.ended is not None
+        played = []
+        for spec in specs:
+            if spec.key not in self.ended:
+                break
+            played.append(self.ended[spec.key])
+            if len(played) % n == 0:
+                why = given_up(bot, played[-n:], n, first=len(played) == n)
+                if why:
+                    return why
+        return ""
+
+    def stored(self, spec: GameSpec, record: Any) -> None:
+        super().stored(spec, record)
+        if self.ended is not None:
+            self.ended[spec.key] = record
 
 
 def bot_of(spec: GameSpec) -> str:
@@ -86,14 +107,23 @@ def bot_of(spec: GameSpec) -> str:
     return spec.players[1] if spec.players[0] == OPTIMAL else spec.players[0]
 
 
-def given_up(bot: str, records: list[PlayedGame], n: int) -> str | None:
-    """Why the rest of `bot`'s games are not played: its first `n` games (`records`) all
-    ended with the same failure on its first move; None if they did not."""
-    codes = {rec.first_move_failure(rec.seat_of(bot)) for rec in records}
+def given_up(bot: str, records: list[PlayedGame], n: int, first: bool = True) -> str | None:
+    """Why the rest of `bot`'s games are not played: its last `n` games (`records`, its
+    `first` ones or not) all ended with the same failure charged to it, on any move; None
+    if they did not."""
+    seats = [rec.seat_of(bot) for rec in records]
+    codes = {rec.verdict.code if rec.verdict.seat == seat else None
+             for rec, seat in zip(records, seats, strict=True)}
     code = codes.pop() if len(codes) == 1 else None
-    if len(records) < n or code is None or code == verdicts.NOT_PLAYED:
+    if len(records) < n or code in (None, verdicts.NOT_PLAYED, verdicts.OK):
         return None
-    return verdicts.failed_first(code, n)
+    assert code is not None
+    moved = {rec.first_move_failure(seat) is None for rec, seat in zip(records, seats,
+                                                                        strict=True)}
+    where = moved.pop() if len(moved) == 1 else None
+    if first and where is False:  # it never moved: its first games, as ever
+        return verdicts.failed_first(code, n)
+    return verdicts.failed_alike(code, n, False, where)
 
 
 def schedule_places(plan: GradingPlan) -> dict[str, int]:
@@ -177,7 +207,7 @@ NARROW_BOTS = (["bot", "points", "w/t/l", "accuracy", "slow", "cpu", "memory", "
 #: the games at 80 columns: result and verdict in one column, the messages under it
 NARROW_GAMES = (["game", "bot", "seat", "start", "result", "first_mistake", "slow", "cpu",
                  "memory", "moves"],
-                Fit({"moves": "text", "first_mistake": "text", "slow": "text", "start": "text",
+                Fit({"moves": "text", "first_mistake": "wrap", "slow": "text", "start": "text",
                      "bot": "path"}, drop=("moves", "slow", "first_mistake"),
                     optional=("cpu", "memory")))
 
@@ -283,6 +313,8 @@ def print_run(store: Store, run_id: int, fmt: str, details: bool,
         sys.stdout.write(compile_errors_text(
             (shortened(r.bot, 64, keep_end=True) if narrow else r.bot, r.compile_error)
             for r in map(view.bot_row, bots)))
+        sys.stdout.write(not_graded_text({view.name(g.bot): g.message for g in games
+                                          if g.verdict == verdicts.NOT_GRADED}))
     if details:
         sys.stdout.write("\n")
         if not narrow:

@@ -18,6 +18,7 @@ from judge.sandbox import (
     Confined,
     Exit,
     Limits,
+    NotGradable,
     Usage,
     program_for,
     resolve_sandbox,
@@ -67,12 +68,15 @@ class BotPlayer(Player):
         pty: bool = False,
         name: str | None = None,
         seed: int | None = None,
+        entry: str | None = None,
     ) -> None:
         """Prepare the bot at `path`; raises `InputError` for a missing or unrunnable file.
 
         A bot in a compiled language is compiled here (once per content); a compile error is
         reported as the ``compile-error`` verdict of every game it plays. Its language may
-        add to `limits` (a runtime's start-up). With `pty`, the bot's stdin and
+        add to `limits` (a runtime's start-up). A folder is a bot by its entry (`entry`, or
+        found by convention); one that cannot be graded gets the ``not-graded`` verdict in
+        every game, saying why. With `pty`, the bot's stdin and
         stdout are a terminal, so that a program that never flushes still works.
         """
         self.path = Path(path)
@@ -86,10 +90,13 @@ class BotPlayer(Player):
         #: given to the bot as BOT_SEED, so that a random bot's game can be replayed
         self.seed = seed
         self.compile_error: str | None = None
+        self.not_graded: str | None = None
         try:
-            self.program, self.limits = program_for(path).under(self.limits)
+            self.program, self.limits = program_for(path, entry).under(self.limits)
         except CompileError as exc:
             self.compile_error = str(exc)
+        except NotGradable as exc:
+            self.not_graded = str(exc)
         self.process: Confined | None = None
         #: the bot's process group in the current or last game
         self.pgid: int | None = None
@@ -126,6 +133,8 @@ class BotPlayer(Player):
         self.stderr = ""
         if self.compile_error is not None:
             raise PlayerFailure(verdicts.COMPILE_ERROR, self.compile_error)
+        if self.not_graded is not None:
+            raise PlayerFailure(verdicts.NOT_GRADED, self.not_graded)
         try:
             env = {"BOT_SEED": str(self.seed)} if self.seed is not None else None
             self.process = Confined(self.program, self.limits, self.sandbox, self.pty, env=env)

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from judge.sandbox.build import (
         CompileError,
+        NotGradable,
         Program,
         ToolchainMissing,
         check_bot_path,
@@ -47,13 +48,15 @@ _HOME = {
     "remove_stale_workdirs": "cleanup", "remove_tree": "cleanup", "Limits": "limits",
     "Usage": "limits",
     "Confined": "process", "Exit": "process", "group_members": "meters",
-    "CompileError": "program", "Program": "program", "check_bot_path": "build",
+    "CompileError": "program", "NotGradable": "program", "Program": "program",
+    "check_bot_path": "build",
     "compiled": "build", "program_for": "build", "ToolchainMissing": "build",
     "SANDBOX_MODES": "tiers",
     "Tier": "tiers", "bwrap_path": "tiers", "resolve_sandbox": "tiers", "tier_for": "tiers",
 }
 __all__ = [
-    "SANDBOX_MODES", "CompileError", "Confined", "Exit", "Limits", "Program", "Tier",
+    "SANDBOX_MODES", "CompileError", "Confined", "Exit", "Limits", "NotGradable", "Program",
+    "Tier",
     "ToolchainMissing", "Usage",
     "bwrap_path", "check_bot_path", "compiled", "group_members", "program_for",
     "remove_stale_workdirs", "remove_tree", "resolve_sandbox", "tier_for",

@@ -23,7 +23,13 @@ from judge.games.base import InputError
 from judge.sandbox.context import sandbox_context
 from judge.sandbox.languages import Language, SettingsError, Table, ToolchainMissing
 from judge.sandbox.limits import Limits
-from judge.sandbox.program import CompileError, Program
+from judge.sandbox.program import (
+    CompileError,
+    NotGradable,
+    Program,
+    folder_digest,
+    folder_files,
+)
 
 COMPILE_SECONDS = 60
 #: part of every compiled bot's cache key: bump when the way bots are built changes
@@ -32,8 +38,13 @@ COMPILE_MESSAGE_CHARS = 4000
 #: headers of pre-standard C++ (<iostream.h> and kin), for the C++ compile command
 COMPAT = Path(__file__).with_name("compat")
 
-__all__ = ["CompileError", "Program", "ToolchainMissing", "check_bot_path", "compiled",
-           "program_for"]
+__all__ = ["CompileError", "NotGradable", "Program", "ToolchainMissing", "check_bot_path",
+           "compiled", "folder_entry", "program_for"]
+
+#: the languages whose compiler is given every source of a bot's folder (C's and C++'s
+#: files, Java's classes, a Go package); the others are given the entry alone, which finds
+#: the rest itself in its folder (Rust's modules, Pascal's units, Python's imports)
+TOGETHER = frozenset({"c", "cpp", "java", "go"})
 
 
 def _python_runtime() -> tuple[Path, ...]:
@@ -123,12 +134,51 @@ def _open_to_all(file: Path) -> bool:
         return False
 
 
-def program_for(path: str | Path) -> Program:
-    """The command for a bot file; raises `InputError` (a bad path), `ToolchainMissing`
-    (an `InputError`: its language is not installed here) or `CompileError`.
+def folder_entry(folder: Path, entry: str | None = None) -> Path:
+    """The entry of a bot given as a folder: the file `entry` names (--entry NAME), else
+    its main.* (or Main.*) of a known language, else its only program of a known language;
+    `NotGradable`, saying why, where there is none or more than one."""
+    try:
+        names = list(folder_files(folder))
+    except OSError as exc:
+        raise NotGradable(f"the folder cannot be read: {exc.strerror or exc}") from None
+    if entry is not None:
+        if entry not in names:
+            raise NotGradable(f"no file {entry} (--entry) in the folder")
+        return folder / entry
+    table = sandbox_context().languages
+    known = [n for n in names if table.for_file(folder / n) is not None]
+    candidates = [n for n in known if Path(n).stem in ("main", "Main")] or known
+    if len(candidates) == 1:
+        return folder / candidates[0]
+    if candidates:
+        count = "two" if len(candidates) == 2 else str(len(candidates))
+        raise NotGradable(f"{count} candidate entries {', '.join(candidates)} (--entry NAME "
+                          f"chooses one)")
+    if not names:
+        raise NotGradable("an empty folder")
+    listed = ", ".join(names[:4]) + (", ..." if len(names) > 4 else "")
+    raise NotGradable(f"no program of a language this judge knows ({listed})")
+
+
+def program_for(path: str | Path, entry: str | None = None) -> Program:
+    """The command for a bot file, or a bot's folder (its entry found by `folder_entry`,
+    every file of the folder with it); raises `InputError` (a bad path), `ToolchainMissing`
+    (an `InputError`: its language is not installed here), `NotGradable` (a folder) or
+    `CompileError`.
 
     Known once per version of the file (and of the language table) in a process: a run
     asks for it at every game."""
+    if os.path.isdir(path):
+        folder = Path(path).resolve()
+        main = folder_entry(folder, entry)
+        st = main.stat()
+        try:
+            return _program(main, st.st_ino, st.st_size, st.st_mtime_ns, st.st_mode,
+                            sandbox_context().languages, folder,
+                            folder_digest(folder_files(folder)))
+        except ToolchainMissing as exc:
+            raise NotGradable(str(exc)) from None
     source = check_bot_path(path)
     st = source.stat()
     program = _program(source, st.st_ino, st.st_size, st.st_mtime_ns, st.st_mode,
@@ -141,7 +191,9 @@ def program_for(path: str | Path) -> Program:
 
 @functools.lru_cache(maxsize=256)
 def _program(source: Path, ino: int, size: int, mtime_ns: int, mode: int,
-             languages: Table) -> Program:
+             languages: Table, folder: Path | None = None, digest: str = "") -> Program:
+    """The program of `source`; of a bot's `folder` (its files' `digest`), every file of
+    it shown to the bot, or compiled with it."""
     lang = languages.for_file(source)
     if lang is None:  # any executable: a shebang script or a binary
         return Program(source, (str(source),))
@@ -152,14 +204,16 @@ def _program(source: Path, ino: int, size: int, mtime_ns: int, mode: int,
     if lang.compile:
         if lang.key in languages.overrides:
             probe(lang)  # the user's flags or command: refused now if they cannot work
-        folder, main = compiled(source, lang)
-        argv = _fill(run, {"{dir}": str(folder), "{main}": main, "{src}": str(source)})
+        built, main = compiled(source, lang, folder)
+        argv = _fill(run, {"{dir}": str(built), "{main}": main, "{src}": str(source)})
         # the bot's own program (checked to be there when it was built), or a runtime's
         own = lang.run[0].startswith("{dir}")
         tool = argv[0] if own else lang.tool(argv[0])
         runtime = () if own else _runtime_of(tool)  # never the cache of all builds
         return Program(source, (tool, *argv[1:]), (*runtime, *lang.needed()),
-                       shows=(folder,), **common)
+                       shows=(built,), **common)
+    if folder is not None:  # run from its folder: the bot sees its other files there
+        common["shows"] = (folder,)
     if lang.run[0] == "{python}":  # Python 3: the judge's own interpreter, started fast
         syntax_checked(source, lang)  # a syntax error: one compile error, not a crash a game
         # -u: a bot that forgets to flush still works; -B: no __pycache__ next to the bot;
@@ -266,11 +320,15 @@ def java_classes(text: str) -> tuple[list[str], str]:
     return names, public
 
 
-def compiled(source: Path, lang: Language | None = None) -> tuple[Path, str]:
+def compiled(source: Path, lang: Language | None = None,
+             folder: Path | None = None) -> tuple[Path, str]:
     """(the folder built from `source`, the main class for a JVM language or ""), compiled
     once, confined in the strongest tier this machine has, and cached by the content, the
     toolchain (the identity of its files: a new version is a new build) and the command
-    line; raises `CompileError` or `ToolchainMissing`.
+    line; raises `CompileError` or `ToolchainMissing`. The entry of a bot's `folder` is
+    compiled beside the folder's files, by their names, with every source of its language
+    where the language compiles them together (`TOGETHER`), and the built folder holds
+    the folder's files too.
 
     A failure that says something of the source (the compiler's message, a program too
     large) is cached too; one that may say more of the machine's load than of the source
@@ -282,9 +340,14 @@ def compiled(source: Path, lang: Language | None = None) -> tuple[Path, str]:
     if lang is None or not lang.compile:
         raise InputError(f"{source}: not a source file of a compiled language")
     compiler = lang.tool(lang.compile[0])
-    name = source_name(source, lang)
-    command = _fill(lang.command(lang.compile), {"{src}": name, "{out}": "out",
-                                                  "{compat}": str(COMPAT)})
+    given = folder_files(folder) if folder is not None else {}
+    name = source.name if given else source_name(source, lang)
+    sources = [n for n in given if lang.key in TOGETHER and Path(n).suffix in lang.suffixes
+               and not n.endswith("_test.go")] or [name]
+    template = [w for word in lang.command(lang.compile)
+                for w in (sources if word == "{src}" else [word])]
+    command = _fill(template, {"{src}": name, "{out}": "out", "{compat}": str(COMPAT)})
+    content = folder_digest(given).encode() if given else source.read_bytes()
     identity = [os.path.realpath(compiler), *map(str, lang.needed())]
     for path in identity:
         with suppress(OSError):
@@ -293,7 +356,7 @@ def compiled(source: Path, lang: Language | None = None) -> tuple[Path, str]:
     key = hashlib.sha256("\0".join(
         (COMPILE_VERSION, lang.key, *identity, *command, *lang.run,
          *(f"{k}={v}" for k, v in lang.env))).encode()
-        + b"\0" + source.read_bytes()).hexdigest()[:32]
+        + b"\0" + content).hexdigest()[:32]
     folder = cache_dir() / "bots"
     built, failure, main_file = folder / key, folder / f"{key}.err", folder / f"{key}.main"
     if built.is_dir():
@@ -303,7 +366,8 @@ def compiled(source: Path, lang: Language | None = None) -> tuple[Path, str]:
     if key in _FAILED:
         raise CompileError(_FAILED[key])
     folder.mkdir(parents=True, exist_ok=True)
-    files, message, lasting = _compile(lang, [compiler, *command[1:]], source, name)
+    files, message, lasting = _compile(lang, [compiler, *command[1:]], source, name,
+                                       given or {name: source.read_bytes()})
     main = ""
     if files is not None:
         if lang.key == "java":
@@ -325,6 +389,8 @@ def compiled(source: Path, lang: Language | None = None) -> tuple[Path, str]:
             else:
                 _FAILED[key] = message
             raise CompileError(message)
+        for rel, data in given.items():  # the folder's files beside what was built
+            files.setdefault(rel, (data, False))
         out = Path(tmp) / "out"
         out.mkdir(mode=0o755)
         for rel, (data, runnable) in files.items():
@@ -341,12 +407,12 @@ def compiled(source: Path, lang: Language | None = None) -> tuple[Path, str]:
     return built, main
 
 
-def _compile(lang: Language, command: list[str], source: Path,
-             name: str) -> tuple[dict[str, tuple[bytes, bool]] | None, str, bool]:
+def _compile(lang: Language, command: list[str], source: Path, name: str,
+             given: dict[str, bytes]) -> tuple[dict[str, tuple[bytes, bool]] | None, str, bool]:
     """(the files built, "", True) or (None, the compiler's message, whether the failure
     lasts: not one of time or memory): the compiler runs as a bot does, in its own work dir
-    with the source, and sends the folder it built as a tar on its standard output (its
-    own output goes to its stderr, the message)."""
+    with the source (the files `given`, by name), and sends the folder it built as a tar on
+    its standard output (its own output goes to its stderr, the message)."""
     import pexpect
 
     from judge.sandbox.languages import locate
@@ -360,8 +426,7 @@ def _compile(lang: Language, command: list[str], source: Path,
     program = Program(source, ("/bin/sh", "-c", shell), runtime, shows=(),
                       address_space=lang.address_space)
     limits = Limits(**COMPILE_LIMITS)
-    proc = Confined(program, limits, "auto", files={name: source.read_bytes()},
-                    env=dict(lang.env))
+    proc = Confined(program, limits, "auto", files=given, env=dict(lang.env))
     chunks: list[bytes] = []
     size, why = 0, ""
     try:

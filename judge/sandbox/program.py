@@ -1,4 +1,5 @@
-"""What runs a bot: its command line and what a sandbox must show of it (`Program`)."""
+"""What runs a bot: its command line and what a sandbox must show of it (`Program`), and a
+bot given as a folder: its files and their digest."""
 
 from __future__ import annotations
 
@@ -54,3 +55,30 @@ class Program:
         argv = tuple(a.replace("{heap}", heap) if i in self.heap_at else a
                      for i, a in enumerate(self.argv))
         return replace(self, argv=argv), limits
+
+
+class NotGradable(Exception):
+    """A folder given as a bot that the judge cannot grade (no entry, two candidates, no
+    language it knows, its toolchain missing); the message says why, for its verdict."""
+
+
+def folder_files(folder: Path) -> dict[str, bytes]:
+    """The files of a bot's folder, by name: its regular files at its top (not in its
+    folders, not hidden, not links: a link must not make the judge read what its author
+    could not), in name order."""
+    files = {}
+    for path in sorted(folder.iterdir()):
+        if not path.name.startswith(".") and not path.is_symlink() and path.is_file():
+            files[path.name] = path.read_bytes()
+    return files
+
+
+def folder_digest(files: dict[str, bytes]) -> str:
+    """The SHA-256 of a bot's folder: its files' names and contents."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    for name, data in sorted(files.items()):
+        digest.update(hashlib.sha256(name.encode()).digest())
+        digest.update(hashlib.sha256(data).digest())
+    return digest.hexdigest()
