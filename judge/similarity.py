@@ -24,7 +24,9 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property, lru_cache
 from itertools import combinations
-from pathlib import PurePath
+from pathlib import Path, PurePath
+
+from judge.folders import folder_digest, folder_files
 
 #: the fewest tokens in a common run (JPlag's minimum match length, 12 of its coarser
 #: tokens for Python and C; Dolos's k-grams are 23): shorter ones are the language's idioms
@@ -415,10 +417,38 @@ def read_text(path: str, fingerprint: str) -> tuple[str | None, str]:
         return None, "over 256 KiB"
     if hashlib.sha256(data).hexdigest() != fingerprint:
         return None, "changed since the run"
+    return decoded(data), ""
+
+
+def decoded(data: bytes) -> str:
+    """A source's text: UTF-8, or Latin-1 where it is not."""
     try:
-        return data.decode(), ""
+        return data.decode()
     except UnicodeDecodeError:
-        return data.decode("latin-1"), ""
+        return data.decode("latin-1")
+
+
+def folder_text(path: str, fingerprint: str) -> tuple[str | None, str, str]:
+    """A bot given as a folder, as one text to compare: its files of one language compared
+    (its entry's, ``main.*``, or else the language most of them are in), in name order, if
+    the folder still has the digest `fingerprint`; with the name of its first file (whose
+    suffix names the language), or None and why it was not read."""
+    try:
+        given = folder_files(Path(path))
+    except OSError as exc:
+        return None, "", f"cannot be read now ({os.strerror(exc.errno or 0)})"
+    if folder_digest(given) != fingerprint:
+        return None, "", "changed since the run"
+    kinds = {name: kind for name in given if (kind := family(name)) is not None}
+    if not kinds:
+        return None, "", "not a language compared"
+    entry = [kind for name, kind in kinds.items() if PurePath(name).stem == "main"]
+    kind = entry[0] if entry else Counter(kinds.values()).most_common(1)[0][0]
+    names = [name for name, k in kinds.items() if k == kind]
+    data = b"\n".join(given[name] for name in names)
+    if len(data) > MOST:
+        return None, "", "over 256 KiB"
+    return decoded(data), names[0], ""
 
 
 @lru_cache(maxsize=8)
@@ -433,18 +463,29 @@ def compare_files(files: tuple[tuple[str, str, str], ...], threshold: float = TH
     programs: dict[str, Tokens] = {}
     texts: dict[str, str] = {}
     unread: list[tuple[str, str]] = []
-    families = [family(path) for _, path, _ in files]
-    for (bot, path, fingerprint), kind in zip(files, families, strict=True):
+    found: list[tuple[str, str, str, str | None]] = []  # bot, name, fingerprint, its text
+    for bot, path, fingerprint in files:
+        if not os.path.isdir(path):
+            found.append((bot, path, fingerprint, None))
+            continue
+        text, name, why = folder_text(path, fingerprint)
+        if text is None:
+            unread.append((bot, why))
+        else:
+            found.append((bot, name, fingerprint, text))
+    families = [family(name) for _, name, _, _ in found]
+    for (bot, name, fingerprint, text), kind in zip(found, families, strict=True):
         if kind is None:
             unread.append((bot, "not a language compared"))
             continue
         if families.count(kind) < 2:
             continue  # nothing to compare it with (and Pygments not loaded for it)
-        text, why = read_text(path, fingerprint)
         if text is None:
-            unread.append((bot, why))
-            continue
-        programs[bot], texts[bot] = tokens(text, path), text  # type: ignore[assignment]
+            text, why = read_text(name, fingerprint)
+            if text is None:
+                unread.append((bot, why))
+                continue
+        programs[bot], texts[bot] = tokens(text, name), text  # type: ignore[assignment]
     kept: list[Tokens] = []
     for name, path, fingerprint in bases:
         text, why = read_text(path, fingerprint)

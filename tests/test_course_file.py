@@ -172,6 +172,56 @@ def test_run_without_a_bot_grades_the_course_files_submissions(tmp_path):
     assert graded == {"class/alice/main.py": 1.0, "class/bob/main.py": 1.0}
 
 
+#: the choose() of the README's tour, and another way to write the same strategy
+TOURS = ("""    total = 0
+    for size in heaps:
+        total ^= size
+    for i, size in enumerate(heaps):
+        if size ^ total < size:
+            return i + 1, size - (size ^ total)
+    return heaps.index(max(heaps)) + 1, 1
+""", """    x = 0
+    for h in heaps:
+        x = x ^ h
+    if x == 0:
+        j = 0
+        while heaps[j] == 0:
+            j += 1
+        return j + 1, 1
+    found = None
+    for idx in range(len(heaps)):
+        target = heaps[idx] ^ x
+        if target < heaps[idx]:
+            found = (idx + 1, heaps[idx] - target)
+            break
+    return found
+""")
+
+
+def test_a_class_of_folders_from_the_starter_code_marks_the_copy_alone(tmp_path):
+    """Students who began from the sample bot (the course's base file), one folder each:
+    the disguised copy is marked in `judge show`, which the course file's base does not
+    stop, and the student who wrote their own strategy is not."""
+    starter = (NIM / "greedy.py").read_text()
+    greedy = starter[starter.index("    largest = max"):starter.index("def main")].rstrip()
+    alice = starter.replace(greedy, TOURS[0].rstrip())
+    copy = alice.replace("total", "acc").replace("size", "pile")
+    for name, text in (("alice", alice), ("bob", copy), ("carol",
+                       starter.replace(greedy, TOURS[1].rstrip()))):
+        (tmp_path / "class" / name).mkdir(parents=True)
+        (tmp_path / "class" / name / "main.py").write_text(text)
+    shutil.copy(NIM / "greedy.py", tmp_path / "starter.py")
+    (tmp_path / "starts.txt").write_text("3 4 5\n")
+    course(tmp_path, 'game = "nim"\nbase = ["starter.py"]\nsubmissions = ["class/*/"]\n'
+                     '\n[run]\ntests = "starts.txt"\n')
+    assert judge("run", cwd=tmp_path).returncode == 0
+    shown = judge("show", "1", cwd=tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    rows = {line.split()[0]: line.split()[1] for line in shown.stdout.splitlines()
+            if line.startswith("class/")}
+    assert rows == {"class/alice": "%1", "class/bob": "%1", "class/carol": "1/1"}, shown.stdout
+
+
 def test_run_without_a_bot_or_submissions_says_how_to_name_them(tmp_path):
     course(tmp_path, 'game = "nim"\n')
     out = judge("run", cwd=tmp_path)

@@ -11,7 +11,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "judge"
 
 #: bottom to top; a module belongs to the layer of the longest prefix of its name
 LAYERS = [
-    ("rules", ["judge.games", "judge.verdicts", "judge.exits", "judge.words",
+    ("rules", ["judge.games", "judge.verdicts", "judge.exits", "judge.words", "judge.folders",
                "judge.interactor"]),
     ("solving", ["judge.solvers", "judge.sprt", "judge.ratings", "judge.testsets",
                  "judge.similarity", "judge.pairing"]),

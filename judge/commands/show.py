@@ -98,7 +98,10 @@ def show(args: argparse.Namespace) -> int:
             return export_db(store, args.export_db)
     if args.similar is not None:
         return show_similar(args)
-    if args.base or args.common is not None:
+    course = set(args.course.options) if getattr(args, "course", None) else set()
+    if (args.base and "--base" not in course) or (args.common is not None
+                                                   and "--common" not in course):
+        # (a course file's are for --similar: they go with no other view)
         raise InputError("--base and --common go with --similar (a run keeps its own, given "
                          "to judge run)")
     if args.run_id is None and (args.format in ("html", "jsonl", *EXPORTS) or args.output_dir):

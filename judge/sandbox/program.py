@@ -6,7 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from judge.folders import folder_digest, folder_files
 from judge.sandbox.limits import Limits
+
+__all__ = ["CompileError", "NotGradable", "Program", "folder_digest", "folder_files"]
 
 
 class CompileError(Exception):
@@ -62,23 +65,3 @@ class NotGradable(Exception):
     language it knows, its toolchain missing); the message says why, for its verdict."""
 
 
-def folder_files(folder: Path) -> dict[str, bytes]:
-    """The files of a bot's folder, by name: its regular files at its top (not in its
-    folders, not hidden, not links: a link must not make the judge read what its author
-    could not), in name order."""
-    files = {}
-    for path in sorted(folder.iterdir()):
-        if not path.name.startswith(".") and not path.is_symlink() and path.is_file():
-            files[path.name] = path.read_bytes()
-    return files
-
-
-def folder_digest(files: dict[str, bytes]) -> str:
-    """The SHA-256 of a bot's folder: its files' names and contents."""
-    import hashlib
-
-    digest = hashlib.sha256()
-    for name, data in sorted(files.items()):
-        digest.update(hashlib.sha256(name.encode()).digest())
-        digest.update(hashlib.sha256(data).digest())
-    return digest.hexdigest()
