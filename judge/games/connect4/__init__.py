@@ -39,6 +39,8 @@ class ConnectFour(MarksGame):
     defaults: ClassVar[dict[str, str]] = {"rows": "4", "cols": "4", "connect": "4"}
     variants: ClassVar[dict[str, str]] = {"4x5": "rows=4 cols=5", "5x4": "rows=5 cols=4",
                                           "tiny": "rows=3 cols=4 connect=3"}
+    #: a table for boards that fit one, a search for the others (7x6)
+    solver = "judge.games.connect4.solver:ConnectFourSolver"
     notation: ClassVar[str] = (
         "the board, rows from the top separated by '/': '..../..../.o../.xx.' (x the first "
         "player's discs, o the second's, '.' empty cells)")
