@@ -4,6 +4,7 @@ table and a plain minimax give on boards they can solve."""
 
 from __future__ import annotations
 
+import json
 import random
 import subprocess
 import sys
@@ -16,9 +17,11 @@ from judge.games.connect4 import Board, ConnectFour
 from judge.games.connect4 import solver as c4solver
 from judge.games.connect4.solver import ConnectFourSolver, Search
 from judge.solvers.generic import DRAW, LOSS, WIN, GenericSolver
+from tests.command import judge
 
 PONS = Path(__file__).parent / "data" / "connect4-pons.txt"
 STANDARD = "rows=6 cols=7"
+BOTS = Path(__file__).resolve().parent.parent / "bots" / "connect4"
 
 
 def played(game: ConnectFour, columns: str) -> Board:
@@ -170,3 +173,35 @@ def test_no_compiler_exits_2(tmp_path: Path) -> None:
     assert done.returncode == 2, done.stderr
     assert "no C compiler" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_the_7x6_test_set_is_openings_of_14_discs() -> None:
+    """judge run on 7x6 starts from 40 openings of 14 discs (the search answers those in
+    about a second or less, not the empty board), none over, each read back as written;
+    other boards keep the start and the positions after one and two moves."""
+    game = ConnectFour(STANDARD)
+    openings = game.test_positions()
+    assert len(openings) == len(set(openings)) == 40
+    assert all(p.cells.count(".") == 42 - 14 and not game.is_over(p) for p in openings)
+    assert [game.parse_position(game.format_position(p)) for p in openings] == openings
+    small = ConnectFour("rows=4 cols=4")
+    assert small.test_positions()[0] == small.start() and len(small.test_positions()) == 21
+
+
+@pytest.mark.slow
+@pytest.mark.needs_toolchain("c")
+def test_judge_run_grades_every_move_on_7x6(tmp_path: Path) -> None:
+    """judge run on 7x6 from two openings, one won and one drawn for the bot, every move
+    judged: the C optimal bot keeps every value, the weak bot does not."""
+    game = ConnectFour(STANDARD)
+    openings = game.test_positions()
+    tests = tmp_path / "tests.txt"
+    tests.write_text(f"{game.format_position(openings[0])}\n"
+                     f"{game.format_position(openings[32])}\n")
+    out = judge("run", "--game", "connect4", "--rules", STANDARD, "--tests", str(tests),
+                "--db", str(tmp_path / "r.db"), "--format", "json",
+                str(BOTS / "optimal.c"), str(BOTS / "weak.py"), cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    bots = {Path(b["bot"]).name: b for b in json.loads(out.stdout)["bots"]}
+    assert bots["optimal.c"]["points"] == bots["optimal.c"]["max_points"]
+    assert bots["weak.py"]["points"] < bots["weak.py"]["max_points"]
