@@ -152,6 +152,22 @@ def test_the_search_agrees_with_minimax(rules: str) -> None:
     assert differ == []
 
 
+def test_a_search_too_long_gives_up_and_keeps_nothing_wrong() -> None:
+    """A position that needs more than the search's budget is refused with the reason, and
+    what the search met before giving up changes no later score."""
+    game = ConnectFour(STANDARD)
+    name, columns, score = next(line for line in pons_lines() if line[0] == "Test_L2_R2")
+    pos = played(game, columns)
+    search = search_of(game)
+    search.budget = 1000
+    with pytest.raises(InputError, match="gave up .* after 1,000 positions"):
+        search.score(pos)
+    search.budget = c4solver.BUDGET
+    assert search.score(pos) == score
+    assert [search.score(played(game, c)) for n, c, _ in pons_lines() if n == name] == \
+        [s for n, _, s in pons_lines() if n == name]
+
+
 def test_no_compiler_is_a_clear_refusal(monkeypatch: pytest.MonkeyPatch) -> None:
     """Without a C compiler the search cannot be built: the 7x6 board is refused before a
     game starts, and says why."""

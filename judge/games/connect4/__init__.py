@@ -102,8 +102,8 @@ class ConnectFour(MarksGame):
             return None
         return (f"a {self.rows}x{self.cols} board may have up to {bound:,} positions: too "
                 "many to solve while you wait (the browser solves boards of up to 4x5 and "
-                "5x4; two people can play this one here, and `judge solve` takes what fits "
-                "in memory)")
+                "5x4; two people can play this one here, and `judge solve` searches its "
+                "positions: quickly from about 14 discs on)")
 
     def start(self) -> Board:
         return Board(EMPTY * (self.rows * self.cols))

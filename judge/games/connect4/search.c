@@ -30,7 +30,7 @@ typedef uint64_t bits;
  * times an odd number) is one to one, so an entry names its board exactly. */
 typedef uint64_t entry;
 
-enum { OFFSET = 64, MOVE_MAX = 32 };
+enum { OFFSET = 64, MOVE_MAX = 32, GAVE_UP = -1000 };
 
 typedef struct {
     int rows, cols, connect, cells;
@@ -40,6 +40,8 @@ typedef struct {
     entry *table;
     int log_size;        /* the table holds 2**log_size entries */
     long long nodes;     /* positions searched, for the benchmarks */
+    long long budget;    /* the positions one score may search (then it gives up) */
+    int gave_up;
 } searcher;
 
 static bits column_cells(const searcher *s, int c) {
@@ -114,6 +116,10 @@ static void keep(searcher *s, bits h, int bound) {
 /* The score if it lies in (alpha, beta); else a bound beyond the window on the same side.
  * The mover cannot win at once, and no one has won. */
 static int negamax(searcher *s, bits mine, bits taken, int alpha, int beta) {
+    if (--s->budget < 0) {
+        s->gave_up = 1;
+        return 0;
+    }
     s->nodes++;
     int moves = popcount(taken);
     bits safe = safe_moves(s, mine, taken);
@@ -142,6 +148,7 @@ static int negamax(searcher *s, bits mine, bits taken, int alpha, int beta) {
     for (int i = 0; i < n; i++) {
         bits after = taken | next[i];
         int v = -negamax(s, mine ^ taken, after, -beta, -alpha);
+        if (s->gave_up) return 0; /* nothing found on the way is kept */
         if (v >= beta) {
             keep(s, h, v + OFFSET);
             return v;
@@ -186,9 +193,10 @@ void c4_free(void *handle) {
 long long c4_nodes(void *handle) { return ((searcher *)handle)->nodes; }
 
 /* The exact score of a position no one has won yet, for the player to move: `mine` their
- * discs, `taken` all the discs. */
-int c4_score(void *handle, bits mine, bits taken) {
+ * discs, `taken` all the discs; GAVE_UP when it takes more than `budget` positions. */
+int c4_score(void *handle, bits mine, bits taken, long long budget) {
     searcher *s = handle;
+    s->budget = budget, s->gave_up = 0;
     int moves = popcount(taken);
     if (threats(s, mine, taken) & playable(s, taken)) return (s->cells + 1 - moves) / 2;
     int low = -(s->cells - moves) / 2, high = (s->cells + 1 - moves) / 2;
@@ -197,6 +205,7 @@ int c4_score(void *handle, bits mine, bits taken) {
         if (mid <= 0 && low / 2 < mid) mid = low / 2;
         else if (mid >= 0 && high / 2 > mid) mid = high / 2;
         int v = negamax(s, mine, taken, mid, mid + 1);
+        if (s->gave_up) return GAVE_UP;
         if (v <= mid) high = v;
         else low = v;
     }

@@ -28,8 +28,14 @@ if TYPE_CHECKING:
 #: boards whose `position_bound` is above this are searched, not solved whole (4x5's is
 #: 28,629,151: its 3,945,711 positions fit the generic solver's table)
 TABLE_BOUND = 32_000_000
-#: entries of the search's table of bounds, as a power of two (2**23 entries of 16 bytes)
+#: entries of the search's table of bounds, as a power of two (2**23 entries of 8 bytes)
 TABLE_BITS = 23
+#: the positions the search may visit for one score before it gives up (a minute or two
+#: on one core): a position of 14 discs on 7x6 takes up to a few million, one of a few
+#: discs billions
+BUDGET = 200_000_000
+#: what the search returns when it gave up
+GAVE_UP = -1000
 SOURCE = Path(__file__).with_name("search.c")
 
 
@@ -52,7 +58,8 @@ def library() -> ctypes.CDLL | None:
     lib.c4_nodes.restype = ctypes.c_longlong
     lib.c4_nodes.argtypes = [ctypes.c_void_p]
     lib.c4_score.restype = ctypes.c_int
-    lib.c4_score.argtypes = [ctypes.c_void_p, ctypes.c_uint64, ctypes.c_uint64]
+    lib.c4_score.argtypes = [ctypes.c_void_p, ctypes.c_uint64, ctypes.c_uint64,
+                             ctypes.c_longlong]
     return lib
 
 
@@ -60,8 +67,8 @@ class Search:
     """Exact scores of the positions of one board size, by the search in C (its table of
     bounds kept from one position to the next)."""
 
-    def __init__(self, game: ConnectFour, codes: Bitboards) -> None:
-        self.game, self.codes = game, codes
+    def __init__(self, game: ConnectFour, codes: Bitboards, budget: int = BUDGET) -> None:
+        self.game, self.codes, self.budget = game, codes, budget
         self.cells = game.rows * game.cols
         self._lock = threading.Lock()
         self._handle: int | None = None
@@ -69,14 +76,16 @@ class Search:
     def _searcher(self) -> tuple[ctypes.CDLL, int]:
         lib = library()
         if lib is None:
-            raise InputError(f"Connect Four on {self.game.rows}x{self.game.cols} is solved by "
-                             "a search in C, and no C compiler (cc or gcc) here builds it")
+            raise InputError(f"Connect Four with {self.game.rows} rows and {self.game.cols} "
+                             "columns is solved by a search in C, and no C compiler (cc or "
+                             "gcc) here builds it")
         if self._handle is None:
             self._handle = lib.c4_new(self.game.rows, self.game.cols, self.game.connect,
                                       TABLE_BITS)
             if not self._handle:
-                raise InputError(f"Connect Four on {self.game.rows}x{self.game.cols}: no "
-                                 "memory for the search's table")
+                raise InputError(f"Connect Four with {self.game.rows} rows and "
+                                 f"{self.game.cols} columns: no memory for the search's "
+                                 "table")
             weakref.finalize(self, lib.c4_free, self._handle)
         return lib, self._handle
 
@@ -86,7 +95,8 @@ class Search:
             self._searcher()
 
     def score(self, pos: Board) -> int:
-        """The exact score for the player to move of a position no one has won yet."""
+        """The exact score for the player to move of a position no one has won yet; an
+        `InputError` when the search would take more than its budget."""
         code = self.codes.encode(pos)
         mine, taken = 0, 0
         height = self.game.rows + 1
@@ -97,7 +107,14 @@ class Search:
             taken |= (marker - 1) << (c * height)
         with self._lock:
             lib, handle = self._searcher()
-            return int(lib.c4_score(handle, mine, taken))
+            score = int(lib.c4_score(handle, mine, taken, self.budget))
+        if score == GAVE_UP:
+            raise InputError(f"Connect Four with {self.game.rows} rows and {self.game.cols} "
+                             f"columns: the search gave up on {self.game.format_position(pos)}"
+                             f" after {self.budget:,} positions (a minute or two): too early "
+                             "in the game to solve here; positions of 14 discs or more are "
+                             "answered in about a second")
+        return score
 
     def nodes(self) -> int:
         """Positions searched so far."""
@@ -146,11 +163,14 @@ class ConnectFourSolver(GenericSolver):
         return Evaluation(value, rem, [m.move for m in best])
 
     def check(self, positions: list[Any]) -> None:
-        """Solve the positions now when a table does, else make sure the search runs."""
+        """Solve the positions now (by the table, or by the search: one it gives up on is
+        refused before any game starts)."""
         if self.search is None:
             super().check(positions)
-        else:
-            self.search.ready()
+            return
+        self.search.ready()
+        for pos in positions:
+            self.value_of(pos)
 
     def stats(self, starts: list[Any], limit: int = 2_000_000) -> dict[str, int]:
         if self.search is None:
