@@ -20,7 +20,6 @@
 
 #include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
 
 typedef uint64_t bits;
 
@@ -51,17 +50,6 @@ static bits column_cells(const searcher *s, int c) {
 static bits shifted(bits x, int by) {
     if (by >= 64 || by <= -64) return 0;
     return by >= 0 ? x >> by : x << -by;
-}
-
-/* Whether the discs hold `connect` in a row. */
-static int has_line(const searcher *s, bits discs) {
-    const int steps[4] = {1, s->rows + 1, s->rows, s->rows + 2};
-    for (int d = 0; d < 4; d++) {
-        bits run = discs;
-        for (int i = 1; i < s->connect && run; i++) run &= shifted(discs, i * steps[d]);
-        if (run) return 1;
-    }
-    return 0;
 }
 
 /* The empty cells that would complete a line of `discs` (playable now or not). A line
@@ -211,6 +199,3 @@ int c4_score(void *handle, bits mine, bits taken, long long budget) {
     }
     return low;
 }
-
-/* Whether the discs of one player hold a line (for the caller's checks). */
-int c4_has_line(void *handle, bits discs) { return has_line(handle, discs); }
