@@ -8,6 +8,7 @@ import json
 import random
 import subprocess
 import sys
+from contextlib import suppress
 from pathlib import Path
 
 import pytest
@@ -139,9 +140,11 @@ def minimax(game: ConnectFour, pos: Board, memo: dict[Board, tuple[int, int]]) -
 
 @pytest.mark.parametrize("rules", ["rows=3 cols=4 connect=3", "rows=4 cols=3 connect=3",
                                    "rows=3 cols=4 connect=4", "rows=2 cols=5 connect=3",
-                                   "rows=4 cols=4 connect=2"])
+                                   "rows=4 cols=4 connect=2", "rows=3 cols=3 connect=3",
+                                   "rows=5 cols=3 connect=3"])
 def test_the_search_agrees_with_minimax(rules: str) -> None:
-    """Every position of small boards (lines of 2 to 4): as a plain minimax finds it."""
+    """Every position of small boards (lines of 2 to 4, odd and even numbers of cells): as
+    a plain minimax finds it."""
     game = ConnectFour(rules)
     memo: dict[Board, tuple[int, int]] = {}
     minimax(game, game.start(), memo)
@@ -154,18 +157,22 @@ def test_the_search_agrees_with_minimax(rules: str) -> None:
 
 def test_a_search_too_long_gives_up_and_keeps_nothing_wrong() -> None:
     """A position that needs more than the search's budget is refused with the reason, and
-    what the search met before giving up changes no later score."""
+    what the search met before giving up changes no later score: every position of Pons'
+    sample given up on at several budgets first, then solved."""
     game = ConnectFour(STANDARD)
-    name, columns, score = next(line for line in pons_lines() if line[0] == "Test_L2_R2")
-    pos = played(game, columns)
     search = search_of(game)
+    lines = [(played(game, columns), score) for _, columns, score in pons_lines()]
     search.budget = 1000
+    hard = next(played(game, c) for name, c, _ in pons_lines() if name == "Test_L2_R2")
     with pytest.raises(InputError, match="gave up .* after 1,000 positions"):
-        search.score(pos)
+        search.score(hard)
+    for budget in (30, 300, 3000):
+        search.budget = budget
+        for pos, _ in lines:
+            with suppress(InputError):
+                search.score(pos)
     search.budget = c4solver.BUDGET
-    assert search.score(pos) == score
-    assert [search.score(played(game, c)) for n, c, _ in pons_lines() if n == name] == \
-        [s for n, _, s in pons_lines() if n == name]
+    assert [search.score(pos) for pos, _ in lines] == [score for _, score in lines]
 
 
 def test_no_compiler_is_a_clear_refusal(monkeypatch: pytest.MonkeyPatch) -> None:
