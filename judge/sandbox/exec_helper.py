@@ -11,11 +11,9 @@ from __future__ import annotations
 
 import functools
 import glob
-import hashlib
 import os
 import shutil
 import subprocess
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -36,24 +34,13 @@ KERNEL_HEADERS = ("linux", "asm", "asm-generic")
 @functools.cache
 def helper_path() -> str | None:
     """The built helper (built now if needed), or None when no C compiler can build it."""
-    from judge.solvers.cache import cache_dir
+    from judge.solvers.native import built
 
     musl = shutil.which("musl-gcc")
     cc = shutil.which("cc") or shutil.which("gcc")
-    digest = hashlib.sha256(os.uname().machine.encode() + (b"musl" if musl else b"static"))
-    for path in sorted(SOURCES.iterdir()):
-        if path.suffix in (".c", ".h"):
-            digest.update(f"\0{path.name}\0".encode() + path.read_bytes())
-    key = digest.hexdigest()[:24]
-    folder = cache_dir() / "helper"
-    binary = folder / f"judge-exec-{key}"
-    if binary.is_file() and os.access(binary, os.X_OK):
-        return str(binary)
-    if cc is None and musl is None:
-        return None
-    folder.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=folder, prefix="build-") as tmp:
-        out = Path(tmp) / "judge-exec"
+    files = [p for p in sorted(SOURCES.iterdir()) if p.suffix in (".c", ".h")]
+
+    def commands(tmp: Path, out: Path) -> list[list[str]]:
         # static with musl where it is installed: its start is a few system calls, where
         # a static glibc asks the processor about its features and caches some 25 times
         # (each a costly exit to the hypervisor in a virtual machine), 0.3 ms at each exec
@@ -61,24 +48,14 @@ def helper_path() -> str | None:
         # dynamic loading at each exec), else as any program
         tries: list[list[str]] = []
         if musl:
-            tries.append([musl, "-static", *_kernel_headers(Path(tmp), cc)])
+            tries.append([musl, "-static", *_kernel_headers(tmp, cc)])
         if cc:
             tries += [[cc, "-static"], [cc]]
-        for compiler in tries:
-            try:
-                done = subprocess.run(
-                    [*compiler, "-O2", "-o", str(out), *map(str, sources())],
-                    stdin=subprocess.DEVNULL, capture_output=True, timeout=120,
-                )
-            except (OSError, subprocess.TimeoutExpired):
-                continue
-            if done.returncode == 0:
-                break
-        else:
-            return None
-        os.chmod(out, 0o755)
-        os.replace(out, binary)
-    return str(binary)
+        return [[*compiler, "-O2", "-o", str(out), *map(str, sources())]
+                for compiler in tries]
+
+    salt = os.uname().machine.encode() + (b"musl" if musl else b"static")
+    return built("helper", "judge-exec", files, salt, commands)
 
 
 def _kernel_headers(tmp: Path, cc: str | None) -> list[str]:

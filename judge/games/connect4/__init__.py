@@ -30,6 +30,8 @@ MAX_CELLS = 42  # the classic 6x7 board: the most cells a board may have
 #: the most positions a board may have by `position_bound` to be solved in the browser app
 #: (4x5's bound is 28,629,151: it has 3,945,711 positions, solved in about 4 s)
 BROWSER_BOUND = 32_000_000
+#: the test set of the 7x6 board (made by scripts/connect4_openings.py)
+OPENINGS = "openings-7x6.txt"
 
 
 class ConnectFour(MarksGame):
@@ -39,6 +41,8 @@ class ConnectFour(MarksGame):
     defaults: ClassVar[dict[str, str]] = {"rows": "4", "cols": "4", "connect": "4"}
     variants: ClassVar[dict[str, str]] = {"4x5": "rows=4 cols=5", "5x4": "rows=5 cols=4",
                                           "tiny": "rows=3 cols=4 connect=3"}
+    #: a table for boards that fit one, a search for the others (7x6)
+    solver = "judge.games.connect4.solver:ConnectFourSolver"
     notation: ClassVar[str] = (
         "the board, rows from the top separated by '/': '..../..../.o../.xx.' (x the first "
         "player's discs, o the second's, '.' empty cells)")
@@ -98,8 +102,8 @@ class ConnectFour(MarksGame):
             return None
         return (f"a {self.rows}x{self.cols} board may have up to {bound:,} positions: too "
                 "many to solve while you wait (the browser solves boards of up to 4x5 and "
-                "5x4; two people can play this one here, and `judge solve` takes what fits "
-                "in memory)")
+                "5x4; two people can play this one here, and `judge solve` searches its "
+                "positions: quickly from about 14 discs on)")
 
     def start(self) -> Board:
         return Board(EMPTY * (self.rows * self.cols))
@@ -108,7 +112,12 @@ class ConnectFour(MarksGame):
         return [self.start()]
 
     def test_positions(self) -> list[Board]:
-        """The start and every position after one and two moves."""
+        """The start and every position after one and two moves; on 7x6, openings of 14
+        discs (`OPENINGS`): a position of a few discs takes the search minutes."""
+        if (self.rows, self.cols, self.connect) == (6, 7, 4):
+            text = package_script(__package__, OPENINGS)
+            assert text is not None, f"judge/games/connect4/{OPENINGS} is part of the judge"
+            return self.parse_positions(text.splitlines())
         found = [self.start()]
         frontier = [self.start()]
         for _ in range(2):
