@@ -271,6 +271,9 @@ class ViewedGame:
     usage: tuple[str | None, ...] | None = _key("u")
     #: by seat, a bot's slow moves, as text ("" for none)
     slow: tuple[str, ...] | None = _key("sl")
+    #: each move's clock reading, the seconds left after it (None in it: a player without
+    #: a clock; None: a game without clocks)
+    clocks: tuple[float | None, ...] | None = _key("c")
 
     def to_json(self) -> dict[str, Any]:
         """The game as the viewer reads it."""

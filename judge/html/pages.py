@@ -123,6 +123,8 @@ def game_payload(game: Game, rec: PlayedGame, number: int, graded: int | None,
         usage=(tuple(usage_text(u) for u in rec.usage)
                if rec.usage is not None and any(rec.usage) else None),
         slow=slow if any(slow) else None,
+        clocks=None if rec.clocks is None else tuple(
+            None if c is None else round(c, 3) for c in rec.clocks),
     )
 
 
