@@ -21,11 +21,14 @@ Every figure of the per-game goals of the overhead issue, printed side by side i
 - the README main command (the four sample bots, 1,428 games);
 - the gvisor tier next to auto's (`--only gvisor`, as root with runsc): per game (the
   slope between 11 and 51 games of the C bot, `--jobs 1`), and a bot's start to its first
-  move.
+  move;
+- a game clock's cost (`--only clock`): the per-game marginal cost of `judge run` with
+  `--tc SPEC` (`--clock`, default a clock that never runs out) next to the same run without
+  one, and next to the `--before` tree's, interleaved round by round.
 
 With ``--before DIR`` (a checkout of an earlier version), its `judge run` figures are
 measured in the same run, next to this one's. Run: ``python benchmarks/bench_overhead.py
-[--before DIR] [--repeat N] [--only start-up|readme|gvisor]``. Bytecode caching is on for the
+[--before DIR] [--repeat N] [--only start-up|readme|gvisor|clock]``. Bytecode caching is on for the
 judge processes (whatever PYTHONDONTWRITEBYTECODE says here), as on a user's machine.
 """
 
@@ -93,16 +96,25 @@ def bare_in_two(prefix: list[str], starts: list, argv: tuple[str, ...]) -> float
 
 def judge_run(tree: Path, args: list[str]) -> float:
     """Seconds for `judge run ARGS` with the judge found in `tree`."""
+    return timed_run(tree, args)[0]
+
+
+def timed_run(tree: Path, args: list[str]) -> tuple[float, float]:
+    """Wall seconds for `judge run ARGS` with the judge found in `tree`, and the CPU
+    seconds of the judge and its bots together (less swayed by other loads)."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env["PYTHONPATH"] = str(tree)
     with tempfile.TemporaryDirectory() as tmp:
-        began = time.perf_counter()
+        began, cpu = time.perf_counter(), os.times()
         # run from elsewhere: `python -m` puts the working folder first on the path, where
         # this project's own judge would hide the one of `tree`
         subprocess.run([sys.executable, "-m", "judge", "run", "--game", "ioiwari",
                         "--db", os.path.join(tmp, "r.db"), *args],
                        check=True, capture_output=True, env=env, cwd=tmp)
-        return time.perf_counter() - began
+        ended = os.times()
+        used = ended.children_user + ended.children_system - cpu.children_user \
+            - cpu.children_system
+        return time.perf_counter() - began, used
 
 
 def best(repeat: int, measure) -> float:  # noqa: ANN001 - a callable returning seconds
@@ -144,9 +156,11 @@ def main() -> None:
                     help="rounds of the parallel games' figures, their median shown (default 3)")
     ap.add_argument("--starts", type=int, default=21,
                     help="one-game starts of each tree for the start-up figure (default 21)")
-    ap.add_argument("--only", choices=("all", "start-up", "readme", "gvisor"), default="all",
-                    help="only the start-up figure, the README main command's, or the "
-                    "gvisor tier's next to auto's")
+    ap.add_argument("--only", choices=("all", "start-up", "readme", "gvisor", "clock"),
+                    default="all", help="only the start-up figure, the README main "
+                    "command's, the gvisor tier's next to auto's, or a clock's cost")
+    ap.add_argument("--clock", default="100000+1", metavar="SPEC",
+                    help="the time control of --only clock (default 100000+1)")
     args = ap.parse_args()
     trees = [("now", ROOT)] + ([("before", args.before.resolve())] if args.before else [])
     if args.only == "start-up":
@@ -155,6 +169,8 @@ def main() -> None:
         return readme(trees)
     if args.only == "gvisor":
         return gvisor(args.repeat)
+    if args.only == "clock":
+        return clock(trees, args.repeat, args.rounds, args.clock)
     game = Ioiwari()
     all_starts = game.standard_starts()
     starts_51 = [game.parse_position(line) for line in STARTS_51.read_text().splitlines()
@@ -276,6 +292,61 @@ def gvisor(repeat: int) -> None:
             per_game = (t51 - t11) / (51 - 11) * 1000
             print(f"  {tier_for(mode).name:20} per game {per_game:7.1f}   first move "
                   f"{first_move_ms(ROOT, mode, 0.0):7.1f}")
+
+
+def clock(trees: list[tuple[str, Path]], repeat: int, rounds: int, spec: str) -> None:
+    """The per-game marginal cost (51 and 357 games of the C bot, --jobs 1) of `judge run`
+    with `--tc spec` and without, and of the other tree's, in `rounds` interleaved rounds
+    of best of `repeat`, in wall time and in CPU time (the judge's and its bots'): each
+    figure's median and range, and the median ratio to the run without a clock round by
+    round."""
+    runs = [(f"{name} --tc {spec}" if tc else name, tree, ["--tc", spec] if tc else [])
+            for name, tree in trees for tc in ((False, True) if name == "now" else (False,))]
+    print(f"{os.cpu_count()} cores; {rounds} rounds of best of {repeat}")
+    for label in ("none", "bwrap"):
+        print(f"\nPer-game marginal cost, --sandbox {label} (ms per game, slope between 51 "
+              f"and 357 games, --jobs 1): wall, CPU; each against now without a clock")
+        ms: dict[str, list[tuple[float, float]]] = {name: [] for name, _, _ in runs}
+        for _ in range(rounds):
+            for name, tree, extra in runs:
+                common = ["--jobs", "1", "--sandbox", label, *extra, str(BOT)]
+                few = [timed_run(tree, ["--tests", str(STARTS_51), *common])
+                       for _ in range(repeat)]
+                many = [timed_run(tree, common) for _ in range(repeat)]
+                wall = slope(min(f[0] for f in few), min(m[0] for m in many))
+                ms[name].append((wall, slope(min(f[1] for f in few), min(m[1] for m in many))))
+        for name, figures in ms.items():
+            line = f"  {name:24}"
+            for k in (0, 1):
+                mine = [f[k] for f in figures]
+                ratio = statistics.median(a[k] / b[k] for a, b in zip(figures, ms["now"],
+                                                                      strict=True))
+                line += (f"   {statistics.median(mine):6.2f} ({min(mine):5.2f}-{max(mine):5.2f})"
+                         f" {ratio:5.3f}x")
+            print(line)
+
+    print("\nThe referee alone, the optimal player in both seats on the 357 starts, with "
+          f"--tc {spec} for both and without (ms per game, median of {rounds} rounds of best "
+          f"of {repeat})")
+    from judge.clock import Clock
+    from judge.players.optimal import OptimalPlayer
+    from judge.referee import play_game
+
+    game = Ioiwari()
+    starts = game.standard_starts()
+    timed = Clock.parse(spec)
+
+    def referee(clocks: list[Clock | None]) -> float:
+        began = time.perf_counter()
+        for start in starts:
+            play_game(game, [OptimalPlayer(1), OptimalPlayer(2)], start, clocks=clocks)
+        return (time.perf_counter() - began) / len(starts) * 1000
+
+    pairs = [(best(repeat, lambda: referee([None, None])),
+              best(repeat, lambda: referee([timed, timed]))) for _ in range(rounds)]
+    without, with_clock = (statistics.median(p[k] for p in pairs) for k in (0, 1))
+    print(f"  without {without:6.3f}   with {with_clock:6.3f}   "
+          f"+{(with_clock - without) * 1000:5.1f} us a game")
 
 
 FIRST_MOVE = """

@@ -20,6 +20,7 @@ from itertools import combinations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
+from judge.clock import Clocks
 from judge.games import load_game
 from judge.games.base import Game, InputError, Stopped
 from judge.sandbox.limits import Limits
@@ -30,8 +31,8 @@ if TYPE_CHECKING:  # a match's only: imported when a match is planned or read
     from judge.sprt import SprtParams
 
 #: the version of the JSON that `to_config` writes (runs stored before have none: 1; 3
-#: added the bots' display names, `names`)
-PLAN_VERSION = 3
+#: added the bots' display names, `names`; 4 the clocks, `clocks`)
+PLAN_VERSION = 4
 
 #: the perfect player's place in a schedule ("optimal" whatever its kind: see `opponent`)
 OPTIMAL = "optimal"
@@ -71,6 +72,14 @@ def limit_flags(limits: Limits) -> list[str]:
     return words
 
 
+def clock_flags(clocks: Clocks) -> list[str]:
+    """The clock options of `clocks`, as command-line words."""
+    words = ["--tc", clocks.default.text()] if clocks.default else []
+    for bot, clock in clocks.by_bot.items():
+        words += ["--tc-for", f"{bot}={clock.text() if clock else 'inf'}"]
+    return words + (["--tell-time"] if clocks.tell else [])
+
+
 @dataclass(frozen=True)
 class Harness:
     """How bots are run: the same for every game of a run."""
@@ -88,6 +97,8 @@ class Harness:
     languages: dict[str, Any] = field(default_factory=dict)
     #: the entry of each bot given as a folder (--entry NAME), else found by convention
     entry: str | None = None
+    #: the bots' clocks (--tc, --tc-for, --tell-time; none: the move and game limits alone)
+    clocks: Clocks = field(default_factory=Clocks)
 
     def seeded(self) -> Harness:
         """This harness with a seed: its own, else one drawn now (recorded with the run, so
@@ -319,6 +330,7 @@ class Plan:
                 **self._own_config(), "limits": dataclasses.asdict(h.limits),
                 "sandbox": h.sandbox, "tier": {"name": h.tier, "guarantees": h.guarantees},
                 "jobs": h.jobs, "seed": h.seed, "languages": h.languages, "entry": h.entry,
+                "clocks": h.clocks.to_config(),
                 "opponent": self.opponent, "directory": self.directory,
                 "fingerprints": self.fingerprints(), "planned": self.planned,
                 "names": dict(self.names),
@@ -344,7 +356,7 @@ class Plan:
             words += ["--seed", str(h.seed)]
         if h.entry is not None:
             words += ["--entry", h.entry]
-        return words + limit_flags(h.limits) + self._bot_args()
+        return words + limit_flags(h.limits) + clock_flags(h.clocks) + self._bot_args()
 
     def _own_argv(self) -> list[str]:
         raise NotImplementedError
@@ -703,7 +715,7 @@ def from_config(kind: str, config: dict[str, Any]) -> Plan:
         sandbox=c.get("sandbox") or "none", tier=tier.get("name") or c.get("sandbox")
         or "unknown", guarantees=dict(tier.get("guarantees") or {}),
         jobs=int(c.get("jobs") or 1), seed=c.get("seed"), languages=c.get("languages") or {},
-        entry=c.get("entry"))
+        entry=c.get("entry"), clocks=Clocks.from_config(c.get("clocks") or {}))
     common: dict[str, Any] = dict(
         game=c["game"], rules=c.get("rules") or "", harness=harness,
         opponent=c.get("opponent") or OPTIMAL, directory=c.get("directory") or "",

@@ -5,9 +5,10 @@ playing a run's games (this process, a pool of workers, a cluster's workers) run
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from judge.clock import Clocks
 from judge.plan import OPTIMAL, BotSource, GameSpec, Plan, is_program
 from judge.sandbox.limits import Limits
 
@@ -36,13 +37,16 @@ class Setup:
     bot_files: dict[str, bytes] | None = None
     #: the entry of a bot given as a folder (--entry NAME), else found by convention
     entry: str | None = None
+    #: the bots' clocks
+    clocks: Clocks = field(default_factory=Clocks)
 
     @classmethod
     def of(cls, plan: Plan) -> Setup:
         """What the games of `plan` need."""
         h = plan.harness
         return cls(plan.game, plan.rules, h.limits, h.sandbox, h.seed,
-                   h.languages, plan.fingerprints(), plan.opponent, entry=h.entry)
+                   h.languages, plan.fingerprints(), plan.opponent, entry=h.entry,
+                   clocks=h.clocks)
 
 
 def play_spec(setup: Setup, spec: GameSpec) -> PlayedGame:
@@ -78,7 +82,9 @@ def play_spec(setup: Setup, spec: GameSpec) -> PlayedGame:
             if is_program(who) else opponent_player(who, seed)  # level:N, seeded per game
             for who in spec.players
         ]
-        record = play_game(game, players, start, limits)
+        clocks = [setup.clocks.of(who) if is_program(who) else None for who in spec.players]
+        record = play_game(game, players, start, limits, clocks=clocks,
+                           tell_time=setup.clocks.tell)
     moves = [m.move for m in record.moves]
     bots = [seat for seat, who in enumerate(spec.players) if who != OPTIMAL]
     return record.kept(players=spec.players, key=spec.key, seed=seed,

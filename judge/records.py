@@ -39,11 +39,14 @@ class MoveRecord(NamedTuple):
     seconds: float | None
     #: CPU seconds the bot used for the move (None for players that are not processes)
     cpu_seconds: float | None = None
+    #: seconds left on the seat's clock after the move, its increment added (None: no
+    #: clock, or a record older than clocks)
+    clock: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The move as plain JSON-serialisable data."""
         return {"seat": self.seat, "move": self.move, "seconds": self.seconds,
-                "cpu_seconds": self.cpu_seconds}
+                "cpu_seconds": self.cpu_seconds, "clock": self.clock}
 
 
 class Verdict(NamedTuple):
@@ -104,6 +107,14 @@ class PlayedGame(NamedTuple):
         return [m.move for m in self.moves]
 
     @property
+    def clocks(self) -> tuple[float | None, ...] | None:
+        """Each move's clock reading (seconds left after it; None for a seat without a
+        clock), or None for a game played without clocks."""
+        if all(m.clock is None for m in self.moves):
+            return None
+        return tuple(m.clock for m in self.moves)
+
+    @property
     def void(self) -> bool:
         """Whether a judge error voided the game (it counts for no one)."""
         return bool(self.results) and self.results[0] == VOID
@@ -153,7 +164,8 @@ class PlayedGame(NamedTuple):
             game=data.get("game", ""), start=data.get("start", ""),
             players=tuple(data.get("players") or ()),
             moves=tuple(MoveRecord(m["seat"], m["move"], m.get("seconds"),
-                                   m.get("cpu_seconds")) for m in data.get("moves") or ()),
+                                   m.get("cpu_seconds"), m.get("clock"))
+                        for m in data.get("moves") or ()),
             results=tuple(data.get("results") or ()),
             verdict=Verdict(verdict.get("code", verdicts.OK), verdict.get("message", ""),
                             verdict.get("seat")),
@@ -262,6 +274,9 @@ class ViewedGame:
     #: each move as the game names it (`Game.move_label`), as far as the moves could be
     #: played (None where every name is the move's own text, or the page names them)
     labels: tuple[str, ...] | None = _key("ml")
+    #: each move's clock reading, the seconds left after it (None in it: a player without
+    #: a clock; None: a game without clocks)
+    clocks: tuple[float | None, ...] | None = _key("c")
 
     def to_json(self) -> dict[str, Any]:
         """The game as the viewer reads it."""

@@ -9,8 +9,9 @@ from typing import Any
 
 from judge import verdicts
 from judge.analysis import MoveReview
+from judge.clock import Clock, SeatClock
 from judge.games.base import Game, MoveError, Seat
-from judge.players.base import Played, Player, PlayerFailure
+from judge.players.base import OutOfTime, Played, Player, PlayerFailure
 from judge.players.bot import BotPlayer
 from judge.records import LOSS, TIE, VOID, WIN, MoveRecord, PlayedGame, Verdict, usage_json
 from judge.sandbox import Limits, Usage
@@ -74,12 +75,17 @@ def play_game(
     start: Any,
     limits: Limits | None = None,
     on_move: Callable[[MoveRecord, Any], None] | None = None,
+    clocks: Sequence[Clock | None] = (None, None),
+    tell_time: bool = False,
 ) -> GameRecord:
     """Play one game from `start`, `players[s]` holding seat `s`; always closes both players.
 
     Every `PlayerFailure` or `MoveError` loses the game for the player that raised it; any
     other exception is a judge error that voids the game. A loopy game stops as a tie after
     `limits.move_limit` moves. `on_move` is called with each move and the position after it.
+    A seat with a clock (`clocks[s]`) is charged each move's wall time, its bot stopped
+    when the clock runs out (told its clock before each move with `tell_time`); a move
+    beyond the clock loses on time (``time-forfeit``).
     """
     if len(players) != 2:
         raise ValueError(f"a game needs two players, not {len(players)}")
@@ -87,6 +93,7 @@ def play_game(
     record = GameRecord(game.describe(), game.format_position(start), [p.name for p in players])
     pos, last = start, None
     seat: Seat = 0
+    timers = [None if c is None else SeatClock(c) for c in clocks]
     bots = [isinstance(p, BotPlayer) for p in players]
     for player in players:  # a bot cannot take the CPU of an opponent bot that thinks
         if isinstance(player, BotPlayer):
@@ -102,11 +109,23 @@ def play_game(
                     break
                 seat = game.mover(pos)
                 player = players[seat]
+                timer = timers[seat]
+                if timer is not None and isinstance(player, BotPlayer):
+                    player.clocked(timer.allowance(), timer.told() if tell_time else None)
                 started = time.perf_counter()
-                move = player.choose(pos, last)
+                try:
+                    move = player.choose(pos, last)
+                except OutOfTime:  # stopped at its allowance: the flag fell
+                    assert timer is not None
+                    seconds = max(time.perf_counter() - started, timer.allowance())
+                    timer.charge(seconds)
+                    raise _flag_fell(timer, seconds) from None
                 seconds = time.perf_counter() - started
+                if timer is not None and not timer.charge(seconds):
+                    raise _flag_fell(timer, seconds)
                 cpu = player.last_cpu if isinstance(player, BotPlayer) else None
-                moved = MoveRecord(seat, game.format_move(move, pos), seconds, cpu)
+                moved = MoveRecord(seat, game.format_move(move, pos), seconds, cpu,
+                                   None if timer is None else timer.left)
                 record.moves.append(moved)
                 record.played.append((pos, move))
                 last, pos = Played(pos, move), game.play(pos, move)
@@ -121,6 +140,14 @@ def play_game(
     finally:
         close_players(players, record)
     return finish(game, players, pos, record)
+
+
+def _flag_fell(timer: SeatClock, seconds: float) -> PlayerFailure:
+    """The verdict of a seat whose clock ran out on its move, which took `seconds`."""
+    return PlayerFailure(
+        verdicts.TIME_FORFEIT,
+        f"move {timer.moved}: its clock ran out ({max(timer.left, 0.0):.3f} s left of "
+        f"{timer.clock.text()}; the move took {seconds:.3f} s)")
 
 
 def not_played(game: Game, start: Any, names: Sequence[str], seat: Seat,

@@ -122,14 +122,22 @@ class GradedGame(NamedTuple):
     slow: tuple[MoveReview, ...] = ()
     #: what the bot used (None in records older than it, or a bot that did not start)
     usage: Usage | None = None
+    #: each move's clock reading (None: played without clocks)
+    clocks: tuple[float | None, ...] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """The row as `--format json` gives it."""
+        """The row as `--format json` gives it (``clocks`` only for a game on clocks)."""
         return {"bot": self.bot, "start": self.start, "seat": self.seat,
                 "result": self.result, "verdict": self.verdict, "message": self.message,
                 "first_mistake": mistake_json(self.first_mistake), "moves": list(self.moves),
-                "slow_moves": slow_json(self.slow),
+                **clocks_json(self.clocks), "slow_moves": slow_json(self.slow),
                 "usage": None if self.usage is None else self.usage.to_dict()}
+
+
+def clocks_json(clocks: tuple[float | None, ...] | None) -> dict[str, Any]:
+    """A game's ``clocks`` for `--format json`: each move's clock reading (seconds left
+    after it; null for a seat without a clock), and nothing for a game without clocks."""
+    return {} if clocks is None else {"clocks": list(clocks)}
 
 
 class ListedGame(NamedTuple):
@@ -152,15 +160,17 @@ class ListedGame(NamedTuple):
     slow: tuple[tuple[MoveReview, ...], ...] = ((), ())
     #: by seat: what a bot used (None for the judge's players; all None in old records)
     usage: tuple[Usage | None, ...] = (None, None)
+    #: each move's clock reading (None: played without clocks)
+    clocks: tuple[float | None, ...] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """The row as `--format json` gives it."""
+        """The row as `--format json` gives it (``clocks`` only for a game on clocks)."""
         data: dict[str, Any] = {"key": self.key}
         if self.pair is not None:
             data["pair"] = self.pair
         data.update(players=list(self.players), start=self.start, results=list(self.results),
                     verdict=self.verdict, message=self.message, moves=list(self.moves),
-                    identical_to=self.identical_to, seed=self.seed,
+                    **clocks_json(self.clocks), identical_to=self.identical_to, seed=self.seed,
                     slow_moves=[slow_json(s) for s in self.slow],
                     usage=[None if u is None else u.to_dict() for u in self.usage])
         return data
@@ -361,7 +371,7 @@ def listed_games(records: Iterable[tuple[str, PlayedGame]], paired: bool = False
                                 game_message(rec), moves, None if twin == key else twin,
                                 rec.seed, pair_number(key) if paired else None,
                                 tuple(tuple(slow_moves(rec, s)) for s in (0, 1)),
-                                rec.usage or (None, None)))
+                                rec.usage or (None, None), rec.clocks))
     return games
 
 

@@ -11,6 +11,7 @@ import re
 OK = "ok"
 CRASH = "crash"
 TIME_LIMIT = "time-limit"
+TIME_FORFEIT = "time-forfeit"
 CPU_LIMIT = "cpu-limit"
 MEMORY_LIMIT = "memory-limit"
 ILLEGAL_MOVE = "illegal-move"
@@ -29,6 +30,8 @@ MEANINGS: dict[str, str] = {
     CRASH: "the bot died: a non-zero exit status or a signal such as SIGSEGV",
     TIME_LIMIT: "the bot did not answer a move within the wall-clock limit, or was stopped "
     "before it, waiting for more input than the protocol gives",
+    TIME_FORFEIT: "the bot's clock ran out (--tc): its moves together took more than its "
+    "time control gave",
     CPU_LIMIT: "the bot used more CPU time in the game than allowed",
     MEMORY_LIMIT: "the bot ran out of its memory (address space) allowance",
     ILLEGAL_MOVE: "the bot wrote a well-formed move that the rules forbid",

@@ -119,7 +119,7 @@ def judge(*args: str, cwd: Path) -> None:
 def played(tmp_path_factory) -> dict[str, Path]:
     """Real stored runs: an Ioiwari grading run at full feedback with a seed, of a greedy
     bot, one that plays a pit that does not exist and one that writes to stderr; a
-    Chopsticks grading run of a random bot (which wins slowly); a Nim tournament."""
+    Chopsticks grading run of a random bot (which wins slowly); a Nim tournament on clocks."""
     tmp = tmp_path_factory.mktemp("records")
     starts = tmp / "starts.txt"
     starts.write_text("2 2 2 2 4 4 4\n4 4 4 2 2 2 2\n")
@@ -130,7 +130,8 @@ def played(tmp_path_factory) -> dict[str, Path]:
           str(TESTBOTS / "illegal_move.py"), str(TESTBOTS / "stderr_at_end.py"), cwd=ROOT)
     judge("run", "--game", "chopsticks", "--db", str(dbs["slow"]), "--seed", "1",
           str(ROOT / "bots/chopsticks/random.py"), cwd=ROOT)
-    judge("tournament", "--game", "nim", "--seed", "5", "--db", str(dbs["tournament"]),
+    judge("tournament", "--game", "nim", "--seed", "5", "--tc", "60+1",
+          "--db", str(dbs["tournament"]),
           str(ROOT / "bots/nim/greedy.py"), str(ROOT / "bots/nim/random.py"), cwd=ROOT)
     return dbs
 
@@ -166,6 +167,13 @@ def test_the_viewers_records_of_played_games_follow_the_schema(played) -> None:
     assert {r["g"] for r in records} == {0, 1, None}  # graded seats; none in a tournament
     codes = {m[3] for r in records for m in r["m"]}
     assert {"o", "x"} <= codes and codes & {"m", "l", "d"}
+
+
+def test_a_game_on_clocks_gives_the_viewer_each_moves_reading(played) -> None:
+    for record in viewed(played["tournament"]):
+        assert len(record["c"]) == len(record["m"])
+        assert all(isinstance(c, float) and 0 < c <= 60 + len(record["m"]) for c in record["c"])
+    assert all("c" not in r for r in viewed(played["grading"]))
 
 
 def test_a_record_of_the_first_databases_gives_a_viewers_record_of_the_schema() -> None:

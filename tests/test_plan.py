@@ -62,7 +62,7 @@ def test_a_plan_comes_back_from_the_database_as_it_was_stored(tmp_path: Path, pl
     assert again.plan == plan
     assert again.kind == plan.kind
     stored = json.loads(store.db.execute("SELECT config FROM runs").fetchone()[0])
-    assert stored["version"] == 3
+    assert stored["version"] == 4
 
 
 def test_a_run_stored_before_plans_had_versions_is_read_with_what_it_did(tmp_path) -> None:

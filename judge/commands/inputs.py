@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from judge.clock import Clocks
 from judge.exits import ExitStatus
 from judge.games import load_game
 from judge.games.base import Game, InputError
@@ -214,10 +215,29 @@ def harness_setup(args: argparse.Namespace) -> Harness:
     overrides = languages.read_overrides(getattr(args, "languages", None),
                                          getattr(args, "flags", None))
     sandbox_context().configure_languages(overrides)  # before the bots are compiled
+    clocks = clocks_given(args)
     tier = tier_for_run(args.sandbox, getattr(args, "verbose", False),
                         getattr(args, "sandbox_prefer", "bwrap"))
     return Harness(limits, tier.sandbox, tier.name, tier.holds(), jobs,
-                   getattr(args, "seed", None), overrides, getattr(args, "entry", None))
+                   getattr(args, "seed", None), overrides,
+                   entry=getattr(args, "entry", None), clocks=clocks)
+
+
+#: the limits a clock takes the place of
+CLOCKED_LIMITS = ("--move-time", "--first-move-time")
+
+
+def clocks_given(args: argparse.Namespace) -> Clocks:
+    """The clocks the command line gives (`--tc`, `--tc-for`, `--tell-time`); a limit per
+    move beside them is refused, as the clock gives each move its time."""
+    clocks = Clocks.given(getattr(args, "tc", None), getattr(args, "tc_for", None),
+                          getattr(args, "tell_time", False))
+    if clocks.any:
+        for flag, field, *_ in LIMIT_OPTIONS:
+            if flag in CLOCKED_LIMITS and getattr(args, f"limit_{field}", None) is not None:
+                raise InputError(f"{flag} does not apply with a clock (--tc): the clock gives "
+                                 f"each move its time (,first=S and ,move=S add to it)")
+    return clocks
 
 
 #: what `tier_for_run` has to say of the tier, kept until bots are known to run

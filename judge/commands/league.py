@@ -22,12 +22,14 @@ from pathlib import Path
 from judge.backends import Backend, LocalPool
 from judge.commands.inputs import check_bots, game_from_args, harness_setup, paired_starts
 from judge.commands.options import (
+    add_clock_options,
     add_credentials_option,
     add_game_options,
     add_harness_options,
 )
 from judge.commands.runs import backend_for, open_store, output_to
 from judge.games.base import InputError
+from judge.kinds.base import clock_words
 from judge.kinds.league import Matchmaker, print_league
 from judge.league import LeagueState
 from judge.plan import OPTIMAL, BotSource, GameSpec, LeaguePlan, Member, Placement
@@ -75,6 +77,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                      help="a version whose first N games all end with the same failure on "
                      "its first move is broken: placed last and matched no more (default 3)")
     add_harness_options(new, jobs=False)
+    add_clock_options(new, odds=False)
     add_db_option(new)
     new.set_defaults(func=new_league)
 
@@ -186,8 +189,8 @@ def new_league(args: argparse.Namespace) -> int:
                              f"another --db")
         run_id = store.create_run(plan)
     private_copies_folder(args.db)
-    print(f"league {run_id}: {game.describe()}, {len(starts)} starts, confinement "
-          f"{harness.tier} ({args.db}); add bots with `judge league add NAME FILE`")
+    print(f"league {run_id}: {game.describe()}, {len(starts)} starts{clock_words(plan)}, "
+          f"confinement {harness.tier} ({args.db}); add bots with `judge league add NAME FILE`")
     return 0
 
 
@@ -398,7 +401,8 @@ def play_league(args: argparse.Namespace) -> int:
             state = LeagueState.of(plan, store, info.id)
             stored_before = len(state.games)
             print(f"judge: league {info.id}: {info.game}: {len(plan.active)} bots, "
-                  f"{stored_before} games stored, confinement {plan.harness.tier} "
+                  f"{stored_before} games stored{clock_words(plan)}, confinement "
+                  f"{plan.harness.tier} "
                   f"({store.path})", file=sys.stderr)
             play_games(store, info.id, state, backend, args.games, played)
         except KeyboardInterrupt:

@@ -69,7 +69,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--resume", type=int, metavar="RUN",
                    help="continue a stopped match until the SPRT decides or --max-games")
     add_opponent_option(p)
-    add_harness_options(p)
+    add_harness_options(p, clocks=True)
     add_output_options(p)
     p.set_defaults(func=run)
     remember_defaults(p)

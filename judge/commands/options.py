@@ -133,9 +133,10 @@ def add_credentials_option(p: argparse.ArgumentParser) -> None:
 
 
 def add_harness_options(p: argparse.ArgumentParser, jobs: bool = True, seed: bool = True,
-                        limits: dict[str, str] | None = None, entry: bool = False) -> None:
+                        limits: dict[str, str] | None = None, entry: bool = False,
+                        clocks: bool = False) -> None:
     """How bots are run: parallel jobs, sandbox, seed and limits (only those that apply),
-    and with `entry` the entry of a bot given as a folder.
+    with `entry` the entry of a bot given as a folder, and with `clocks` the bots' clocks.
 
     `limits` maps the limit flags that apply to their help (default: all, as in games).
     """
@@ -186,6 +187,29 @@ def add_harness_options(p: argparse.ArgumentParser, jobs: bool = True, seed: boo
         default = getattr(Limits(), field) / scale
         g.add_argument(flag, dest=f"limit_{field}", type=float, default=None, metavar="N",
                        help=f"{(limits or {}).get(flag, text)} (default: {default:g})")
+    if clocks:
+        add_clock_options(p)
+
+
+def add_clock_options(p: argparse.ArgumentParser, odds: bool = True) -> None:
+    """`--tc`, `--tc-for` (with `odds`) and `--tell-time`: the bots' clocks
+    (docs/tournaments.md)."""
+    g = p.add_argument_group("clocks (instead of the limits per move; see docs/tournaments.md)")
+    g.add_argument("--tc", metavar="SPEC",
+                   help="each bot plays on a clock, fastchess's time control: BASE+INC "
+                   "seconds (10+0.1), MOVES/BASE+INC (40/60+0.5: the base again after "
+                   "every 40 moves), BASE in minutes:seconds too (1:30+1); ,first=S gives "
+                   "the first move S seconds more (the bot's start-up), ,move=S gives each "
+                   "move S seconds free, Kaggle's overage (2,move=1); inf: no clock. A "
+                   "move beyond its clock loses on time (time-forfeit)")
+    if odds:
+        g.add_argument("--tc-for", action="append", metavar="BOT=SPEC",
+                       help="BOT's own time control (BOT as given among the bots), for "
+                       "time odds (repeatable)")
+    g.add_argument("--tell-time", action="store_true",
+                   help="before each of its moves a bot on a clock first reads a line "
+                   "`time REMAINING INCREMENT` (seconds; off by default: IOI-protocol bots "
+                   "read none)")
 
 
 def add_sandbox_prefer_option(p: argparse.ArgumentParser) -> None:
@@ -244,7 +268,8 @@ def remember_defaults(p: argparse.ArgumentParser) -> None:
 
 #: the settings a stored run keeps: given again with --resume, they are refused
 HARNESS_SETTINGS = ["--sandbox", "--sandbox-prefer", "--seed", "--languages", "--flags",
-                    "--opponent", *(flag for flag, *_ in LIMIT_OPTIONS)]
+                    "--opponent", *(flag for flag, *_ in LIMIT_OPTIONS), "--tc", "--tc-for",
+                    "--tell-time"]
 
 
 def refuse_with_resume(args: argparse.Namespace, *names: str) -> None:

@@ -80,7 +80,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_copy_options(p, "for the marks of bots with most of their source in common, and "
                      "`judge show RUN --similar`")
     add_opponent_option(p)
-    add_harness_options(p, entry=True)
+    add_harness_options(p, entry=True, clocks=True)
     add_output_options(p, extra=("html", *EXPORTS))
     add_feedback_options(p)
     p.set_defaults(func=run)

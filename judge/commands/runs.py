@@ -22,7 +22,7 @@ from judge.exits import ExitStatus
 from judge.games.base import InputError, Stopped
 from judge.kinds import KINDS
 from judge.kinds.base import Output, Schedule, resume_hint, run_state
-from judge.plan import Plan
+from judge.plan import Plan, is_program
 from judge.playing import Setup
 from judge.report import forcing, plural, printable_line, replace_refused
 from judge.store import Store
@@ -220,6 +220,7 @@ def execute(args: argparse.Namespace, kind: RunKind) -> int:
         if not args.game:
             raise InputError("--game is required (or --resume RUN)")
         plan, skipped = kind.build(args)
+        check_clocked(plan)
         backend = backend_for(args, plan)
         if isinstance(backend, LocalPool) and plays_here(backend.jobs, plan.planned):
             from judge.sandbox.context import sandbox_context
@@ -233,6 +234,16 @@ def execute(args: argparse.Namespace, kind: RunKind) -> int:
         play(store, run_id, plan, backend, schedule(plan, store, run_id, backend))
         rendered(args, lambda report: render_stored(store, run_id, args, report))
         return exit_status(store, run_id, bool(skipped))
+
+
+def check_clocked(plan: Plan) -> None:
+    """`InputError` unless every bot given a clock of its own (--tc-for) is a bot of the
+    run."""
+    bots = [p for p in plan.players if is_program(p)]
+    for bot in plan.harness.clocks.by_bot:
+        if bot not in bots:
+            raise InputError(f"--tc-for {bot!r}: not one of the run's bots (name a bot as "
+                             f"it is given among them)")
 
 
 def render_stored(store: Store, run_id: int, args: argparse.Namespace, report: bool

@@ -71,7 +71,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="add the optimal player as a participant")
     p.add_argument("--resume", type=int, metavar="RUN",
                    help="continue an interrupted tournament, playing only its missing games")
-    add_harness_options(p)
+    add_harness_options(p, clocks=True)
     add_output_options(p)
     p.set_defaults(func=run)
     remember_defaults(p)

@@ -126,6 +126,8 @@ def game_payload(game: Game, rec: PlayedGame, number: int, graded: int | None,
                if rec.usage is not None and any(rec.usage) else None),
         slow=slow if any(slow) else None,
         labels=labels,
+        clocks=None if rec.clocks is None else tuple(
+            None if c is None else round(c, 3) for c in rec.clocks),
     )
 
 

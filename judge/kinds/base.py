@@ -107,6 +107,12 @@ class Schedule(Protocol):
         ...
 
 
+def clock_words(plan: Plan) -> str:
+    """The run's clocks for its header line (``, tc 10+0.1``), or "" without."""
+    clocks = plan.harness.clocks
+    return f", {clocks.text(plan.display_names())}" if clocks.any else ""
+
+
 class AllGames:
     """Every game of the plan's schedule that is not stored yet, at once, with a progress
     bar on a terminal (a grading run, a tournament)."""
@@ -120,8 +126,8 @@ class AllGames:
         todo = sum(s.key not in done for s in self.specs)
         seed = f", seed {self.plan.seed}" if self.plan.seed is not None else ""
         return (f"{self.plan.kind} {run_id}: {self.plan.game}: "
-                f"{plural(len(self.specs), 'game')}, "
-                f"{todo} to play{seed}, confinement {self.plan.harness.tier} ({store.path})")
+                f"{plural(len(self.specs), 'game')}, {todo} to play{seed}"
+                f"{clock_words(self.plan)}, confinement {self.plan.harness.tier} ({store.path})")
 
     def next(self, done: set[str]) -> list[GameSpec]:
         return self.counted([s for s in self.specs if s.key not in done], done)

@@ -170,7 +170,7 @@ def grading_rows(plan: GradingPlan, records: dict[str, PlayedGame]
         games.extend(GradedGame(bot, rec.start, seat + 1, rec.result_for(seat) or "void",
                                 rec.verdict.code, game_message(rec), first_mistake(rec, seat),
                                 rec.move_texts, tuple(slow_moves(rec, seat)),
-                                rec.usage[seat] if rec.usage else None)
+                                rec.usage[seat] if rec.usage else None, rec.clocks)
                      for rec, seat in mine)
     return bots, games
 

@@ -11,7 +11,7 @@ from collections import defaultdict
 from typing import TYPE_CHECKING, Any
 
 from judge.games.base import InputError
-from judge.kinds.base import Kind, Numbered, Page, run_state
+from judge.kinds.base import Kind, Numbered, Page, clock_words, run_state
 from judge.kinds.tournament import TOURNAMENT_COLUMNS, verdict_text, write_narrow_games
 from judge.plan import GameSpec, MatchPlan, Plan
 from judge.report import (
@@ -152,8 +152,8 @@ class Pairs:
         plan = self.plan
         a, b = (plan.shown_name(who) for who in plan.bots)
         return (f"match {run_id}: {plan.game}: {a} vs {b}, SPRT {plan.sprt.text()}, at most "
-                f"{plan.max_games} games, {len(self.records)} stored, seed {plan.seed}, "
-                f"confinement {plan.harness.tier} ({store.path})")
+                f"{plan.max_games} games, {len(self.records)} stored, seed {plan.seed}"
+                f"{clock_words(plan)}, confinement {plan.harness.tier} ({store.path})")
 
     def next(self, done: set[str]) -> list[GameSpec]:
         max_pairs = self.plan.max_games // 2

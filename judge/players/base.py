@@ -5,6 +5,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import Any, NamedTuple
 
+from judge import verdicts
 from judge.games.base import Game, Seat
 
 
@@ -22,6 +23,14 @@ class PlayerFailure(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
+
+
+class OutOfTime(PlayerFailure):
+    """The player's clock ran out before its move came; the referee, which keeps the
+    clock, words the verdict."""
+
+    def __init__(self) -> None:
+        super().__init__(verdicts.TIME_FORFEIT, "its clock ran out")
 
 
 class Player(ABC):

@@ -12,7 +12,7 @@ import pexpect
 
 from judge import verdicts
 from judge.games.base import Game, InputError, Seat
-from judge.players.base import Played, Player, PlayerFailure
+from judge.players.base import OutOfTime, Played, Player, PlayerFailure
 from judge.sandbox import (
     CompileError,
     Confined,
@@ -121,6 +121,10 @@ class BotPlayer(Player):
         self._waiting: tuple[View, float] | None = None
         #: the longest move line accepted in this game (see `choose`)
         self._line_bytes = self.limits.line_bytes
+        #: the clock's allowance for the next move, and the line that tells it to the bot
+        #: (None: no clock; see `clocked`), and whether the current move is on a clock
+        self._clock: tuple[float, str | None] | None = None
+        self._on_clock = False
 
     def begin(self, game: Game, seat: Seat) -> None:
         """Start the bot's process for a new game; a compile error fails here."""
@@ -146,9 +150,16 @@ class BotPlayer(Player):
         if self.takes_turns:  # (until its first move)
             self.process.pause(True)
 
+    def clocked(self, allowance: float, told: str | None) -> None:
+        """The next move is on a clock: it may take `allowance` seconds (instead of the
+        move's limit), and the bot first reads the line `told` if not None (the referee's
+        call, before the move)."""
+        self._clock = (allowance, told)
+
     def choose(self, pos: Any, last: Played | None) -> Any:
         """Send the position (first move) or the opponent's move, and read the bot's move."""
         proc = self._running()
+        clock, self._clock = self._clock, None
         if self.takes_turns:
             proc.pause(False)
         if self._moves == 0:
@@ -164,6 +175,10 @@ class BotPlayer(Player):
             text = self.game.format_move(last.move, last.before) + "\n"
             limit = self.limits.move_seconds
             self._sent = f"its opponent's move {text.strip()!r}"
+        self._on_clock = clock is not None
+        if clock is not None:
+            limit, told = clock
+            text = text if told is None else f"{told}\n{text}"
         self._moves += 1
         start = time.monotonic()
         if start >= self._game_deadline:
@@ -296,7 +311,9 @@ class BotPlayer(Player):
 
     def _time_limit(self, limit: float, pending: bytes = b"") -> PlayerFailure:
         """The verdict of a bot with no move at its deadline (`pending`: what it wrote of
-        its move)."""
+        its move); on a clock, its flag fell (the referee words it)."""
+        if self._on_clock:
+            return OutOfTime()
         proc = self.process
         if proc is not None and proc.waiting_for_input():
             why = self._waited(pending)

@@ -228,9 +228,12 @@
     c.classList.add(CLASS[m[3]].split(" ")[0]);
     c.appendChild(el("strong", null, "Move " + k + ": "));
     c.appendChild(document.createTextNode(player(data, m[1]) + " plays " + m[0]));
-    if (m[2] !== null && m[2] !== undefined) {
-      c.appendChild(el("span", {"class": "time"}, " (" + ms(m[2]) + ")"));
+    var times = [];  // what the move took, and on a clock what it left
+    if (m[2] !== null && m[2] !== undefined) times.push(ms(m[2]));
+    if (data.c && typeof data.c[k - 1] === "number") {
+      times.push(data.c[k - 1].toFixed(3) + " s left on its clock");
     }
+    if (times.length) c.appendChild(el("span", {"class": "time"}, " (" + times.join(", ") + ")"));
     var text = m[3] === "x" ? "not played: " + (data.v[1] || data.v[0])
       : m[4] || LABEL[m[3]];
     if (text) c.appendChild(el("span", {"class": "judgement", id: "judgement"}, " — " + text));

@@ -1,0 +1,281 @@
+"""Game clocks (--tc, --tc-for, --tell-time): time controls read as fastchess and cutechess
+write them, each seat's clock charged with its moves' recorded times, the flag falling when
+the clock says, and the bots told their clock only when asked."""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from judge import verdicts
+from judge.clock import Clock, Clocks, SeatClock
+from judge.games import load_game
+from judge.games.base import InputError
+from judge.plan import Harness, TournamentPlan, from_config
+from judge.players.base import Played, Player
+from judge.records import MoveRecord, PlayedGame
+from judge.referee import play_game
+from judge.store import Store
+from tests.command import judge
+
+# --- time controls -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("spec", "clock"), [
+    ("10+0.1", Clock(10, 0.1)),
+    ("40/60+0.5", Clock(60, 0.5, moves=40)),
+    ("1:30+1", Clock(90, 1)),
+    ("5", Clock(5)),
+    ("1+0.01,first=2", Clock(1, 0.01, first=2)),
+    ("60,move=2", Clock(60, move=2)),
+    ("0,move=1", Clock(0, move=1)),
+])
+def test_a_time_control_reads_as_fastchess_writes_it(spec: str, clock: Clock) -> None:
+    assert Clock.parse(spec) == clock
+    assert Clock.parse(clock.text()) == clock
+
+
+def test_inf_is_no_clock() -> None:
+    assert Clock.parse("inf") is None
+    assert Clocks.given("inf", None, False).any is False
+
+
+@pytest.mark.parametrize("spec", ["", "10+", "abc", "0", "10+x", "0/10+1", "-1+1", "nan",
+                                  "10,foo=1", "10,first=1,first=2", "1:x", "10++1", "inf+1"])
+def test_a_bad_time_control_is_refused(spec: str) -> None:
+    with pytest.raises(InputError, match="time control"):
+        Clock.parse(spec)
+
+
+def test_increments_add() -> None:
+    seat = SeatClock(Clock(1, 0.5))
+    assert seat.charge(0.2) and seat.left == pytest.approx(1.3)
+    assert seat.charge(0.3) and seat.left == pytest.approx(1.5)
+
+
+def test_moves_per_period_give_the_base_again() -> None:
+    seat = SeatClock(Clock(10, moves=2))
+    assert seat.charge(3) and seat.left == pytest.approx(7)
+    assert seat.charge(3) and seat.left == pytest.approx(14)  # 4 left, and 10 more
+    assert seat.charge(1) and seat.left == pytest.approx(13)
+
+
+def test_the_first_move_has_its_allowance_and_kaggle_moves_their_free_time() -> None:
+    first = SeatClock(Clock(1, first=5))
+    assert first.allowance() == 6
+    assert first.charge(4) and first.left == 1 and first.allowance() == 1
+    overage = SeatClock(Clock(3, move=1))
+    assert overage.charge(0.5) and overage.left == 3  # within its free second
+    assert overage.charge(2.5) and overage.left == pytest.approx(1.5)  # 1.5 s overrun paid
+    assert overage.allowance() == pytest.approx(2.5)
+    assert not overage.charge(3)  # 2 s overrun, 1.5 s budget: the flag falls
+
+
+def test_the_flag_falls_beyond_the_clock_and_no_increment_comes() -> None:
+    seat = SeatClock(Clock(1, 0.5))
+    assert not seat.charge(1.25)
+    assert seat.left == pytest.approx(-0.25)
+
+
+# --- the referee ---------------------------------------------------------------------
+
+
+class Sleeper(Player):
+    """Takes one counter from the first heap that has one, after `seconds`."""
+
+    name = "sleeper"
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+
+    def choose(self, pos: Any, last: Played | None) -> Any:
+        time.sleep(self.seconds)
+        heap = next(i for i, n in enumerate(self.game.format_position(pos).split()) if n != "0")
+        return self.game.parse_move(f"{heap + 1} 1", pos)
+
+
+def test_the_referee_charges_each_move_and_records_what_is_left() -> None:
+    game = load_game("nim", "")
+    record = play_game(game, [Sleeper(0.05), Sleeper(0.0)], game.parse_position("100"),
+                       clocks=[Clock(0.4, 0.01), None])
+    assert record.verdict.code == verdicts.TIME_FORFEIT and record.verdict.seat == 0
+    mine = [m for m in record.moves if m.seat == 0]
+    for n, _ in enumerate(mine, 1):
+        spent = sum(m.seconds or 0 for m in mine[:n])
+        assert mine[n - 1].clock == pytest.approx(0.4 + 0.01 * n - spent)
+    assert all(m.clock is None for m in record.moves if m.seat == 1)
+    found = re.fullmatch(r"move (\d+): its clock ran out \(0\.000 s left of 0\.4\+0\.01; "
+                         r"the move took (\d+\.\d{3}) s\)", record.verdict.message)
+    assert found, record.verdict.message
+    assert int(found[1]) == len(mine) + 1
+    assert float(found[2]) >= mine[-1].clock - 0.0005  # more than the clock held
+
+
+def test_a_move_record_from_before_clocks_loads() -> None:
+    old = {"game": "nim", "moves": [{"seat": 0, "move": "1 1", "seconds": 0.1}]}
+    rec = PlayedGame.from_json(old)
+    assert rec.moves[0].clock is None and rec.clocks is None
+    assert rec.to_json()["moves"][0]["clock"] is None
+    timed = rec._replace(moves=(MoveRecord(0, "1 1", 0.1, None, 0.9),))
+    assert PlayedGame.from_json(timed.to_json()).clocks == (0.9,)
+
+
+def test_a_plan_keeps_its_clocks() -> None:
+    clocks = Clocks(Clock(1, 0.01), {"a.py": Clock(5, 0.05), "b.py": None}, tell=True)
+    plan = TournamentPlan(game="nim", entrants=("a.py", "b.py"),
+                          harness=Harness(clocks=clocks))
+    assert from_config("tournament", plan.to_config()).harness.clocks == clocks
+    words = plan.to_argv()
+    assert words[words.index("--tc") + 1] == "1+0.01"
+    assert "a.py=5+0.05" in words and "b.py=inf" in words and "--tell-time" in words
+    old = {k: v for k, v in plan.to_config().items() if k != "clocks"}
+    assert from_config("tournament", old).harness.clocks == Clocks()
+    assert replace(plan, harness=Harness()).to_argv().count("--tc") == 0
+
+
+# --- the command line ----------------------------------------------------------------
+
+#: a Nim bot that takes one counter from the first heap that has one, after SLEEP seconds;
+#: with TOLD it reads a `time` line before each move (kept on its stderr), without it any
+#: line not a move makes it fail
+BOT = """\
+import sys, time
+heaps = None
+for line in sys.stdin:
+    if TOLD:
+        assert line.startswith("time "), line
+        print(line.strip(), file=sys.stderr, flush=True)
+        line = sys.stdin.readline()
+    words = [int(w) for w in line.split()]
+    if heaps is None:
+        heaps = words
+    else:
+        heaps[words[0] - 1] -= words[1]
+    i = next(i for i, n in enumerate(heaps) if n)
+    heaps[i] -= 1
+    time.sleep(SLEEP)
+    print(i + 1, 1, flush=True)
+"""
+
+
+def bot(folder: Path, name: str, sleep: float = 0.0, told: bool = False) -> str:
+    (folder / name).write_text(f"SLEEP = {sleep}\nTOLD = {told}\n" + BOT)
+    return name
+
+
+def tournament(folder: Path, *args: str, heap: int = 60) -> dict[str, PlayedGame]:
+    """The games of a tournament of Nim from one heap played in `folder` with `args`."""
+    (folder / "starts.txt").write_text(f"{heap}\n")
+    out = judge("tournament", "--game", "nim", "--starts", "starts.txt", "--sandbox", "none",
+                "--jobs", "1", "--db", "r.db", *args, cwd=folder)
+    assert out.returncode == 0, out.stderr
+    return Store(folder / "r.db", read_only=True).games(1)
+
+
+def readings(rec: PlayedGame, bot: str) -> tuple[list[MoveRecord], list[float]]:
+    """`bot`'s moves in `rec`, and what its clock should read after each from the move
+    times recorded (the clock of 1+0.01)."""
+    mine = [m for m in rec.moves if m.seat == rec.seat_of(bot)]
+    return mine, [1 + 0.01 * n - sum(m.seconds or 0 for m in mine[:n])
+                  for n in range(1, len(mine) + 1)]
+
+
+@pytest.mark.slow
+def test_a_bot_loses_on_time_exactly_when_its_clock_says(tmp_path: Path) -> None:
+    slow, fast = bot(tmp_path, "slow.py", sleep=0.1), bot(tmp_path, "fast.py")
+    games = tournament(tmp_path, "--tc", "1+0.01", slow, fast)
+    assert len(games) == 2
+    for rec in games.values():
+        seat = rec.seat_of(slow)
+        assert rec.verdict.code == verdicts.TIME_FORFEIT and rec.verdict.seat == seat
+        mine, expected = readings(rec, slow)
+        assert [m.clock for m in mine] == pytest.approx(expected)
+        assert all(left >= 0 for left in expected)  # the clock held every move it made
+        # ... and not the next: it took more than the clock held (0.1 s a move against
+        # 0.01 gained: at most 12 moves)
+        found = re.search(r"move (\d+): its clock ran out \(0\.000 s left of 1\+0\.01; the "
+                          r"move took (\d+\.\d{3}) s\)", rec.verdict.message)
+        assert found, rec.verdict.message
+        assert int(found[1]) == len(mine) + 1 <= 12
+        assert float(found[2]) >= expected[-1] - 0.0005
+        theirs, held = readings(rec, fast)
+        assert [m.clock for m in theirs] == pytest.approx(held)
+
+
+@pytest.mark.slow
+def test_time_odds(tmp_path: Path) -> None:
+    slow, fast = bot(tmp_path, "slow.py", sleep=0.1), bot(tmp_path, "fast.py")
+    games = tournament(tmp_path, "--tc", "1+0.01", "--tc-for", f"{slow}=60", slow, fast,
+                       heap=20)
+    for rec in games.values():
+        assert rec.verdict.code == verdicts.OK, rec.verdict
+        mine = [m for m in rec.moves if m.seat == rec.seat_of(slow)]
+        spent = sum(m.seconds or 0 for m in mine)
+        assert mine[-1].clock == pytest.approx(60 - spent)  # no increment
+        theirs, held = readings(rec, fast)
+        assert [m.clock for m in theirs] == pytest.approx(held)
+
+
+@pytest.mark.slow
+def test_a_bot_told_its_clock_reads_it_before_each_move(tmp_path: Path) -> None:
+    told, fast = bot(tmp_path, "told.py", told=True), bot(tmp_path, "other.py", told=True)
+    games = tournament(tmp_path, "--tc", "5+0.25,first=2", "--tell-time", told, fast,
+                       heap=10)
+    for rec in games.values():
+        assert rec.verdict.code == verdicts.OK, rec.verdict
+        seat = rec.seat_of(told)
+        lines = (rec.stderr[seat] or "").split("\n")[:-1]
+        mine = [m for m in rec.moves if m.seat == seat]
+        # before its first move: its base and its first move's allowance; then what its
+        # clock read after its move before
+        expected = ["time 7.000 0.250"] + [f"time {m.clock:.3f} 0.250" for m in mine[:-1]]
+        assert lines == expected
+
+
+def test_a_bot_not_told_reads_no_time_line(tmp_path: Path) -> None:
+    strict, other = bot(tmp_path, "strict.py"), bot(tmp_path, "other.py")
+    games = tournament(tmp_path, "--tc", "5+0.25", strict, other, heap=4)
+    assert all(rec.verdict.code == verdicts.OK for rec in games.values())
+    assert all(m.clock is not None for rec in games.values() for m in rec.moves)
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["--tc", "10+x"], "time control '10+x': give [MOVES/]BASE"),
+    (["--tc", "10,first=x"], "time control '10,first=x': 'x' is not a number of seconds"),
+    (["--tc", "1:2:3"], "time control '1:2:3': give [MOVES/]BASE"),
+    (["--tc-for", "nobody.py=1+0.1"], "--tc-for 'nobody.py': not one of the run's bots"),
+    (["--tc-for", "a.py"], "--tc-for 'a.py': give BOT=SPEC"),
+    (["--tc", "1", "--move-time", "2"], "--move-time does not apply with a clock"),
+    (["--tell-time"], "--tell-time tells a bot its clock: give --tc"),
+])
+def test_a_bad_clock_is_one_line_and_status_2(tmp_path: Path, args: list[str],
+                                               says: str) -> None:
+    bot(tmp_path, "a.py"), bot(tmp_path, "b.py", sleep=0.001)
+    out = judge("tournament", "--game", "nim", "--db", "r.db", *args, "a.py", "b.py",
+                cwd=tmp_path)
+    assert out.returncode == 2
+    assert out.stderr.startswith(f"judge: error: {says}"), out.stderr
+    assert out.stderr.count("\n") == 1
+    assert not (tmp_path / "r.db").exists()
+
+
+def test_a_run_shows_its_clock_and_each_moves_reading(tmp_path: Path) -> None:
+    bot(tmp_path, "a.py")
+    out = judge("run", "--game", "nim", "--sandbox", "none", "--jobs", "1", "--db", "r.db",
+                "--tc", "30+1", "--format", "json", "--details", "a.py", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert re.search(r"^judge: run 1: nim: .*, tc 30\+1, confinement", out.stderr, re.M)
+    import json
+
+    games = json.loads(out.stdout)["games"]
+    for game in games:
+        clocks = game["clocks"]
+        assert len(clocks) == len(game["moves"])
+        bot_moves = clocks[game["seat"] - 1::2] if game["moves"] else []
+        assert all(c is not None and 0 < c <= 30 + len(clocks) for c in bot_moves)
+        assert all(c is None for c in clocks[2 - game["seat"]::2])
