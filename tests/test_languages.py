@@ -128,7 +128,7 @@ def test_help_lists_every_language_with_its_extra_limits(tmp_path: Path) -> None
     java = out.stdout[out.stdout.index("java: Java"):]
     assert "+5 s first move" in " ".join(java.split()[:60])
     # and the system calls each may make beyond the base set (`syscalls`)
-    for key, groups in (("c", "base"), ("java", "base, threads, jit"),
+    for key, groups in (("c", "base, threads"), ("java", "base, threads, jit"),
                         ("go", "base, threads, events")):
         line = " ".join(out.stdout[out.stdout.index(f"  {key}: "):].split()[:60])
         assert f"system calls: {groups};" in line, (key, line)

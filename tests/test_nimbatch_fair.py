@@ -319,7 +319,7 @@ def test_command_grades_a_crashing_program_per_case_in_json_and_details(tmp_path
     assert row["whole_file_correct"] == 1 and row["per_case"]["lines"] == list(range(2, 51))
     assert "running 49 data sets alone" in out.stderr
     assert "nim-batch: 1 program, " in out.stderr
-    table = judge("--details", str(tmp_path / "p.py"))
+    table = judge("--details", "--wide", str(tmp_path / "p.py"))  # (a row a line)
     assert table.returncode == 0, table.stderr
     assert "note: lines 2-50 graded per case" in table.stdout
     assert "own run (crash)" in table.stdout  # line 2, the one it cannot answer

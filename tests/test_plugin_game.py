@@ -312,7 +312,9 @@ def test_judge_play_prints_a_game_against_the_optimal_player_to_its_end(site) ->
                 str(BOTS / "perfect.py"), path=[site])
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith("subtraction heap=9 take=1,2,3: player 1 ")
-    moves = re.findall(r"^\d+\. player (\d) \(.*\): (\d+) ", out.stdout, re.MULTILINE)
+    # (each move by the game's name for it, then the text a player types: "take 3 (3)")
+    moves = re.findall(r"^\d+\. player (\d) \(.*\): take \d+ \((\d+)\) ", out.stdout,
+                       re.MULTILINE)
     assert sum(int(take) for _, take in moves) == 9 and moves[-1][0] == "1"
     heap = 9
     for seat, take in moves:  # each take of the bot leaves a multiple of 4
@@ -351,7 +353,7 @@ def test_judge_opponent_answers_each_take_with_perfect_play(site) -> None:
                           "--start", "10"], input="4\n", capture_output=True, text=True,
                          timeout=60, env=env)
     assert bad.returncode == 1
-    assert "illegal-move: a move takes 1, 2 or 3 counters, not 4" in bad.stderr
+    assert "illegal-move: move 1: a move takes 1, 2 or 3 counters, not 4" in bad.stderr
 
 
 @pytest.mark.parametrize("rules, outcome", [("heap=20 take=1,3,4", "you win"),
