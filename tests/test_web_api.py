@@ -445,7 +445,8 @@ def test_bad_requests_get_a_clear_4xx(client, body, status, words):
 
 def test_advance_is_refused_where_a_person_is_to_move(client):
     sid = create(client, game="nim", position="1 2", opponent="human")["id"]
-    refused(client.post(f"/api/sessions/{sid}/advance"), 409, "a person is to move")
+    refused(client.post(f"/api/sessions/{sid}/advance"), 400, "two people")
+    assert client.get(f"/api/sessions/{sid}").json()["ply"] == 0
     sid = create(client, game="nim", position="1 2", opponent="optimal")["id"]
     refused(client.post(f"/api/sessions/{sid}/advance"), 409, "a person is to move")
     assert client.get(f"/api/sessions/{sid}").json()["ply"] == 0

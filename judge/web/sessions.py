@@ -743,6 +743,8 @@ class Session:
         with `one`, a single move (computer against computer, one move per request)."""
         if not isinstance(one, bool):
             raise WebError(400, "one is true or false")
+        if all(player is None for player in self.players):
+            raise WebError(400, "a game of two people has no computer player to move")
         pos = self.pos
         if self.over(pos):
             raise WebError(409, "the game is over")
