@@ -713,7 +713,11 @@ def test_the_history_gives_every_moves_value_for_player_1_at_each_ply(client):
         after = state["history"][entry["ply"] + 1]
         assert played[0]["value"] == after["value"]  # the value for player 1 it leads to
         assert all("final_difference" in c for c in choices)
+        # the win-by chart's point: the banks' difference at the end for player 1
+        assert after["final_difference"] == played[0]["final_difference"]
     assert "choices" not in state["history"][-1]
+    nim = create(client, game="nim", position="1 2", opponent="human", values=True)
+    assert "final_difference" not in nim["history"][0]
 
 
 # --- computer against computer, one move per request ---------------------------------------

@@ -602,9 +602,11 @@ class Session:
             if self.values:
                 ev = solver.evaluate(pos)
                 flip = self.game.mover(pos) == 1  # seen by player 1
-                word, remoteness = worth(self.game, pos, ev.value, ev.remoteness,
-                                         lead_of(self.game, pos))
+                lead = lead_of(self.game, pos)
+                word, remoteness = worth(self.game, pos, ev.value, ev.remoteness, lead)
                 entry.update(value=for_first(word, flip), remoteness=remoteness)
+                if isinstance(ev.value, int):  # the banks' difference at the end, as choices
+                    entry["final_difference"] = (lead + ev.value) * (-1 if flip else 1)
                 if ply < len(self.history):
                     entry["mistake"] = solver.is_mistake(pos, self.history[ply][1])
                     entry["choices"] = self.choices(pos, self.history[ply][1])
