@@ -720,6 +720,38 @@ def test_the_history_gives_every_moves_value_for_player_1_at_each_ply(client):
     assert "final_difference" not in nim["history"][0]
 
 
+def test_a_move_works_out_the_values_of_the_new_positions_only(monkeypatch):
+    """The history's values of the positions before are kept from the last answer (a move's
+    answer cost grew with the moves played), and are what a fresh game gives."""
+    from judge.web.sessions import Session
+
+    counted = []
+    choices = Session.choices
+    monkeypatch.setattr(Session, "choices",
+                        lambda self, pos, played: counted.append(pos) or choices(self, pos, played))
+    sessions = Sessions(Served(limits=FAST))
+    game = sessions.create("nim", "", "4 5 6 7", opponent="human", values=True)
+    for ply in range(6):
+        state = game.state()
+        counted.clear()
+        game.play(state["moves"][ply % len(state["moves"])]["move"])
+        state = game.state()
+        assert len(counted) == 1, ply  # the position the move was made from
+        moves = [h["move"] for h in state["history"][:-1]]
+        fresh = sessions.create("nim", "", "4 5 6 7", opponent="human", values=True,
+                                played=moves).state()
+        assert state["history"] == fresh["history"]
+    game.undo()
+    game.undo()
+    game.play(game.state()["moves"][-1]["move"])  # another branch
+    state = game.state()
+    moves = [h["move"] for h in state["history"][:-1]]
+    assert state["history"] == sessions.create("nim", "", "4 5 6 7", opponent="human",
+                                               values=True, played=moves).state()["history"]
+    game.values = False
+    assert all("value" not in h for h in game.state()["history"])
+
+
 # --- computer against computer, one move per request ---------------------------------------
 
 def test_two_computer_players_move_one_move_per_request_with_the_ply_checked(client):
