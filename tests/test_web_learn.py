@@ -186,6 +186,8 @@ def test_ioiwari_s_chart_has_a_win_by_view_placing_points_by_the_final_differenc
         assert (d1 < d2) == (y1 > y2)  # a larger difference higher
     labels = [t.text for t in by_css(browser, "#chart text.tick")]
     assert "0" in labels and any(t.startswith("+") for t in labels)
+    said = browser.execute_script("return document.getElementById('chart-desc').textContent")
+    assert "ends ahead by" in said and "moves to the end" not in said
     browser.get(f"{server}/play/nim?position=1%202&opponent=human")  # no score, no such view
     settled(browser)
     assert not by_css(browser, "#chart-views")[0].is_displayed()

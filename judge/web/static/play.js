@@ -308,8 +308,10 @@
     const loses = first === "you" ? "you lose" : first + " loses";
     add("title", { id: "chart-title" }, "Value chart");
     add("desc", { id: "chart-desc" }, "A point for the start and for each move: above the " +
-      "middle line " + wins + ", below it " + loses + ", on it a tie; the nearer the top or " +
-      "bottom edge, the fewer moves to the end. Small dots: the other moves that were there.");
+      "middle line " + wins + ", below it " + loses + ", on it a tie; " + (winby
+        ? "the further from the middle line, the more it ends ahead by, with best play. "
+        : "the nearer the top or bottom edge, the fewer moves to the end. ") +
+      "Small dots: the other moves that were there.");
     const x = (i) => left + 10 + step * i;
     const y = (c) => {
       if (winby) return mid - (c.final_difference / top) * (mid - pad);
