@@ -279,7 +279,8 @@ def test_dark_mode_follows_the_system_with_the_same_contrasts(browser, server): 
             assert contrast(page, "rgb(0, 0, 0)") < 1.5, page  # dark
             seen |= check_value_marks(browser)
             for text in by_css(browser, "#status, #value p, #last, h3, .move span, .note, "
-                                        "#chart-caption, #history button, .controls label"):
+                                        "#chart-caption, #history button, .controls label, "
+                                        "#chart-views button"):
                 if text.text.strip():
                     colour = text.value_of_css_property("color")
                     assert contrast(colour, opaque(browser, text)) >= 4.5, (text.text, colour)
