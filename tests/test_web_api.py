@@ -823,6 +823,14 @@ def test_ties_are_ties_with_their_remoteness_and_say_why_they_ended(client):
     assert s["end"] == "the board is full and nobody made a line: a tie"
 
 
+def test_the_line_on_how_moves_are_counted_comes_only_with_a_count(client):
+    nim = create(client, game="nim", position="3 4", opponent="optimal", values=True)
+    assert nim["remoteness"] is not None and nim["legend"].startswith("Moves are counted")
+    kayles = create(client, game="octal", position="5", opponent="optimal", values=True)
+    assert kayles["remoteness"] is None  # the Grundy values say who wins, not in how many moves
+    assert kayles["says"] == "You can win" and "legend" not in kayles
+
+
 def test_values_and_moves_are_said_in_plain_words_by_who_plays(client):
     s = create(client, game="ioiwari", opponent="optimal", values=True)
     assert s["moves"][0]["label"] == "pit 1"

@@ -257,7 +257,8 @@ def position_info(game: Game, pos: Any, values: bool,
         if not over:
             info["says"] = says_position(info["value"], info["remoteness"], names, mover,
                                          info.get("final_difference"))
-            info["legend"] = LEGEND
+            if info["remoteness"] is not None:  # the count it explains (no count: Kayles)
+                info["legend"] = LEGEND
         outcome = getattr(solver, "outcome", None)
         if outcome is not None:
             info["outcome"] = outcome(pos)

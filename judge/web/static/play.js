@@ -225,7 +225,7 @@
     v.replaceChildren();
     if (!s.values || s.value === undefined || !s.says) return;
     v.appendChild(B.el("p", "says", s.says + "."));
-    v.appendChild(B.el("p", "note legend", s.legend));
+    if (s.legend) v.appendChild(B.el("p", "note legend", s.legend));
     v.dataset.value = s.value;
   }
 
