@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT))
 from scripts.screenshot_web import serving  # noqa: E402  (judge serve of a checkout)
 
 #: the games played, each from its standard start against the optimal player
-GAMES = ("ioiwari", "nim", "chopsticks", "tictactoe", "connect4")
+GAMES = ("ioiwari", "nim", "chopsticks", "tictactoe", "connect4", "octal")
 
 
 def get(url: str) -> bytes:

@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 from scripts.screenshot_report import browser  # noqa: E402
 
 #: each game and how many of the person's moves are played before the picture
-GAMES = {"ioiwari": 3, "nim": 2, "chopsticks": 3, "tictactoe": 2, "connect4": 3}
+GAMES = {"ioiwari": 3, "nim": 2, "chopsticks": 3, "tictactoe": 2, "connect4": 3, "octal": 2}
 #: the window's height at each width (a phone's is an iPhone's 390 x 844)
 HEIGHTS = {390: 844, 1280: 900}
 
