@@ -193,6 +193,15 @@ def test_ioiwari_s_chart_has_a_win_by_view_placing_points_by_the_final_differenc
     assert not by_css(browser, "#chart-views")[0].is_displayed()
 
 
+def test_a_chart_without_a_count_shows_none(browser, server):  # noqa: F811
+    played(browser, f"{server}/play/octal?position=4%201&opponent=optimal", 1)
+    assert browser.execute_script("return window.judgePlay.state()")["remoteness"] is None
+    assert by_css(browser, "#chart text.tick") == []
+    labels = " ".join(t.text for t in by_css(browser, "#chart text.axis-label"))
+    assert "you win" in labels and "moves to the end" not in labels
+    check_chart(browser)
+
+
 SMALL_TEXT = """
 const small = [];
 const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);

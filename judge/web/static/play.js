@@ -284,6 +284,7 @@
     if (!s.values) { box.appendChild(B.el("p", "note", "Values are hidden in practice.")); return; }
     const cols = s.history;
     const all = [].concat(cols, ...cols.map((h) => h.choices || []));
+    const counted = all.some((c) => c.remoteness !== null && c.remoteness !== undefined);
     const top = Math.max(1, ...all.map((c) =>
       winby ? Math.abs(c.final_difference || 0) : c.remoteness || 0));
     const left = 40, right = 20, pad = 28, bottom = 40, h = 280, mid = (h - bottom + pad) / 2,
@@ -308,9 +309,9 @@
     const loses = first === "you" ? "you lose" : first + " loses";
     add("title", { id: "chart-title" }, "Value chart");
     add("desc", { id: "chart-desc" }, "A point for the start and for each move: above the " +
-      "middle line " + wins + ", below it " + loses + ", on it a tie; " + (winby
-        ? "the further from the middle line, the more it ends ahead by, with best play. "
-        : "the nearer the top or bottom edge, the fewer moves to the end. ") +
+      "middle line " + wins + ", below it " + loses + ", on it a tie. " + (winby
+        ? "The further from the middle line, the more it ends ahead by, with best play. "
+        : counted ? "The nearer the top or bottom edge, the fewer moves to the end. " : "") +
       "Small dots: the other moves that were there.");
     const x = (i) => left + 10 + step * i;
     const y = (c) => {
@@ -331,13 +332,13 @@
         tick(y({ final_difference: d }), d ? "+" + d : "0");
         if (d) tick(y({ final_difference: -d }), "-" + d);
       });
-    } else [...new Set([0, Math.round(top / 2), top])].forEach((r) => {
+    } else if (counted) [...new Set([0, Math.round(top / 2), top])].forEach((r) => {
       ["win", "lose"].forEach((v) => {
         tick(y({ value: v, remoteness: r }), String(r));
       });
     });
     add("text", { x: left + 4, y: 14, class: "axis-label" },
-      wins + (winby ? " by (at the end, best play)" : " (moves to the end)"));
+      wins + (winby ? " by (at the end, best play)" : counted ? " (moves to the end)" : ""));
     add("text", { x: w - right, y: mid - 4, class: "axis-label", "text-anchor": "end" },
       all.some((c) => c.value === "draw") ? "draw" : "tie");
     add("text", { x: left + 4, y: h - 4, class: "axis-label" }, loses + (winby ? " by" : ""));
