@@ -99,6 +99,20 @@ def test_octal_codes_and_moves_are_checked() -> None:
     assert kayles.format_position(after) == "5 1 3"
 
 
+def test_octal_moves_are_named_in_plain_words_each_its_own() -> None:
+    kayles = load_game("octal")
+    row = kayles.parse_position("8 2")
+    said = {text: kayles.move_label(kayles.parse_move(text, row), row)
+            for text in ("1 2 5", "1 2 0", "1 2 6", "2 2 0", "1 1 3")}
+    assert said == {"1 2 5": "take 2 from heap 1, leaving 5 and 1",
+                    "1 2 0": "take 2 from the left end of heap 1",
+                    "1 2 6": "take 2 from the right end of heap 1",
+                    "2 2 0": "take all 2 of heap 2",
+                    "1 1 3": "take 1 from heap 1, leaving 3 and 4"}
+    labels = [kayles.move_label(m, row) for m in kayles.legal_moves(row)]
+    assert len(set(labels)) == len(labels)
+
+
 # --- Connect Four ---------------------------------------------------------------------------
 
 def test_connect_four_on_4x4_is_a_draw() -> None:

@@ -445,7 +445,8 @@ def test_bad_requests_get_a_clear_4xx(client, body, status, words):
 
 def test_advance_is_refused_where_a_person_is_to_move(client):
     sid = create(client, game="nim", position="1 2", opponent="human")["id"]
-    refused(client.post(f"/api/sessions/{sid}/advance"), 409, "a person is to move")
+    refused(client.post(f"/api/sessions/{sid}/advance"), 400, "two people")
+    assert client.get(f"/api/sessions/{sid}").json()["ply"] == 0
     sid = create(client, game="nim", position="1 2", opponent="optimal")["id"]
     refused(client.post(f"/api/sessions/{sid}/advance"), 409, "a person is to move")
     assert client.get(f"/api/sessions/{sid}").json()["ply"] == 0
@@ -712,7 +713,43 @@ def test_the_history_gives_every_moves_value_for_player_1_at_each_ply(client):
         after = state["history"][entry["ply"] + 1]
         assert played[0]["value"] == after["value"]  # the value for player 1 it leads to
         assert all("final_difference" in c for c in choices)
+        # the win-by chart's point: the banks' difference at the end for player 1
+        assert after["final_difference"] == played[0]["final_difference"]
     assert "choices" not in state["history"][-1]
+    nim = create(client, game="nim", position="1 2", opponent="human", values=True)
+    assert "final_difference" not in nim["history"][0]
+
+
+def test_a_move_works_out_the_values_of_the_new_positions_only(monkeypatch):
+    """The history's values of the positions before are kept from the last answer (a move's
+    answer cost grew with the moves played), and are what a fresh game gives."""
+    from judge.web.sessions import Session
+
+    counted = []
+    choices = Session.choices
+    monkeypatch.setattr(Session, "choices",
+                        lambda self, pos, played: counted.append(pos) or choices(self, pos, played))
+    sessions = Sessions(Served(limits=FAST))
+    game = sessions.create("nim", "", "4 5 6 7", opponent="human", values=True)
+    for ply in range(6):
+        state = game.state()
+        counted.clear()
+        game.play(state["moves"][ply % len(state["moves"])]["move"])
+        state = game.state()
+        assert len(counted) == 1, ply  # the position the move was made from
+        moves = [h["move"] for h in state["history"][:-1]]
+        fresh = sessions.create("nim", "", "4 5 6 7", opponent="human", values=True,
+                                played=moves).state()
+        assert state["history"] == fresh["history"]
+    game.undo()
+    game.undo()
+    game.play(game.state()["moves"][-1]["move"])  # another branch
+    state = game.state()
+    moves = [h["move"] for h in state["history"][:-1]]
+    assert state["history"] == sessions.create("nim", "", "4 5 6 7", opponent="human",
+                                               values=True, played=moves).state()["history"]
+    game.values = False
+    assert all("value" not in h for h in game.state()["history"])
 
 
 # --- computer against computer, one move per request ---------------------------------------
@@ -784,6 +821,14 @@ def test_ties_are_ties_with_their_remoteness_and_say_why_they_ended(client):
     s = client.post(f"/api/sessions/{s['id']}/move", json={"move": "9"}).json()
     assert s["over"] and s["result"] == "tie" and s["value"] == "tie" and s["remoteness"] == 0
     assert s["end"] == "the board is full and nobody made a line: a tie"
+
+
+def test_the_line_on_how_moves_are_counted_comes_only_with_a_count(client):
+    nim = create(client, game="nim", position="3 4", opponent="optimal", values=True)
+    assert nim["remoteness"] is not None and nim["legend"].startswith("Moves are counted")
+    kayles = create(client, game="octal", position="5", opponent="optimal", values=True)
+    assert kayles["remoteness"] is None  # the Grundy values say who wins, not in how many moves
+    assert kayles["says"] == "You can win" and "legend" not in kayles
 
 
 def test_values_and_moves_are_said_in_plain_words_by_who_plays(client):

@@ -4,6 +4,8 @@ the keyboard and the phone."""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 pytest.importorskip("starlette", reason="the web extra is not installed (pip install -e '.[web]')")
@@ -162,6 +164,44 @@ def test_the_chart_has_a_start_point_readable_labels_move_names_and_nothing_clip
     assert caption.startswith(f"Move {state['ply']}, {last['by']}: {last['label']}")
 
 
+def test_ioiwari_s_chart_has_a_win_by_view_placing_points_by_the_final_difference(
+        browser, server):  # noqa: F811
+    played(browser, f"{server}/play/ioiwari?opponent=optimal", 3, "#board [data-move]")
+    views = by_css(browser, "#chart-views button")
+    assert [b.text for b in views] == ["Moves to the end", "Win by"]
+    assert views[0].get_attribute("aria-pressed") == "true"
+    views[1].click()
+    assert by_css(browser, "#chart-views button")[1].get_attribute("aria-pressed") == "true"
+    check_chart(browser)
+    state = browser.execute_script("return window.judgePlay.state()")
+    points = by_css(browser, "#chart circle.point")
+    differences = [entry["final_difference"] for entry in state["history"]]
+    assert [int(p.get_attribute("data-difference")) for p in points] == differences
+    heights = [float(p.get_attribute("cy")) for p in points]
+    middle = float(by_css(browser, "#chart line.middle")[0].get_attribute("y1"))
+    pairs = list(zip(differences, heights, strict=True))
+    for d, y in pairs:  # above the middle: player 1 ahead
+        assert (d > 0) == (y < middle) and (d == 0) == (y == middle), (d, y, middle)
+    for (d1, y1), (d2, y2) in itertools.pairwise(pairs):
+        assert (d1 < d2) == (y1 > y2)  # a larger difference higher
+    labels = [t.text for t in by_css(browser, "#chart text.tick")]
+    assert "0" in labels and any(t.startswith("+") for t in labels)
+    said = browser.execute_script("return document.getElementById('chart-desc').textContent")
+    assert "ends ahead by" in said and "moves to the end" not in said
+    browser.get(f"{server}/play/nim?position=1%202&opponent=human")  # no score, no such view
+    settled(browser)
+    assert not by_css(browser, "#chart-views")[0].is_displayed()
+
+
+def test_a_chart_without_a_count_shows_none(browser, server):  # noqa: F811
+    played(browser, f"{server}/play/octal?position=4%201&opponent=optimal", 1)
+    assert browser.execute_script("return window.judgePlay.state()")["remoteness"] is None
+    assert by_css(browser, "#chart text.tick") == []
+    labels = " ".join(t.text for t in by_css(browser, "#chart text.axis-label"))
+    assert "you win" in labels and "moves to the end" not in labels
+    check_chart(browser)
+
+
 SMALL_TEXT = """
 const small = [];
 const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
@@ -248,7 +288,8 @@ def test_dark_mode_follows_the_system_with_the_same_contrasts(browser, server): 
             assert contrast(page, "rgb(0, 0, 0)") < 1.5, page  # dark
             seen |= check_value_marks(browser)
             for text in by_css(browser, "#status, #value p, #last, h3, .move span, .note, "
-                                        "#chart-caption, #history button, .controls label"):
+                                        "#chart-caption, #history button, .controls label, "
+                                        "#chart-views button"):
                 if text.text.strip():
                     colour = text.value_of_css_property("color")
                     assert contrast(colour, opaque(browser, text)) >= 4.5, (text.text, colour)

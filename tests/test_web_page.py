@@ -308,6 +308,12 @@ def test_on_a_phone_the_board_moves_and_chart_come_first_and_nothing_scrolls_sid
             if path.startswith("/play/"):
                 assert in_order(browser, "#board", ".moves-box", ".chart-box", ".controls",
                                 ".history-box", "#cvc", "#record-box"), path
+        # a long game's chart, wider than the phone, scrolls in its box, not the page
+        played(browser, f"{server}/play/nim?position=9%209%209%209&opponent=human", 15)
+        chart = by_css(browser, "#chart")[0]
+        assert int(chart.get_attribute("scrollWidth")) > 390  # the chart is wider
+        width = browser.execute_script("return document.documentElement.scrollWidth")
+        assert width <= 390 and chart.rect["x"] + chart.rect["width"] <= 390, width
     finally:
         browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
     # on a desktop, the same order: board, moves, chart (at the top of the side column)

@@ -257,7 +257,8 @@ def position_info(game: Game, pos: Any, values: bool,
         if not over:
             info["says"] = says_position(info["value"], info["remoteness"], names, mover,
                                          info.get("final_difference"))
-            info["legend"] = LEGEND
+            if info["remoteness"] is not None:  # the count it explains (no count: Kayles)
+                info["legend"] = LEGEND
         outcome = getattr(solver, "outcome", None)
         if outcome is not None:
             info["outcome"] = outcome(pos)
@@ -430,6 +431,8 @@ class Session:
         self.recorded: Recorded | None = None
         self.line: list[Any] = []
         self.stderr = ""
+        #: the history's entries of the last answer, by what they are worked out from
+        self.entries: dict[tuple[Any, ...], dict[str, Any]] = {}
         self.touched = time.monotonic()
         self.lock = threading.RLock()
         self.limits = served.limits
@@ -587,29 +590,39 @@ class Session:
 
     def history_json(self) -> list[dict[str, Any]]:
         """Each position of the game so far with its value for player 1 and the move made
-        from it; the value chart and the move list are drawn from it."""
-        out = []
+        from it; the value chart and the move list are drawn from it. The entries of the
+        last answer are kept: a move works out only the positions it added."""
+        names = (self.seat_name(0), self.seat_name(1))
+        lines = [(pos, move, True) for pos, move in self.history] + [(self.pos, None, False)]
+        entries = {}
+        for ply, (pos, move, made) in enumerate(lines):
+            key = (ply, pos, move, made, self.values, names)
+            entries[key] = self.entries.get(key) or self.history_entry(ply, pos, move, made)
+        self.entries = entries
+        return list(entries.values())
+
+    def history_entry(self, ply: int, pos: Any, move: Any, made: bool) -> dict[str, Any]:
+        """Position `pos` of the history, after `ply` moves, and the `move` made from it
+        (when `made`), as `history_json` gives it."""
         solver = solver_here(self.game, self.start) if self.values else solver_for(self.game)
-        positions = [p for p, _ in self.history] + [self.pos]
-        for ply, pos in enumerate(positions):
-            entry: dict[str, Any] = {"ply": ply, "position": self.game.format_position(pos),
-                                     "to_move": self.game.mover(pos) + 1}
-            if ply < len(self.history):
-                move = self.history[ply][1]
-                entry["move"] = self.game.format_move(move, pos)
-                entry["label"] = self.game.move_label(move, pos)
-                entry["by"] = self.seat_name(self.game.mover(pos))
-            if self.values:
-                ev = solver.evaluate(pos)
-                flip = self.game.mover(pos) == 1  # seen by player 1
-                word, remoteness = worth(self.game, pos, ev.value, ev.remoteness,
-                                         lead_of(self.game, pos))
-                entry.update(value=for_first(word, flip), remoteness=remoteness)
-                if ply < len(self.history):
-                    entry["mistake"] = solver.is_mistake(pos, self.history[ply][1])
-                    entry["choices"] = self.choices(pos, self.history[ply][1])
-            out.append(entry)
-        return out
+        entry: dict[str, Any] = {"ply": ply, "position": self.game.format_position(pos),
+                                 "to_move": self.game.mover(pos) + 1}
+        if made:
+            entry["move"] = self.game.format_move(move, pos)
+            entry["label"] = self.game.move_label(move, pos)
+            entry["by"] = self.seat_name(self.game.mover(pos))
+        if self.values:
+            ev = solver.evaluate(pos)
+            flip = self.game.mover(pos) == 1  # seen by player 1
+            lead = lead_of(self.game, pos)
+            word, remoteness = worth(self.game, pos, ev.value, ev.remoteness, lead)
+            entry.update(value=for_first(word, flip), remoteness=remoteness)
+            if isinstance(ev.value, int):  # the banks' difference at the end, as choices
+                entry["final_difference"] = (lead + ev.value) * (-1 if flip else 1)
+            if made:
+                entry["mistake"] = solver.is_mistake(pos, move)
+                entry["choices"] = self.choices(pos, move)
+        return entry
 
     def choices(self, pos: Any, played: Any) -> list[dict[str, Any]]:
         """Every legal move at `pos` with its value for player 1 (the chart's dots): its
@@ -743,6 +756,8 @@ class Session:
         with `one`, a single move (computer against computer, one move per request)."""
         if not isinstance(one, bool):
             raise WebError(400, "one is true or false")
+        if all(player is None for player in self.players):
+            raise WebError(400, "a game of two people has no computer player to move")
         pos = self.pos
         if self.over(pos):
             raise WebError(409, "the game is over")

@@ -204,8 +204,14 @@ class Octal(Game[Row, OctalMove]):
         return " ".join(map(str, move))
 
     def move_label(self, move: OctalMove, pos: Row) -> str:
+        """"take 2 from heap 1, leaving 5 and 1", or from one of its ends, or all of it."""
         h, k, left = move
-        return f"take {k} from heap {h}, leaving {left} left of them"
+        right = pos.heaps[h - 1] - k - left
+        if not left and not right:
+            return f"take all {k} of heap {h}"
+        if not left or not right:
+            return f"take {k} from the {'left' if not left else 'right'} end of heap {h}"
+        return f"take {k} from heap {h}, leaving {left} and {right}"
 
     def render(self, pos: Row) -> str:
         lines = [f"heap {h}: {size:>3} {'o' * min(size, 40)}"

@@ -225,7 +225,7 @@
     v.replaceChildren();
     if (!s.values || s.value === undefined || !s.says) return;
     v.appendChild(B.el("p", "says", s.says + "."));
-    v.appendChild(B.el("p", "note legend", s.legend));
+    if (s.legend) v.appendChild(B.el("p", "note legend", s.legend));
     v.dataset.value = s.value;
   }
 
@@ -263,19 +263,30 @@
      middle line, lose below, a tie or draw on it) and its remoteness (0 at the top and
      bottom edges, larger towards the middle: a game heads for an edge as it nears its end);
      the other moves that were available there small dots, each mistake (a move that changed
-     who wins) ringed, in Ioiwari by how much player 1 ends ahead. The columns are numbered by
+     who wins) ringed, in Ioiwari by how much player 1 ends ahead. A game with a score
+     (Ioiwari) has a second view, after GamesmanUni's win-by chart: the points placed by how
+     much player 1 ends ahead with best play from there (above the middle line ahead, on it
+     level), the further from it the more. The columns are numbered by
      move; a point's words (who played what, and what it leads to) are its title and, when it
      is pointed at or focused, the line under the chart. Clicked or pressed, a point goes to
      its position. Every text is 12 px or more, and nothing is drawn outside the picture. */
+  let chartView = "remoteness";  // or "winby", where the game has a score
   function drawChart(s) {
     const box = $("chart");
     const caption = $("chart-caption");
     box.replaceChildren();
     caption.textContent = "";
+    const scored = s.values && s.history[0].final_difference !== undefined;
+    $("chart-views").hidden = !scored;
+    const winby = scored && chartView === "winby";
+    $("view-remoteness").setAttribute("aria-pressed", String(!winby));
+    $("view-winby").setAttribute("aria-pressed", String(winby));
     if (!s.values) { box.appendChild(B.el("p", "note", "Values are hidden in practice.")); return; }
     const cols = s.history;
     const all = [].concat(cols, ...cols.map((h) => h.choices || []));
-    const top = Math.max(1, ...all.map((c) => c.remoteness || 0));
+    const counted = all.some((c) => c.remoteness !== null && c.remoteness !== undefined);
+    const top = Math.max(1, ...all.map((c) =>
+      winby ? Math.abs(c.final_difference || 0) : c.remoteness || 0));
     const left = 40, right = 20, pad = 28, bottom = 40, h = 280, mid = (h - bottom + pad) / 2,
       gap = 12, step = 30;
     const w = Math.max(300, left + right + step * (cols.length - 1) + 20);
@@ -298,28 +309,39 @@
     const loses = first === "you" ? "you lose" : first + " loses";
     add("title", { id: "chart-title" }, "Value chart");
     add("desc", { id: "chart-desc" }, "A point for the start and for each move: above the " +
-      "middle line " + wins + ", below it " + loses + ", on it a tie; the nearer the top or " +
-      "bottom edge, the fewer moves to the end. Small dots: the other moves that were there.");
+      "middle line " + wins + ", below it " + loses + ", on it a tie. " + (winby
+        ? "The further from the middle line, the more it ends ahead by, with best play. "
+        : counted ? "The nearer the top or bottom edge, the fewer moves to the end. " : "") +
+      "Small dots: the other moves that were there.");
     const x = (i) => left + 10 + step * i;
     const y = (c) => {
+      if (winby) return mid - (c.final_difference / top) * (mid - pad);
       if (c.value !== "win" && c.value !== "lose") return mid;
       const r = c.remoteness === null || c.remoteness === undefined ? top : c.remoteness;
       const offset = (r / top) * (mid - pad - gap);
       return c.value === "win" ? pad + offset : h - bottom - offset;
     };
-    add("line", { x1: left, x2: w - right, y1: mid, y2: mid, class: "axis" });
+    add("line", { x1: left, x2: w - right, y1: mid, y2: mid, class: "axis middle" });
     add("line", { x1: left, x2: left, y1: pad, y2: h - bottom, class: "axis" });
-    [...new Set([0, Math.round(top / 2), top])].forEach((r) => {
+    const tick = (ty, text) => {
+      add("line", { x1: left - 4, x2: left, y1: ty, y2: ty, class: "axis" });
+      add("text", { x: left - 6, y: ty + 4, class: "tick", "text-anchor": "end" }, text);
+    };
+    if (winby) {
+      [...new Set([top, Math.round(top / 2), 0])].forEach((d) => {
+        tick(y({ final_difference: d }), d ? "+" + d : "0");
+        if (d) tick(y({ final_difference: -d }), "-" + d);
+      });
+    } else if (counted) [...new Set([0, Math.round(top / 2), top])].forEach((r) => {
       ["win", "lose"].forEach((v) => {
-        const ty = y({ value: v, remoteness: r });
-        add("line", { x1: left - 4, x2: left, y1: ty, y2: ty, class: "axis" });
-        add("text", { x: left - 6, y: ty + 4, class: "tick", "text-anchor": "end" }, String(r));
+        tick(y({ value: v, remoteness: r }), String(r));
       });
     });
-    add("text", { x: left + 4, y: 14, class: "axis-label" }, wins + " (moves to the end)");
+    add("text", { x: left + 4, y: 14, class: "axis-label" },
+      wins + (winby ? " by (at the end, best play)" : counted ? " (moves to the end)" : ""));
     add("text", { x: w - right, y: mid - 4, class: "axis-label", "text-anchor": "end" },
       all.some((c) => c.value === "draw") ? "draw" : "tie");
-    add("text", { x: left + 4, y: h - 4, class: "axis-label" }, loses);
+    add("text", { x: left + 4, y: h - 4, class: "axis-label" }, loses + (winby ? " by" : ""));
     add("path", { d: cols.map((c, i) => (i ? "L" : "M") + x(i) + " " + y(c)).join(""), class: "line" });
     const words = (i) => {
       if (i === 0) {
@@ -356,9 +378,9 @@
       const played = before && (before.choices || []).find((c) => c.played);
       if (before) point.dataset.move = before.move;
       if (before && before.mistake) point.dataset.mistake = "true";
-      if (played && played.final_difference !== undefined) {
-        point.dataset.difference = String(played.final_difference);
-        if (played.final_difference) add("text", { x: x(i), y: y(col) - 10, class: "winby", "text-anchor": "middle" },
+      if (col.final_difference !== undefined) point.dataset.difference = String(col.final_difference);
+      if (!winby && played && played.final_difference) {
+        add("text", { x: x(i), y: y(col) - 10, class: "winby", "text-anchor": "middle" },
           (played.final_difference > 0 ? "+" : "") + played.final_difference);
       }
       const said = words(i);
@@ -645,6 +667,10 @@
       told();
     }
   });
+  ["remoteness", "winby"].forEach((view) => $("view-" + view).addEventListener("click", () => {
+    chartView = view;
+    if (state) drawChart(state);
+  }));
   $("undo").addEventListener("click", () => act("undo", {}, false));
   $("redo").addEventListener("click", () => act("redo", {}, false));
   $("advance").addEventListener("click", () => act("advance", {}, true));
