@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from importlib import import_module
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from judge.games.base import Game, InputError, MoveError, PositionError, RulesError
 
@@ -96,7 +96,7 @@ class GameLoadError(RulesError):
     """An installed game that cannot be loaded (its package is broken)."""
 
 
-def game_class(name: str) -> type[Game]:
+def game_class(name: str) -> type[Game[Any, Any]]:
     """The class of game `name`; raises `RulesError`, or `GameLoadError` for a game whose
     package fails to import or does not name a `Game`."""
     key = name.lower()
@@ -115,7 +115,7 @@ def game_class(name: str) -> type[Game]:
     return cls
 
 
-def load_game(name: str, rules: str = "") -> Game:
+def load_game(name: str, rules: str = "") -> Game[Any, Any]:
     """The game called `name` under the `rules` tokens; raises `RulesError`."""
     return game_class(name)(rules)
 

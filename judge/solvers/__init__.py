@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from importlib import import_module
+from typing import Any
 
 from judge.games.base import Game
 from judge.solvers.base import Evaluation, MoveValue, Solver
@@ -17,7 +18,7 @@ _cache: OrderedDict[str, Solver] = OrderedDict()
 _lock = threading.Lock()
 
 
-def solver_for(game: Game) -> Solver:
+def solver_for(game: Game[Any, Any]) -> Solver:
     """The solver for `game` under its rules (one instance per game and rules, of the
     `KEPT` rules asked for last)."""
     key = game.describe()

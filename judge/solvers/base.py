@@ -68,7 +68,7 @@ def best_of(moves: list[MoveValue]) -> list[MoveValue]:
 class Solver(ABC):
     """Perfect play for one game under fixed rules."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game[Any, Any]) -> None:
         self.game = game
 
     @abstractmethod

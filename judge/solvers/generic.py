@@ -144,7 +144,9 @@ def _members(ordered: np.ndarray, codes: np.ndarray) -> np.ndarray:
 
     if not len(ordered):
         return np.zeros(codes.shape, dtype=bool)
-    return ordered[np.minimum(np.searchsorted(ordered, codes), len(ordered) - 1)] == codes
+    at = np.minimum(np.searchsorted(ordered, codes), len(ordered) - 1)
+    found: np.ndarray = ordered[at] == codes
+    return found
 
 
 def _unique(items: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -244,7 +246,7 @@ def retrograde(graph: Graph) -> tuple[np.ndarray, np.ndarray]:
 class GenericSolver(Solver):
     """Win, loss or draw with remoteness for every position, by searching the game's graph."""
 
-    def __init__(self, game: Game, limit: int = MAX_POSITIONS) -> None:
+    def __init__(self, game: Game[Any, Any], limit: int = MAX_POSITIONS) -> None:
         super().__init__(game)
         self.limit = limit
         self._lock = threading.Lock()

@@ -119,7 +119,8 @@ class Side:
     def rank(self, sorted_hands: np.ndarray) -> np.ndarray:
         """Colex ranks of rows of ascending hand values."""
         cols = np.arange(self.k)
-        return self.binom[sorted_hands + cols, cols + 1].sum(axis=1)
+        found: np.ndarray = self.binom[sorted_hands + cols, cols + 1].sum(axis=1)
+        return found
 
     def rank_of(self, hands: tuple[int, ...]) -> int:
         """The rank of one tuple of hands, in any order."""
@@ -138,7 +139,8 @@ class Side:
     @cached_property
     def live(self) -> np.ndarray:
         """How many live hands each multiset has."""
-        return np.count_nonzero(self.hands, axis=1)
+        found: np.ndarray = np.count_nonzero(self.hands, axis=1)
+        return found
 
     @cached_property
     def tap(self) -> np.ndarray:

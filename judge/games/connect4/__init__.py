@@ -92,7 +92,7 @@ class ConnectFour(MarksGame):
     def position_bound(self) -> int:
         """An upper bound of the positions of the board: each column holds 0 to `rows`
         discs, each X or O."""
-        return (2 ** (self.rows + 1) - 1) ** self.cols
+        return int((2 ** (self.rows + 1) - 1) ** self.cols)
 
     def solve_limit(self, pos: Board) -> str | None:
         """Boards whose positions may be too many to solve while a person waits (a search

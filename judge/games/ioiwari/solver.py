@@ -42,7 +42,8 @@ def all_boards() -> np.ndarray:
     import numpy as np
 
     idx = np.arange(BOARDS, dtype=np.int64)
-    return ((idx[:, None] // weights()) % BASE).astype(np.int8)
+    digits: np.ndarray = ((idx[:, None] // weights()) % BASE).astype(np.int8)
+    return digits
 
 
 def sow_all(boards: np.ndarray, pit: int) -> tuple[np.ndarray, np.ndarray]:

@@ -132,7 +132,8 @@ class NimSolver(Solver):
         moves = self.evaluate(pos).best_moves
         if not moves:
             raise ValueError("no legal move: the game is over")
-        return rng.choice(moves) if rng else moves[0]
+        move: NimMove = rng.choice(moves) if rng else moves[0]
+        return move
 
     def chosen_moves(self, pos: Heaps) -> list[Hashable]:
         """The moves `choose` picks from (`evaluate`'s best moves): the same moves as
