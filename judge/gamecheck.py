@@ -319,6 +319,12 @@ class Suite:
         """The solver's value of `pos` against those of its moves."""
         solver = solver_for(self.game)
         ev = self.call(pos, "the solver's value", solver.evaluate, pos)
+        scored = isinstance(ev.value, int) and not isinstance(ev.value, bool)
+        if scored != self.game.scored:  # (the one place a value's type is looked at)
+            yield self.failure(pos, "a score difference (an int), as the game declares scored"
+                               if self.game.scored else "win, loss or draw, as the game "
+                               "declares (scored = True for a score difference)",
+                               repr(ev.value))
         if self.game.is_over(pos):
             return
         moves = self.call(pos, "the values of its moves", solver.move_values, pos)

@@ -164,6 +164,10 @@ class Game(ABC, Generic[P, M]):
     loopy: ClassVar[bool] = False
     #: whether a finished game can be a tie, so that holding a draw is something to grade
     draws: ClassVar[bool] = False
+    #: whether its solver's values are the final score difference for the mover (an int:
+    #: Ioiwari's banks), not "win", "loss" or "draw": declared, so that no layer guesses
+    #: it from a value's type
+    scored: ClassVar[bool] = False
     #: the game's solver, as "module:Class" (named, not imported: solvers sit above the
     #: rules); the generic solver unless the game brings its own (in its package's solver.py)
     solver: ClassVar[str] = "judge.solvers.generic:GenericSolver"

@@ -179,10 +179,16 @@ def lead_of(game: Game, pos: Any) -> int:
     return score[mover] - score[1 - mover] if score else 0
 
 
+def final_difference(game: Game, value: Any, lead: int) -> int | None:
+    """The mover's bank minus the opponent's at the end under perfect play, from a scored
+    game's value and the `lead` now (None for a game whose values are win, loss or draw)."""
+    return lead + value if game.scored else None
+
+
 def value_word(game: Game, value: Any, lead: int) -> str:
     """win, lose, draw or tie for the mover, from a solver's value (Ioiwari: with `lead`)."""
     sign = result_sign(value, lead)
-    if sign == 0 and (isinstance(value, int) or not game.loopy):
+    if sign == 0 and (game.scored or not game.loopy):
         return "tie"  # a game that ends, ending level: a tie; a loopy game's endless play: a draw
     return WORDS[sign]
 
@@ -242,8 +248,9 @@ def position_info(game: Game, pos: Any, values: bool,
         if mv is not None:
             word, remoteness = worth(game, pos, mv.value, mv.remoteness, lead, legal)
             entry.update(value=word, remoteness=remoteness)
-            if isinstance(mv.value, int):
-                entry.update(difference=mv.value, final_difference=lead + mv.value)
+            if game.scored:
+                entry.update(difference=mv.value,
+                             final_difference=final_difference(game, mv.value, lead))
             entry["says"] = says_move(word, remoteness, names[mover],
                                       entry.get("final_difference"))
             if (grundy := game.grundy_value(game.play(pos, legal))) is not None:
@@ -252,8 +259,9 @@ def position_info(game: Game, pos: Any, values: bool,
     if values:
         ev = solver.evaluate(pos)
         info["value"], info["remoteness"] = worth(game, pos, ev.value, ev.remoteness, lead)
-        if isinstance(ev.value, int):
-            info.update(difference=ev.value, final_difference=lead + ev.value)
+        if game.scored:
+            info.update(difference=ev.value,
+                        final_difference=final_difference(game, ev.value, lead))
         if not over:
             info["says"] = says_position(info["value"], info["remoteness"], names, mover,
                                          info.get("final_difference"))
@@ -617,8 +625,9 @@ class Session:
             lead = lead_of(self.game, pos)
             word, remoteness = worth(self.game, pos, ev.value, ev.remoteness, lead)
             entry.update(value=for_first(word, flip), remoteness=remoteness)
-            if isinstance(ev.value, int):  # the banks' difference at the end, as choices
-                entry["final_difference"] = (lead + ev.value) * (-1 if flip else 1)
+            end = final_difference(self.game, ev.value, lead)
+            if end is not None:  # the banks' difference at the end, as choices
+                entry["final_difference"] = end * (-1 if flip else 1)
             if made:
                 entry["mistake"] = solver.is_mistake(pos, move)
                 entry["choices"] = self.choices(pos, move)
@@ -634,14 +643,14 @@ class Session:
         out = []
         for mv in solver_for(game).move_values(pos):
             word, remoteness = worth(game, pos, mv.value, mv.remoteness, lead, mv.move)
+            end = final_difference(game, mv.value, lead)
             entry = {"move": game.format_move(mv.move, pos),
                      "label": game.move_label(mv.move, pos),
                      "value": for_first(word, flip), "remoteness": remoteness,
                      "played": mv.move == played,
-                     "says": says_move(word, remoteness, who,
-                                       lead + mv.value if isinstance(mv.value, int) else None)}
-            if isinstance(mv.value, int):
-                entry["final_difference"] = (lead + mv.value) * (-1 if flip else 1)
+                     "says": says_move(word, remoteness, who, end)}
+            if end is not None:
+                entry["final_difference"] = end * (-1 if flip else 1)
             out.append(entry)
         return out
 
@@ -778,7 +787,7 @@ class Session:
         return {"moves": moves, "labels": [self.game.move_label(m, pos) for m in ev.best_moves],
                 "ply": len(self.history), "value": word, "remoteness": remoteness,
                 "says": says_move(word, remoteness, self.seat_name(self.game.mover(pos)),
-                                  lead + ev.value if isinstance(ev.value, int) else None)}
+                                  final_difference(self.game, ev.value, lead))}
 
     def replay(self, moves: list[str], at: int, recorded: Recorded | None = None) -> None:
         """Load a stored game's moves, standing after the first `at` of them (its players'
