@@ -64,13 +64,13 @@ def test_a_game_with_too_many_positions_is_refused_with_413_once_and_not_searche
     monkeypatch.setattr(generic.cache, "load_flat", lambda key: None)  # nothing on disk
     monkeypatch.setitem(judge.solvers._cache, game.describe(), GenericSolver(game, limit=10))
     searches = []
-    explore = GenericSolver.explore
+    search = GenericSolver._search
 
     def counted(self, *args, **kwargs):
         searches.append(1)
-        return explore(self, *args, **kwargs)
+        return search(self, *args, **kwargs)
 
-    monkeypatch.setattr(GenericSolver, "explore", counted)
+    monkeypatch.setattr(GenericSolver, "_search", counted)
     query = {"game": "connect4", "rules": "rows=3 cols=3 connect=3"}
     refused(client.get("/api/values", params=query), 413, "too many to solve")
     assert searches == [1]

@@ -19,7 +19,13 @@ arrays, and the start's table in the on-disk cache.
 A game may also define `position_codes()`, which returns `PositionCodes` (or None for rules
 too big for them): its own numbers of positions, and every move of many positions played at
 once on arrays of numbers. The search then never builds a position object, which makes games
-of millions of positions (Connect Four on 5x4 and 4x5) a matter of seconds.
+of millions of positions (Connect Four on 5x4 and 4x5) a matter of seconds. When the codes
+say `acyclic` (no position comes back, as in Connect Four, where every move adds a disc), the
+solver keeps no moves at all: it numbers the positions layer by layer (those one move from
+the last layer), then plays each layer's moves again from the last layer back, taking each
+position's value from its children's in the next layer. It keeps only the positions' numbers,
+values and remoteness, 13 bytes a position (24 at the peak), and refuses a game by the memory
+that would take, not by a count (Connect Four 5x5: 69,763,700 positions, 1.5 GiB).
 
 An impartial game under normal play whose Sprague-Grundy values have a closed form defines
 `grundy(pos) -> int`: the mover wins exactly when it is not 0, and the solver answers from it
@@ -28,6 +34,7 @@ without a search (no remoteness, the best moves those to a position of value 0).
 
 from __future__ import annotations
 
+import os
 import random
 import threading
 from bisect import bisect_left
@@ -47,8 +54,16 @@ WIN, LOSS, DRAW = 1, -1, 0  # for the player to move
 #: position whose game goes on
 UNDECIDED = 2
 VALUES = {WIN: "win", LOSS: "loss", DRAW: "draw"}
-#: positions one search may add before the solver refuses the game as too big for it
+#: positions one search may add before the solver refuses the game as too big for it (a
+#: search that keeps its moves; a layered one is bounded by memory instead)
 MAX_POSITIONS = 4_000_000
+#: bytes a layered search takes a position at its peak: its number twice (the layers and
+#: the sorted table), its value and remoteness, and room for one layer's moves (22.5
+#: measured on Connect Four 5x5)
+LAYERED_BYTES = 24
+#: where the memory a layered search may take is set (bytes, or with K, M or G); by default
+#: half the memory the system has available
+MEMORY_SETTING = "JUDGE_SOLVER_MEMORY"
 #: positions a game's `PositionCodes.expand` is given at once (bounds one step's memory)
 CHUNK = 1 << 17
 #: the tables of searches from positions off the start's table kept apart before merging
@@ -67,6 +82,35 @@ class PositionCodes(Protocol):
         """For an array of numbers (int64): how each position stands for its player to move
         (1 won, -1 lost, 0 a tie, 2 the game goes on), and every legal move of those that go
         on, as the row of its position in `codes` and the number of the position after it."""
+
+    # A class may also set `acyclic = True`: no sequence of moves leads back to a position.
+
+
+def memory_budget() -> int:
+    """Bytes a layered search may take: `MEMORY_SETTING` if set, else half the available
+    memory (4 GiB where the system does not say)."""
+    setting = os.environ.get(MEMORY_SETTING, "").strip()
+    if setting:
+        units = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+        scale = units.get(setting[-1].upper(), 1)
+        digits = setting[:-1] if setting[-1].upper() in units else setting
+        if not digits.isdigit() or int(digits) == 0:
+            raise InputError(f"{MEMORY_SETTING} must be a number of bytes, with K, M or G "
+                             f"(such as 2G), not {setting!r}")
+        return int(digits) * scale
+    try:
+        with open("/proc/meminfo", encoding="ascii") as info:
+            for line in info:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024 // 2
+    except (OSError, ValueError, IndexError):
+        pass
+    return 4 << 30
+
+
+def _mib(size: float) -> str:
+    """A size in MiB (or GiB from 10 GiB) for a message."""
+    return f"{size / 2**30:,.1f} GiB" if size >= 10 * 2**30 else f"{size / 2**20:,.1f} MiB"
 
 
 class TooMany(Exception):
@@ -149,6 +193,15 @@ def _members(ordered: np.ndarray, codes: np.ndarray) -> np.ndarray:
     return found
 
 
+def _distinct(items: np.ndarray, runs: bool = False) -> np.ndarray:
+    """The distinct items in increasing order, by sorting. `runs` says the items are a few
+    increasing runs one after the other: a merge sorts them fastest."""
+    import numpy as np
+
+    ordered = np.sort(items, kind="stable" if runs else None)
+    return ordered[_firsts(ordered)]
+
+
 def _unique(items: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The distinct items in increasing order, and how many times each occurs (by sorting:
     NumPy's hashing `unique` is slow on numbers that share their low bits)."""
@@ -194,6 +247,68 @@ def _gather(first: np.ndarray, items: np.ndarray, nodes: np.ndarray) -> np.ndarr
         return items[:0]
     ends = np.cumsum(counts)
     return items[np.repeat(starts - ends + counts, counts) + np.arange(total)]
+
+
+#: the scores of `_best`: a move to a draw, and the base of a move that wins
+_DRAW_SCORE = 1 << 32
+_WIN_SCORE = 3 << 32
+
+
+def _best(ends: np.ndarray, rows: np.ndarray, kid_value: np.ndarray,
+          kid_rem: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The value and remoteness of positions standing as `ends` says, whose moves (from row
+    `rows`) lead to positions of values `kid_value` and remoteness `kid_rem`: each move
+    scored for the mover (a win sooner, a draw, a loss later), the best move kept."""
+    import numpy as np
+
+    rem = kid_rem.astype(np.int64) + 1
+    score = np.where(kid_value == LOSS, _WIN_SCORE - rem,
+                     np.where(kid_value == WIN, rem, _DRAW_SCORE))
+    best = np.full(len(ends), -1, dtype=np.int64)  # no move: a draw never decided
+    np.maximum.at(best, rows, score)
+    won, lost = best > 2 * _DRAW_SCORE, (best > 0) & (best < _DRAW_SCORE)
+    value = np.where(won, WIN, np.where(lost, LOSS, DRAW)).astype(np.int8)
+    remoteness = np.where(won, _WIN_SCORE - best, np.where(lost, best, -1)).astype(np.int32)
+    going = ends == UNDECIDED
+    return np.where(going, value, ends).astype(np.int8), np.where(going, remoteness, 0)
+
+
+def _packed_segment(layers: list[np.ndarray], values: list[np.ndarray],
+                    remoteness: list[np.ndarray]) -> Segment:
+    """The segment of positions given layer by layer (a position may be in two layers, with
+    the same value): their numbers sorted with value and remoteness packed below them when
+    all fit in 63 bits (sorting numbers in place takes least memory)."""
+    import numpy as np
+
+    low = 2 + max(int(r.max(initial=0)) + 1 for r in remoteness).bit_length()
+    top = max(int(layer.max(initial=0)) for layer in layers)
+    if top >= 1 << (63 - low):
+        return sorted_segment(*(np.concatenate(a) for a in (layers, values, remoteness)))
+    packed = np.empty(sum(len(layer) for layer in layers), dtype=np.int64)
+    at = 0
+    while layers:  # each layer let go of once packed
+        layer, value, rem = layers.pop(), values.pop(), remoteness.pop()
+        part = packed[at : at + len(layer)]
+        np.left_shift(layer, low, out=part)
+        part |= (value.astype(np.int64) + 1) << (low - 2)
+        part |= rem + 1
+        at += len(layer)
+        del layer, value, rem, part
+    packed.sort(kind="stable")  # increasing runs, one a layer: merged
+    first = _firsts(packed)
+    if not first.all():  # a position met in two layers
+        packed = packed[first]
+    del first
+    part = packed >> (low - 2)  # unpacked in place, one array at a time
+    part &= 3
+    part -= 1
+    value = part.astype(np.int8)
+    np.bitwise_and(packed, (1 << (low - 2)) - 1, out=part)
+    part -= 1
+    rem = part.astype(np.int32)
+    del part
+    packed >>= low
+    return Segment(_view(packed, np.int64), _view(value, np.int8), _view(rem, np.int32))
 
 
 def retrograde(graph: Graph) -> tuple[np.ndarray, np.ndarray]:
@@ -246,13 +361,16 @@ def retrograde(graph: Graph) -> tuple[np.ndarray, np.ndarray]:
 class GenericSolver(Solver):
     """Win, loss or draw with remoteness for every position, by searching the game's graph."""
 
-    def __init__(self, game: Game[Any, Any], limit: int = MAX_POSITIONS) -> None:
+    def __init__(self, game: Game[Any, Any], limit: int | None = None) -> None:
         super().__init__(game)
+        #: positions a search may add (by default `MAX_POSITIONS`, or, for a layered
+        #: search, as many as `memory_budget` allows)
         self.limit = limit
         self._lock = threading.Lock()
         self._grundy = getattr(game, "grundy", None)
         make_codes = getattr(game, "position_codes", None)
         self.codes: PositionCodes | None = make_codes() if make_codes is not None else None
+        self._layered = self.codes is not None and getattr(self.codes, "acyclic", False)
         encode = self.codes.encode if self.codes is not None else getattr(game, "encode", None)
         self._encoded = encode is not None
         #: a position's key in the table: its number when the game has one (smaller)
@@ -465,27 +583,97 @@ class GenericSolver(Solver):
     def _search(self, starts: list[Any]) -> None:
         """Solve the positions reachable from `starts` and keep them (the caller holds the
         lock)."""
+        limit = MAX_POSITIONS if self.limit is None else self.limit
         try:
-            graph = self.explore(starts, self.limit)
+            if self._layered:
+                assert self.codes is not None
+                self._solve_layered([self.codes.encode(p) for p in starts], self.limit)
+                return
+            graph = self.explore(starts, limit)
         except TooMany:
-            raise InputError(f"{self.game.describe()} has more than {self.limit:,} positions "
+            raise InputError(f"{self.game.describe()} has more than {limit:,} positions "
                              "reachable from here: too many to solve") from None
         self._store(graph, *retrograde(graph))
 
-    def stats(self, starts: list[Any], limit: int = MAX_POSITIONS) -> dict[str, int]:
+    def _solve_layered(self, starts: list[int], limit: int | None) -> None:
+        """Solve and keep the positions reachable from `starts` of a game whose codes are
+        acyclic, layer by layer: no move is kept, each is played twice (to find the next
+        layer, then to value a layer from the next one's values)."""
+        import numpy as np
+
+        assert self.codes is not None
+        budget = memory_budget()
+        layers = [_distinct(np.array(starts, dtype=np.int64))]
+        found = len(layers[0])
+        while True:
+            pieces = [_distinct(self.codes.expand(layers[-1][lo : lo + CHUNK])[2])
+                      for lo in range(0, len(layers[-1]), CHUNK)]
+            after = _distinct(np.concatenate([np.zeros(0, dtype=np.int64), *pieces]), True)
+            if self.segments:  # those solved already are not searched again
+                after = after[~self.find_codes(after)[0]]
+            if not len(after):
+                break
+            found += len(after)
+            if limit is not None and found > limit:
+                raise TooMany
+            if found * LAYERED_BYTES > budget:
+                raise InputError(
+                    f"{self.game.describe()} needs more than {_mib(found * LAYERED_BYTES)} "
+                    f"to solve ({found:,} positions so far, at {LAYERED_BYTES} bytes each): "
+                    f"more than the {_mib(budget)} it may take (set {MEMORY_SETTING} to "
+                    "allow more)")
+            layers.append(after)
+        later = np.zeros(0, dtype=np.int64)  # the layer after: none after the last
+        value, rem = np.zeros(0, dtype=np.int8), np.zeros(0, dtype=np.int32)
+        values: list[np.ndarray] = []
+        remoteness: list[np.ndarray] = []
+        for layer in reversed(layers):
+            value, rem = self._value_layer(layer, later, value, rem)
+            values.insert(0, value)
+            remoteness.insert(0, rem)
+            later = layer
+        self._add_segment(_packed_segment(layers, values, remoteness))
+
+    def _value_layer(self, layer: np.ndarray, later: np.ndarray, later_value: np.ndarray,
+                     later_rem: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The values and remoteness of a layer's positions, from those of the next layer
+        (`later`, numbers increasing) and of the positions solved before."""
+        import numpy as np
+
+        assert self.codes is not None
+        value = np.empty(len(layer), dtype=np.int8)
+        remoteness = np.empty(len(layer), dtype=np.int32)
+        for lo in range(0, len(layer), CHUNK):
+            ends, rows, kids = self.codes.expand(layer[lo : lo + CHUNK])
+            at = np.minimum(np.searchsorted(later, kids), max(len(later) - 1, 0))
+            hit = later[at] == kids if len(later) else np.zeros(len(kids), dtype=bool)
+            kid_value = later_value[at] if len(later) else np.zeros(len(kids), dtype=np.int8)
+            kid_rem = (later_rem[at] if len(later) else np.zeros(len(kids), dtype=np.int32))
+            if not hit.all():
+                known, old_value, old_rem = self.find_codes(kids[~hit])
+                assert known.all(), "a move to a position the search did not find"
+                kid_value[~hit], kid_rem[~hit] = old_value, old_rem
+            value[lo : lo + len(ends)], remoteness[lo : lo + len(ends)] = _best(
+                ends, rows, kid_value, kid_rem)
+        return value, remoteness
+
+    def stats(self, starts: list[Any], limit: int | None = None) -> dict[str, int]:
         """Positions reachable from `starts` and how many are won, lost and drawn for the
-        player to move, read off the table; raises `InputError` past `limit` positions."""
+        player to move, read off the table; raises `InputError` past `limit` positions (by
+        default none for the start's table, which is counted as it is, else
+        `MAX_POSITIONS`)."""
         if self._grundy is not None:  # the closed form answers: no table
-            return super().stats(starts, limit)
+            return super().stats(starts) if limit is None else super().stats(starts, limit)
         import numpy as np
 
         self.solve(starts)
         start = self.game.start()
         if self._start_table is not None and all(p == start for p in starts):
             values = np.asarray(self._start_table.values)  # what the start reaches, exactly
-            if len(values) > limit:
+            if limit is not None and len(values) > limit:
                 raise InputError(f"more than {limit:,} reachable positions to count")
         else:
+            limit = MAX_POSITIONS if limit is None else limit
             try:
                 graph = self.explore(starts, limit, stop_at_solved=False)
             except TooMany:

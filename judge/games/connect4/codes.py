@@ -26,6 +26,9 @@ WON, LOST, TIE, GOES_ON = 1, -1, 0, 2
 class Bitboards:
     """The numbers of the boards of one size, and every move of many of them at once."""
 
+    #: no board comes back: every move adds a disc (the solver then goes layer by layer)
+    acyclic = True
+
     def __init__(self, rows: int, cols: int, connect: int, lines: list[tuple[int, ...]]) -> None:
         self.rows, self.cols, self.connect = rows, cols, connect
         self.height = rows + 1  # bits per column: the cells and one above them

@@ -173,7 +173,7 @@ class ConnectFourSolver(GenericSolver):
         for pos in positions:
             self.value_of(pos)
 
-    def stats(self, starts: list[Any], limit: int = 2_000_000) -> dict[str, int]:
+    def stats(self, starts: list[Any], limit: int | None = 2_000_000) -> dict[str, int]:
         if self.search is None:
             return super().stats(starts, limit)
-        return Solver.stats(self, starts, limit)
+        return Solver.stats(self, starts) if limit is None else Solver.stats(self, starts, limit)
