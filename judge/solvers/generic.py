@@ -199,7 +199,8 @@ def _distinct(items: np.ndarray, runs: bool = False) -> np.ndarray:
     import numpy as np
 
     ordered = np.sort(items, kind="stable" if runs else None)
-    return ordered[_firsts(ordered)]
+    distinct: np.ndarray = ordered[_firsts(ordered)]
+    return distinct
 
 
 def _unique(items: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
