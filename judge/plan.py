@@ -105,9 +105,13 @@ class BotSource:
 
     @classmethod
     def read(cls, path: str) -> BotSource:
-        """The bot at `path` now; `OSError` if it cannot be read."""
+        """The bot at `path` now; `OSError` if it cannot be read (a folder that cannot be
+        read is a row of the run, not-graded: its fingerprint is that of the reason)."""
         if os.path.isdir(path):
-            return cls(path, folder_digest(folder_files(Path(path))))
+            try:
+                return cls(path, folder_digest(folder_files(Path(path))))
+            except OSError as exc:
+                return cls(path, hashlib.sha256(f"unread: {exc}".encode()).hexdigest())
         return cls(path, hashlib.sha256(Path(path).read_bytes()).hexdigest())
 
     def check(self) -> None:

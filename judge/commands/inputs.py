@@ -306,31 +306,34 @@ def check_bots(paths: list[str], folders: bool = False, entry: str | None = None
     skipped: list[str] = []
     seen: dict[Path, str] = {}
     for path in paths:
+        if path != path.encode(errors="replace").decode():  # undecodable bytes: not storable
+            raise InputError(f"{printable_line(path)}: its name is not UTF-8 text; rename it")
         if Path(path).is_dir() and (not folders or Path(path).name in NOT_SUBMISSIONS
                                     or Path(path).name.startswith(".")):
-            print(f"judge: skipping {path}: a folder, not a bot", file=sys.stderr)
+            print(f"judge: skipping {printable_line(path)}: a folder, not a bot",
+                  file=sys.stderr)
             continue
         try:
             program_for(path, entry)  # compiled (and cached) once, here
         except CompileError:
             pass  # every game of that bot gets the compile-error verdict
         except NotGradable as exc:  # a folder: a row all the same, its verdict says why
-            print(f"judge: {path}: not-graded: {exc}", file=sys.stderr)
+            print(printable_line(f"judge: {path}: not-graded: {exc}"), file=sys.stderr)
         except SettingsError:
             raise  # the user's flags or table: no bot of that language could run
         except ToolchainMissing as exc:
             message = f"bot {path}: {exc}"
-            print(f"judge: skipping {message}", file=sys.stderr)
+            print(printable_line(f"judge: skipping {message}"), file=sys.stderr)
             skipped.append(message)
             continue
         except InputError as exc:
             if not Path(path).exists() or len(paths) == 1:
                 raise
-            print(f"judge: skipping {exc}", file=sys.stderr)  # e.g. a README among the bots
+            print(printable_line(f"judge: skipping {exc}"), file=sys.stderr)  # a README ...
             continue
         real = Path(path).resolve()
         if real in seen:
-            raise InputError(f"{path} and {seen[real]} are the same bot")
+            raise InputError(printable_line(f"{path} and {seen[real]} are the same bot"))
         seen[real] = path
         bots.append(path)
         note = shadowing_note(Path(path))
