@@ -11,15 +11,18 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import errno
 import hashlib
 import os
 import random
+import stat
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from itertools import combinations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
+from judge.folders import MOST_BYTES
 from judge.games import load_game
 from judge.games.base import Game, InputError, Stopped
 from judge.sandbox.limits import Limits
@@ -112,7 +115,14 @@ class BotSource:
                 return cls(path, folder_digest(folder_files(Path(path))))
             except OSError as exc:
                 return cls(path, hashlib.sha256(f"unread: {exc}".encode()).hexdigest())
-        return cls(path, hashlib.sha256(Path(path).read_bytes()).hexdigest())
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO must not block
+        with open(fd, "rb") as fh:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):  # a FIFO, /dev/zero
+                raise OSError(errno.EINVAL, "not a file")
+            data = fh.read(MOST_BYTES + 1)
+        if len(data) > MOST_BYTES:
+            raise OSError(errno.EFBIG, f"over {MOST_BYTES >> 20} MiB")
+        return cls(path, hashlib.sha256(data).hexdigest())
 
     def check(self) -> None:
         """`Stopped` if the file is gone or changed since the run started: its games would be

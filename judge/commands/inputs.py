@@ -364,7 +364,7 @@ def base_files(paths: list[str] | None) -> tuple[BotSource, ...]:
             found.append(BotSource.read(path))
         except OSError as exc:
             raise InputError(f"--base {printable_line(path)}: cannot be read "
-                             f"({os.strerror(exc.errno or 0)})") from None
+                             f"({exc.strerror or exc})") from None
     return tuple(found)
 
 
