@@ -219,3 +219,16 @@ def test_a_count_takes_the_singular_only_for_one(n, words):
 def test_an_irregular_plural_is_given():
     assert plural(1, "data set", "data sets") == "1 data set"
     assert plural(3, "match", "matches") == "3 matches"
+
+
+@pytest.mark.parametrize("args", [
+    ["run", "--game", "nim", "\x1b[2Jx.py"],
+    ["run", "--game", "nim", "--tests", "\x1b]0;t\x07\nx.txt", "bots/nim/greedy.py"],
+])
+def test_an_error_naming_a_path_reaches_the_terminal_escaped(args):
+    """(A missing bot or test file's name reached the terminal as it was: its escape
+    sequences cleared the screen.)"""
+    out = judge(*args, "--db", "/nonexistent/r.db")
+    assert out.returncode == 2
+    assert "\x1b" not in out.stderr and "\x07" not in out.stderr
+    assert len(out.stderr.splitlines()) == 1 and "\\x1b" in out.stderr
