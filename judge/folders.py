@@ -16,6 +16,18 @@ MOST_BYTES = 64 << 20
 """The most bytes its files may hold in all: a bot's disk quota (`Limits.disk_bytes`)."""
 
 
+def read_file(path: str | Path, most: int, follow: bool = True) -> bytes:
+    """The content of the regular file at `path`, its first `most` + 1 bytes at most (more
+    than `most`: too big); `OSError` if it cannot be read or is no regular file (a FIFO
+    must not make the judge wait, /dev/zero fill its memory), or is a link and not
+    `follow`."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | (0 if follow else os.O_NOFOLLOW))
+    with open(fd, "rb") as fh:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a file")
+        return fh.read(most + 1)
+
+
 def folder_files(folder: Path) -> dict[str, bytes]:
     """The files of a bot's folder, by name: its regular files at its top (not in its
     folders, not hidden, not links: a link must not make the judge read what its author
@@ -37,10 +49,8 @@ def folder_files(folder: Path) -> dict[str, bytes]:
                                    f"{MOST_BYTES >> 20} MiB")
     files: dict[str, bytes] = {}
     for path, _ in found:  # (each may have been replaced or grown since)
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-        with open(fd, "rb") as fh:
-            if stat.S_ISREG(os.fstat(fd).st_mode):
-                files[path.name] = fh.read(MOST_BYTES + 1 - sum(map(len, files.values())))
+        files[path.name] = read_file(path, MOST_BYTES - sum(map(len, files.values())),
+                                     follow=False)
     if sum(map(len, files.values())) > MOST_BYTES:
         raise OSError(errno.EFBIG, f"its files hold more than {MOST_BYTES >> 20} MiB")
     return files

@@ -15,14 +15,13 @@ import errno
 import hashlib
 import os
 import random
-import stat
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from itertools import combinations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
-from judge.folders import MOST_BYTES
+from judge.folders import MOST_BYTES, read_file
 from judge.games import load_game
 from judge.games.base import Game, InputError, Stopped
 from judge.sandbox.limits import Limits
@@ -115,11 +114,7 @@ class BotSource:
                 return cls(path, folder_digest(folder_files(Path(path))))
             except OSError as exc:
                 return cls(path, hashlib.sha256(f"unread: {exc}".encode()).hexdigest())
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO must not block
-        with open(fd, "rb") as fh:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):  # a FIFO, /dev/zero
-                raise OSError(errno.EINVAL, "not a file")
-            data = fh.read(MOST_BYTES + 1)
+        data = read_file(path, MOST_BYTES)
         if len(data) > MOST_BYTES:
             raise OSError(errno.EFBIG, f"over {MOST_BYTES >> 20} MiB")
         return cls(path, hashlib.sha256(data).hexdigest())

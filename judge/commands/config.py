@@ -16,12 +16,12 @@ import argparse
 import glob
 import os
 import re
-import stat
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
+from judge.folders import read_file
 from judge.games.base import InputError
 from judge.words import did_you_mean
 
@@ -125,15 +125,14 @@ def read_course(path: str) -> Course:
     import tomllib
 
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO must not block
-        with open(fd, "rb") as fh:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
-                raise InputError(f"cannot read the course file {path}: not a file")
-            data = fh.read(MOST_BYTES + 1)
+        data = read_file(path, MOST_BYTES)
         text = data.decode("utf-8-sig")
     except FileNotFoundError:
         raise InputError(f"no such course file: {path}") from None
-    except (OSError, UnicodeDecodeError) as exc:
+    except OSError as exc:
+        raise InputError(f"cannot read the course file {path}: {exc.strerror or exc}"
+                         ) from None
+    except UnicodeDecodeError as exc:
         raise InputError(f"cannot read the course file {path}: {exc}") from None
     if len(data) > MOST_BYTES:
         raise InputError(f"{path}: over {MOST_BYTES >> 20} MiB: not a course file")
