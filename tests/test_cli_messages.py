@@ -3,6 +3,7 @@ browser app's database, counts in words."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -232,3 +233,20 @@ def test_an_error_naming_a_path_reaches_the_terminal_escaped(args):
     assert out.returncode == 2
     assert "\x1b" not in out.stderr and "\x07" not in out.stderr
     assert len(out.stderr.splitlines()) == 1 and "\\x1b" in out.stderr
+
+
+@pytest.mark.parametrize("option, name", [("--tests", "fifo"), ("--names", "fifo"),
+                                          ("--tests", "zero"), ("--names", "huge")])
+def test_a_file_of_an_option_that_is_no_file_or_huge_is_one_line(tmp_path, option, name):
+    """(A FIFO given as --tests or --names hung the judge; /dev/zero filled its memory.)"""
+    os.mkfifo(tmp_path / "fifo")
+    (tmp_path / "zero").symlink_to("/dev/zero")
+    with open(tmp_path / "huge", "wb") as fh:
+        fh.truncate(2 << 30)
+    bot = str(Path(__file__).resolve().parent.parent / "bots/nim/greedy.py")
+    out = judge("run", "--game", "nim", option, name, "--db", "r.db", bot, cwd=tmp_path,
+                timeout=60)
+    assert out.returncode == 2 and len(out.stderr.splitlines()) == 1, out.stderr
+    why = "over 64 MiB" if name == "huge" else "not a file"
+    assert out.stderr.startswith("judge: error: ")
+    assert out.stderr.endswith(f"cannot read {name}: {why}\n")

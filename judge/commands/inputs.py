@@ -5,6 +5,7 @@ harness (limits checked against what this machine allows, the confinement tier),
 from __future__ import annotations
 
 import argparse
+import errno
 import math
 import os
 import sys
@@ -12,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from judge.exits import ExitStatus
+from judge.folders import MOST_BYTES, read_file
 from judge.games import load_game
 from judge.games.base import Game, InputError
 from judge.plan import LIMIT_OPTIONS, OPTIMAL, BotSource, Harness, identical
@@ -38,12 +40,18 @@ def start_from(game: Game, text: str | None) -> Any:
 
 
 def read_lines(path: Path) -> list[str]:
-    """The lines of a user's text file; a missing or unreadable file is an `InputError`."""
+    """The lines of a user's text file; a missing or unreadable file, or one that is no
+    regular file (a FIFO, a device) or holds over `MOST_BYTES`, is an `InputError`."""
     try:
-        return path.read_text(encoding="utf-8-sig").splitlines()  # a BOM (Notepad) is no text
+        data = read_file(path, MOST_BYTES)
+        if len(data) > MOST_BYTES:
+            raise OSError(errno.EFBIG, f"over {MOST_BYTES >> 20} MiB")
+        return data.decode("utf-8-sig").splitlines()  # a BOM (Notepad) is no text
     except FileNotFoundError:
         raise InputError(f"no such file: {path}") from None
-    except (OSError, UnicodeDecodeError) as exc:
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
         raise InputError(f"cannot read {path}: {exc}") from None
 
 
