@@ -250,3 +250,12 @@ def test_a_file_of_an_option_that_is_no_file_or_huge_is_one_line(tmp_path, optio
     why = "over 64 MiB" if name == "huge" else "not a file"
     assert out.stderr.startswith("judge: error: ")
     assert out.stderr.endswith(f"cannot read {name}: {why}\n")
+
+
+def test_a_bot_file_of_gigabytes_is_refused_by_its_size(tmp_path):
+    """(A sparse bot file of 2 GiB took 4 GB of the judge's memory.)"""
+    with open(tmp_path / "big.py", "wb") as fh:
+        fh.truncate(2 << 30)
+    out = judge("run", "--game", "nim", "--db", "r.db", "big.py", cwd=tmp_path, timeout=60)
+    assert out.returncode == 2
+    assert out.stderr == "judge: error: bot big.py: over 64 MiB, a bot's disk quota\n"
