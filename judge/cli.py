@@ -16,6 +16,7 @@ from judge import __version__
 from judge.commands import config
 from judge.exits import ExitStatus
 from judge.games.base import InputError, Stopped
+from judge.report import printable_line
 from judge.words import did_you_mean
 
 #: one module per subcommand under judge.commands, each with `register(subparsers)`
@@ -194,7 +195,7 @@ def with_course(parser: Parser, args: argparse.Namespace,
         if course and getattr(args, "check_course", False):  # judge doctor: all of it
             config.check(course, every_command())
     except InputError as exc:
-        parser.exit(ExitStatus.BAD_INPUT, f"judge: error: {exc}\n")
+        parser.exit(ExitStatus.BAD_INPUT, f"judge: error: {printable_line(str(exc))}\n")
     from_course = set(args.course.options) if args.course else set()
     for p, action in required:
         if p in parsers and action.dest not in given \
@@ -240,7 +241,8 @@ def main(argv: list[str] | None = None) -> int:
         print("judge: terminated", file=sys.stderr)
         return ExitStatus.TERMINATED
     except InputError as exc:
-        print(f"judge: error: {exc}{config.origin(str(exc), args.course)}", file=sys.stderr)
+        print("judge: error: " + printable_line(f"{exc}{config.origin(str(exc), args.course)}"),
+              file=sys.stderr)
         return getattr(exc, "status", ExitStatus.BAD_INPUT)  # SKIPPED: a language missing
     except Stopped as exc:
         print(f"judge: error: {exc}", file=sys.stderr)

@@ -88,11 +88,12 @@ def _game_output(row: GradedGame, view: View) -> str:
 
 def file_names(names: list[str]) -> list[str]:
     """A file name (without suffix) for each display name: letters, digits, `.`, `-` and
-    `_` kept, anything else `_`, never hidden or empty, and made unique by a number."""
+    `_` kept, anything else `_`, never hidden, led by `-` (an option to a shell's command)
+    or empty, and made unique by a number."""
     out: list[str] = []
     for name in names:
         stem = "".join(c if c.isascii() and (c.isalnum() or c in "._-") else "_"
-                       for c in name).lstrip(".") or "bot"
+                       for c in name).lstrip(".-") or "bot"
         candidate, n = stem, 1
         while candidate.lower() in (o.lower() for o in out) or candidate == "index":
             n += 1

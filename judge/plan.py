@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import errno
 import hashlib
 import os
 import random
@@ -21,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from judge.clock import Clocks
+from judge.folders import MOST_BYTES, read_file
 from judge.games import load_game
 from judge.games.base import Game, InputError, Stopped
 from judge.sandbox.limits import Limits
@@ -116,10 +118,17 @@ class BotSource:
 
     @classmethod
     def read(cls, path: str) -> BotSource:
-        """The bot at `path` now; `OSError` if it cannot be read."""
+        """The bot at `path` now; `OSError` if it cannot be read (a folder that cannot be
+        read is a row of the run, not-graded: its fingerprint is that of the reason)."""
         if os.path.isdir(path):
-            return cls(path, folder_digest(folder_files(Path(path))))
-        return cls(path, hashlib.sha256(Path(path).read_bytes()).hexdigest())
+            try:
+                return cls(path, folder_digest(folder_files(Path(path))))
+            except OSError as exc:
+                return cls(path, hashlib.sha256(f"unread: {exc}".encode()).hexdigest())
+        data = read_file(path, MOST_BYTES)
+        if len(data) > MOST_BYTES:
+            raise OSError(errno.EFBIG, f"over {MOST_BYTES >> 20} MiB")
+        return cls(path, hashlib.sha256(data).hexdigest())
 
     def check(self) -> None:
         """`Stopped` if the file is gone or changed since the run started: its games would be

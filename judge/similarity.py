@@ -26,7 +26,7 @@ from functools import cached_property, lru_cache
 from itertools import combinations
 from pathlib import Path, PurePath
 
-from judge.folders import folder_digest, folder_files
+from judge.folders import folder_digest, folder_files, read_file
 
 #: the fewest tokens in a common run (JPlag's minimum match length, 12 of its coarser
 #: tokens for Python and C; Dolos's k-grams are 23): shorter ones are the language's idioms
@@ -409,10 +409,9 @@ def read_text(path: str, fingerprint: str) -> tuple[str | None, str]:
     """The text of the file at `path` if its content still has the SHA-256 `fingerprint`,
     else None and why it was not read."""
     try:
-        with open(path, "rb") as fh:  # (a folder or a device: an error or too big)
-            data = fh.read(MOST + 1)
+        data = read_file(path, MOST)
     except OSError as exc:
-        return None, f"cannot be read now ({os.strerror(exc.errno or 0)})"
+        return None, f"cannot be read now ({exc.strerror or exc})"
     if len(data) > MOST:
         return None, "over 256 KiB"
     if hashlib.sha256(data).hexdigest() != fingerprint:

@@ -6,6 +6,7 @@ row, with a verdict that says why, and the exit status says so."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -312,3 +313,44 @@ def test_java_go_and_rust_folders_are_compiled_together(tmp_path: Path, tool: st
     assert out.returncode == 0, out.stderr
     row = json.loads(out.stdout)["bots"][0]
     assert row["points"] == 3, row
+
+
+def test_a_folder_too_large_is_not_graded_and_never_read(tmp_path: Path) -> None:
+    """A sparse file of 2 GiB, or thousands of files: the folder is not-graded, by their
+    sizes, without reading them (the judge read 2 GiB into memory); a FIFO and a link
+    beside a program are not read (they would hang it, or show another's file)."""
+    write(tmp_path / "alice", {"main.py": OPTIMAL})
+    with open(tmp_path / "alice" / "big.txt", "wb") as fh:
+        fh.truncate(2 << 30)
+    write(tmp_path / "bob", {"main.py": OPTIMAL, **{f"f{i}.txt": "x" for i in range(1001)}})
+    write(tmp_path / "carol", {"main.py": OPTIMAL})
+    os.mkfifo(tmp_path / "carol" / "fifo.py")
+    (tmp_path / "carol" / "link.py").symlink_to(tmp_path / "alice" / "main.py")
+    (tmp_path / "starts.txt").write_text(STARTS)
+    out = judge("run", "--game", "nim", "--tests", "starts.txt", "--format", "json",
+                "alice/", "bob/", "carol/", cwd=tmp_path, timeout=120)
+    assert out.returncode == 3, out.stderr
+    games = json.loads(out.stdout)["games"]
+    verdicts = {g["bot"]: (g["verdict"], g["message"]) for g in games}
+    assert verdicts["alice"] == ("not-graded", "the folder cannot be read: its files hold "
+                                 "2048 MiB, more than 64 MiB")
+    assert verdicts["bob"] == ("not-graded", "the folder cannot be read: more than 1000 files")
+    assert {g["verdict"] for g in games if g["bot"] == "carol"} == {"ok"}
+
+
+def test_a_path_not_utf8_is_one_line_and_status_2(tmp_path: Path) -> None:
+    """A folder or file named in bytes that are not UTF-8 cannot be stored: said in one
+    line before any game (the judge crashed with a traceback at the first game stored); a
+    file of the folder so named is only part of its digest."""
+    write(tmp_path / "alice", {"main.py": OPTIMAL})
+    (tmp_path / "alice" / os.fsdecode(b"n\xffo\n\x1b[2J.txt")).write_bytes(b"x")
+    os.mkdir(os.fsencode(tmp_path) + b"/b\xffb\x1b[31m")
+    (tmp_path / "starts.txt").write_text(STARTS)
+    out = judge("run", "--game", "nim", "--tests", "starts.txt", "alice/", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    bad = os.fsdecode(b"b\xffb\x1b[31m/")
+    out = judge("run", "--game", "nim", "--tests", "starts.txt", "alice/", bad,
+                cwd=tmp_path)
+    assert out.returncode == 2
+    assert out.stderr == ("judge: error: b\\udcffb\\x1b[31m: its name is not UTF-8 text; "
+                          "rename it\n")

@@ -3,6 +3,7 @@ browser app's database, counts in words."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -219,3 +220,42 @@ def test_a_count_takes_the_singular_only_for_one(n, words):
 def test_an_irregular_plural_is_given():
     assert plural(1, "data set", "data sets") == "1 data set"
     assert plural(3, "match", "matches") == "3 matches"
+
+
+@pytest.mark.parametrize("args", [
+    ["run", "--game", "nim", "\x1b[2Jx.py"],
+    ["run", "--game", "nim", "--tests", "\x1b]0;t\x07\nx.txt", "bots/nim/greedy.py"],
+])
+def test_an_error_naming_a_path_reaches_the_terminal_escaped(args):
+    """(A missing bot or test file's name reached the terminal as it was: its escape
+    sequences cleared the screen.)"""
+    out = judge(*args, "--db", "/nonexistent/r.db")
+    assert out.returncode == 2
+    assert "\x1b" not in out.stderr and "\x07" not in out.stderr
+    assert len(out.stderr.splitlines()) == 1 and "\\x1b" in out.stderr
+
+
+@pytest.mark.parametrize("option, name", [("--tests", "fifo"), ("--names", "fifo"),
+                                          ("--tests", "zero"), ("--names", "huge")])
+def test_a_file_of_an_option_that_is_no_file_or_huge_is_one_line(tmp_path, option, name):
+    """(A FIFO given as --tests or --names hung the judge; /dev/zero filled its memory.)"""
+    os.mkfifo(tmp_path / "fifo")
+    (tmp_path / "zero").symlink_to("/dev/zero")
+    with open(tmp_path / "huge", "wb") as fh:
+        fh.truncate(2 << 30)
+    bot = str(Path(__file__).resolve().parent.parent / "bots/nim/greedy.py")
+    out = judge("run", "--game", "nim", option, name, "--db", "r.db", bot, cwd=tmp_path,
+                timeout=60)
+    assert out.returncode == 2 and len(out.stderr.splitlines()) == 1, out.stderr
+    why = "over 64 MiB" if name == "huge" else "not a file"
+    assert out.stderr.startswith("judge: error: ")
+    assert out.stderr.endswith(f"cannot read {name}: {why}\n")
+
+
+def test_a_bot_file_of_gigabytes_is_refused_by_its_size(tmp_path):
+    """(A sparse bot file of 2 GiB took 4 GB of the judge's memory.)"""
+    with open(tmp_path / "big.py", "wb") as fh:
+        fh.truncate(2 << 30)
+    out = judge("run", "--game", "nim", "--db", "r.db", "big.py", cwd=tmp_path, timeout=60)
+    assert out.returncode == 2
+    assert out.stderr == "judge: error: bot big.py: over 64 MiB, a bot's disk quota\n"

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -96,11 +97,25 @@ def test_a_required_option_may_come_from_the_course_file_and_is_still_required_w
     ('[run]\nsubmissions = ["class/*/"]\n',
      "judge.toml:2: submissions: 'class/*/' matches no file or folder"),
     ('game = "nim"\nseats = \n', "judge.toml: not TOML: Invalid value (at line 2, column 9)"),
+    ("x = " + "[" * 100_000 + "]" * 100_000, "judge.toml: not TOML: nested too deeply"),
+    ("x = {" + "a = {" * 3000 + "}" * 3001, "judge.toml: not TOML: nested too deeply"),
+    ("[" + ".".join("a" * 5000) + "]", "judge.toml: not TOML: nested too deeply"),
+    ("# " + "x" * (1 << 20), "judge.toml: over 1 MiB: not a course file"),
 ])
 def test_a_bad_key_or_value_is_refused_naming_the_file_line_and_key(
         tmp_path, monkeypatch, capsys, text, said):
     course(tmp_path, text)
     assert refused(tmp_path, monkeypatch, capsys, "run").startswith(f"judge: error: {said}")
+
+
+def test_a_course_file_that_is_no_file_is_refused_without_reading_it(
+        tmp_path, monkeypatch, capsys):
+    """(--config on a FIFO waited for ever, on /dev/zero filled the judge's memory.)"""
+    os.mkfifo(tmp_path / "fifo.toml")
+    (tmp_path / "zero.toml").symlink_to("/dev/zero")
+    for name in ("fifo.toml", "zero.toml"):
+        assert refused(tmp_path, monkeypatch, capsys, "run", "--config", name) == (
+            f"judge: error: cannot read the course file {name}: not a file")
 
 
 def test_a_table_or_key_of_the_course_file_reaches_the_terminal_escaped(

@@ -81,6 +81,12 @@ def test_file_names_are_safe_and_unique() -> None:
         "Smith__Alice", "_etc", "a", "A-2", "index-2", "bot"]
 
 
+def test_a_file_name_never_starts_with_a_dash() -> None:
+    """(A student named `-rf` had the page `-rf.html`, which `rm *` in its folder takes
+    for an option.)"""
+    assert file_names(["-rf", "--help", "-", ".-x"]) == ["rf", "help", "bot", "x"]
+
+
 def test_gradescope_tests_per_seat_add_each_seats_games(run: Path) -> None:
     show(run, "--format", "gradescope", "--output-dir", "seat", "--gradescope-tests", "seat")
     data = json.loads((run / "seat" / "alice.json").read_text())

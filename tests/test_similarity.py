@@ -5,6 +5,7 @@ copy flagged and no other pair."""
 from __future__ import annotations
 
 import hashlib
+import os
 from itertools import combinations
 from pathlib import Path
 
@@ -61,6 +62,14 @@ def test_a_file_changed_or_gone_since_the_run_is_named_not_compared(tmp_path):
                                                  "0" * 64)))
     assert dict(found.unread) == {given[0][0]: "changed since the run",
                                   "gone.py": "cannot be read now (No such file or directory)"}
+
+
+def test_a_file_replaced_by_a_fifo_since_the_run_is_named_not_waited_for(tmp_path):
+    """(`judge show --similar` waited for ever on a bot's file replaced by a FIFO.)"""
+    given = files(CLASS)[:3]
+    os.mkfifo(tmp_path / "fifo.py")
+    found = compare_files((*given, ("fifo.py", str(tmp_path / "fifo.py"), "0" * 64)))
+    assert dict(found.unread) == {"fifo.py": "cannot be read now (not a file)"}
 
 
 def test_a_programs_own_repetition_is_no_match_and_costs_no_square():

@@ -21,11 +21,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
+from judge.folders import read_file
 from judge.games.base import InputError
 from judge.words import did_you_mean
 
 #: the course file read from the current folder (unless --config or --no-config)
 DEFAULT = "judge.toml"
+
+#: the most a course file may hold (one of tens of lines is read whole)
+MOST_BYTES = 1 << 20
+
 #: the key whose globs name the submissions: the BOT arguments
 SUBMISSIONS = "submissions"
 #: the metavars of options that take a path (read from the course file's folder)
@@ -120,15 +125,23 @@ def read_course(path: str) -> Course:
     import tomllib
 
     try:
-        text = Path(path).read_text(encoding="utf-8-sig")
+        data = read_file(path, MOST_BYTES)
+        text = data.decode("utf-8-sig")
     except FileNotFoundError:
         raise InputError(f"no such course file: {path}") from None
-    except (OSError, UnicodeDecodeError) as exc:
+    except OSError as exc:
+        raise InputError(f"cannot read the course file {path}: {exc.strerror or exc}"
+                         ) from None
+    except UnicodeDecodeError as exc:
         raise InputError(f"cannot read the course file {path}: {exc}") from None
+    if len(data) > MOST_BYTES:
+        raise InputError(f"{path}: over {MOST_BYTES >> 20} MiB: not a course file")
     try:
         document = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise InputError(f"{path}: not TOML: {exc}") from None
+    except RecursionError:  # arrays or tables nested thousands deep
+        raise InputError(f"{path}: not TOML: nested too deeply") from None
     lines = key_lines(text)
     settings: list[Setting] = []
 
@@ -144,7 +157,10 @@ def read_course(path: str) -> Course:
                                  f"true/false or a list of them)")
             settings.append(Setting(under, key, cast(Value, value), line))
 
-    walk(document, ())
+    try:
+        walk(document, ())
+    except RecursionError:
+        raise InputError(f"{path}: not TOML: nested too deeply") from None
     return Course(path, tuple(settings))
 
 

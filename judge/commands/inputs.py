@@ -5,6 +5,7 @@ harness (limits checked against what this machine allows, the confinement tier),
 from __future__ import annotations
 
 import argparse
+import errno
 import math
 import os
 import sys
@@ -13,6 +14,7 @@ from typing import Any
 
 from judge.clock import Clocks
 from judge.exits import ExitStatus
+from judge.folders import MOST_BYTES, read_file
 from judge.games import load_game
 from judge.games.base import Game, InputError
 from judge.plan import LIMIT_OPTIONS, OPTIMAL, BotSource, Harness, identical
@@ -39,12 +41,18 @@ def start_from(game: Game, text: str | None) -> Any:
 
 
 def read_lines(path: Path) -> list[str]:
-    """The lines of a user's text file; a missing or unreadable file is an `InputError`."""
+    """The lines of a user's text file; a missing or unreadable file, or one that is no
+    regular file (a FIFO, a device) or holds over `MOST_BYTES`, is an `InputError`."""
     try:
-        return path.read_text(encoding="utf-8-sig").splitlines()  # a BOM (Notepad) is no text
+        data = read_file(path, MOST_BYTES)
+        if len(data) > MOST_BYTES:
+            raise OSError(errno.EFBIG, f"over {MOST_BYTES >> 20} MiB")
+        return data.decode("utf-8-sig").splitlines()  # a BOM (Notepad) is no text
     except FileNotFoundError:
         raise InputError(f"no such file: {path}") from None
-    except (OSError, UnicodeDecodeError) as exc:
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
         raise InputError(f"cannot read {path}: {exc}") from None
 
 
@@ -326,31 +334,34 @@ def check_bots(paths: list[str], folders: bool = False, entry: str | None = None
     skipped: list[str] = []
     seen: dict[Path, str] = {}
     for path in paths:
+        if path != path.encode(errors="replace").decode():  # undecodable bytes: not storable
+            raise InputError(f"{printable_line(path)}: its name is not UTF-8 text; rename it")
         if Path(path).is_dir() and (not folders or Path(path).name in NOT_SUBMISSIONS
                                     or Path(path).name.startswith(".")):
-            print(f"judge: skipping {path}: a folder, not a bot", file=sys.stderr)
+            print(f"judge: skipping {printable_line(path)}: a folder, not a bot",
+                  file=sys.stderr)
             continue
         try:
             program_for(path, entry)  # compiled (and cached) once, here
         except CompileError:
             pass  # every game of that bot gets the compile-error verdict
         except NotGradable as exc:  # a folder: a row all the same, its verdict says why
-            print(f"judge: {path}: not-graded: {exc}", file=sys.stderr)
+            print(printable_line(f"judge: {path}: not-graded: {exc}"), file=sys.stderr)
         except SettingsError:
             raise  # the user's flags or table: no bot of that language could run
         except ToolchainMissing as exc:
             message = f"bot {path}: {exc}"
-            print(f"judge: skipping {message}", file=sys.stderr)
+            print(printable_line(f"judge: skipping {message}"), file=sys.stderr)
             skipped.append(message)
             continue
         except InputError as exc:
             if not Path(path).exists() or len(paths) == 1:
                 raise
-            print(f"judge: skipping {exc}", file=sys.stderr)  # e.g. a README among the bots
+            print(printable_line(f"judge: skipping {exc}"), file=sys.stderr)  # a README ...
             continue
         real = Path(path).resolve()
         if real in seen:
-            raise InputError(f"{path} and {seen[real]} are the same bot")
+            raise InputError(printable_line(f"{path} and {seen[real]} are the same bot"))
         seen[real] = path
         bots.append(path)
         note = shadowing_note(Path(path))
@@ -381,7 +392,7 @@ def base_files(paths: list[str] | None) -> tuple[BotSource, ...]:
             found.append(BotSource.read(path))
         except OSError as exc:
             raise InputError(f"--base {printable_line(path)}: cannot be read "
-                             f"({os.strerror(exc.errno or 0)})") from None
+                             f"({exc.strerror or exc})") from None
     return tuple(found)
 
 

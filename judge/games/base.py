@@ -39,6 +39,13 @@ class PositionError(InputError):
     """A position cannot be parsed or is not a position of this game."""
 
 
+def quoted(line: str, most: int = 100) -> str:
+    """A bot's `line` quoted for a message, its first `most` characters of a longer one."""
+    if len(line) <= most:
+        return repr(line)
+    return f"{line[:most] + '...'!r} ({len(line)} characters)"
+
+
 class MoveError(ValueError):
     """A line written by a bot that is not a legal move.
 
@@ -47,7 +54,7 @@ class MoveError(ValueError):
     """
 
     def __init__(self, code: str, line: str, reason: str) -> None:
-        super().__init__(f"{reason} (the bot wrote {line!r})")
+        super().__init__(f"{reason} (the bot wrote {quoted(line)})")
         self.code = code
         self.line = line
         self.reason = reason

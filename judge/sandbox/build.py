@@ -19,6 +19,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from judge.folders import MOST_BYTES
 from judge.games.base import InputError
 from judge.sandbox.context import sandbox_context
 from judge.sandbox.languages import Language, SettingsError, Table, ToolchainMissing
@@ -108,6 +109,8 @@ def _checked_bot_path(path: str, version: tuple | None) -> Path:
         raise InputError(f"bot {path}: no such file")
     if not os.access(source, os.R_OK):
         raise InputError(f"bot {path}: the file cannot be read")
+    if source.stat().st_size > MOST_BYTES:  # (never read: a sparse file of gigabytes)
+        raise InputError(f"bot {path}: over {MOST_BYTES >> 20} MiB, a bot's disk quota")
     if _through_a_link(Path(path)) and not _open_to_all(source):
         # a link in a submission must not make the judge read what its author could not
         raise InputError(f"bot {path}: a link to {source}, which other users may not read "
