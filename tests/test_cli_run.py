@@ -292,6 +292,31 @@ def test_non_bot_files_among_the_bots_are_skipped_with_a_note(tmp_path):
     assert [b["bot"] for b in json.loads(out.stdout)["bots"]] == [str(bot)]
 
 
+@pytest.mark.parametrize("name, text", [
+    ("Main.kt", "fun main() {}\n"),  # a language the judge does not know
+    ("big.py", None),  # over a bot's disk quota (a sparse file of 70 MiB)
+])
+def test_a_program_that_cannot_be_graded_among_the_bots_ends_with_status_3(tmp_path, name,
+                                                                          text):
+    """A student's file the judge cannot grade is named and the run says some bots were not
+    graded (status 3), where a document among them (a README) is skipped with a note alone:
+    a student does not vanish from the grades with status 0."""
+    given = tmp_path / name
+    if text is None:
+        with open(given, "wb") as fh:
+            fh.truncate(70 << 20)
+    else:
+        given.write_text(text)
+    bot = tmp_path / "bot.py"
+    bot.write_text((BOTS / "nim/optimal.py").read_text())
+    out = judge("run", "--game", "nim", "--tests", starts_file(tmp_path, ["3 4 5"]),
+                "--db", str(tmp_path / "r.db"), str(given), str(bot))
+    assert out.returncode == 3, out.stderr
+    assert f"judge: skipping bot {given}: " in out.stderr
+    assert out.stderr.splitlines()[-1] == (
+        "judge: warning: some bots were not graded: skipped, as said above the table")
+
+
 def test_an_empty_folder_among_the_bots_is_a_student_who_gave_nothing(tmp_path):
     (tmp_path / "sub").mkdir()
     tests = starts_file(tmp_path, ["3 4 5"])

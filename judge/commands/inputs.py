@@ -314,18 +314,35 @@ def as_given(paths: list[str]) -> list[str]:
     return [p.rstrip("/") or p if os.path.isdir(p) else p for p in paths]
 
 
+#: the suffixes of files that no one hands in as a program: a glob of a bots' folder that
+#: catches one skips it with a note, where any other file that cannot be graded (a language
+#: the judge does not know, too big) makes the run end with status 3, not graded
+DOCUMENTS = frozenset((
+    "", ".md", ".txt", ".rst", ".pdf", ".html", ".htm", ".csv", ".json", ".jsonl", ".toml",
+    ".yaml", ".yml", ".ini", ".cfg", ".log", ".png", ".jpg", ".jpeg", ".gif", ".svg",
+    ".zip", ".gz", ".tgz", ".tar", ".sqlite", ".db", ".lock", ".o", ".class", ".pyc",
+    ".h", ".hh", ".hpp", ".inc"))
+
+
+def not_a_program(path: Path) -> bool:
+    """Whether `path`, which cannot be a bot, is a file no one hands in as a program (a
+    README, a header, a picture, a file without a suffix such as LICENSE or Makefile)."""
+    return path.name.startswith(".") or path.suffix.lower() in DOCUMENTS
+
+
 def check_bots(paths: list[str], folders: bool = False, entry: str | None = None
                ) -> tuple[list[str], list[str]]:
     """(the bot paths as given, after checking each names a runnable program; the messages
-    of bots skipped because their language is not installed here).
+    of bots skipped: their language not installed here, or a program that cannot be graded).
 
     Every bot is compiled here, once, before any game: one that does not compile gets the
     compile-error verdict in each of its games, its message reported once. With `folders`,
     a folder is a bot (its entry `entry`, or found by convention), and one that cannot be
     graded is one too, which gets the not-graded verdict in each of its games, saying why;
     else folders are skipped with a note on stderr, as are files that cannot be bots (a
-    shell glob such as ``bots/nim/*`` may catch a README or ``__pycache__``); a missing
-    file is an error. With bots to run, the tier's warnings follow (`report_tier`).
+    shell glob such as ``bots/nim/*`` may catch a README or ``__pycache__``), which count
+    as skipped bots unless they are documents (`not_a_program`); a missing file is an
+    error. With bots to run, the tier's warnings follow (`report_tier`).
     """
     from judge.sandbox import CompileError, NotGradable, ToolchainMissing, program_for
     from judge.sandbox.languages import SettingsError
@@ -357,7 +374,10 @@ def check_bots(paths: list[str], folders: bool = False, entry: str | None = None
         except InputError as exc:
             if not Path(path).exists() or len(paths) == 1:
                 raise
-            print(printable_line(f"judge: skipping {exc}"), file=sys.stderr)  # a README ...
+            print(printable_line(f"judge: skipping {exc}"), file=sys.stderr)
+            if not_a_program(Path(path)):  # a README, a header, a picture ... a glob caught
+                continue
+            skipped.append(str(exc))  # a program that cannot be graded: a student not graded
             continue
         real = Path(path).resolve()
         if real in seen:
@@ -370,7 +390,7 @@ def check_bots(paths: list[str], folders: bool = False, entry: str | None = None
     if not bots and skipped:  # each was named above, with the package to install
         raise NothingToGrade("nothing to grade: " + (
             "the bot was skipped" if len(skipped) == 1 else "every bot was skipped")
-            + " (its language is not installed here)")
+            + " (as said above)")
     if not bots:
         raise InputError("no bot files among the arguments")
     report_tier()

@@ -181,7 +181,11 @@ def exit_status(store: Store, run_id: int, skipped: bool) -> int:
         print("judge: warning: some bots were not graded: see their verdicts (not-graded)",
               file=sys.stderr)
         return ExitStatus.SKIPPED
-    return ExitStatus.SKIPPED if skipped else ExitStatus.OK
+    if skipped:  # (each was named when it was skipped, above the table)
+        print("judge: warning: some bots were not graded: skipped, as said above the table",
+              file=sys.stderr)
+        return ExitStatus.SKIPPED
+    return ExitStatus.OK
 
 
 class RunKind(NamedTuple):
