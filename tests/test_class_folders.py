@@ -142,6 +142,27 @@ def test_a_folder_that_cannot_be_graded_is_a_row_with_a_verdict_naming_why(grade
     assert "not-graded" in out.stdout
 
 
+@pytest.mark.parametrize("files, said", [
+    # a zip unpacked into a folder of its own: the student's folder holds only that folder
+    ({"nim-bot/main.py": "print(1)\n"}, "no file at the top of the folder; its "
+     "subfolders are not graded: nim-bot/main.py is in one"),
+    # a Cargo project: the program is in src/
+    ({"Cargo.toml": "[package]\n", "src/main.rs": "fn main() {}\n"},
+     "no program of a language this judge knows at the top of the folder (Cargo.toml); its "
+     "subfolders are not graded: src/main.rs is in one"),
+])
+def test_a_folder_whose_program_is_in_a_subfolder_says_where_it_is(
+        tmp_path: Path, files: dict[str, str], said: str) -> None:
+    for name, text in files.items():
+        (tmp_path / "frank" / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "frank" / name).write_text(text)
+    (tmp_path / "starts.txt").write_text(STARTS)
+    out = judge("run", "--game", "nim", "--tests", "starts.txt", "--format", "json",
+                "frank/", cwd=tmp_path)
+    assert out.returncode == 3, out.stderr
+    assert said in json.loads(out.stdout)["games"][0]["message"]
+
+
 def test_entry_chooses_the_program_of_a_folder(tmp_path: Path) -> None:
     write(tmp_path / "carol", {"main.py": OPTIMAL, "main.c": C_MAIN, "other.py": "x = (\n"})
     (tmp_path / "starts.txt").write_text(STARTS)
