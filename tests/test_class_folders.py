@@ -163,6 +163,20 @@ def test_a_folder_whose_program_is_in_a_subfolder_says_where_it_is(
     assert said in json.loads(out.stdout)["games"][0]["message"]
 
 
+def test_a_folder_given_to_a_tournament_is_skipped_naming_the_file_to_give(
+        tmp_path: Path) -> None:
+    write(tmp_path / "alice", {"main.py": ENTRY, "strategy.py": STRATEGY})
+    write(tmp_path / "bob", {"bot.py": OPTIMAL, "README.md": "notes\n"})
+    (tmp_path / "starts.txt").write_text(STARTS)
+    out = judge("tournament", "--game", "nim", "--starts", "starts.txt", "alice/", "bob/",
+                "--include-optimal", cwd=tmp_path)
+    assert out.returncode == 2, out.stderr
+    assert ("judge: skipping alice/: a folder (only judge run grades a folder per student: "
+            "give a bot's file, alice/main.py here)") in out.stderr
+    assert "skipping bob/: a folder (only judge run grades a folder per student: give a " \
+        "bot's file, bob/bot.py here)" in out.stderr
+
+
 def test_entry_chooses_the_program_of_a_folder(tmp_path: Path) -> None:
     write(tmp_path / "carol", {"main.py": OPTIMAL, "main.c": C_MAIN, "other.py": "x = (\n"})
     (tmp_path / "starts.txt").write_text(STARTS)

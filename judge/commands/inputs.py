@@ -306,6 +306,22 @@ def as_given(paths: list[str]) -> list[str]:
     return [p.rstrip("/") or p if os.path.isdir(p) else p for p in paths]
 
 
+def _folder_hint(path: str, folders: bool) -> str:
+    """What a command that takes bot files says of a student's folder given to it: the
+    file to give instead, its entry as judge run finds it."""
+    from judge.sandbox import NotGradable
+    from judge.sandbox.build import folder_entry
+
+    if folders or Path(path).name in NOT_SUBMISSIONS or Path(path).name.startswith("."):
+        return ", not a bot"
+    try:
+        entry = folder_entry(Path(path))
+    except NotGradable:
+        return " (only judge run grades a folder per student: give a bot's file)"
+    shown = os.path.join(path, entry.name)
+    return f" (only judge run grades a folder per student: give a bot's file, {shown} here)"
+
+
 def check_bots(paths: list[str], folders: bool = False, entry: str | None = None
                ) -> tuple[list[str], list[str]]:
     """(the bot paths as given, after checking each names a runnable program; the messages
@@ -328,7 +344,8 @@ def check_bots(paths: list[str], folders: bool = False, entry: str | None = None
     for path in paths:
         if Path(path).is_dir() and (not folders or Path(path).name in NOT_SUBMISSIONS
                                     or Path(path).name.startswith(".")):
-            print(f"judge: skipping {path}: a folder, not a bot", file=sys.stderr)
+            hint = _folder_hint(path, folders)
+            print(printable_line(f"judge: skipping {path}: a folder{hint}"), file=sys.stderr)
             continue
         try:
             program_for(path, entry)  # compiled (and cached) once, here
