@@ -163,18 +163,31 @@ def test_a_folder_whose_program_is_in_a_subfolder_says_where_it_is(
     assert said in json.loads(out.stdout)["games"][0]["message"]
 
 
-def test_a_folder_given_to_a_tournament_is_skipped_naming_the_file_to_give(
-        tmp_path: Path) -> None:
-    write(tmp_path / "alice", {"main.py": ENTRY, "strategy.py": STRATEGY})
-    write(tmp_path / "bob", {"bot.py": OPTIMAL, "README.md": "notes\n"})
+def test_a_tournament_takes_a_folder_per_student(tmp_path: Path) -> None:
+    write(tmp_path / "class" / "alice", {"main.py": ENTRY, "strategy.py": STRATEGY})
+    write(tmp_path / "class" / "bob", {"bot.py": OPTIMAL, "README.md": "notes\n"})
+    write(tmp_path / "class" / "carol", {"notes.txt": "none yet\n"})
     (tmp_path / "starts.txt").write_text(STARTS)
-    out = judge("tournament", "--game", "nim", "--starts", "starts.txt", "alice/", "bob/",
-                "--include-optimal", cwd=tmp_path)
+    out = judge("tournament", "--game", "nim", "--starts", "starts.txt", "--format", "json",
+                "class/alice/", "class/bob/", "class/carol/", cwd=tmp_path)
+    assert out.returncode == 3, out.stderr  # carol: not graded
+    rows = {r["bot"]: r for r in json.loads(out.stdout)["standings"]}
+    assert set(rows) == {"class/alice", "class/bob", "class/carol"}
+    # alice's main.py imports strategy.py beside it; both play perfectly: each wins the
+    # first seat of the three starts against the other, and all six against carol
+    assert rows["class/alice"]["wins"] == rows["class/bob"]["wins"] == 3 + 6, rows
+    assert rows["class/alice"]["failures"] == {} and rows["class/carol"]["wins"] == 0
+
+
+def test_a_folder_given_to_a_match_is_skipped_naming_the_file_to_give(tmp_path: Path) -> None:
+    write(tmp_path / "alice", {"main.py": ENTRY, "strategy.py": STRATEGY})
+    write(tmp_path / "bob", {"bot.py": OPTIMAL})
+    out = judge("match", "--game", "nim", "alice/", "bob/", cwd=tmp_path)
     assert out.returncode == 2, out.stderr
-    assert ("judge: skipping alice/: a folder (only judge run grades a folder per student: "
-            "give a bot's file, alice/main.py here)") in out.stderr
-    assert "skipping bob/: a folder (only judge run grades a folder per student: give a " \
-        "bot's file, bob/bot.py here)" in out.stderr
+    assert ("judge: skipping alice/: a folder (only judge run and judge tournament take a "
+            "folder per student: give a bot's file, alice/main.py here, which plays without "
+            "the folder's other files)") in out.stderr
+    assert "give a bot's file, bob/bot.py here)" in out.stderr
 
 
 def test_entry_chooses_the_program_of_a_folder(tmp_path: Path) -> None:

@@ -309,17 +309,20 @@ def as_given(paths: list[str]) -> list[str]:
 def _folder_hint(path: str, folders: bool) -> str:
     """What a command that takes bot files says of a student's folder given to it: the
     file to give instead, its entry as judge run finds it."""
+    from judge.folders import folder_files
     from judge.sandbox import NotGradable
     from judge.sandbox.build import folder_entry
 
     if folders or Path(path).name in NOT_SUBMISSIONS or Path(path).name.startswith("."):
         return ", not a bot"
+    said = " (only judge run and judge tournament take a folder per student: give a bot's file"
     try:
         entry = folder_entry(Path(path))
     except NotGradable:
-        return " (only judge run grades a folder per student: give a bot's file)"
-    shown = os.path.join(path, entry.name)
-    return f" (only judge run grades a folder per student: give a bot's file, {shown} here)"
+        return said + ")"
+    alone = "" if len(folder_files(entry.parent)) == 1 else \
+        ", which plays without the folder's other files"
+    return f"{said}, {os.path.join(path, entry.name)} here{alone})"
 
 
 def check_bots(paths: list[str], folders: bool = False, entry: str | None = None
