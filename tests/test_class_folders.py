@@ -6,6 +6,7 @@ row, with a verdict that says why, and the exit status says so."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -161,6 +162,17 @@ def test_a_folder_whose_program_is_in_a_subfolder_says_where_it_is(
                 "frank/", cwd=tmp_path)
     assert out.returncode == 3, out.stderr
     assert said in json.loads(out.stdout)["games"][0]["message"]
+
+
+def test_a_fifo_below_a_folder_is_named_never_opened(tmp_path: Path) -> None:
+    # its language is known by its name: opening it would wait for a writer for ever
+    (tmp_path / "frank" / "nim-bot").mkdir(parents=True)
+    os.mkfifo(tmp_path / "frank" / "nim-bot" / "main.py")
+    (tmp_path / "starts.txt").write_text(STARTS)
+    out = judge("run", "--game", "nim", "--tests", "starts.txt", "--format", "json",
+                "frank/", cwd=tmp_path, timeout=20)
+    assert out.returncode == 3, out.stderr
+    assert "nim-bot/main.py is in one" in json.loads(out.stdout)["games"][0]["message"]
 
 
 def test_a_tournament_takes_a_folder_per_student(tmp_path: Path) -> None:

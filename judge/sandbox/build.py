@@ -169,7 +169,9 @@ def folder_entry(folder: Path, entry: str | None = None) -> Path:
 def _programs_below(folder: Path, table: Table, looked: int = 2000) -> str | None:
     """The first program of a known language in a subfolder of a bot's folder (as a path
     from it), where its top has none: a zip unpacked into a folder of its own, a Cargo
-    project's src/. Hidden folders and links are passed by; at most `looked` entries seen."""
+    project's src/, known by its suffix alone (never opened: it may be a FIFO). Hidden
+    folders and links are passed by; at most `looked` entries seen."""
+    suffixes = set(table.suffixes())
     for top, dirs, files in os.walk(folder):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         looked -= len(dirs) + len(files)
@@ -178,7 +180,7 @@ def _programs_below(folder: Path, table: Table, looked: int = 2000) -> str | Non
             for name in sorted(files):
                 path = here / name
                 if not name.startswith(".") and not path.is_symlink() \
-                        and table.for_file(path) is not None:
+                        and (path.suffix in suffixes or path.suffix.lower() in suffixes):
                     return path.relative_to(folder).as_posix()
         if looked <= 0:
             return None
