@@ -467,7 +467,8 @@ def _run_confined(program: Any, nim_txt: str, limits: Any, sandbox: str) -> tupl
         if failure is None:
             ended = proc.poll(timeout=limits.grace_seconds)
             if ended is not None:
-                failure = exit_failure(ended, proc.stderr_tail(), limits, "")
+                failure = exit_failure(ended, proc.stderr_tail(), limits, "",
+                                       program.address_space)
     finally:
         proc.kill()
     return b"".join(chunks).decode("utf-8", errors="replace"), failure

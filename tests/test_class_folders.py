@@ -143,6 +143,65 @@ def test_a_folder_that_cannot_be_graded_is_a_row_with_a_verdict_naming_why(grade
     assert "not-graded" in out.stdout
 
 
+@pytest.mark.parametrize("files, said", [
+    # a zip unpacked into a folder of its own: the student's folder holds only that folder
+    ({"nim-bot/main.py": "print(1)\n"}, "no file at the top of the folder; its "
+     "subfolders are not graded: nim-bot/main.py is in one"),
+    # a Cargo project: the program is in src/
+    ({"Cargo.toml": "[package]\n", "src/main.rs": "fn main() {}\n"},
+     "no program of a language this judge knows at the top of the folder (Cargo.toml); its "
+     "subfolders are not graded: src/main.rs is in one"),
+])
+def test_a_folder_whose_program_is_in_a_subfolder_says_where_it_is(
+        tmp_path: Path, files: dict[str, str], said: str) -> None:
+    for name, text in files.items():
+        (tmp_path / "frank" / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "frank" / name).write_text(text)
+    (tmp_path / "starts.txt").write_text(STARTS)
+    out = judge("run", "--game", "nim", "--tests", "starts.txt", "--format", "json",
+                "frank/", cwd=tmp_path)
+    assert out.returncode == 3, out.stderr
+    assert said in json.loads(out.stdout)["games"][0]["message"]
+
+
+def test_a_fifo_below_a_folder_is_named_never_opened(tmp_path: Path) -> None:
+    # its language is known by its name: opening it would wait for a writer for ever
+    (tmp_path / "frank" / "nim-bot").mkdir(parents=True)
+    os.mkfifo(tmp_path / "frank" / "nim-bot" / "main.py")
+    (tmp_path / "starts.txt").write_text(STARTS)
+    out = judge("run", "--game", "nim", "--tests", "starts.txt", "--format", "json",
+                "frank/", cwd=tmp_path, timeout=20)
+    assert out.returncode == 3, out.stderr
+    assert "nim-bot/main.py is in one" in json.loads(out.stdout)["games"][0]["message"]
+
+
+def test_a_tournament_takes_a_folder_per_student(tmp_path: Path) -> None:
+    write(tmp_path / "class" / "alice", {"main.py": ENTRY, "strategy.py": STRATEGY})
+    write(tmp_path / "class" / "bob", {"bot.py": OPTIMAL, "README.md": "notes\n"})
+    write(tmp_path / "class" / "carol", {"notes.txt": "none yet\n"})
+    (tmp_path / "starts.txt").write_text(STARTS)
+    out = judge("tournament", "--game", "nim", "--starts", "starts.txt", "--format", "json",
+                "class/alice/", "class/bob/", "class/carol/", cwd=tmp_path)
+    assert out.returncode == 3, out.stderr  # carol: not graded
+    rows = {r["bot"]: r for r in json.loads(out.stdout)["standings"]}
+    assert set(rows) == {"class/alice", "class/bob", "class/carol"}
+    # alice's main.py imports strategy.py beside it; both play perfectly: each wins the
+    # first seat of the three starts against the other, and all six against carol
+    assert rows["class/alice"]["wins"] == rows["class/bob"]["wins"] == 3 + 6, rows
+    assert rows["class/alice"]["failures"] == {} and rows["class/carol"]["wins"] == 0
+
+
+def test_a_folder_given_to_a_match_is_skipped_naming_the_file_to_give(tmp_path: Path) -> None:
+    write(tmp_path / "alice", {"main.py": ENTRY, "strategy.py": STRATEGY})
+    write(tmp_path / "bob", {"bot.py": OPTIMAL})
+    out = judge("match", "--game", "nim", "alice/", "bob/", cwd=tmp_path)
+    assert out.returncode == 2, out.stderr
+    assert ("judge: skipping alice/: a folder (only judge run and judge tournament take a "
+            "folder per student: give a bot's file, alice/main.py here, which plays without "
+            "the folder's other files)") in out.stderr
+    assert "give a bot's file, bob/bot.py here)" in out.stderr
+
+
 def test_entry_chooses_the_program_of_a_folder(tmp_path: Path) -> None:
     write(tmp_path / "carol", {"main.py": OPTIMAL, "main.c": C_MAIN, "other.py": "x = (\n"})
     (tmp_path / "starts.txt").write_text(STARTS)

@@ -414,6 +414,28 @@ def test_a_java_bot_runs_whatever_its_file_and_classes_are_called(tmp_path: Path
     assert run is not None and run["bots"][0]["wins"] == 1, run["games"]
 
 
+@pytest.mark.parametrize("key, name, source", [
+    ("java", "Throw.java", "public class Throw {\n"
+     "    public static void main(String[] a) throws Exception {\n"
+     "        Thread.sleep(400);  // long enough for the judge to look at its memory\n"
+     "        throw new NumberFormatException(\"For input string: 18446744073709551617\");\n"
+     "    }\n}\n"),
+    ("javascript", "throw.js", "setTimeout(() => { throw new RangeError('too big'); }, 400);\n"),
+])
+def test_a_managed_runtime_bot_that_throws_is_a_crash_not_a_memory_limit(
+        key: str, name: str, source: str, tmp_path: Path) -> None:
+    # the JVM and node reserve gigabytes of address space, which they are not limited in
+    need(key)
+    bot = tmp_path / name
+    bot.write_text(source)
+    out, run = grade(tmp_path, "nim", bot, starts="1 2 4\n", extra=("--memory", "256"))
+    assert out.returncode == 0, out.stderr
+    assert run is not None, out.stderr
+    game = run["games"][0]
+    assert game["verdict"] == "crash", game
+    assert game["message"].startswith("move 1: exited with status 1"), game
+
+
 @pytest.mark.needs_toolchain("c")
 def test_the_compile_cache_is_keyed_by_the_flags(tmp_path: Path) -> None:
     from judge.sandbox import compiled

@@ -100,3 +100,15 @@ def test_a_gauntlet_is_refused_with_a_swiss_before_anything_is_stored(tmp_path):
                          timeout=120)
     assert out.returncode == 2 and "--gauntlet plays a round robin" in out.stderr
     assert not (tmp_path / "g.db").exists()
+
+
+def test_a_knockouts_deciders_are_counted_apart_in_the_run_list(tmp_path):
+    # two perfect players tie every pair: the tie goes to deciders beyond the planned games
+    data = run(command(tmp_path, "d.db", "--system", "knockout", "--pairs", "1", "optimal",
+                       "level:10"))
+    played = len(data["games"])
+    assert played > 2
+    listed = subprocess.run([sys.executable, "-m", "judge", "show", "--db",
+                             str(tmp_path / "d.db")], capture_output=True, text=True,
+                            timeout=120)
+    assert f"{played} (2 + {played - 2} deciders)" in listed.stdout, listed.stdout

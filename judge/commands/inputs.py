@@ -330,6 +330,25 @@ def not_a_program(path: Path) -> bool:
     return path.name.startswith(".") or path.suffix.lower() in DOCUMENTS
 
 
+def _folder_hint(path: str, folders: bool) -> str:
+    """What a command that takes bot files says of a student's folder given to it: the
+    file to give instead, its entry as judge run finds it."""
+    from judge.folders import folder_files
+    from judge.sandbox import NotGradable
+    from judge.sandbox.build import folder_entry
+
+    if folders or Path(path).name in NOT_SUBMISSIONS or Path(path).name.startswith("."):
+        return ", not a bot"
+    said = " (only judge run and judge tournament take a folder per student: give a bot's file"
+    try:
+        entry = folder_entry(Path(path))
+    except NotGradable:
+        return said + ")"
+    alone = "" if len(folder_files(entry.parent)) == 1 else \
+        ", which plays without the folder's other files"
+    return f"{said}, {os.path.join(path, entry.name)} here{alone})"
+
+
 def check_bots(paths: list[str], folders: bool = False, entry: str | None = None
                ) -> tuple[list[str], list[str]]:
     """(the bot paths as given, after checking each names a runnable program; the messages
@@ -355,8 +374,8 @@ def check_bots(paths: list[str], folders: bool = False, entry: str | None = None
             raise InputError(f"{printable_line(path)}: its name is not UTF-8 text; rename it")
         if Path(path).is_dir() and (not folders or Path(path).name in NOT_SUBMISSIONS
                                     or Path(path).name.startswith(".")):
-            print(f"judge: skipping {printable_line(path)}: a folder, not a bot",
-                  file=sys.stderr)
+            hint = _folder_hint(path, folders)
+            print(printable_line(f"judge: skipping {path}: a folder{hint}"), file=sys.stderr)
             continue
         try:
             program_for(path, entry)  # compiled (and cached) once, here

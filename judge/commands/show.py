@@ -225,7 +225,7 @@ def _show(store: Store, args: argparse.Namespace) -> int:
                                                 time.localtime(r["created"])),
                           game=r["game"].partition(" ")[0] if narrow else r["game"],
                           bots=", ".join(r["names"]),
-                          progress=f"{r['games']}/{r['planned'] or '?'}") for r in rows]
+                          progress=progress(r["games"], r["planned"])) for r in rows]
             sys.stdout.write(render_rows(  # narrow: the rules and the year left out
                 shown, args.format, ["id", "kind", "date", "game", "bots", "progress", "state"],
                 Fit({"bots": "text"}) if narrow else None))
@@ -246,6 +246,14 @@ def _show(store: Store, args: argparse.Namespace) -> int:
           f"{stored_game_link(args.db, args.run_id, args.game_number)} "
           f"(?move=K stands after move K)", file=sys.stderr)
     return 0
+
+
+def progress(games: int, planned: int) -> str:
+    """A run's games of those planned; a knockout's deciders (the pairs a tie plays on, not
+    planned) apart: 10 (2 + 8 deciders), not 10/2."""
+    if planned and games > planned:
+        return f"{games} ({planned} + {games - planned} deciders)"
+    return f"{games}/{planned or '?'}"
 
 
 def refuse_outside_grading(kind: str, args: argparse.Namespace) -> None:

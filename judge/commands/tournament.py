@@ -9,6 +9,7 @@ from dataclasses import replace
 
 from judge.commands.inputs import (
     NothingToGrade,
+    as_given,
     check_bots,
     game_from_args,
     harness_setup,
@@ -83,14 +84,14 @@ MAX_ROUNDS = 1000
 
 def new_plan(args: argparse.Namespace) -> tuple[TournamentPlan, list[str]]:
     """The plan of a new tournament, and the messages of bots skipped."""
-    gauntlet = args.gauntlet and seat_name(args.gauntlet)
-    names = [seat_name(n) for n in args.bots]
+    gauntlet = args.gauntlet and seat_name(as_given([args.gauntlet])[0])
+    names = [seat_name(n) for n in as_given(args.bots)]
     if gauntlet and gauntlet not in names:
         names.insert(0, gauntlet)
     judges = judge_players(names, args.include_optimal)
     programs = [n for n in names if is_program(n)]
     harness = harness_setup(args)  # the language table first: bots are compiled next
-    bots, skipped = check_bots(programs) if programs else ([], [])
+    bots, skipped = check_bots(programs, folders=True) if programs else ([], [])
     entrants = bots + judges
     if len(entrants) < 2:
         error = NothingToGrade if skipped else InputError  # 3: a language is missing

@@ -390,7 +390,8 @@ class BotPlayer(Player):
             return self._process_limit()
         if ended is None:
             return PlayerFailure(verdicts.NO_MOVE, where + "closed its output without moving")
-        failure = exit_failure(ended, proc.stderr_tail(), self.limits, where)
+        failure = exit_failure(ended, proc.stderr_tail(), self.limits, where,
+                               self.program.address_space)
         return failure or PlayerFailure(verdicts.NO_MOVE, where + "exited without moving")
 
 
@@ -410,10 +411,14 @@ def output_never_held(program: Program) -> bool:
     return bool(words) and Path(words[0]).name in SHELLS
 
 
-def exit_failure(ended: Exit, tail: str, limits: Limits, where: str) -> PlayerFailure | None:
+def exit_failure(ended: Exit, tail: str, limits: Limits, where: str,
+                 address_space: bool = True) -> PlayerFailure | None:
     """The verdict a bot's exit earns (CPU, memory, signal, status), or None for status 0.
 
-    `tail` is the end of its stderr, `where` a prefix for the message (e.g. the move).
+    `tail` is the end of its stderr, `where` a prefix for the message (e.g. the move),
+    `address_space` whether its program runs under the address-space limit (a managed
+    runtime does not: the gigabytes the JVM or node reserve are no sign of a failed
+    allocation, its resident memory is).
     """
     last_words = next((s for s in reversed(tail.splitlines()) if s.strip()), "")
     said = f" ({last_words.strip()[:200]})" if last_words else ""
@@ -426,7 +431,8 @@ def exit_failure(ended: Exit, tail: str, limits: Limits, where: str) -> PlayerFa
             where + f"used more than {limits.cpu_seconds} s of CPU time"
             f" ({ended.cpu_seconds:.2f} s)",
         )
-    near_limit = ended.memory_bytes >= MEMORY_NEAR_LIMIT * limits.memory_bytes
+    used = ended.memory_bytes if address_space else ended.peak_bytes
+    near_limit = used >= MEMORY_NEAR_LIMIT * limits.memory_bytes
     # a failed allocation kills by a signal, or makes a careful program exit non-zero
     failed = sig in ALLOCATION_SIGNALS or (sig is None and ended.returncode != 0)
     if ended.oom_killed or any(word in tail for word in OUT_OF_MEMORY) or (failed and near_limit):

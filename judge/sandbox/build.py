@@ -158,10 +158,36 @@ def folder_entry(folder: Path, entry: str | None = None) -> Path:
         count = "two" if len(candidates) == 2 else str(len(candidates))
         raise NotGradable(f"{count} candidate entries {', '.join(candidates)} (--entry NAME "
                           f"chooses one)")
+    below = _programs_below(folder, table)
+    where = (f"; its subfolders are not graded: {below} is in one (give that folder, or "
+             f"move its files up)") if below else ""
     if not names:
-        raise NotGradable("an empty folder")
+        raise NotGradable(f"no file at the top of the folder{where}" if below
+                          else "an empty folder")
     listed = ", ".join(names[:4]) + (", ..." if len(names) > 4 else "")
-    raise NotGradable(f"no program of a language this judge knows ({listed})")
+    at_top = " at the top of the folder" if below else ""
+    raise NotGradable(f"no program of a language this judge knows{at_top} ({listed}){where}")
+
+
+def _programs_below(folder: Path, table: Table, looked: int = 2000) -> str | None:
+    """The first program of a known language in a subfolder of a bot's folder (as a path
+    from it), where its top has none: a zip unpacked into a folder of its own, a Cargo
+    project's src/, known by its suffix alone (never opened: it may be a FIFO). Hidden
+    folders and links are passed by; at most `looked` entries seen."""
+    suffixes = set(table.suffixes())
+    for top, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        looked -= len(dirs) + len(files)
+        here = Path(top)
+        if here != folder:
+            for name in sorted(files):
+                path = here / name
+                if not name.startswith(".") and not path.is_symlink() \
+                        and (path.suffix in suffixes or path.suffix.lower() in suffixes):
+                    return path.relative_to(folder).as_posix()
+        if looked <= 0:
+            return None
+    return None
 
 
 def program_for(path: str | Path, entry: str | None = None) -> Program:
