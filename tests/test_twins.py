@@ -184,11 +184,15 @@ def test_the_same_mistakes_means_every_mistake_and_perfect_bots_are_not_twins():
                        for n, m in enumerate(rec.move_texts, 1))
         return rec._replace(review=review), seat
 
-    played = [("a", [judged(record("1 2", ["1 1", "2 1"], "a"), {1})]),
-              ("b", [judged(record("1 2", ["1 1", "2 1"], "b"), {1})]),
-              ("c", [judged(record("1 2", ["1 1", "2 1"], "c"), set())]),
-              ("d", [judged(record("1 2", ["1 1", "2 1"], "d"), set())]),
-              ("e", [judged(record("1 2", ["2 2", "1 1"], "e"), {1})])]
+    def games(bot, starts, wrong):
+        return [judged(record(start, ["1 1", "2 1"], bot), wrong) for start in starts]
+
+    three = ("1 2", "1 3", "1 4")
+    played = [("a", games("a", three, {1})), ("b", games("b", three, {1})),
+              ("c", games("c", three, set())), ("d", games("d", three, set())),
+              ("e", [judged(record(s, ["2 2", "1 1"], "e"), {1}) for s in three]),
+              # one mistake each, the same: a move many would make, no evidence of a copy
+              ("f", games("f", ("1 2",), {1})), ("g", games("g", ("1 2",), {1}))]
     assert same_mistakes(played) == [("a", "b")]
 
 

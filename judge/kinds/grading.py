@@ -175,18 +175,24 @@ def grading_rows(plan: GradingPlan, records: dict[str, PlayedGame]
     return bots, games
 
 
+#: the fewest mistakes that bots must share, and make alone, to be marked as one program
+SAME_MISTAKES = 3
+
+
 def same_mistakes(played: list[tuple[str, list[tuple[PlayedGame, int]]]]
                   ) -> list[tuple[str, ...]]:
     """The groups of two or more bots (of a grading run's games per bot) that made the
     same mistakes in the same positions: each mistake its position (the start, the seat,
     the moves before it) and its move, the same set for all of them. Bots that made no
-    mistake are no group: perfect play is the same in every correct program."""
+    mistake are no group: perfect play is the same in every correct program; nor are bots
+    with fewer than `SAME_MISTAKES` mistakes (two programs written apart that each make one
+    mistake and stop, a move many would make, are no evidence of one program)."""
     groups: dict[frozenset, list[str]] = {}
     for bot, mine in played:
         mistakes = frozenset((rec.start, seat, tuple(rec.move_texts[:r.ply - 1]), r.move)
                              for rec, seat in mine for r in rec.review
                              if r.seat == seat and r.mistake)
-        if mistakes:
+        if len(mistakes) >= SAME_MISTAKES:
             groups.setdefault(mistakes, []).append(bot)
     return [tuple(bots) for bots in groups.values() if len(bots) > 1]
 
