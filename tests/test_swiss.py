@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ENTRANTS = ["optimal", "level:9", "level:6", "level:3", "level:0", "level:5"]
 
 
@@ -100,6 +102,18 @@ def test_a_gauntlet_is_refused_with_a_swiss_before_anything_is_stored(tmp_path):
                          timeout=120)
     assert out.returncode == 2 and "--gauntlet plays a round robin" in out.stderr
     assert not (tmp_path / "g.db").exists()
+
+
+@pytest.mark.parametrize("args, said", [
+    (["--system", "knockout", "--rounds", "3"], "--rounds goes with a round robin or a Swiss"),
+    (["--system", "swiss", "--rounds", "3", "--pairs", "4"], "--pairs K is a knockout's"),
+])
+def test_an_option_of_another_system_is_refused_before_anything_is_stored(tmp_path, args,
+                                                                         said):
+    out = subprocess.run(command(tmp_path, "o.db", *args, *ENTRANTS[1:]),
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 2 and said in out.stderr, out.stderr
+    assert not (tmp_path / "o.db").exists()
 
 
 def test_a_knockouts_deciders_are_counted_apart_in_the_run_list(tmp_path):

@@ -106,6 +106,11 @@ def new_plan(args: argparse.Namespace) -> tuple[TournamentPlan, list[str]]:
         entrants.sort(key=lambda e: names.index(e) if e in names else len(names))
     if not 1 <= args.pairs <= MAX_ROUNDS:
         raise InputError(f"--pairs must be from 1 to {MAX_ROUNDS}")
+    if system is System.KNOCKOUT and args.rounds != 1:
+        raise InputError("--rounds goes with a round robin or a Swiss: a knockout plays "
+                         "until one is left, each tie --pairs K game pairs")
+    if system is not System.KNOCKOUT and args.pairs != 2:
+        raise InputError("--pairs K is a knockout's game pairs per tie (--system knockout)")
     game = game_from_args(args)
     plan = TournamentPlan(
         game=game.name, rules=game.rules_string(), harness=harness.seeded(),
