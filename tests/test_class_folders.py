@@ -191,6 +191,18 @@ def test_a_tournament_takes_a_folder_per_student(tmp_path: Path) -> None:
     assert rows["class/alice"]["failures"] == {} and rows["class/carol"]["wins"] == 0
 
 
+def test_a_tournament_of_folders_takes_their_entry_by_name(tmp_path: Path) -> None:
+    # each folder has two programs and no main.*: --entry names the one that plays
+    for name in ("alice", "bob"):
+        write(tmp_path / name, {"bot.py": OPTIMAL, "old.py": "print('draft')\n"})
+    (tmp_path / "starts.txt").write_text(STARTS)
+    out = judge("tournament", "--game", "nim", "--starts", "starts.txt", "--format", "json",
+                "--entry", "bot.py", "alice/", "bob/", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    rows = {r["bot"]: r for r in json.loads(out.stdout)["standings"]}
+    assert rows["alice"]["wins"] == rows["bob"]["wins"] == 3, rows
+
+
 def test_a_folder_given_to_a_match_is_skipped_naming_the_file_to_give(tmp_path: Path) -> None:
     write(tmp_path / "alice", {"main.py": ENTRY, "strategy.py": STRATEGY})
     write(tmp_path / "bob", {"bot.py": OPTIMAL})

@@ -72,7 +72,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="add the optimal player as a participant")
     p.add_argument("--resume", type=int, metavar="RUN",
                    help="continue an interrupted tournament, playing only its missing games")
-    add_harness_options(p, clocks=True)
+    add_harness_options(p, entry=True, clocks=True)
     add_output_options(p)
     p.set_defaults(func=run)
     remember_defaults(p)
@@ -91,7 +91,8 @@ def new_plan(args: argparse.Namespace) -> tuple[TournamentPlan, list[str]]:
     judges = judge_players(names, args.include_optimal)
     programs = [n for n in names if is_program(n)]
     harness = harness_setup(args)  # the language table first: bots are compiled next
-    bots, skipped = check_bots(programs, folders=True) if programs else ([], [])
+    bots, skipped = (check_bots(programs, folders=True, entry=harness.entry) if programs
+                     else ([], []))
     entrants = bots + judges
     if len(entrants) < 2:
         error = NothingToGrade if skipped else InputError  # 3: a language is missing
@@ -151,4 +152,4 @@ def run(args: argparse.Namespace) -> int:
     """Play (or resume) a tournament and print the standings."""
     return execute(args, RunKind(
         "tournament", ("--game", "--rules", "--starts", "--gauntlet", "--rounds",
-                       "--include-optimal", "--system", "--pairs"), new_plan))
+                       "--include-optimal", "--system", "--pairs", "--entry"), new_plan))
