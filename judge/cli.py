@@ -19,14 +19,15 @@ from judge.games.base import InputError, Stopped
 from judge.report import printable_line
 from judge.words import did_you_mean
 
-#: one module per subcommand under judge.commands, each with `register(subparsers)`
+#: one module per subcommand under judge.commands, each with `register(subparsers)`: the
+#: command's name without its hyphens (nim-batch: judge.commands.nimbatch)
 COMMANDS = ["solve", "run", "show", "tournament", "match", "league", "play", "opponent",
             "nim-batch", "worker", "scheduler", "serve", "doctor", "games", "export"]
-#: the module that registers each subcommand
-MODULE_OF = {"solve": "solve", "run": "run", "show": "show", "tournament": "tournament",
-             "match": "match", "league": "league", "play": "play", "opponent": "opponent",
-             "nim-batch": "nimbatch", "worker": "worker", "scheduler": "scheduler",
-             "serve": "serve", "doctor": "doctor", "games": "games", "export": "export"}
+
+
+def module_of(command: str) -> str:
+    """The module under judge.commands that registers `command`."""
+    return command.replace("-", "")
 
 
 class Parser(argparse.ArgumentParser):
@@ -110,10 +111,9 @@ def build_parser(argv: list[str] | None = None) -> Parser:
     argv = sys.argv[1:] if argv is None else argv
     at = command_at(argv)
     if at < len(argv):
-        chosen = MODULE_OF.get(argv[at])
-        modules = [chosen] if chosen else []
+        modules = [module_of(argv[at])] if argv[at] in COMMANDS else []
     else:
-        modules = [name.replace("-", "") for name in COMMANDS]
+        modules = [module_of(name) for name in COMMANDS]
     parser = Parser(
         prog="judge",
         description="A competition judge for two-player games (every installed game: judge "
@@ -165,7 +165,7 @@ def parse(parser: Parser, argv: list[str] | None = None) -> argparse.Namespace:
     if wrong:
         parser.refuse(wrong)
     if at < len(argv):
-        if argv[at] not in MODULE_OF:
+        if argv[at] not in COMMANDS:
             parser.error(f"unknown command {argv[at]}{did_you_mean(argv[at], COMMANDS)}")
         parser.commands[argv[at]].given = tuple(argv[at + 1:])
     required = [(p, a) for command in parser.commands.values()
