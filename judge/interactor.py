@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from judge.games.base import Game, MoveError, quoted
+from judge.games.base import Game, MoveError
 
 #: moves (of both players) before a loopy game stops as a tie: the judge's own move limit
 MOVE_LIMIT = 200
@@ -185,11 +185,10 @@ def run_contract(contract: str, argv: list[str], opponent: Opponent) -> int:
     except Exception as exc:  # the opponent's failure (a reply missing), not the bot's
         print(f"interactor: the opponent failed: {type(exc).__name__}: {exc}", file=sys.stderr)
         return fail
+    # (what a bot writes after the game's end is not read: judge run does not judge it
+    # either, and contest systems' runners keep the pipes open, so that reading to the
+    # output's end would wait for the time limit)
     _close(to_bot)  # (a bot that reads on sees its input end, and may exit)
-    more = _rest(from_bot) if not outcome.verdict else ""
-    if more:
-        outcome = Outcome("loss", "garbage", f"{outcome.message}, then wrote more: "
-                          f"{quoted(more)}", outcome.moves)
     ok = outcome.meets(expected)
     words = (f"start {case.start}, seat {case.seat}: {outcome.message}"
              f" (perfect play: {expected})")
@@ -237,15 +236,6 @@ def _send(stream: TextIO, line: str) -> None:
         stream.flush()
     except BrokenPipeError:
         pass
-
-
-def _rest(stream: TextIO) -> str:
-    """What the bot wrote after the game's end, blanks left out: read to its end (the bot
-    exits, or the system stops it at its time limit), `LINE_BYTES` at most."""
-    try:
-        return stream.read(LINE_BYTES).strip()
-    except (OSError, ValueError) as exc:  # (invalid UTF-8 is output too)
-        return str(exc)
 
 
 def _close(stream: TextIO) -> None:

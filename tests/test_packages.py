@@ -115,28 +115,6 @@ def test_a_wrong_move_is_a_wrong_answer_with_the_reason_in_the_feedback(tmp_path
     assert "start 3 4 5, seat 1" in message
 
 
-OPTIMAL_THEN = ("import runpy, sys\nsys.argv = [{bot!r}]\n"
-                "runpy.run_path({bot!r}, run_name='__main__')\nprint({more!r}, flush=True)\n")
-
-
-@pytest.mark.parametrize("more, status", [("1 1", 43), ("", 42)])
-def test_output_after_the_game_s_end_is_a_wrong_answer(tmp_path: Path, more: str,
-                                                       status: int) -> None:
-    """A bot that wins and then writes a move more is not accepted (it was): the end of
-    its output is read once the game is over; a blank line there is no output."""
-    package = export(tmp_path, "nim")
-    bot = tmp_path / "then.py"
-    bot.write_text(OPTIMAL_THEN.format(bot=str(ROOT / "bots/nim/optimal.py"), more=more))
-    case = package / "data" / "sample" / "seat1-001.in"
-    got = interact(package / "output_validators" / "interactor", case,
-                   [sys.executable, str(bot)], tmp_path / "fb")
-    message = (tmp_path / "fb" / "judgemessage.txt").read_text()
-    assert got == status, message
-    if status == 43:
-        assert message == ("start 3 4 5, seat 1: you win, then wrote more: '1 1' (perfect "
-                           "play: win)\n")
-
-
 def test_a_line_of_megabytes_is_quoted_short_in_the_feedback(tmp_path: Path) -> None:
     """(The judge message quoted the bot's line whole: 1 MiB of it.)"""
     package = export(tmp_path, "nim")
