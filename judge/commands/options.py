@@ -266,6 +266,14 @@ def remember_defaults(p: argparse.ArgumentParser) -> None:
     p.set_defaults(defaults={a.dest: a.default for a in p._actions})
 
 
+def given_here(args: argparse.Namespace, dest: str) -> bool:
+    """Whether the command line set option `dest`: a value other than its default (the
+    parser's, kept by `remember_defaults`, or the course file's, which it makes the
+    default)."""
+    value = getattr(args, dest, None)
+    return value not in (None, [], False) and value != getattr(args, "defaults", {}).get(dest)
+
+
 #: the settings a stored run keeps: given again with --resume, they are refused
 HARNESS_SETTINGS = ["--sandbox", "--sandbox-prefer", "--seed", "--languages", "--flags",
                     "--opponent", *(flag for flag, *_ in LIMIT_OPTIONS), "--tc", "--tc-for",
@@ -278,12 +286,9 @@ def refuse_with_resume(args: argparse.Namespace, *names: str) -> None:
     A setting counts as given when it differs from its default (`args.defaults`, the
     parser's defaults); --jobs may change, as it does not change any game.
     """
-    defaults = getattr(args, "defaults", {})
     given = []
     for name in [*names, *HARNESS_SETTINGS]:
-        dest = LIMIT_DESTS.get(name, name.lstrip("-").replace("-", "_"))
-        value = getattr(args, dest, None)
-        if value not in (None, [], False) and value != defaults.get(dest):
+        if given_here(args, LIMIT_DESTS.get(name, name.lstrip("-").replace("-", "_"))):
             given.append(name if name.startswith("-") else "the BOT arguments")
     if given:
         raise InputError(f"--resume continues the stored run as it was set up; "

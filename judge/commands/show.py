@@ -19,6 +19,8 @@ from judge.commands.options import (
     add_copy_options,
     add_feedback_options,
     add_output_options,
+    given_here,
+    remember_defaults,
 )
 from judge.commands.runs import (
     Output,
@@ -65,6 +67,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "with --share)")
     add_copy_options(s, "with --similar, instead of the run's own")
     add_feedback_options(s)
+    remember_defaults(s)  # (what a course file gives is no option given here)
     s.set_defaults(func=show)
 
 
@@ -98,9 +101,7 @@ def show(args: argparse.Namespace) -> int:
             return export_db(store, args.export_db)
     if args.similar is not None:
         return show_similar(args)
-    course = set(args.course.options) if getattr(args, "course", None) else set()
-    if (args.base and "--base" not in course) or (args.common is not None
-                                                   and "--common" not in course):
+    if given_here(args, "base") or given_here(args, "common"):
         # (a course file's are for --similar: they go with no other view)
         raise InputError("--base and --common go with --similar (a run keeps its own, given "
                          "to judge run)")
