@@ -222,7 +222,12 @@ def test_memory_hog_gets_memory_limit(mode: str) -> None:
     record, _ = play("memory_hog.py", mode, limits=limits)
     assert (record.verdict.code, record.verdict.seat, record.results) == (
         verdicts.MEMORY_LIMIT, 0, ["loss", "win"])
-    assert "MemoryError" in record.verdict.message
+    # the bot's own MemoryError at its limit; in gVisor, whose sandbox kernel's memory the
+    # judge counts with the bot's, its count may pass the limit first (a race on 2 cores)
+    said = record.verdict.message
+    assert "MemoryError" in said or (
+        mode == "gvisor" and said == f"move 1: its processes used more than "
+        f"{limits.memory_bytes >> 20} MiB together"), said
 
 
 @pytest.mark.parametrize("mode", MODES)
