@@ -1,10 +1,15 @@
 """A process's sandbox context: a forked child starts from a fresh one (never its parent's
-launchers, slots or stderr pump), and closing it ends all it started."""
+launchers, slots or stderr pump), closing it ends all it started, and games started at once
+in its threads each have their own slot and one launcher."""
 
 from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import pytest
 from test_hostile import children_of_this_process
@@ -70,3 +75,44 @@ def test_closing_the_context_ends_and_reaps_its_launchers_and_it_is_as_new_after
     assert again is not running and again.alive()
     context.close()
     assert not again.alive()
+
+
+@pytest.mark.skipif(HELPER is None, reason="no C compiler: no exec helper")
+def test_a_launcher_outlives_the_thread_that_started_it() -> None:
+    # the parent-death signal also comes when the judge's thread that started a process
+    # ends (a server's worker thread): the launcher, and the games it runs, go on
+    script = (
+        "import threading, time\n"
+        "from judge.sandbox.context import sandbox_context\n"
+        "ctx = sandbox_context()\n"
+        f"t = threading.Thread(target=ctx.launcher, args=({HELPER!r},))\n"
+        "t.start(); t.join(); time.sleep(0.3)\n"
+        "print(len(ctx.launcher_pids()))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         timeout=60, cwd=Path(__file__).parents[1])
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["1"]
+
+
+def test_games_started_at_once_in_threads_each_have_their_own_slot(tmp_path) -> None:
+    # (a server compiles an upload while it plays a game): a second launcher, or a slot
+    # shared with another game, killed the other's processes or ran out of its processes
+    from judge.sandbox import CompileError, program_for
+
+    failed: list[str] = []
+
+    def compile_four(worker: int) -> None:
+        for n in range(4):
+            bot = tmp_path / f"w{worker}n{n}" / "main.py"
+            bot.parent.mkdir()
+            bot.write_text(f"print({worker * 10 + n})\n")
+            try:
+                program_for(bot)
+            except CompileError as exc:
+                failed.append(str(exc))
+
+    with ThreadPoolExecutor(max_workers=6) as pool:
+        list(pool.map(compile_four, range(6)))
+    assert failed == []
+    assert not sandbox_context()._busy  # every slot given back

@@ -9,6 +9,7 @@ import io
 import os
 import re
 import shlex
+import signal
 import site
 import struct
 import sys
@@ -494,6 +495,12 @@ def _compile(lang: Language, command: list[str], source: Path, name: str,
         why = f"the compiler ran out of memory (limit {limits.memory_bytes >> 20} MiB)"
     elif not why and ended is not None:  # its message; unless killed (by a limit, say)
         lasting = ended.signal is None and ended.returncode < 128
+        if ended.signal is not None and not said.strip():
+            killer = next((each.name for each in signal.Signals if each == ended.signal),
+                          f"signal {ended.signal}")
+            why = f"the compiler was killed ({killer})"
+    elif not why:
+        why = f"the compiler did not end within {limits.grace_seconds} s of its output"
     if name != source.name:
         said = said.replace(name, source.name)
     said = said[-COMPILE_MESSAGE_CHARS:]

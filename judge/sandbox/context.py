@@ -13,6 +13,8 @@ import atexit
 import ctypes
 import os
 import sys
+import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from typing import Any
@@ -25,8 +27,11 @@ from judge.sandbox.slots import Slot, new_slot
 from judge.sandbox.stderr import StderrPump
 
 #: how many slots a judge process takes turns with: the end of one game (its processes and
-#: namespaces going away) is waited for only when its slot comes round again
+#: namespaces going away) is waited for only when its slot comes round again; a process that
+#: plays games at once in threads (`judge serve`) takes one more for each game beyond
 SLOTS_PER_PROCESS = 2
+#: how long a new game waits for a slot when every slot of the machine is in a game
+SLOT_WAIT_SECONDS = 30.0
 #: prctl's option that makes a process not dumpable
 PR_SET_DUMPABLE = 4
 
@@ -45,6 +50,10 @@ class SandboxContext:
         self._pump: StderrPump | None = None
         self._closed_at_exit = False
         self._kept_out = False
+        #: guards the slots, launchers and pump: games may start at once in threads
+        self._lock = threading.Condition(threading.RLock())
+        #: the slots whose game runs now: each game has one of its own, never shared
+        self._busy: set[Slot] = set()
 
     @property
     def languages(self) -> Table:
@@ -70,44 +79,82 @@ class SandboxContext:
 
     def stderr_pump(self) -> StderrPump:
         """The thread that drains the bots' stderr, started on first use."""
-        if self._pump is None:
-            self._pump = StderrPump()
-            self._pump.start()
-        return self._pump
+        with self._lock:
+            if self._pump is None:
+                self._pump = StderrPump()
+                self._pump.start()
+            return self._pump
 
     def take_slot(self) -> Slot | None:
-        """The slot for a new game, the last game in it finished; None unless root. Slots
-        are taken on first use (up to `SLOTS_PER_PROCESS`) and played in turn."""
+        """A slot for a new game, of its own until it is given back (`give_back`), the
+        last game in it finished; None unless root. Slots are taken on first use (up to
+        `SLOTS_PER_PROCESS`) and played in turn; with games at once (threads) a game takes
+        the next slot no game is in, one more from the machine if need be, or waits up to
+        `SLOT_WAIT_SECONDS` for one (`RuntimeError` after)."""
         if os.geteuid() != 0:
             return None
-        self.hold(len(self.slots) + 1)
-        at = self.slots.index(self.last_slot) + 1 if self.last_slot in self.slots else 0
-        slot = self.last_slot = self.slots[at % len(self.slots)]
-        slot.finish()
+        with self._lock:
+            self.hold(len(self.slots) + 1)
+            deadline = time.monotonic() + SLOT_WAIT_SECONDS
+            while (slot := self._free_slot()) is None:
+                if not self._lock.wait(timeout=deadline - time.monotonic()):
+                    raise RuntimeError(f"every game slot of this machine has been in a game "
+                                       f"for {SLOT_WAIT_SECONDS:.0f} s")
+            self._busy.add(slot)
+            self.last_slot = slot
+        try:
+            slot.finish()
+        except BaseException:
+            self.give_back(slot)
+            raise
         return slot
+
+    def _free_slot(self) -> Slot | None:
+        """The next slot after the last game's in which no game runs: one held, or a new
+        one of the machine's when all held are in games; None if the machine has none."""
+        at = self.slots.index(self.last_slot) + 1 if self.last_slot in self.slots else 0
+        for k in range(len(self.slots)):
+            slot = self.slots[(at + k) % len(self.slots)]
+            if slot not in self._busy:
+                return slot
+        try:
+            slot = new_slot()
+        except RuntimeError:
+            return None
+        self.slots.append(slot)
+        return slot
+
+    def give_back(self, slot: Slot | None) -> None:
+        """End a game's hold on `slot` (its end may still be settling: see `Slot.finish`)."""
+        if slot is not None:
+            with self._lock:
+                self._busy.discard(slot)
+                self._lock.notify()
 
     def hold(self, count: int) -> None:
         """Hold up to `count` slots (at most `SLOTS_PER_PROCESS`); raises `RuntimeError`
         when none is held and the machine has no free one."""
-        while len(self.slots) < min(count, SLOTS_PER_PROCESS):
-            try:
-                slot = new_slot()
-            except RuntimeError:
-                if not self.slots:
-                    raise
-                return
-            self._close_at_exit()
-            self.slots.append(slot)
+        with self._lock:
+            while len(self.slots) < min(count, SLOTS_PER_PROCESS):
+                try:
+                    slot = new_slot()
+                except RuntimeError:
+                    if not self.slots:
+                        raise
+                    return
+                self._close_at_exit()
+                self.slots.append(slot)
 
     def launcher(self, helper: str, slot: Slot | None = None) -> Launcher:
         """The launcher that starts bots (of `slot`: one living in its cgroups), started
         now if it is not running; `OSError` if it cannot be."""
-        running = self._launchers.get(slot)
-        if running is None or not running.alive():
-            self._close_at_exit()
-            running = slot.new_launcher(helper) if slot is not None else Launcher(helper)
-            self._launchers[slot] = running
-        return running
+        with self._lock:  # (one per slot: a second would end the first's games with it)
+            running = self._launchers.get(slot)
+            if running is None or not running.alive():
+                self._close_at_exit()
+                running = slot.new_launcher(helper) if slot is not None else Launcher(helper)
+                self._launchers[slot] = running
+            return running
 
     def launcher_pids(self) -> list[int]:
         """The pids of the launchers that run now."""
@@ -170,13 +217,15 @@ class SandboxContext:
     def close(self) -> None:
         """Finish the slots' last games, end the launchers (reaped) and give the slots up:
         nothing this process started runs on. After, the context is as new."""
-        for slot in self.slots:
-            slot.finish()
-        for running in self._launchers.values():
-            running.stop()
-        for slot in self.slots:
-            slot.release()
-        self.slots, self.last_slot, self._launchers = [], None, {}
+        with self._lock:
+            for slot in self.slots:
+                slot.finish()
+            for running in self._launchers.values():
+                running.stop()
+            for slot in self.slots:
+                slot.release()
+            self.slots, self.last_slot, self._launchers = [], None, {}
+            self._busy = set()
 
     def _close_at_exit(self) -> None:
         """Have `close` run when the process ends (once it holds something)."""
@@ -195,6 +244,7 @@ class SandboxContext:
             with suppress(OSError):
                 running.sock.close()
         self.slots, self.last_slot, self._launchers, self._pump = [], None, {}, None
+        self._busy = set()
 
 
 _current = SandboxContext()

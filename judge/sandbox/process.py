@@ -110,7 +110,16 @@ class Confined:
         self.mode = self.tier.sandbox
         #: what this process keeps for its bots (its slots, launchers, stderr pump)
         self.context: SandboxContext = sandbox_context()
+        #: a slot of this game's alone while it runs (given back by `kill`)
         self.slot: Slot | None = self.context.take_slot() if self.tier.uid else None
+        try:
+            self._begin(program, limits, pty, files, env)
+        except BaseException:
+            self.context.give_back(self.slot)
+            raise
+
+    def _begin(self, program: Program, limits: Limits, pty: bool,
+               files: dict[str, bytes] | None, env: dict[str, str] | None) -> None:
         self.exit: Exit | None = None
         self._closed = False
         self._pid: int | None = None
@@ -532,6 +541,7 @@ class Confined:
             held.defer(self._settle)
         else:
             self._settle()
+        self.context.give_back(self.slot)  # (its settling, if deferred, comes first)
 
     def _close_pipes(self) -> None:
         """Close the judge's ends of the bot's stdin and stdout (or its pty), once."""

@@ -458,6 +458,7 @@ int helper(int argc, char **argv) {
                (what left the bot's session too, as it is their subreaper) */
             struct sigaction sa;
             memset(&sa, 0, sizeof sa);
+            term_ppid = ppid;
             sa.sa_handler = on_term;
             if (sigaction(SIGTERM, &sa, NULL)) die("sigaction", NULL);
             if (prctl(PR_SET_PDEATHSIG, SIGTERM)) die("pdeathsig", NULL);
@@ -525,7 +526,10 @@ int helper(int argc, char **argv) {
                 status_fd = -1;
             }
             if (reaped < 0 && errno == ECHILD) break;
-            if (next_signal(&waited, sfd, &listener) == SIGTERM && !judge_gone) judge_gone = 1;
+            /* (a SIGTERM while the parent lives: the thread that started this one ended) */
+            if (next_signal(&waited, sfd, &listener) == SIGTERM && !judge_gone
+                    && (ppid < 0 || parent_gone(ppid)))
+                judge_gone = 1;
         }
         _exit(code);
     }
