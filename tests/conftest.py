@@ -19,13 +19,19 @@ confinement guarantee asks for that guarantee, which holds only in some tiers):
 A test that takes long (a cluster, a league, every toolchain, a fresh install) is marked
 ``slow``: the README's test command leaves them out (``-m "not slow"``) to stay within a few
 minutes, and ``python -m pytest -m slow`` runs them, as CI does after it.
+
+With ``JUDGE_TEST_TIMEOUT=S`` (CI sets it) a test still running after S seconds fails, with
+the stacks of all threads on stderr: a hang costs one test, not the whole run.
 """
 
 from __future__ import annotations
 
+import faulthandler
 import os
 import shutil
+import signal
 import tempfile
+import threading
 from pathlib import Path
 
 import pytest
@@ -151,3 +157,24 @@ def private_cache_dir():
             os.environ.pop("JUDGE_CACHE_DIR", None)
         else:
             os.environ["JUDGE_CACHE_DIR"] = old
+
+
+@pytest.fixture(autouse=True)
+def deadline():
+    """Fail a test that runs past ``JUDGE_TEST_TIMEOUT`` seconds (unset: no limit)."""
+    limit = float(os.environ.get("JUDGE_TEST_TIMEOUT") or 0)
+    if limit <= 0 or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expired(signum: int, frame: object) -> None:
+        faulthandler.dump_traceback(all_threads=True)
+        pytest.fail(f"the test ran past JUDGE_TEST_TIMEOUT ({limit:g} s)")
+
+    before = signal.signal(signal.SIGALRM, expired)
+    signal.setitimer(signal.ITIMER_REAL, limit)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, before)
