@@ -4,10 +4,14 @@ in its threads each have their own slot and one launcher."""
 
 from __future__ import annotations
 
+import ctypes
 import json
 import os
+import signal
 import subprocess
 import sys
+import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -116,3 +120,26 @@ def test_games_started_at_once_in_threads_each_have_their_own_slot(tmp_path) -> 
         list(pool.map(compile_four, range(6)))
     assert failed == []
     assert not sandbox_context()._busy  # every slot given back
+
+
+def _die_with_parent() -> None:
+    # between fork and exec, as the judge sets it for what must die with it
+    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+
+
+def test_a_child_started_for_a_thread_that_ends_lives_on() -> None:
+    # the parent-death signal comes when the thread that forked a child ends: a server's
+    # worker thread, not the judge (a bot without the helper, runsc, bwrap, the launcher)
+    from judge.sandbox.spawning import popen
+
+    started: list[subprocess.Popen] = []
+    worker = threading.Thread(target=lambda: started.append(
+        popen(["sleep", "30"], preexec_fn=_die_with_parent)))
+    worker.start()
+    worker.join()
+    try:
+        time.sleep(0.3)
+        assert started[0].poll() is None  # not killed with the thread
+    finally:
+        started[0].kill()
+        started[0].wait()

@@ -35,6 +35,7 @@ from judge.sandbox.launcher import Spawned, Started
 from judge.sandbox.limits import Limits
 from judge.sandbox.meters import descendants, stat_fields
 from judge.sandbox.program import Program
+from judge.sandbox.spawning import popen
 from judge.sandbox.tiers import runsc_argv, runsc_path, state_dir
 
 #: how long a sandbox whose bot has ended may take to end (runsc run's exit), at most
@@ -241,7 +242,7 @@ def start(program: Program, limits: Limits, files: dict[str, bytes] | None,
     try:
         bundle(folder, program, limits, files or {}, env)
         # runsc run dies with the judge (its sandbox, --attached, and its gofer with it)
-        popen = subprocess.Popen(
+        started = popen(
             [*runsc_argv(), "run", "--bundle", str(folder), name],
             stdin=stdio[0], stdout=stdio[1], stderr=stdio[2], cwd="/",
             env={"PATH": "/usr/bin:/bin"}, start_new_session=True,
@@ -249,7 +250,7 @@ def start(program: Program, limits: Limits, files: dict[str, bytes] | None,
     except BaseException:
         remove_tree(folder)
         raise
-    return Spawned(popen), folder, name
+    return Spawned(started), folder, name
 
 
 def _die_with(judge: int, prctl) -> None:  # noqa: ANN001 - libc's prctl, or None

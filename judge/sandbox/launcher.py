@@ -19,6 +19,8 @@ import subprocess
 import threading
 from contextlib import suppress
 
+from judge.sandbox.spawning import popen
+
 #: how long a launcher may take to answer a request (a fork) before it is given up
 ANSWER_SECONDS = 10.0
 
@@ -109,7 +111,7 @@ class Launcher:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         joins = joins or []
         try:
-            self.proc = subprocess.Popen(
+            self.proc = popen(
                 [helper, "-L", f"{theirs.fileno()}:{os.getpid()}",
                  *(x for fd in joins for x in ("-c", str(fd)))], stdin=subprocess.DEVNULL,
                 pass_fds=[theirs.fileno(), *joins], cwd="/", start_new_session=True)

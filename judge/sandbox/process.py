@@ -18,7 +18,6 @@ from __future__ import annotations
 import os
 import select
 import signal
-import subprocess
 import termios
 import time
 from collections.abc import Callable
@@ -38,6 +37,7 @@ from judge.sandbox.limits import Limits, Usage
 from judge.sandbox.meters import Meter, bot_processes, descendants, group_members, meter_for
 from judge.sandbox.program import Program
 from judge.sandbox.slots import Slot
+from judge.sandbox.spawning import popen
 from judge.sandbox.stderr import StderrTail
 from judge.sandbox.tiers import tier_for
 from judge.sandbox.waiting import View, look
@@ -766,7 +766,7 @@ def _start(launch: Launch, stdio: tuple[int, int, int], slot: Slot | None,
                     raise
                 continue
             return Launched(pid, ended)
-    return Spawned(subprocess.Popen(
+    return Spawned(popen(
         launch.argv, stdin=stdio[0], stdout=stdio[1], stderr=stdio[2], cwd=launch.cwd,
         env=launch.env, start_new_session=True, pass_fds=launch.pass_fds,
         preexec_fn=launch.preexec))

@@ -30,7 +30,6 @@ int notice_fd = -1;
 int parent_pidfd = -1;
 
 volatile sig_atomic_t judge_gone = 0;
-long term_ppid = -1;
 
 int parent_gone(long ppid) {
     if (parent_pidfd >= 0) {  /* (readable once that process has ended) */
@@ -43,7 +42,7 @@ int parent_gone(long ppid) {
 
 void on_term(int sig) {
     (void)sig;
-    if (term_ppid < 0 || parent_gone(term_ppid)) judge_gone = 1;
+    judge_gone = 1;
 }
 
 /* SIGKILL every descendant of `pid` that /proc lists now (the children of each of its

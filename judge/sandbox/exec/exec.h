@@ -35,10 +35,6 @@ void send_fd(int sock, int fd);
 int receive_fd(int sock);
 /* set by `on_term`: the judge is gone (SIGTERM, its parent-death signal) */
 extern volatile sig_atomic_t judge_gone;
-/* the parent whose death `on_term` takes for the judge's (-1: any SIGTERM): the parent-death
-   signal also comes when the thread that started this process ends while the judge lives on
-   (a server's worker thread), which is no death of the judge */
-extern long term_ppid;
 void on_term(int sig);
 /* SIGKILL every descendant of `pid` that /proc lists now */
 void kill_descendants(pid_t pid, int depth);

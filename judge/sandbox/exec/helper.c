@@ -458,9 +458,6 @@ int helper(int argc, char **argv) {
                (what left the bot's session too, as it is their subreaper) */
             struct sigaction sa;
             memset(&sa, 0, sizeof sa);
-            /* started by the judge itself (not its launcher, whose SIGTERM always means
-               the end): a SIGTERM while the judge lives is the end of its thread */
-            if (!launcher_parent) term_ppid = ppid;
             sa.sa_handler = on_term;
             if (sigaction(SIGTERM, &sa, NULL)) die("sigaction", NULL);
             if (prctl(PR_SET_PDEATHSIG, SIGTERM)) die("pdeathsig", NULL);
@@ -528,10 +525,7 @@ int helper(int argc, char **argv) {
                 status_fd = -1;
             }
             if (reaped < 0 && errno == ECHILD) break;
-            /* (not while the judge lives: the thread that started this one ended) */
-            if (next_signal(&waited, sfd, &listener) == SIGTERM && !judge_gone
-                    && (term_ppid < 0 || parent_gone(term_ppid)))
-                judge_gone = 1;
+            if (next_signal(&waited, sfd, &listener) == SIGTERM && !judge_gone) judge_gone = 1;
         }
         _exit(code);
     }

@@ -298,10 +298,7 @@ int launcher(int argc, char **argv) {
             }
         }
         if (polled[1].revents) {
-            /* the parent-death signal comes too when the judge's thread that started the
-               launcher ends (a server's worker thread): the judge is gone only once the
-               launcher has another parent */
-            int judge_gone = drain_signals(sfd) && (!judge || getppid() != judge);
+            int judge_gone = drain_signals(sfd);
             reap_all();
             if (judge_gone) break;
         }
