@@ -138,6 +138,14 @@ class SeatClock:
         return f"time {self.allowance():.3f} {self.clock.increment:.3f}"
 
 
+def reading(seconds: float) -> str:
+    """A clock's reading as a chess clock shows it, minutes:seconds to the tenth
+    (``0:58.3``, ``12:00.0``; a fallen flag reads ``0:00.0``)."""
+    tenths = max(0, math.floor(seconds * 10))
+    minutes, tenths = divmod(tenths, 600)
+    return f"{minutes}:{tenths // 10:02d}.{tenths % 10}"
+
+
 @dataclass(frozen=True)
 class Clocks:
     """A run's clocks: every bot's time control (`default`, None: no clock), some bots'
