@@ -188,9 +188,10 @@ class Clocks:
                    bool(config.get("tell_time")))
 
     @classmethod
-    def given(cls, tc: str | None, tc_for: list[str] | None, tell: bool) -> Clocks:
-        """The clocks of a command line: ``--tc SPEC``, ``--tc-for BOT=SPEC`` (repeatable)
-        and ``--tell-time``; `InputError` for a bad one."""
+    def given(cls, tc: str | None, tc_for: list[str] | None, tell: bool,
+              odds: bool = True) -> Clocks:
+        """The clocks of a command line: ``--tc SPEC``, ``--tc-for BOT=SPEC`` (repeatable,
+        on a command with `odds`) and ``--tell-time``; `InputError` for a bad one."""
         default = Clock.parse(tc) if tc is not None else None
         by_bot: dict[str, Clock | None] = {}
         for given in tc_for or ():
@@ -202,5 +203,6 @@ class Clocks:
             by_bot[bot] = Clock.parse(spec)
         clocks = cls(default, by_bot, tell)
         if tell and not clocks.any:
-            raise InputError("--tell-time tells a bot its clock: give --tc (or --tc-for)")
+            raise InputError("--tell-time tells a bot its clock: give --tc"
+                             + (" (or --tc-for)" if odds else ""))
         return clocks

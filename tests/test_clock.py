@@ -355,7 +355,7 @@ def test_a_person_whose_clock_runs_out_loses_on_time_and_is_not_waited_for() -> 
 @pytest.mark.parametrize(("args", "says"), [
     (["--tc", "1+x"], "time control '1+x': give [MOVES/]BASE"),
     (["--tc", "1", "--move-time", "2"], "--move-time does not apply with a clock"),
-    (["--tell-time"], "--tell-time tells a bot its clock: give --tc"),
+    (["--tell-time"], "--tell-time tells a bot its clock: give --tc\n"),  # (no --tc-for)
 ])
 def test_judge_play_refuses_a_bad_clock_in_one_line(tmp_path: Path, args: list[str],
                                                     says: str) -> None:
