@@ -111,6 +111,25 @@ def test_a_bot_loses_on_time_exactly_when_its_clock_says(tmp_path: Path) -> None
         assert s["clocks"][1]["fallen"] is False
 
 
+@pytest.mark.slow
+def test_a_watched_bot_plays_on_the_clock_and_loses_on_time(tmp_path: Path) -> None:
+    bot(tmp_path, "slow.py", sleep=0.1)
+    query = "game=nim&position=60%2060&bot=slow.py&opponent=optimal&seat=1&pause=0"
+    with client("1+0.01", tmp_path) as c, \
+            c.websocket_connect(f"ws://127.0.0.1:8000/api/watch?{query}") as ws:
+        assert ws.receive_json()["type"] == "start"
+        events = [ws.receive_json()]
+        while events[-1]["type"] != "end":
+            events.append(ws.receive_json())
+    mine = [e for e in events if e["type"] == "move" and e["seat"] == 1]
+    assert [e["clock"] for e in mine] == pytest.approx(
+        [1 + 0.01 * n - sum(e["seconds"] for e in mine[:n]) for n in range(1, len(mine) + 1)])
+    assert all(e["clock"] is None for e in events if e["type"] == "move" and e["seat"] == 2)
+    end = events[-1]
+    assert end["result"] == "2" and end["verdict"]["code"] == verdicts.TIME_FORFEIT
+    assert end["verdict"]["message"].startswith(f"move {len(mine) + 1}: its clock ran out")
+
+
 def test_a_bad_time_control_stops_the_server_before_it_starts(tmp_path: Path) -> None:
     out = judge("serve", "--no-browser", "--port", "0", "--tc", "10+x", cwd=tmp_path)
     assert out.returncode == 2 and out.stdout == ""

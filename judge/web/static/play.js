@@ -212,7 +212,7 @@
         const name = c.text.slice(0, c.text.lastIndexOf(": ") + 2);
         const tick = () => {
           const spent = (performance.now() - since) / 1000;
-          p.textContent = name + reading(Math.max(0, c.left - Math.max(0, spent - c.free))) +
+          p.textContent = name + B.clockReading(c.left - Math.max(0, spent - c.free)) +
             " (running)";
           if (spent < c.left + c.free + 0.1 || busy) return;  // (0.1 s: the server sees it out)
           clearInterval(ticking.timer);
@@ -222,13 +222,6 @@
         ticking = { timer: setInterval(tick, 100) };
       }
     });
-  }
-
-  /* Seconds as a chess clock reads them: 0:58.3 (as the server writes them). */
-  function reading(seconds) {
-    const tenths = Math.floor(seconds * 10);
-    const secs = Math.floor(tenths / 10) % 60;
-    return Math.floor(tenths / 600) + ":" + (secs < 10 ? "0" : "") + secs + "." + (tenths % 10);
   }
 
   /* The button that lets the computer move where it is to move (after going back). */
