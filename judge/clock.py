@@ -138,6 +138,14 @@ class SeatClock:
         return f"time {self.allowance():.3f} {self.clock.increment:.3f}"
 
 
+def reading(seconds: float) -> str:
+    """A clock's reading as a chess clock shows it, minutes:seconds to the tenth
+    (``0:58.3``, ``12:00.0``; a fallen flag reads ``0:00.0``)."""
+    tenths = max(0, math.floor(seconds * 10))
+    minutes, tenths = divmod(tenths, 600)
+    return f"{minutes}:{tenths // 10:02d}.{tenths % 10}"
+
+
 @dataclass(frozen=True)
 class Clocks:
     """A run's clocks: every bot's time control (`default`, None: no clock), some bots'
@@ -180,9 +188,10 @@ class Clocks:
                    bool(config.get("tell_time")))
 
     @classmethod
-    def given(cls, tc: str | None, tc_for: list[str] | None, tell: bool) -> Clocks:
-        """The clocks of a command line: ``--tc SPEC``, ``--tc-for BOT=SPEC`` (repeatable)
-        and ``--tell-time``; `InputError` for a bad one."""
+    def given(cls, tc: str | None, tc_for: list[str] | None, tell: bool,
+              odds: bool = True) -> Clocks:
+        """The clocks of a command line: ``--tc SPEC``, ``--tc-for BOT=SPEC`` (repeatable,
+        on a command with `odds`) and ``--tell-time``; `InputError` for a bad one."""
         default = Clock.parse(tc) if tc is not None else None
         by_bot: dict[str, Clock | None] = {}
         for given in tc_for or ():
@@ -194,5 +203,6 @@ class Clocks:
             by_bot[bot] = Clock.parse(spec)
         clocks = cls(default, by_bot, tell)
         if tell and not clocks.any:
-            raise InputError("--tell-time tells a bot its clock: give --tc (or --tc-for)")
+            raise InputError("--tell-time tells a bot its clock: give --tc"
+                             + (" (or --tc-for)" if odds else ""))
         return clocks

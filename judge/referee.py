@@ -110,19 +110,7 @@ def play_game(
                 seat = game.mover(pos)
                 player = players[seat]
                 timer = timers[seat]
-                if timer is not None and isinstance(player, BotPlayer):
-                    player.clocked(timer.allowance(), timer.told() if tell_time else None)
-                started = time.perf_counter()
-                try:
-                    move = player.choose(pos, last)
-                except OutOfTime:  # stopped at its allowance: the flag fell
-                    assert timer is not None
-                    seconds = max(time.perf_counter() - started, timer.allowance())
-                    timer.charge(seconds)
-                    raise _flag_fell(timer, seconds) from None
-                seconds = time.perf_counter() - started
-                if timer is not None and not timer.charge(seconds):
-                    raise _flag_fell(timer, seconds)
+                move, seconds = timed_move(player, pos, last, timer, tell_time)
                 cpu = player.last_cpu if isinstance(player, BotPlayer) else None
                 moved = MoveRecord(seat, game.format_move(move, pos), seconds, cpu,
                                    None if timer is None else timer.left)
@@ -142,7 +130,31 @@ def play_game(
     return finish(game, players, pos, record)
 
 
-def _flag_fell(timer: SeatClock, seconds: float) -> PlayerFailure:
+def timed_move(player: Player, pos: Any, last: Played | None, timer: SeatClock | None,
+               tell_time: bool = False, started: float | None = None) -> tuple[Any, float]:
+    """`player`'s move at `pos` and the seconds it took since `started` (a
+    `time.perf_counter` reading; default: now), charged to `timer` (the seat's clock, None:
+    none), which the player is first told (`Player.clocked`; a bot reads its clock's line
+    with `tell_time`). `PlayerFailure` ``time-forfeit`` when the flag falls."""
+    if started is None:
+        started = time.perf_counter()
+    if timer is not None:
+        spent = time.perf_counter() - started
+        player.clocked(timer.allowance() - spent, timer.told() if tell_time else None)
+    try:
+        move = player.choose(pos, last)
+    except OutOfTime:  # stopped at its allowance: the flag fell
+        assert timer is not None
+        seconds = max(time.perf_counter() - started, timer.allowance())
+        timer.charge(seconds)
+        raise flag_fell(timer, seconds) from None
+    seconds = time.perf_counter() - started
+    if timer is not None and not timer.charge(seconds):
+        raise flag_fell(timer, seconds)
+    return move, seconds
+
+
+def flag_fell(timer: SeatClock, seconds: float) -> PlayerFailure:
     """The verdict of a seat whose clock ran out on its move, which took `seconds`."""
     return PlayerFailure(
         verdicts.TIME_FORFEIT,

@@ -279,3 +279,87 @@ def test_a_run_shows_its_clock_and_each_moves_reading(tmp_path: Path) -> None:
         bot_moves = clocks[game["seat"] - 1::2] if game["moves"] else []
         assert all(c is not None and 0 < c <= 30 + len(clocks) for c in bot_moves)
         assert all(c is None for c in clocks[2 - game["seat"]::2])
+
+
+# --- judge play ----------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_judge_play_forfeits_a_bot_exactly_when_its_clock_says(tmp_path: Path) -> None:
+    slow = bot(tmp_path, "slow.py", sleep=0.1)
+    # from two equal heaps the optimal player answers each move in the other heap: the
+    # game would last 120 moves
+    out = judge("play", "--game", "nim", "--start", "60 60", "--sandbox", "none",
+                "--tc", "1+0.01", "--format", "json", slow, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    import json
+
+    data = json.loads(out.stdout)
+    assert data["result"] == "loss" and data["verdict"] == verdicts.TIME_FORFEIT
+    mine = [m for m in data["moves"] if m["seat"] == 1]
+    expected = [1 + 0.01 * n - sum(m["seconds"] for m in mine[:n])
+                for n in range(1, len(mine) + 1)]
+    assert [m["clock"] for m in mine] == pytest.approx(expected)
+    assert all(left >= 0 for left in expected)
+    found = re.fullmatch(r"move (\d+): its clock ran out \(0\.000 s left of 1\+0\.01; the "
+                         r"move took (\d+\.\d{3}) s\)", data["message"])
+    assert found, data["message"]
+    assert int(found[1]) == len(mine) + 1 <= 12
+    assert float(found[2]) >= expected[-1] - 0.0005
+    assert all(m["clock"] is None for m in data["moves"] if m["seat"] == 2)  # untimed
+
+
+def test_judge_play_shows_a_bot_told_its_clock_each_reading(tmp_path: Path) -> None:
+    told = bot(tmp_path, "told.py", told=True)
+    out = judge("play", "--game", "nim", "--start", "1 1 1 1", "--sandbox", "none",
+                "--tc", "5+0.25,first=2", "--tell-time", told, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert "verdict: ok" in out.stdout
+    # its two moves, each with its clock's reading; the optimal player's without
+    assert len(re.findall(r"player 1 \(told\.py\): .*\(\d\.\d{3} s, clock 0:0[57]\.\d\)",
+                          out.stdout)) == 2, out.stdout
+    assert "stderr of player 1 (last lines):\ntime 7.000 0.250\ntime " in out.stdout
+
+
+def test_a_person_whose_clock_runs_out_loses_on_time_and_is_not_waited_for() -> None:
+    import subprocess
+    import sys
+
+    # the person plays one move, then types nothing and never closes the input
+    proc = subprocess.Popen([sys.executable, "-m", "judge", "play", "--game", "nim",
+                             "--start", "3 4 5", "--tc", "1+0.5", "--format", "json",
+                             "human"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    assert proc.stdin is not None
+    proc.stdin.write("1 2\n")
+    proc.stdin.flush()
+    try:
+        proc.wait(timeout=60)  # the input stays open (its few lines fit in the pipes)
+    finally:
+        proc.kill()
+        proc.stdin.close()
+    assert proc.stdout is not None and proc.stderr is not None
+    out, said = proc.stdout.read(), proc.stderr.read()
+    assert proc.returncode == 0, said
+    import json
+
+    data = json.loads(out)
+    assert data["result"] == "loss" and data["verdict"] == verdicts.TIME_FORFEIT
+    assert data["message"].startswith("move 2: its clock ran out (0.000 s left of 1+0.5")
+    first = data["moves"][0]
+    assert first["clock"] == pytest.approx(1.5 - first["seconds"])
+    assert "clocks: you 0:01." in said and "optimal untimed" in said
+    assert "you lose on time: move 2: its clock ran out" in said
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["--tc", "1+x"], "time control '1+x': give [MOVES/]BASE"),
+    (["--tc", "1", "--move-time", "2"], "--move-time does not apply with a clock"),
+    (["--tell-time"], "--tell-time tells a bot its clock: give --tc\n"),  # (no --tc-for)
+])
+def test_judge_play_refuses_a_bad_clock_in_one_line(tmp_path: Path, args: list[str],
+                                                    says: str) -> None:
+    out = judge("play", "--game", "nim", *args, bot(tmp_path, "a.py"), cwd=tmp_path)
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr.startswith(f"judge: error: {says}"), out.stderr
+    assert out.stderr.count("\n") == 1

@@ -239,7 +239,7 @@ def clocks_given(args: argparse.Namespace) -> Clocks:
     """The clocks the command line gives (`--tc`, `--tc-for`, `--tell-time`); a limit per
     move beside them is refused, as the clock gives each move its time."""
     clocks = Clocks.given(getattr(args, "tc", None), getattr(args, "tc_for", None),
-                          getattr(args, "tell_time", False))
+                          getattr(args, "tell_time", False), odds=hasattr(args, "tc_for"))
     if clocks.any:
         for flag, field, *_ in LIMIT_OPTIONS:
             if flag in CLOCKED_LIMITS and getattr(args, f"limit_{field}", None) is not None:

@@ -191,12 +191,13 @@ def add_harness_options(p: argparse.ArgumentParser, jobs: bool = True, seed: boo
         add_clock_options(p)
 
 
-def add_clock_options(p: argparse.ArgumentParser, odds: bool = True) -> None:
+def add_clock_options(p: argparse.ArgumentParser, odds: bool = True,
+                      who: str = "each bot plays on a clock") -> None:
     """`--tc`, `--tc-for` (with `odds`) and `--tell-time`: the bots' clocks
-    (docs/tournaments.md)."""
+    (docs/tournaments.md); `who` says who plays on the clock of --tc."""
     g = p.add_argument_group("clocks (instead of the limits per move; see docs/tournaments.md)")
     g.add_argument("--tc", metavar="SPEC",
-                   help="each bot plays on a clock, fastchess's time control: BASE+INC "
+                   help=f"{who}, fastchess's time control: BASE+INC "
                    "seconds (10+0.1), MOVES/BASE+INC (40/60+0.5: the base again after "
                    "every 40 moves), BASE in minutes:seconds too (1:30+1); ,first=S gives "
                    "the first move S seconds more (the bot's start-up), ,move=S gives each "

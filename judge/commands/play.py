@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 from judge.analysis import MoveReview, judged, perfect_results, review
+from judge.clock import Clock, SeatClock, reading
 from judge.commands.inputs import (
     NothingToGrade,
     check_bots,
@@ -15,20 +17,29 @@ from judge.commands.inputs import (
     harness_setup,
     start_from,
 )
-from judge.commands.options import add_game_options, add_harness_options, add_opponent_option
+from judge.commands.options import (
+    add_clock_options,
+    add_game_options,
+    add_harness_options,
+    add_opponent_option,
+)
 from judge.games.base import Game, InputError, MoveError
 from judge.plan import OPTIMAL, Harness
 from judge.players.base import Played, Player, PlayerFailure
 from judge.players.level import is_level
 from judge.records import MoveRecord, PlayedGame, Verdict
 from judge.report import printable, printable_line, to_json
-from judge.verdicts import JUDGE_ERROR, OK, RESIGNED
+from judge.verdicts import JUDGE_ERROR, OK, RESIGNED, TIME_FORFEIT
 
 if TYPE_CHECKING:
     from judge.referee import GameRecord
 
 #: the names of perfect players on the command line
 OPPONENTS = (OPTIMAL, "tricky")
+#: who plays on the clock of --tc in judge play
+PLAY_CLOCKS = ("each bot and each person at the terminal plays on a clock (a person sees "
+               "both clocks after each move and is waited for no longer than the clock "
+               "holds; the optimal, tricky and level:N players are untimed)")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -60,6 +71,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="talk to bots through a pseudo-terminal instead of pipes")
     add_opponent_option(p)
     add_harness_options(p, jobs=False)
+    add_clock_options(p, odds=False, who=PLAY_CLOCKS)
     p.set_defaults(func=run)
 
 
@@ -99,12 +111,15 @@ def run(args: argparse.Namespace) -> int:
     dialogue = sys.stderr if args.format == "json" else sys.stdout
     players = [make_player(n, setup, args.opponent, args.pty, dialogue) for n in seated]
     note_a_lost_start(game, start, seated)
+    # a bot and a person play on the clock; the perfect player's time is the judge's
+    clocks = [None if n in OPPONENTS or is_level(n) else setup.clocks.default for n in seated]
     if "human" in names:
-        played = play_interactive(game, players, start, dialogue)
+        played = play_interactive(game, players, start, dialogue, clocks, setup.clocks.tell)
     else:
         from judge.referee import play_game
 
-        played = play_game(game, players, start, setup.limits)
+        played = play_game(game, players, start, setup.limits, clocks=clocks,
+                           tell_time=setup.clocks.tell)
     # the perfect player named as it played (optimal stands for the --opponent kind)
     seated = [args.opponent if n == OPTIMAL else n for n in seated]
     record = played.kept(players=seated)
@@ -126,52 +141,72 @@ def note_a_lost_start(game: Game, start: Any, names: list[str]) -> None:
               f"with perfect play", file=sys.stderr)
 
 
-def play_interactive(game: Game, players: list[Player], start: Any,
-                     out: TextIO) -> GameRecord:
+def play_interactive(game: Game, players: list[Player], start: Any, out: TextIO,
+                     clocks: Sequence[Clock | None] = (None, None),
+                     tell_time: bool = False) -> GameRecord:
     """A game with a human at the terminal; the dialogue goes to `out`.
 
     Undo and redo move whole turns, and only against players that can take moves back: a bot
-    process cannot forget a move, so against a bot they are refused. A bot's failure loses
-    the game for it as in any refereed game, and every player is closed at the end.
+    process cannot forget a move, so against a bot they are refused, as on a clock. A seat
+    with a clock (`clocks[s]`) is charged as by the referee (a human's move from its prompt
+    to its line), and the clocks' readings are said after each move. A bot's failure or a
+    fallen flag loses the game as in any refereed game, and every player is closed at the
+    end.
     """
     from judge.players.bot import BotPlayer
     from judge.players.human import HELP, HumanPlayer, Redo, Resigned, Undo
-    from judge.referee import GameRecord, close_players, finish
+    from judge.referee import GameRecord, close_players, finish, timed_move
 
     def say(text: str) -> None:
         out.write(text + "\n")
         out.flush()
 
     human = next(i for i, p in enumerate(players) if isinstance(p, HumanPlayer))
-    takes_back = not any(isinstance(p, BotPlayer) for p in players)
+    timers = [None if c is None else SeatClock(c) for c in clocks]
+    timed = any(t is not None for t in timers)
+    takes_back = not timed and not any(isinstance(p, BotPlayer) for p in players)
     record = GameRecord(game.describe(), game.format_position(start), [p.name for p in players])
     history: list[tuple[Any, Any]] = []  # (position before, move)
     undone: list[tuple[Any, Any]] = []
+    #: each move's seconds (a game on a clock) and its seat's clock after it, by ply
+    times: list[tuple[float | None, float | None]] = []
     pos, seat = start, game.mover(start)
     try:
         for s, p in enumerate(players):
             p.begin(game, s)
         say(f"{game.describe()}: you are player {human + 1}; {HELP}")
+        if timed:
+            say(f"  {clocks_said(timers, players, human)}")
+        started = time.perf_counter()
         while not game.is_over(pos):
             seat = game.mover(pos)
             if seat == human:
                 say(game.render(pos))
             last = Played(*history[-1]) if history else None
             try:
-                move = players[seat].choose(pos, last)
+                move, seconds = timed_move(players[seat], pos, last, timers[seat], tell_time,
+                                           started)
             except (Undo, Redo) as asked:
                 if not takes_back:
                     say("  undo and redo need an opponent that can take moves back "
-                        "(optimal or human); a bot program cannot")
+                        "(optimal or human) and no clock; " + (
+                            "a game on a clock cannot" if timed else "a bot program cannot"))
                     continue
                 pos = _take_back(game, start, history, undone, human, isinstance(asked, Undo),
                                  say)
+                del times[len(history):]
+                times += [(None, None)] * (len(history) - len(times))
                 continue
             if seat != human:
                 say(f"  {players[seat].name} plays {game.move_words(move, pos)}")
+            timer = timers[seat]
             history.append((pos, move))
+            times.append((seconds if timed else None, None if timer is None else timer.left))
             undone.clear()
             pos = game.play(pos, move)
+            if timer is not None:
+                say(f"  {clocks_said(timers, players, human)}")
+            started = time.perf_counter()
         say(game.render(pos))
         last = Played(*history[-1]) if history else None
         for p in players:
@@ -181,11 +216,25 @@ def play_interactive(game: Game, players: list[Player], start: Any,
         say(f"  {players[seat].name} resigned")
     except (PlayerFailure, MoveError) as exc:
         record.verdict = Verdict(exc.code, str(exc), seat)
-        say(f"  {players[seat].name} fails: {exc.code}: {exc}")
+        if seat == human and exc.code == TIME_FORFEIT:  # (after the prompt, unanswered)
+            say(f"\n  you lose on time: {exc}")
+        else:
+            say(f"  {players[seat].name} fails: {exc.code}: {exc}")
     finally:
         close_players(players, record)
-    record.moves = [MoveRecord(game.mover(p), game.format_move(m, p), None) for p, m in history]
+    record.moves = [MoveRecord(game.mover(p), game.format_move(m, p), secs, None, left)
+                    for (p, m), (secs, left) in zip(history, times, strict=True)]
     return finish(game, players, pos, record)
+
+
+def clocks_said(timers: Sequence[SeatClock | None], players: Sequence[Player],
+                human: int) -> str:
+    """The clocks' readings in words: ``clocks: you 0:58.3, greedy.py 0:59.9`` (a seat
+    without a clock: ``untimed``)."""
+    words = [f"{'you' if s == human else printable_line(p.name)} "
+             f"{'untimed' if t is None else reading(t.left)}"
+             for s, (t, p) in enumerate(zip(timers, players, strict=True))]
+    return "clocks: " + ", ".join(words)
 
 
 def _take_back(game: Game, start: Any, history: list[tuple[Any, Any]],
@@ -223,7 +272,8 @@ def play_text(game: Game, start: Any, record: PlayedGame, reviews: list[MoveRevi
     pos = start
     for i, m in enumerate(record.moves):
         seat = m.seat
-        secs = "" if m.seconds is None else f"  ({m.seconds:.3f} s)"
+        secs = "" if m.seconds is None else f"  ({m.seconds:.3f} s" + (
+            ")" if m.clock is None else f", clock {reading(m.clock)})")
         move = game.parse_move(m.move, pos) if i < len(reviews) else None
         said = printable_line(m.move) if move is None else game.move_words(move, pos)
         line = f"{i + 1}. player {seat + 1} ({names[seat]}): {said}{secs}"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from judge import install_hint
 from judge.commands.inputs import harness_setup, report_tier
-from judge.commands.options import DEFAULT_DB, add_harness_options
+from judge.commands.options import DEFAULT_DB, add_clock_options, add_harness_options
 from judge.games.base import InputError
 from judge.store import Store
 
@@ -20,6 +20,11 @@ HINT = ("judge serve needs Starlette and uvicorn, which this installation of the
 PORT = 8000
 #: the environment variable that may hold the token
 TOKEN_ENV = "JUDGE_TOKEN"
+#: who plays on the clock of --tc in judge serve
+SERVE_CLOCKS = ("every new game against a bot or computer player is played on a clock: the "
+                "person's (their thinking counted by the server from the position shown to "
+                "the move received) and each bot's (the optimal, tricky and level:N players "
+                "are untimed)")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -67,6 +72,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "(default: 600)")
     p.add_argument("--no-browser", action="store_true", help="do not open a browser")
     add_harness_options(p, jobs=False)
+    add_clock_options(p, odds=False, who=SERVE_CLOCKS)
     p.set_defaults(func=run)
 
 
@@ -104,7 +110,8 @@ def run(args: argparse.Namespace) -> int:
     if args.bots is not None:  # bots may be played: what their confinement lacks
         report_tier()
     served = Served(bots=args.bots, limits=setup.limits, sandbox=setup.sandbox,
-                    seed=setup.seed, idle_seconds=args.idle, db=db)
+                    seed=setup.seed, idle_seconds=args.idle, db=db,
+                    clock=setup.clocks.default, tell_time=setup.clocks.tell)
     caps = caps_for(raise_descriptor_limit())
     server = uvicorn.Server(server_config(create_app(served, guard), args.host, args.port,
                                           caps))

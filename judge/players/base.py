@@ -50,6 +50,11 @@ class Player(ABC):
         Raises `PlayerFailure` (or `judge.games.base.MoveError`) when the player fails.
         """
 
+    def clocked(self, allowance: float, told: str | None) -> None:  # noqa: B027 - optional hook
+        """The next move is on a clock: it may take `allowance` seconds, and a player that
+        reads lines is told `told` first if not None (the referee's call, before the move;
+        a player that ignores it is charged all the same)."""
+
     def end(self, final: Any, last: Played | None) -> None:  # noqa: B027 - optional hook
         """The game is over at `final`; `last` is the move that ended it."""
 

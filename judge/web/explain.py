@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from judge import verdicts
 from judge.games import game_class, load_game
 from judge.games.base import Game
 from judge.words import plural
@@ -129,8 +130,13 @@ def rules_panel(game: Game) -> dict[str, Any]:
 
 
 def end_reason(game: Game, pos: Any, stopped: bool, move_limit: int,
-               verdict: dict[str, Any] | None) -> str | None:
-    """Why the game ended, in words (None while it goes on)."""
+               verdict: dict[str, Any] | None, names: list[str] | None = None) -> str | None:
+    """Why the game ended, in words (None while it goes on); `names`: who holds each
+    seat (you, a bot's name), named by the one whose flag fell."""
+    if verdict is not None and verdict["code"] == verdicts.TIME_FORFEIT \
+            and verdict["seat"] is not None:
+        who = (names or ["player 1", "player 2"])[verdict["seat"]]
+        return f"{who} lost on time: {verdict['message']}"
     if verdict is not None:
         return f"player {verdict['seat'] + 1} failed: {verdict['message']}"
     if stopped:

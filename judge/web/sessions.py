@@ -22,7 +22,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from judge import verdicts
 from judge.analysis import MoveReview, result_sign, review
+from judge.clock import Clock, SeatClock, reading
 from judge.games import GAMES, load_game
 from judge.games.base import Game, InputError, MoveError
 from judge.html.boards import board_meta, control, drawable, touched
@@ -86,6 +88,10 @@ class Served:
     seed: int | None = None
     idle_seconds: float = IDLE_SECONDS
     db: Path | None = None
+    #: the time control of every game against a bot or computer player (--tc; None: none)
+    clock: Clock | None = None
+    #: whether a bot on a clock is told its clock before each move (--tell-time)
+    tell_time: bool = False
 
 
 def text_of(value: Any, what: str) -> str:
@@ -420,12 +426,37 @@ class Recorded(NamedTuple):
     verdict: Verdict
 
 
+@dataclass(frozen=True)
+class ClockReading:
+    """One seat's clock as the page shows it (a state's ``clocks``)."""
+
+    #: the seat, 1 or 2, and who holds it (you, a bot's name, optimal)
+    seat: int
+    who: str
+    #: the seconds on it now (None: the seat is untimed, as the perfect players are)
+    left: float | None
+    #: the seconds the running move may still take before the clock is charged (the first
+    #: move's allowance, ``,move=S``; 0 when none is left or the clock does not run)
+    free: float
+    #: the same as a chess clock reads it: ``Your clock: 0:58.3``, ``optimal: untimed``
+    text: str
+    #: whether it runs now: a person to move, whose thinking the server counts
+    running: bool
+    #: whether its flag fell (the seat lost on time)
+    fallen: bool
+
+    def to_json(self) -> dict[str, Any]:
+        """The reading as the API gives it."""
+        return {"seat": self.seat, "who": self.who, "left": self.left, "free": self.free,
+                "text": self.text, "running": self.running, "fallen": self.fallen}
+
+
 class Session:
     """One game in the browser: people and computer players by seat, the moves, undo/redo."""
 
     def __init__(self, served: Served, game: Game, start: Any, opponent: str = HUMAN,
                  seat: int = 1, values: bool = False, moves: list[str] | None = None,
-                 players: list[str] | None = None) -> None:
+                 players: list[str] | None = None, timed: bool = True) -> None:
         self.id = secrets.token_urlsafe(18)
         self.game = game
         self.start = start
@@ -445,6 +476,12 @@ class Session:
         self.lock = threading.RLock()
         self.limits = served.limits
         self.ended = False
+        #: each seat's clock (None: untimed), the server's --tc in a new game against a
+        #: computer player; when the person to move was shown the position (monotonic);
+        #: whether bots are told their clocks
+        self.timers: list[SeatClock | None] = [None, None]
+        self.shown: float | None = None
+        self.tell_time = served.tell_time
         if seat not in (1, 2):
             raise WebError(400, "seat is 1 (you move first) or 2")
         #: the computer player of each seat (None where a person plays)
@@ -455,6 +492,7 @@ class Session:
         self.stepwise = players is not None
         if players is not None:
             self._seat_computers(served, players, bool(moves))
+            self._start_clocks(served.clock if timed and not moves else None)
             return
         if self.opponent != HUMAN:
             computer = (game.mover(start) + seat) % 2  # the seat the person does not hold
@@ -463,11 +501,20 @@ class Session:
                 player.close()
                 raise WebError(400, BOT_MOVES)
             self.players[computer] = player
+            self._start_clocks(served.clock if timed and not moves else None)
             try:
                 player.begin(game, computer)
             except PlayerFailure as exc:
                 self._failed(computer, exc)
         self.computer_moves()
+
+    def _start_clocks(self, clock: Clock | None) -> None:
+        """Put the game on `clock`: a person and a bot each get one, the perfect players
+        (optimal, tricky, level:N) play untimed as in a batch run."""
+        if clock is None:
+            return
+        self.timers = [SeatClock(clock) if player is None or is_process(player) else None
+                       for player in self.players]
 
     def _seat_computers(self, served: Served, names: list[str], resumed: bool) -> None:
         """Seat a computer player in both seats (player 1's first); the page moves them one
@@ -515,7 +562,9 @@ class Session:
         return self.verdict
 
     def state(self) -> dict[str, Any]:
-        """Everything the page draws, as JSON-ready data."""
+        """Everything the page draws, as JSON-ready data (a person's flag that fell while
+        they thought is seen to first)."""
+        self.check_clock()
         pos = self.pos
         info = position_info(self.game, pos, self.values, self.names())
         over = self.over(pos)
@@ -537,12 +586,74 @@ class Session:
             explain=dict(rules_panel(self.game), players=[
                 about_opponent(self.opponent_name(s)) for s in (0, 1)]),
             end=end_reason(self.game, pos, self.stopped(), self.limits.move_limit,
-                           self.verdict_json()) if over else None,
+                           self.verdict_json(), self.names()) if over else None,
             record=record_text(self.game.name, self.game.rules_string(),
                                self.game.format_position(self.start),
                                [self.game.format_move(m, p) for p, m in self.history]),
         )
+        if info["your_turn"] and self.shown is None:  # the person's clock runs from now
+            self.shown = time.monotonic()
+        info.update(time_control=self.time_control(),
+                    clocks=None if self.time_control() is None else [
+                        c.to_json() for c in self.clock_readings()])
         return info
+
+    # -- the clocks
+    def time_control(self) -> str | None:
+        """The game's time control as --tc writes it (None: not on a clock)."""
+        timer = next((t for t in self.timers if t is not None), None)
+        return None if timer is None else timer.clock.text()
+
+    def thought(self) -> float:
+        """The seconds the person to move has thought since the position was shown."""
+        return 0.0 if self.shown is None else time.monotonic() - self.shown
+
+    def clock_readings(self) -> list[ClockReading]:
+        """Each seat's clock now; the person to move's counts the thinking so far."""
+        failed = self.failure()
+        out = []
+        for seat, timer in enumerate(self.timers):
+            who = self.seat_name(seat)
+            fallen = failed is not None and failed.seat == seat \
+                and failed.code == verdicts.TIME_FORFEIT
+            if timer is None:
+                out.append(ClockReading(seat + 1, who, None, 0.0, f"{who}: untimed", False,
+                                        False))
+                continue
+            running = self.shown is not None and not fallen and not self.over(self.pos) \
+                and self.game.mover(self.pos) == seat
+            thought = self.thought() if running else 0.0
+            left = round(max(0.0, timer.left - max(0.0, thought - timer.free())), 3)
+            free = round(max(0.0, timer.free() - thought), 3) if running else 0.0
+            name = "Your clock" if who == "you" else f"{who}'s clock"
+            out.append(ClockReading(seat + 1, who, left, free,
+                                    f"{name}: {reading(left)}", running, fallen))
+        return out
+
+    def check_clock(self) -> bool:
+        """End the game on time if the person to move has thought longer than their clock
+        holds (no thread waits on a person: their flag falls when the page next asks or
+        they next move); whether it did."""
+        pos = self.pos
+        if self.shown is None or self.over(pos):
+            return False
+        seat = self.game.mover(pos)
+        timer = self.timers[seat]
+        return timer is not None and self.players[seat] is None \
+            and self.thought() > timer.allowance() and not self._charge_person(seat)
+
+    def _charge_person(self, seat: int) -> bool:
+        """Charge the person in `seat` their thinking; whether the clock held it (if not,
+        they lose on time and the bots are stopped)."""
+        from judge.referee import flag_fell
+
+        timer = self.timers[seat]
+        seconds, self.shown = self.thought(), None
+        if timer is None or timer.charge(seconds):
+            return True
+        self._failed(seat, flag_fell(timer, seconds))
+        self.close()
+        return False
 
     def opponent_name(self, seat: int) -> str:
         """The kind of player in `seat`: you (a person against a computer), human (two
@@ -656,24 +767,31 @@ class Session:
 
     # -- what the page asks
     def play(self, text: Any) -> None:
-        """The person to move plays `text` (wire syntax); the computer then replies."""
+        """The person to move plays `text` (wire syntax), charged to their clock from when
+        the position was shown (past it, they lose on time); the computer then replies."""
         text = text_of(text, "move")
         pos = self.pos
         if self.over(pos):
             raise WebError(409, "the game is over")
         if self.players[self.game.mover(pos)] is not None:
             raise WebError(409, "it is not your turn")
+        if self.check_clock():
+            return  # too late, whatever the move: lost on time
         try:
             move = self.game.parse_move(text, pos)
         except MoveError as exc:
             raise WebError(400, f"{exc.reason} ({text!r})") from None
+        if not self._charge_person(self.game.mover(pos)):
+            return  # too late: lost on time, the move not played
         self.history.append((pos, move))
         self.undone.clear()  # a new branch
         self.computer_moves()
 
     def computer_moves(self, limit: int | None = None) -> None:
         """Let computer players move while it is their turn and the game goes on (at most
-        `limit` moves when given)."""
+        `limit` moves when given), a bot charged to its clock as by the referee."""
+        from judge.referee import timed_move
+
         pos = self.pos
         while not self.over(pos):
             if limit is not None:
@@ -686,7 +804,7 @@ class Session:
                 return
             last = Played(*self.history[-1]) if self.history else None
             try:
-                move = player.choose(pos, last)
+                move, _ = timed_move(player, pos, last, self.timers[seat], self.tell_time)
             except (PlayerFailure, MoveError) as exc:
                 self._failed(seat, exc)
                 return
@@ -725,10 +843,13 @@ class Session:
         return dict(failed.to_dict(), stderr=self.stderr)
 
     def can_take_back(self) -> bool:
-        """Undo, redo and going back need players that can forget: no bot process."""
-        return not any(is_process(p) for p in self.players)
+        """Undo, redo and going back need players that can forget (no bot process) and
+        no clock."""
+        return not any(is_process(p) for p in self.players) and self.time_control() is None
 
     def _check_take_back(self) -> None:
+        if self.time_control() is not None:
+            raise WebError(409, "a game on a clock cannot take a move back: start a new game")
         if not self.can_take_back():
             raise WebError(409, "a bot program cannot take a move back: start a new game")
 
@@ -864,7 +985,7 @@ class Sessions:
         played = moves_of(played)
         self.make_room()
         with self._lock:
-            bots = sum(1 for s in self._games.values() if not s.can_take_back())
+            bots = sum(1 for s in self._games.values() if any(map(is_process, s.players)))
             if any(is_bot(o) for o in players or [opponent]) and bots >= MAX_BOT_GAMES:
                 raise WebError(503, f"{MAX_BOT_GAMES} games with a bot are open; try later")
         if not isinstance(seat, int) or isinstance(seat, bool):
@@ -873,7 +994,7 @@ class Sessions:
         if values or computers:  # perfect play is needed: refused before any search
             solver_here(game, pos)
         session = Session(self.served, game, pos, opponent, seat, bool(values), played,
-                          players)
+                          players, timed=moves is None)  # a stored game: no clock
         if moves is not None:
             session.replay(moves, at, recorded)
         session.touched = self.clock()
@@ -952,6 +1073,9 @@ class Watch:
     players: list[Player]
     limits: Limits
     stopped: threading.Event = field(default_factory=threading.Event)
+    #: each seat's time control (None: untimed) and whether bots are told their clocks
+    clocks: tuple[Clock | None, Clock | None] = (None, None)
+    tell_time: bool = False
 
     def run(self, send: Callable[[dict[str, Any]], None], pause: float = 0.0) -> dict[str, Any]:
         """Play the game, calling `send` with each move (judged) and then with the end."""
@@ -967,7 +1091,8 @@ class Watch:
             send({"type": "move", "ply": len(moves) + 1, "seat": record.seat + 1,
                   "move": record.move, "label": self.game.move_label(
                       self.game.parse_move(record.move, before), before),
-                  "seconds": record.seconds, "board": drawable(self.game, after),
+                  "seconds": record.seconds, "clock": record.clock,
+                  "board": drawable(self.game, after),
                   "position": self.game.format_position(after),
                   "to_move": self.game.mover(after) + 1,
                   "judgement": judgement(self.game, before, record.move, len(moves) + 1)})
@@ -977,7 +1102,7 @@ class Watch:
 
         moves: list[str] = []
         record = play_game(self.game, self.players, self.start, self.limits,
-                           on_move=on_move)
+                           on_move=on_move, clocks=self.clocks, tell_time=self.tell_time)
         end = {"type": "end", "results": list(record.results),
                "verdict": record.verdict.to_dict(), "final": record.final,
                "score": None if record.score is None else list(record.score),
@@ -1012,4 +1137,6 @@ def watch(served: Served, name: Any, rules: Any, position: Any, bot: Any, oppone
     players = [bot_player, other]
     if (game.mover(pos) + seat - 1) % 2 == 1:  # the bot holds seat 1 (the second)
         players.reverse()
-    return Watch(game, pos, players, served.limits)
+    first, second = (served.clock if is_process(p) else None for p in players)
+    return Watch(game, pos, players, served.limits, clocks=(first, second),
+                 tell_time=served.tell_time)

@@ -26,5 +26,14 @@
     { interactive: interactive }));
   }
 
-  window.judgeBoard = { draw: draw, el: el, asMove: K.asMove, worth: K.worth };
+  /* Seconds as a chess clock reads them, as the server writes them (judge.clock.reading):
+     0:58.3, a fallen flag 0:00.0. */
+  function clockReading(seconds) {
+    const tenths = Math.max(0, Math.floor(seconds * 10));
+    const secs = Math.floor(tenths / 10) % 60;
+    return Math.floor(tenths / 600) + ":" + (secs < 10 ? "0" : "") + secs + "." + (tenths % 10);
+  }
+
+  window.judgeBoard = { draw: draw, el: el, asMove: K.asMove, worth: K.worth,
+    clockReading: clockReading };
 })();

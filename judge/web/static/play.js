@@ -23,6 +23,7 @@
     }
   }, true);
   let hinted = null;  // {ply, moves, labels}: the hint for the position after `ply` moves
+  let ticking = null;  // the clock of the person to move, counted down between answers
   let flashed = 0;  // the last move already highlighted (a move is flashed once)
 
   async function api(method, path, body, keepalive) {
@@ -184,7 +185,43 @@
     }
     if (s.result === "tie") return "Game over: a tie";
     const winner = s.players[Number(s.result) - 1];
-    return "Game over: " + (winner === "you" ? "you win" : winner + " wins");
+    const won = winner === "you" ? "you win" : winner + " wins";
+    if (s.verdict && s.verdict.code === "time-forfeit") {
+      const loser = s.players[s.verdict.seat];
+      return "Game over: " + (loser === "you" ? "you lost on time" : loser + " lost on time; " + won);
+    }
+    return "Game over: " + won;
+  }
+
+  /* The clocks of a game on a clock (judge serve --tc), in words: the running one (the
+     person to move, whose thinking the server counts) is counted down here between answers
+     (after its free seconds, if any), and when its time is up the page asks the server,
+     which ends the game on time. */
+  function drawClocks(s) {
+    const box = $("clocks");
+    if (ticking) { clearInterval(ticking.timer); ticking = null; }
+    box.hidden = !s.clocks;
+    if (!s.clocks) return;
+    s.clocks.forEach((c) => {
+      const p = $("clock-" + c.seat);
+      p.dataset.running = String(c.running);
+      p.dataset.fallen = String(c.fallen);
+      p.textContent = c.text + (c.fallen ? " (flag fell)" : c.running ? " (running)" : "");
+      if (c.running && c.left !== null) {
+        const since = performance.now();
+        const name = c.text.slice(0, c.text.lastIndexOf(": ") + 2);
+        const tick = () => {
+          const spent = (performance.now() - since) / 1000;
+          p.textContent = name + B.clockReading(c.left - Math.max(0, spent - c.free)) +
+            " (running)";
+          if (spent < c.left + c.free + 0.1 || busy) return;  // (0.1 s: the server sees it out)
+          clearInterval(ticking.timer);
+          ticking = null;
+          run(async () => { state = await api("GET", "/api/sessions/" + state.id); });
+        };
+        ticking = { timer: setInterval(tick, 100) };
+      }
+    });
   }
 
   /* The button that lets the computer move where it is to move (after going back). */
@@ -486,6 +523,7 @@
       board.classList.add("flash");
     }
     $("status").textContent = resultText(s);
+    drawClocks(s);
     $("undo").disabled = !s.can_undo;
     $("redo").disabled = !s.can_redo;
     $("hint").disabled = s.over;

@@ -43,7 +43,8 @@
       item.dataset.move = e.move;
       item.dataset.judgement = e.judgement.mistake ? "mistake" : e.judgement.slow ? "slow" : "optimal";
       item.textContent = "player " + e.seat + " (" + players[e.seat - 1] + "): " + e.label +
-        " [" + e.move + "]  " + judged(e.judgement);
+        " [" + e.move + "]  " + judged(e.judgement) +
+        (e.clock === null || e.clock === undefined ? "" : "  (clock " + B.clockReading(e.clock) + ")");
       $("watched").appendChild(item);
     } else if (e.type === "end") {
       $("board").dataset.result = e.result;
