@@ -13,7 +13,7 @@ import pytest
 from judge.cli import main
 from judge.html.report import render_report
 from judge.kinds import KINDS, MODULES
-from judge.kinds.base import Output
+from judge.kinds.base import Output, Text
 from judge.plan import PLANS, GradingPlan, LeaguePlan, MatchPlan, Member, Plan, TournamentPlan
 from judge.records import PlayedGame
 from judge.store import Store
@@ -82,8 +82,9 @@ def test_every_kind_a_run_is_stored_as_has_its_entry_in_the_registry():
 @pytest.mark.parametrize("kind", list(KINDS))
 def test_judge_show_prints_a_run_as_its_kind_prints_it(kind, db, capsys):
     with Store(db, read_only=True) as store:
-        KINDS[kind].text(store, int(run_of(kind)), "table", True, None, False, True, Output())
-    text = capsys.readouterr().out
+        text = KINDS[kind].text(store, int(run_of(kind)), "table", True, None, False, True,
+                                Output()).text
+    assert capsys.readouterr().out == ""  # given back, not printed
     assert text.split()[0] == kind
     assert main(["show", run_of(kind), "--details", "--db", db]) == 0
     assert capsys.readouterr().out == text
@@ -92,8 +93,7 @@ def test_judge_show_prints_a_run_as_its_kind_prints_it(kind, db, capsys):
 @pytest.mark.parametrize("kind", list(KINDS))
 def test_judge_show_asks_the_registry_not_the_kinds_name(kind, db, capsys, monkeypatch):
     def text(store, run_id, fmt, details, folder, wide, report, output):
-        print(f"{kind} {run_id} by the registry, as {fmt}")
-        return []
+        return Text(f"{kind} {run_id} by the registry, as {fmt}\n")
 
     changed(monkeypatch, kind, text=text)
     assert main(["show", run_of(kind), "--format", "json", "--db", db]) == 0

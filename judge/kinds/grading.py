@@ -4,13 +4,12 @@ bot, a row per game), its numbering of games, its text and its HTML page."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from judge import similarity, verdicts
 from judge.exports import Gradescope
-from judge.kinds.base import AllGames, Kind, Numbered, Output, Page, run_state
+from judge.kinds.base import AllGames, Kind, Numbered, Output, Page, Text, run_state
 from judge.plan import OPTIMAL, GameSpec, GradingPlan, Plan
 from judge.report import (
     Fit,
@@ -243,11 +242,11 @@ def twins_text(twins: list[tuple[str, str, tuple[str, ...]]], narrow: bool,
 
 def print_run(store: Store, run_id: int, fmt: str, details: bool,
               output_dir: str | None = None, wide: bool = False, report: bool = True,
-              output: Output | None = None) -> list[str]:
-    """Print a stored grading run in the chosen format (CSV: one table), showing what
+              output: Output | None = None) -> Text:
+    """A stored grading run as text in the chosen format (CSV: one table), showing what
     `output` lets through; a `table` fits 80 columns unless `wide`. With `output_dir`, its
     files are written there (every table; gradescope: a results.json per bot), and the run
-    printed only if `report`; returns the names of the files."""
+    given as text only if `report`."""
     info = store.run(run_id)
     plan = info.plan
     assert isinstance(plan, GradingPlan)
@@ -260,12 +259,11 @@ def print_run(store: Store, run_id: int, fmt: str, details: bool,
     if fmt in ("gradebook", "gradescope"):
         return export(plan, records, (bots, games), fmt, view, output_dir, output.gradescope)
     if fmt == "json":
-        sys.stdout.write(to_json({"run": run_id, "game": info.game, "state": state,
-                                  "tier": plan.harness.tier, "opponent": opponent,
-                                  "bots": [view.bot_json(b) for b in bots],
-                                  "games": [{"game": n, **view.game_json(g)}
-                                            for n, g in enumerate(games, 1)]}))
-        return []
+        return Text(to_json({"run": run_id, "game": info.game, "state": state,
+                             "tier": plan.harness.tier, "opponent": opponent,
+                             "bots": [view.bot_json(b) for b in bots],
+                             "games": [{"game": n, **view.game_json(g)}
+                                       for n, g in enumerate(games, 1)]}))
     twins = [] if view.share else twin_groups(bots)  # (the teacher's, never shared)
     marks = twin_marks(twins)
     rows = [dict(view.bot_json(b), points=f"{b.points:g}/{b.max_points:g}",
@@ -284,18 +282,19 @@ def print_run(store: Store, run_id: int, fmt: str, details: bool,
                    **usage_cells(g.usage))
               for n, g in enumerate(games, 1)]
     narrow = fmt == "table" and not wide
+    out: list[str] = []
     written = [] if output_dir is None else write_tables(
         output_dir, fmt, {"bots": (rows, headers), "games": (detail, detail_headers)})
     if not report:
-        return written
+        return Text("".join(out), tuple(written))
     if fmt == "csv":  # one table: the games with --details, else the bots
-        sys.stdout.write(render_rows(detail, fmt, detail_headers) if details
-                         else render_rows(rows, fmt, headers))
-        return written
+        out.append(render_rows(detail, fmt, detail_headers) if details
+                   else render_rows(rows, fmt, headers))
+        return Text("".join(out), tuple(written))
     if fmt == "table":
         against = "" if opponent == "optimal" else f", against the {opponent} opponent"
-        sys.stdout.write(f"run {run_id}: {plan.game if narrow else info.game} (confinement "
-                         f"{plan.harness.tier}{against})\n")
+        out.append(f"run {run_id}: {plan.game if narrow else info.game} (confinement "
+                   f"{plan.harness.tier}{against})\n")
     # a bot flagged as one program with another: its marks after its name, a note below
     shown = [dict(row, bot=f"{row['bot']} {marks[b.bot]}" if b.bot in marks else row["bot"])
              for row, b in zip(rows, bots, strict=True)]
@@ -308,45 +307,43 @@ def print_run(store: Store, run_id: int, fmt: str, details: bool,
         if b.bot in marks:
             short[f"{view.name(b.bot)} {marks[b.bot]}"] = (part, marks[b.bot])
     if narrow:
-        sys.stdout.write(rules_line(info.game))
+        out.append(rules_line(info.game))
         narrow_headers, fit = NARROW_BOTS
-        sys.stdout.write(render_rows(shown, fmt, view.headers(narrow_headers),
-                                     fit._replace(short=short)))
+        out.append(render_rows(shown, fmt, view.headers(narrow_headers),
+                               fit._replace(short=short)))
     else:
-        sys.stdout.write(render_rows(shown, fmt, headers))
-    sys.stdout.write(twins_text(twins, narrow, view.name, lambda b: view.names.get(b, b)))
+        out.append(render_rows(shown, fmt, headers))
+    out.append(twins_text(twins, narrow, view.name, lambda b: view.names.get(b, b)))
     if fmt in ("table", "markdown"):  # CSV stays one table; JSON has compile_error
-        sys.stdout.write(compile_errors_text(
+        out.append(compile_errors_text(
             (shortened(r.bot, 64, keep_end=True) if narrow else r.bot, r.compile_error)
             for r in map(view.bot_row, bots)))
-        sys.stdout.write(not_graded_text({view.name(g.bot): g.message for g in games
-                                          if g.verdict == verdicts.NOT_GRADED}))
+        out.append(not_graded_text({view.name(g.bot): g.message for g in games
+                                    if g.verdict == verdicts.NOT_GRADED}))
     if details:
-        sys.stdout.write("\n")
+        out.append("\n")
         if not narrow:
-            sys.stdout.write(render_rows(detail, fmt, detail_headers))
-            return written
+            out.append(render_rows(detail, fmt, detail_headers))
+            return Text("".join(out), tuple(written))
         for row, g in zip(detail, games, strict=True):
             row["result"] = outcome(g.result, g.verdict)
         headers, fit = NARROW_GAMES
         headers = view.headers(h for h in headers if h != "seat" or plan.seats == "both")
-        sys.stdout.write(render_rows(detail, fmt, headers, fit._replace(short=short)))
-        sys.stdout.write(notes([(row["game"], row["message"]) for row in detail]))
-    return written
+        out.append(render_rows(detail, fmt, headers, fit._replace(short=short)))
+        out.append(notes([(row["game"], row["message"]) for row in detail]))
+    return Text("".join(out), tuple(written))
 
 
 def export(plan: GradingPlan, records: dict[str, PlayedGame],
            rows: tuple[list[BotRow], list[GradedGame]], fmt: str, view: View,
-           output_dir: str | None, how: Gradescope) -> list[str]:
+           output_dir: str | None, how: Gradescope) -> Text:
     """The grade book's CSV, or Gradescope's results.json (cut and shown as `how` says):
-    of the one bot on stdout, or of each bot into `output_dir`/NAME.json; returns the
-    names of the files written."""
+    of the one bot as text, or of each bot into `output_dir`/NAME.json."""
     bots, games = rows
     from judge.exports import file_names, gradebook, gradescope
 
     if fmt == "gradebook":
-        sys.stdout.write(gradebook(bots, view))
-        return []
+        return Text(gradebook(bots, view))
     # each game by its number in the whole run (`judge show RUN --game N`)
     numbered = [(n, g, rec, seat) for n, (g, (rec, seat))
                 in enumerate(zip(games, numbered_games(plan, records), strict=True), 1)]
@@ -354,11 +351,10 @@ def export(plan: GradingPlan, records: dict[str, PlayedGame],
                                                    if game[1].bot == bot.bot], view, how))
                for bot in bots]
     if output_dir is None:
-        sys.stdout.write(results[0])
-        return []
+        return Text(results[0])
     names = file_names([view.names.get(b.bot, b.bot) for b in bots])
-    return write_files(output_dir, {f"{name}.json": text for name, text in zip(names, results,
-                                                                        strict=True)})
+    return Text(written=tuple(write_files(output_dir, {
+        f"{name}.json": text for name, text in zip(names, results, strict=True)})))
 
 
 #: the game list's columns: (key, header, widest in ch; None takes the rest of the width)

@@ -7,12 +7,11 @@ from __future__ import annotations
 import html
 import math
 import random
-import sys
 from collections import Counter
 from typing import TYPE_CHECKING
 
 from judge.games.base import InputError
-from judge.kinds.base import Kind, Numbered, Output
+from judge.kinds.base import Kind, Numbered, Output, Text
 from judge.plan import OPTIMAL, GameSpec, LeaguePlan, Placement, Plan, game_number
 from judge.report import Number, render_rows, to_json, wtl
 from judge.results import failures_text
@@ -149,9 +148,9 @@ def leaderboard_rows(table: list[Standing]) -> list[dict]:
     return rows
 
 
-def print_league(store: Store, info: StoredRun, fmt: str, bot: str | None = None,
-                 pair: list[str] | None = None, retired: bool = False) -> None:
-    """Print a league (also `judge show RUN`): its leaderboard, or the history of `bot`,
+def league_text(store: Store, info: StoredRun, fmt: str, bot: str | None = None,
+                pair: list[str] | None = None, retired: bool = False) -> str:
+    """A league as text (also `judge show RUN`): its leaderboard, or the history of `bot`,
     or the games of `pair`, in `fmt` (text, table, json, csv, markdown, html)."""
     from judge.league import LeagueState  # NumPy: a league's only
 
@@ -204,17 +203,15 @@ def print_league(store: Store, info: StoredRun, fmt: str, bot: str | None = None
         tables["leaderboard"] = (leaderboard_rows(table), LEADERBOARD)
         data["leaderboard"] = [dict(s.to_json(), rank=n) for n, s in enumerate(table, 1)]
     if fmt == "json":
-        sys.stdout.write(to_json(data))
-    elif fmt == "html":
-        sys.stdout.write(html_page(title, tables, note))
-    elif fmt == "csv":
+        return to_json(data)
+    if fmt == "html":
+        return html_page(title, tables, note)
+    if fmt == "csv":
         rows, headers = list(tables.values())[-1]
-        sys.stdout.write(render_rows(rows, "csv", headers))
-    else:
-        sys.stdout.write(title + "\n" + (note + "\n" if note else ""))
-        for name, (rows, headers) in tables.items():
-            heading = f"{name}:\n" if len(tables) > 1 else ""
-            sys.stdout.write(f"\n{heading}" + render_rows(rows, fmt, headers))
+        return render_rows(rows, "csv", headers)
+    return title + "\n" + (note + "\n" if note else "") + "".join(
+        "\n" + (f"{name}:\n" if len(tables) > 1 else "") + render_rows(rows, fmt, headers)
+        for name, (rows, headers) in tables.items())
 
 
 def anchors_note(plan: LeaguePlan) -> str:
@@ -252,11 +249,10 @@ def html_page(title: str, tables: dict[str, tuple[list[dict], list[str]]],
     return "".join(parts) + "</body></html>\n"
 
 
-def league_text(store: Store, run_id: int, fmt: str, details: bool, folder: str | None,
-                wide: bool, report: bool, output: Output) -> list[str]:
+def stored_text(store: Store, run_id: int, fmt: str, details: bool, folder: str | None,
+                wide: bool, report: bool, output: Output) -> Text:
     """`judge show RUN` of a league: its leaderboard, in `fmt` (no files written)."""
-    print_league(store, store.run(run_id), fmt)
-    return []
+    return Text(league_text(store, store.run(run_id), fmt))
 
 
 def numbered_games(plan: Plan, records: dict[str, PlayedGame]) -> Numbered:
@@ -265,4 +261,4 @@ def numbered_games(plan: Plan, records: dict[str, PlayedGame]) -> Numbered:
     return [(records[key], 0) for key in sorted(records, key=game_number)]
 
 
-KIND = Kind("league", numbered_games, league_text)
+KIND = Kind("league", numbered_games, stored_text)

@@ -6,11 +6,10 @@ games, its text and its HTML page."""
 
 from __future__ import annotations
 
-import sys
 from collections import defaultdict
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from judge.kinds.base import AllGames, Kind, Page, Schedule, by_key, run_state
+from judge.kinds.base import AllGames, Kind, Page, Schedule, Text, by_key, run_state
 from judge.pairing import Game as PairedGame
 from judge.pairing import Round, bracket, pair
 from judge.pairing import standings as swiss_standings
@@ -268,12 +267,12 @@ CROSS_BLOCK = 8
 NAME_WIDTH = 16
 
 
-def print_tournament(store: Store, run_id: int, fmt: str, details: bool,
-                     output_dir: str | None = None, wide: bool = False,
-                     report: bool = True) -> list[str]:
-    """Print a stored tournament (CSV: one table); a `table` fits 80 columns unless `wide`.
-    With `output_dir`, every table is written there as a file, and the tournament printed
-    only if `report`; returns the names of the files."""
+def tournament_text(store: Store, run_id: int, fmt: str, details: bool,
+                    output_dir: str | None = None, wide: bool = False,
+                    report: bool = True) -> Text:
+    """A stored tournament as text (CSV: one table); a `table` fits 80 columns unless
+    `wide`. With `output_dir`, every table is written there as a file, and the tournament
+    given as text only if `report`."""
     info = store.run(run_id)
     plan = info.plan
     assert isinstance(plan, TournamentPlan)
@@ -281,10 +280,9 @@ def print_tournament(store: Store, run_id: int, fmt: str, details: bool,
     data = standings(plan, records)
     state = run_state(store, info, len(records))
     if fmt == "json":
-        sys.stdout.write(to_json({"run": run_id, "game": info.game, "state": state,
-                                  "seed": plan.seed, "tier": plan.harness.tier,
-                                  **data.to_json()}))
-        return []
+        return Text(to_json({"run": run_id, "game": info.game, "state": state,
+                             "seed": plan.seed, "tier": plan.harness.tier,
+                             **data.to_json()}))
     rows = []
     for rank, s in enumerate(data.standings, 1):
         b = s.row
@@ -316,47 +314,49 @@ def print_tournament(store: Store, run_id: int, fmt: str, details: bool,
         "crosstable": (cross_rows, ["bot", *[f"#{j}" for j in range(1, len(names) + 1)]]),
         "games": (games, ["game", "key", "players", "results", "verdict", "message", "moves"]),
     }
+    out: list[str] = []
     written = [] if output_dir is None else write_tables(output_dir, fmt, tables)
     if not report:
-        return written
+        return Text("".join(out), tuple(written))
     if fmt == "csv":  # one table: the games with --details, else the standings
-        sys.stdout.write(render_table(tables["games" if details else "standings"], fmt))
-        return written
+        out.append(render_table(tables["games" if details else "standings"], fmt))
+        return Text("".join(out), tuple(written))
     narrow = fmt == "table" and not wide
     if fmt == "table":
-        sys.stdout.write(f"tournament {run_id}: {plan.game if narrow else info.game} (seed "
-                         f"{plan.seed}, confinement {plan.harness.tier})\n")
+        out.append(f"tournament {run_id}: {plan.game if narrow else info.game} (seed "
+                   f"{plan.seed}, confinement {plan.harness.tier})\n")
     if narrow:
-        sys.stdout.write(rules_line(info.game))
-    sys.stdout.write(render_rows(rows, fmt, *(NARROW_SWISS if swiss_columns
-                                              else NARROW_STANDINGS)) if narrow
-                     else render_table(tables["standings"], fmt))
+        out.append(rules_line(info.game))
+    out.append(render_rows(rows, fmt, *(NARROW_SWISS if swiss_columns
+                                        else NARROW_STANDINGS)) if narrow
+               else render_table(tables["standings"], fmt))
     if data.ties is not None:
-        sys.stdout.write("\n" + ties_text(data.ties))
-    sys.stdout.write(compile_errors_text((shortened(s.row.bot, 64, keep_end=True) if narrow
-                                          else s.row.bot, s.row.compile_error)
-                                         for s in data.standings))
-    sys.stdout.write("\n")
+        out.append("\n" + ties_text(data.ties))
+    out.append(compile_errors_text((shortened(s.row.bot, 64, keep_end=True) if narrow
+                                    else s.row.bot, s.row.compile_error)
+                                   for s in data.standings))
+    out.append("\n")
     if narrow:
         for first in range(1, len(names) + 1, CROSS_BLOCK):
             columns = [f"#{j}" for j in range(first, min(first + CROSS_BLOCK, len(names) + 1))]
-            sys.stdout.write(("\n" if first > 1 else "")
-                             + render_rows(cross_rows, fmt, ["bot", *columns],
-                                           Fit({"bot": "path"})))
+            out.append(("\n" if first > 1 else "")
+                       + render_rows(cross_rows, fmt, ["bot", *columns],
+                                     Fit({"bot": "path"})))
     else:
-        sys.stdout.write(render_table(tables["crosstable"], fmt))
+        out.append(render_table(tables["crosstable"], fmt))
     if data.identical_games:
         repeat = "game repeats" if data.identical_games == 1 else "games repeat"
-        sys.stdout.write(f"\n{data.identical_games} {repeat} an earlier game move for "
-                         "move (deterministic bots): more rounds add no information.\n")
+        out.append(f"\n{data.identical_games} {repeat} an earlier game move for "
+                   "move (deterministic bots): more rounds add no information.\n")
     if details:
-        sys.stdout.write("\n")
+        out.append("\n")
         if narrow:
-            write_narrow_games(games, [g.players for g in data.games],
-                               [(g.results, g.verdict) for g in data.games], NARROW_GAMES)
+            out.append(narrow_games(games, [g.players for g in data.games],
+                                    [(g.results, g.verdict) for g in data.games],
+                                    NARROW_GAMES))
         else:
-            sys.stdout.write(render_table(tables["games"], fmt))
-    return written
+            out.append(render_table(tables["games"], fmt))
+    return Text("".join(out), tuple(written))
 
 
 def ties_text(ties: list[Tie]) -> str:
@@ -376,17 +376,17 @@ def ties_text(ties: list[Tie]) -> str:
     return "".join(line + "\n" for line in lines)
 
 
-def write_narrow_games(rows: list[dict], players: list[tuple[str, ...]],
-                       outcomes: list[tuple[tuple[str, ...], str]],
-                       narrow: tuple[list[str], Fit]) -> None:
+def narrow_games(rows: list[dict], players: list[tuple[str, ...]],
+                 outcomes: list[tuple[tuple[str, ...], str]],
+                 narrow: tuple[list[str], Fit]) -> str:
     """A tournament's or a match's games at 80 columns: the players' names shortened,
     results and verdict in one column, the messages under the table."""
     for row, who, (results, verdict) in zip(rows, players, outcomes, strict=True):
         row.update(players=" vs ".join(shortened(name, NAME_WIDTH, keep_end=True)
                                        for name in who),
                    results=outcome("-".join(results), verdict))
-    sys.stdout.write(render_rows(rows, "table", *narrow))
-    sys.stdout.write(notes([(row["game"], row["message"]) for row in rows]))
+    return (render_rows(rows, "table", *narrow)
+            + notes([(row["game"], row["message"]) for row in rows]))
 
 
 TOURNAMENT_COLUMNS = [("n", "#", 9), ("one", "player 1", 40), ("two", "player 2", 40),
@@ -445,5 +445,5 @@ def verdict_text(code: str, seat: int | None) -> str:
 
 KIND = Kind("tournament", by_key,
             lambda store, run_id, fmt, details, folder, wide, report, output:
-            print_tournament(store, run_id, fmt, details, folder, wide, report),
+            tournament_text(store, run_id, fmt, details, folder, wide, report),
             page, schedule)
