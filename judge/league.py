@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Generic, NamedTuple, Protocol, TypeVar
 
-from judge.plan import OPTIMAL, LeaguePlan, Member, Placement, game_number
+from judge.plan import OPTIMAL, Member, Placement, game_number
 from judge.players.level import is_level, parse_level
 from judge.ratings import FITTED_SIGMA, Skill, Skills, place
 from judge.results import TOURNAMENT_POINTS
@@ -87,10 +87,29 @@ class Step(NamedTuple):
                 "sigma": round(self.sigma, 2)}
 
 
-class LeagueState:
+class Roster(Protocol):
+    """What the rating of a league reads of its plan (`judge.kinds.league.LeaguePlan`, a
+    layer above): its members, those matched now, and its --fail-fast."""
+
+    @property
+    def members(self) -> tuple[Member, ...]: ...
+
+    @property
+    def active(self) -> tuple[Member, ...]: ...
+
+    @property
+    def fail_fast(self) -> int: ...
+
+    def member(self, seat: str) -> Member: ...
+
+
+R = TypeVar("R", bound=Roster)
+
+
+class LeagueState(Generic[R]):
     """A league's games so far, rated one by one (`add`), and what they add up to."""
 
-    def __init__(self, plan: LeaguePlan) -> None:
+    def __init__(self, plan: R) -> None:
         self.skills = Skills()
         self.played: dict[str, list[tuple[PlayedGame, int]]] = defaultdict(list)
         self.history: dict[str, list[Step]] = defaultdict(list)
@@ -104,11 +123,11 @@ class LeagueState:
         self.plan = plan
 
     @property
-    def plan(self) -> LeaguePlan:
+    def plan(self) -> R:
         return self._plan
 
     @plan.setter
-    def plan(self, plan: LeaguePlan) -> None:
+    def plan(self, plan: R) -> None:
         """The league's members now; an anchor added since is placed at once."""
         self._plan = plan
         for m in plan.members:
@@ -159,7 +178,7 @@ class LeagueState:
                                         if m.seat != seat)
 
     @classmethod
-    def of(cls, plan: LeaguePlan, store: Store, run_id: int) -> LeagueState:
+    def of(cls, plan: R, store: Store, run_id: int) -> LeagueState[R]:
         """The state after every stored game of the league `run_id`."""
         state = cls(plan)
         state.catch_up(store, run_id)

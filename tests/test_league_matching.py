@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from judge.kinds.league import Matchmaker
+from judge.kinds.league import LeaguePlan, Matchmaker
 from judge.league import LeagueState
-from judge.plan import LeaguePlan, Member
+from judge.plan import Member
 from judge.records import PlayedGame, Verdict
 
 

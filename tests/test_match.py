@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from judge.kinds.match import live_line, match_stats, match_text
-from judge.plan import Harness, MatchPlan
+from judge.kinds.match import MatchPlan, live_line, match_stats, match_text
+from judge.plan import Harness
 from judge.playing import game_seed
 from judge.records import PlayedGame
 from judge.sprt import (

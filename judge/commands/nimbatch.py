@@ -10,7 +10,7 @@ from typing import Any
 from judge.commands.inputs import check_bots, harness_setup, read_lines
 from judge.commands.options import add_harness_options
 from judge.exits import ExitStatus
-from judge.plan import NimBatchPlan
+from judge.kinds.nimbatch import NimBatchPlan
 from judge.report import FORMATS, Fit, printable_line, render_rows, to_json, wrapped
 
 

@@ -5,12 +5,13 @@ bot, a row per game), its numbering of games, its text and its HTML page."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from judge import similarity, verdicts
 from judge.exports import Gradescope
 from judge.kinds.base import AllGames, Kind, Numbered, Output, Page, Text, run_state
-from judge.plan import OPTIMAL, GameSpec, GradingPlan, Plan
+from judge.plan import OPTIMAL, PLANS, GameSpec, Plan
 from judge.report import (
     Fit,
     notes,
@@ -41,12 +42,87 @@ from judge.results import (
     twin_marks,
     usage_cells,
 )
+from judge.similarity import COMMON
 from judge.store import Store, StoredRun
 from judge.summaries import BotRow, GradedGame, View, summarise
 
 if TYPE_CHECKING:
     from judge.games.base import Game
     from judge.records import PlayedGame
+
+
+@PLANS.register
+@dataclass(frozen=True, kw_only=True)
+class GradingPlan(Plan):
+    """`judge run`: each bot against the perfect player, on the starts of each graded seat."""
+
+    kind: ClassVar[str] = "run"
+    bots: tuple[str, ...]
+    #: the file the starts came from (None: the game's standard set)
+    tests: str | None = None
+    #: "first" or "both"
+    seats: str = "first"
+    #: per graded seat ("first", "second"): the starts, in the game's notation
+    starts: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: a bot whose first N games all end with the same failure on its first move has its
+    #: other games recorded as not played, and lost (None: every game is played)
+    fail_fast: int | None = None
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.bots
+
+    def schedule(self) -> list[GameSpec]:
+        """Every (bot, start, seat) game, in a fixed order: by seat, start, then bot."""
+        game = self.load_game()
+        specs = []
+        for seat_name, texts in self.starts.items():
+            first = seat_name == "first"
+            for text in texts:
+                mover = game.mover(game.parse_position(text))
+                bot_seat = mover if first else 1 - mover
+                for bot in self.bots:
+                    players = (bot, OPTIMAL) if bot_seat == 0 else (OPTIMAL, bot)
+                    specs.append(GameSpec(self.key(bot, text, seat_name), players, text))
+        return specs
+
+    @staticmethod
+    def key(bot: str, start: str, seat: str) -> str:
+        """The key of `bot`'s game from `start` in the graded `seat` ("first", "second")."""
+        return f"{bot}|{start}|{seat}"
+
+    def _own_config(self) -> dict[str, Any]:
+        return {"bots": list(self.bots), "tests": self.tests, "seats": self.seats,
+                "starts": {seat: list(texts) for seat, texts in self.starts.items()},
+                "fail_fast": self.fail_fast}
+
+    @classmethod
+    def rebuild(cls, common: dict[str, Any], config: dict[str, Any]) -> GradingPlan:
+        c = config
+        return cls(**common, bots=tuple(c["bots"]), tests=c.get("tests"),
+                   seats=c.get("seats") or "first", fail_fast=c.get("fail_fast"),
+                   starts={s: tuple(t) for s, t in (c.get("starts") or {}).items()})
+
+    def _own_argv(self) -> list[str]:
+        words = ["--tests", self.tests] if self.tests else []
+        if self.seats != "first":
+            words += ["--seats", self.seats]
+        if self.opponent != OPTIMAL:
+            words += ["--opponent", self.opponent]
+        if self.fail_fast is not None:
+            words += ["--fail-fast", str(self.fail_fast)]
+        if self.common != COMMON:
+            words += ["--common", f"{self.common:g}"]
+        return words + (["--base", *(s.path for s in self.base)] if self.base else [])
+
+    def argv_alone(self, bot: str, tests: str | None) -> list[str]:
+        """The command line that grades `bot` alone as this run graded its bots, from any
+        folder: the same game, rules, seats, opponent, fail-fast, seed and limits, the
+        starts read from the file `tests` (None: the game's standard set, as the run had),
+        and the confinement left to the judge where it runs (no --sandbox)."""
+        words = replace(self, bots=(bot,), tests=tests, base=()).to_argv()
+        at = words.index("--sandbox")
+        return words[:at] + words[at + 2:]
 
 
 class FailFast(AllGames):

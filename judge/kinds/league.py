@@ -8,11 +8,12 @@ import html
 import math
 import random
 from collections import Counter
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from judge.games.base import InputError
 from judge.kinds.base import Kind, Numbered, Output, Text
-from judge.plan import OPTIMAL, GameSpec, LeaguePlan, Placement, Plan, game_number
+from judge.plan import OPTIMAL, PLANS, GameSpec, Member, Placement, Plan, game_number
 from judge.report import Number, render_rows, to_json, wtl
 from judge.results import failures_text
 from judge.store import Store, StoredRun
@@ -21,6 +22,72 @@ from judge.summaries import listed_games
 if TYPE_CHECKING:
     from judge.league import LeagueState, Standing
     from judge.records import PlayedGame
+
+
+@PLANS.register
+@dataclass(frozen=True, kw_only=True)
+class LeaguePlan(Plan):
+    """`judge league`: players come and go (`members`, every version kept); games are
+    matched while the league plays, so the plan has no schedule of its own."""
+
+    kind: ClassVar[str] = "league"
+    members: tuple[Member, ...] = ()
+    starts_file: str | None = None
+    start_positions: tuple[str, ...] = ()
+    #: a version whose first N games all end with the same failure on its first move is
+    #: broken: placed last, and matched no more
+    fail_fast: int = 3
+    #: the SHA-256 of each contestant's upload token, by bot name (never the token)
+    tokens: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return tuple(m.seat for m in self.members)
+
+    @property
+    def active(self) -> tuple[Member, ...]:
+        """The members matched now."""
+        return tuple(m for m in self.members if m.active)
+
+    def member(self, seat: str) -> Member:
+        return next(m for m in self.members if m.seat == seat)
+
+    def display_names(self) -> dict[str, str]:
+        return {m.seat: m.label for m in self.members}
+
+    def schedule(self) -> list[GameSpec]:
+        return []  # matched as the league plays (`judge.commands.league`)
+
+    def _own_config(self) -> dict[str, Any]:
+        return {"entrants": [m.seat for m in self.active],
+                "members": [m._asdict() for m in self.members],
+                "starts": self.starts_file, "start_positions": list(self.start_positions),
+                "fail_fast": self.fail_fast, "tokens": dict(self.tokens)}
+
+    @classmethod
+    def rebuild(cls, common: dict[str, Any], config: dict[str, Any]) -> LeaguePlan:
+        c = config
+        return cls(**common, members=tuple(stored_member(m) for m in c.get("members") or ()),
+                   starts_file=c.get("starts"),
+                   start_positions=tuple(c.get("start_positions") or ()),
+                   fail_fast=int(c.get("fail_fast") or 3), tokens=dict(c.get("tokens") or {}))
+
+    def _own_argv(self) -> list[str]:
+        words = ["--starts", self.starts_file] if self.starts_file else []
+        return words + ["--fail-fast", str(self.fail_fast)]
+
+    def to_argv(self) -> list[str]:
+        words = super().to_argv()
+        return words[:1] + ["league", "new"] + words[2:]
+
+    def _bot_args(self) -> list[str]:
+        return []
+
+
+def stored_member(config: dict[str, Any]) -> Member:
+    """A league's member from its JSON (the pin a list there)."""
+    pinned = config.get("pinned")
+    return Member(**{**config, "pinned": tuple(pinned) if pinned else None})
 
 
 class Matchmaker:

@@ -5,15 +5,17 @@ and its HTML page."""
 
 from __future__ import annotations
 
+import random
 import shutil
 import sys
 from collections import defaultdict
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from judge.games.base import InputError
 from judge.kinds.base import Kind, Numbered, Page, Text, clock_words, run_state
 from judge.kinds.tournament import TOURNAMENT_COLUMNS, narrow_games, verdict_text
-from judge.plan import GameSpec, MatchPlan, Plan
+from judge.plan import OPTIMAL, PLANS, GameSpec, Plan
 from judge.report import (
     Fit,
     Number,
@@ -36,6 +38,68 @@ if TYPE_CHECKING:
     from judge.backends import Backend
     from judge.games.base import Game
     from judge.records import PlayedGame
+    from judge.sprt import SprtParams  # imported when a match is planned or read
+
+
+def _sprt(given: dict[str, Any]) -> SprtParams:
+    """A match's SPRT settings from their stored form (the defaults for `{}`)."""
+    from judge.sprt import SprtParams
+
+    return SprtParams(**given)
+
+
+@PLANS.register
+@dataclass(frozen=True, kw_only=True)
+class MatchPlan(Plan):
+    """`judge match`: two bots, in pairs of games with seats swapped, until the SPRT decides."""
+
+    kind: ClassVar[str] = "match"
+    #: BOT_A and BOT_B (OPTIMAL for the perfect player)
+    bots: tuple[str, str]
+    starts_file: str | None = None
+    start_positions: tuple[str, ...] = ()
+    sprt: SprtParams = field(default_factory=lambda: _sprt({}))
+    max_games: int = 2
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.bots
+
+    def pair_games(self, pair: int) -> list[GameSpec]:
+        """The two games of pair number `pair` (from 0), seats swapped.
+
+        Round r = pair // len(starts) + 1 plays every start once, in an order shuffled by
+        the run's seed and r. Both games are seeded by the pair key ``r|start`` (so both get
+        the same seed); their keys start with the pair's number from 1, then the pair key
+        and the seats.
+        """
+        starts = list(self.start_positions)
+        rnd, index = divmod(pair, len(starts))
+        random.Random(f"{self.seed}|round {rnd + 1}").shuffle(starts)
+        text = starts[index]
+        pair_key = f"{rnd + 1}|{text}"
+        a, b = self.bots
+        return [GameSpec(f"{pair + 1}|{pair_key}|{first}|{second}", (first, second), text,
+                         pair_key) for first, second in ((a, b), (b, a))]
+
+    def _own_config(self) -> dict[str, Any]:
+        return {"bots": list(self.bots), "starts": self.starts_file,
+                "start_positions": list(self.start_positions), "sprt": self.sprt.to_dict(),
+                "max_games": self.max_games}
+
+    @classmethod
+    def rebuild(cls, common: dict[str, Any], config: dict[str, Any]) -> MatchPlan:
+        c = config
+        return cls(**common, bots=tuple(c["bots"]), starts_file=c.get("starts"),
+                   start_positions=tuple(c.get("start_positions") or ()),
+                   sprt=_sprt(c.get("sprt") or {}), max_games=int(c.get("max_games") or 2))
+
+    def _own_argv(self) -> list[str]:
+        words = ["--starts", self.starts_file] if self.starts_file else []
+        return words + ["--sprt", self.sprt.text(), "--max-games", str(self.max_games)]
+
+    def _bot_args(self) -> list[str]:
+        return [self.opponent if b == OPTIMAL else b for b in self.bots]
 
 
 #: pairs scheduled at once, per job: the SPRT is checked between batches

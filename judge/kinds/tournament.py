@@ -6,14 +6,18 @@ games, its text and its HTML page."""
 
 from __future__ import annotations
 
+import enum
+import random
 from collections import defaultdict
-from typing import TYPE_CHECKING, Any, NamedTuple
+from dataclasses import dataclass
+from itertools import combinations
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from judge.kinds.base import AllGames, Kind, Page, Schedule, Text, by_key, run_state
 from judge.pairing import Game as PairedGame
 from judge.pairing import Round, bracket, pair
 from judge.pairing import standings as swiss_standings
-from judge.plan import DECIDER_PAIRS, GameSpec, Plan, System, TournamentPlan
+from judge.plan import OPTIMAL, PLANS, GameSpec, Plan
 from judge.report import (
     Fit,
     Number,
@@ -51,6 +55,109 @@ if TYPE_CHECKING:
     from judge.backends import Backend
     from judge.games.base import Game
     from judge.records import PlayedGame
+
+
+class System(enum.Enum):
+    """How a tournament pairs its entrants: each against each, by score round by round, or
+    in a bracket where the loser of each tie is out."""
+
+    ROUND_ROBIN = "round-robin"
+    SWISS = "swiss"
+    KNOCKOUT = "knockout"
+
+
+#: the most game pairs a knockout's tie adds to its --pairs when they leave it level
+DECIDER_PAIRS = 4
+
+
+@PLANS.register
+@dataclass(frozen=True, kw_only=True)
+class TournamentPlan(Plan):
+    """`judge tournament`: every pair of entrants (or the gauntlet's bot against each), both
+    seats of every start, for some rounds; or (`system`) a Swiss of `rounds` rounds or a
+    knockout, whose pairs of games are decided round by round from the results."""
+
+    kind: ClassVar[str] = "tournament"
+    #: bot paths, and OPTIMAL when the perfect player takes part (in seed order)
+    entrants: tuple[str, ...]
+    gauntlet: str | None = None
+    #: the file the starts came from (None: the default set)
+    starts_file: str | None = None
+    start_positions: tuple[str, ...] = ()
+    rounds: int = 1
+    system: System = System.ROUND_ROBIN
+    #: a knockout's game pairs per tie before any decider
+    pairs: int = 2
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.entrants
+
+    def round_start(self, number: int) -> str:
+        """The start of game pair `number` (from 0) of a Swiss or a knockout (a Swiss plays
+        one per round, the same for every pairing): the starts in turn, in an order
+        shuffled by the run's seed."""
+        starts = list(self.start_positions)
+        random.Random(f"{self.seed}|starts").shuffle(starts)
+        return starts[number % len(starts)]
+
+    def pair_games(self, label: str, a: str, b: str, start: str) -> list[GameSpec]:
+        """The two games of `a` and `b` on `start`, seats swapped, with one seed; their keys
+        start with `label` (the round, and a knockout's tie and pair)."""
+        pair_key = f"{label}|{start}|{a}|{b}"
+        return [GameSpec(f"{label}|{start}|{first}|{second}", (first, second), start,
+                         pair_key) for first, second in ((a, b), (b, a))]
+
+    def schedule(self) -> list[GameSpec]:
+        """Every game of a round robin (each pair, both seats of every start, every round),
+        in an order shuffled by the run's seed; a Swiss's or a knockout's games are
+        decided as it goes (`judge.kinds.tournament`)."""
+        if self.system is not System.ROUND_ROBIN:
+            return []
+        game = self.load_game()
+        if self.gauntlet:
+            pairs = [(self.gauntlet, b) for b in self.entrants if b != self.gauntlet]
+        else:
+            pairs = list(combinations(self.entrants, 2))
+        specs = []
+        for rnd in range(1, self.rounds + 1):
+            for text in self.start_positions:
+                mover = game.mover(game.parse_position(text))
+                for a, b in pairs:
+                    for first, second in ((a, b), (b, a)):
+                        players = (first, second) if mover == 0 else (second, first)
+                        specs.append(GameSpec(f"{rnd}|{text}|{first}|{second}", players, text))
+        random.Random(self.seed).shuffle(specs)
+        return specs
+
+    def _own_config(self) -> dict[str, Any]:
+        return {"entrants": list(self.entrants), "gauntlet": self.gauntlet,
+                "starts": self.starts_file, "start_positions": list(self.start_positions),
+                "rounds": self.rounds, "system": self.system.value, "pairs": self.pairs}
+
+    @classmethod
+    def rebuild(cls, common: dict[str, Any], config: dict[str, Any]) -> TournamentPlan:
+        c = config
+        return cls(**common, entrants=tuple(c["entrants"]), gauntlet=c.get("gauntlet"),
+                   starts_file=c.get("starts"),
+                   start_positions=tuple(c.get("start_positions") or ()),
+                   rounds=int(c.get("rounds") or 1),
+                   system=System(c.get("system") or System.ROUND_ROBIN.value),
+                   pairs=int(c.get("pairs") or 2))
+
+    def _own_argv(self) -> list[str]:
+        words = ["--starts", self.starts_file] if self.starts_file else []
+        if self.rounds != 1:
+            words += ["--rounds", str(self.rounds)]
+        if self.gauntlet:
+            words += ["--gauntlet", self.gauntlet]
+        if self.system is not System.ROUND_ROBIN:
+            words += ["--system", self.system.value]
+        if self.system is System.KNOCKOUT and self.pairs != 2:
+            words += ["--pairs", str(self.pairs)]
+        if OPTIMAL in self.entrants:
+            words.append("--include-optimal")
+        return words
 
 
 class Progress(NamedTuple):
