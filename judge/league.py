@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Iterable
+from enum import Enum
 from typing import TYPE_CHECKING, Any, Generic, NamedTuple, Protocol, TypeVar
 
-from judge.plan import OPTIMAL, Member, Placement, game_number
+from judge.plan import OPTIMAL
 from judge.players.level import is_level, parse_level
 from judge.ratings import FITTED_SIGMA, Skill, Skills, place
 from judge.results import TOURNAMENT_POINTS
@@ -24,6 +25,55 @@ from judge.summaries import BotRow, summarise
 if TYPE_CHECKING:
     from judge.records import PlayedGame
     from judge.store import Store
+
+class Placement(Enum):
+    """How a league's member is placed on the scale of skills."""
+
+    #: by its games against the other anchors alone (a default anchor): bots move it not
+    FITTED = "fitted"
+    #: at the skill given when it was added (`--mu`, or an older league's default)
+    PINNED = "pinned"
+    #: by every game, as the bots are (`--unpinned`)
+    RATED = "rated"
+
+
+class Member(NamedTuple):
+    """One version of a league's player: a bot's file (copied into the league's folder when
+    it was added, so that a new submission cannot change it), or an anchor the judge plays
+    itself (``optimal``, ``tricky``, ``level:N``), which stays for good."""
+
+    name: str
+    version: int
+    #: what sits in a game's seat: the copy's path, OPTIMAL (optimal or tricky) or level:N
+    seat: str
+    anchor: bool = False
+    #: still matched: the latest version of its name, not removed
+    active: bool = True
+    #: when it was added (seconds since the epoch)
+    added: float = 0.0
+    #: an anchor's pinned skill (mu, sigma), set when it was added: its games move only
+    #: the other side's rating, so the scale keeps its meaning (None: rated like a bot)
+    pinned: tuple[float, float] | None = None
+    #: an anchor placed by its games against the other anchors (`Placement.FITTED`)
+    fitted: bool = False
+
+    @property
+    def placement(self) -> Placement:
+        if self.anchor and self.fitted:
+            return Placement.FITTED
+        return Placement.RATED if self.pinned is None else Placement.PINNED
+
+    @property
+    def label(self) -> str:
+        """``alice v2``; an anchor by its name."""
+        return self.name if self.anchor else f"{self.name} v{self.version}"
+
+
+
+def game_number(key: str) -> int:
+    """The number (from 1) a league gave a game when it matched it: its key's first part."""
+    return int(key.split("|", 1)[0])
+
 
 #: the games each pair of anchors plays to place a fitted one (a start's two seats at a
 #: time): before, neither meets a bot

@@ -18,7 +18,6 @@ import os
 import random
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from enum import Enum
 from pathlib import Path
 from typing import Any, ClassVar, NamedTuple, TypeVar
 
@@ -377,55 +376,6 @@ class Plan:
 
     def _bot_args(self) -> list[str]:
         return [p for p in self.players if p != OPTIMAL]
-
-
-class Placement(Enum):
-    """How a league's member is placed on the scale of skills."""
-
-    #: by its games against the other anchors alone (a default anchor): bots move it not
-    FITTED = "fitted"
-    #: at the skill given when it was added (`--mu`, or an older league's default)
-    PINNED = "pinned"
-    #: by every game, as the bots are (`--unpinned`)
-    RATED = "rated"
-
-
-class Member(NamedTuple):
-    """One version of a league's player: a bot's file (copied into the league's folder when
-    it was added, so that a new submission cannot change it), or an anchor the judge plays
-    itself (``optimal``, ``tricky``, ``level:N``), which stays for good."""
-
-    name: str
-    version: int
-    #: what sits in a game's seat: the copy's path, OPTIMAL (optimal or tricky) or level:N
-    seat: str
-    anchor: bool = False
-    #: still matched: the latest version of its name, not removed
-    active: bool = True
-    #: when it was added (seconds since the epoch)
-    added: float = 0.0
-    #: an anchor's pinned skill (mu, sigma), set when it was added: its games move only
-    #: the other side's rating, so the scale keeps its meaning (None: rated like a bot)
-    pinned: tuple[float, float] | None = None
-    #: an anchor placed by its games against the other anchors (`Placement.FITTED`)
-    fitted: bool = False
-
-    @property
-    def placement(self) -> Placement:
-        if self.anchor and self.fitted:
-            return Placement.FITTED
-        return Placement.RATED if self.pinned is None else Placement.PINNED
-
-    @property
-    def label(self) -> str:
-        """``alice v2``; an anchor by its name."""
-        return self.name if self.anchor else f"{self.name} v{self.version}"
-
-
-
-def game_number(key: str) -> int:
-    """The number (from 1) a league gave a game when it matched it: its key's first part."""
-    return int(key.split("|", 1)[0])
 
 
 P = TypeVar("P", bound=type[Plan])

@@ -20,7 +20,8 @@ from judge.kinds.grading import GradingPlan
 from judge.kinds.league import LeaguePlan
 from judge.kinds.match import MatchPlan
 from judge.kinds.tournament import TournamentPlan
-from judge.plan import PLANS, Member, Plan
+from judge.league import Member
+from judge.plan import PLANS, Plan
 from judge.records import PlayedGame
 from judge.store import Store
 from judge.transcripts import transcript_lines

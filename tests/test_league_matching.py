@@ -6,8 +6,7 @@ from __future__ import annotations
 import pytest
 
 from judge.kinds.league import LeaguePlan, Matchmaker
-from judge.league import LeagueState
-from judge.plan import Member
+from judge.league import LeagueState, Member
 from judge.records import PlayedGame, Verdict
 
 

@@ -31,8 +31,8 @@ from judge.commands.runs import backend_for, open_store, write_output
 from judge.games.base import InputError
 from judge.kinds.base import clock_words
 from judge.kinds.league import LeaguePlan, Matchmaker, league_text
-from judge.league import LeagueState
-from judge.plan import OPTIMAL, BotSource, GameSpec, Member, Placement
+from judge.league import LeagueState, Member, Placement
+from judge.plan import OPTIMAL, BotSource, GameSpec
 from judge.players.level import PREFIX, is_level, parse_level
 from judge.playing import Setup
 from judge.store import Store, StoredRun, keep_private

@@ -13,14 +13,14 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from judge.games.base import InputError
 from judge.kinds.base import Kind, Numbered, Output, Text
-from judge.plan import OPTIMAL, PLANS, GameSpec, Member, Placement, Plan, game_number
+from judge.league import MEETINGS, TOP_MU, LeagueState, Member, Placement, Standing, game_number
+from judge.plan import OPTIMAL, PLANS, GameSpec, Plan
 from judge.report import Number, render_rows, to_json, wtl
 from judge.results import failures_text
 from judge.store import Store, StoredRun
 from judge.summaries import listed_games
 
 if TYPE_CHECKING:
-    from judge.league import LeagueState, Standing
     from judge.records import PlayedGame
 
 
@@ -219,8 +219,6 @@ def league_text(store: Store, info: StoredRun, fmt: str, bot: str | None = None,
                 pair: list[str] | None = None, retired: bool = False) -> str:
     """A league as text (also `judge show RUN`): its leaderboard, or the history of `bot`,
     or the games of `pair`, in `fmt` (text, table, json, csv, markdown, html)."""
-    from judge.league import LeagueState  # NumPy: a league's only
-
     fmt = "table" if fmt == "text" else fmt
     plan = info.plan
     assert isinstance(plan, LeaguePlan)
@@ -283,8 +281,6 @@ def league_text(store: Store, info: StoredRun, fmt: str, bot: str | None = None,
 
 def anchors_note(plan: LeaguePlan) -> str:
     """How the league's anchors are placed, in a line ("" without anchors)."""
-    from judge.league import MEETINGS, TOP_MU
-
     anchors = [m for m in plan.members if m.anchor]
     top = any(m.placement is Placement.FITTED and m.seat == OPTIMAL for m in anchors) and \
         not any(m.placement is Placement.PINNED for m in anchors)

@@ -30,8 +30,7 @@ from starlette.routing import Route
 from judge.commands.league import token_hash
 from judge.games.base import InputError
 from judge.kinds.league import LeaguePlan
-from judge.league import LeagueState
-from judge.plan import game_number
+from judge.league import LeagueState, game_number
 from judge.web.sessions import Served, WebError
 
 #: the largest source uploaded, in bytes (UTF-8)
