@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, NamedTuple
+from enum import Enum
+from typing import TYPE_CHECKING, Any, Generic, NamedTuple, Protocol, TypeVar
 
-from judge.plan import OPTIMAL, LeaguePlan, Member, Placement, game_number
+from judge.plan import OPTIMAL
 from judge.players.level import is_level, parse_level
 from judge.ratings import FITTED_SIGMA, Skill, Skills, place
 from judge.results import TOURNAMENT_POINTS
@@ -24,6 +25,55 @@ from judge.summaries import BotRow, summarise
 if TYPE_CHECKING:
     from judge.records import PlayedGame
     from judge.store import Store
+
+class Placement(Enum):
+    """How a league's member is placed on the scale of skills."""
+
+    #: by its games against the other anchors alone (a default anchor): bots move it not
+    FITTED = "fitted"
+    #: at the skill given when it was added (`--mu`, or an older league's default)
+    PINNED = "pinned"
+    #: by every game, as the bots are (`--unpinned`)
+    RATED = "rated"
+
+
+class Member(NamedTuple):
+    """One version of a league's player: a bot's file (copied into the league's folder when
+    it was added, so that a new submission cannot change it), or an anchor the judge plays
+    itself (``optimal``, ``tricky``, ``level:N``), which stays for good."""
+
+    name: str
+    version: int
+    #: what sits in a game's seat: the copy's path, OPTIMAL (optimal or tricky) or level:N
+    seat: str
+    anchor: bool = False
+    #: still matched: the latest version of its name, not removed
+    active: bool = True
+    #: when it was added (seconds since the epoch)
+    added: float = 0.0
+    #: an anchor's pinned skill (mu, sigma), set when it was added: its games move only
+    #: the other side's rating, so the scale keeps its meaning (None: rated like a bot)
+    pinned: tuple[float, float] | None = None
+    #: an anchor placed by its games against the other anchors (`Placement.FITTED`)
+    fitted: bool = False
+
+    @property
+    def placement(self) -> Placement:
+        if self.anchor and self.fitted:
+            return Placement.FITTED
+        return Placement.RATED if self.pinned is None else Placement.PINNED
+
+    @property
+    def label(self) -> str:
+        """``alice v2``; an anchor by its name."""
+        return self.name if self.anchor else f"{self.name} v{self.version}"
+
+
+
+def game_number(key: str) -> int:
+    """The number (from 1) a league gave a game when it matched it: its key's first part."""
+    return int(key.split("|", 1)[0])
+
 
 #: the games each pair of anchors plays to place a fitted one (a start's two seats at a
 #: time): before, neither meets a bot
@@ -87,10 +137,29 @@ class Step(NamedTuple):
                 "sigma": round(self.sigma, 2)}
 
 
-class LeagueState:
+class Roster(Protocol):
+    """What the rating of a league reads of its plan (`judge.kinds.league.LeaguePlan`, a
+    layer above): its members, those matched now, and its --fail-fast."""
+
+    @property
+    def members(self) -> tuple[Member, ...]: ...
+
+    @property
+    def active(self) -> tuple[Member, ...]: ...
+
+    @property
+    def fail_fast(self) -> int: ...
+
+    def member(self, seat: str) -> Member: ...
+
+
+R = TypeVar("R", bound=Roster)
+
+
+class LeagueState(Generic[R]):
     """A league's games so far, rated one by one (`add`), and what they add up to."""
 
-    def __init__(self, plan: LeaguePlan) -> None:
+    def __init__(self, plan: R) -> None:
         self.skills = Skills()
         self.played: dict[str, list[tuple[PlayedGame, int]]] = defaultdict(list)
         self.history: dict[str, list[Step]] = defaultdict(list)
@@ -104,11 +173,11 @@ class LeagueState:
         self.plan = plan
 
     @property
-    def plan(self) -> LeaguePlan:
+    def plan(self) -> R:
         return self._plan
 
     @plan.setter
-    def plan(self, plan: LeaguePlan) -> None:
+    def plan(self, plan: R) -> None:
         """The league's members now; an anchor added since is placed at once."""
         self._plan = plan
         for m in plan.members:
@@ -159,7 +228,7 @@ class LeagueState:
                                         if m.seat != seat)
 
     @classmethod
-    def of(cls, plan: LeaguePlan, store: Store, run_id: int) -> LeagueState:
+    def of(cls, plan: R, store: Store, run_id: int) -> LeagueState[R]:
         """The state after every stored game of the league `run_id`."""
         state = cls(plan)
         state.catch_up(store, run_id)

@@ -1,25 +1,25 @@
-"""What a run plays, decided once from its command line: one typed plan per kind of run.
+"""What a run plays, decided once from its command line: what every kind of run's plan has.
 
 A plan holds the game and its rules, the starts, the bots (with their fingerprints), the
-limits, the confinement tier, the seed and the opponent. It is built by its command, stored
-with the run as versioned JSON (`to_config`; `from_config` reads every version, in this
-one place), handed to the execution (`judge.execute`) and to the reports, and gives back
-the command line that plays it again (`to_argv`).
+limits, the confinement tier, the seed and the opponent. Each kind's plan is a `Plan` in
+its module of `judge.kinds` (`GradingPlan`, `TournamentPlan`, `MatchPlan`, `LeaguePlan`),
+registered in `PLANS`. It is built by its command, stored with the run as versioned JSON
+(`to_config`; `from_config` reads every version: the fields every kind has here, its own
+by its class's `rebuild`), handed to the execution and to the reports, and gives back the
+command line that plays it again (`to_argv`).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import enum
 import errno
 import hashlib
 import os
 import random
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from enum import Enum
-from itertools import combinations
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, NamedTuple, TypeVar
 
 from judge.clock import Clocks
 from judge.folders import MOST_BYTES, read_file
@@ -28,9 +28,6 @@ from judge.games.base import Game, InputError, Stopped
 from judge.sandbox.limits import Limits
 from judge.sandbox.program import folder_digest, folder_files
 from judge.similarity import COMMON, THRESHOLD, Comparison, compare_files
-
-if TYPE_CHECKING:  # a match's only: imported when a match is planned or read
-    from judge.sprt import SprtParams
 
 #: the version of the JSON that `to_config` writes (runs stored before have none: 1; 3
 #: added the bots' display names, `names`; 4 the clocks, `clocks`)
@@ -348,6 +345,13 @@ class Plan:
     def _own_config(self) -> dict[str, Any]:
         raise NotImplementedError
 
+    @classmethod
+    def rebuild(cls, common: dict[str, Any], config: dict[str, Any]) -> Plan:
+        """The plan of a stored run of this kind, from the fields every kind has
+        (`common`, read by `from_config`) and its JSON of any version (older runs lack
+        some keys: their defaults are what those runs did)."""
+        raise NotImplementedError
+
     def schedule(self) -> list[GameSpec]:
         """Every game of the run, in the order they are played."""
         raise NotImplementedError
@@ -374,348 +378,50 @@ class Plan:
         return [p for p in self.players if p != OPTIMAL]
 
 
-@dataclass(frozen=True, kw_only=True)
-class GradingPlan(Plan):
-    """`judge run`: each bot against the perfect player, on the starts of each graded seat."""
-
-    kind: ClassVar[str] = "run"
-    bots: tuple[str, ...]
-    #: the file the starts came from (None: the game's standard set)
-    tests: str | None = None
-    #: "first" or "both"
-    seats: str = "first"
-    #: per graded seat ("first", "second"): the starts, in the game's notation
-    starts: dict[str, tuple[str, ...]] = field(default_factory=dict)
-    #: a bot whose first N games all end with the same failure on its first move has its
-    #: other games recorded as not played, and lost (None: every game is played)
-    fail_fast: int | None = None
-
-    @property
-    def players(self) -> tuple[str, ...]:
-        return self.bots
-
-    def schedule(self) -> list[GameSpec]:
-        """Every (bot, start, seat) game, in a fixed order: by seat, start, then bot."""
-        game = self.load_game()
-        specs = []
-        for seat_name, texts in self.starts.items():
-            first = seat_name == "first"
-            for text in texts:
-                mover = game.mover(game.parse_position(text))
-                bot_seat = mover if first else 1 - mover
-                for bot in self.bots:
-                    players = (bot, OPTIMAL) if bot_seat == 0 else (OPTIMAL, bot)
-                    specs.append(GameSpec(self.key(bot, text, seat_name), players, text))
-        return specs
-
-    @staticmethod
-    def key(bot: str, start: str, seat: str) -> str:
-        """The key of `bot`'s game from `start` in the graded `seat` ("first", "second")."""
-        return f"{bot}|{start}|{seat}"
-
-    def _own_config(self) -> dict[str, Any]:
-        return {"bots": list(self.bots), "tests": self.tests, "seats": self.seats,
-                "starts": {seat: list(texts) for seat, texts in self.starts.items()},
-                "fail_fast": self.fail_fast}
-
-    def _own_argv(self) -> list[str]:
-        words = ["--tests", self.tests] if self.tests else []
-        if self.seats != "first":
-            words += ["--seats", self.seats]
-        if self.opponent != OPTIMAL:
-            words += ["--opponent", self.opponent]
-        if self.fail_fast is not None:
-            words += ["--fail-fast", str(self.fail_fast)]
-        if self.common != COMMON:
-            words += ["--common", f"{self.common:g}"]
-        return words + (["--base", *(s.path for s in self.base)] if self.base else [])
-
-    def argv_alone(self, bot: str, tests: str | None) -> list[str]:
-        """The command line that grades `bot` alone as this run graded its bots, from any
-        folder: the same game, rules, seats, opponent, fail-fast, seed and limits, the
-        starts read from the file `tests` (None: the game's standard set, as the run had),
-        and the confinement left to the judge where it runs (no --sandbox)."""
-        words = replace(self, bots=(bot,), tests=tests, base=()).to_argv()
-        at = words.index("--sandbox")
-        return words[:at] + words[at + 2:]
+P = TypeVar("P", bound=type[Plan])
 
 
-class System(enum.Enum):
-    """How a tournament pairs its entrants: each against each, by score round by round, or
-    in a bracket where the loser of each tie is out."""
+class Plans(Mapping[str, type[Plan]]):
+    """Each kind of stored run's plan class, by the kind's name in the database, filled by
+    the kinds: each module of `judge.kinds` registers its plan (`register`) as it is
+    imported, and `judge.kinds` sets `load`, which imports a kind's module the first time
+    a run of it is read (this layer, below the kinds, imports none of them)."""
 
-    ROUND_ROBIN = "round-robin"
-    SWISS = "swiss"
-    KNOCKOUT = "knockout"
+    def __init__(self) -> None:
+        self._plans: dict[str, type[Plan]] = {}
+        #: imports the module of the kind named, which registers its plan (None: the
+        #: kinds are not imported in this process)
+        self.load: Callable[[str], object] | None = None
 
+    def register(self, cls: P) -> P:
+        """Register `cls` as the plan of its kind (a class decorator)."""
+        self._plans[cls.kind] = cls
+        return cls
 
-#: the most game pairs a knockout's tie adds to its --pairs when they leave it level
-DECIDER_PAIRS = 4
+    def __getitem__(self, kind: str) -> type[Plan]:
+        if kind not in self._plans and self.load is not None:
+            self.load(kind)
+        return self._plans[kind]
 
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._plans)
 
-@dataclass(frozen=True, kw_only=True)
-class TournamentPlan(Plan):
-    """`judge tournament`: every pair of entrants (or the gauntlet's bot against each), both
-    seats of every start, for some rounds; or (`system`) a Swiss of `rounds` rounds or a
-    knockout, whose pairs of games are decided round by round from the results."""
-
-    kind: ClassVar[str] = "tournament"
-    #: bot paths, and OPTIMAL when the perfect player takes part (in seed order)
-    entrants: tuple[str, ...]
-    gauntlet: str | None = None
-    #: the file the starts came from (None: the default set)
-    starts_file: str | None = None
-    start_positions: tuple[str, ...] = ()
-    rounds: int = 1
-    system: System = System.ROUND_ROBIN
-    #: a knockout's game pairs per tie before any decider
-    pairs: int = 2
-
-    @property
-    def players(self) -> tuple[str, ...]:
-        return self.entrants
-
-    def round_start(self, number: int) -> str:
-        """The start of game pair `number` (from 0) of a Swiss or a knockout (a Swiss plays
-        one per round, the same for every pairing): the starts in turn, in an order
-        shuffled by the run's seed."""
-        starts = list(self.start_positions)
-        random.Random(f"{self.seed}|starts").shuffle(starts)
-        return starts[number % len(starts)]
-
-    def pair_games(self, label: str, a: str, b: str, start: str) -> list[GameSpec]:
-        """The two games of `a` and `b` on `start`, seats swapped, with one seed; their keys
-        start with `label` (the round, and a knockout's tie and pair)."""
-        pair_key = f"{label}|{start}|{a}|{b}"
-        return [GameSpec(f"{label}|{start}|{first}|{second}", (first, second), start,
-                         pair_key) for first, second in ((a, b), (b, a))]
-
-    def schedule(self) -> list[GameSpec]:
-        """Every game of a round robin (each pair, both seats of every start, every round),
-        in an order shuffled by the run's seed; a Swiss's or a knockout's games are
-        decided as it goes (`judge.kinds.tournament`)."""
-        if self.system is not System.ROUND_ROBIN:
-            return []
-        game = self.load_game()
-        if self.gauntlet:
-            pairs = [(self.gauntlet, b) for b in self.entrants if b != self.gauntlet]
-        else:
-            pairs = list(combinations(self.entrants, 2))
-        specs = []
-        for rnd in range(1, self.rounds + 1):
-            for text in self.start_positions:
-                mover = game.mover(game.parse_position(text))
-                for a, b in pairs:
-                    for first, second in ((a, b), (b, a)):
-                        players = (first, second) if mover == 0 else (second, first)
-                        specs.append(GameSpec(f"{rnd}|{text}|{first}|{second}", players, text))
-        random.Random(self.seed).shuffle(specs)
-        return specs
-
-    def _own_config(self) -> dict[str, Any]:
-        return {"entrants": list(self.entrants), "gauntlet": self.gauntlet,
-                "starts": self.starts_file, "start_positions": list(self.start_positions),
-                "rounds": self.rounds, "system": self.system.value, "pairs": self.pairs}
-
-    def _own_argv(self) -> list[str]:
-        words = ["--starts", self.starts_file] if self.starts_file else []
-        if self.rounds != 1:
-            words += ["--rounds", str(self.rounds)]
-        if self.gauntlet:
-            words += ["--gauntlet", self.gauntlet]
-        if self.system is not System.ROUND_ROBIN:
-            words += ["--system", self.system.value]
-        if self.system is System.KNOCKOUT and self.pairs != 2:
-            words += ["--pairs", str(self.pairs)]
-        if OPTIMAL in self.entrants:
-            words.append("--include-optimal")
-        return words
+    def __len__(self) -> int:
+        return len(self._plans)
 
 
-def _sprt(given: dict[str, Any]) -> SprtParams:
-    """A match's SPRT settings from their stored form (the defaults for `{}`)."""
-    from judge.sprt import SprtParams
-
-    return SprtParams(**given)
-
-
-@dataclass(frozen=True, kw_only=True)
-class MatchPlan(Plan):
-    """`judge match`: two bots, in pairs of games with seats swapped, until the SPRT decides."""
-
-    kind: ClassVar[str] = "match"
-    #: BOT_A and BOT_B (OPTIMAL for the perfect player)
-    bots: tuple[str, str]
-    starts_file: str | None = None
-    start_positions: tuple[str, ...] = ()
-    sprt: SprtParams = field(default_factory=lambda: _sprt({}))
-    max_games: int = 2
-
-    @property
-    def players(self) -> tuple[str, ...]:
-        return self.bots
-
-    def pair_games(self, pair: int) -> list[GameSpec]:
-        """The two games of pair number `pair` (from 0), seats swapped.
-
-        Round r = pair // len(starts) + 1 plays every start once, in an order shuffled by
-        the run's seed and r. Both games are seeded by the pair key ``r|start`` (so both get
-        the same seed); their keys start with the pair's number from 1, then the pair key
-        and the seats.
-        """
-        starts = list(self.start_positions)
-        rnd, index = divmod(pair, len(starts))
-        random.Random(f"{self.seed}|round {rnd + 1}").shuffle(starts)
-        text = starts[index]
-        pair_key = f"{rnd + 1}|{text}"
-        a, b = self.bots
-        return [GameSpec(f"{pair + 1}|{pair_key}|{first}|{second}", (first, second), text,
-                         pair_key) for first, second in ((a, b), (b, a))]
-
-    def _own_config(self) -> dict[str, Any]:
-        return {"bots": list(self.bots), "starts": self.starts_file,
-                "start_positions": list(self.start_positions), "sprt": self.sprt.to_dict(),
-                "max_games": self.max_games}
-
-    def _own_argv(self) -> list[str]:
-        words = ["--starts", self.starts_file] if self.starts_file else []
-        return words + ["--sprt", self.sprt.text(), "--max-games", str(self.max_games)]
-
-    def _bot_args(self) -> list[str]:
-        return [self.opponent if b == OPTIMAL else b for b in self.bots]
-
-
-class Placement(Enum):
-    """How a league's member is placed on the scale of skills."""
-
-    #: by its games against the other anchors alone (a default anchor): bots move it not
-    FITTED = "fitted"
-    #: at the skill given when it was added (`--mu`, or an older league's default)
-    PINNED = "pinned"
-    #: by every game, as the bots are (`--unpinned`)
-    RATED = "rated"
-
-
-class Member(NamedTuple):
-    """One version of a league's player: a bot's file (copied into the league's folder when
-    it was added, so that a new submission cannot change it), or an anchor the judge plays
-    itself (``optimal``, ``tricky``, ``level:N``), which stays for good."""
-
-    name: str
-    version: int
-    #: what sits in a game's seat: the copy's path, OPTIMAL (optimal or tricky) or level:N
-    seat: str
-    anchor: bool = False
-    #: still matched: the latest version of its name, not removed
-    active: bool = True
-    #: when it was added (seconds since the epoch)
-    added: float = 0.0
-    #: an anchor's pinned skill (mu, sigma), set when it was added: its games move only
-    #: the other side's rating, so the scale keeps its meaning (None: rated like a bot)
-    pinned: tuple[float, float] | None = None
-    #: an anchor placed by its games against the other anchors (`Placement.FITTED`)
-    fitted: bool = False
-
-    @property
-    def placement(self) -> Placement:
-        if self.anchor and self.fitted:
-            return Placement.FITTED
-        return Placement.RATED if self.pinned is None else Placement.PINNED
-
-    @property
-    def label(self) -> str:
-        """``alice v2``; an anchor by its name."""
-        return self.name if self.anchor else f"{self.name} v{self.version}"
-
-
-@dataclass(frozen=True, kw_only=True)
-class LeaguePlan(Plan):
-    """`judge league`: players come and go (`members`, every version kept); games are
-    matched while the league plays, so the plan has no schedule of its own."""
-
-    kind: ClassVar[str] = "league"
-    members: tuple[Member, ...] = ()
-    starts_file: str | None = None
-    start_positions: tuple[str, ...] = ()
-    #: a version whose first N games all end with the same failure on its first move is
-    #: broken: placed last, and matched no more
-    fail_fast: int = 3
-    #: the SHA-256 of each contestant's upload token, by bot name (never the token)
-    tokens: dict[str, str] = field(default_factory=dict)
-
-    @property
-    def players(self) -> tuple[str, ...]:
-        return tuple(m.seat for m in self.members)
-
-    @property
-    def active(self) -> tuple[Member, ...]:
-        """The members matched now."""
-        return tuple(m for m in self.members if m.active)
-
-    def member(self, seat: str) -> Member:
-        return next(m for m in self.members if m.seat == seat)
-
-    def display_names(self) -> dict[str, str]:
-        return {m.seat: m.label for m in self.members}
-
-    def schedule(self) -> list[GameSpec]:
-        return []  # matched as the league plays (`judge.commands.league`)
-
-    def _own_config(self) -> dict[str, Any]:
-        return {"entrants": [m.seat for m in self.active],
-                "members": [m._asdict() for m in self.members],
-                "starts": self.starts_file, "start_positions": list(self.start_positions),
-                "fail_fast": self.fail_fast, "tokens": dict(self.tokens)}
-
-    def _own_argv(self) -> list[str]:
-        words = ["--starts", self.starts_file] if self.starts_file else []
-        return words + ["--fail-fast", str(self.fail_fast)]
-
-    def to_argv(self) -> list[str]:
-        words = super().to_argv()
-        return words[:1] + ["league", "new"] + words[2:]
-
-    def _bot_args(self) -> list[str]:
-        return []
-
-
-def game_number(key: str) -> int:
-    """The number (from 1) a league gave a game when it matched it: its key's first part."""
-    return int(key.split("|", 1)[0])
-
-
-@dataclass(frozen=True, kw_only=True)
-class NimBatchPlan:
-    """`judge nim-batch`: each program run on one nim.txt and graded line by line (a batch
-    task, not stored: it has no games)."""
-
-    kind: ClassVar[str] = "nim-batch"
-    programs: tuple[str, ...]
-    #: the nim.txt given to every program, its data sets (heap sizes), and the file it came
-    #: from (None: the standard one)
-    text: str
-    cases: tuple[tuple[int, ...], ...]
-    input_file: str | None = None
-    strict: bool = False
-    per_case: bool = False
-    harness: Harness = field(default_factory=Harness)
-
-
-PLANS: dict[str, type[Plan]] = {p.kind: p for p in (GradingPlan, TournamentPlan, MatchPlan,
-                                                    LeaguePlan)}
-
-
-def _member(config: dict[str, Any]) -> Member:
-    """A league's member from its JSON (the pin a list there)."""
-    pinned = config.get("pinned")
-    return Member(**{**config, "pinned": tuple(pinned) if pinned else None})
+#: every kind of stored run's plan class, by the kind's name in the database
+PLANS = Plans()
 
 
 def from_config(kind: str, config: dict[str, Any]) -> Plan:
     """The plan of a stored run of `kind`, from the JSON of any version (older runs lack
-    some keys: their defaults are what those runs did)."""
-    if kind not in PLANS:
-        raise InputError(f"a stored run of an unknown kind {kind!r}")
+    some keys: their defaults are what those runs did): the fields every kind has read
+    here, its own by its plan class (`Plan.rebuild`)."""
+    try:
+        plan = PLANS[kind]
+    except KeyError:
+        raise InputError(f"a stored run of an unknown kind {kind!r}") from None
     c = config
     known = {f.name for f in dataclasses.fields(Limits)}
     tier = c.get("tier") or {}
@@ -732,24 +438,4 @@ def from_config(kind: str, config: dict[str, Any]) -> Plan:
         planned=int(c.get("planned") or 0), names=dict(c.get("names") or {}),
         base=tuple(BotSource(p, d) for p, d in (c.get("base") or {}).items()),
         common=float(c.get("common") or COMMON))
-    if kind == "run":
-        return GradingPlan(**common, bots=tuple(c["bots"]), tests=c.get("tests"),
-                           seats=c.get("seats") or "first", fail_fast=c.get("fail_fast"),
-                           starts={s: tuple(t) for s, t in (c.get("starts") or {}).items()})
-    if kind == "tournament":
-        return TournamentPlan(**common, entrants=tuple(c["entrants"]),
-                              gauntlet=c.get("gauntlet"), starts_file=c.get("starts"),
-                              start_positions=tuple(c.get("start_positions") or ()),
-                              rounds=int(c.get("rounds") or 1),
-                              system=System(c.get("system") or System.ROUND_ROBIN.value),
-                              pairs=int(c.get("pairs") or 2))
-    if kind == "league":
-        return LeaguePlan(**common, members=tuple(_member(m) for m in c.get("members") or ()),
-                          starts_file=c.get("starts"),
-                          start_positions=tuple(c.get("start_positions") or ()),
-                          fail_fast=int(c.get("fail_fast") or 3),
-                          tokens=dict(c.get("tokens") or {}))
-    return MatchPlan(**common, bots=tuple(c["bots"]), starts_file=c.get("starts"),
-                     start_positions=tuple(c.get("start_positions") or ()),
-                     sprt=_sprt(c.get("sprt") or {}),
-                     max_games=int(c.get("max_games") or 2))
+    return plan.rebuild(common, c)

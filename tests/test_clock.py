@@ -16,7 +16,8 @@ from judge import verdicts
 from judge.clock import Clock, Clocks, SeatClock
 from judge.games import load_game
 from judge.games.base import InputError
-from judge.plan import Harness, TournamentPlan, from_config
+from judge.kinds.tournament import TournamentPlan
+from judge.plan import Harness, from_config
 from judge.players.base import Played, Player
 from judge.records import MoveRecord, PlayedGame
 from judge.referee import play_game

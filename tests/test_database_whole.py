@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from judge import store as store_module
-from judge.plan import GradingPlan
+from judge.kinds.grading import GradingPlan
 from judge.records import PlayedGame
 from judge.store import Store
 from tests.command import judge

@@ -251,7 +251,7 @@ def test_shared_text_replaces_whole_paths_only() -> None:
 
 def test_a_shared_command_names_files_outside_the_folder_by_their_names_alone() -> None:
     from judge.html.pages import reproduce
-    from judge.plan import GradingPlan
+    from judge.kinds.grading import GradingPlan
     from judge.summaries import View
 
     plan = GradingPlan(game="ioiwari", bots=("alice/main.py", "bob/main.py"),

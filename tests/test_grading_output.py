@@ -82,7 +82,7 @@ def test_show_replays_a_stored_game_as_play_prints_it(tmp_path: Path) -> None:
 def test_a_run_with_void_games_ends_with_status_4(tmp_path: Path) -> None:
     from judge.commands.runs import exit_status
     from judge.exits import ExitStatus
-    from judge.plan import GradingPlan
+    from judge.kinds.grading import GradingPlan
     from judge.records import PlayedGame, Verdict
     from judge.store import Store
 

@@ -5,6 +5,8 @@ kind there: a kind changed in the registry changes what each of them gives."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from importlib import import_module
 from pathlib import Path
 
@@ -13,8 +15,13 @@ import pytest
 from judge.cli import main
 from judge.html.report import render_report
 from judge.kinds import KINDS, MODULES
-from judge.kinds.base import Output
-from judge.plan import PLANS, GradingPlan, LeaguePlan, MatchPlan, Member, Plan, TournamentPlan
+from judge.kinds.base import Output, Text
+from judge.kinds.grading import GradingPlan
+from judge.kinds.league import LeaguePlan
+from judge.kinds.match import MatchPlan
+from judge.kinds.tournament import TournamentPlan
+from judge.league import Member
+from judge.plan import PLANS, Plan
 from judge.records import PlayedGame
 from judge.store import Store
 from judge.transcripts import transcript_lines
@@ -74,6 +81,9 @@ def run_of(kind: str) -> str:
 
 def test_every_kind_a_run_is_stored_as_has_its_entry_in_the_registry():
     assert set(KINDS) == set(PLANS)
+    # each kind's plan is its module's, registered there
+    assert {name: PLANS[name].__module__ for name in KINDS} == {
+        name: f"judge.kinds.{module}" for name, module in MODULES.items()}
     assert all(kind.name == name for name, kind in KINDS.items())
     # what plays games as a stored run's command does has a schedule
     assert {name for name, kind in KINDS.items() if kind.schedule is None} == {"league"}
@@ -82,8 +92,9 @@ def test_every_kind_a_run_is_stored_as_has_its_entry_in_the_registry():
 @pytest.mark.parametrize("kind", list(KINDS))
 def test_judge_show_prints_a_run_as_its_kind_prints_it(kind, db, capsys):
     with Store(db, read_only=True) as store:
-        KINDS[kind].text(store, int(run_of(kind)), "table", True, None, False, True, Output())
-    text = capsys.readouterr().out
+        text = KINDS[kind].text(store, int(run_of(kind)), "table", True, None, False, True,
+                                Output()).text
+    assert capsys.readouterr().out == ""  # given back, not printed
     assert text.split()[0] == kind
     assert main(["show", run_of(kind), "--details", "--db", db]) == 0
     assert capsys.readouterr().out == text
@@ -92,8 +103,7 @@ def test_judge_show_prints_a_run_as_its_kind_prints_it(kind, db, capsys):
 @pytest.mark.parametrize("kind", list(KINDS))
 def test_judge_show_asks_the_registry_not_the_kinds_name(kind, db, capsys, monkeypatch):
     def text(store, run_id, fmt, details, folder, wide, report, output):
-        print(f"{kind} {run_id} by the registry, as {fmt}")
-        return []
+        return Text(f"{kind} {run_id} by the registry, as {fmt}\n")
 
     changed(monkeypatch, kind, text=text)
     assert main(["show", run_of(kind), "--format", "json", "--db", db]) == 0
@@ -139,3 +149,41 @@ def test_the_html_report_is_the_page_of_the_runs_kind(kind, db, monkeypatch):
         html = render_report(store, int(run_of(kind)))
     assert made == [kind]
     assert '"kind":"' + kind + '"' in html and 'id="game-2"' in html
+
+
+#: a fresh interpreter that imports ENTRY alone, then opens the database and reads the plan
+#: of each of its runs; with FORK, in a child forked after the import (a local pool's worker)
+READ_PLANS = """
+import os, sys
+from importlib import import_module
+
+entry, db, fork = sys.argv[1:]
+import_module(entry)
+if fork == "fork" and os.fork() != 0:
+    _, status = os.wait()
+    sys.exit(os.waitstatus_to_exitcode(status))
+from judge.store import Store
+
+with Store(db, read_only=True) as store:
+    print(" ".join(type(store.run(r.id).plan).__name__ for r in store.runs()))
+"""
+
+
+@pytest.mark.parametrize("entry, fork", [
+    ("judge.commands.show", ""), ("judge.commands.run", ""), ("judge.commands.league", ""),
+    ("judge.commands.serve", ""), ("judge.web.app", ""), ("judge.web.league", ""),
+    ("judge.commands.tournament", "fork")])
+def test_a_store_opened_by_each_entry_point_reads_every_kinds_plan(entry, fork, db):
+    # every command that opens a store, judge serve's app and its league pages, and a
+    # worker forked from them; the workers of a cluster read no plan (a game's `Setup`)
+    out = subprocess.run([sys.executable, "-c", READ_PLANS, entry, db, fork or "no"],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["GradingPlan", "TournamentPlan", "MatchPlan", "LeaguePlan"]
+
+
+def test_below_the_kinds_a_store_reads_no_plan_of_a_kind_it_has_not_imported(db):
+    # the store and the plan, a layer below the kinds, import none of them
+    out = subprocess.run([sys.executable, "-c", READ_PLANS, "judge.store", db, "no"],
+                         capture_output=True, text=True, timeout=120)
+    assert "a stored run of an unknown kind 'run'" in out.stderr

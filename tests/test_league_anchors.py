@@ -66,9 +66,8 @@ def test_a_bot_as_strong_as_an_anchor_ends_within_one_sigma_of_it(tmp_path: Path
 
 
 def test_fitted_anchors_meet_each_other_first_then_bots_only() -> None:
-    from judge.kinds.league import Matchmaker
-    from judge.league import MEETINGS, LeagueState
-    from judge.plan import LeaguePlan, Member
+    from judge.kinds.league import LeaguePlan, Matchmaker
+    from judge.league import MEETINGS, LeagueState, Member
 
     anchors = [Member(n, 1, n, anchor=True, fitted=True) for n in ANCHORS[:3]]
     plan = LeaguePlan(game="nim", members=(*anchors, Member("amy", 1, "amy.py")),

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from judge.kinds.league import Matchmaker
-from judge.league import LeagueState
-from judge.plan import LeaguePlan, Member
+from judge.kinds.league import LeaguePlan, Matchmaker
+from judge.league import LeagueState, Member
 from judge.records import PlayedGame, Verdict
 
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import math
 import os
@@ -16,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from judge.kinds.match import live_line, match_stats, print_match
-from judge.plan import Harness, MatchPlan
+from judge.kinds.match import MatchPlan, live_line, match_stats, match_text
+from judge.plan import Harness
 from judge.playing import game_seed
 from judge.records import PlayedGame
 from judge.sprt import (
@@ -304,10 +302,7 @@ def test_the_table_names_the_decision_and_csv_is_one_row(tmp_path):
     assert "no decision: --max-games 8 reached" in out.stdout
     assert "0 0 4 0 0" in out.stdout
     store = Store(db, read_only=True)
-    buffer = io.StringIO()
-    with contextlib.redirect_stdout(buffer):
-        print_match(store, 1, "csv", False)
-    lines = buffer.getvalue().splitlines()
+    lines = match_text(store, 1, "csv", False).text.splitlines()
     assert lines[0].startswith("bot_a,bot_b,pairs,games,") and len(lines) == 2
 
 

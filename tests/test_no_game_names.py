@@ -31,7 +31,7 @@ ALLOWED_FILES = {
 #: phrases that name a game without being about one, removed before the check
 ALLOWED_PHRASES = [
     "nim-batch",  # the Nim-only command's name (`judge nim-batch`) wherever commands are listed
-    "NimBatch",  # its plan (`plan.NimBatchPlan`)
+    "NimBatch",  # its plan (`kinds.nimbatch.NimBatchPlan`)
     "nim_batch",  # its report (`html.render_nim_batch`)
     "nim.txt",  # its input file
 ]

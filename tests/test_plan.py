@@ -12,16 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from judge.plan import (
-    OPTIMAL,
-    BotSource,
-    GradingPlan,
-    Harness,
-    MatchPlan,
-    System,
-    TournamentPlan,
-    from_config,
-)
+from judge.kinds.grading import GradingPlan
+from judge.kinds.match import MatchPlan
+from judge.kinds.tournament import System, TournamentPlan
+from judge.plan import OPTIMAL, BotSource, Harness, from_config
 from judge.sandbox import Limits
 from judge.sprt import SprtParams
 from judge.store import Store

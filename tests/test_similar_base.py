@@ -14,7 +14,8 @@ import pytest
 from similar_sets import STUDENTS, begun_from_greedy
 from test_narrow import ROOT, judge
 
-from judge.plan import BotSource, GradingPlan, from_config
+from judge.kinds.grading import GradingPlan
+from judge.plan import BotSource, from_config
 
 DATA = Path(__file__).parent / "data" / "similar"
 OTHERS = ("nim_loop", "nim_class")  # written apart

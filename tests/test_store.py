@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from judge.games.base import InputError
-from judge.plan import GradingPlan
+from judge.kinds.grading import GradingPlan
 from judge.records import PlayedGame
 from judge.store import Store
 
@@ -38,7 +38,7 @@ def test_unknown_run_is_an_input_error(tmp_path):
 def test_a_plan_is_changed_only_as_the_type_it_is_stored_as(tmp_path):
     from dataclasses import replace
 
-    from judge.plan import LeaguePlan
+    from judge.kinds.league import LeaguePlan
 
     store = Store(tmp_path / "r.sqlite")
     plan = GradingPlan(game="nim", rules="misere=off", bots=("a.py",))

@@ -27,12 +27,12 @@ from judge.commands.options import (
     add_game_options,
     add_harness_options,
 )
-from judge.commands.runs import backend_for, open_store, output_to
+from judge.commands.runs import backend_for, open_store, write_output
 from judge.games.base import InputError
 from judge.kinds.base import clock_words
-from judge.kinds.league import Matchmaker, print_league
-from judge.league import LeagueState
-from judge.plan import OPTIMAL, BotSource, GameSpec, LeaguePlan, Member, Placement
+from judge.kinds.league import LeaguePlan, Matchmaker, league_text
+from judge.league import LeagueState, Member, Placement
+from judge.plan import OPTIMAL, BotSource, GameSpec
 from judge.players.level import PREFIX, is_level, parse_level
 from judge.playing import Setup
 from judge.store import Store, StoredRun, keep_private
@@ -507,7 +507,7 @@ def play_games(store: Store, run_id: int, state: LeagueState, backend: Backend,
 def show_league(args: argparse.Namespace) -> int:
     """Print the leaderboard, a bot's history or a pair's games."""
     with open_store(args.db, must_exist=True, read_only=True) as store:
-        with output_to(args.output):
-            print_league(store, league_of(store), args.format, args.bot, args.pair,
-                         args.retired)
+        text = league_text(store, league_of(store), args.format, args.bot, args.pair,
+                           args.retired)
+    write_output(args.output, text)
     return 0

@@ -23,7 +23,8 @@ from judge.commands.options import (
 )
 from judge.commands.runs import RunKind, execute
 from judge.games.base import InputError
-from judge.plan import OPTIMAL, MatchPlan, is_program
+from judge.kinds.match import MatchPlan
+from judge.plan import OPTIMAL, is_program
 from judge.players.level import PREFIX, is_level, parse_level
 from judge.sprt import DEFAULTS, SprtParams, parse_sprt
 

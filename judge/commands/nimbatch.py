@@ -10,7 +10,7 @@ from typing import Any
 from judge.commands.inputs import check_bots, harness_setup, read_lines
 from judge.commands.options import add_harness_options
 from judge.exits import ExitStatus
-from judge.plan import NimBatchPlan
+from judge.kinds.nimbatch import NimBatchPlan
 from judge.report import FORMATS, Fit, printable_line, render_rows, to_json, wrapped
 
 
@@ -114,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
                  lines=[dict(entry, graded=graded(entry)) for entry in row["lines"]])
             for row in table_rows(rows)]))
     else:
-        render(rows, args.format, args.details, args.wide)
+        sys.stdout.write(grades_text(rows, args.format, args.details, args.wide))
     return ExitStatus.SKIPPED if skipped else ExitStatus.OK
 
 
@@ -126,41 +126,40 @@ NARROW_PROGRAMS = (["program", "score", "verdict", "first_wrong"],
 NARROW_LINES = Fit({"heaps": "wrap", "expected": "wrap", "got": "wrap", "graded": "wrap"})
 
 
-def render(rows: list[dict[str, Any]], fmt: str, details: bool, wide: bool = False) -> None:
-    """Print the grades in the format (CSV with details: one table of every line); a table
-    fits 80 columns unless `wide`."""
+def grades_text(rows: list[dict[str, Any]], fmt: str, details: bool, wide: bool = False
+                ) -> str:
+    """The grades as text in the format (CSV with details: one table of every line); a
+    table fits 80 columns unless `wide`."""
     if fmt == "json":
-        sys.stdout.write(to_json({"programs": [{k: v for k, v in r.items() if k != "score"}
-                                               for r in rows]}))
-        return
+        return to_json({"programs": [{k: v for k, v in r.items() if k != "score"}
+                                     for r in rows]})
     table = table_rows(rows)
     if fmt == "csv" and details:  # one table: every line of every program
         lines = [dict(entry, program=r["program"], graded=graded(entry))
                  for r in rows for entry in r["lines"]]
-        sys.stdout.write(render_rows(lines, "csv", ["program", "line", "heaps", "expected",
-                                                    "got", "ok", "graded"]))
-        return
+        return render_rows(lines, "csv", ["program", "line", "heaps", "expected", "got", "ok",
+                                          "graded"])
     narrow = fmt == "table" and not wide
+    out: list[str] = []
     if narrow:
         headers, fit = NARROW_PROGRAMS
-        sys.stdout.write(render_rows(table, fmt, headers, fit))
+        out.append(render_rows(table, fmt, headers, fit))
         said = [wrapped(f"{printable_line(r['program'])}: "
                         + "; ".join(printable_line(t) for t in (r["message"], r["notes"]) if t))
                 for r in table if r["message"] or r["notes"]]
-        sys.stdout.write("\n" + "".join(said) if said else "")
+        out.append("\n" + "".join(said) if said else "")
     else:
-        sys.stdout.write(render_rows(table, fmt,
-                                     ["program", "score", "verdict", "first_wrong", "message",
-                                      "notes"]))
+        out.append(render_rows(table, fmt, ["program", "score", "verdict", "first_wrong",
+                                            "message", "notes"]))
     if details:
         for r in rows:
-            sys.stdout.write(f"\n{r['program']}\n")
+            out.append(f"\n{r['program']}\n")
             for note in r["notes"]:
-                sys.stdout.write(wrapped(f"note: {note}") if narrow else f"note: {note}\n")
+                out.append(wrapped(f"note: {note}") if narrow else f"note: {note}\n")
             lines = [dict(entry, graded=graded(entry)) for entry in r["lines"]]
-            sys.stdout.write(render_rows(lines, fmt,
-                                         ["line", "heaps", "expected", "got", "ok", "graded"],
-                                         NARROW_LINES if narrow else None))
+            out.append(render_rows(lines, fmt, ["line", "heaps", "expected", "got", "ok",
+                                                "graded"], NARROW_LINES if narrow else None))
+    return "".join(out)
 
 
 def table_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:

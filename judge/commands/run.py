@@ -30,7 +30,7 @@ from judge.commands.options import (
 )
 from judge.commands.runs import RunKind, execute, open_store
 from judge.games.base import Game, InputError
-from judge.plan import GradingPlan
+from judge.kinds.grading import GradingPlan
 from judge.similarity import COMMON
 from judge.testsets import default_tests
 

@@ -9,8 +9,8 @@ import argparse
 import os
 import sqlite3
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager, redirect_stdout
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import NamedTuple
 
@@ -21,47 +21,44 @@ from judge.commands.options import refuse_with_resume
 from judge.exits import ExitStatus
 from judge.games.base import InputError, Stopped
 from judge.kinds import KINDS
-from judge.kinds.base import Output, Schedule, resume_hint, run_state
+from judge.kinds.base import Output, Schedule, Text, resume_hint, run_state
 from judge.plan import Plan, is_program
 from judge.playing import Setup
 from judge.report import forcing, plural, printable_line, replace_refused
 from judge.store import Store
 
 
-@contextmanager
-def output_to(path: str | None) -> Iterator[None]:
-    """What the block prints goes to `path`, written whole when the block ends well (a
-    failure leaves no half-written file), or to stdout when there is no `path`."""
+def write_output(path: str | None, text: str) -> None:
+    """A command's output: to stdout, or with a `path` (--output) written there whole (a
+    failure leaves no half-written file) and said on stderr."""
     if path is None:
-        yield
+        sys.stdout.write(text)
         return
-    import io
-
     from judge.report import write_whole
 
-    buffer = io.StringIO()
-    with redirect_stdout(buffer):
-        yield
     try:
-        write_whole(path, buffer.getvalue())
+        write_whole(path, text)
     except OSError as exc:
         raise InputError(f"--output {path}: {exc.strerror or exc}") from None
     print(f"judge: wrote {path}", file=sys.stderr)
 
 
-def rendered(args: argparse.Namespace, render: Callable[[bool], list[str]]) -> None:
+def rendered(args: argparse.Namespace, render: Callable[[bool], Text]) -> None:
     """Show a stored run as `args` ask: `render(report)` writes the files of --output-dir
-    (returning their names) and, when `report` is true, prints the run; the report goes to
-    --output FILE or stdout, but with --output-dir and no --output it is not printed at
-    all: stdout has one line that says which files were written where."""
+    and, when `report` is true, gives the run as text, which goes to --output FILE or
+    stdout; with --output-dir and no --output it is not asked for at all: stdout has one
+    line that says which files were written where."""
     folder = args.output_dir
-    with forcing(bool(getattr(args, "force", False))), output_to(args.output):
-        written = render(folder is None or args.output is not None)
+    report = folder is None or args.output is not None
+    with forcing(bool(getattr(args, "force", False))):
+        shown = render(report)
+        if report:
+            write_output(args.output, shown.text)
     if folder is not None:
-        print(files_line(folder, written))
+        print(files_line(folder, shown.written))
 
 
-def files_line(folder: str, names: list[str], shown: int = 3) -> str:
+def files_line(folder: str, names: Sequence[str], shown: int = 3) -> str:
     """The line that says which files of --output-dir were written: `judge: wrote 31 files
     to pages/ (index.html, alice.html, bob.html and 28 more)`."""
     listed = ", ".join(names[:shown])
@@ -251,10 +248,10 @@ def check_clocked(plan: Plan) -> None:
 
 
 def render_stored(store: Store, run_id: int, args: argparse.Namespace, report: bool
-                  ) -> list[str]:
-    """Stored run `run_id` as `args` ask, by its kind: its HTML report (`judge.html.report`; with
-    --output-dir a page per bot), or its kind's text; writes the files of --output-dir
-    (their names returned) and, if `report`, prints the run."""
+                  ) -> Text:
+    """Stored run `run_id` as `args` ask, by its kind: its HTML report (`judge.html.report`;
+    with --output-dir a page per bot), or its kind's text; writes the files of
+    --output-dir and, if `report`, gives the run as text."""
     info = store.run(run_id)
     kind = KINDS[info.kind]
     output = Output.of(args)
@@ -267,11 +264,10 @@ def render_stored(store: Store, run_id: int, args: argparse.Namespace, report: b
     records = store.games(run_id)
     run_state(store, info, len(records))  # a partial run's warning
     view = output.view(info.plan)
-    written = [] if args.output_dir is None else write_files(  # a page per bot, and an index
-        args.output_dir, render_pages(store, run_id, view))
-    if report:
-        sys.stdout.write(render_report(store, run_id, view, records=records))
-    return written
+    written = () if args.output_dir is None else tuple(write_files(  # a page per bot, an index
+        args.output_dir, render_pages(store, run_id, view)))
+    return Text(render_report(store, run_id, view, records=records) if report else "",
+                written)
 
 
 def backend_for(args: argparse.Namespace, plan: Plan) -> Backend:

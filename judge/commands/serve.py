@@ -11,8 +11,8 @@ from pathlib import Path
 from judge import install_hint
 from judge.commands.inputs import harness_setup, report_tier
 from judge.commands.options import DEFAULT_DB, add_clock_options, add_harness_options
+from judge.commands.runs import open_store
 from judge.games.base import InputError
-from judge.store import Store
 
 HINT = ("judge serve needs Starlette and uvicorn, which this installation of the judge "
         f"lacks: {install_hint('web')}")
@@ -95,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
     if db is not None and not db.is_file():
         raise InputError(f"--db {db}: no such results database")
     if db is not None:  # refused now, not as a page of its games is opened
-        with Store(db, read_only=True) as store:
+        with open_store(str(db), read_only=True) as store:
             store.check()
     if not 0 <= args.port < 65536:
         raise InputError(f"--port is 0 to 65535, not {args.port}")

@@ -27,9 +27,9 @@ from judge.commands.runs import (
     check_output,
     check_output_dir,
     open_store,
-    output_to,
     render_stored,
     rendered,
+    write_output,
 )
 from judge.exits import ExitStatus
 from judge.games.base import InputError
@@ -116,9 +116,17 @@ def show(args: argparse.Namespace) -> int:
             raise InputError("--game N prints the game as text; for a machine, give "
                              "--format jsonl (every game) or json without --game")
     with open_store(args.db, must_exist=True, read_only=True) as store:
-        if args.run_id is None or args.format == "jsonl" or args.game_number is not None:
-            with output_to(args.output):
-                return _show(store, args)
+        if args.run_id is None or args.format == "jsonl":
+            write_output(args.output, listed_text(store, args))
+            return 0
+        if args.game_number is not None:
+            write_output(args.output, game_text(store, args))
+            from judge.commands.serve import stored_game_link
+
+            print(f"judge: to take over at any move in the browser: "
+                  f"{stored_game_link(args.db, args.run_id, args.game_number)} "
+                  f"(?move=K stands after move K)", file=sys.stderr)
+            return 0
         info = store.run(args.run_id)
         refuse_outside_grading(info.kind, args)
         check_export(args.format, len(info.plan.players), args.output_dir)
@@ -146,20 +154,20 @@ def show_similar(args: argparse.Namespace) -> int:
         if args.common is not None:
             plan = dataclasses.replace(plan, common=args.common)
         found = plan.compared(args.similar / 100)
-        with output_to(args.output):
-            if args.format == "html":
-                from judge.html.similar import render_similar
+        if args.format == "html":
+            from judge.html.similar import render_similar
 
-                sys.stdout.write(render_similar(info, found, args.similar))
-            elif args.format == "json":
-                sys.stdout.write(to_json({
-                    "run": args.run_id, "threshold": args.similar / 100,
-                    "base": list(found.bases), "common": found.common,
-                    "discounted": found.discounted(),
-                    "pairs": [dataclasses.asdict(p) for p in found.pairs],
-                    "not_compared": [{"bot": bot, "why": why} for bot, why in found.unread]}))
-            else:
-                sys.stdout.write(similar_text(args.run_id, found, args.similar))
+            text = render_similar(info, found, args.similar)
+        elif args.format == "json":
+            text = to_json({
+                "run": args.run_id, "threshold": args.similar / 100,
+                "base": list(found.bases), "common": found.common,
+                "discounted": found.discounted(),
+                "pairs": [dataclasses.asdict(p) for p in found.pairs],
+                "not_compared": [{"bot": bot, "why": why} for bot, why in found.unread]})
+        else:
+            text = similar_text(args.run_id, found, args.similar)
+    write_output(args.output, text)
     return 0
 
 
@@ -212,41 +220,38 @@ def export_db(store: Store, target: str) -> int:
     return 0
 
 
-def _show(store: Store, args: argparse.Namespace) -> int:
-    """The list of runs, a run's transcripts, or one of its games move by move."""
+def listed_text(store: Store, args: argparse.Namespace) -> str:
+    """The list of runs, or (with a RUN) its transcripts, a line per game."""
     if args.run_id is None:
         rows = [dict(r._asdict(), state=("finished" if r.finished else "running"
                                        if store.running(r.id) else "interrupted"))
                 for r in store.runs()]
         if args.format == "json":
-            sys.stdout.write(to_json(rows))
-        else:
-            narrow = args.format == "table" and not args.wide
-            shown = [dict(r, date=time.strftime("%m-%d %H:%M" if narrow else "%Y-%m-%d %H:%M",
-                                                time.localtime(r["created"])),
-                          game=r["game"].partition(" ")[0] if narrow else r["game"],
-                          bots=", ".join(r["names"]),
-                          progress=progress(r["games"], r["planned"])) for r in rows]
-            sys.stdout.write(render_rows(  # narrow: the rules and the year left out
-                shown, args.format, ["id", "kind", "date", "game", "bots", "progress", "state"],
-                Fit({"bots": "text"}) if narrow else None))
-        return 0
+            return to_json(rows)
+        narrow = args.format == "table" and not args.wide
+        shown = [dict(r, date=time.strftime("%m-%d %H:%M" if narrow else "%Y-%m-%d %H:%M",
+                                            time.localtime(r["created"])),
+                      game=r["game"].partition(" ")[0] if narrow else r["game"],
+                      bots=", ".join(r["names"]),
+                      progress=progress(r["games"], r["planned"])) for r in rows]
+        return render_rows(  # narrow: the rules and the year left out
+            shown, args.format, ["id", "kind", "date", "game", "bots", "progress", "state"],
+            Fit({"bots": "text"}) if narrow else None)
     info = store.run(args.run_id)
     refuse_outside_grading(info.kind, args)
     check_export(args.format, len(info.plan.players), args.output_dir)
-    if args.format == "jsonl":
-        from judge.transcripts import transcript_lines
+    from judge.transcripts import transcript_lines
 
-        for line in transcript_lines(store, args.run_id, Output.of(args).view(info.plan)):
-            sys.stdout.write(line + "\n")
-        return 0
-    sys.stdout.write(replay_text(store, args.run_id, args.game_number))
-    from judge.commands.serve import stored_game_link
+    return "".join(line + "\n" for line in
+                   transcript_lines(store, args.run_id, Output.of(args).view(info.plan)))
 
-    print(f"judge: to take over at any move in the browser: "
-          f"{stored_game_link(args.db, args.run_id, args.game_number)} "
-          f"(?move=K stands after move K)", file=sys.stderr)
-    return 0
+
+def game_text(store: Store, args: argparse.Namespace) -> str:
+    """Game N of a run (--game N) move by move."""
+    info = store.run(args.run_id)
+    refuse_outside_grading(info.kind, args)
+    check_export(args.format, len(info.plan.players), args.output_dir)
+    return replay_text(store, args.run_id, args.game_number)
 
 
 def progress(games: int, planned: int) -> str:

@@ -24,7 +24,8 @@ from judge.commands.options import (
 )
 from judge.commands.runs import RunKind, execute
 from judge.games.base import InputError
-from judge.plan import DECIDER_PAIRS, OPTIMAL, System, TournamentPlan, is_program
+from judge.kinds.tournament import DECIDER_PAIRS, System, TournamentPlan
+from judge.plan import OPTIMAL, is_program
 from judge.players.level import PREFIX, is_level, parse_level
 
 

@@ -15,7 +15,7 @@ import time
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import asdict
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from markupsafe import Markup
 
@@ -24,7 +24,7 @@ from judge.analysis import MoveReview
 from judge.analysis import replay as played
 from judge.games.base import Game
 from judge.html.boards import columns, replay
-from judge.plan import GradingPlan, Plan
+from judge.plan import Harness, Plan
 from judge.records import Judgement, PlayedGame, ViewedGame, ViewedMove
 from judge.report import printable
 from judge.results import Feedback, game_message, memory_text, seconds_text, slow_moves, slow_text
@@ -183,11 +183,11 @@ def reproduce(plan: Plan, view: View | None = None, run_id: int = 1,
     organiser's. Shared (`view`), a grading run's games as a student plays them again in a
     folder of their own (`shared_reproduce`)."""
     view = view or View()
-    if view.share and isinstance(plan, GradingPlan):
+    if view.share and isinstance(plan, Alone):
         return shared_reproduce(plan, run_id, yours)
     notes = []
     if plan.harness.languages:
-        notes.append(_languages_note(plan))
+        notes.append(_languages_note(plan.harness))
     if getattr(plan, "tests", None) or getattr(plan, "starts_file", None):
         notes.append("the start positions were read from a file; the report lists them")
     command = shlex.join(plan.to_argv())
@@ -196,16 +196,39 @@ def reproduce(plan: Plan, view: View | None = None, run_id: int = 1,
             "notes": notes, "show": [], "numbering": ""}
 
 
-def _languages_note(plan: Plan) -> str:
+def _languages_note(harness: Harness) -> str:
     return ("the run changed the language table (--languages/--flags): "
-            + json.dumps(plan.harness.languages, sort_keys=True))
+            + json.dumps(harness.languages, sort_keys=True))
 
 
 #: in a shared page of several bots' games, where a student puts their own file's name
 YOUR_FILE = "YOUR_FILE"
 
 
-def shared_reproduce(plan: GradingPlan, run_id: int,
+@runtime_checkable
+class Alone(Protocol):
+    """A plan whose bots a student plays again alone (a grading run's,
+    `judge.kinds.grading.GradingPlan`, a layer above): what their command is made of."""
+
+    @property
+    def bots(self) -> tuple[str, ...]: ...
+
+    @property
+    def tests(self) -> str | None: ...
+
+    @property
+    def starts(self) -> dict[str, tuple[str, ...]]: ...
+
+    @property
+    def seed(self) -> int | None: ...
+
+    @property
+    def harness(self) -> Harness: ...
+
+    def argv_alone(self, bot: str, tests: str | None) -> list[str]: ...
+
+
+def shared_reproduce(plan: Alone, run_id: int,
                      yours: list[tuple[int, int]] | None = None) -> dict[str, Any]:
     """The command a student runs in a folder holding only their own file to play their
     games of run `run_id` again: their file by its name alone (on the page of one bot's
@@ -239,7 +262,7 @@ def shared_reproduce(plan: GradingPlan, run_id: int,
                      "BOT_SEED, than in the games here: the starts, rules and limits are the "
                      "same")
     if plan.harness.languages:
-        notes.append(_languages_note(plan))
+        notes.append(_languages_note(plan.harness))
     show = ["judge", "show", "1", "--db", db]
     return {"command": "\n".join(lines), "notes": notes, "show": show,
             "numbering": _your_numbers(show, yours)}

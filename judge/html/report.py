@@ -22,8 +22,8 @@ from judge.games.base import InputError
 from judge.html.boards import board_meta, inline_scripts
 from judge.html.pages import about, game_payload, json_block
 from judge.kinds import KINDS
-from judge.kinds.grading import grading_rows, schedule_places
-from judge.plan import GradingPlan, NimBatchPlan
+from judge.kinds.grading import GradingPlan, grading_rows, schedule_places
+from judge.kinds.nimbatch import NimBatchPlan
 from judge.records import PlayedGame, ViewedGame
 from judge.report import printable
 from judge.results import memory_text, seconds_text

@@ -5,7 +5,10 @@ table stores it (which is also its command: `judge run` makes a grading run, sto
 ``run``).
 
 `judge show`, the transcripts, the HTML report and the web app look a stored run's kind up
-here; none of them asks which kind it is."""
+here; none of them asks which kind it is. Each module also holds its kind's plan, which it
+registers in `judge.plan.PLANS` as it is imported; importing this package lets the store
+read a run of any kind (`PLANS.load`), the kind's module imported when a run of it is
+first read. A new kind is its module, and its line in `MODULES`."""
 
 from __future__ import annotations
 
@@ -13,6 +16,7 @@ from collections.abc import Iterator, Mapping
 from importlib import import_module
 
 from judge.kinds.base import Kind
+from judge.plan import PLANS
 
 __all__ = ["KINDS", "MODULES", "Kind"]
 
@@ -37,3 +41,6 @@ class Registry(Mapping[str, Kind]):
 
 #: every kind of stored run, by its name in the database
 KINDS = Registry()
+#: a stored run's plan is read by its kind's module, imported when a run of it is first
+#: read (wherever this package is imported: every command and `judge serve`)
+PLANS.load = KINDS.get

@@ -35,10 +35,9 @@ class Kind(NamedTuple):
     #: show RUN --game N` and `judge serve`'s links), each with the graded bot's seat (0
     #: where no bot is graded)
     numbered_games: Callable[[Plan, dict[str, PlayedGame]], Numbered]
-    #: print a stored run: (store, run, format, details, output folder, tables in full,
-    #: the report printed too, what the output lets through); returns the names of the
-    #: files written in the folder
-    text: Callable[[Store, int, str, bool, str | None, bool, bool, Output], list[str]]
+    #: a stored run as text: (store, run, format, details, output folder, tables in full,
+    #: the report given too, what the output lets through); writes the folder's files
+    text: Callable[[Store, int, str, bool, str | None, bool, bool, Output], Text]
     #: its HTML report from (store, run, its game, its games, the view, its games
     #: numbered); None: its text writes its page itself
     page: Callable[[Store, StoredRun, Game, dict[str, PlayedGame], View,
@@ -48,6 +47,14 @@ class Kind(NamedTuple):
     schedule: Callable[[Plan, Store, int, Backend], Schedule] | None = None
     #: its results are a grading's: shown at a --feedback, shared, exported, a page per bot
     grades: bool = False
+
+
+class Text(NamedTuple):
+    """A stored run as its kind's text gives it: what the command prints (to stdout or
+    --output), and the names of the files written into --output-dir."""
+
+    text: str = ""
+    written: tuple[str, ...] = ()
 
 
 class Page(NamedTuple):

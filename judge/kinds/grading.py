@@ -4,14 +4,14 @@ bot, a row per game), its numbering of games, its text and its HTML page."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from judge import similarity, verdicts
 from judge.exports import Gradescope
-from judge.kinds.base import AllGames, Kind, Numbered, Output, Page, run_state
-from judge.plan import OPTIMAL, GameSpec, GradingPlan, Plan
+from judge.kinds.base import AllGames, Kind, Numbered, Output, Page, Text, run_state
+from judge.plan import OPTIMAL, PLANS, GameSpec, Plan
 from judge.report import (
     Fit,
     notes,
@@ -42,12 +42,87 @@ from judge.results import (
     twin_marks,
     usage_cells,
 )
+from judge.similarity import COMMON
 from judge.store import Store, StoredRun
 from judge.summaries import BotRow, GradedGame, View, summarise
 
 if TYPE_CHECKING:
     from judge.games.base import Game
     from judge.records import PlayedGame
+
+
+@PLANS.register
+@dataclass(frozen=True, kw_only=True)
+class GradingPlan(Plan):
+    """`judge run`: each bot against the perfect player, on the starts of each graded seat."""
+
+    kind: ClassVar[str] = "run"
+    bots: tuple[str, ...]
+    #: the file the starts came from (None: the game's standard set)
+    tests: str | None = None
+    #: "first" or "both"
+    seats: str = "first"
+    #: per graded seat ("first", "second"): the starts, in the game's notation
+    starts: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: a bot whose first N games all end with the same failure on its first move has its
+    #: other games recorded as not played, and lost (None: every game is played)
+    fail_fast: int | None = None
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.bots
+
+    def schedule(self) -> list[GameSpec]:
+        """Every (bot, start, seat) game, in a fixed order: by seat, start, then bot."""
+        game = self.load_game()
+        specs = []
+        for seat_name, texts in self.starts.items():
+            first = seat_name == "first"
+            for text in texts:
+                mover = game.mover(game.parse_position(text))
+                bot_seat = mover if first else 1 - mover
+                for bot in self.bots:
+                    players = (bot, OPTIMAL) if bot_seat == 0 else (OPTIMAL, bot)
+                    specs.append(GameSpec(self.key(bot, text, seat_name), players, text))
+        return specs
+
+    @staticmethod
+    def key(bot: str, start: str, seat: str) -> str:
+        """The key of `bot`'s game from `start` in the graded `seat` ("first", "second")."""
+        return f"{bot}|{start}|{seat}"
+
+    def _own_config(self) -> dict[str, Any]:
+        return {"bots": list(self.bots), "tests": self.tests, "seats": self.seats,
+                "starts": {seat: list(texts) for seat, texts in self.starts.items()},
+                "fail_fast": self.fail_fast}
+
+    @classmethod
+    def rebuild(cls, common: dict[str, Any], config: dict[str, Any]) -> GradingPlan:
+        c = config
+        return cls(**common, bots=tuple(c["bots"]), tests=c.get("tests"),
+                   seats=c.get("seats") or "first", fail_fast=c.get("fail_fast"),
+                   starts={s: tuple(t) for s, t in (c.get("starts") or {}).items()})
+
+    def _own_argv(self) -> list[str]:
+        words = ["--tests", self.tests] if self.tests else []
+        if self.seats != "first":
+            words += ["--seats", self.seats]
+        if self.opponent != OPTIMAL:
+            words += ["--opponent", self.opponent]
+        if self.fail_fast is not None:
+            words += ["--fail-fast", str(self.fail_fast)]
+        if self.common != COMMON:
+            words += ["--common", f"{self.common:g}"]
+        return words + (["--base", *(s.path for s in self.base)] if self.base else [])
+
+    def argv_alone(self, bot: str, tests: str | None) -> list[str]:
+        """The command line that grades `bot` alone as this run graded its bots, from any
+        folder: the same game, rules, seats, opponent, fail-fast, seed and limits, the
+        starts read from the file `tests` (None: the game's standard set, as the run had),
+        and the confinement left to the judge where it runs (no --sandbox)."""
+        words = replace(self, bots=(bot,), tests=tests, base=()).to_argv()
+        at = words.index("--sandbox")
+        return words[:at] + words[at + 2:]
 
 
 class FailFast(AllGames):
@@ -243,11 +318,11 @@ def twins_text(twins: list[tuple[str, str, tuple[str, ...]]], narrow: bool,
 
 def print_run(store: Store, run_id: int, fmt: str, details: bool,
               output_dir: str | None = None, wide: bool = False, report: bool = True,
-              output: Output | None = None) -> list[str]:
-    """Print a stored grading run in the chosen format (CSV: one table), showing what
+              output: Output | None = None) -> Text:
+    """A stored grading run as text in the chosen format (CSV: one table), showing what
     `output` lets through; a `table` fits 80 columns unless `wide`. With `output_dir`, its
     files are written there (every table; gradescope: a results.json per bot), and the run
-    printed only if `report`; returns the names of the files."""
+    given as text only if `report`."""
     info = store.run(run_id)
     plan = info.plan
     assert isinstance(plan, GradingPlan)
@@ -260,12 +335,11 @@ def print_run(store: Store, run_id: int, fmt: str, details: bool,
     if fmt in ("gradebook", "gradescope"):
         return export(plan, records, (bots, games), fmt, view, output_dir, output.gradescope)
     if fmt == "json":
-        sys.stdout.write(to_json({"run": run_id, "game": info.game, "state": state,
-                                  "tier": plan.harness.tier, "opponent": opponent,
-                                  "bots": [view.bot_json(b) for b in bots],
-                                  "games": [{"game": n, **view.game_json(g)}
-                                            for n, g in enumerate(games, 1)]}))
-        return []
+        return Text(to_json({"run": run_id, "game": info.game, "state": state,
+                             "tier": plan.harness.tier, "opponent": opponent,
+                             "bots": [view.bot_json(b) for b in bots],
+                             "games": [{"game": n, **view.game_json(g)}
+                                       for n, g in enumerate(games, 1)]}))
     twins = [] if view.share else twin_groups(bots)  # (the teacher's, never shared)
     marks = twin_marks(twins)
     rows = [dict(view.bot_json(b), points=f"{b.points:g}/{b.max_points:g}",
@@ -284,18 +358,19 @@ def print_run(store: Store, run_id: int, fmt: str, details: bool,
                    **usage_cells(g.usage))
               for n, g in enumerate(games, 1)]
     narrow = fmt == "table" and not wide
+    out: list[str] = []
     written = [] if output_dir is None else write_tables(
         output_dir, fmt, {"bots": (rows, headers), "games": (detail, detail_headers)})
     if not report:
-        return written
+        return Text("".join(out), tuple(written))
     if fmt == "csv":  # one table: the games with --details, else the bots
-        sys.stdout.write(render_rows(detail, fmt, detail_headers) if details
-                         else render_rows(rows, fmt, headers))
-        return written
+        out.append(render_rows(detail, fmt, detail_headers) if details
+                   else render_rows(rows, fmt, headers))
+        return Text("".join(out), tuple(written))
     if fmt == "table":
         against = "" if opponent == "optimal" else f", against the {opponent} opponent"
-        sys.stdout.write(f"run {run_id}: {plan.game if narrow else info.game} (confinement "
-                         f"{plan.harness.tier}{against})\n")
+        out.append(f"run {run_id}: {plan.game if narrow else info.game} (confinement "
+                   f"{plan.harness.tier}{against})\n")
     # a bot flagged as one program with another: its marks after its name, a note below
     shown = [dict(row, bot=f"{row['bot']} {marks[b.bot]}" if b.bot in marks else row["bot"])
              for row, b in zip(rows, bots, strict=True)]
@@ -308,45 +383,43 @@ def print_run(store: Store, run_id: int, fmt: str, details: bool,
         if b.bot in marks:
             short[f"{view.name(b.bot)} {marks[b.bot]}"] = (part, marks[b.bot])
     if narrow:
-        sys.stdout.write(rules_line(info.game))
+        out.append(rules_line(info.game))
         narrow_headers, fit = NARROW_BOTS
-        sys.stdout.write(render_rows(shown, fmt, view.headers(narrow_headers),
-                                     fit._replace(short=short)))
+        out.append(render_rows(shown, fmt, view.headers(narrow_headers),
+                               fit._replace(short=short)))
     else:
-        sys.stdout.write(render_rows(shown, fmt, headers))
-    sys.stdout.write(twins_text(twins, narrow, view.name, lambda b: view.names.get(b, b)))
+        out.append(render_rows(shown, fmt, headers))
+    out.append(twins_text(twins, narrow, view.name, lambda b: view.names.get(b, b)))
     if fmt in ("table", "markdown"):  # CSV stays one table; JSON has compile_error
-        sys.stdout.write(compile_errors_text(
+        out.append(compile_errors_text(
             (shortened(r.bot, 64, keep_end=True) if narrow else r.bot, r.compile_error)
             for r in map(view.bot_row, bots)))
-        sys.stdout.write(not_graded_text({view.name(g.bot): g.message for g in games
-                                          if g.verdict == verdicts.NOT_GRADED}))
+        out.append(not_graded_text({view.name(g.bot): g.message for g in games
+                                    if g.verdict == verdicts.NOT_GRADED}))
     if details:
-        sys.stdout.write("\n")
+        out.append("\n")
         if not narrow:
-            sys.stdout.write(render_rows(detail, fmt, detail_headers))
-            return written
+            out.append(render_rows(detail, fmt, detail_headers))
+            return Text("".join(out), tuple(written))
         for row, g in zip(detail, games, strict=True):
             row["result"] = outcome(g.result, g.verdict)
         headers, fit = NARROW_GAMES
         headers = view.headers(h for h in headers if h != "seat" or plan.seats == "both")
-        sys.stdout.write(render_rows(detail, fmt, headers, fit._replace(short=short)))
-        sys.stdout.write(notes([(row["game"], row["message"]) for row in detail]))
-    return written
+        out.append(render_rows(detail, fmt, headers, fit._replace(short=short)))
+        out.append(notes([(row["game"], row["message"]) for row in detail]))
+    return Text("".join(out), tuple(written))
 
 
 def export(plan: GradingPlan, records: dict[str, PlayedGame],
            rows: tuple[list[BotRow], list[GradedGame]], fmt: str, view: View,
-           output_dir: str | None, how: Gradescope) -> list[str]:
+           output_dir: str | None, how: Gradescope) -> Text:
     """The grade book's CSV, or Gradescope's results.json (cut and shown as `how` says):
-    of the one bot on stdout, or of each bot into `output_dir`/NAME.json; returns the
-    names of the files written."""
+    of the one bot as text, or of each bot into `output_dir`/NAME.json."""
     bots, games = rows
     from judge.exports import file_names, gradebook, gradescope
 
     if fmt == "gradebook":
-        sys.stdout.write(gradebook(bots, view))
-        return []
+        return Text(gradebook(bots, view))
     # each game by its number in the whole run (`judge show RUN --game N`)
     numbered = [(n, g, rec, seat) for n, (g, (rec, seat))
                 in enumerate(zip(games, numbered_games(plan, records), strict=True), 1)]
@@ -354,11 +427,10 @@ def export(plan: GradingPlan, records: dict[str, PlayedGame],
                                                    if game[1].bot == bot.bot], view, how))
                for bot in bots]
     if output_dir is None:
-        sys.stdout.write(results[0])
-        return []
+        return Text(results[0])
     names = file_names([view.names.get(b.bot, b.bot) for b in bots])
-    return write_files(output_dir, {f"{name}.json": text for name, text in zip(names, results,
-                                                                        strict=True)})
+    return Text(written=tuple(write_files(output_dir, {
+        f"{name}.json": text for name, text in zip(names, results, strict=True)})))
 
 
 #: the game list's columns: (key, header, widest in ch; None takes the rest of the width)

@@ -7,21 +7,87 @@ from __future__ import annotations
 import html
 import math
 import random
-import sys
 from collections import Counter
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from judge.games.base import InputError
-from judge.kinds.base import Kind, Numbered, Output
-from judge.plan import OPTIMAL, GameSpec, LeaguePlan, Placement, Plan, game_number
+from judge.kinds.base import Kind, Numbered, Output, Text
+from judge.league import MEETINGS, TOP_MU, LeagueState, Member, Placement, Standing, game_number
+from judge.plan import OPTIMAL, PLANS, GameSpec, Plan
 from judge.report import Number, render_rows, to_json, wtl
 from judge.results import failures_text
 from judge.store import Store, StoredRun
 from judge.summaries import listed_games
 
 if TYPE_CHECKING:
-    from judge.league import LeagueState, Standing
     from judge.records import PlayedGame
+
+
+@PLANS.register
+@dataclass(frozen=True, kw_only=True)
+class LeaguePlan(Plan):
+    """`judge league`: players come and go (`members`, every version kept); games are
+    matched while the league plays, so the plan has no schedule of its own."""
+
+    kind: ClassVar[str] = "league"
+    members: tuple[Member, ...] = ()
+    starts_file: str | None = None
+    start_positions: tuple[str, ...] = ()
+    #: a version whose first N games all end with the same failure on its first move is
+    #: broken: placed last, and matched no more
+    fail_fast: int = 3
+    #: the SHA-256 of each contestant's upload token, by bot name (never the token)
+    tokens: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return tuple(m.seat for m in self.members)
+
+    @property
+    def active(self) -> tuple[Member, ...]:
+        """The members matched now."""
+        return tuple(m for m in self.members if m.active)
+
+    def member(self, seat: str) -> Member:
+        return next(m for m in self.members if m.seat == seat)
+
+    def display_names(self) -> dict[str, str]:
+        return {m.seat: m.label for m in self.members}
+
+    def schedule(self) -> list[GameSpec]:
+        return []  # matched as the league plays (`judge.commands.league`)
+
+    def _own_config(self) -> dict[str, Any]:
+        return {"entrants": [m.seat for m in self.active],
+                "members": [m._asdict() for m in self.members],
+                "starts": self.starts_file, "start_positions": list(self.start_positions),
+                "fail_fast": self.fail_fast, "tokens": dict(self.tokens)}
+
+    @classmethod
+    def rebuild(cls, common: dict[str, Any], config: dict[str, Any]) -> LeaguePlan:
+        c = config
+        return cls(**common, members=tuple(stored_member(m) for m in c.get("members") or ()),
+                   starts_file=c.get("starts"),
+                   start_positions=tuple(c.get("start_positions") or ()),
+                   fail_fast=int(c.get("fail_fast") or 3), tokens=dict(c.get("tokens") or {}))
+
+    def _own_argv(self) -> list[str]:
+        words = ["--starts", self.starts_file] if self.starts_file else []
+        return words + ["--fail-fast", str(self.fail_fast)]
+
+    def to_argv(self) -> list[str]:
+        words = super().to_argv()
+        return words[:1] + ["league", "new"] + words[2:]
+
+    def _bot_args(self) -> list[str]:
+        return []
+
+
+def stored_member(config: dict[str, Any]) -> Member:
+    """A league's member from its JSON (the pin a list there)."""
+    pinned = config.get("pinned")
+    return Member(**{**config, "pinned": tuple(pinned) if pinned else None})
 
 
 class Matchmaker:
@@ -149,12 +215,10 @@ def leaderboard_rows(table: list[Standing]) -> list[dict]:
     return rows
 
 
-def print_league(store: Store, info: StoredRun, fmt: str, bot: str | None = None,
-                 pair: list[str] | None = None, retired: bool = False) -> None:
-    """Print a league (also `judge show RUN`): its leaderboard, or the history of `bot`,
+def league_text(store: Store, info: StoredRun, fmt: str, bot: str | None = None,
+                pair: list[str] | None = None, retired: bool = False) -> str:
+    """A league as text (also `judge show RUN`): its leaderboard, or the history of `bot`,
     or the games of `pair`, in `fmt` (text, table, json, csv, markdown, html)."""
-    from judge.league import LeagueState  # NumPy: a league's only
-
     fmt = "table" if fmt == "text" else fmt
     plan = info.plan
     assert isinstance(plan, LeaguePlan)
@@ -204,23 +268,19 @@ def print_league(store: Store, info: StoredRun, fmt: str, bot: str | None = None
         tables["leaderboard"] = (leaderboard_rows(table), LEADERBOARD)
         data["leaderboard"] = [dict(s.to_json(), rank=n) for n, s in enumerate(table, 1)]
     if fmt == "json":
-        sys.stdout.write(to_json(data))
-    elif fmt == "html":
-        sys.stdout.write(html_page(title, tables, note))
-    elif fmt == "csv":
+        return to_json(data)
+    if fmt == "html":
+        return html_page(title, tables, note)
+    if fmt == "csv":
         rows, headers = list(tables.values())[-1]
-        sys.stdout.write(render_rows(rows, "csv", headers))
-    else:
-        sys.stdout.write(title + "\n" + (note + "\n" if note else ""))
-        for name, (rows, headers) in tables.items():
-            heading = f"{name}:\n" if len(tables) > 1 else ""
-            sys.stdout.write(f"\n{heading}" + render_rows(rows, fmt, headers))
+        return render_rows(rows, "csv", headers)
+    return title + "\n" + (note + "\n" if note else "") + "".join(
+        "\n" + (f"{name}:\n" if len(tables) > 1 else "") + render_rows(rows, fmt, headers)
+        for name, (rows, headers) in tables.items())
 
 
 def anchors_note(plan: LeaguePlan) -> str:
     """How the league's anchors are placed, in a line ("" without anchors)."""
-    from judge.league import MEETINGS, TOP_MU
-
     anchors = [m for m in plan.members if m.anchor]
     top = any(m.placement is Placement.FITTED and m.seat == OPTIMAL for m in anchors) and \
         not any(m.placement is Placement.PINNED for m in anchors)
@@ -252,11 +312,10 @@ def html_page(title: str, tables: dict[str, tuple[list[dict], list[str]]],
     return "".join(parts) + "</body></html>\n"
 
 
-def league_text(store: Store, run_id: int, fmt: str, details: bool, folder: str | None,
-                wide: bool, report: bool, output: Output) -> list[str]:
+def stored_text(store: Store, run_id: int, fmt: str, details: bool, folder: str | None,
+                wide: bool, report: bool, output: Output) -> Text:
     """`judge show RUN` of a league: its leaderboard, in `fmt` (no files written)."""
-    print_league(store, store.run(run_id), fmt)
-    return []
+    return Text(league_text(store, store.run(run_id), fmt))
 
 
 def numbered_games(plan: Plan, records: dict[str, PlayedGame]) -> Numbered:
@@ -265,4 +324,4 @@ def numbered_games(plan: Plan, records: dict[str, PlayedGame]) -> Numbered:
     return [(records[key], 0) for key in sorted(records, key=game_number)]
 
 
-KIND = Kind("league", numbered_games, league_text)
+KIND = Kind("league", numbered_games, stored_text)

@@ -5,15 +5,17 @@ and its HTML page."""
 
 from __future__ import annotations
 
+import random
 import shutil
 import sys
 from collections import defaultdict
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from judge.games.base import InputError
-from judge.kinds.base import Kind, Numbered, Page, clock_words, run_state
-from judge.kinds.tournament import TOURNAMENT_COLUMNS, verdict_text, write_narrow_games
-from judge.plan import GameSpec, MatchPlan, Plan
+from judge.kinds.base import Kind, Numbered, Page, Text, clock_words, run_state
+from judge.kinds.tournament import TOURNAMENT_COLUMNS, narrow_games, verdict_text
+from judge.plan import OPTIMAL, PLANS, GameSpec, Plan
 from judge.report import (
     Fit,
     Number,
@@ -36,6 +38,68 @@ if TYPE_CHECKING:
     from judge.backends import Backend
     from judge.games.base import Game
     from judge.records import PlayedGame
+    from judge.sprt import SprtParams  # imported when a match is planned or read
+
+
+def _sprt(given: dict[str, Any]) -> SprtParams:
+    """A match's SPRT settings from their stored form (the defaults for `{}`)."""
+    from judge.sprt import SprtParams
+
+    return SprtParams(**given)
+
+
+@PLANS.register
+@dataclass(frozen=True, kw_only=True)
+class MatchPlan(Plan):
+    """`judge match`: two bots, in pairs of games with seats swapped, until the SPRT decides."""
+
+    kind: ClassVar[str] = "match"
+    #: BOT_A and BOT_B (OPTIMAL for the perfect player)
+    bots: tuple[str, str]
+    starts_file: str | None = None
+    start_positions: tuple[str, ...] = ()
+    sprt: SprtParams = field(default_factory=lambda: _sprt({}))
+    max_games: int = 2
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.bots
+
+    def pair_games(self, pair: int) -> list[GameSpec]:
+        """The two games of pair number `pair` (from 0), seats swapped.
+
+        Round r = pair // len(starts) + 1 plays every start once, in an order shuffled by
+        the run's seed and r. Both games are seeded by the pair key ``r|start`` (so both get
+        the same seed); their keys start with the pair's number from 1, then the pair key
+        and the seats.
+        """
+        starts = list(self.start_positions)
+        rnd, index = divmod(pair, len(starts))
+        random.Random(f"{self.seed}|round {rnd + 1}").shuffle(starts)
+        text = starts[index]
+        pair_key = f"{rnd + 1}|{text}"
+        a, b = self.bots
+        return [GameSpec(f"{pair + 1}|{pair_key}|{first}|{second}", (first, second), text,
+                         pair_key) for first, second in ((a, b), (b, a))]
+
+    def _own_config(self) -> dict[str, Any]:
+        return {"bots": list(self.bots), "starts": self.starts_file,
+                "start_positions": list(self.start_positions), "sprt": self.sprt.to_dict(),
+                "max_games": self.max_games}
+
+    @classmethod
+    def rebuild(cls, common: dict[str, Any], config: dict[str, Any]) -> MatchPlan:
+        c = config
+        return cls(**common, bots=tuple(c["bots"]), starts_file=c.get("starts"),
+                   start_positions=tuple(c.get("start_positions") or ()),
+                   sprt=_sprt(c.get("sprt") or {}), max_games=int(c.get("max_games") or 2))
+
+    def _own_argv(self) -> list[str]:
+        words = ["--starts", self.starts_file] if self.starts_file else []
+        return words + ["--sprt", self.sprt.text(), "--max-games", str(self.max_games)]
+
+    def _bot_args(self) -> list[str]:
+        return [self.opponent if b == OPTIMAL else b for b in self.bots]
 
 
 #: pairs scheduled at once, per job: the SPRT is checked between batches
@@ -208,12 +272,12 @@ NARROW_GAMES = (["game", "pair", "players", "results", "moves"],
                 Fit({"moves": "text", "players": "text", "results": "text"}))
 
 
-def print_match(store: Store, run_id: int, fmt: str, details: bool,
-                output_dir: str | None = None, wide: bool = False,
-                report: bool = True) -> list[str]:
-    """Print a stored match (CSV: one table); a `table` fits 80 columns unless `wide`.
-    With `output_dir`, every table is written there as a file, and the match printed only
-    if `report`; returns the names of the files."""
+def match_text(store: Store, run_id: int, fmt: str, details: bool,
+               output_dir: str | None = None, wide: bool = False,
+               report: bool = True) -> Text:
+    """A stored match as text (CSV: one table); a `table` fits 80 columns unless `wide`.
+    With `output_dir`, every table is written there as a file, and the match given as text
+    only if `report`."""
     info = store.run(run_id)
     plan = info.plan
     assert isinstance(plan, MatchPlan)
@@ -227,18 +291,17 @@ def print_match(store: Store, run_id: int, fmt: str, details: bool,
     if fmt not in ("table", "json", "csv", "markdown"):
         raise InputError(f"a match is shown as table, json, csv, markdown or html, not {fmt}")
     if fmt == "json":
-        sys.stdout.write(to_json({"run": run_id, "game": info.game, "state": state,
-                                  "seed": plan.seed, "tier": plan.harness.tier,
-                                  "bots": [plan.shown_name(who) for who in plan.bots],
-                                  "opponent": plan.opponent,
-                                  "sprt": plan.sprt.to_dict(),
-                                  "max_games": plan.max_games,
-                                  "compile_errors": {bot: error for bot, error in errors
-                                                     if error},
-                                  **data.to_json(),
-                                  "games": [{"game": n, **g.to_json()}
-                                            for n, g in enumerate(listed, 1)]}))
-        return []
+        return Text(to_json({"run": run_id, "game": info.game, "state": state,
+                             "seed": plan.seed, "tier": plan.harness.tier,
+                             "bots": [plan.shown_name(who) for who in plan.bots],
+                             "opponent": plan.opponent,
+                             "sprt": plan.sprt.to_dict(),
+                             "max_games": plan.max_games,
+                             "compile_errors": {bot: error for bot, error in errors
+                                                if error},
+                             **data.to_json(),
+                             "games": [{"game": n, **g.to_json()}
+                                       for n, g in enumerate(listed, 1)]}))
     a, b = (plan.shown_name(who) for who in plan.bots)
     interval = "" if data.elo is None else f"[{data.elo_low:.1f}, {data.elo_high:.1f}]"
     row = {"bot_a": a, "bot_b": b, "pairs": data.pairs, "games": len(records),
@@ -262,41 +325,43 @@ def print_match(store: Store, run_id: int, fmt: str, details: bool,
         "games": (games, ["game", "pair", "key", "players", "results", "verdict", "message",
                           "moves"]),
     }
+    out: list[str] = []
     written = [] if output_dir is None else write_tables(output_dir, fmt, tables)
     if not report:
-        return written
+        return Text("".join(out), tuple(written))
     if fmt == "csv":  # one table: the games with --details, else the match
-        sys.stdout.write(render_table(tables["games" if details else "match"], fmt))
-        return written
+        out.append(render_table(tables["games" if details else "match"], fmt))
+        return Text("".join(out), tuple(written))
     narrow = fmt == "table" and not wide
     if narrow:
         a, b = (shortened(printable_line(name), 36, keep_end=True) for name in (a, b))
-        sys.stdout.write(f"match {run_id}: {plan.game} (seed {plan.seed}, confinement "
-                         f"{plan.harness.tier})\n{rules_line(info.game)}{a} vs {b}\n"
-                         f"wins, ties, losses and Elo are {a}'s\n")
-        sys.stdout.write(render_rows([row], fmt, *NARROW_MATCH))
+        out.append(f"match {run_id}: {plan.game} (seed {plan.seed}, confinement "
+                   f"{plan.harness.tier})\n{rules_line(info.game)}{a} vs {b}\n"
+                   f"wins, ties, losses and Elo are {a}'s\n")
+        out.append(render_rows([row], fmt, *NARROW_MATCH))
     elif fmt == "table":
-        sys.stdout.write(f"match {run_id}: {info.game} (seed {plan.seed}, "
-                         f"confinement {plan.harness.tier}); wins, ties, losses and Elo "
-                         f"are {a}'s\n")
+        out.append(f"match {run_id}: {info.game} (seed {plan.seed}, "
+                   f"confinement {plan.harness.tier}); wins, ties, losses and Elo "
+                   f"are {a}'s\n")
     if not narrow:
-        sys.stdout.write(render_table(tables["match"], fmt))
-    sys.stdout.write(compile_errors_text((shortened(who, 64, keep_end=True) if narrow else who,
-                                          error) for who, error in errors))
+        out.append(render_table(tables["match"], fmt))
+    out.append(compile_errors_text((shortened(who, 64, keep_end=True) if narrow else who,
+                                    error) for who, error in errors))
     sprt = f"SPRT {plan.sprt.text()} (pentanomial, logistic Elo):"
     decision = decision_text(plan, data, state)
-    sys.stdout.write(f"\n{sprt}\n{wrapped(decision)}" if narrow else f"\n{sprt} {decision}\n")
+    out.append(f"\n{sprt}\n{wrapped(decision)}" if narrow else f"\n{sprt} {decision}\n")
     if data.void_pairs:
-        sys.stdout.write(f"{plural(data.void_pairs, 'pair')} had a void game (judge error) "
-                         f"and count for neither bot\n")
+        out.append(f"{plural(data.void_pairs, 'pair')} had a void game (judge error) "
+                   f"and count for neither bot\n")
     if details:
-        sys.stdout.write("\n")
+        out.append("\n")
         if narrow:
-            write_narrow_games(games, [tuple(map(plan.shown_name, g.players)) for g in listed],
-                               [(g.results, g.verdict) for g in listed], NARROW_GAMES)
+            out.append(narrow_games(games, [tuple(map(plan.shown_name, g.players))
+                                            for g in listed],
+                                    [(g.results, g.verdict) for g in listed], NARROW_GAMES))
         else:
-            sys.stdout.write(render_table(tables["games"], fmt))
-    return written
+            out.append(render_table(tables["games"], fmt))
+    return Text("".join(out), tuple(written))
 
 
 def page(store: Store, info: StoredRun, game: Game, records: dict[str, PlayedGame],
@@ -333,5 +398,5 @@ def page(store: Store, info: StoredRun, game: Game, records: dict[str, PlayedGam
 
 KIND = Kind("match", numbered_games,
             lambda store, run_id, fmt, details, folder, wide, report, output:
-            print_match(store, run_id, fmt, details, folder, wide, report),
+            match_text(store, run_id, fmt, details, folder, wide, report),
             page, Pairs)

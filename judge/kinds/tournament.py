@@ -6,15 +6,18 @@ games, its text and its HTML page."""
 
 from __future__ import annotations
 
-import sys
+import enum
+import random
 from collections import defaultdict
-from typing import TYPE_CHECKING, Any, NamedTuple
+from dataclasses import dataclass
+from itertools import combinations
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
-from judge.kinds.base import AllGames, Kind, Page, Schedule, by_key, run_state
+from judge.kinds.base import AllGames, Kind, Page, Schedule, Text, by_key, run_state
 from judge.pairing import Game as PairedGame
 from judge.pairing import Round, bracket, pair
 from judge.pairing import standings as swiss_standings
-from judge.plan import DECIDER_PAIRS, GameSpec, Plan, System, TournamentPlan
+from judge.plan import OPTIMAL, PLANS, GameSpec, Plan
 from judge.report import (
     Fit,
     Number,
@@ -52,6 +55,109 @@ if TYPE_CHECKING:
     from judge.backends import Backend
     from judge.games.base import Game
     from judge.records import PlayedGame
+
+
+class System(enum.Enum):
+    """How a tournament pairs its entrants: each against each, by score round by round, or
+    in a bracket where the loser of each tie is out."""
+
+    ROUND_ROBIN = "round-robin"
+    SWISS = "swiss"
+    KNOCKOUT = "knockout"
+
+
+#: the most game pairs a knockout's tie adds to its --pairs when they leave it level
+DECIDER_PAIRS = 4
+
+
+@PLANS.register
+@dataclass(frozen=True, kw_only=True)
+class TournamentPlan(Plan):
+    """`judge tournament`: every pair of entrants (or the gauntlet's bot against each), both
+    seats of every start, for some rounds; or (`system`) a Swiss of `rounds` rounds or a
+    knockout, whose pairs of games are decided round by round from the results."""
+
+    kind: ClassVar[str] = "tournament"
+    #: bot paths, and OPTIMAL when the perfect player takes part (in seed order)
+    entrants: tuple[str, ...]
+    gauntlet: str | None = None
+    #: the file the starts came from (None: the default set)
+    starts_file: str | None = None
+    start_positions: tuple[str, ...] = ()
+    rounds: int = 1
+    system: System = System.ROUND_ROBIN
+    #: a knockout's game pairs per tie before any decider
+    pairs: int = 2
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.entrants
+
+    def round_start(self, number: int) -> str:
+        """The start of game pair `number` (from 0) of a Swiss or a knockout (a Swiss plays
+        one per round, the same for every pairing): the starts in turn, in an order
+        shuffled by the run's seed."""
+        starts = list(self.start_positions)
+        random.Random(f"{self.seed}|starts").shuffle(starts)
+        return starts[number % len(starts)]
+
+    def pair_games(self, label: str, a: str, b: str, start: str) -> list[GameSpec]:
+        """The two games of `a` and `b` on `start`, seats swapped, with one seed; their keys
+        start with `label` (the round, and a knockout's tie and pair)."""
+        pair_key = f"{label}|{start}|{a}|{b}"
+        return [GameSpec(f"{label}|{start}|{first}|{second}", (first, second), start,
+                         pair_key) for first, second in ((a, b), (b, a))]
+
+    def schedule(self) -> list[GameSpec]:
+        """Every game of a round robin (each pair, both seats of every start, every round),
+        in an order shuffled by the run's seed; a Swiss's or a knockout's games are
+        decided as it goes (`judge.kinds.tournament`)."""
+        if self.system is not System.ROUND_ROBIN:
+            return []
+        game = self.load_game()
+        if self.gauntlet:
+            pairs = [(self.gauntlet, b) for b in self.entrants if b != self.gauntlet]
+        else:
+            pairs = list(combinations(self.entrants, 2))
+        specs = []
+        for rnd in range(1, self.rounds + 1):
+            for text in self.start_positions:
+                mover = game.mover(game.parse_position(text))
+                for a, b in pairs:
+                    for first, second in ((a, b), (b, a)):
+                        players = (first, second) if mover == 0 else (second, first)
+                        specs.append(GameSpec(f"{rnd}|{text}|{first}|{second}", players, text))
+        random.Random(self.seed).shuffle(specs)
+        return specs
+
+    def _own_config(self) -> dict[str, Any]:
+        return {"entrants": list(self.entrants), "gauntlet": self.gauntlet,
+                "starts": self.starts_file, "start_positions": list(self.start_positions),
+                "rounds": self.rounds, "system": self.system.value, "pairs": self.pairs}
+
+    @classmethod
+    def rebuild(cls, common: dict[str, Any], config: dict[str, Any]) -> TournamentPlan:
+        c = config
+        return cls(**common, entrants=tuple(c["entrants"]), gauntlet=c.get("gauntlet"),
+                   starts_file=c.get("starts"),
+                   start_positions=tuple(c.get("start_positions") or ()),
+                   rounds=int(c.get("rounds") or 1),
+                   system=System(c.get("system") or System.ROUND_ROBIN.value),
+                   pairs=int(c.get("pairs") or 2))
+
+    def _own_argv(self) -> list[str]:
+        words = ["--starts", self.starts_file] if self.starts_file else []
+        if self.rounds != 1:
+            words += ["--rounds", str(self.rounds)]
+        if self.gauntlet:
+            words += ["--gauntlet", self.gauntlet]
+        if self.system is not System.ROUND_ROBIN:
+            words += ["--system", self.system.value]
+        if self.system is System.KNOCKOUT and self.pairs != 2:
+            words += ["--pairs", str(self.pairs)]
+        if OPTIMAL in self.entrants:
+            words.append("--include-optimal")
+        return words
 
 
 class Progress(NamedTuple):
@@ -268,12 +374,12 @@ CROSS_BLOCK = 8
 NAME_WIDTH = 16
 
 
-def print_tournament(store: Store, run_id: int, fmt: str, details: bool,
-                     output_dir: str | None = None, wide: bool = False,
-                     report: bool = True) -> list[str]:
-    """Print a stored tournament (CSV: one table); a `table` fits 80 columns unless `wide`.
-    With `output_dir`, every table is written there as a file, and the tournament printed
-    only if `report`; returns the names of the files."""
+def tournament_text(store: Store, run_id: int, fmt: str, details: bool,
+                    output_dir: str | None = None, wide: bool = False,
+                    report: bool = True) -> Text:
+    """A stored tournament as text (CSV: one table); a `table` fits 80 columns unless
+    `wide`. With `output_dir`, every table is written there as a file, and the tournament
+    given as text only if `report`."""
     info = store.run(run_id)
     plan = info.plan
     assert isinstance(plan, TournamentPlan)
@@ -281,10 +387,9 @@ def print_tournament(store: Store, run_id: int, fmt: str, details: bool,
     data = standings(plan, records)
     state = run_state(store, info, len(records))
     if fmt == "json":
-        sys.stdout.write(to_json({"run": run_id, "game": info.game, "state": state,
-                                  "seed": plan.seed, "tier": plan.harness.tier,
-                                  **data.to_json()}))
-        return []
+        return Text(to_json({"run": run_id, "game": info.game, "state": state,
+                             "seed": plan.seed, "tier": plan.harness.tier,
+                             **data.to_json()}))
     rows = []
     for rank, s in enumerate(data.standings, 1):
         b = s.row
@@ -316,47 +421,49 @@ def print_tournament(store: Store, run_id: int, fmt: str, details: bool,
         "crosstable": (cross_rows, ["bot", *[f"#{j}" for j in range(1, len(names) + 1)]]),
         "games": (games, ["game", "key", "players", "results", "verdict", "message", "moves"]),
     }
+    out: list[str] = []
     written = [] if output_dir is None else write_tables(output_dir, fmt, tables)
     if not report:
-        return written
+        return Text("".join(out), tuple(written))
     if fmt == "csv":  # one table: the games with --details, else the standings
-        sys.stdout.write(render_table(tables["games" if details else "standings"], fmt))
-        return written
+        out.append(render_table(tables["games" if details else "standings"], fmt))
+        return Text("".join(out), tuple(written))
     narrow = fmt == "table" and not wide
     if fmt == "table":
-        sys.stdout.write(f"tournament {run_id}: {plan.game if narrow else info.game} (seed "
-                         f"{plan.seed}, confinement {plan.harness.tier})\n")
+        out.append(f"tournament {run_id}: {plan.game if narrow else info.game} (seed "
+                   f"{plan.seed}, confinement {plan.harness.tier})\n")
     if narrow:
-        sys.stdout.write(rules_line(info.game))
-    sys.stdout.write(render_rows(rows, fmt, *(NARROW_SWISS if swiss_columns
-                                              else NARROW_STANDINGS)) if narrow
-                     else render_table(tables["standings"], fmt))
+        out.append(rules_line(info.game))
+    out.append(render_rows(rows, fmt, *(NARROW_SWISS if swiss_columns
+                                        else NARROW_STANDINGS)) if narrow
+               else render_table(tables["standings"], fmt))
     if data.ties is not None:
-        sys.stdout.write("\n" + ties_text(data.ties))
-    sys.stdout.write(compile_errors_text((shortened(s.row.bot, 64, keep_end=True) if narrow
-                                          else s.row.bot, s.row.compile_error)
-                                         for s in data.standings))
-    sys.stdout.write("\n")
+        out.append("\n" + ties_text(data.ties))
+    out.append(compile_errors_text((shortened(s.row.bot, 64, keep_end=True) if narrow
+                                    else s.row.bot, s.row.compile_error)
+                                   for s in data.standings))
+    out.append("\n")
     if narrow:
         for first in range(1, len(names) + 1, CROSS_BLOCK):
             columns = [f"#{j}" for j in range(first, min(first + CROSS_BLOCK, len(names) + 1))]
-            sys.stdout.write(("\n" if first > 1 else "")
-                             + render_rows(cross_rows, fmt, ["bot", *columns],
-                                           Fit({"bot": "path"})))
+            out.append(("\n" if first > 1 else "")
+                       + render_rows(cross_rows, fmt, ["bot", *columns],
+                                     Fit({"bot": "path"})))
     else:
-        sys.stdout.write(render_table(tables["crosstable"], fmt))
+        out.append(render_table(tables["crosstable"], fmt))
     if data.identical_games:
         repeat = "game repeats" if data.identical_games == 1 else "games repeat"
-        sys.stdout.write(f"\n{data.identical_games} {repeat} an earlier game move for "
-                         "move (deterministic bots): more rounds add no information.\n")
+        out.append(f"\n{data.identical_games} {repeat} an earlier game move for "
+                   "move (deterministic bots): more rounds add no information.\n")
     if details:
-        sys.stdout.write("\n")
+        out.append("\n")
         if narrow:
-            write_narrow_games(games, [g.players for g in data.games],
-                               [(g.results, g.verdict) for g in data.games], NARROW_GAMES)
+            out.append(narrow_games(games, [g.players for g in data.games],
+                                    [(g.results, g.verdict) for g in data.games],
+                                    NARROW_GAMES))
         else:
-            sys.stdout.write(render_table(tables["games"], fmt))
-    return written
+            out.append(render_table(tables["games"], fmt))
+    return Text("".join(out), tuple(written))
 
 
 def ties_text(ties: list[Tie]) -> str:
@@ -376,17 +483,17 @@ def ties_text(ties: list[Tie]) -> str:
     return "".join(line + "\n" for line in lines)
 
 
-def write_narrow_games(rows: list[dict], players: list[tuple[str, ...]],
-                       outcomes: list[tuple[tuple[str, ...], str]],
-                       narrow: tuple[list[str], Fit]) -> None:
+def narrow_games(rows: list[dict], players: list[tuple[str, ...]],
+                 outcomes: list[tuple[tuple[str, ...], str]],
+                 narrow: tuple[list[str], Fit]) -> str:
     """A tournament's or a match's games at 80 columns: the players' names shortened,
     results and verdict in one column, the messages under the table."""
     for row, who, (results, verdict) in zip(rows, players, outcomes, strict=True):
         row.update(players=" vs ".join(shortened(name, NAME_WIDTH, keep_end=True)
                                        for name in who),
                    results=outcome("-".join(results), verdict))
-    sys.stdout.write(render_rows(rows, "table", *narrow))
-    sys.stdout.write(notes([(row["game"], row["message"]) for row in rows]))
+    return (render_rows(rows, "table", *narrow)
+            + notes([(row["game"], row["message"]) for row in rows]))
 
 
 TOURNAMENT_COLUMNS = [("n", "#", 9), ("one", "player 1", 40), ("two", "player 2", 40),
@@ -445,5 +552,5 @@ def verdict_text(code: str, seat: int | None) -> str:
 
 KIND = Kind("tournament", by_key,
             lambda store, run_id, fmt, details, folder, wide, report, output:
-            print_tournament(store, run_id, fmt, details, folder, wide, report),
+            tournament_text(store, run_id, fmt, details, folder, wide, report),
             page, schedule)

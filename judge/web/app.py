@@ -33,6 +33,7 @@ from judge.games import game_class
 from judge.games.base import InputError, RulesError
 from judge.games.drawing import kit_script
 from judge.html.boards import drawn_games, script_of
+from judge.kinds import KINDS  # (also: a stored run of every kind is read, judge.plan.PLANS)
 from judge.records import Verdict
 from judge.web.explain import OPPONENTS
 from judge.web.guard import LOCAL, Guard, GuardSettings
@@ -356,7 +357,6 @@ def create_app(served: Served, guard: GuardSettings = LOCAL) -> Starlette:
         for value, what in ((run, "run"), (number, "number")):
             if not isinstance(value, int) or isinstance(value, bool) or not 0 < value < 1 << 62:
                 raise WebError(400, f"{what} is a whole number from 1")
-        from judge.kinds import KINDS
         from judge.store import Store
 
         try:

@@ -29,8 +29,8 @@ from starlette.routing import Route
 
 from judge.commands.league import token_hash
 from judge.games.base import InputError
-from judge.league import LeagueState
-from judge.plan import LeaguePlan, game_number
+from judge.kinds.league import LeaguePlan
+from judge.league import LeagueState, game_number
 from judge.web.sessions import Served, WebError
 
 #: the largest source uploaded, in bytes (UTF-8)
