@@ -324,7 +324,24 @@ def test_the_bundled_source_installs_a_judge_that_grades(tmp_path: Path) -> None
     assert results["score"] == results["max_score"] > 0
 
 
-def test_the_domjudge_package_runs_its_interactor_by_its_run_script(tmp_path: Path) -> None:
+def domjudge_import(package: Path, into: Path) -> Path:
+    """The output validator as DOMjudge's problem import stores it
+    (ImportProblemService::searchAndAddValidator): every file under output_validators/ by
+    its base name in one folder (a later file of the same name replaces an earlier one),
+    the import refused when a file is not under the first one's folder; `build` and `run`
+    made executable. The folder it wrote."""
+    files = sorted(p for p in (package / "output_validators").rglob("*") if p.is_file())
+    first = files[0].parent
+    assert all(f.is_relative_to(first) for f in files), "Found multiple custom output validators."
+    into.mkdir()
+    for file in files:
+        shutil.copyfile(file, into / file.name)
+        if file.name in ("build", "run"):
+            (into / file.name).chmod(0o755)
+    return into
+
+
+def test_the_domjudge_package_s_validator_runs_as_domjudge_imports_it(tmp_path: Path) -> None:
     tests = tmp_path / "nim.txt"
     tests.write_text("3 4 5\n")
     out = judge("export", "domjudge", "nim", "--tests", str(tests), "--output",
@@ -333,13 +350,13 @@ def test_the_domjudge_package_runs_its_interactor_by_its_run_script(tmp_path: Pa
     package = tmp_path / "dj"
     assert "timelimit = " in (package / "domjudge-problem.ini").read_text()
     assert "validation: custom interactive" in (package / "problem.yaml").read_text()
-    validator = package / "output_validators" / "interactor"
+    validator = domjudge_import(package, tmp_path / "validator")
     case = package / "data" / "sample" / "seat1-001.in"
     (tmp_path / "fb").mkdir()
     for bot, status in (("optimal.py", 42), ("greedy.py", 43)):
         got = connect([str(validator / "run"), str(case), str(case.with_suffix(".ans")),
                        str(tmp_path / "fb")], [sys.executable, str(ROOT / "bots" / "nim" / bot)],
-                      env={"PATH": "/usr/bin:/bin"})
+                      env={"PATH": "/usr/bin:/bin"}, stderr=subprocess.DEVNULL)
         assert got == status, bot
 
 
