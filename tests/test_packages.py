@@ -454,6 +454,19 @@ def cms_evaluate(task: Path, number: int, bot: list[str], tmp_path: Path) -> tup
     return out.strip(), err
 
 
+def test_the_cms_task_has_the_sol_folder_cms_s_loader_lists(tmp_path: Path) -> None:
+    # CMS's Italian YAML loader lists sol/ of a Communication task for its stubs and headers
+    # (os.listdir: cmsImportTask stops at FileNotFoundError without it); no file there
+    # may be named stub.* (the task would take a stub)
+    out = judge("export", "cms", "nim", "--output", str(tmp_path / "nim"))
+    assert out.returncode == 0, out.stderr
+    sol = tmp_path / "nim" / "sol"
+    names = sorted(p.name for p in sol.iterdir())
+    assert names == ["greedy.py", "optimal.c", "optimal.py", "random.py"]  # (the sample bots)
+    assert not any(name.startswith("stub.") for name in names)
+    assert "token_mode: disabled" in (tmp_path / "nim" / "task.yaml").read_text()
+
+
 def test_the_cms_manager_scores_each_sample_bot_as_judge_run(tmp_path: Path) -> None:
     tests = tmp_path / "nim.txt"
     tests.write_text("\n".join(STARTS["nim"]) + "\n")
