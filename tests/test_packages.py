@@ -494,13 +494,19 @@ def test_the_cms_manager_scores_each_sample_bot_as_judge_run(tmp_path: Path) -> 
         assert got == graded(tmp_path, "nim", bot), name
 
 
-def test_a_cms_case_tied_where_it_could_be_won_scores_the_tie_s_share(tmp_path: Path) -> None:
+def tied_task(tmp_path: Path) -> tuple[Path, list[str]]:
+    """A CMS task of tic-tac-toe from a start won for X (tmp_path/task), and the moves of X
+    that tie it against the optimal opponent."""
     start = "x../o../..."  # won for X, to move
     (tmp_path / "t.txt").write_text(start + "\n")
     out = judge("export", "cms", "tictactoe", "--tests", str(tmp_path / "t.txt"), "--output",
                 str(tmp_path / "task"))
     assert out.returncode == 0, out.stderr
-    moves = drawn_line("tictactoe", start)
+    return tmp_path / "task", drawn_line("tictactoe", start)
+
+
+def test_a_cms_case_tied_where_it_could_be_won_scores_the_tie_s_share(tmp_path: Path) -> None:
+    _, moves = tied_task(tmp_path)
     bot = ["sh", "-c", "".join(f"read line; echo {m}; " for m in moves) + "cat >/dev/null"]
     outcome, text = cms_evaluate(tmp_path / "task", 0, bot, tmp_path)
     assert (outcome, "tie" in text) == ("0.5", True), text
