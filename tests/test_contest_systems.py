@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.command import judge
-from tests.test_packages import ROOT, STARTS, graded, tied_task
+from tests.test_packages import STARTS, graded, tied_task
 
 TOOLS = Path(__file__).resolve().parent / "tools"
 #: where scripts/domjudge_judgehost.sh installed DOMjudge's judgehost
@@ -29,20 +29,19 @@ NEEDS_CMS = pytest.mark.skipif(
     not (CMS / "venv" / "bin" / "python").is_file() or os.geteuid() != 0,
     reason="CMS and isolate (scripts/cms_isolate.sh, JUDGE_CMS_HOME) are not installed, "
     "or not root")
-#: the sample bots of Nim, as each system names their languages
-BOTS = {"optimal.py": ("py3", "Python 3 / CPython"), "optimal.c": ("c", "C11 / gcc"),
-        "greedy.py": ("py3", "Python 3 / CPython"), "random.py": ("py3", "Python 3 / CPython")}
+#: the sample bots' languages, by suffix, as DOMjudge and CMS name them
+LANGUAGES = {".py": ("py3", "Python 3 / CPython"), ".c": ("c", "C11 / gcc")}
 
 
-def export(tmp_path: Path, system: str) -> Path:
-    """Nim exported for `system` on `STARTS`, both seats, to tmp_path/nim (where `graded`
-    finds its cases in data/: DOMjudge's package has them there already)."""
-    tests = tmp_path / "nim.txt"
-    tests.write_text("\n".join(STARTS["nim"]) + "\n")
-    out = judge("export", system, "nim", "--tests", str(tests), "--seats", "both",
-                "--output", str(tmp_path / "nim"))
+def export(tmp_path: Path, system: str, game: str) -> Path:
+    """`game` exported for `system` on `STARTS`, both seats, to tmp_path/GAME (where
+    `graded` finds its cases in data/: DOMjudge's package has them there already)."""
+    tests = tmp_path / f"{game}.txt"
+    tests.write_text("\n".join(STARTS[game]) + "\n")
+    out = judge("export", system, game, "--tests", str(tests), "--seats", "both",
+                "--output", str(tmp_path / game))
     assert out.returncode == 0, out.stderr
-    return tmp_path / "nim"
+    return tmp_path / game
 
 
 def case_of(text: str) -> tuple[str, int]:
@@ -69,15 +68,16 @@ def listening(port: int) -> bool:
 @pytest.mark.skipif(not (DOMJUDGE / "bin" / "judgedaemon").is_file() or os.geteuid() != 0,
                     reason="DOMjudge's judgehost (scripts/domjudge_judgehost.sh, "
                     "JUDGE_DOMJUDGE_HOME) is not installed, or not root")
-def test_domjudge_s_judgehost_judges_each_case_as_judge_run(tmp_path: Path) -> None:
-    package = export(tmp_path, "domjudge")
-    bots = {name: next(package.glob(f"submissions/*/{name}")) for name in BOTS}
+@pytest.mark.parametrize("game", ["nim", "ioiwari", "chopsticks"])
+def test_domjudge_s_judgehost_judges_each_case_as_judge_run(tmp_path: Path, game: str) -> None:
+    package = export(tmp_path, "domjudge", game)
+    bots = sorted(package.glob("submissions/*/*"))
     port, report = free_port(), tmp_path / "report.json"
     (DOMJUDGE / "etc" / "restapi.secret").write_text(
         f"default http://127.0.0.1:{port}/api judgehost secret\n")
     server = subprocess.Popen([sys.executable, str(TOOLS / "domserver.py"), str(port),
                                str(package), str(DOMJUDGE / "lang"), str(report),
-                               *(f"{BOTS[n][0]}:{p}" for n, p in bots.items())])
+                               *(f"{LANGUAGES[p.suffix][0]}:{p}" for p in bots)])
     while not listening(port):
         assert server.poll() is None, "the domserver stand-in did not start"
         time.sleep(0.2)
@@ -101,13 +101,13 @@ def test_domjudge_s_judgehost_judges_each_case_as_judge_run(tmp_path: Path) -> N
         server.wait(timeout=60)
     got = json.loads(report.read_text())
     assert not got["errors"], got["errors"]
-    assert len(got["runs"]) == len(got["cases"]) == 4 * 6, (tmp_path / "judgedaemon.log")
+    assert len(got["runs"]) == len(got["cases"]) == len(bots) * 6, (tmp_path / "judgedaemon.log")
     by_bot: dict[str, dict[tuple[str, int], bool]] = {}
     for task, (bot, case) in got["cases"].items():
         where = case_of(next(package.glob(f"data/*/{case}.in")).read_text())
         by_bot.setdefault(bot, {})[where] = got["runs"][task]["runresult"] == "correct"
-    for name, path in bots.items():
-        assert by_bot[str(path)] == graded(tmp_path, "nim", path), name
+    for bot in bots:
+        assert by_bot[str(bot)] == graded(tmp_path, game, bot), bot.name
 
 
 def cms_evaluate(task: Path, bots: list[str], report: Path) -> dict:
@@ -123,21 +123,24 @@ def cms_evaluate(task: Path, bots: list[str], report: Path) -> dict:
 
 @pytest.mark.slow
 @NEEDS_CMS
-def test_cms_s_communication_task_type_scores_each_case_as_judge_run(tmp_path: Path) -> None:
-    task = export(tmp_path, "cms")
+@pytest.mark.parametrize("game", ["nim", "ioiwari", "chopsticks"])
+def test_cms_s_communication_task_type_scores_each_case_as_judge_run(tmp_path: Path,
+                                                                     game: str) -> None:
+    task = export(tmp_path, "cms", game)
     (task / "data" / "secret").mkdir(parents=True)  # (where `graded` finds the cases)
     for case in (task / "input").iterdir():
         (task / "data" / "secret" / f"{case.stem}.in").write_text(case.read_text())
-    got = cms_evaluate(task, [f"{BOTS[name][1]}:{task / 'sol' / name}" for name in BOTS],
+    bots = sorted((task / "sol").iterdir())
+    got = cms_evaluate(task, [f"{LANGUAGES[bot.suffix][1]}:{bot}" for bot in bots],
                        tmp_path / "report.json")
     assert (got["task_type"], got["parameters"]) == ("Communication", [1, "alone", "std_io"])
-    for name in BOTS:
-        row = got["bots"][str(task / "sol" / name)]
+    for bot in bots:
+        row = got["bots"][str(bot)]
         assert row["compiled"] and len(row["cases"]) == 6, row
         assert all(case["success"] for case in row["cases"].values()), row
         outcomes = {case_of(case["input"]): case["outcome"] == "1.0"
                     for case in row["cases"].values()}
-        assert outcomes == graded(tmp_path, "nim", ROOT / "bots" / "nim" / name), name
+        assert outcomes == graded(tmp_path, game, bot), bot.name
 
 
 @pytest.mark.slow
