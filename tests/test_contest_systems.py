@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -73,6 +74,8 @@ def test_domjudge_s_judgehost_judges_each_case_as_judge_run(tmp_path: Path, game
     package = export(tmp_path, "domjudge", game)
     bots = sorted(package.glob("submissions/*/*"))
     port, report = free_port(), tmp_path / "report.json"
+    for old in (DOMJUDGE / "judgings").iterdir():  # (a former run's judgings: the same ids)
+        shutil.rmtree(old)
     (DOMJUDGE / "etc" / "restapi.secret").write_text(
         f"default http://127.0.0.1:{port}/api judgehost secret\n")
     server = subprocess.Popen([sys.executable, str(TOOLS / "domserver.py"), str(port),
