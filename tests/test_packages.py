@@ -324,7 +324,24 @@ def test_the_bundled_source_installs_a_judge_that_grades(tmp_path: Path) -> None
     assert results["score"] == results["max_score"] > 0
 
 
-def test_the_domjudge_package_runs_its_interactor_by_its_run_script(tmp_path: Path) -> None:
+def domjudge_import(package: Path, into: Path) -> Path:
+    """The output validator as DOMjudge's problem import stores it
+    (ImportProblemService::searchAndAddValidator): every file under output_validators/ by
+    its base name in one folder (a later file of the same name replaces an earlier one),
+    the import refused when a file is not under the first one's folder; `build` and `run`
+    made executable. The folder it wrote."""
+    files = sorted(p for p in (package / "output_validators").rglob("*") if p.is_file())
+    first = files[0].parent
+    assert all(f.is_relative_to(first) for f in files), "Found multiple custom output validators."
+    into.mkdir()
+    for file in files:
+        shutil.copyfile(file, into / file.name)
+        if file.name in ("build", "run"):
+            (into / file.name).chmod(0o755)
+    return into
+
+
+def test_the_domjudge_package_s_validator_runs_as_domjudge_imports_it(tmp_path: Path) -> None:
     tests = tmp_path / "nim.txt"
     tests.write_text("3 4 5\n")
     out = judge("export", "domjudge", "nim", "--tests", str(tests), "--output",
@@ -333,13 +350,13 @@ def test_the_domjudge_package_runs_its_interactor_by_its_run_script(tmp_path: Pa
     package = tmp_path / "dj"
     assert "timelimit = " in (package / "domjudge-problem.ini").read_text()
     assert "validation: custom interactive" in (package / "problem.yaml").read_text()
-    validator = package / "output_validators" / "interactor"
+    validator = domjudge_import(package, tmp_path / "validator")
     case = package / "data" / "sample" / "seat1-001.in"
     (tmp_path / "fb").mkdir()
     for bot, status in (("optimal.py", 42), ("greedy.py", 43)):
         got = connect([str(validator / "run"), str(case), str(case.with_suffix(".ans")),
                        str(tmp_path / "fb")], [sys.executable, str(ROOT / "bots" / "nim" / bot)],
-                      env={"PATH": "/usr/bin:/bin"})
+                      env={"PATH": "/usr/bin:/bin"}, stderr=subprocess.DEVNULL)
         assert got == status, bot
 
 
@@ -437,6 +454,19 @@ def cms_evaluate(task: Path, number: int, bot: list[str], tmp_path: Path) -> tup
     return out.strip(), err
 
 
+def test_the_cms_task_has_the_sol_folder_cms_s_loader_lists(tmp_path: Path) -> None:
+    # CMS's Italian YAML loader lists sol/ of a Communication task for its stubs and headers
+    # (os.listdir: cmsImportTask stops at FileNotFoundError without it); no file there
+    # may be named stub.* (the task would take a stub)
+    out = judge("export", "cms", "nim", "--output", str(tmp_path / "nim"))
+    assert out.returncode == 0, out.stderr
+    sol = tmp_path / "nim" / "sol"
+    names = sorted(p.name for p in sol.iterdir())
+    assert names == ["greedy.py", "optimal.c", "optimal.py", "random.py"]  # (the sample bots)
+    assert not any(name.startswith("stub.") for name in names)
+    assert "token_mode: disabled" in (tmp_path / "nim" / "task.yaml").read_text()
+
+
 def test_the_cms_manager_scores_each_sample_bot_as_judge_run(tmp_path: Path) -> None:
     tests = tmp_path / "nim.txt"
     tests.write_text("\n".join(STARTS["nim"]) + "\n")
@@ -464,13 +494,19 @@ def test_the_cms_manager_scores_each_sample_bot_as_judge_run(tmp_path: Path) -> 
         assert got == graded(tmp_path, "nim", bot), name
 
 
-def test_a_cms_case_tied_where_it_could_be_won_scores_the_tie_s_share(tmp_path: Path) -> None:
+def tied_task(tmp_path: Path) -> tuple[Path, list[str]]:
+    """A CMS task of tic-tac-toe from a start won for X (tmp_path/task), and the moves of X
+    that tie it against the optimal opponent."""
     start = "x../o../..."  # won for X, to move
     (tmp_path / "t.txt").write_text(start + "\n")
     out = judge("export", "cms", "tictactoe", "--tests", str(tmp_path / "t.txt"), "--output",
                 str(tmp_path / "task"))
     assert out.returncode == 0, out.stderr
-    moves = drawn_line("tictactoe", start)
+    return tmp_path / "task", drawn_line("tictactoe", start)
+
+
+def test_a_cms_case_tied_where_it_could_be_won_scores_the_tie_s_share(tmp_path: Path) -> None:
+    _, moves = tied_task(tmp_path)
     bot = ["sh", "-c", "".join(f"read line; echo {m}; " for m in moves) + "cat >/dev/null"]
     outcome, text = cms_evaluate(tmp_path / "task", 0, bot, tmp_path)
     assert (outcome, "tie" in text) == ("0.5", True), text

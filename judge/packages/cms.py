@@ -4,6 +4,7 @@ stdin/stdout (no stub), each case scored by the share of perfect play's points e
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 from judge.packages import bundle
@@ -15,7 +16,8 @@ TIME_LIMIT, MEMORY_LIMIT = 10, 256
 
 def write(problem: Problem, folder: Path) -> None:
     """The task in `folder`: task.yaml, check/manager, input/ and output/ (a file a case),
-    and the protocol page as the contestants' attachment (att/protocol.md)."""
+    the protocol page as the contestants' attachment (att/protocol.md) and the sample bots
+    (sol/)."""
     game = problem.game
     named = problem.named()
     samples = set(problem.samples)
@@ -27,9 +29,12 @@ def write(problem: Problem, folder: Path) -> None:
         "infile: \"\"\noutfile: \"\"\n"
         "# a Communication task: check/manager plays the judge's side; the contestant's\n"
         "# program reads and writes stdin and stdout (no stub)\n"
-        "num_processes: 1\nuser_io: std_io\n", encoding="utf-8")
-    for kind in ("input", "output", "check", "att"):
+        "num_processes: 1\nuser_io: std_io\ntoken_mode: disabled\n", encoding="utf-8")
+    for kind in ("input", "output", "check", "att", "sol"):
         (folder / kind).mkdir()
+    # the loader lists sol/ for a Communication task's stubs: the sample bots, none a stub
+    for bot in problem.bots:
+        shutil.copyfile(bot.path, folder / "sol" / bot.path.name)
     for i, (_, case) in enumerate(named):
         (folder / "input" / f"input{i}.txt").write_text(case.text(game), encoding="utf-8")
         (folder / "output" / f"output{i}.txt").write_text(case.expected + "\n",

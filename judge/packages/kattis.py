@@ -26,7 +26,7 @@ def write(problem: Problem, folder: Path, domjudge: bool = False) -> None:
     """The package in `folder`: problem.yaml, the statement, data/sample and data/secret,
     the interactor in output_validators/ (and again, as the cases' validator, in
     input_validators/), the sample bots in submissions/ (and, for DOMjudge,
-    domjudge-problem.ini and the interactor's build and run scripts)."""
+    domjudge-problem.ini, the interactor as one file and its build and run scripts)."""
     game = problem.game
     rules = game.rules_string()
     (folder / "problem.yaml").write_text(
@@ -50,7 +50,12 @@ def write(problem: Problem, folder: Path, domjudge: bool = False) -> None:
         (data / f"{name}.ans").write_text(case.expected + "\n", encoding="utf-8")
     for kind, name in (("output_validators", "interactor"), ("input_validators", "cases")):
         (folder / kind / name).mkdir(parents=True)
-        bundle.write(folder / kind / name, game, problem.replies)
+        if domjudge and kind == "output_validators":
+            # DOMjudge's import keeps a validator's files by their base names, in one folder
+            (folder / kind / name / "main.py").write_text(
+                bundle.single_file(game, problem.replies), encoding="utf-8")
+        else:
+            bundle.write(folder / kind / name, game, problem.replies)
     for bot in problem.bots:
         target = folder / "submissions" / bot.verdict
         target.mkdir(parents=True, exist_ok=True)
