@@ -1,15 +1,18 @@
 """Swiss and knockout tournaments of Nim bots of known strength: does the order come out?
 
-    python benchmarks/bench_tournaments.py swiss [--entrants 64] [--rounds 7] [--jobs 2]
+    python benchmarks/bench_tournaments.py swiss [--entrants 64] [--rounds 7] [--runs 10]
+        [--jobs 2]
     python benchmarks/bench_tournaments.py knockout [--entrants 16] [--runs 10] [--pairs 2]
-        [--weakest 0.1] [--strongest 0.95]
+        [--weakest 0] [--strongest 1]
 
 Bot i of N plays on each move Bouton's best move with probability weakest + (strongest -
-weakest) i / (N - 1) and otherwise bots/nim/random.py's move (seeded by BOT_SEED),
-so the strengths are known and ordered. A Swiss gets them in a shuffled order (its seeds
-tell it nothing) and prints Spearman's rho between its final standings and the true order;
-a knockout gets them seeded strongest first, is played `--runs` times with different seeds,
-and prints how often the strongest won.
+weakest) i / (N - 1) and otherwise bots/nim/random.py's move (seeded by BOT_SEED), so the
+strengths are known and ordered: by default from the random bot itself (0) to a perfect
+player (1), evenly. Each system is played `--runs` times, with seeds --seed, --seed + 1,
+... A Swiss gets the bots in an order shuffled by the seed (its seeds tell it nothing) and
+prints Spearman's rho between its final standings and the true order, each run's and their
+mean and least; a knockout gets them seeded strongest first and prints how often the
+strongest won.
 """
 
 from __future__ import annotations
@@ -86,8 +89,8 @@ def main() -> None:
     p.add_argument("--pairs", type=int, default=2)
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--weakest", type=float, default=0.1)
-    p.add_argument("--strongest", type=float, default=0.95)
+    p.add_argument("--weakest", type=float, default=0.0)
+    p.add_argument("--strongest", type=float, default=1.0)
     a = p.parse_args()
     n = a.entrants or (64 if a.system == "swiss" else 16)
     with tempfile.TemporaryDirectory() as tmp:
@@ -95,14 +98,19 @@ def main() -> None:
         strongest_first = bots(folder, n, a.weakest, a.strongest)[::-1]
         began = time.monotonic()
         if a.system == "swiss":
-            shuffled = list(strongest_first)
-            random.Random(a.seed).shuffle(shuffled)
-            data = tournament(folder, "s.db", "--system", "swiss", "--rounds", str(a.rounds),
-                              "--seed", str(a.seed), "--jobs", str(a.jobs), *shuffled)
-            order = [s["bot"] for s in data["standings"]]
-            print(f"Swiss of {n} Nim bots ({a.weakest}-{a.strongest}) in {a.rounds} rounds "
-                  f"({len(data['games'])} games, {time.monotonic() - began:.0f} s): Spearman rho "
-                  f"{spearman(order, strongest_first):.3f}")
+            rhos = []
+            for run in range(a.runs):
+                shuffled = list(strongest_first)
+                random.Random(a.seed + run).shuffle(shuffled)
+                data = tournament(folder, f"s{run}.db", "--system", "swiss", "--rounds",
+                                  str(a.rounds), "--seed", str(a.seed + run), "--jobs",
+                                  str(a.jobs), *shuffled)
+                rhos.append(spearman([s["bot"] for s in data["standings"]], strongest_first))
+                print(f"run {run + 1} (seed {a.seed + run}): {len(data['games'])} games, "
+                      f"Spearman rho {rhos[-1]:.3f}", flush=True)
+            print(f"Swiss of {n} Nim bots ({a.weakest:g}-{a.strongest:g}) in {a.rounds} "
+                  f"rounds, {a.runs} runs ({time.monotonic() - began:.0f} s): Spearman rho "
+                  f"mean {sum(rhos) / len(rhos):.3f}, least {min(rhos):.3f}")
             return
         won = 0
         for run in range(a.runs):
@@ -113,7 +121,7 @@ def main() -> None:
             won += champion == strongest_first[0]
             print(f"run {run + 1}: {len(data['games'])} games, the winner is seed "
                   f"{strongest_first.index(champion) + 1}", flush=True)
-        print(f"knockout of {n} Nim bots ({a.weakest}-{a.strongest}), {a.pairs} pairs a tie, "
+        print(f"knockout of {n} Nim bots ({a.weakest:g}-{a.strongest:g}), {a.pairs} pairs a tie, "
               f"{a.runs} runs ({time.monotonic() - began:.0f} s): the strongest won {won}")
 
 

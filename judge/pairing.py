@@ -191,26 +191,26 @@ def _pair_groups(groups: list[list[int]],
     pairs: list[tuple[int, int]] = []
     floaters: list[int] = []
     for group in groups:
-        bracket = floaters + group
+        bracket, movers = floaters + group, len(floaters)
         for rule in rules[:-1]:  # a stricter rule is kept only where it pairs everyone
-            whole = _match_halves(bracket, len(bracket) // 2, rule)
+            whole = _match_halves(bracket, len(bracket) // 2, rule, movers)
             if whole is not None:
                 found, left = whole, _left(bracket, whole)
                 break
         else:
-            found, left = _pair_bracket(bracket, rules[-1])
+            found, left = _pair_bracket(bracket, rules[-1], movers)
         pairs += found
         floaters = left
     return pairs, floaters
 
 
-def _pair_bracket(bracket: list[int], rule: Callable[[int, int], bool]
+def _pair_bracket(bracket: list[int], rule: Callable[[int, int], bool], movers: int = 0
                   ) -> tuple[list[tuple[int, int]], list[int]]:
-    """As many pairs as can be made of the bracket (ranked, floaters from above first),
-    each top-half player against the first bottom-half player it may meet (the Dutch
-    system's transpositions, tried in order); the players left over, in rank order."""
+    """As many pairs as can be made of the bracket (ranked, its first `movers` floaters from
+    above), as `_match_halves` pairs it (the Dutch system's transpositions, tried in
+    order); the players left over, in rank order."""
     for count in range(len(bracket) // 2, 0, -1):
-        found = _match_halves(bracket, count, rule)
+        found = _match_halves(bracket, count, rule, movers)
         if found is not None:
             return found, _left(bracket, found)
     return [], list(bracket)
@@ -222,37 +222,50 @@ def _left(bracket: list[int], pairs: list[tuple[int, int]]) -> list[int]:
     return [p for p in bracket if p not in used]
 
 
-def _match_halves(bracket: list[int], count: int, rule: Callable[[int, int], bool]
-                  ) -> list[tuple[int, int]] | None:
-    """`count` pairs, each of one of the bracket's first `count` players against one of the
-    rest (tried in rank order, by depth-first search of limited length), or None."""
-    top, bottom = bracket[:count], bracket[count:]
-    taken = [False] * len(bottom)
-    chosen: list[int] = []
+def _match_halves(bracket: list[int], count: int, rule: Callable[[int, int], bool],
+                  movers: int = 0) -> list[tuple[int, int]] | None:
+    """`count` pairs of the bracket (ranked), or None. Its first `movers` players, floaters
+    from above (when fewer than `count`), each meet one of the others first, as the Dutch
+    system pairs a heterogeneous bracket; then of the players left the first `count -
+    movers` (all `count` without floaters) each meet one of the rest. Each takes the first
+    it may meet, tried in rank order by a depth-first search of limited length."""
+    if not 0 < movers < count:
+        movers = 0
+    chosen: list[tuple[int, int]] = []
     steps, limit = 0, SEARCH_STEPS + 20 * len(bracket)
 
-    def search(i: int) -> bool:
-        nonlocal steps
-        if i == len(top):
-            return True
-        for j, b in enumerate(bottom):
-            if taken[j]:
-                continue
-            steps += 1
-            if steps > limit:
-                return False
-            if rule(top[i], b):
-                taken[j] = True
-                chosen.append(b)
-                if search(i + 1):
-                    return True
-                taken[j] = False
-                chosen.pop()
-        return False
+    def halves(top: list[int], bottom: list[int], then: Callable[[list[int]], bool]) -> bool:
+        """Each of `top` against one of `bottom`, and `then` of the bottom players left."""
+        taken = [False] * len(bottom)
 
-    if not search(0):
-        return None
-    return list(zip(top, chosen, strict=True))
+        def search(i: int) -> bool:
+            nonlocal steps
+            if i == len(top):
+                return then([b for j, b in enumerate(bottom) if not taken[j]])
+            for j, b in enumerate(bottom):
+                if taken[j]:
+                    continue
+                steps += 1
+                if steps > limit:
+                    return False
+                if rule(top[i], b):
+                    taken[j] = True
+                    chosen.append((top[i], b))
+                    if search(i + 1):
+                        return True
+                    taken[j] = False
+                    chosen.pop()
+            return False
+
+        return search(0)
+
+    def residents(left: list[int]) -> bool:
+        rest = count - movers
+        return halves(left[:rest], left[rest:], lambda _: True)
+
+    found = (halves(bracket[:movers], bracket[movers:], residents) if movers
+             else halves(bracket[:count], bracket[count:], lambda _: True))
+    return chosen if found else None
 
 
 def _both_absolute(a: tuple[int | None, Want], b: tuple[int | None, Want]) -> bool:

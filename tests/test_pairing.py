@@ -95,6 +95,15 @@ def test_an_odd_score_group_floats_its_lowest_player_down():
     assert any(frozenset((5, p)) in pairs for p in (2, 3, 4))
 
 
+def test_a_floater_meets_the_top_of_the_group_below_and_the_rest_pair_by_halves():
+    # after round 1 the winners are 0, 1, 2, the draw 3 and 7, the losers 4, 5, 6: 2 floats
+    # to 3 and 7, and 7 floats to 4, 5, 6, where the Dutch system pairs it with 4 (the first
+    # it may meet), then 5 with 6
+    first = Round((Game(0, 4, 1.0), Game(5, 1, 0.0), Game(2, 6, 1.0), Game(7, 3, 0.5)))
+    pairs = {frozenset((p.first, p.second)) for p in pair(8, [first]).pairs}
+    assert pairs == {frozenset(ab) for ab in ((0, 1), (2, 3), (7, 4), (5, 6))}
+
+
 def test_four_players_in_three_rounds_meet_everyone_when_the_last_round_is_forced():
     played = play(4, 3, 11)
     met = {frozenset((g.first, g.second)) for r in played for g in r.games}
