@@ -427,47 +427,57 @@ def decoded(data: bytes) -> str:
         return data.decode("latin-1")
 
 
-def folder_text(path: str, fingerprint: str) -> tuple[str | None, str, str]:
-    """A bot given as a folder, as one text to compare: its files of one language compared
-    (its entry's, ``main.*``, or else the language most of them are in), in name order, if
-    the folder still has the digest `fingerprint`; with the name of its first file (whose
-    suffix names the language), or None and why it was not read."""
+@dataclass(frozen=True)
+class Entry:
+    """The file a bot given as a folder is run from, as the run finds it (by `--entry
+    NAME`, else by convention): its `name`, or why it has none (`why`: not graded)."""
+
+    name: str = ""
+    why: str = ""
+
+
+def folder_text(path: str, fingerprint: str, entry: Entry) -> tuple[str | None, str, str]:
+    """A bot given as a folder, as one text to compare: its files of its `entry`'s
+    language, in name order, if the folder still has the digest `fingerprint`; with the
+    entry's name (whose suffix names the language), or None and why it was not read."""
     try:
         given = folder_files(Path(path))
     except OSError as exc:
         return None, "", f"cannot be read now ({os.strerror(exc.errno or 0)})"
     if folder_digest(given) != fingerprint:
         return None, "", "changed since the run"
-    kinds = {name: kind for name in given if (kind := family(name)) is not None}
-    if not kinds:
+    if entry.why:
+        return None, "", f"not graded: {entry.why}"
+    kind = family(entry.name)
+    if kind is None:
         return None, "", "not a language compared"
-    entry = [kind for name, kind in kinds.items() if PurePath(name).stem == "main"]
-    kind = entry[0] if entry else Counter(kinds.values()).most_common(1)[0][0]
-    names = [name for name, k in kinds.items() if k == kind]
-    data = b"\n".join(given[name] for name in names)
+    data = b"\n".join(data for name, data in given.items() if family(name) == kind)
     if len(data) > MOST:
         return None, "", "over 256 KiB"
-    return decoded(data), names[0], ""
+    return decoded(data), entry.name, ""
 
 
 @lru_cache(maxsize=8)
 def compare_files(files: tuple[tuple[str, str, str], ...], threshold: float = THRESHOLD,
-                  bases: tuple[tuple[str, str, str], ...] = (), common: float = COMMON
-                  ) -> Comparison:
+                  bases: tuple[tuple[str, str, str], ...] = (), common: float = COMMON,
+                  entries: tuple[tuple[str, Entry], ...] = ()) -> Comparison:
     """The run's programs compared, from `files` (bot, path to read, the SHA-256 its
-    content had when the run started): a file changed since, gone, too big, not text or of
-    no language compared is named in `unread`, not compared. `bases` are the base files
-    (name, path, SHA-256), whose passages do not count; one not read is named in `unread`
-    too (as `--base NAME`)."""
+    content had when the run started), a bot given as a folder in the language of its
+    entry (`entries`: bot -> entry): a file changed since, gone, too big, not text or of
+    no language compared, or a folder not graded, is named in `unread`, not compared.
+    `bases` are the base files (name, path, SHA-256), whose passages do not count; one
+    not read is named in `unread` too (as `--base NAME`)."""
     programs: dict[str, Tokens] = {}
     texts: dict[str, str] = {}
     unread: list[tuple[str, str]] = []
     found: list[tuple[str, str, str, str | None]] = []  # bot, name, fingerprint, its text
+    entry_of = dict(entries)
     for bot, path, fingerprint in files:
         if not os.path.isdir(path):
             found.append((bot, path, fingerprint, None))
             continue
-        text, name, why = folder_text(path, fingerprint)
+        text, name, why = folder_text(path, fingerprint,
+                                      entry_of.get(bot, Entry(why="its entry is not known")))
         if text is None:
             unread.append((bot, why))
         else:

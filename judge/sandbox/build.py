@@ -138,10 +138,11 @@ def _open_to_all(file: Path) -> bool:
         return False
 
 
-def folder_entry(folder: Path, entry: str | None = None) -> Path:
+def folder_entry(folder: Path, entry: str | None = None, table: Table | None = None) -> Path:
     """The entry of a bot given as a folder: the file `entry` names (--entry NAME), else
-    its main.* (or Main.*) of a known language, else its only program of a known language;
-    `NotGradable`, saying why, where there is none or more than one."""
+    its main.* (or Main.*) of a language of `table` (default: the judge's), else its only
+    program of such a language; `NotGradable`, saying why, where there is none or more
+    than one."""
     try:
         names = list(folder_files(folder))
     except OSError as exc:
@@ -150,7 +151,7 @@ def folder_entry(folder: Path, entry: str | None = None) -> Path:
         if entry not in names:
             raise NotGradable(f"no file {entry} (--entry) in the folder")
         return folder / entry
-    table = sandbox_context().languages
+    table = table or sandbox_context().languages
     known = [n for n in names if table.for_file(folder / n) is not None]
     candidates = [n for n in known if Path(n).stem in ("main", "Main")] or known
     if len(candidates) == 1:
