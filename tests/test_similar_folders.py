@@ -85,3 +85,18 @@ def test_show_similar_compares_the_folders_in_the_entry_the_run_was_given(tmp_pa
     report = json.loads(shown.stdout)
     assert [pair["bots"] for pair in report["pairs"]] == [["ann", "bob"]]
     assert report["not_compared"] == []
+
+
+def test_why_a_folder_is_not_compared_names_its_files_escaped(tmp_path):
+    """(The reason names the student's files: a name holding a terminal's control
+    sequence reached the terminal as it was.)"""
+    from judge.commands.show import similar_text
+
+    bots = folders(tmp_path, {"eve": {"a\x1b[2J.py": APART / "nim_loop.py",
+                                      "b\u202e.py": APART / "nim_loop.py"}})
+    found = compared(tmp_path, bots)
+    assert found.unread == (("eve", "not graded: two candidate entries a\x1b[2J.py, "
+                                    "b\u202e.py (--entry NAME chooses one)"),)
+    shown = similar_text(1, found, 53)
+    assert "\x1b" not in shown and "\u202e" not in shown
+    assert "eve (not graded: two candidate entries a\\x1b[2J.py, b\\u202e.py" in shown
