@@ -152,7 +152,7 @@ def folder_entry(folder: Path, entry: str | None = None, table: Table | None = N
             raise NotGradable(f"no file {entry} (--entry) in the folder")
         return folder / entry
     table = table or sandbox_context().languages
-    known = [n for n in names if table.for_file(folder / n) is not None]
+    known = [n for n in names if table.knows(n)]
     candidates = [n for n in known if Path(n).stem in ("main", "Main")] or known
     if len(candidates) == 1:
         return folder / candidates[0]
@@ -176,7 +176,6 @@ def _programs_below(folder: Path, table: Table, looked: int = 2000) -> str | Non
     from it), where its top has none: a zip unpacked into a folder of its own, a Cargo
     project's src/, known by its suffix alone (never opened: it may be a FIFO). Hidden
     folders and links are passed by; at most `looked` entries seen."""
-    suffixes = set(table.suffixes())
     for top, dirs, files in os.walk(folder):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         looked -= len(dirs) + len(files)
@@ -184,8 +183,7 @@ def _programs_below(folder: Path, table: Table, looked: int = 2000) -> str | Non
         if here != folder:
             for name in sorted(files):
                 path = here / name
-                if not name.startswith(".") and not path.is_symlink() \
-                        and (path.suffix in suffixes or path.suffix.lower() in suffixes):
+                if not name.startswith(".") and not path.is_symlink() and table.knows(name):
                     return path.relative_to(folder).as_posix()
         if looked <= 0:
             return None
