@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -58,6 +59,11 @@ LEXERS = {".c": "c", ".h": "c", ".cpp": "cpp", ".cc": "cpp", ".cxx": "cpp", ".C"
           ".py": "python", ".py2": "python2"}
 FAMILIES = {"cpp": "c", "python2": "python"}
 
+#: the most CPU seconds Pygments may take to read a program: a second, and this much per
+#: byte of it (a program reads at 7 to 10 us a byte; a crafted one at the square of its
+#: length: 256 KiB of Pascal's `{`, each comment begun searched to the end, in minutes)
+LEXING = (1.0, 40e-6)
+
 #: Karp-Rabin's base and modulus (a Mersenne prime: 61 bits, collisions left to chance)
 BASE, MODULUS = 1_000_003, (1 << 61) - 1
 #: each kind of token's number, the same for every program (from 1)
@@ -92,6 +98,10 @@ class Tokens:
             h = ((h - gone * top) * BASE + code) % MODULUS
             found.append(h)
         return tuple(found)
+
+
+class TooSlow(Exception):
+    """Pygments took more than its `LEXING` time to read a program."""
 
 
 class Why(StrEnum):
@@ -187,7 +197,8 @@ def family(name: str) -> str | None:
 def tokens(text: str, name: str) -> Tokens | None:
     """`text` (the file `name`) as tokens to compare, or None for a file of no language
     compared. Names are `N`, numbers `0`, a string `S`; comments (with C's preprocessor
-    lines) and white space are dropped; keywords, operators and punctuation stay."""
+    lines) and white space are dropped; keywords, operators and punctuation stay.
+    `TooSlow` if Pygments takes more than its `LEXING` time."""
     suffix = PurePath(name).suffix
     lexer_name = LEXERS.get(suffix) or LEXERS.get(suffix.lower())
     if lexer_name is None:
@@ -202,7 +213,11 @@ def tokens(text: str, name: str) -> Tokens | None:
     kinds: list[str] = []
     lines: list[int] = []
     line = 1
-    for kind, value in get_lexer_by_name(lexer_name, stripnl=False).get_tokens(text):
+    until = time.thread_time() + LEXING[0] + LEXING[1] * len(text)
+    lexed = get_lexer_by_name(lexer_name, stripnl=False).get_tokens(text)
+    for n, (kind, value) in enumerate(lexed):
+        if not n % 64 and time.thread_time() > until:
+            raise TooSlow(name)
         here, line = line, line + value.count("\n")
         if kind in Comment or kind in Text or kind in Whitespace or not value.strip():
             continue
@@ -457,6 +472,10 @@ def folder_text(path: str, fingerprint: str, entry: Entry) -> tuple[str | None, 
     return decoded(data), entry.name, ""
 
 
+#: why a program Pygments reads too slowly (`TooSlow`) is not compared
+SLOW = "Pygments took too long to read it"
+
+
 @lru_cache(maxsize=8)
 def compare_files(files: tuple[tuple[str, str, str], ...], threshold: float = THRESHOLD,
                   bases: tuple[tuple[str, str, str], ...] = (), common: float = COMMON,
@@ -494,11 +513,17 @@ def compare_files(files: tuple[tuple[str, str, str], ...], threshold: float = TH
             if text is None:
                 unread.append((bot, why))
                 continue
-        programs[bot], texts[bot] = tokens(text, name), text  # type: ignore[assignment]
+        try:
+            programs[bot], texts[bot] = tokens(text, name), text  # type: ignore[assignment]
+        except TooSlow:
+            unread.append((bot, SLOW))
     kept: list[Tokens] = []
     for name, path, fingerprint in bases:
         text, why = read_text(path, fingerprint)
-        read = tokens(text, path) if text is not None else None
+        try:
+            read = tokens(text, path) if text is not None else None
+        except TooSlow:
+            read, why = None, SLOW
         if read is None:
             unread.append((f"--base {name}", why or "not a language compared"))
         else:
