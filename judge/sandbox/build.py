@@ -20,7 +20,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from judge.folders import MOST_BYTES
+from judge.folders import MOST_BYTES, folder_listing
 from judge.games.base import InputError
 from judge.sandbox.context import sandbox_context
 from judge.sandbox.languages import Language, SettingsError, Table, ToolchainMissing
@@ -144,7 +144,7 @@ def folder_entry(folder: Path, entry: str | None = None, table: Table | None = N
     program of such a language; `NotGradable`, saying why, where there is none or more
     than one."""
     try:
-        names = list(folder_files(folder))
+        names = [name for name, _ in folder_listing(folder)]
     except OSError as exc:
         raise NotGradable(f"the folder cannot be read: {exc.strerror or exc}") from None
     if entry is not None:

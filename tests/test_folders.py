@@ -1,0 +1,40 @@
+"""A bot given as a folder, as the judge reads it (judge/folders.py): its regular files at
+its top, by name, within bounds known before any file is read."""
+
+from __future__ import annotations
+
+import errno
+from pathlib import Path
+
+import pytest
+
+import judge.folders
+from judge.folders import folder_files
+from judge.sandbox.build import folder_entry
+
+
+def test_a_folder_of_too_many_entries_is_refused_whatever_they_are(tmp_path, monkeypatch):
+    # (hidden files and folders were listed to their end, a million of them in seconds, at
+    # every game of the folder's bot, and never counted)
+    monkeypatch.setattr(judge.folders, "MOST_ENTRIES", 5, raising=False)
+    (tmp_path / "main.py").write_text("print(1)\n")
+    for i in range(3):
+        (tmp_path / f"folder{i}").mkdir()
+    for i in range(2):
+        (tmp_path / f".hidden{i}").write_text("")
+    with pytest.raises(OSError, match="more than 5 files and folders at its top") as caught:
+        folder_files(tmp_path)
+    assert caught.value.errno == errno.EFBIG
+    (tmp_path / "folder0").rmdir()  # five: the most
+    assert list(folder_files(tmp_path)) == ["main.py"]
+
+
+def test_a_folders_entry_is_found_without_reading_its_files(tmp_path: Path, monkeypatch):
+    # (the judge read every file of the folder to find it, then again for its digest)
+    def read_file(*_: object, **__: object) -> bytes:
+        raise AssertionError("a file was read")
+
+    (tmp_path / "main.py").write_text("print(1)\n")
+    (tmp_path / "notes.txt").write_text("mine\n")
+    monkeypatch.setattr(judge.folders, "read_file", read_file)
+    assert folder_entry(tmp_path) == tmp_path / "main.py"
