@@ -417,13 +417,16 @@ def check_bots(paths: list[str], folders: bool = False, entry: str | None = None
 
 
 def base_files(paths: list[str] | None) -> tuple[BotSource, ...]:
-    """The base files of --base as they are now: each must be a readable file of a
-    language the programs are compared in."""
+    """The base files of --base as they are now: each must be a readable file (not a
+    folder) of a language the programs are compared in."""
     from judge.report import printable_line
     from judge.similarity import family
 
     found = []
     for path in paths or ():
+        if os.path.isdir(path):
+            raise InputError(f"--base {printable_line(path)}: a folder: give its files "
+                             f"(--base {printable_line(path.rstrip('/'))}/*)")
         if family(path) is None:
             raise InputError(f"--base {printable_line(path)}: not a language compared (a "
                              "source file: .c, .cpp, .java, .py, ...)")
