@@ -4,6 +4,7 @@ its top, by name, within bounds known before any file is read."""
 from __future__ import annotations
 
 import errno
+import os
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,9 @@ import pytest
 import judge.folders
 from judge.folders import folder_files
 from judge.sandbox.build import folder_entry
+from judge.sandbox.program import NotGradable
+
+SCANDIR = os.scandir
 
 
 def test_a_folder_of_too_many_entries_is_refused_whatever_they_are(tmp_path, monkeypatch):
@@ -38,3 +42,38 @@ def test_a_folders_entry_is_found_without_reading_its_files(tmp_path: Path, monk
     (tmp_path / "notes.txt").write_text("mine\n")
     monkeypatch.setattr(judge.folders, "read_file", read_file)
     assert folder_entry(tmp_path) == tmp_path / "main.py"
+
+
+
+class Counted:
+    """`os.scandir`'s listing of `path`, the name of each entry it gives kept in `seen`."""
+
+    def __init__(self, path: str, seen: list[str]) -> None:
+        self.listing, self.seen = SCANDIR(path), seen
+
+    def __enter__(self) -> Counted:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.listing.close()
+
+    def __iter__(self) -> Counted:
+        return self
+
+    def __next__(self) -> os.DirEntry[str]:
+        item = next(self.listing)
+        self.seen.append(item.name)
+        return item
+
+
+def test_a_folders_subfolders_are_listed_no_further_than_2000_entries(tmp_path, monkeypatch):
+    """Where the top holds no program, its subfolders are searched for one to name, but
+    not to their end (a subfolder of a million entries was listed whole, at each game)."""
+    (tmp_path / "a").mkdir()
+    for i in range(3000):
+        (tmp_path / "a" / f"{i}.txt").write_text("")
+    seen: list[str] = []
+    monkeypatch.setattr(os, "scandir", lambda path: Counted(path, seen))
+    with pytest.raises(NotGradable, match="^an empty folder$"):
+        folder_entry(tmp_path)
+    assert 2 <= len(seen) <= 2002  # (the top's one entry twice: for its files, then below)

@@ -174,19 +174,29 @@ def folder_entry(folder: Path, entry: str | None = None, table: Table | None = N
 def _programs_below(folder: Path, table: Table, looked: int = 2000) -> str | None:
     """The first program of a known language in a subfolder of a bot's folder (as a path
     from it), where its top has none: a zip unpacked into a folder of its own, a Cargo
-    project's src/, known by its suffix alone (never opened: it may be a FIFO). Hidden
-    folders and links are passed by; at most `looked` entries seen."""
-    for top, dirs, files in os.walk(folder):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        looked -= len(dirs) + len(files)
-        here = Path(top)
+    project's src/, known by its suffix alone (never opened: it may be a FIFO). Folders
+    are searched in name order, each before the next beside it; hidden ones and links are
+    passed by; at most `looked` entries listed (a listing stops there)."""
+    pending = [folder]
+    while pending:
+        here = pending.pop()
+        items = []
+        try:
+            with os.scandir(here) as listing:
+                for item in listing:
+                    looked -= 1
+                    if looked < 0:
+                        return None
+                    if not item.name.startswith(".") and not item.is_symlink():
+                        items.append(item)
+        except OSError:
+            continue
+        items.sort(key=lambda item: item.name)
         if here != folder:
-            for name in sorted(files):
-                path = here / name
-                if not name.startswith(".") and not path.is_symlink() and table.knows(name):
-                    return path.relative_to(folder).as_posix()
-        if looked <= 0:
-            return None
+            for item in items:
+                if table.knows(item.name) and not item.is_dir(follow_symlinks=False):
+                    return Path(item.path).relative_to(folder).as_posix()
+        pending += reversed([Path(i.path) for i in items if i.is_dir(follow_symlinks=False)])
     return None
 
 
