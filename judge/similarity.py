@@ -187,11 +187,16 @@ class Pair:
     discounted: tuple[tuple[Passage, ...], tuple[Passage, ...]] = ((), ())
 
 
+def lexer(name: str) -> str | None:
+    """Pygments' lexer of a file, by its suffix (`LEXERS`); None: not a language compared."""
+    suffix = PurePath(name).suffix
+    return LEXERS.get(suffix) or LEXERS.get(suffix.lower())
+
+
 def family(name: str) -> str | None:
     """The family a file is compared in, by its suffix; None: not a language compared."""
-    suffix = PurePath(name).suffix
-    lexer = LEXERS.get(suffix) or LEXERS.get(suffix.lower())
-    return FAMILIES.get(lexer, lexer) if lexer else None
+    found = lexer(name)
+    return FAMILIES.get(found, found) if found else None
 
 
 def tokens(text: str, name: str) -> Tokens | None:
@@ -199,8 +204,7 @@ def tokens(text: str, name: str) -> Tokens | None:
     compared. Names are `N`, numbers `0`, a string `S`; comments (with C's preprocessor
     lines) and white space are dropped; keywords, operators and punctuation stay.
     `TooSlow` if Pygments takes more than its `LEXING` time."""
-    suffix = PurePath(name).suffix
-    lexer_name = LEXERS.get(suffix) or LEXERS.get(suffix.lower())
+    lexer_name = lexer(name)
     if lexer_name is None:
         return None
     if lexer_name == "python":
