@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import errno
 import os
+import re
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -77,3 +80,30 @@ def test_a_folders_subfolders_are_listed_no_further_than_2000_entries(tmp_path, 
     with pytest.raises(NotGradable, match="^an empty folder$"):
         folder_entry(tmp_path)
     assert 2 <= len(seen) <= 2002  # (the top's one entry twice: for its files, then below)
+
+
+def test_a_link_to_a_folder_other_users_may_not_read_is_not_graded(tmp_path):
+    """As a link to a file is refused: a link in a submission must not make the judge read
+    (build, run, show as a copy) what its author could not."""
+    from judge.sandbox import program_for
+
+    private = tmp_path / "private"
+    private.mkdir(mode=0o700)
+    (private / "main.py").write_text('print("TOPSECRET-91c2")\n')
+    (private / "main.py").chmod(0o600)
+    (tmp_path / "eve").symlink_to(private)
+    message = f"a link to {private}, which other users may not read (give the folder itself)"
+    with pytest.raises(NotGradable, match=f"^{re.escape(message)}$"):
+        folder_entry(tmp_path / "eve")
+    with pytest.raises(NotGradable, match=f"^{re.escape(message)}$"):
+        program_for(tmp_path / "eve")
+
+    shared = Path(tempfile.mkdtemp())  # (pytest's folders are the user's own: 0700)
+    try:
+        shared.chmod(0o755)
+        (shared / "main.py").write_text('print("mine")\n')
+        (shared / "main.py").chmod(0o644)
+        (tmp_path / "ann").symlink_to(shared)
+        assert folder_entry(tmp_path / "ann") == tmp_path / "ann" / "main.py"
+    finally:
+        shutil.rmtree(shared)

@@ -142,11 +142,17 @@ def folder_entry(folder: Path, entry: str | None = None, table: Table | None = N
     """The entry of a bot given as a folder: the file `entry` names (--entry NAME), else
     its main.* (or Main.*) of a language of `table` (default: the judge's), else its only
     program of such a language; `NotGradable`, saying why, where there is none or more
-    than one."""
+    than one, or where the folder is reached through a link and other users may not read
+    it and its files (as `check_bot_path` refuses a file)."""
     try:
         names = [name for name, _ in folder_listing(folder)]
     except OSError as exc:
         raise NotGradable(f"the folder cannot be read: {exc.strerror or exc}") from None
+    if _through_a_link(folder):
+        real = folder.resolve()
+        if not all(_open_to_all(p) for p in (real, *(real / name for name in names))):
+            raise NotGradable(f"a link to {real}, which other users may not read (give the "
+                              f"folder itself)")
     if entry is not None:
         if entry not in names:
             raise NotGradable(f"no file {entry} (--entry) in the folder")
@@ -210,7 +216,7 @@ def program_for(path: str | Path, entry: str | None = None) -> Program:
     asks for it at every game."""
     if os.path.isdir(path):
         folder = Path(path).resolve()
-        main = folder_entry(folder, entry)
+        main = folder / folder_entry(Path(path), entry).name  # (a link: checked there)
         st = main.stat()
         try:
             return _program(main, st.st_ino, st.st_size, st.st_mtime_ns, st.st_mode,
