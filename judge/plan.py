@@ -26,8 +26,8 @@ from judge.folders import MOST_BYTES, read_file
 from judge.games import load_game
 from judge.games.base import Game, InputError, Stopped
 from judge.sandbox.limits import Limits
-from judge.sandbox.program import folder_digest, folder_files
-from judge.similarity import COMMON, THRESHOLD, Comparison, compare_files
+from judge.sandbox.program import NotGradable, folder_digest, folder_files
+from judge.similarity import COMMON, THRESHOLD, Comparison, Entry, compare_files
 
 #: the version of the JSON that `to_config` writes (runs stored before have none: 1; 3
 #: added the bots' display names, `names`; 4 the clocks, `clocks`)
@@ -301,12 +301,24 @@ class Plan:
     def compared(self, threshold: float = THRESHOLD) -> Comparison:
         """The bots' sources compared (pairs at `threshold` or above, base files' and
         common passages not counted): each file as it was when the run started, read from
-        the run's folder."""
+        the run's folder; a bot given as a folder in the language of its entry, found as
+        the run found it (`folder_entry`: --entry NAME, else by convention)."""
+        from judge.sandbox.build import folder_entry
+        from judge.sandbox.languages import Table
+
         def files(sources: tuple[BotSource, ...]) -> tuple[tuple[str, str, str], ...]:
             return tuple((s.path, os.path.join(self.directory, s.path), s.fingerprint)
                          for s in sources)
 
-        return compare_files(files(self.sources), threshold, files(self.base), self.common)
+        def entry(folder: str) -> Entry:
+            try:
+                return Entry(folder_entry(Path(folder), self.harness.entry, table).name)
+            except NotGradable as exc:
+                return Entry(why=str(exc))
+
+        given, table = files(self.sources), Table(self.harness.languages)
+        entries = tuple((bot, entry(path)) for bot, path, _ in given if os.path.isdir(path))
+        return compare_files(given, threshold, files(self.base), self.common, entries)
 
     def check_resumable(self, run_id: int) -> None:
         """`InputError` unless the run can go on from here with its bots as they were."""

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -58,6 +59,11 @@ LEXERS = {".c": "c", ".h": "c", ".cpp": "cpp", ".cc": "cpp", ".cxx": "cpp", ".C"
           ".py": "python", ".py2": "python2"}
 FAMILIES = {"cpp": "c", "python2": "python"}
 
+#: the most CPU seconds Pygments may take to read a program: a second, and this much per
+#: byte of it (a program reads at 7 to 10 us a byte; a crafted one at the square of its
+#: length: 256 KiB of Pascal's `{`, each comment begun searched to the end, in minutes)
+LEXING = (1.0, 40e-6)
+
 #: Karp-Rabin's base and modulus (a Mersenne prime: 61 bits, collisions left to chance)
 BASE, MODULUS = 1_000_003, (1 << 61) - 1
 #: each kind of token's number, the same for every program (from 1)
@@ -92,6 +98,10 @@ class Tokens:
             h = ((h - gone * top) * BASE + code) % MODULUS
             found.append(h)
         return tuple(found)
+
+
+class TooSlow(Exception):
+    """Pygments took more than its `LEXING` time to read a program."""
 
 
 class Why(StrEnum):
@@ -177,19 +187,24 @@ class Pair:
     discounted: tuple[tuple[Passage, ...], tuple[Passage, ...]] = ((), ())
 
 
+def lexer(name: str) -> str | None:
+    """Pygments' lexer of a file, by its suffix (`LEXERS`); None: not a language compared."""
+    suffix = PurePath(name).suffix
+    return LEXERS.get(suffix) or LEXERS.get(suffix.lower())
+
+
 def family(name: str) -> str | None:
     """The family a file is compared in, by its suffix; None: not a language compared."""
-    suffix = PurePath(name).suffix
-    lexer = LEXERS.get(suffix) or LEXERS.get(suffix.lower())
-    return FAMILIES.get(lexer, lexer) if lexer else None
+    found = lexer(name)
+    return FAMILIES.get(found, found) if found else None
 
 
 def tokens(text: str, name: str) -> Tokens | None:
     """`text` (the file `name`) as tokens to compare, or None for a file of no language
     compared. Names are `N`, numbers `0`, a string `S`; comments (with C's preprocessor
-    lines) and white space are dropped; keywords, operators and punctuation stay."""
-    suffix = PurePath(name).suffix
-    lexer_name = LEXERS.get(suffix) or LEXERS.get(suffix.lower())
+    lines) and white space are dropped; keywords, operators and punctuation stay.
+    `TooSlow` if Pygments takes more than its `LEXING` time."""
+    lexer_name = lexer(name)
     if lexer_name is None:
         return None
     if lexer_name == "python":
@@ -202,7 +217,11 @@ def tokens(text: str, name: str) -> Tokens | None:
     kinds: list[str] = []
     lines: list[int] = []
     line = 1
-    for kind, value in get_lexer_by_name(lexer_name, stripnl=False).get_tokens(text):
+    until = time.thread_time() + LEXING[0] + LEXING[1] * len(text)
+    lexed = get_lexer_by_name(lexer_name, stripnl=False).get_tokens(text)
+    for n, (kind, value) in enumerate(lexed):
+        if not n % 64 and time.thread_time() > until:
+            raise TooSlow(name)
         here, line = line, line + value.count("\n")
         if kind in Comment or kind in Text or kind in Whitespace or not value.strip():
             continue
@@ -427,47 +446,61 @@ def decoded(data: bytes) -> str:
         return data.decode("latin-1")
 
 
-def folder_text(path: str, fingerprint: str) -> tuple[str | None, str, str]:
-    """A bot given as a folder, as one text to compare: its files of one language compared
-    (its entry's, ``main.*``, or else the language most of them are in), in name order, if
-    the folder still has the digest `fingerprint`; with the name of its first file (whose
-    suffix names the language), or None and why it was not read."""
+@dataclass(frozen=True)
+class Entry:
+    """The file a bot given as a folder is run from, as the run finds it (by `--entry
+    NAME`, else by convention): its `name`, or why it has none (`why`: not graded)."""
+
+    name: str = ""
+    why: str = ""
+
+
+def folder_text(path: str, fingerprint: str, entry: Entry) -> tuple[str | None, str, str]:
+    """A bot given as a folder, as one text to compare: its files of its `entry`'s
+    language, in name order, if the folder still has the digest `fingerprint`; with the
+    entry's name (whose suffix names the language), or None and why it was not read."""
     try:
         given = folder_files(Path(path))
     except OSError as exc:
         return None, "", f"cannot be read now ({os.strerror(exc.errno or 0)})"
     if folder_digest(given) != fingerprint:
         return None, "", "changed since the run"
-    kinds = {name: kind for name in given if (kind := family(name)) is not None}
-    if not kinds:
+    if entry.why:
+        return None, "", f"not graded: {entry.why}"
+    kind = family(entry.name)
+    if kind is None:
         return None, "", "not a language compared"
-    entry = [kind for name, kind in kinds.items() if PurePath(name).stem == "main"]
-    kind = entry[0] if entry else Counter(kinds.values()).most_common(1)[0][0]
-    names = [name for name, k in kinds.items() if k == kind]
-    data = b"\n".join(given[name] for name in names)
+    data = b"\n".join(data for name, data in given.items() if family(name) == kind)
     if len(data) > MOST:
         return None, "", "over 256 KiB"
-    return decoded(data), names[0], ""
+    return decoded(data), entry.name, ""
+
+
+#: why a program Pygments reads too slowly (`TooSlow`) is not compared
+SLOW = "Pygments took too long to read it"
 
 
 @lru_cache(maxsize=8)
 def compare_files(files: tuple[tuple[str, str, str], ...], threshold: float = THRESHOLD,
-                  bases: tuple[tuple[str, str, str], ...] = (), common: float = COMMON
-                  ) -> Comparison:
+                  bases: tuple[tuple[str, str, str], ...] = (), common: float = COMMON,
+                  entries: tuple[tuple[str, Entry], ...] = ()) -> Comparison:
     """The run's programs compared, from `files` (bot, path to read, the SHA-256 its
-    content had when the run started): a file changed since, gone, too big, not text or of
-    no language compared is named in `unread`, not compared. `bases` are the base files
-    (name, path, SHA-256), whose passages do not count; one not read is named in `unread`
-    too (as `--base NAME`)."""
+    content had when the run started), a bot given as a folder in the language of its
+    entry (`entries`: bot -> entry): a file changed since, gone, too big, not text or of
+    no language compared, or a folder not graded, is named in `unread`, not compared.
+    `bases` are the base files (name, path, SHA-256), whose passages do not count; one
+    not read is named in `unread` too (as `--base NAME`)."""
     programs: dict[str, Tokens] = {}
     texts: dict[str, str] = {}
     unread: list[tuple[str, str]] = []
     found: list[tuple[str, str, str, str | None]] = []  # bot, name, fingerprint, its text
+    entry_of = dict(entries)
     for bot, path, fingerprint in files:
         if not os.path.isdir(path):
             found.append((bot, path, fingerprint, None))
             continue
-        text, name, why = folder_text(path, fingerprint)
+        text, name, why = folder_text(path, fingerprint,
+                                      entry_of.get(bot, Entry(why="its entry is not known")))
         if text is None:
             unread.append((bot, why))
         else:
@@ -484,11 +517,17 @@ def compare_files(files: tuple[tuple[str, str, str], ...], threshold: float = TH
             if text is None:
                 unread.append((bot, why))
                 continue
-        programs[bot], texts[bot] = tokens(text, name), text  # type: ignore[assignment]
+        try:
+            programs[bot], texts[bot] = tokens(text, name), text  # type: ignore[assignment]
+        except TooSlow:
+            unread.append((bot, SLOW))
     kept: list[Tokens] = []
     for name, path, fingerprint in bases:
         text, why = read_text(path, fingerprint)
-        read = tokens(text, path) if text is not None else None
+        try:
+            read = tokens(text, path) if text is not None else None
+        except TooSlow:
+            read, why = None, SLOW
         if read is None:
             unread.append((f"--base {name}", why or "not a language compared"))
         else:

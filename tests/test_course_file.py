@@ -16,6 +16,7 @@ import pytest
 from judge.cli import build_parser, parse
 from judge.sandbox import tiers
 from tests.command import judge
+from tests.similar_sets import begun_from_greedy
 
 ROOT = Path(__file__).resolve().parent.parent
 NIM = ROOT / "bots" / "nim"
@@ -187,15 +188,9 @@ def test_run_without_a_bot_grades_the_course_files_submissions(tmp_path):
     assert graded == {"class/alice/main.py": 1.0, "class/bob/main.py": 1.0}
 
 
-#: the choose() of the README's tour, and another way to write the same strategy
-TOURS = ("""    total = 0
-    for size in heaps:
-        total ^= size
-    for i, size in enumerate(heaps):
-        if size ^ total < size:
-            return i + 1, size - (size ^ total)
-    return heaps.index(max(heaps)) + 1, 1
-""", """    x = 0
+#: the body of carol's choose(): Bouton's strategy written her own way, not as the README's
+#: tour writes it (ann's, tests/data/similar/starter/ann.py)
+OWN = """    x = 0
     for h in heaps:
         x = x ^ h
     if x == 0:
@@ -210,7 +205,7 @@ TOURS = ("""    total = 0
             found = (idx + 1, heaps[idx] - target)
             break
     return found
-""")
+"""
 
 
 def test_a_class_of_folders_from_the_starter_code_marks_the_copy_alone(tmp_path):
@@ -219,10 +214,10 @@ def test_a_class_of_folders_from_the_starter_code_marks_the_copy_alone(tmp_path)
     stop, and the student who wrote their own strategy is not."""
     starter = (NIM / "greedy.py").read_text()
     greedy = starter[starter.index("    largest = max"):starter.index("def main")].rstrip()
-    alice = starter.replace(greedy, TOURS[0].rstrip())
+    alice = begun_from_greedy("ann")  # the choose() of the README's tour
     copy = alice.replace("total", "acc").replace("size", "pile")
-    for name, text in (("alice", alice), ("bob", copy), ("carol",
-                       starter.replace(greedy, TOURS[1].rstrip()))):
+    for name, text in (("alice", alice), ("bob", copy),
+                       ("carol", starter.replace(greedy, OWN.rstrip()))):
         (tmp_path / "class" / name).mkdir(parents=True)
         (tmp_path / "class" / name / "main.py").write_text(text)
     shutil.copy(NIM / "greedy.py", tmp_path / "starter.py")

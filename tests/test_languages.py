@@ -71,6 +71,16 @@ def test_each_suffix_names_its_language(name: str, key: str, tmp_path: Path) -> 
     assert lang is not None and lang.key == key
 
 
+@pytest.mark.parametrize("name", ["a.c", "a.C", "a.CPP", "a.pas", "Main.java", "a.py",
+                                  "a.PY", "a.py2", "a.txt", "Makefile", "a.", ".py"])
+def test_a_source_is_known_by_its_suffix_alone_as_for_file_finds_it(name: str,
+                                                                   tmp_path: Path) -> None:
+    # (what a folder's entry is chosen among: the file is never opened)
+    (tmp_path / name).write_text('print "hello"\n')
+    assert TABLE.knows(name) == (TABLE.for_file(tmp_path / name) is not None)
+    assert WITH_PY2.knows(name) == TABLE.knows(name)
+
+
 #: tables with a Python 2 interpreter (a stand-in: detection only asks that it exists) and
 #: without one
 WITH_PY2 = Table({"python2": {"run": ["/bin/true", "{src}"], "find": []}})

@@ -112,16 +112,20 @@ def test_the_page_lists_each_common_part_with_its_length_and_greys_what_is_not_c
     (["ann/main.py", "--base", "fifo.py"], "--base fifo.py: cannot be read (not a file)"),
     (["ann/main.py", "--base", "zero.py"], "--base zero.py: cannot be read (not a file)"),
     (["ann/main.py", "--base", "huge.py"], "--base huge.py: cannot be read (over 64 MiB)"),
+    (["ann/main.py", "--base", "kit.py"], "--base kit.py: a folder: give its files "
+                                          "(--base kit.py/*)"),
 ])
 def test_a_bad_base_or_share_is_refused_in_one_line_before_any_game(graded, words, message):
     """(A FIFO, a link to /dev/zero or a sparse file of 2 GiB as a base file hung the judge
-    or filled its memory.)"""
+    or filled its memory; a folder was taken, and not compared at the report.)"""
     (graded / "notes.txt").write_text("not a program\n")
     if not (graded / "fifo.py").exists():
         os.mkfifo(graded / "fifo.py")
         (graded / "zero.py").symlink_to("/dev/zero")
         with open(graded / "huge.py", "wb") as fh:
             fh.truncate(2 << 30)
+        (graded / "kit.py").mkdir()
+        shutil.copy(graded / "starter.py", graded / "kit.py")
     out = judge("run", "--game", "nim", "--tests", "starts.txt", "--db", "bad.db", *words,
                 cwd=graded, timeout=60)
     assert out.returncode == 2 and message in out.stderr.splitlines()[-1]

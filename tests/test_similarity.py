@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 from itertools import combinations
 from pathlib import Path
 
@@ -70,6 +71,22 @@ def test_a_file_replaced_by_a_fifo_since_the_run_is_named_not_waited_for(tmp_pat
     os.mkfifo(tmp_path / "fifo.py")
     found = compare_files((*given, ("fifo.py", str(tmp_path / "fifo.py"), "0" * 64)))
     assert dict(found.unread) == {"fifo.py": "cannot be read now (not a file)"}
+
+
+def test_a_program_pygments_reads_too_slowly_is_named_not_compared(tmp_path, monkeypatch):
+    """(Pygments searches the rest of the file for the end of each Pascal comment begun: a
+    program of 256 KiB of `{` took it four minutes, at every report of its run.)"""
+    import judge.similarity
+
+    monkeypatch.setattr(judge.similarity, "LEXING", (0.0, 0.0), raising=False)  # no time
+    for name in ("one.c", "two.c"):
+        shutil.copy(CLASS / "hana.c", tmp_path / name)
+    for name in ("one.py", "two.py"):  # (read by Python's tokenizer)
+        shutil.copy(CLASS / "carla.py", tmp_path / name)
+    found = compare_files(files(tmp_path))
+    assert dict(found.unread) == {"one.c": "Pygments took too long to read it",
+                                  "two.c": "Pygments took too long to read it"}
+    assert [p.bots for p in found.pairs] == [("one.py", "two.py")]
 
 
 def test_a_programs_own_repetition_is_no_match_and_costs_no_square():

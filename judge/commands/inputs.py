@@ -333,7 +333,7 @@ def not_a_program(path: Path) -> bool:
 def _folder_hint(path: str, folders: bool) -> str:
     """What a command that takes bot files says of a student's folder given to it: the
     file to give instead, its entry as judge run finds it."""
-    from judge.folders import folder_files
+    from judge.folders import folder_listing
     from judge.sandbox import NotGradable
     from judge.sandbox.build import folder_entry
 
@@ -344,7 +344,7 @@ def _folder_hint(path: str, folders: bool) -> str:
         entry = folder_entry(Path(path))
     except NotGradable:
         return said + ")"
-    alone = "" if len(folder_files(entry.parent)) == 1 else \
+    alone = "" if len(folder_listing(entry.parent)) == 1 else \
         ", which plays without the folder's other files"
     return f"{said}, {os.path.join(path, entry.name)} here{alone})"
 
@@ -417,13 +417,16 @@ def check_bots(paths: list[str], folders: bool = False, entry: str | None = None
 
 
 def base_files(paths: list[str] | None) -> tuple[BotSource, ...]:
-    """The base files of --base as they are now: each must be a readable file of a
-    language the programs are compared in."""
+    """The base files of --base as they are now: each must be a readable file (not a
+    folder) of a language the programs are compared in."""
     from judge.report import printable_line
     from judge.similarity import family
 
     found = []
     for path in paths or ():
+        if os.path.isdir(path):
+            raise InputError(f"--base {printable_line(path)}: a folder: give its files "
+                             f"(--base {printable_line(path.rstrip('/'))}/*)")
         if family(path) is None:
             raise InputError(f"--base {printable_line(path)}: not a language compared (a "
                              "source file: .c, .cpp, .java, .py, ...)")

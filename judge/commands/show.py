@@ -199,8 +199,8 @@ def similar_text(run_id: int, found: Comparison, least: float) -> str:
                         initial_indent=" " * 6, subsequent_indent=" " * 8,
                         break_on_hyphens=False) + "\n")
     if found.unread:
-        lines.append("\nnot compared: " + "; ".join(f"{printable_line(bot)} ({why})"
-                                                   for bot, why in found.unread) + "\n")
+        lines.append("\nnot compared: " + "; ".join(
+            f"{printable_line(bot)} ({printable_line(why)})" for bot, why in found.unread) + "\n")
     if pairs:
         lines.append("\n(names, numbers and strings made alike, comments and spacing "
                      "dropped;\n --format html shows the common parts side by side)\n")

@@ -20,7 +20,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from judge.folders import MOST_BYTES
+from judge.folders import MOST_BYTES, folder_listing
 from judge.games.base import InputError
 from judge.sandbox.context import sandbox_context
 from judge.sandbox.languages import Language, SettingsError, Table, ToolchainMissing
@@ -138,20 +138,27 @@ def _open_to_all(file: Path) -> bool:
         return False
 
 
-def folder_entry(folder: Path, entry: str | None = None) -> Path:
+def folder_entry(folder: Path, entry: str | None = None, table: Table | None = None) -> Path:
     """The entry of a bot given as a folder: the file `entry` names (--entry NAME), else
-    its main.* (or Main.*) of a known language, else its only program of a known language;
-    `NotGradable`, saying why, where there is none or more than one."""
+    its main.* (or Main.*) of a language of `table` (default: the judge's), else its only
+    program of such a language; `NotGradable`, saying why, where there is none or more
+    than one, or where the folder is reached through a link and other users may not read
+    it and its files (as `check_bot_path` refuses a file)."""
     try:
-        names = list(folder_files(folder))
+        names = [name for name, _ in folder_listing(folder)]
     except OSError as exc:
         raise NotGradable(f"the folder cannot be read: {exc.strerror or exc}") from None
+    if _through_a_link(folder):
+        real = folder.resolve()
+        if not all(_open_to_all(p) for p in (real, *(real / name for name in names))):
+            raise NotGradable(f"a link to {real}, which other users may not read (give the "
+                              f"folder itself)")
     if entry is not None:
         if entry not in names:
             raise NotGradable(f"no file {entry} (--entry) in the folder")
         return folder / entry
-    table = sandbox_context().languages
-    known = [n for n in names if table.for_file(folder / n) is not None]
+    table = table or sandbox_context().languages
+    known = [n for n in names if table.knows(n)]
     candidates = [n for n in known if Path(n).stem in ("main", "Main")] or known
     if len(candidates) == 1:
         return folder / candidates[0]
@@ -173,21 +180,29 @@ def folder_entry(folder: Path, entry: str | None = None) -> Path:
 def _programs_below(folder: Path, table: Table, looked: int = 2000) -> str | None:
     """The first program of a known language in a subfolder of a bot's folder (as a path
     from it), where its top has none: a zip unpacked into a folder of its own, a Cargo
-    project's src/, known by its suffix alone (never opened: it may be a FIFO). Hidden
-    folders and links are passed by; at most `looked` entries seen."""
-    suffixes = set(table.suffixes())
-    for top, dirs, files in os.walk(folder):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        looked -= len(dirs) + len(files)
-        here = Path(top)
+    project's src/, known by its suffix alone (never opened: it may be a FIFO). Folders
+    are searched in name order, each before the next beside it; hidden ones and links are
+    passed by; at most `looked` entries listed (a listing stops there)."""
+    pending = [folder]
+    while pending:
+        here = pending.pop()
+        items = []
+        try:
+            with os.scandir(here) as listing:
+                for item in listing:
+                    looked -= 1
+                    if looked < 0:
+                        return None
+                    if not item.name.startswith(".") and not item.is_symlink():
+                        items.append(item)
+        except OSError:
+            continue
+        items.sort(key=lambda item: item.name)
         if here != folder:
-            for name in sorted(files):
-                path = here / name
-                if not name.startswith(".") and not path.is_symlink() \
-                        and (path.suffix in suffixes or path.suffix.lower() in suffixes):
-                    return path.relative_to(folder).as_posix()
-        if looked <= 0:
-            return None
+            for item in items:
+                if table.knows(item.name) and not item.is_dir(follow_symlinks=False):
+                    return Path(item.path).relative_to(folder).as_posix()
+        pending += reversed([Path(i.path) for i in items if i.is_dir(follow_symlinks=False)])
     return None
 
 
@@ -201,7 +216,7 @@ def program_for(path: str | Path, entry: str | None = None) -> Program:
     asks for it at every game."""
     if os.path.isdir(path):
         folder = Path(path).resolve()
-        main = folder_entry(folder, entry)
+        main = folder / folder_entry(Path(path), entry).name  # (a link: checked there)
         st = main.stat()
         try:
             return _program(main, st.st_ino, st.st_size, st.st_mtime_ns, st.st_mode,

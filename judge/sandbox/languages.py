@@ -18,7 +18,7 @@ import shlex
 import shutil
 import tomllib
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any
 
 from judge.games.base import InputError
@@ -258,6 +258,7 @@ class Table:
             for suffix in lang.suffixes:
                 self._by_suffix.setdefault(suffix, lang)
         self._detected = [lang for lang in self.languages.values() if lang.detect]
+        self._suffixes = frozenset(self.suffixes())
 
     def for_file(self, path: Path) -> Language | None:
         """The language of a source file, by its suffix (case counts first), or None."""
@@ -273,6 +274,12 @@ class Table:
 
     def suffixes(self) -> list[str]:
         return sorted({s for lang in self.languages.values() for s in lang.suffixes})
+
+    def knows(self, name: str) -> bool:
+        """Whether a file named `name` is a source of one of the languages (`for_file`
+        finds one), known by its suffix alone: the file is never opened."""
+        suffix = PurePath(name).suffix
+        return suffix in self._suffixes or suffix.lower() in self._suffixes
 
 
 def _version(path: Path) -> tuple[int, int]:
