@@ -8,6 +8,9 @@ import json
 import os
 import subprocess
 import sys
+import threading
+import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -16,8 +19,15 @@ from test_hostile import children_of_this_process
 
 from judge.sandbox.context import sandbox_context
 from judge.sandbox.exec_helper import helper_path
+from judge.sandbox.process import Confined
 
 HELPER = helper_path()
+#: says back each line it reads
+ECHO = """
+import sys
+for line in sys.stdin:
+    print(line, end="", flush=True)
+"""
 
 
 def in_child(look) -> dict:  # noqa: ANN001 - a function of no argument returning JSON data
@@ -116,3 +126,44 @@ def test_games_started_at_once_in_threads_each_have_their_own_slot(tmp_path) -> 
         list(pool.map(compile_four, range(6)))
     assert failed == []
     assert not sandbox_context()._busy  # every slot given back
+
+
+def started_in_a_thread(start: Callable[[], Confined]) -> Confined:
+    """What `start()` starts, in a thread that has ended (gone from the kernel) after."""
+    started: list[Confined] = []
+    thread = threading.Thread(target=lambda: started.append(start()))
+    thread.start()
+    thread.join()
+    while os.path.exists(f"/proc/self/task/{thread.native_id}"):
+        time.sleep(0.01)
+    return started[0]
+
+
+def says_back_and_runs_on(proc: Confined) -> None:
+    """`proc` (a bot that says back each line) answers a line, and runs on after."""
+    try:
+        proc.send(b"after\n", 5)
+        proc.output.expect(b"after", timeout=60)
+        assert proc.poll() is None
+    finally:
+        proc.kill()
+
+
+def test_a_bot_started_without_the_helper_outlives_the_thread_that_started_it(
+        tmp_path, monkeypatch) -> None:
+    # without the helper (no C compiler) a bot dies with its parent (PR_SET_PDEATHSIG),
+    # which the kernel takes to be the thread that forked it: a server's worker thread
+    # that ended when idle killed the bot of a game it had started
+    from judge.sandbox import Limits, commandline, process, program_for
+
+    monkeypatch.setattr(commandline, "helper_path", lambda: None)
+    monkeypatch.setattr(process, "helper_path", lambda: None)
+    bot = tmp_path / "echo.py"
+    bot.write_text(ECHO)
+    bot.chmod(0o644)
+    tmp_path.chmod(0o755)
+    program = program_for(bot)
+    proc = started_in_a_thread(
+        lambda: process.Confined(program, Limits(first_move_seconds=30, move_seconds=30)))
+    assert not proc.started.wait(1.0)  # (its starter, bwrap, is not killed)
+    says_back_and_runs_on(proc)

@@ -31,7 +31,7 @@ import pexpect.fdpexpect
 
 from judge.sandbox.cleanup import remove_tree
 from judge.sandbox.commandline import libc_prctl
-from judge.sandbox.launcher import Spawned, Started
+from judge.sandbox.launcher import Spawned, Started, lasting_popen
 from judge.sandbox.limits import Limits
 from judge.sandbox.meters import descendants, stat_fields
 from judge.sandbox.program import Program
@@ -241,7 +241,7 @@ def start(program: Program, limits: Limits, files: dict[str, bytes] | None,
     try:
         bundle(folder, program, limits, files or {}, env)
         # runsc run dies with the judge (its sandbox, --attached, and its gofer with it)
-        popen = subprocess.Popen(
+        popen = lasting_popen(
             [*runsc_argv(), "run", "--bundle", str(folder), name],
             stdin=stdio[0], stdout=stdio[1], stderr=stdio[2], cwd="/",
             env={"PATH": "/usr/bin:/bin"}, start_new_session=True,

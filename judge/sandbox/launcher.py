@@ -17,7 +17,9 @@ import socket
 import struct
 import subprocess
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import suppress
+from typing import Any
 
 #: how long a launcher may take to answer a request (a fork) before it is given up
 ANSWER_SECONDS = 10.0
@@ -52,6 +54,37 @@ class Started:
             with suppress(OSError):
                 os.close(self.ended_fd)
             self.ended_fd = -1
+
+#: the thread that forks the children of a process's other threads (see `lasting_popen`)
+_forker: ThreadPoolExecutor | None = None
+_forker_lock = threading.Lock()
+
+
+def lasting_popen(argv: list[str], **options: Any) -> subprocess.Popen[bytes]:
+    """`subprocess.Popen(argv, **options)`, forked by a thread that lasts as long as the
+    process: a child that dies with its parent (PR_SET_PDEATHSIG, as runsc and a bot
+    started without the helper do) dies with the thread that forked it, and a server's
+    worker threads end when idle, in the middle of the games they started."""
+    global _forker
+
+    def fork() -> subprocess.Popen[bytes]:
+        return subprocess.Popen(argv, **options)
+
+    if threading.current_thread() is threading.main_thread():
+        return fork()
+    with _forker_lock:
+        if _forker is None:
+            _forker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="judge-forker")
+    return _forker.submit(fork).result()
+
+
+def _forget_forker() -> None:
+    """In a forked child: the parent's thread is not the child's."""
+    global _forker, _forker_lock
+    _forker, _forker_lock = None, threading.Lock()
+
+
+os.register_at_fork(after_in_child=_forget_forker)
 
 
 class Spawned(Started):

@@ -18,7 +18,6 @@ from __future__ import annotations
 import os
 import select
 import signal
-import subprocess
 import termios
 import time
 from collections.abc import Callable
@@ -33,7 +32,7 @@ from judge.sandbox.cleanup import remove_tree
 from judge.sandbox.commandline import SAFE_PATH, Launch, plan
 from judge.sandbox.context import SandboxContext, sandbox_context
 from judge.sandbox.exec_helper import helper_path
-from judge.sandbox.launcher import Launched, Spawned, Started
+from judge.sandbox.launcher import Launched, Spawned, Started, lasting_popen
 from judge.sandbox.limits import Limits, Usage
 from judge.sandbox.meters import Meter, bot_processes, descendants, group_members, meter_for
 from judge.sandbox.program import Program
@@ -766,7 +765,7 @@ def _start(launch: Launch, stdio: tuple[int, int, int], slot: Slot | None,
                     raise
                 continue
             return Launched(pid, ended)
-    return Spawned(subprocess.Popen(
+    return Spawned(lasting_popen(
         launch.argv, stdin=stdio[0], stdout=stdio[1], stderr=stdio[2], cwd=launch.cwd,
         env=launch.env, start_new_session=True, pass_fds=launch.pass_fds,
         preexec_fn=launch.preexec))
