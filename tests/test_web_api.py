@@ -539,6 +539,54 @@ def test_a_game_left_idle_ends_with_its_bot_process():
     sessions.close()
 
 
+def test_a_game_whose_bot_has_ended_leaves_its_place_to_a_new_one():
+    # a finished game keeps its page (and its place among the open games) until it is
+    # ended or idle, but its bot process is gone: it no longer counts as a bot that plays
+    from judge.web.sessions import MAX_BOT_GAMES
+
+    sessions = Sessions(Served(bots=BOTS / "nim", limits=FAST))
+    try:
+        for _ in range(MAX_BOT_GAMES):  # the bot moves first and takes the only heap
+            over = sessions.create("nim", "", "3", "greedy.py", seat=2)
+            assert over.state()["over"] and over.players[0].process is None
+        playing = sessions.create("nim", "", "3", "greedy.py")
+        assert playing.players[1].process is not None
+    finally:
+        sessions.close()
+
+
+@pytest.mark.slow
+def test_games_with_a_bot_asked_for_at_once_are_at_most_the_bound():
+    # the bound was checked before each game's bot started, and the game counted only once
+    # it had: a dozen asked for at once all passed the check, each with a bot process
+    from judge.web.sessions import MAX_BOT_GAMES
+
+    sessions = Sessions(Served(bots=BOTS / "nim", limits=FAST))
+    asked = MAX_BOT_GAMES + 4
+    together = threading.Barrier(asked)
+    statuses: list[int] = []
+
+    def ask() -> None:
+        together.wait()
+        try:
+            sessions.create("nim", "", "5 5 5", "greedy.py")
+            statuses.append(201)
+        except WebError as exc:
+            statuses.append(exc.status)
+
+    threads = [threading.Thread(target=ask) for _ in range(asked)]
+    try:
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert sorted(statuses) == [201] * MAX_BOT_GAMES + [503] * 4
+        assert sum(s.players[1].process is not None
+                   for s in sessions._games.values()) == MAX_BOT_GAMES
+    finally:
+        sessions.close()
+
+
 def test_the_server_is_refused_without_the_web_extra(monkeypatch, capsys):
     import builtins
 

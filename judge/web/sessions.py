@@ -724,6 +724,12 @@ class Session:
             return None
         return dict(failed.to_dict(), stderr=self.stderr)
 
+    def runs_bot(self) -> bool:
+        """Whether a bot process of this game runs (the game's end stops it)."""
+        from judge.players.bot import BotPlayer
+
+        return any(isinstance(p, BotPlayer) and p.process is not None for p in self.players)
+
     def can_take_back(self) -> bool:
         """Undo, redo and going back need players that can forget: no bot process."""
         return not any(is_process(p) for p in self.players)
@@ -821,6 +827,8 @@ class Sessions:
         self._games: dict[str, Session] = {}
         self._ended: OrderedDict[str, str] = OrderedDict()
         self._lock = threading.Lock()
+        #: games with a bot being started now (each holds its place among `MAX_BOT_GAMES`)
+        self._starting = 0
 
     def __len__(self) -> int:
         return len(self._games)
@@ -863,22 +871,30 @@ class Sessions:
         opponent = text_of(opponent, "opponent") or HUMAN
         played = moves_of(played)
         self.make_room()
-        with self._lock:
-            bots = sum(1 for s in self._games.values() if not s.can_take_back())
-            if any(is_bot(o) for o in players or [opponent]) and bots >= MAX_BOT_GAMES:
-                raise WebError(503, f"{MAX_BOT_GAMES} games with a bot are open; try later")
         if not isinstance(seat, int) or isinstance(seat, bool):
             raise WebError(400, "seat is 1 or 2")
         computers = [p for p in players or [opponent] if p != HUMAN and not is_bot(p)]
         if values or computers:  # perfect play is needed: refused before any search
             solver_here(game, pos)
-        session = Session(self.served, game, pos, opponent, seat, bool(values), played,
-                          players)
-        if moves is not None:
-            session.replay(moves, at, recorded)
-        session.touched = self.clock()
+        with_bot = any(is_bot(o) for o in players or [opponent])
+        with self._lock:  # (its place is held while its bot starts: games asked at once)
+            playing = sum(1 for s in self._games.values() if s.runs_bot()) + self._starting
+            if with_bot and playing >= MAX_BOT_GAMES:
+                raise WebError(503, f"{MAX_BOT_GAMES} games with a bot are open; try later")
+            self._starting += with_bot
+        try:
+            session = Session(self.served, game, pos, opponent, seat, bool(values), played,
+                              players)
+            if moves is not None:
+                session.replay(moves, at, recorded)
+            session.touched = self.clock()
+        except BaseException:
+            with self._lock:
+                self._starting -= with_bot
+            raise
         with self._lock:
             self._games[session.id] = session
+            self._starting -= with_bot
         return session
 
     def make_room(self) -> None:
