@@ -555,6 +555,28 @@ def test_a_game_whose_bot_has_ended_leaves_its_place_to_a_new_one():
         sessions.close()
 
 
+def test_a_bot_that_fails_ends_its_game_and_the_other_bot_with_it(tmp_path):
+    # the game is over at the failure: the other seat's bot ran on (a game slot and a place
+    # among the games with a bot held) until the game was ended or left idle
+    folder = tmp_path / "bots"
+    folder.mkdir()
+    (folder / "bad.py").write_text("import sys\nsys.stdin.readline()\nprint('7 7', flush=True)\n")
+    (folder / "greedy.py").write_text((BOTS / "nim" / "greedy.py").read_text())
+    (folder / "broken.c").write_text("int main(void) { return }\n")
+    sessions = Sessions(Served(bots=folder, limits=FAST))
+    try:
+        session = sessions.create("nim", "", "3 4 5", players=["bad.py", "greedy.py"])
+        group = session.players[1].pgid
+        session.advance(True)
+        assert session.state()["over"] and session.verdict.code == "illegal-move"
+        assert not session.runs_bot() and not alive(group)
+        # the first bot's failure to start ends the game before the second's starts
+        broken = sessions.create("nim", "", "3 4 5", players=["broken.c", "greedy.py"])
+        assert broken.verdict.code == "compile-error" and not broken.runs_bot()
+    finally:
+        sessions.close()
+
+
 @pytest.mark.slow
 def test_games_with_a_bot_asked_for_at_once_are_at_most_the_bound():
     # the bound was checked before each game's bot started, and the game counted only once

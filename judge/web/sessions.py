@@ -482,6 +482,8 @@ class Session:
                 self.close()
                 raise WebError(400, BOT_MOVES)
             self.players[seat] = player
+            if self.verdict is not None:  # (the first failed: the game is over)
+                continue
             try:
                 player.begin(self.game, seat)
             except PlayerFailure as exc:
@@ -709,9 +711,11 @@ class Session:
                 player.close()
 
     def _failed(self, seat: int, exc: PlayerFailure | MoveError) -> None:
+        """A player's failure ends the game, and every bot process of it."""
         player = self.players[seat]
-        if player is not None:
-            player.close()  # (a bot's stderr tail is read as it ends)
+        for each in self.players:
+            if each is not None:
+                each.close()  # (a bot's stderr tail is read as it ends)
         stderr = getattr(player, "stderr", "") or ""
         self.verdict = Verdict(exc.code, str(exc), seat)
         self.stderr = stderr[-2000:]
