@@ -555,6 +555,25 @@ def test_a_game_whose_bot_has_ended_leaves_its_place_to_a_new_one():
         sessions.close()
 
 
+@pytest.mark.skipif(os.geteuid() != 0, reason="game slots are root's")
+def test_a_machine_with_every_game_slot_in_use_is_a_503_not_a_failure(monkeypatch):
+    # other judges of the machine hold every game slot: a game with a bot is refused in
+    # words, to be asked for again, not a 500 "the app failed: RuntimeError"
+    from judge.sandbox import slots
+    from judge.sandbox.context import sandbox_context
+
+    monkeypatch.setattr(slots, "MAX_SLOTS", 0)
+    monkeypatch.setattr(sandbox_context(), "slots", [])
+    monkeypatch.setattr(sandbox_context(), "last_slot", None)
+    with TestClient(create_app(Served(bots=BOTS / "nim", limits=FAST)),
+                    raise_server_exceptions=False, base_url=HERE) as c:
+        r = c.post("/api/sessions", json={"game": "nim", "position": "5 5 5",
+                                          "opponent": "greedy.py"})
+        refused(r, 503, "game slots of this machine are in use")
+        assert int(r.headers["retry-after"]) > 0
+        assert create(c, game="nim", position="5 5 5", opponent="optimal")["id"]
+
+
 def test_a_bot_that_fails_ends_its_game_and_the_other_bot_with_it(tmp_path):
     # the game is over at the failure: the other seat's bot ran on (a game slot and a place
     # among the games with a bot held) until the game was ended or left idle

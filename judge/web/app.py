@@ -34,6 +34,7 @@ from judge.games.base import InputError, RulesError
 from judge.games.drawing import kit_script
 from judge.html.boards import drawn_games, script_of
 from judge.records import Verdict
+from judge.sandbox.slots import NoSlot
 from judge.web.explain import OPPONENTS
 from judge.web.guard import LOCAL, Guard, GuardSettings
 from judge.web.league import league_routes
@@ -94,6 +95,9 @@ class StoredGame:
 
 #: seconds between looks for idle games
 REAP_SECONDS = 5.0
+#: what a game refused for want of a game slot (every one of the machine in a game) is
+#: told to wait, in seconds
+NO_SLOT_RETRY_SECONDS = 30
 #: the longest pause between the moves of a watched game
 MAX_PAUSE = 5.0
 STATIC = Path(__file__).parent / "static"
@@ -473,6 +477,12 @@ def create_app(served: Served, guard: GuardSettings = LOCAL) -> Starlette:
         positions to solve (a game without a browser limit of its own)."""
         return await web_error(request, WebError(413, str(exc)))
 
+    async def no_slot(request: Request, exc: Exception) -> Response:
+        """Every game slot of the machine is in a game (this server's and other judges'):
+        a bot cannot start now."""
+        return await web_error(request, WebError(503, f"{exc}: try again later",
+                                                 retry_after=NO_SLOT_RETRY_SECONDS))
+
     async def server_error(request: Request, exc: Exception) -> Response:
         return error(500, f"the app failed: {type(exc).__name__}")
 
@@ -521,7 +531,8 @@ def create_app(served: Served, guard: GuardSettings = LOCAL) -> Starlette:
     app = Starlette(routes=routes, lifespan=lifespan,
                     middleware=[Middleware(Guard, settings=guard)],
                     exception_handlers={WebError: web_error, HTTPException: http_error,
-                                        InputError: too_large, Exception: server_error})
+                                        InputError: too_large, NoSlot: no_slot,
+                                        Exception: server_error})
     app.state.sessions = sessions
     return app
 
