@@ -167,3 +167,24 @@ def test_a_bot_started_without_the_helper_outlives_the_thread_that_started_it(
         lambda: process.Confined(program, Limits(first_move_seconds=30, move_seconds=30)))
     assert not proc.started.wait(1.0)  # (its starter, bwrap, is not killed)
     says_back_and_runs_on(proc)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="game slots are root's")
+def test_a_machine_with_every_game_slot_in_use_is_one_line_not_a_traceback(
+        tmp_path, monkeypatch, capsys) -> None:
+    # other judges of the machine hold every game slot: a bot to compile cannot be, and the
+    # judge says so in one line (it was a traceback)
+    from judge.cli import main
+    from judge.exits import ExitStatus
+    from judge.sandbox import slots
+
+    monkeypatch.setattr(slots, "MAX_SLOTS", 0)
+    monkeypatch.setattr(sandbox_context(), "slots", [])
+    monkeypatch.setattr(sandbox_context(), "last_slot", None)
+    monkeypatch.chdir(tmp_path)
+    bot = tmp_path / "new.py"
+    bot.write_text(f"print('2 1')  # {os.urandom(8).hex()}: compiled for the first time\n")
+    assert main(["run", "--game", "nim", str(bot)]) == ExitStatus.STOPPED
+    said = capsys.readouterr().err.strip().splitlines()
+    assert said == ["judge: error: all 0 game slots of this machine are in use (other judges' "
+                    "games hold them): run it again once some have ended"]
