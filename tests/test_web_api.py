@@ -397,6 +397,20 @@ def test_games_watched_at_once_are_bounded(monkeypatch):
                 pass
 
 
+def test_a_game_too_big_to_solve_is_refused_before_two_bots_are_watched(tmp_path):
+    # each watched move is judged by perfect play, between two bots too: Connect Four 6x7
+    # was searched (for ever, in a thread of the server) and the spectator waited
+    folder = tmp_path / "bots"
+    (folder / "connect4").mkdir(parents=True)
+    (folder / "connect4" / "weak.py").write_text((BOTS / "connect4" / "weak.py").read_text())
+    query = ("game=connect4&rules=rows%3D6%20cols%3D7&bot=connect4/weak.py"
+             "&opponent=connect4/weak.py&seat=1&pause=0")
+    with TestClient(create_app(Served(bots=folder, limits=FAST)), base_url=HERE) as c:
+        with c.websocket_connect(f"{WS}/api/watch?{query}") as ws:
+            refusal = ws.receive_json()
+    assert refusal["type"] == "error" and refusal["status"] == 413
+
+
 # --- hostile requests -------------------------------------------------------------------
 
 @pytest.mark.parametrize("name", ["../nim/greedy.py", "/etc/passwd", "..", ".hidden.py",

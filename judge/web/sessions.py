@@ -1023,8 +1023,7 @@ def watch(served: Served, name: Any, rules: Any, position: Any, bot: Any, oppone
         raise WebError(400, "the position is already the end of the game")
     if seat not in (1, 2):
         raise WebError(400, "seat is 1 (the bot moves first) or 2")
-    if not is_bot(text_of(opponent, "opponent") or "optimal"):  # before any bot is started
-        solver_here(game, pos)
+    solver_here(game, pos)  # (each move is judged by perfect play) before any bot starts
     bot_player = computer_player(served, text_of(bot, "bot") or "-", served.seed)
     if not is_process(bot_player):
         raise WebError(400, "bot is a file of the served bots' folder")
