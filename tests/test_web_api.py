@@ -411,6 +411,33 @@ def test_a_game_too_big_to_solve_is_refused_before_two_bots_are_watched(tmp_path
     assert refusal["type"] == "error" and refusal["status"] == 413
 
 
+def test_requests_waiting_for_a_busy_game_leave_the_server_threads_to_others():
+    # a game answers one request at a time (a bot's move may take its whole limit): the
+    # requests that wait for it waited in the server's worker threads, so a few dozen of one
+    # client's held all of them, and every other game's request waited too
+    with TestClient(create_app(Served(limits=FAST)), base_url=HERE) as c:
+        busy = create(c, game="nim", position="5 5 5", opponent="optimal")
+        session = c.app.state.sessions.get(busy["id"])
+        answers: list[int] = []
+
+        def ask(path: str) -> None:
+            answers.append(c.get(path).status_code)
+
+        waiting = [threading.Thread(target=ask, args=(f"/api/sessions/{busy['id']}",))
+                   for _ in range(50)]
+        with session.lock:  # (as a bot's long move holds it)
+            for each in waiting:
+                each.start()
+            time.sleep(1)  # (they wait for the game)
+            other = threading.Thread(target=ask, args=("/api/values?game=nim&position=1%202",))
+            other.start()
+            other.join(60)
+            assert not other.is_alive() and answers == [200]
+        for each in waiting:
+            each.join(60)
+        assert answers == [200] * 51
+
+
 # --- hostile requests -------------------------------------------------------------------
 
 @pytest.mark.parametrize("name", ["../nim/greedy.py", "/etc/passwd", "..", ".hidden.py",

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import weakref
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -189,6 +190,9 @@ def create_app(served: Served, guard: GuardSettings = LOCAL) -> Starlette:
     """The application serving `served` (the bots' folder, limits, database), behind the
     checks of `guard` (the hosts answered, the token): see judge/web/guard.py."""
     sessions = Sessions(served)
+    #: each game's turn to be answered, waited for here: a request for a game busy with
+    #: another (a bot's move may take its whole limit) holds no worker thread while it waits
+    turns: weakref.WeakKeyDictionary[Session, asyncio.Lock] = weakref.WeakKeyDictionary()
 
     async def in_thread(fn: Callable[..., Any], *args: Any) -> Any:
         return await run_in_threadpool(fn, *args)
@@ -202,7 +206,8 @@ def create_app(served: Served, guard: GuardSettings = LOCAL) -> Starlette:
                 extra = action(session)
                 return extra if extra is not None else session.state()
 
-        return JSONResponse(await in_thread(work))
+        async with turns.setdefault(session, asyncio.Lock()):
+            return JSONResponse(await in_thread(work))
 
     # --- pages --------------------------------------------------------------------------
     async def index(request: Request) -> Response:
