@@ -252,9 +252,14 @@ def main(argv: list[str] | None = None) -> int:
         return ExitStatus.INTERRUPTED
     except BrokenPipeError:
         return 0
-    except Exception as exc:  # a database found damaged only as it is read
+    except Exception as exc:  # a database found damaged only as it is read, or no slot
+        from judge.sandbox.slots import NoSlot
         from judge.store import damage_of, damaged
 
+        if isinstance(exc, NoSlot):  # (before a run: a bot compiled when there was none)
+            print(f"judge: error: {exc} (other judges' games hold them): run it "
+                  "again once some have ended", file=sys.stderr)
+            return ExitStatus.STOPPED
         why = damage_of(exc)
         if why is None or not getattr(args, "db", None):
             raise

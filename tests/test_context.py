@@ -12,6 +12,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -20,8 +21,15 @@ from test_hostile import children_of_this_process
 
 from judge.sandbox.context import sandbox_context
 from judge.sandbox.exec_helper import helper_path
+from judge.sandbox.process import Confined
 
 HELPER = helper_path()
+#: says back each line it reads
+ECHO = """
+import sys
+for line in sys.stdin:
+    print(line, end="", flush=True)
+"""
 
 
 def in_child(look) -> dict:  # noqa: ANN001 - a function of no argument returning JSON data
@@ -143,3 +151,65 @@ def test_a_child_started_for_a_thread_that_ends_lives_on() -> None:
     finally:
         started[0].kill()
         started[0].wait()
+
+
+def started_in_a_thread(start: Callable[[], Confined]) -> Confined:
+    """What `start()` starts, in a thread that has ended (gone from the kernel) after."""
+    started: list[Confined] = []
+    thread = threading.Thread(target=lambda: started.append(start()))
+    thread.start()
+    thread.join()
+    while os.path.exists(f"/proc/self/task/{thread.native_id}"):
+        time.sleep(0.01)
+    return started[0]
+
+
+def says_back_and_runs_on(proc: Confined) -> None:
+    """`proc` (a bot that says back each line) answers a line, and runs on after."""
+    try:
+        proc.send(b"after\n", 5)
+        proc.output.expect(b"after", timeout=60)
+        assert proc.poll() is None
+    finally:
+        proc.kill()
+
+
+def test_a_bot_started_without_the_helper_outlives_the_thread_that_started_it(
+        tmp_path, monkeypatch) -> None:
+    # without the helper (no C compiler) a bot dies with its parent (PR_SET_PDEATHSIG),
+    # which the kernel takes to be the thread that forked it: a server's worker thread
+    # that ended when idle killed the bot of a game it had started
+    from judge.sandbox import Limits, commandline, process, program_for
+
+    monkeypatch.setattr(commandline, "helper_path", lambda: None)
+    monkeypatch.setattr(process, "helper_path", lambda: None)
+    bot = tmp_path / "echo.py"
+    bot.write_text(ECHO)
+    bot.chmod(0o644)
+    tmp_path.chmod(0o755)
+    program = program_for(bot)
+    proc = started_in_a_thread(
+        lambda: process.Confined(program, Limits(first_move_seconds=30, move_seconds=30)))
+    assert not proc.started.wait(1.0)  # (its starter, bwrap, is not killed)
+    says_back_and_runs_on(proc)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="game slots are root's")
+def test_a_machine_with_every_game_slot_in_use_is_one_line_not_a_traceback(
+        tmp_path, monkeypatch, capsys) -> None:
+    # other judges of the machine hold every game slot: a bot to compile cannot be, and the
+    # judge says so in one line (it was a traceback)
+    from judge.cli import main
+    from judge.exits import ExitStatus
+    from judge.sandbox import slots
+
+    monkeypatch.setattr(slots, "MAX_SLOTS", 0)
+    monkeypatch.setattr(sandbox_context(), "slots", [])
+    monkeypatch.setattr(sandbox_context(), "last_slot", None)
+    monkeypatch.chdir(tmp_path)
+    bot = tmp_path / "new.py"
+    bot.write_text(f"print('2 1')  # {os.urandom(8).hex()}: compiled for the first time\n")
+    assert main(["run", "--game", "nim", str(bot)]) == ExitStatus.STOPPED
+    said = capsys.readouterr().err.strip().splitlines()
+    assert said == ["judge: error: all 0 game slots of this machine are in use (other judges' "
+                    "games hold them): run it again once some have ended"]

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pexpect
 import pytest
+from test_context import ECHO, says_back_and_runs_on, started_in_a_thread
 
 from judge.sandbox import Limits
 from judge.sandbox.build import program_for
@@ -267,3 +268,11 @@ def test_the_cpu_of_every_host_process_of_its_sandbox_counts(folder: Path) -> No
         assert round(bot.cpu_seconds(), 6) >= spent, (bot.cpu_seconds(), spent)
     finally:
         bot.kill()
+
+
+@in_the_tier
+def test_a_bot_outlives_the_thread_that_started_it(folder: Path) -> None:
+    # runsc dies with its parent (PR_SET_PDEATHSIG), which the kernel takes to be the
+    # thread that forked it: a server's worker thread that ends when idle killed the bot
+    # of a game it started, which then lost as a crash at its next move
+    says_back_and_runs_on(started_in_a_thread(lambda: start(folder, "echo", ECHO)))

@@ -397,6 +397,47 @@ def test_games_watched_at_once_are_bounded(monkeypatch):
                 pass
 
 
+def test_a_game_too_big_to_solve_is_refused_before_two_bots_are_watched(tmp_path):
+    # each watched move is judged by perfect play, between two bots too: Connect Four 6x7
+    # was searched (for ever, in a thread of the server) and the spectator waited
+    folder = tmp_path / "bots"
+    (folder / "connect4").mkdir(parents=True)
+    (folder / "connect4" / "weak.py").write_text((BOTS / "connect4" / "weak.py").read_text())
+    query = ("game=connect4&rules=rows%3D6%20cols%3D7&bot=connect4/weak.py"
+             "&opponent=connect4/weak.py&seat=1&pause=0")
+    with TestClient(create_app(Served(bots=folder, limits=FAST)), base_url=HERE) as c:
+        with c.websocket_connect(f"{WS}/api/watch?{query}") as ws:
+            refusal = ws.receive_json()
+    assert refusal["type"] == "error" and refusal["status"] == 413
+
+
+def test_requests_waiting_for_a_busy_game_leave_the_server_threads_to_others():
+    # a game answers one request at a time (a bot's move may take its whole limit): the
+    # requests that wait for it waited in the server's worker threads, so a few dozen of one
+    # client's held all of them, and every other game's request waited too
+    with TestClient(create_app(Served(limits=FAST)), base_url=HERE) as c:
+        busy = create(c, game="nim", position="5 5 5", opponent="optimal")
+        session = c.app.state.sessions.get(busy["id"])
+        answers: list[int] = []
+
+        def ask(path: str) -> None:
+            answers.append(c.get(path).status_code)
+
+        waiting = [threading.Thread(target=ask, args=(f"/api/sessions/{busy['id']}",))
+                   for _ in range(50)]
+        with session.lock:  # (as a bot's long move holds it)
+            for each in waiting:
+                each.start()
+            time.sleep(1)  # (they wait for the game)
+            other = threading.Thread(target=ask, args=("/api/values?game=nim&position=1%202",))
+            other.start()
+            other.join(60)
+            assert not other.is_alive() and answers == [200]
+        for each in waiting:
+            each.join(60)
+        assert answers == [200] * 51
+
+
 # --- hostile requests -------------------------------------------------------------------
 
 @pytest.mark.parametrize("name", ["../nim/greedy.py", "/etc/passwd", "..", ".hidden.py",
@@ -537,6 +578,95 @@ def test_a_game_left_idle_ends_with_its_bot_process():
     assert gone.value.status == 410 and "30 s without a move" in gone.value.message
     assert sessions.get(human.id) is human
     sessions.close()
+
+
+def test_a_game_whose_bot_has_ended_leaves_its_place_to_a_new_one():
+    # a finished game keeps its page (and its place among the open games) until it is
+    # ended or idle, but its bot process is gone: it no longer counts as a bot that plays
+    from judge.web.sessions import MAX_BOT_GAMES
+
+    sessions = Sessions(Served(bots=BOTS / "nim", limits=FAST))
+    try:
+        for _ in range(MAX_BOT_GAMES):  # the bot moves first and takes the only heap
+            over = sessions.create("nim", "", "3", "greedy.py", seat=2)
+            assert over.state()["over"] and over.players[0].process is None
+        playing = sessions.create("nim", "", "3", "greedy.py")
+        assert playing.players[1].process is not None
+    finally:
+        sessions.close()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="game slots are root's")
+def test_a_machine_with_every_game_slot_in_use_is_a_503_not_a_failure(monkeypatch):
+    # other judges of the machine hold every game slot: a game with a bot is refused in
+    # words, to be asked for again, not a 500 "the app failed: RuntimeError"
+    from judge.sandbox import slots
+    from judge.sandbox.context import sandbox_context
+
+    monkeypatch.setattr(slots, "MAX_SLOTS", 0)
+    monkeypatch.setattr(sandbox_context(), "slots", [])
+    monkeypatch.setattr(sandbox_context(), "last_slot", None)
+    with TestClient(create_app(Served(bots=BOTS / "nim", limits=FAST)),
+                    raise_server_exceptions=False, base_url=HERE) as c:
+        r = c.post("/api/sessions", json={"game": "nim", "position": "5 5 5",
+                                          "opponent": "greedy.py"})
+        refused(r, 503, "game slots of this machine are in use")
+        assert int(r.headers["retry-after"]) > 0
+        assert create(c, game="nim", position="5 5 5", opponent="optimal")["id"]
+
+
+def test_a_bot_that_fails_ends_its_game_and_the_other_bot_with_it(tmp_path):
+    # the game is over at the failure: the other seat's bot ran on (a game slot and a place
+    # among the games with a bot held) until the game was ended or left idle
+    folder = tmp_path / "bots"
+    folder.mkdir()
+    (folder / "bad.py").write_text("import sys\nsys.stdin.readline()\nprint('7 7', flush=True)\n")
+    (folder / "greedy.py").write_text((BOTS / "nim" / "greedy.py").read_text())
+    (folder / "broken.c").write_text("int main(void) { return }\n")
+    sessions = Sessions(Served(bots=folder, limits=FAST))
+    try:
+        session = sessions.create("nim", "", "3 4 5", players=["bad.py", "greedy.py"])
+        group = session.players[1].pgid
+        session.advance(True)
+        assert session.state()["over"] and session.verdict.code == "illegal-move"
+        assert not session.runs_bot() and not alive(group)
+        # the first bot's failure to start ends the game before the second's starts
+        broken = sessions.create("nim", "", "3 4 5", players=["broken.c", "greedy.py"])
+        assert broken.verdict.code == "compile-error" and not broken.runs_bot()
+    finally:
+        sessions.close()
+
+
+@pytest.mark.slow
+def test_games_with_a_bot_asked_for_at_once_are_at_most_the_bound():
+    # the bound was checked before each game's bot started, and the game counted only once
+    # it had: a dozen asked for at once all passed the check, each with a bot process
+    from judge.web.sessions import MAX_BOT_GAMES
+
+    sessions = Sessions(Served(bots=BOTS / "nim", limits=FAST))
+    asked = MAX_BOT_GAMES + 4
+    together = threading.Barrier(asked)
+    statuses: list[int] = []
+
+    def ask() -> None:
+        together.wait()
+        try:
+            sessions.create("nim", "", "5 5 5", "greedy.py")
+            statuses.append(201)
+        except WebError as exc:
+            statuses.append(exc.status)
+
+    threads = [threading.Thread(target=ask) for _ in range(asked)]
+    try:
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert sorted(statuses) == [201] * MAX_BOT_GAMES + [503] * 4
+        assert sum(s.players[1].process is not None
+                   for s in sessions._games.values()) == MAX_BOT_GAMES
+    finally:
+        sessions.close()
 
 
 def test_the_server_is_refused_without_the_web_extra(monkeypatch, capsys):

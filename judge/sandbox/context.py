@@ -23,7 +23,7 @@ from judge.sandbox.commandline import libc_prctl
 from judge.sandbox.exec_helper import helper_path
 from judge.sandbox.languages import Table
 from judge.sandbox.launcher import Launcher
-from judge.sandbox.slots import Slot, new_slot
+from judge.sandbox.slots import NoSlot, Slot, new_slot
 from judge.sandbox.stderr import StderrPump
 
 #: how many slots a judge process takes turns with: the end of one game (its processes and
@@ -90,7 +90,7 @@ class SandboxContext:
         last game in it finished; None unless root. Slots are taken on first use (up to
         `SLOTS_PER_PROCESS`) and played in turn; with games at once (threads) a game takes
         the next slot no game is in, one more from the machine if need be, or waits up to
-        `SLOT_WAIT_SECONDS` for one (`RuntimeError` after)."""
+        `SLOT_WAIT_SECONDS` for one (`NoSlot` after)."""
         if os.geteuid() != 0:
             return None
         with self._lock:
@@ -98,8 +98,8 @@ class SandboxContext:
             deadline = time.monotonic() + SLOT_WAIT_SECONDS
             while (slot := self._free_slot()) is None:
                 if not self._lock.wait(timeout=deadline - time.monotonic()):
-                    raise RuntimeError(f"every game slot of this machine has been in a game "
-                                       f"for {SLOT_WAIT_SECONDS:.0f} s")
+                    raise NoSlot(f"every game slot of this machine has been in a game "
+                                 f"for {SLOT_WAIT_SECONDS:.0f} s")
             self._busy.add(slot)
             self.last_slot = slot
         try:
@@ -119,7 +119,7 @@ class SandboxContext:
                 return slot
         try:
             slot = new_slot()
-        except RuntimeError:
+        except NoSlot:
             return None
         self.slots.append(slot)
         return slot
@@ -132,13 +132,13 @@ class SandboxContext:
                 self._lock.notify()
 
     def hold(self, count: int) -> None:
-        """Hold up to `count` slots (at most `SLOTS_PER_PROCESS`); raises `RuntimeError`
-        when none is held and the machine has no free one."""
+        """Hold up to `count` slots (at most `SLOTS_PER_PROCESS`); raises `NoSlot` when
+        none is held and the machine has no free one."""
         with self._lock:
             while len(self.slots) < min(count, SLOTS_PER_PROCESS):
                 try:
                     slot = new_slot()
-                except RuntimeError:
+                except NoSlot:
                     if not self.slots:
                         raise
                     return

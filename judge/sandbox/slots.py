@@ -771,8 +771,13 @@ def _uid_processes(uid: int) -> list[int]:
     return found
 
 
+class NoSlot(RuntimeError):
+    """Every game slot of the machine is in a game (other judges', or this one's): a game
+    cannot start now, and may a little later."""
+
+
 def new_slot() -> Slot:
-    """A free slot of the machine, locked for this process."""
+    """A free slot of the machine, locked for this process (`NoSlot` if none is)."""
     LOCK_DIR.mkdir(mode=0o700, parents=True, exist_ok=True)
     for number in range(MAX_SLOTS):
         uid = UID_BASE + number
@@ -792,4 +797,4 @@ def new_slot() -> Slot:
             slot.release()
             continue
         return slot
-    raise RuntimeError(f"all {MAX_SLOTS} game slots of this machine are in use")
+    raise NoSlot(f"all {MAX_SLOTS} game slots of this machine are in use")

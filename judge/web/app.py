@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import weakref
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,6 +36,7 @@ from judge.games.drawing import kit_script
 from judge.html.boards import drawn_games, script_of
 from judge.kinds import KINDS  # (also: a stored run of every kind is read, judge.plan.PLANS)
 from judge.records import Verdict
+from judge.sandbox.slots import NoSlot
 from judge.web.explain import OPPONENTS
 from judge.web.guard import LOCAL, Guard, GuardSettings
 from judge.web.league import league_routes
@@ -95,6 +97,9 @@ class StoredGame:
 
 #: seconds between looks for idle games
 REAP_SECONDS = 5.0
+#: what a game refused for want of a game slot (every one of the machine in a game) is
+#: told to wait, in seconds
+NO_SLOT_RETRY_SECONDS = 30
 #: the longest pause between the moves of a watched game
 MAX_PAUSE = 5.0
 STATIC = Path(__file__).parent / "static"
@@ -186,6 +191,9 @@ def create_app(served: Served, guard: GuardSettings = LOCAL) -> Starlette:
     """The application serving `served` (the bots' folder, limits, database), behind the
     checks of `guard` (the hosts answered, the token): see judge/web/guard.py."""
     sessions = Sessions(served)
+    #: each game's turn to be answered, waited for here: a request for a game busy with
+    #: another (a bot's move may take its whole limit) holds no worker thread while it waits
+    turns: weakref.WeakKeyDictionary[Session, asyncio.Lock] = weakref.WeakKeyDictionary()
 
     async def in_thread(fn: Callable[..., Any], *args: Any) -> Any:
         return await run_in_threadpool(fn, *args)
@@ -199,7 +207,8 @@ def create_app(served: Served, guard: GuardSettings = LOCAL) -> Starlette:
                 extra = action(session)
                 return extra if extra is not None else session.state()
 
-        return JSONResponse(await in_thread(work))
+        async with turns.setdefault(session, asyncio.Lock()):
+            return JSONResponse(await in_thread(work))
 
     # --- pages --------------------------------------------------------------------------
     async def index(request: Request) -> Response:
@@ -473,6 +482,12 @@ def create_app(served: Served, guard: GuardSettings = LOCAL) -> Starlette:
         positions to solve (a game without a browser limit of its own)."""
         return await web_error(request, WebError(413, str(exc)))
 
+    async def no_slot(request: Request, exc: Exception) -> Response:
+        """Every game slot of the machine is in a game (this server's and other judges'):
+        a bot cannot start now."""
+        return await web_error(request, WebError(503, f"{exc}: try again later",
+                                                 retry_after=NO_SLOT_RETRY_SECONDS))
+
     async def server_error(request: Request, exc: Exception) -> Response:
         return error(500, f"the app failed: {type(exc).__name__}")
 
@@ -521,7 +536,8 @@ def create_app(served: Served, guard: GuardSettings = LOCAL) -> Starlette:
     app = Starlette(routes=routes, lifespan=lifespan,
                     middleware=[Middleware(Guard, settings=guard)],
                     exception_handlers={WebError: web_error, HTTPException: http_error,
-                                        InputError: too_large, Exception: server_error})
+                                        InputError: too_large, NoSlot: no_slot,
+                                        Exception: server_error})
     app.state.sessions = sessions
     return app
 

@@ -529,6 +529,8 @@ class Session:
                 self.close()
                 raise WebError(400, BOT_MOVES)
             self.players[seat] = player
+            if self.verdict is not None:  # (the first failed: the game is over)
+                continue
             try:
                 player.begin(self.game, seat)
             except PlayerFailure as exc:
@@ -827,9 +829,11 @@ class Session:
                 player.close()
 
     def _failed(self, seat: int, exc: PlayerFailure | MoveError) -> None:
+        """A player's failure ends the game, and every bot process of it."""
         player = self.players[seat]
-        if player is not None:
-            player.close()  # (a bot's stderr tail is read as it ends)
+        for each in self.players:
+            if each is not None:
+                each.close()  # (a bot's stderr tail is read as it ends)
         stderr = getattr(player, "stderr", "") or ""
         self.verdict = Verdict(exc.code, str(exc), seat)
         self.stderr = stderr[-2000:]
@@ -841,6 +845,12 @@ class Session:
         if failed is None:
             return None
         return dict(failed.to_dict(), stderr=self.stderr)
+
+    def runs_bot(self) -> bool:
+        """Whether a bot process of this game runs (the game's end stops it)."""
+        from judge.players.bot import BotPlayer
+
+        return any(isinstance(p, BotPlayer) and p.process is not None for p in self.players)
 
     def can_take_back(self) -> bool:
         """Undo, redo and going back need players that can forget (no bot process) and
@@ -942,6 +952,8 @@ class Sessions:
         self._games: dict[str, Session] = {}
         self._ended: OrderedDict[str, str] = OrderedDict()
         self._lock = threading.Lock()
+        #: games with a bot being started now (each holds its place among `MAX_BOT_GAMES`)
+        self._starting = 0
 
     def __len__(self) -> int:
         return len(self._games)
@@ -984,22 +996,30 @@ class Sessions:
         opponent = text_of(opponent, "opponent") or HUMAN
         played = moves_of(played)
         self.make_room()
-        with self._lock:
-            bots = sum(1 for s in self._games.values() if any(map(is_process, s.players)))
-            if any(is_bot(o) for o in players or [opponent]) and bots >= MAX_BOT_GAMES:
-                raise WebError(503, f"{MAX_BOT_GAMES} games with a bot are open; try later")
         if not isinstance(seat, int) or isinstance(seat, bool):
             raise WebError(400, "seat is 1 or 2")
         computers = [p for p in players or [opponent] if p != HUMAN and not is_bot(p)]
         if values or computers:  # perfect play is needed: refused before any search
             solver_here(game, pos)
-        session = Session(self.served, game, pos, opponent, seat, bool(values), played,
-                          players, timed=moves is None)  # a stored game: no clock
-        if moves is not None:
-            session.replay(moves, at, recorded)
-        session.touched = self.clock()
+        with_bot = any(is_bot(o) for o in players or [opponent])
+        with self._lock:  # (its place is held while its bot starts: games asked at once)
+            playing = sum(1 for s in self._games.values() if s.runs_bot()) + self._starting
+            if with_bot and playing >= MAX_BOT_GAMES:
+                raise WebError(503, f"{MAX_BOT_GAMES} games with a bot are open; try later")
+            self._starting += with_bot
+        try:
+            session = Session(self.served, game, pos, opponent, seat, bool(values), played,
+                              players, timed=moves is None)  # a stored game: no clock
+            if moves is not None:
+                session.replay(moves, at, recorded)
+            session.touched = self.clock()
+        except BaseException:
+            with self._lock:
+                self._starting -= with_bot
+            raise
         with self._lock:
             self._games[session.id] = session
+            self._starting -= with_bot
         return session
 
     def make_room(self) -> None:
@@ -1128,8 +1148,7 @@ def watch(served: Served, name: Any, rules: Any, position: Any, bot: Any, oppone
         raise WebError(400, "the position is already the end of the game")
     if seat not in (1, 2):
         raise WebError(400, "seat is 1 (the bot moves first) or 2")
-    if not is_bot(text_of(opponent, "opponent") or "optimal"):  # before any bot is started
-        solver_here(game, pos)
+    solver_here(game, pos)  # (each move is judged by perfect play) before any bot starts
     bot_player = computer_player(served, text_of(bot, "bot") or "-", served.seed)
     if not is_process(bot_player):
         raise WebError(400, "bot is a file of the served bots' folder")
