@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 from test_narrow import ROOT, judge
 
-from judge.plan import BotSource, GradingPlan, Harness
+from judge.kinds.grading import GradingPlan
+from judge.plan import BotSource, Harness
 from judge.similarity import Comparison
 
 APART = Path(__file__).parent / "data" / "similar" / "apart"
