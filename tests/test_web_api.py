@@ -596,6 +596,33 @@ def test_a_game_whose_bot_has_ended_leaves_its_place_to_a_new_one():
         sessions.close()
 
 
+def test_past_the_bound_of_games_with_a_bot_the_503_says_when_to_ask_again(monkeypatch):
+    # the 503 of a server whose every place for a game with a bot is taken said "try
+    # later" without a Retry-After, unlike the server's other 503s and 429s
+    from judge.web import sessions as module
+
+    monkeypatch.setattr(module, "MAX_BOT_GAMES", 1)
+    now = [1000.0]
+    sessions = Sessions(Served(bots=BOTS / "nim", limits=FAST, idle_seconds=20.0),
+                        clock=lambda: now[0])
+    try:
+        sessions.create("nim", "", "5 5 5", "greedy.py")
+        now[0] += 8.0
+        with pytest.raises(WebError) as full:
+            sessions.create("nim", "", "5 5 5", "greedy.py")
+        assert full.value.status == 503 and "1 games with a bot are open" in full.value.message
+        assert full.value.retry_after == 12  # when the idlest would be ended by --idle
+    finally:
+        sessions.close()
+    with TestClient(create_app(Served(bots=BOTS / "nim", limits=FAST)),
+                    raise_server_exceptions=False, base_url=HERE) as c:
+        create(c, game="nim", position="5 5 5", opponent="greedy.py")
+        r = c.post("/api/sessions", json={"game": "nim", "position": "5 5 5",
+                                          "opponent": "greedy.py"})
+        refused(r, 503, "games with a bot are open")
+        assert 0 < int(r.headers["retry-after"]) <= module.BOT_RETRY_SECONDS
+
+
 @pytest.mark.skipif(os.geteuid() != 0, reason="game slots are root's")
 def test_a_machine_with_every_game_slot_in_use_is_a_503_not_a_failure(monkeypatch):
     # other judges of the machine hold every game slot: a game with a bot is refused in

@@ -13,6 +13,7 @@ unknown games, bad rules, positions too long or too big to solve at once, illega
 
 from __future__ import annotations
 
+import math
 import secrets
 import threading
 import time
@@ -51,6 +52,10 @@ MAX_TEXT = 400
 #: games held at once, of them with a bot process
 MAX_SESSIONS = 200
 MAX_BOT_GAMES = 8
+#: the longest a game refused for want of a place among those with a bot is told to wait
+#: (seconds): a place frees as soon as a player leaves a game's page, which may be at any
+#: moment, and at the latest when the idlest game reaches the idle timeout
+BOT_RETRY_SECONDS = 30
 #: games watched at once (each runs a bot, or two)
 MAX_WATCHES = 8
 #: seconds after which a game nobody touched is ended (and its bot process with it)
@@ -1003,9 +1008,10 @@ class Sessions:
             solver_here(game, pos)
         with_bot = any(is_bot(o) for o in players or [opponent])
         with self._lock:  # (its place is held while its bot starts: games asked at once)
-            playing = sum(1 for s in self._games.values() if s.runs_bot()) + self._starting
-            if with_bot and playing >= MAX_BOT_GAMES:
-                raise WebError(503, f"{MAX_BOT_GAMES} games with a bot are open; try later")
+            playing = [s for s in self._games.values() if s.runs_bot()]
+            if with_bot and len(playing) + self._starting >= MAX_BOT_GAMES:
+                raise WebError(503, f"{MAX_BOT_GAMES} games with a bot are open; try later",
+                               retry_after=self.retry_after(playing))
             self._starting += with_bot
         try:
             session = Session(self.served, game, pos, opponent, seat, bool(values), played,
@@ -1021,6 +1027,13 @@ class Sessions:
             self._games[session.id] = session
             self._starting -= with_bot
         return session
+
+    def retry_after(self, games: list[Session]) -> int:
+        """The seconds a game refused for want of a place among `games` is told to wait:
+        until the idlest of them would be ended as idle, at most `BOT_RETRY_SECONDS`."""
+        now, idle = self.clock(), self.served.idle_seconds
+        ends = [math.ceil(s.touched + idle - now) for s in games]
+        return max(1, min([BOT_RETRY_SECONDS, *ends]))
 
     def make_room(self) -> None:
         """At `MAX_SESSIONS` games, end the one left alone the longest (its link opens it
