@@ -47,6 +47,16 @@ def create(client, **body) -> dict:
     return r.json()
 
 
+#: a new game against a bot of the served folder
+BOT_GAME = {"game": "nim", "position": "5 5 5", "opponent": "greedy.py"}
+
+
+def nim_bots_served() -> TestClient:
+    """A client of an app serving the Nim bots, that answers the app's failures too."""
+    return TestClient(create_app(Served(bots=BOTS / "nim", limits=FAST)),
+                      raise_server_exceptions=False, base_url=HERE)
+
+
 def refused(response, status: int, words: str) -> None:
     """A clear JSON refusal: the status, an error message naming the fault, no traceback."""
     assert response.status_code == status, response.text
@@ -614,11 +624,9 @@ def test_past_the_bound_of_games_with_a_bot_the_503_says_when_to_ask_again(monke
         assert full.value.retry_after == 12  # when the idlest would be ended by --idle
     finally:
         sessions.close()
-    with TestClient(create_app(Served(bots=BOTS / "nim", limits=FAST)),
-                    raise_server_exceptions=False, base_url=HERE) as c:
-        create(c, game="nim", position="5 5 5", opponent="greedy.py")
-        r = c.post("/api/sessions", json={"game": "nim", "position": "5 5 5",
-                                          "opponent": "greedy.py"})
+    with nim_bots_served() as c:
+        create(c, **BOT_GAME)
+        r = c.post("/api/sessions", json=BOT_GAME)
         refused(r, 503, "games with a bot are open")
         assert 0 < int(r.headers["retry-after"]) <= module.BOT_RETRY_SECONDS
 
@@ -633,13 +641,26 @@ def test_a_machine_with_every_game_slot_in_use_is_a_503_not_a_failure(monkeypatc
     monkeypatch.setattr(slots, "MAX_SLOTS", 0)
     monkeypatch.setattr(sandbox_context(), "slots", [])
     monkeypatch.setattr(sandbox_context(), "last_slot", None)
-    with TestClient(create_app(Served(bots=BOTS / "nim", limits=FAST)),
-                    raise_server_exceptions=False, base_url=HERE) as c:
-        r = c.post("/api/sessions", json={"game": "nim", "position": "5 5 5",
-                                          "opponent": "greedy.py"})
+    with nim_bots_served() as c:
+        r = c.post("/api/sessions", json=BOT_GAME)
         refused(r, 503, "game slots of this machine are in use")
         assert int(r.headers["retry-after"]) > 0
         assert create(c, game="nim", position="5 5 5", opponent="optimal")["id"]
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="game slots are root's")
+def test_a_game_with_a_bot_on_a_machine_whose_slots_are_all_in_games_waits_for_none(
+        monkeypatch):
+    # every slot in a game: a new game with a bot held a worker thread of the server for
+    # SLOT_WAIT_SECONDS (30 s) before its 503, and a few dozen such requests held them all
+    from test_context import every_slot_in_a_game
+
+    waits = every_slot_in_a_game(monkeypatch)
+    with nim_bots_served() as c:
+        r = c.post("/api/sessions", json=BOT_GAME)
+        refused(r, 503, "every game slot of this machine is in a game")
+        assert int(r.headers["retry-after"]) > 0
+    assert waits.waits == []
 
 
 def test_a_bot_that_fails_ends_its_game_and_the_other_bot_with_it(tmp_path):

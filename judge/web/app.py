@@ -28,6 +28,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from judge.games import game_class
@@ -36,6 +37,7 @@ from judge.games.drawing import kit_script
 from judge.html.boards import drawn_games, script_of
 from judge.kinds import KINDS  # (also: a stored run of every kind is read, judge.plan.PLANS)
 from judge.records import Verdict
+from judge.sandbox.context import slot_wait
 from judge.sandbox.slots import NoSlot
 from judge.web.explain import OPPONENTS
 from judge.web.guard import LOCAL, Guard, GuardSettings
@@ -534,12 +536,25 @@ def create_app(served: Served, guard: GuardSettings = LOCAL) -> Starlette:
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan,
-                    middleware=[Middleware(Guard, settings=guard)],
+                    middleware=[Middleware(Guard, settings=guard), Middleware(AtOnce)],
                     exception_handlers={WebError: web_error, HTTPException: http_error,
                                         InputError: too_large, NoSlot: no_slot,
                                         Exception: server_error})
     app.state.sessions = sessions
     return app
+
+
+class AtOnce:
+    """ASGI middleware: a bot a request starts takes a game slot without waiting for one
+    (`NoSlot` at once, answered 503 with Retry-After), so that a full machine never holds
+    the server's worker threads: a batch run's game waits up to `SLOT_WAIT_SECONDS`."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        with slot_wait(0):
+            await self.app(scope, receive, send)
 
 
 def _locked_state(session: Session) -> dict[str, Any]:
