@@ -631,6 +631,60 @@ def test_past_the_bound_of_games_with_a_bot_the_503_says_when_to_ask_again(monke
         assert 0 < int(r.headers["retry-after"]) <= module.BOT_RETRY_SECONDS
 
 
+def test_one_address_holds_at_most_its_share_of_the_games_with_a_bot():
+    # one client opened all 8 games with a bot and kept them by touching each within
+    # --idle: every other user got 503 for as long as it liked
+    from judge.web.sessions import BOT_GAMES_PER_ADDRESS, MAX_BOT_GAMES
+
+    assert BOT_GAMES_PER_ADDRESS == MAX_BOT_GAMES // 2
+    now = [1000.0]
+    sessions = Sessions(Served(bots=BOTS / "nim", limits=FAST, idle_seconds=100.0),
+                        clock=lambda: now[0])
+    try:
+        held = [sessions.create("nim", "", "5 5 5", "greedy.py", address="10.0.0.1")
+                for _ in range(BOT_GAMES_PER_ADDRESS)]
+        now[0] += 90.0
+        sessions.get(held[0].id)  # (touched: the idlest is the second)
+        with pytest.raises(WebError) as more:
+            sessions.create("nim", "", "5 5 5", "greedy.py", address="10.0.0.1")
+        assert more.value.status == 429
+        assert f"{BOT_GAMES_PER_ADDRESS} games with a bot" in more.value.message
+        assert "--bot-games-per-address" in more.value.message
+        assert more.value.retry_after == 10
+        # the same address may still play without a bot, and another address with one
+        assert not sessions.create("nim", "", "5 5 5", "optimal", address="10.0.0.1").runs_bot()
+        assert sessions.create("nim", "", "5 5 5", "greedy.py", address="10.0.0.2").runs_bot()
+        sessions.end(held[1].id)  # its place is its own again
+        assert sessions.create("nim", "", "5 5 5", "greedy.py", address="10.0.0.1").runs_bot()
+    finally:
+        sessions.close()
+
+
+def test_a_class_behind_one_address_is_given_every_place_by_the_option():
+    from judge.web.sessions import MAX_BOT_GAMES
+
+    sessions = Sessions(Served(bots=BOTS / "nim", limits=FAST,
+                               bot_games_per_address=MAX_BOT_GAMES))
+    try:
+        for _ in range(MAX_BOT_GAMES):
+            sessions.create("nim", "", "5 5 5", "greedy.py", address="10.0.0.1")
+        with pytest.raises(WebError) as full:
+            sessions.create("nim", "", "5 5 5", "greedy.py", address="10.0.0.1")
+        assert full.value.status == 503  # the server's bound, no longer the address's
+    finally:
+        sessions.close()
+
+
+def test_the_app_answers_an_address_past_its_share_429_with_retry_after():
+    served = Served(bots=BOTS / "nim", limits=FAST, bot_games_per_address=1)
+    with TestClient(create_app(served), raise_server_exceptions=False, base_url=HERE) as c:
+        create(c, **BOT_GAME)
+        r = c.post("/api/sessions", json=BOT_GAME)
+        refused(r, 429, "1 game with a bot")
+        assert int(r.headers["retry-after"]) > 0
+        assert create(c, game="nim", position="5 5 5", opponent="optimal")["id"]
+
+
 @pytest.mark.skipif(os.geteuid() != 0, reason="game slots are root's")
 def test_a_machine_with_every_game_slot_in_use_is_a_503_not_a_failure(monkeypatch):
     # other judges of the machine hold every game slot: a game with a bot is refused in

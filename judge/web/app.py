@@ -39,6 +39,7 @@ from judge.kinds import KINDS  # (also: a stored run of every kind is read, judg
 from judge.records import Verdict
 from judge.sandbox.context import slot_wait
 from judge.sandbox.slots import NoSlot
+from judge.web.connections import client_address
 from judge.web.explain import OPPONENTS
 from judge.web.guard import LOCAL, Guard, GuardSettings
 from judge.web.league import league_routes
@@ -289,7 +290,7 @@ def create_app(served: Served, guard: GuardSettings = LOCAL) -> Starlette:
             seat = seat_of(data.get("seat", 1))
 
             def create() -> Session:
-                return sessions.create_json(data, seat)
+                return sessions.create_json(data, seat, client_address(request.scope))
 
         session = await in_thread(create)
         try:
