@@ -407,6 +407,25 @@ def test_games_watched_at_once_are_bounded(monkeypatch):
                 pass
 
 
+def test_one_address_watches_at_most_its_share_of_the_games(monkeypatch):
+    # each watched game runs a bot: one client could hold all 8 places, reconnecting
+    query = "game=nim&position=3%204%205&bot=greedy.py&opponent=optimal&pause="
+    served = Served(bots=BOTS / "nim", limits=FAST, bot_games_per_address=1)
+    with TestClient(create_app(served), base_url=HERE) as c:
+        with c.websocket_connect(f"{WS}/api/watch?{query}0.5") as first:
+            assert first.receive_json()["type"] == "start"
+            with c.websocket_connect(f"{WS}/api/watch?{query}0.5") as second:
+                refusal = second.receive_json()
+            assert refusal["type"] == "error" and refusal["status"] == 429
+            assert "--bot-games-per-address" in refusal["error"]
+            while first.receive_json()["type"] != "end":
+                pass
+        with c.websocket_connect(f"{WS}/api/watch?{query}0") as again:
+            assert again.receive_json()["type"] == "start"  # its place is its own again
+            while again.receive_json()["type"] != "end":
+                pass
+
+
 def test_a_game_too_big_to_solve_is_refused_before_two_bots_are_watched(tmp_path):
     # each watched move is judged by perfect play, between two bots too: Connect Four 6x7
     # was searched (for ever, in a thread of the server) and the spectator waited

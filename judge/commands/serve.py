@@ -72,8 +72,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "(default: 600)")
     p.add_argument("--bot-games-per-address", type=int, metavar="N",
                    help="the games with a bot program (of the 8 the server runs at once) "
-                   "that one client address may hold; past them it gets 429 (default: 4, "
-                   "half; a class behind one NAT address or proxy: up to 8)")
+                   "that one client address may hold, and watch (of the 8 watched); past "
+                   "them it gets 429 (default: 4, half; a class behind one NAT address or "
+                   "proxy: up to 8)")
     p.add_argument("--no-browser", action="store_true", help="do not open a browser")
     add_harness_options(p, jobs=False)
     add_clock_options(p, odds=False, who=SERVE_CLOCKS)

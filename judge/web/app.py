@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import json
 import weakref
+from collections import Counter
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -66,6 +67,7 @@ from judge.web.sessions import (
     text_of,
     watch,
 )
+from judge.words import plural
 
 #: the largest request body read
 MAX_BODY = 16 * 1024
@@ -402,21 +404,31 @@ def create_app(served: Served, guard: GuardSettings = LOCAL) -> Starlette:
             raise WebError(404, "no results database is served: start with --db FILE")
         return JSONResponse({"runs": await in_thread(stored_runs)})
 
-    watching = 0  # games being watched now, each with a bot process
+    #: the games being watched now (each with a bot process), by client address
+    watching: Counter[str] = Counter()
 
     async def api_watch(socket: WebSocket) -> None:
-        """A watched game, unless `MAX_WATCHES` are being watched already (503)."""
-        nonlocal watching
-        if watching >= MAX_WATCHES:
+        """A watched game, unless `MAX_WATCHES` are being watched already (503), or the
+        client's address watches its share of them (429, as for games with a bot)."""
+        address, share = client_address(socket.scope), served.bot_games_per_address
+        refusal = None
+        if watching.total() >= MAX_WATCHES:
+            refusal = WebError(503, f"{MAX_WATCHES} games are being watched; try again later")
+        elif watching[address] >= share:
+            refusal = WebError(429, f"this address watches {plural(share, 'game')}, as many "
+                               "as one address may (judge serve --bot-games-per-address): "
+                               "try again when one ends")
+        if refusal is not None:
             await socket.accept()
-            await _refuse(socket, WebError(503, f"{MAX_WATCHES} games are being watched; "
-                                                "try again later"))
+            await _refuse(socket, refusal)
             return
-        watching += 1
+        watching[address] += 1
         try:
             await stream_watch(socket)
         finally:
-            watching -= 1
+            watching[address] -= 1
+            if not watching[address]:
+                del watching[address]
 
     async def stream_watch(socket: WebSocket) -> None:
         """A bot's game streamed live: one message per move, judged, then the end."""
