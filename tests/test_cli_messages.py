@@ -189,6 +189,16 @@ def test_serve_on_a_busy_port_says_so_in_one_line_with_the_way_out(tmp_path):
     assert "Traceback" not in out.stderr and "ERROR" not in out.stderr
 
 
+@pytest.mark.parametrize("share", ["0", "9", "many"])
+def test_serve_refuses_a_share_of_the_bot_games_it_cannot_give_in_one_line(tmp_path, share):
+    out = judge("serve", "--bot-games-per-address", share, "--port", "0", "--no-browser",
+                cwd=tmp_path, timeout=60)
+    assert out.returncode == 2
+    assert out.stderr.count("\n") <= 2 and "Traceback" not in out.stderr
+    assert "--bot-games-per-address" in out.stderr.splitlines()[-1]
+    assert "1 to 8" in out.stderr or "invalid int" in out.stderr
+
+
 def test_no_command_but_serve_loads_the_web_app():
     check = ("import sys; from judge.cli import build_parser; build_parser([]); "
              "build_parser(['run']); "

@@ -213,3 +213,51 @@ def test_a_machine_with_every_game_slot_in_use_is_one_line_not_a_traceback(
     said = capsys.readouterr().err.strip().splitlines()
     assert said == ["judge: error: all 0 game slots of this machine are in use (other judges' "
                     "games hold them): run it again once some have ended"]
+
+
+class CountedWaits(threading.Condition):
+    """A condition that counts the waits made on it, with their timeouts."""
+
+    def __init__(self) -> None:
+        super().__init__(threading.RLock())
+        self.waits: list[float | None] = []
+
+    def wait(self, timeout: float | None = None) -> bool:
+        self.waits.append(timeout)
+        return super().wait(timeout)
+
+
+def every_slot_in_a_game(monkeypatch) -> CountedWaits:
+    """This process holds one slot, in a game, and the machine none more; the waits made
+    for a slot are counted."""
+    from judge.sandbox import context, slots
+
+    held = object()
+    monkeypatch.setattr(slots, "MAX_SLOTS", 0)
+    monkeypatch.setattr(context, "SLOT_WAIT_SECONDS", 0.2)
+    monkeypatch.setattr(sandbox_context(), "slots", [held])
+    monkeypatch.setattr(sandbox_context(), "last_slot", held)
+    monkeypatch.setattr(sandbox_context(), "_busy", {held})
+    waits = CountedWaits()
+    monkeypatch.setattr(sandbox_context(), "_lock", waits)
+    return waits
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="game slots are root's")
+def test_a_game_asked_not_to_wait_for_a_slot_is_refused_at_once(monkeypatch) -> None:
+    # a batch run's game waits for a slot of its own; one asked for by a request to
+    # judge serve is refused at once, holding none of the server's threads meanwhile
+    from judge.sandbox.context import slot_wait
+    from judge.sandbox.slots import NoSlot
+
+    waits = every_slot_in_a_game(monkeypatch)
+    with pytest.raises(NoSlot, match="every game slot of this machine has been in a game"):
+        sandbox_context().take_slot()
+    assert waits.waits and waits.waits[0] > 0  # (SLOT_WAIT_SECONDS, made short here)
+    waits.waits.clear()
+    with slot_wait(0), pytest.raises(NoSlot, match="every game slot of this machine is in"):
+        sandbox_context().take_slot()
+    assert waits.waits == []
+    with pytest.raises(NoSlot):  # and out of it, a game waits again
+        sandbox_context().take_slot()
+    assert len(waits.waits) >= 1

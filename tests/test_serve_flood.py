@@ -289,6 +289,26 @@ def test_a_websocket_holds_its_connection_until_it_ends():
         thread.join(ANSWERED)
 
 
+# --- games with a bot ------------------------------------------------------------------
+
+def test_one_address_holds_its_share_of_the_bot_games_whatever_its_headers_say():
+    # one client held every place for a game with a bot; the share is counted by the
+    # connection's address, as its connections are: a header naming another is not heeded
+    game = {"game": "nim", "position": "5 5 5", "opponent": "greedy.py"}
+    with started("--bots", str(BOTS / "nim"), "--bot-games-per-address", "1") as (_, url):
+        api = f"http://127.0.0.1:{port_of(url)}/api/sessions"
+        first = httpx.post(api, json=game, timeout=ANSWERED)
+        assert first.status_code == 201, first.text
+        for named in ({}, {"x-forwarded-for": "10.1.2.3"}, {"forwarded": "for=10.1.2.3"}):
+            more = httpx.post(api, json=game, headers=named, timeout=ANSWERED)
+            assert more.status_code == 429, (named, more.text)
+            assert "--bot-games-per-address" in more.json()["error"]
+            assert int(more.headers["retry-after"]) > 0
+        other = httpx.Client(transport=httpx.HTTPTransport(local_address=FLOODER))
+        with other:
+            assert other.post(api, json=game, timeout=ANSWERED).status_code == 201
+
+
 # --- uploads ----------------------------------------------------------------------------
 
 def test_a_contestant_has_one_upload_under_way_and_a_few_a_minute():

@@ -47,6 +47,16 @@ def create(client, **body) -> dict:
     return r.json()
 
 
+#: a new game against a bot of the served folder
+BOT_GAME = {"game": "nim", "position": "5 5 5", "opponent": "greedy.py"}
+
+
+def nim_bots_served() -> TestClient:
+    """A client of an app serving the Nim bots, that answers the app's failures too."""
+    return TestClient(create_app(Served(bots=BOTS / "nim", limits=FAST)),
+                      raise_server_exceptions=False, base_url=HERE)
+
+
 def refused(response, status: int, words: str) -> None:
     """A clear JSON refusal: the status, an error message naming the fault, no traceback."""
     assert response.status_code == status, response.text
@@ -397,6 +407,25 @@ def test_games_watched_at_once_are_bounded(monkeypatch):
                 pass
 
 
+def test_one_address_watches_at_most_its_share_of_the_games(monkeypatch):
+    # each watched game runs a bot: one client could hold all 8 places, reconnecting
+    query = "game=nim&position=3%204%205&bot=greedy.py&opponent=optimal&pause="
+    served = Served(bots=BOTS / "nim", limits=FAST, bot_games_per_address=1)
+    with TestClient(create_app(served), base_url=HERE) as c:
+        with c.websocket_connect(f"{WS}/api/watch?{query}0.5") as first:
+            assert first.receive_json()["type"] == "start"
+            with c.websocket_connect(f"{WS}/api/watch?{query}0.5") as second:
+                refusal = second.receive_json()
+            assert refusal["type"] == "error" and refusal["status"] == 429
+            assert "--bot-games-per-address" in refusal["error"]
+            while first.receive_json()["type"] != "end":
+                pass
+        with c.websocket_connect(f"{WS}/api/watch?{query}0") as again:
+            assert again.receive_json()["type"] == "start"  # its place is its own again
+            while again.receive_json()["type"] != "end":
+                pass
+
+
 def test_a_game_too_big_to_solve_is_refused_before_two_bots_are_watched(tmp_path):
     # each watched move is judged by perfect play, between two bots too: Connect Four 6x7
     # was searched (for ever, in a thread of the server) and the spectator waited
@@ -596,6 +625,85 @@ def test_a_game_whose_bot_has_ended_leaves_its_place_to_a_new_one():
         sessions.close()
 
 
+def test_past_the_bound_of_games_with_a_bot_the_503_says_when_to_ask_again(monkeypatch):
+    # the 503 of a server whose every place for a game with a bot is taken said "try
+    # later" without a Retry-After, unlike the server's other 503s and 429s
+    from judge.web import sessions as module
+
+    monkeypatch.setattr(module, "MAX_BOT_GAMES", 1)
+    now = [1000.0]
+    sessions = Sessions(Served(bots=BOTS / "nim", limits=FAST, idle_seconds=20.0),
+                        clock=lambda: now[0])
+    try:
+        sessions.create("nim", "", "5 5 5", "greedy.py")
+        now[0] += 8.0
+        with pytest.raises(WebError) as full:
+            sessions.create("nim", "", "5 5 5", "greedy.py")
+        assert full.value.status == 503 and "1 games with a bot are open" in full.value.message
+        assert full.value.retry_after == 12  # when the idlest would be ended by --idle
+    finally:
+        sessions.close()
+    with nim_bots_served() as c:
+        create(c, **BOT_GAME)
+        r = c.post("/api/sessions", json=BOT_GAME)
+        refused(r, 503, "games with a bot are open")
+        assert 0 < int(r.headers["retry-after"]) <= module.BOT_RETRY_SECONDS
+
+
+def test_one_address_holds_at_most_its_share_of_the_games_with_a_bot():
+    # one client opened all 8 games with a bot and kept them by touching each within
+    # --idle: every other user got 503 for as long as it liked
+    from judge.web.sessions import BOT_GAMES_PER_ADDRESS, MAX_BOT_GAMES
+
+    assert BOT_GAMES_PER_ADDRESS == MAX_BOT_GAMES // 2
+    now = [1000.0]
+    sessions = Sessions(Served(bots=BOTS / "nim", limits=FAST, idle_seconds=100.0),
+                        clock=lambda: now[0])
+    try:
+        held = [sessions.create("nim", "", "5 5 5", "greedy.py", address="10.0.0.1")
+                for _ in range(BOT_GAMES_PER_ADDRESS)]
+        now[0] += 90.0
+        sessions.get(held[0].id)  # (touched: the idlest is the second)
+        with pytest.raises(WebError) as more:
+            sessions.create("nim", "", "5 5 5", "greedy.py", address="10.0.0.1")
+        assert more.value.status == 429
+        assert f"{BOT_GAMES_PER_ADDRESS} games with a bot" in more.value.message
+        assert "--bot-games-per-address" in more.value.message
+        assert more.value.retry_after == 10
+        # the same address may still play without a bot, and another address with one
+        assert not sessions.create("nim", "", "5 5 5", "optimal", address="10.0.0.1").runs_bot()
+        assert sessions.create("nim", "", "5 5 5", "greedy.py", address="10.0.0.2").runs_bot()
+        sessions.end(held[1].id)  # its place is its own again
+        assert sessions.create("nim", "", "5 5 5", "greedy.py", address="10.0.0.1").runs_bot()
+    finally:
+        sessions.close()
+
+
+def test_a_class_behind_one_address_is_given_every_place_by_the_option():
+    from judge.web.sessions import MAX_BOT_GAMES
+
+    sessions = Sessions(Served(bots=BOTS / "nim", limits=FAST,
+                               bot_games_per_address=MAX_BOT_GAMES))
+    try:
+        for _ in range(MAX_BOT_GAMES):
+            sessions.create("nim", "", "5 5 5", "greedy.py", address="10.0.0.1")
+        with pytest.raises(WebError) as full:
+            sessions.create("nim", "", "5 5 5", "greedy.py", address="10.0.0.1")
+        assert full.value.status == 503  # the server's bound, no longer the address's
+    finally:
+        sessions.close()
+
+
+def test_the_app_answers_an_address_past_its_share_429_with_retry_after():
+    served = Served(bots=BOTS / "nim", limits=FAST, bot_games_per_address=1)
+    with TestClient(create_app(served), raise_server_exceptions=False, base_url=HERE) as c:
+        create(c, **BOT_GAME)
+        r = c.post("/api/sessions", json=BOT_GAME)
+        refused(r, 429, "1 game with a bot")
+        assert int(r.headers["retry-after"]) > 0
+        assert create(c, game="nim", position="5 5 5", opponent="optimal")["id"]
+
+
 @pytest.mark.skipif(os.geteuid() != 0, reason="game slots are root's")
 def test_a_machine_with_every_game_slot_in_use_is_a_503_not_a_failure(monkeypatch):
     # other judges of the machine hold every game slot: a game with a bot is refused in
@@ -606,13 +714,26 @@ def test_a_machine_with_every_game_slot_in_use_is_a_503_not_a_failure(monkeypatc
     monkeypatch.setattr(slots, "MAX_SLOTS", 0)
     monkeypatch.setattr(sandbox_context(), "slots", [])
     monkeypatch.setattr(sandbox_context(), "last_slot", None)
-    with TestClient(create_app(Served(bots=BOTS / "nim", limits=FAST)),
-                    raise_server_exceptions=False, base_url=HERE) as c:
-        r = c.post("/api/sessions", json={"game": "nim", "position": "5 5 5",
-                                          "opponent": "greedy.py"})
+    with nim_bots_served() as c:
+        r = c.post("/api/sessions", json=BOT_GAME)
         refused(r, 503, "game slots of this machine are in use")
         assert int(r.headers["retry-after"]) > 0
         assert create(c, game="nim", position="5 5 5", opponent="optimal")["id"]
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="game slots are root's")
+def test_a_game_with_a_bot_on_a_machine_whose_slots_are_all_in_games_waits_for_none(
+        monkeypatch):
+    # every slot in a game: a new game with a bot held a worker thread of the server for
+    # SLOT_WAIT_SECONDS (30 s) before its 503, and a few dozen such requests held them all
+    from test_context import every_slot_in_a_game
+
+    waits = every_slot_in_a_game(monkeypatch)
+    with nim_bots_served() as c:
+        r = c.post("/api/sessions", json=BOT_GAME)
+        refused(r, 503, "every game slot of this machine is in a game")
+        assert int(r.headers["retry-after"]) > 0
+    assert waits.waits == []
 
 
 def test_a_bot_that_fails_ends_its_game_and_the_other_bot_with_it(tmp_path):

@@ -70,6 +70,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--idle", type=float, default=600.0, metavar="SECONDS",
                    help="end a game (and its bot) left this long without a request "
                    "(default: 600)")
+    p.add_argument("--bot-games-per-address", type=int, metavar="N",
+                   help="the games with a bot program (of the 8 the server runs at once) "
+                   "that one client address may hold, and watch (of the 8 watched); past "
+                   "them it gets 429 (default: 4, half; a class behind one NAT address or "
+                   "proxy: up to 8)")
     p.add_argument("--no-browser", action="store_true", help="do not open a browser")
     add_harness_options(p, jobs=False)
     add_clock_options(p, odds=False, who=SERVE_CLOCKS)
@@ -87,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
     except ImportError:
         print(f"judge: error: {HINT}", file=sys.stderr)
         return 2
-    from judge.web.sessions import Served
+    from judge.web.sessions import BOT_GAMES_PER_ADDRESS, MAX_BOT_GAMES, Served
 
     if args.bots is not None and not args.bots.is_dir():
         raise InputError(f"--bots {args.bots} is not a folder")
@@ -101,6 +106,10 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"--port is 0 to 65535, not {args.port}")
     if not args.idle > 0:
         raise InputError("--idle must be a positive number of seconds")
+    share = BOT_GAMES_PER_ADDRESS if args.bot_games_per_address is None \
+        else args.bot_games_per_address
+    if not 1 <= share <= MAX_BOT_GAMES:
+        raise InputError(f"--bot-games-per-address is 1 to {MAX_BOT_GAMES}, not {share}")
     try:
         guard = GuardSettings.serving(args.host, args.allow_host, given_token(args))
     except ValueError as exc:
@@ -111,7 +120,8 @@ def run(args: argparse.Namespace) -> int:
         report_tier()
     served = Served(bots=args.bots, limits=setup.limits, sandbox=setup.sandbox,
                     seed=setup.seed, idle_seconds=args.idle, db=db,
-                    clock=setup.clocks.default, tell_time=setup.clocks.tell)
+                    clock=setup.clocks.default, tell_time=setup.clocks.tell,
+                    bot_games_per_address=share)
     caps = caps_for(raise_descriptor_limit())
     server = uvicorn.Server(server_config(create_app(served, guard), args.host, args.port,
                                           caps))

@@ -17,6 +17,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
+from contextvars import ContextVar
 from typing import Any
 
 from judge.sandbox.commandline import libc_prctl
@@ -32,6 +33,8 @@ from judge.sandbox.stderr import StderrPump
 SLOTS_PER_PROCESS = 2
 #: how long a new game waits for a slot when every slot of the machine is in a game
 SLOT_WAIT_SECONDS = 30.0
+#: how long a new game waits for a slot here (None: `SLOT_WAIT_SECONDS`), set by `slot_wait`
+_slot_wait: ContextVar[float | None] = ContextVar("slot_wait", default=None)
 #: prctl's option that makes a process not dumpable
 PR_SET_DUMPABLE = 4
 
@@ -90,16 +93,20 @@ class SandboxContext:
         last game in it finished; None unless root. Slots are taken on first use (up to
         `SLOTS_PER_PROCESS`) and played in turn; with games at once (threads) a game takes
         the next slot no game is in, one more from the machine if need be, or waits up to
-        `SLOT_WAIT_SECONDS` for one (`NoSlot` after)."""
+        `SLOT_WAIT_SECONDS` for one (as `slot_wait` says, if within one; `NoSlot` after)."""
         if os.geteuid() != 0:
             return None
+        wait = _slot_wait.get()
+        wait = SLOT_WAIT_SECONDS if wait is None else wait
         with self._lock:
             self.hold(len(self.slots) + 1)
-            deadline = time.monotonic() + SLOT_WAIT_SECONDS
+            deadline = time.monotonic() + wait
             while (slot := self._free_slot()) is None:
+                if wait <= 0:
+                    raise NoSlot("every game slot of this machine is in a game")
                 if not self._lock.wait(timeout=deadline - time.monotonic()):
                     raise NoSlot(f"every game slot of this machine has been in a game "
-                                 f"for {SLOT_WAIT_SECONDS:.0f} s")
+                                 f"for {wait:.0f} s")
             self._busy.add(slot)
             self.last_slot = slot
         try:
@@ -245,6 +252,18 @@ class SandboxContext:
                 running.sock.close()
         self.slots, self.last_slot, self._launchers, self._pump = [], None, {}, None
         self._busy = set()
+
+
+@contextmanager
+def slot_wait(seconds: float) -> Iterator[None]:
+    """Within it (in this context: a task, and the work it hands to worker threads with
+    a copy of it), a new game waits at most `seconds` for a slot: `judge serve` refuses
+    a request at once (0) rather than hold a worker thread while the machine is full."""
+    token = _slot_wait.set(seconds)
+    try:
+        yield
+    finally:
+        _slot_wait.reset(token)
 
 
 _current = SandboxContext()

@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import json
 import weakref
+from collections import Counter
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,6 +29,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from judge.games import game_class
@@ -36,7 +38,9 @@ from judge.games.drawing import kit_script
 from judge.html.boards import drawn_games, script_of
 from judge.kinds import KINDS  # (also: a stored run of every kind is read, judge.plan.PLANS)
 from judge.records import Verdict
+from judge.sandbox.context import slot_wait
 from judge.sandbox.slots import NoSlot
+from judge.web.connections import client_address
 from judge.web.explain import OPPONENTS
 from judge.web.guard import LOCAL, Guard, GuardSettings
 from judge.web.league import league_routes
@@ -63,6 +67,7 @@ from judge.web.sessions import (
     text_of,
     watch,
 )
+from judge.words import plural
 
 #: the largest request body read
 MAX_BODY = 16 * 1024
@@ -287,7 +292,7 @@ def create_app(served: Served, guard: GuardSettings = LOCAL) -> Starlette:
             seat = seat_of(data.get("seat", 1))
 
             def create() -> Session:
-                return sessions.create_json(data, seat)
+                return sessions.create_json(data, seat, client_address(request.scope))
 
         session = await in_thread(create)
         try:
@@ -399,21 +404,31 @@ def create_app(served: Served, guard: GuardSettings = LOCAL) -> Starlette:
             raise WebError(404, "no results database is served: start with --db FILE")
         return JSONResponse({"runs": await in_thread(stored_runs)})
 
-    watching = 0  # games being watched now, each with a bot process
+    #: the games being watched now (each with a bot process), by client address
+    watching: Counter[str] = Counter()
 
     async def api_watch(socket: WebSocket) -> None:
-        """A watched game, unless `MAX_WATCHES` are being watched already (503)."""
-        nonlocal watching
-        if watching >= MAX_WATCHES:
+        """A watched game, unless `MAX_WATCHES` are being watched already (503), or the
+        client's address watches its share of them (429, as for games with a bot)."""
+        address, share = client_address(socket.scope), served.bot_games_per_address
+        refusal = None
+        if watching.total() >= MAX_WATCHES:
+            refusal = WebError(503, f"{MAX_WATCHES} games are being watched; try again later")
+        elif watching[address] >= share:
+            refusal = WebError(429, f"this address watches {plural(share, 'game')}, as many "
+                               "as one address may (judge serve --bot-games-per-address): "
+                               "try again when one ends")
+        if refusal is not None:
             await socket.accept()
-            await _refuse(socket, WebError(503, f"{MAX_WATCHES} games are being watched; "
-                                                "try again later"))
+            await _refuse(socket, refusal)
             return
-        watching += 1
+        watching[address] += 1
         try:
             await stream_watch(socket)
         finally:
-            watching -= 1
+            watching[address] -= 1
+            if not watching[address]:
+                del watching[address]
 
     async def stream_watch(socket: WebSocket) -> None:
         """A bot's game streamed live: one message per move, judged, then the end."""
@@ -534,12 +549,25 @@ def create_app(served: Served, guard: GuardSettings = LOCAL) -> Starlette:
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan,
-                    middleware=[Middleware(Guard, settings=guard)],
+                    middleware=[Middleware(Guard, settings=guard), Middleware(AtOnce)],
                     exception_handlers={WebError: web_error, HTTPException: http_error,
                                         InputError: too_large, NoSlot: no_slot,
                                         Exception: server_error})
     app.state.sessions = sessions
     return app
+
+
+class AtOnce:
+    """ASGI middleware: a bot a request starts takes a game slot without waiting for one
+    (`NoSlot` at once, answered 503 with Retry-After), so that a full machine never holds
+    the server's worker threads: a batch run's game waits up to `SLOT_WAIT_SECONDS`."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        with slot_wait(0):
+            await self.app(scope, receive, send)
 
 
 def _locked_state(session: Session) -> dict[str, Any]:

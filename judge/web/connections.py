@@ -14,7 +14,9 @@ answers its 503 only once a whole head has come. So the server's connections are
   closed as it opens, before it has sent anything;
 - `raise_descriptor_limit`: the process's descriptor limit raised to its hard limit at start,
   and the total kept `RESERVED_FILES` below it, so that the cap decides, never EMFILE (an
-  accept that fails leaves every waiting client unanswered).
+  accept that fails leaves every waiting client unanswered);
+- `client_address`: the app's bounds by client (its games with a bot) count the address the
+  caps count, kept by `KeptPeer` before uvicorn's proxy headers rewrite it.
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ from typing import Any, ClassVar
 
 import h11
 import uvicorn
+from starlette.types import Scope
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
@@ -46,6 +50,8 @@ RESERVED_FILES = 256
 MIN_CONNECTIONS = 16
 #: what a refused connection is told to wait before trying again (seconds)
 RETRY_SECONDS = 5
+#: the key of a request's ASGI scope that holds its connection's client (host, port)
+PEER = "judge.peer"
 
 
 class Caps:
@@ -165,9 +171,31 @@ class CountedWebSocket(WebSocketsSansIOProtocol):
         super().connection_lost(exc)
 
 
+def client_address(scope: Scope) -> str:
+    """The address of the client that made a request, as `Caps` counts its connections:
+    the connection's own (a proxy's clients share the proxy's), never one a header names."""
+    client = scope.get(PEER, scope.get("client"))
+    return client[0] if client else ""
+
+
+class KeptPeer:
+    """ASGI middleware: the connection's own client address kept in the scope (`PEER`)
+    before uvicorn's proxy headers (X-Forwarded-For from a loopback peer) rewrite
+    ``client``, so that no request names itself another client."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+        if scope["type"] in ("http", "websocket"):
+            scope[PEER] = scope.get("client")
+        await self.app(scope, receive, send)
+
+
 def server_config(app: Any, host: str, port: int, caps: Caps) -> uvicorn.Config:
     """uvicorn's settings for `judge serve`: its connections those of `HeadTimedProtocol`
-    and `CountedWebSocket`, counted in `caps`."""
+    and `CountedWebSocket`, counted in `caps`; the app told each request's client address
+    (`client_address`) as its proxy headers found it, and as it was (`KeptPeer`)."""
     class Http(HeadTimedProtocol):
         pass
 
@@ -175,5 +203,7 @@ def server_config(app: Any, host: str, port: int, caps: Caps) -> uvicorn.Config:
         pass
 
     Http.caps = WebSocket.caps = caps
-    return uvicorn.Config(app, host=host, port=port, http=Http, ws=WebSocket,
-                          log_level="warning", ws_max_size=1 << 16)
+    config = uvicorn.Config(app, host=host, port=port, http=Http, ws=WebSocket,
+                            log_level="warning", ws_max_size=1 << 16, proxy_headers=False)
+    config.app = KeptPeer(ProxyHeadersMiddleware(app, config.forwarded_allow_ips))
+    return config

@@ -13,10 +13,11 @@ unknown games, bad rules, positions too long or too big to solve at once, illega
 
 from __future__ import annotations
 
+import math
 import secrets
 import threading
 import time
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,12 +46,20 @@ from judge.web.explain import (
     variant_rules,
     variants,
 )
+from judge.words import plural
 
 #: the longest rules, position or move text read from a request
 MAX_TEXT = 400
 #: games held at once, of them with a bot process
 MAX_SESSIONS = 200
 MAX_BOT_GAMES = 8
+#: of them, one client address's by default (`judge serve --bot-games-per-address`): half,
+#: so that one client keeping its games alive never shuts out everyone else
+BOT_GAMES_PER_ADDRESS = max(1, MAX_BOT_GAMES // 2)
+#: the longest a game refused for want of a place among those with a bot is told to wait
+#: (seconds): a place frees as soon as a player leaves a game's page, which may be at any
+#: moment, and at the latest when the idlest game reaches the idle timeout
+BOT_RETRY_SECONDS = 30
 #: games watched at once (each runs a bot, or two)
 MAX_WATCHES = 8
 #: seconds after which a game nobody touched is ended (and its bot process with it)
@@ -92,6 +101,8 @@ class Served:
     clock: Clock | None = None
     #: whether a bot on a clock is told its clock before each move (--tell-time)
     tell_time: bool = False
+    #: the games with a bot one client address may hold (--bot-games-per-address)
+    bot_games_per_address: int = BOT_GAMES_PER_ADDRESS
 
 
 def text_of(value: Any, what: str) -> str:
@@ -473,6 +484,8 @@ class Session:
         #: the history's entries of the last answer, by what they are worked out from
         self.entries: dict[tuple[Any, ...], dict[str, Any]] = {}
         self.touched = time.monotonic()
+        #: the client address that asked for it (None: not a client's)
+        self.address: str | None = None
         self.lock = threading.RLock()
         self.limits = served.limits
         self.ended = False
@@ -952,15 +965,19 @@ class Sessions:
         self._games: dict[str, Session] = {}
         self._ended: OrderedDict[str, str] = OrderedDict()
         self._lock = threading.Lock()
-        #: games with a bot being started now (each holds its place among `MAX_BOT_GAMES`)
+        #: games with a bot being started now (each holds its place among `MAX_BOT_GAMES`),
+        #: and of them by client address
         self._starting = 0
+        self._starting_from: Counter[str | None] = Counter()
 
     def __len__(self) -> int:
         return len(self._games)
 
-    def create_json(self, data: dict[str, Any], seat: int) -> Session:
-        """A new game as `POST /api/sessions` asks for it: game, rules, position and moves,
-        or an exported game's text (`record`); `players` seats two computer players."""
+    def create_json(self, data: dict[str, Any], seat: int, address: str | None = None
+                    ) -> Session:
+        """A new game as `POST /api/sessions` asks for it, from client `address`: game,
+        rules, position and moves, or an exported game's text (`record`); `players` seats
+        two computer players."""
         players = data.get("players")
         if players is not None and (not isinstance(players, list) or len(players) != 2):
             raise WebError(400, "players is a list of two computer players")
@@ -980,15 +997,15 @@ class Sessions:
         return self.create(fields["game"], fields["rules"] or "", fields["position"] or "",
                            data.get("opponent", HUMAN), seat,
                            flag_of(data.get("values", False), "values"),
-                           played=fields["moves"], players=players)
+                           played=fields["moves"], players=players, address=address)
 
     def create(self, name: Any, rules: Any = "", position: Any = "", opponent: Any = HUMAN,
                seat: Any = 1, values: Any = False, moves: list[str] | None = None,
                at: int = 0, played: Any = None, players: list[str] | None = None,
-               recorded: Recorded | None = None) -> Session:
+               recorded: Recorded | None = None, address: str | None = None) -> Session:
         """A new game (a stored game's `moves`, standing at move `at`, when given, `recorded`
         its players and end; or the moves `played` from the position, as a game's link gives
-        them)."""
+        them), asked for by client `address` (None: not a client's, not bounded by one)."""
         self.reap()
         game, pos = load(name, rules, position)
         if moves is None and game.is_over(pos):
@@ -1003,24 +1020,57 @@ class Sessions:
             solver_here(game, pos)
         with_bot = any(is_bot(o) for o in players or [opponent])
         with self._lock:  # (its place is held while its bot starts: games asked at once)
-            playing = sum(1 for s in self._games.values() if s.runs_bot()) + self._starting
-            if with_bot and playing >= MAX_BOT_GAMES:
-                raise WebError(503, f"{MAX_BOT_GAMES} games with a bot are open; try later")
+            if with_bot:
+                self._check_places(address)
             self._starting += with_bot
+            self._starting_from[address] += with_bot
         try:
             session = Session(self.served, game, pos, opponent, seat, bool(values), played,
                               players, timed=moves is None)  # a stored game: no clock
             if moves is not None:
                 session.replay(moves, at, recorded)
             session.touched = self.clock()
+            session.address = address
         except BaseException:
-            with self._lock:
-                self._starting -= with_bot
+            self._started(address, with_bot)
             raise
-        with self._lock:
-            self._games[session.id] = session
-            self._starting -= with_bot
+        self._started(address, with_bot, session)
         return session
+
+    def _started(self, address: str | None, with_bot: bool,
+                 session: Session | None = None) -> None:
+        """A game from `address` has started (`session`, kept) or failed to: the place its
+        bot held while starting is counted as the game's own, or freed."""
+        with self._lock:
+            self._starting -= with_bot
+            self._starting_from[address] -= with_bot
+            if not self._starting_from[address]:
+                del self._starting_from[address]
+            if session is not None:
+                self._games[session.id] = session
+
+    def _check_places(self, address: str | None) -> None:
+        """Refuse a new game with a bot from `address` past its share of the places (429)
+        or past `MAX_BOT_GAMES` (503), each saying when to ask again; under the lock."""
+        playing = [s for s in self._games.values() if s.runs_bot()]
+        share = self.served.bot_games_per_address
+        mine = [s for s in playing if s.address == address]
+        if len(playing) + self._starting >= MAX_BOT_GAMES:
+            raise WebError(503, f"{MAX_BOT_GAMES} games with a bot are open; try later",
+                           retry_after=self.retry_after(playing))
+        if address is not None and len(mine) + self._starting_from[address] >= share:
+            raise WebError(429, f"this address has {plural(share, 'game')} with a bot "
+                           "open, as many "
+                           "as one address may (judge serve --bot-games-per-address): end "
+                           "one (leave its page), or try later",
+                           retry_after=self.retry_after(mine))
+
+    def retry_after(self, games: list[Session]) -> int:
+        """The seconds a game refused for want of a place among `games` is told to wait:
+        until the idlest of them would be ended as idle, at most `BOT_RETRY_SECONDS`."""
+        now, idle = self.clock(), self.served.idle_seconds
+        ends = [math.ceil(s.touched + idle - now) for s in games]
+        return max(1, min([BOT_RETRY_SECONDS, *ends]))
 
     def make_room(self) -> None:
         """At `MAX_SESSIONS` games, end the one left alone the longest (its link opens it
