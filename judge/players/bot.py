@@ -441,16 +441,10 @@ def exit_failure(ended: Exit, tail: str, limits: Limits, where: str,
             where + f"ran out of memory (limit {limits.memory_bytes >> 20} MiB)" + said,
         )
     if sig is not None:
-        return PlayerFailure(verdicts.CRASH, where + f"killed by {_signal_name(sig)}" + said)
+        return PlayerFailure(verdicts.CRASH, where + f"killed by {ended.signal_name}" + said)
     if ended.returncode != 0:
         return PlayerFailure(
             verdicts.CRASH, where + f"exited with status {ended.returncode}" + said
         )
     return None
 
-
-def _signal_name(number: int) -> str:
-    try:
-        return signal.Signals(number).name
-    except ValueError:
-        return f"signal {number}"

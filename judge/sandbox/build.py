@@ -9,7 +9,6 @@ import io
 import os
 import re
 import shlex
-import signal
 import site
 import struct
 import sys
@@ -511,9 +510,7 @@ def _compile(lang: Language, command: list[str], source: Path, name: str,
     elif not why and ended is not None:  # its message; unless killed (by a limit, say)
         lasting = ended.signal is None and ended.returncode < 128
         if ended.signal is not None and not said.strip():
-            killer = next((each.name for each in signal.Signals if each == ended.signal),
-                          f"signal {ended.signal}")
-            why = f"the compiler was killed ({killer})"
+            why = f"the compiler was killed ({ended.signal_name})"
     elif not why:
         why = f"the compiler did not end within {limits.grace_seconds} s of its output"
     if name != source.name:

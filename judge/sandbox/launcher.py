@@ -55,6 +55,7 @@ class Started:
                 os.close(self.ended_fd)
             self.ended_fd = -1
 
+
 class Spawned(Started):
     """A child of the judge itself (`subprocess.Popen`), reaped with wait4."""
 

@@ -66,6 +66,17 @@ class Exit(NamedTuple):
         """The signal that killed the bot, if any."""
         return -self.returncode if self.returncode < 0 else None
 
+    @property
+    def signal_name(self) -> str | None:
+        """That signal's name (``SIGKILL``; ``signal 40`` for one without a name), if any."""
+        number = self.signal
+        if number is None:
+            return None
+        try:
+            return signal.Signals(number).name
+        except ValueError:
+            return f"signal {number}"
+
 
 def _kill_group(pgid: int) -> None:
     with suppress(ProcessLookupError, PermissionError):
