@@ -965,9 +965,8 @@ class Sessions:
         self._games: dict[str, Session] = {}
         self._ended: OrderedDict[str, str] = OrderedDict()
         self._lock = threading.Lock()
-        #: games with a bot being started now (each holds its place among `MAX_BOT_GAMES`),
-        #: and of them by client address
-        self._starting = 0
+        #: games with a bot being started now, by client address (each holds its place
+        #: among `MAX_BOT_GAMES` and its address's share)
         self._starting_from: Counter[str | None] = Counter()
 
     def __len__(self) -> int:
@@ -1022,7 +1021,6 @@ class Sessions:
         with self._lock:  # (its place is held while its bot starts: games asked at once)
             if with_bot:
                 self._check_places(address)
-            self._starting += with_bot
             self._starting_from[address] += with_bot
         try:
             session = Session(self.served, game, pos, opponent, seat, bool(values), played,
@@ -1042,7 +1040,6 @@ class Sessions:
         """A game from `address` has started (`session`, kept) or failed to: the place its
         bot held while starting is counted as the game's own, or freed."""
         with self._lock:
-            self._starting -= with_bot
             self._starting_from[address] -= with_bot
             if not self._starting_from[address]:
                 del self._starting_from[address]
@@ -1055,7 +1052,7 @@ class Sessions:
         playing = [s for s in self._games.values() if s.runs_bot()]
         share = self.served.bot_games_per_address
         mine = [s for s in playing if s.address == address]
-        if len(playing) + self._starting >= MAX_BOT_GAMES:
+        if len(playing) + self._starting_from.total() >= MAX_BOT_GAMES:
             raise WebError(503, f"{MAX_BOT_GAMES} games with a bot are open; try later",
                            retry_after=self.retry_after(playing))
         if address is not None and len(mine) + self._starting_from[address] >= share:
