@@ -27,9 +27,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from judge.commands.league import token_hash
 from judge.games.base import InputError
-from judge.kinds.league import LeaguePlan
+from judge.kinds.league import LeaguePlan, league_of, token_hash
 from judge.league import LeagueState, game_number
 from judge.web.sessions import Served, WebError
 
@@ -210,14 +209,13 @@ def busy(exc: sqlite3.OperationalError) -> WebError:
 
 def contestant(db: Path, data: dict[str, Any]) -> str:
     """The contestant whose upload `data` is, if its token is theirs (else 403)."""
-    from judge.commands.league import league_of
-    from judge.commands.runs import open_store
+    from judge.store import Store
 
     name, token = data.get("name"), data.get("token")
     if not isinstance(name, str):
         raise WebError(400, "give name, token, filename and source, each a string")
     try:
-        with open_store(str(db), must_exist=True, read_only=True) as store:
+        with Store(db, read_only=True) as store:
             plan = league_of(store).plan
     except sqlite3.OperationalError as exc:
         raise busy(exc) from None
