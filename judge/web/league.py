@@ -30,7 +30,7 @@ from starlette.routing import Route
 from judge.games.base import InputError
 from judge.kinds.league import LeaguePlan, league_of, token_hash
 from judge.league import LeagueState, game_number
-from judge.web.sessions import Served, WebError
+from judge.web.sessions import AddsVersion, Served, WebError
 
 #: the largest source uploaded, in bytes (UTF-8)
 MAX_SOURCE = 256 * 1024
@@ -225,13 +225,11 @@ def contestant(db: Path, data: dict[str, Any]) -> str:
     return name
 
 
-def upload(db: Path, data: dict[str, Any]) -> dict[str, Any]:
+def upload(db: Path, data: dict[str, Any], add_version: AddsVersion) -> dict[str, Any]:
     """Add the uploaded source as `name`'s next version, if the token is `name`'s: checked
     (size, a known language by the file name's suffix, it compiles) and copied into the
-    league as `judge league add` does; nothing is added when a check fails."""
+    league by `add_version` (`judge league add`'s); nothing is added when a check fails."""
     import re
-
-    from judge.commands.league import add_version
 
     name = contestant(db, data)
     filename, source = data.get("filename"), data.get("source")
@@ -289,11 +287,13 @@ def league_routes(served: Served, page: Callable[..., Response],
         data = await read_json(request, MAX_UPLOAD)
         the_view()
         assert served.db is not None
+        if served.add_version is None:
+            raise WebError(404, "this server takes no uploads")
         name = await run_in_threadpool(contestant, served.db, data)
         turns.take(name)
         try:
             async with compiling:
-                done = await run_in_threadpool(upload, served.db, data)
+                done = await run_in_threadpool(upload, served.db, data, served.add_version)
         finally:
             turns.give_back(name)
         return JSONResponse(done, status_code=201)
