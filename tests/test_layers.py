@@ -1,5 +1,6 @@
 """The package's layers (docs/architecture.md): no module imports one of a layer above its
-own, and no import circle, counting imports inside functions too."""
+own, and no import circle, counting every import: inside functions, under `TYPE_CHECKING`,
+relative ones, and modules named as strings to `importlib.import_module`."""
 
 from __future__ import annotations
 
@@ -26,8 +27,18 @@ LAYERS = [
     ("kinds", ["judge.kinds"]),
     ("report", ["judge.html.report", "judge.html.similar", "judge.transcripts",
                 "judge.packages"]),
-    ("interface", ["judge.commands", "judge.web", "judge.cli", "judge.__main__"]),
+    ("web", ["judge.web"]),  # the browser app, which `judge serve` starts
+    ("commands", ["judge.commands"]),
+    ("cli", ["judge.cli", "judge.__main__"]),  # runs the command it is given by name
 ]
+
+#: the modules that import a module by a name computed at run time, which no reading of the
+#: source can place in a layer: each a registry of what a game or package names
+BY_NAME = {
+    "judge.games": "a game's class, by its entry point (module:Class), a plugin's too",
+    "judge.solvers": "a game's solver, as the game names it (Game.solver)",
+    "judge.packages.entry": "an exported package's game, as its table names it",
+}
 
 
 def modules() -> dict[str, Path]:
@@ -42,19 +53,71 @@ def modules() -> dict[str, Path]:
 
 
 def imports(path: Path, known: dict[str, Path]) -> set[str]:
-    """The package's modules that the file imports, anywhere in it, with the packages'
-    `__init__` modules that Python runs first: those holding each module imported, and
-    those holding the file's own module (importing judge.html.pages runs judge.html)."""
+    """The package's modules that the file imports, anywhere in it (in functions, under
+    `TYPE_CHECKING`, relative imports, a string given to `import_module`: an f-string's
+    fixed start names every module under it), with the packages' `__init__` modules that
+    Python runs first: those holding each module imported, and those holding the file's
+    own module (importing judge.html.pages runs judge.html)."""
+    own = next(name for name, p in known.items() if p == path)
     found = set()
     for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            names = [f"{node.module}.{a.name}" for a in node.names]
-            found |= {n for n in [node.module, *names] if n in known}
+        if isinstance(node, ast.ImportFrom):
+            module = absolute(own, path, node)
+            names = [f"{module}.{a.name}" for a in node.names]
+            found |= {n for n in [module, *names] if n in known}
         elif isinstance(node, ast.Import):
             found |= {a.name for a in node.names if a.name in known}
-    own = next(name for name, p in known.items() if p == path)
+        elif by_name(node):
+            assert isinstance(node, ast.Call)
+            found |= named(node.args[0], known)
     return found | {package for name in [*found, own] for package in packages(name, known)
                     if package != own}
+
+
+def absolute(own: str, path: Path, node: ast.ImportFrom) -> str:
+    """The module an import names, a relative one (``from .base import X``) made absolute."""
+    if not node.level:
+        return node.module or ""
+    package = own.split(".") if path.name == "__init__.py" else own.split(".")[:-1]
+    base = package[:len(package) - node.level + 1]
+    return ".".join([*base, node.module] if node.module else base)
+
+
+def by_name(node: ast.AST) -> bool:
+    """Whether `node` imports a module by its name as a value: ``import_module(name)``,
+    ``importlib.import_module(name)``, ``__import__(name)``."""
+    if not isinstance(node, ast.Call) or not node.args:
+        return False
+    func = node.func
+    called = func.id if isinstance(func, ast.Name) else \
+        func.attr if isinstance(func, ast.Attribute) else ""
+    return called in ("import_module", "__import__")
+
+
+def named(arg: ast.expr, known: dict[str, Path]) -> set[str]:
+    """The package's modules a name given to `import_module` may be: the module a string
+    names, every module under an f-string's fixed start (f"judge.commands.{name}")."""
+    start = fixed(arg)
+    if start is None:
+        return set()
+    if isinstance(arg, ast.Constant):
+        return {start} & set(known)
+    return {n for n in known if n.startswith(start) and n != start.rstrip(".")}
+
+
+def fixed(arg: ast.expr) -> str | None:
+    """A module's name as a string, or an f-string's fixed start; None when a variable."""
+    if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+        return arg.value
+    if isinstance(arg, ast.JoinedStr) and arg.values and isinstance(arg.values[0], ast.Constant):
+        return str(arg.values[0].value)
+    return None
+
+
+def computed(path: Path) -> bool:
+    """Whether the file imports a module by a name no reading of it can tell (a variable)."""
+    return any(by_name(node) and fixed(node.args[0]) is None
+               for node in ast.walk(ast.parse(path.read_text())) if isinstance(node, ast.Call))
 
 
 def packages(name: str, known: dict[str, Path]) -> list[str]:
@@ -114,3 +177,8 @@ def test_there_is_no_import_circle() -> None:
         if node not in state:
             visit(node, [node])
     assert circles == []
+
+
+def test_only_the_registries_import_a_module_by_a_computed_name() -> None:
+    known = modules()
+    assert sorted(name for name, path in known.items() if computed(path)) == sorted(BY_NAME)

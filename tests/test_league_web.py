@@ -14,6 +14,7 @@ pytest.importorskip("httpx", reason="httpx is not installed (the test extra)")
 
 from starlette.testclient import TestClient  # noqa: E402
 
+from judge.commands.league import add_version  # noqa: E402
 from judge.web.app import create_app  # noqa: E402
 from judge.web.league import MAX_SOURCE  # noqa: E402
 from judge.web.sessions import Served  # noqa: E402
@@ -48,7 +49,7 @@ def folder(tmp_path: Path) -> Path:
 @pytest.fixture
 def client(folder: Path, monkeypatch):
     monkeypatch.setattr("judge.web.league.FRESH_SECONDS", 0)  # each request looks
-    app = create_app(Served(db=folder / "l.db"))
+    app = create_app(Served(db=folder / "l.db", add_version=add_version))
     with TestClient(app, raise_server_exceptions=False, base_url=HERE) as c:
         yield c
 
@@ -186,6 +187,13 @@ def test_each_game_the_page_names_opens_in_the_viewer_as_that_game(made_up: Path
             assert link == f"/run/1/game/{number}"
             game = client.get(f"/api/runs/1/games/{number}").json()
             assert game["number"] == number and game["start"] == str(number)
+
+
+def test_an_app_given_no_way_to_add_a_version_takes_no_upload(made_up: Path) -> None:
+    body = {"name": "amy", "token": "t", "filename": "amy.py", "source": "print(1)\n"}
+    with TestClient(create_app(Served(db=made_up / "l.db")), base_url=HERE) as client:
+        answer = client.post("/api/league/upload", json=body)
+    assert answer.status_code == 404 and "takes no uploads" in answer.json()["error"]
 
 
 def test_an_anchor_added_later_leaves_the_page_and_league_show_alike(tmp_path: Path,

@@ -368,7 +368,7 @@ def test_sixty_uploads_of_one_token_wait_their_turn_and_another_is_answered(fold
             assert int(a.headers["retry-after"]) >= 1
 
 
-def test_an_upload_that_fails_on_the_server_is_a_json_503_to_send_again(folder, monkeypatch):
+def test_an_upload_that_fails_on_the_server_is_a_json_503_to_send_again(folder):
     from starlette.testclient import TestClient
 
     from judge.web.app import create_app
@@ -377,11 +377,10 @@ def test_an_upload_that_fails_on_the_server_is_a_json_503_to_send_again(folder, 
     def refused(*args, **kwargs):
         raise BlockingIOError(11, "Resource temporarily unavailable")  # a fork refused
 
-    monkeypatch.setattr("judge.commands.league.add_version", refused)
     amy = league(folder, "token", "amy").strip()
     body = {"name": "amy", "token": amy, "filename": "amy.py", "source": source(7)}
-    with TestClient(create_app(Served(db=folder / "l.db")), raise_server_exceptions=False,
-                    base_url="http://127.0.0.1:8000") as client:
+    with TestClient(create_app(Served(db=folder / "l.db", add_version=refused)),
+                    raise_server_exceptions=False, base_url="http://127.0.0.1:8000") as client:
         answer = client.post("/api/league/upload", json=body)
     assert answer.status_code == 503 and answer.headers["retry-after"] == "5"
     assert "Resource temporarily unavailable" in answer.json()["error"]

@@ -11,6 +11,7 @@ from judge.commands.opponent import chooser
 from judge.commands.options import add_opponent_option
 from judge.games import GAMES, load_game
 from judge.games.base import InputError
+from judge.words import did_you_mean
 
 #: the systems a game is exported to
 SYSTEMS = ("kattis", "domjudge", "dmoj", "cms", "gradescope", "classroom")
@@ -72,8 +73,6 @@ def run(args: argparse.Namespace) -> int:
     from judge.packages.problem import build, check_output, write_whole
 
     if args.game not in GAMES:
-        from judge.cli import did_you_mean
-
         raise InputError(f"unknown game {args.game!r}{did_you_mean(args.game, list(GAMES))}"
                          " (judge games lists them)")
     if args.opponent not in ("optimal", "tricky"):

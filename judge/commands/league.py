@@ -8,7 +8,6 @@ plays."""
 from __future__ import annotations
 
 import argparse
-import hashlib
 import math
 import os
 import re
@@ -30,12 +29,12 @@ from judge.commands.options import (
 from judge.commands.runs import backend_for, open_store, write_output
 from judge.games.base import InputError
 from judge.kinds.base import clock_words
-from judge.kinds.league import LeaguePlan, Matchmaker, league_text
+from judge.kinds.league import LeaguePlan, Matchmaker, league_of, league_text, token_hash
 from judge.league import LeagueState, Member, Placement
 from judge.plan import OPTIMAL, BotSource, GameSpec
 from judge.players.level import PREFIX, is_level, parse_level
 from judge.playing import Setup
-from judge.store import Store, StoredRun, keep_private
+from judge.store import Store, keep_private
 
 DEFAULT_DB = "judge-results.sqlite"
 #: a bot's name in the league: letters, digits, and . _ - inside
@@ -139,15 +138,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 def add_db_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--db", default=DEFAULT_DB, metavar="FILE",
                    help=f"the results database of the league (default: {DEFAULT_DB})")
-
-
-def league_of(store: Store) -> StoredRun:
-    """The league of the database; `InputError` when it has none."""
-    found = [r for r in store.runs() if r.kind == "league"]
-    if not found:
-        raise InputError(f"there is no league in {store.path}: make one with "
-                         f"`judge league new --game GAME --db {store.path}`")
-    return store.run(found[0].id)
 
 
 def copies_folder(db: str) -> Path:
@@ -326,11 +316,6 @@ def add_version(db: str, name: str, file: str,
                 shutil.rmtree(path, ignore_errors=True)
             raise
     return changed.members[-1], retired
-
-
-def token_hash(token: str) -> str:
-    """What a league keeps of a contestant's token: its SHA-256 (the token is random)."""
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def issue_token(args: argparse.Namespace) -> int:

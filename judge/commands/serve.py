@@ -92,6 +92,7 @@ def run(args: argparse.Namespace) -> int:
     except ImportError:
         print(f"judge: error: {HINT}", file=sys.stderr)
         return 2
+    from judge.commands.league import add_version
     from judge.web.sessions import BOT_GAMES_PER_ADDRESS, MAX_BOT_GAMES, Served
 
     if args.bots is not None and not args.bots.is_dir():
@@ -121,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
     served = Served(bots=args.bots, limits=setup.limits, sandbox=setup.sandbox,
                     seed=setup.seed, idle_seconds=args.idle, db=db,
                     clock=setup.clocks.default, tell_time=setup.clocks.tell,
-                    bot_games_per_address=share)
+                    bot_games_per_address=share, add_version=add_version)
     caps = caps_for(raise_descriptor_limit())
     server = uvicorn.Server(server_config(create_app(served, guard), args.host, args.port,
                                           caps))

@@ -4,6 +4,7 @@ history, a pair's games), its numbering of games and its text, with a page of it
 
 from __future__ import annotations
 
+import hashlib
 import html
 import math
 import random
@@ -82,6 +83,20 @@ class LeaguePlan(Plan):
 
     def _bot_args(self) -> list[str]:
         return []
+
+
+def league_of(store: Store) -> StoredRun:
+    """The league of the database; `InputError` when it has none."""
+    found = [r for r in store.runs() if r.kind == "league"]
+    if not found:
+        raise InputError(f"there is no league in {store.path}: make one with "
+                         f"`judge league new --game GAME --db {store.path}`")
+    return store.run(found[0].id)
+
+
+def token_hash(token: str) -> str:
+    """What a league keeps of a contestant's token: its SHA-256 (the token is random)."""
+    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def stored_member(config: dict[str, Any]) -> Member:

@@ -27,11 +27,10 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from judge.commands.league import token_hash
 from judge.games.base import InputError
-from judge.kinds.league import LeaguePlan
+from judge.kinds.league import LeaguePlan, league_of, token_hash
 from judge.league import LeagueState, game_number
-from judge.web.sessions import Served, WebError
+from judge.web.sessions import AddsVersion, Served, WebError
 
 #: the largest source uploaded, in bytes (UTF-8)
 MAX_SOURCE = 256 * 1024
@@ -210,14 +209,13 @@ def busy(exc: sqlite3.OperationalError) -> WebError:
 
 def contestant(db: Path, data: dict[str, Any]) -> str:
     """The contestant whose upload `data` is, if its token is theirs (else 403)."""
-    from judge.commands.league import league_of
-    from judge.commands.runs import open_store
+    from judge.store import Store
 
     name, token = data.get("name"), data.get("token")
     if not isinstance(name, str):
         raise WebError(400, "give name, token, filename and source, each a string")
     try:
-        with open_store(str(db), must_exist=True, read_only=True) as store:
+        with Store(db, read_only=True) as store:
             plan = league_of(store).plan
     except sqlite3.OperationalError as exc:
         raise busy(exc) from None
@@ -227,13 +225,11 @@ def contestant(db: Path, data: dict[str, Any]) -> str:
     return name
 
 
-def upload(db: Path, data: dict[str, Any]) -> dict[str, Any]:
+def upload(db: Path, data: dict[str, Any], add_version: AddsVersion) -> dict[str, Any]:
     """Add the uploaded source as `name`'s next version, if the token is `name`'s: checked
     (size, a known language by the file name's suffix, it compiles) and copied into the
-    league as `judge league add` does; nothing is added when a check fails."""
+    league by `add_version` (`judge league add`'s); nothing is added when a check fails."""
     import re
-
-    from judge.commands.league import add_version
 
     name = contestant(db, data)
     filename, source = data.get("filename"), data.get("source")
@@ -291,11 +287,13 @@ def league_routes(served: Served, page: Callable[..., Response],
         data = await read_json(request, MAX_UPLOAD)
         the_view()
         assert served.db is not None
+        if served.add_version is None:
+            raise WebError(404, "this server takes no uploads")
         name = await run_in_threadpool(contestant, served.db, data)
         turns.take(name)
         try:
             async with compiling:
-                done = await run_in_threadpool(upload, served.db, data)
+                done = await run_in_threadpool(upload, served.db, data, served.add_version)
         finally:
             turns.give_back(name)
         return JSONResponse(done, status_code=201)

@@ -21,7 +21,7 @@ from collections import Counter, OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from judge import verdicts
 from judge.analysis import MoveReview, result_sign, review
@@ -47,6 +47,9 @@ from judge.web.explain import (
     variants,
 )
 from judge.words import plural
+
+if TYPE_CHECKING:
+    from judge.league import Member
 
 #: the longest rules, position or move text read from a request
 MAX_TEXT = 400
@@ -87,6 +90,14 @@ class WebError(Exception):
         self.retry_after = retry_after
 
 
+class AddsVersion(Protocol):
+    """How `judge league add` adds `file` as the next version of the bot `name` to the
+    league of `db`: (the new member, the labels of the versions it retires)."""
+
+    def __call__(self, db: str, name: str, file: str,
+                 refuse_compile_error: bool = False) -> tuple[Member, list[str]]: ...
+
+
 @dataclass(frozen=True)
 class Served:
     """What the server was started with: the bots' folder and how bots are confined."""
@@ -103,6 +114,9 @@ class Served:
     tell_time: bool = False
     #: the games with a bot one client address may hold (--bot-games-per-address)
     bot_games_per_address: int = BOT_GAMES_PER_ADDRESS
+    #: how a league's upload is added (`judge league add`'s, which `judge serve` gives the
+    #: app it starts); None: the app takes no upload
+    add_version: AddsVersion | None = None
 
 
 def text_of(value: Any, what: str) -> str:
