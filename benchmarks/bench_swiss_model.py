@@ -27,6 +27,7 @@ from pathlib import Path
 from bench_tournaments import bots, spearman
 
 from judge.games import load_game
+from judge.games.base import played_starts
 from judge.pairing import Game, Round, pair, standings
 from judge.ratings import fit
 
@@ -92,7 +93,7 @@ def main() -> None:
     chooses = load_bots(n, a.weakest, a.strongest)
     nim = load_game("nim")
     starts = [[int(t) for t in nim.format_position(s).split()]
-              for s in nim.tournament_starts()]
+              for s in played_starts(nim)]
     truth = list(range(n - 1, -1, -1))  # strongest first
     rhos: dict[str, list[float]] = {k: [] for k in
                                     ("standings", "points", "points, true ties", "ratings")}
