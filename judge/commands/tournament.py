@@ -56,7 +56,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "and weaker levels level:N, N from 0 (random play) to 10 (perfect play)")
     p.add_argument("--starts", metavar="FILE",
                    help="start positions, one per line (default: the game's own set, 12 of "
-                   "its test positions unless it says otherwise)")
+                   "its test positions unless it says otherwise, less any whose result no "
+                   "move of either player changes)")
     p.add_argument("--rounds", type=int, default=1, metavar="K",
                    help="play the whole schedule K times (default 1); a Swiss: its rounds")
     p.add_argument("--system", choices=[s.value for s in System],
