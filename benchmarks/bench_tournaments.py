@@ -1,7 +1,7 @@
 """Swiss and knockout tournaments of Nim bots of known strength: does the order come out?
 
-    python benchmarks/bench_tournaments.py swiss [--entrants 64] [--rounds 7] [--runs 10]
-        [--jobs 2]
+    python benchmarks/bench_tournaments.py swiss [--entrants 64] [--rounds 7] [--pairs 2]
+        [--runs 10] [--jobs 2]
     python benchmarks/bench_tournaments.py knockout [--entrants 16] [--runs 10] [--pairs 2]
         [--weakest 0] [--strongest 1]
 
@@ -9,9 +9,10 @@ Bot i of N plays on each move Bouton's best move with probability weakest + (str
 weakest) i / (N - 1) and otherwise bots/nim/random.py's move (seeded by BOT_SEED), so the
 strengths are known and ordered: by default from the random bot itself (0) to a perfect
 player (1), evenly. Each system is played `--runs` times, with seeds --seed, --seed + 1,
-... A Swiss gets the bots in an order shuffled by the seed (its seeds tell it nothing) and
-prints Spearman's rho between its final standings and the true order, each run's and their
-mean and least; a knockout gets them seeded strongest first and prints how often the
+... A Swiss (`--pairs` game pairs a pairing, as `judge tournament --pairs`) gets the bots
+in an order shuffled by the seed (its seeds tell it nothing) and prints Spearman's rho
+between its final standings and the true order, each run's and their mean and least, and
+the time a Swiss took; a knockout gets them seeded strongest first and prints how often the
 strongest won.
 """
 
@@ -102,15 +103,19 @@ def main() -> None:
             for run in range(a.runs):
                 shuffled = list(strongest_first)
                 random.Random(a.seed + run).shuffle(shuffled)
+                one = time.monotonic()
                 data = tournament(folder, f"s{run}.db", "--system", "swiss", "--rounds",
-                                  str(a.rounds), "--seed", str(a.seed + run), "--jobs",
-                                  str(a.jobs), *shuffled)
+                                  str(a.rounds), "--pairs", str(a.pairs), "--seed",
+                                  str(a.seed + run), "--jobs", str(a.jobs), *shuffled)
                 rhos.append(spearman([s["bot"] for s in data["standings"]], strongest_first))
-                print(f"run {run + 1} (seed {a.seed + run}): {len(data['games'])} games, "
-                      f"Spearman rho {rhos[-1]:.3f}", flush=True)
+                print(f"run {run + 1} (seed {a.seed + run}): {len(data['games'])} games "
+                      f"({time.monotonic() - one:.0f} s), Spearman rho {rhos[-1]:.3f}",
+                      flush=True)
             print(f"Swiss of {n} Nim bots ({a.weakest:g}-{a.strongest:g}) in {a.rounds} "
-                  f"rounds, {a.runs} runs ({time.monotonic() - began:.0f} s): Spearman rho "
-                  f"mean {sum(rhos) / len(rhos):.3f}, least {min(rhos):.3f}")
+                  f"rounds of {a.pairs} game pair{'s' if a.pairs != 1 else ''} a pairing, "
+                  f"{a.runs} runs "
+                  f"({time.monotonic() - began:.0f} s): Spearman rho mean "
+                  f"{sum(rhos) / len(rhos):.3f}, least {min(rhos):.3f}")
             return
         won = 0
         for run in range(a.runs):

@@ -30,8 +30,9 @@ from judge.sandbox.program import NotGradable, folder_digest, folder_files
 from judge.similarity import COMMON, THRESHOLD, Comparison, Entry, compare_files
 
 #: the version of the JSON that `to_config` writes (runs stored before have none: 1; 3
-#: added the bots' display names, `names`; 4 the clocks, `clocks`)
-PLAN_VERSION = 4
+#: added the bots' display names, `names`; 4 the clocks, `clocks`; 5 a Swiss's game pairs
+#: per pairing, `pairs`, where before a pairing played one)
+PLAN_VERSION = 5
 
 #: the perfect player's place in a schedule ("optimal" whatever its kind: see `opponent`)
 OPTIMAL = "optimal"

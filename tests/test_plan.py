@@ -38,7 +38,7 @@ PLANS = [
     TournamentPlan(game="chopsticks", rules="split=on", entrants=("x.py", OPTIMAL),
                    gauntlet="x.py", starts_file=None, start_positions=("1 1 1 1 0",),
                    rounds=3, harness=Harness(seed=11), planned=6),
-    TournamentPlan(game="nim", entrants=("x.py", "level:3", OPTIMAL), rounds=5,
+    TournamentPlan(game="nim", entrants=("x.py", "level:3", OPTIMAL), rounds=5, pairs=3,
                    system=System.SWISS, start_positions=("1 2",), harness=Harness(seed=2)),
     TournamentPlan(game="nim", entrants=("x.py", "level:3", OPTIMAL), pairs=3,
                    system=System.KNOCKOUT, start_positions=("1 2",), harness=Harness(seed=2)),
@@ -56,7 +56,7 @@ def test_a_plan_comes_back_from_the_database_as_it_was_stored(tmp_path: Path, pl
     assert again.plan == plan
     assert again.kind == plan.kind
     stored = json.loads(store.db.execute("SELECT config FROM runs").fetchone()[0])
-    assert stored["version"] == 4
+    assert stored["version"] == 5
 
 
 def test_a_run_stored_before_plans_had_versions_is_read_with_what_it_did(tmp_path) -> None:

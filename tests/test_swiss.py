@@ -27,30 +27,56 @@ def run(args: list[str]) -> dict:
     return json.loads(out.stdout)
 
 
-def test_a_swiss_plays_a_pair_per_pairing_per_round_without_repeats(tmp_path):
+def test_a_swiss_pairing_plays_two_game_pairs_a_round_without_repeats(tmp_path):
     data = run(command(tmp_path, "s.db", "--system", "swiss", "--rounds", "3", *ENTRANTS))
     games = data["games"]
-    assert len(games) == 3 * 3 * 2  # 3 rounds of 3 pairings, each a pair of games
-    rounds: dict[str, set[frozenset[str]]] = {}
+    assert len(games) == 3 * 3 * 2 * 2  # 3 rounds of 3 pairings, each 2 pairs of games
+    rounds: dict[str, dict[frozenset[str], list[str]]] = {}
     for g in games:
-        rounds.setdefault(g["key"].split("|")[0], set()).add(frozenset(g["players"]))
+        pairing = rounds.setdefault(g["key"][:3], {}).setdefault(frozenset(g["players"]), [])
+        pairing.append(g["start"])
     assert len(rounds) == 3
     pairings = [p for r in rounds.values() for p in r]
     assert len(pairings) == len(set(pairings)) == 9
-    for played in rounds.values():  # everyone once a round
+    for played in rounds.values():  # everyone once a round, every pairing on the same starts
         assert sorted(p for pairing in played for p in pairing) == sorted(ENTRANTS)
+        starts = {tuple(sorted(s)) for s in played.values()}
+        assert len(starts) == 1 and len(set(starts.pop())) == 2  # two starts, both seats
     table = data["standings"]
     assert [s["swiss"]["points"] for s in table] == [s["points"] for s in table]
     assert [s["swiss"]["points"] for s in table] == sorted(
         (s["swiss"]["points"] for s in table), reverse=True)
 
 
+def test_a_swiss_of_one_pair_a_pairing_plays_one_start_a_round_as_it_always_did(tmp_path):
+    data = run(command(tmp_path, "s1.db", "--system", "swiss", "--rounds", "3", "--pairs",
+                       "1", *ENTRANTS))
+    assert len(data["games"]) == 3 * 3 * 2
+    assert sorted({g["key"].split("|")[0] for g in data["games"]}) == ["001", "002", "003"]
+    assert len({(g["key"][:3], g["start"]) for g in data["games"]}) == 3
+
+
+def test_a_swiss_stored_before_pairings_played_several_pairs_resumes_with_one():
+    from judge.kinds.tournament import System, TournamentPlan
+    from judge.plan import from_config
+
+    plan = TournamentPlan(game="nim", entrants=("optimal", "level:3"), system=System.SWISS,
+                          rounds=3, start_positions=("3 4 5", "1 2 4"))
+    config = plan.to_config()
+    assert config["pairs"] == 2 and from_config("tournament", config).pairs == 2
+    old = from_config("tournament", dict(config, version=4))
+    argv = old.to_argv()  # the command line that plays it again
+    assert old.pairs == 1 and argv[argv.index("--pairs") + 1] == "1"
+    knockout = dict(config, version=4, system="knockout")
+    assert from_config("tournament", knockout).pairs == 2
+
+
 def test_a_bye_scores_a_won_pair_and_goes_to_a_different_entrant_each_round(tmp_path):
     data = run(command(tmp_path, "b.db", "--system", "swiss", "--rounds", "3", *ENTRANTS[:5]))
     byes = {s["bot"]: s["swiss"]["byes"] for s in data["standings"]}
     assert sorted(byes.values()) == [0, 0, 1, 1, 1]
-    for s in data["standings"]:
-        assert s["swiss"]["points"] == s["points"] + 2 * s["swiss"]["byes"]
+    for s in data["standings"]:  # a bye: both pairs won
+        assert s["swiss"]["points"] == s["points"] + 4 * s["swiss"]["byes"]
 
 
 def test_a_swiss_stopped_mid_round_resumes_to_the_same_pairings_and_games(tmp_path):
@@ -59,7 +85,7 @@ def test_a_swiss_stopped_mid_round_resumes_to_the_same_pairings_and_games(tmp_pa
     run(command(tmp_path, "part.db", "--system", "swiss", "--rounds", "3", *ENTRANTS))
     db = sqlite3.connect(tmp_path / "part.db")
     with db:  # as if stopped in round 2: its last games and round 3 are not stored
-        db.execute("DELETE FROM games WHERE key >= '002|' AND rowid % 2 = 0 OR key >= '003|'")
+        db.execute("DELETE FROM games WHERE key >= '002' AND rowid % 2 = 0 OR key >= '003'")
         db.execute("UPDATE runs SET finished = NULL")
     assert db.total_changes > 6 + 1
     db.close()
@@ -106,7 +132,7 @@ def test_a_gauntlet_is_refused_with_a_swiss_before_anything_is_stored(tmp_path):
 
 @pytest.mark.parametrize("args, said", [
     (["--system", "knockout", "--rounds", "3"], "--rounds goes with a round robin or a Swiss"),
-    (["--system", "swiss", "--rounds", "3", "--pairs", "4"], "--pairs K is a knockout's"),
+    (["--rounds", "3", "--pairs", "4"], "--pairs K is a Swiss's or a knockout's"),
 ])
 def test_an_option_of_another_system_is_refused_before_anything_is_stored(tmp_path, args,
                                                                          said):

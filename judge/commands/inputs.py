@@ -16,7 +16,7 @@ from judge.clock import Clocks
 from judge.exits import ExitStatus
 from judge.folders import MOST_BYTES, read_file
 from judge.games import load_game
-from judge.games.base import Game, InputError
+from judge.games.base import Game, InputError, played_starts
 from judge.plan import LIMIT_OPTIONS, OPTIMAL, BotSource, Harness, identical
 from judge.report import printable_line
 
@@ -136,10 +136,11 @@ def load_starts(game: Game, path: str) -> list[str]:
 
 def paired_starts(game: Game, path: str | None) -> list[str]:
     """The starts of a tournament or match, as texts: those of --starts FILE, or the
-    default set (`Game.tournament_starts`), checked to be solvable here."""
+    default set (`played_starts`: the game's tournament starts less those no move
+    changes the result of), checked to be solvable here."""
     if path:
         return load_starts(game, path)
-    return [game.format_position(p) for p in solvable(game, game.tournament_starts())]
+    return [game.format_position(p) for p in solvable(game, played_starts(game))]
 
 
 #: the most games played at once on one machine (each is a process of the judge's)

@@ -59,7 +59,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "or a weaker level, level:N from 0 (random play) to 10 (perfect play)")
     p.add_argument("--starts", metavar="FILE",
                    help="start positions, one per line (default: the tournament's, which "
-                   "the game chooses: 12 of its test positions unless it says otherwise)")
+                   "the game chooses: 12 of its test positions unless it says otherwise, "
+                   "less any whose result no move of either player changes)")
     p.add_argument("--sprt", metavar='"elo0=E0 elo1=E1 alpha=A beta=B"', default=None,
                    help="the test, in logistic Elo of BOT_A over BOT_B: H0 Elo = elo0 "
                    "against H1 Elo = elo1, error rates alpha and beta; keys left out keep "

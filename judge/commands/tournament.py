@@ -39,8 +39,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "on the Elo scale from a joint Bradley-Terry model with a prior, with 95% intervals; "
         "move accuracy against perfect play. The schedule comes from a recorded seed, and "
         "every game is stored as it ends, so --resume plays exactly the missing games. "
-        "--system swiss pairs the entrants round by round by score (each pairing a pair of "
-        "games, seats swapped), --system knockout in a seeded bracket.",
+        "--system swiss pairs the entrants round by round by score (each pairing --pairs "
+        "pairs of games, seats swapped), --system knockout in a seeded bracket.",
         epilog="examples:\n  judge tournament --game ioiwari bots/ioiwari/*.py\n"
         "  judge tournament --game nim --include-optimal --rounds 2 bots/nim/*\n"
         "  judge tournament --game nim bots/nim/greedy.py level:3 level:6 optimal\n"
@@ -56,7 +56,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "and weaker levels level:N, N from 0 (random play) to 10 (perfect play)")
     p.add_argument("--starts", metavar="FILE",
                    help="start positions, one per line (default: the game's own set, 12 of "
-                   "its test positions unless it says otherwise)")
+                   "its test positions unless it says otherwise, less any whose result no "
+                   "move of either player changes)")
     p.add_argument("--rounds", type=int, default=1, metavar="K",
                    help="play the whole schedule K times (default 1); a Swiss: its rounds")
     p.add_argument("--system", choices=[s.value for s in System],
@@ -65,7 +66,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "rounds, each paired by score, in the bots' order as seeds); knockout "
                    "(a seeded bracket, the bots' order as seeds)")
     p.add_argument("--pairs", type=int, default=2, metavar="K",
-                   help=f"a knockout's game pairs per tie (default 2); while level, up to "
+                   help=f"game pairs per pairing (default 2, each on a start of its own): "
+                   f"a Swiss's each round; a knockout's per tie, and while level up to "
                    f"{DECIDER_PAIRS} more, one at a time, then the higher seed goes on")
     p.add_argument("--gauntlet", metavar="BOT",
                    help="this bot plays each of the others; the others do not meet")
@@ -111,8 +113,9 @@ def new_plan(args: argparse.Namespace) -> tuple[TournamentPlan, list[str]]:
     if system is System.KNOCKOUT and args.rounds != 1:
         raise InputError("--rounds goes with a round robin or a Swiss: a knockout plays "
                          "until one is left, each tie --pairs K game pairs")
-    if system is not System.KNOCKOUT and args.pairs != 2:
-        raise InputError("--pairs K is a knockout's game pairs per tie (--system knockout)")
+    if system is System.ROUND_ROBIN and args.pairs != 2:
+        raise InputError("--pairs K is a Swiss's or a knockout's game pairs per pairing "
+                         "(--system swiss or knockout): a round robin plays every start")
     game = game_from_args(args)
     plan = TournamentPlan(
         game=game.name, rules=game.rules_string(), harness=harness.seeded(),
@@ -124,10 +127,11 @@ def new_plan(args: argparse.Namespace) -> tuple[TournamentPlan, list[str]]:
 
 
 def planned(plan: TournamentPlan) -> int:
-    """How many games the tournament plays: a round robin's schedule; a Swiss's pairs of
-    every round; a knockout's ties of --pairs pairs each, deciders left out."""
+    """How many games the tournament plays: a round robin's schedule; a Swiss's pairings
+    of every round, --pairs pairs each; a knockout's ties of --pairs pairs each, deciders
+    left out."""
     if plan.system is System.SWISS:
-        return plan.rounds * (len(plan.entrants) // 2) * 2
+        return plan.rounds * (len(plan.entrants) // 2) * plan.pairs * 2
     if plan.system is System.KNOCKOUT:
         return (len(plan.entrants) - 1) * plan.pairs * 2
     return len(plan.schedule())

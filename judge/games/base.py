@@ -144,6 +144,60 @@ def evenly(items: Sequence[T], n: int) -> list[T]:
     return [items[int(i * step)] for i in range(n)]
 
 
+#: the most positions `decided` visits from one start before it counts the start as open
+DECIDED_SEARCH = 20_000
+
+
+def decided(game: Game[P, M], pos: P, most: int = DECIDED_SEARCH) -> bool:
+    """Whether every line of play from `pos` ends the same way (the same seat wins, or
+    every line ties): no move of either player changes the result, so a game on it tells
+    nothing of them (Nim's ``1 1 1``: the first mover wins whatever either plays). A loopy
+    game's start from which play can go round forever is open (the move limit ends it),
+    as is one not settled within `most` positions."""
+    results: set[Seat | None] = set()
+    children: dict[P, list[P]] = {}
+    stack = [pos]
+    while stack:
+        here = stack.pop()
+        if here in children:
+            continue
+        if len(children) >= most:
+            return False
+        if game.is_over(here):
+            children[here] = []
+            results.add(game.winner(here))
+            if len(results) > 1:
+                return False
+            continue
+        children[here] = [game.play(here, m) for m in game.legal_moves(here)]
+        stack += children[here]
+    return not game.loopy or acyclic(children)
+
+
+def acyclic(children: dict[P, list[P]]) -> bool:
+    """Whether the graph of positions (each to the positions its moves lead to) has no
+    cycle: every position is taken off once all that lead to it are (Kahn's order)."""
+    into = dict.fromkeys(children, 0)
+    for after in children.values():
+        for child in after:
+            into[child] += 1
+    free = [p for p, n in into.items() if n == 0]
+    taken = 0
+    while free:
+        taken += 1
+        for child in children[free.pop()]:
+            into[child] -= 1
+            if into[child] == 0:
+                free.append(child)
+    return taken == len(children)
+
+
+def played_starts(game: Game[P, M]) -> list[P]:
+    """A tournament's or a match's default starts: the game's `tournament_starts` less
+    those `decided` whatever either player does, where every game pair is a split."""
+    return [p for p in game.tournament_starts() if not decided(game, p)]
+
+
 def opening_positions(game: Game[P, M], plies: int) -> list[P]:
     """The standard starts and the distinct positions up to `plies` moves after them where
     the game goes on."""

@@ -86,7 +86,7 @@ class TournamentPlan(Plan):
     start_positions: tuple[str, ...] = ()
     rounds: int = 1
     system: System = System.ROUND_ROBIN
-    #: a knockout's game pairs per tie before any decider
+    #: game pairs per pairing: a Swiss's each round, a knockout's per tie before any decider
     pairs: int = 2
 
     @property
@@ -95,7 +95,7 @@ class TournamentPlan(Plan):
 
     def round_start(self, number: int) -> str:
         """The start of game pair `number` (from 0) of a Swiss or a knockout (a Swiss plays
-        one per round, the same for every pairing): the starts in turn, in an order
+        `pairs` a round, the same for every pairing): the starts in turn, in an order
         shuffled by the run's seed."""
         starts = list(self.start_positions)
         random.Random(f"{self.seed}|starts").shuffle(starts)
@@ -138,12 +138,14 @@ class TournamentPlan(Plan):
     @classmethod
     def rebuild(cls, common: dict[str, Any], config: dict[str, Any]) -> TournamentPlan:
         c = config
+        system = System(c.get("system") or System.ROUND_ROBIN.value)
+        # a Swiss stored before version 5 played one game pair a pairing
+        one = system is System.SWISS and int(c.get("version") or 1) < 5
         return cls(**common, entrants=tuple(c["entrants"]), gauntlet=c.get("gauntlet"),
                    starts_file=c.get("starts"),
                    start_positions=tuple(c.get("start_positions") or ()),
-                   rounds=int(c.get("rounds") or 1),
-                   system=System(c.get("system") or System.ROUND_ROBIN.value),
-                   pairs=int(c.get("pairs") or 2))
+                   rounds=int(c.get("rounds") or 1), system=system,
+                   pairs=1 if one else int(c.get("pairs") or 2))
 
     def _own_argv(self) -> list[str]:
         words = ["--starts", self.starts_file] if self.starts_file else []
@@ -153,7 +155,7 @@ class TournamentPlan(Plan):
             words += ["--gauntlet", self.gauntlet]
         if self.system is not System.ROUND_ROBIN:
             words += ["--system", self.system.value]
-        if self.system is System.KNOCKOUT and self.pairs != 2:
+        if self.system is not System.ROUND_ROBIN and self.pairs != 2:
             words += ["--pairs", str(self.pairs)]
         if OPTIMAL in self.entrants:
             words.append("--include-optimal")
@@ -182,20 +184,24 @@ def pair_points(records: dict[str, PlayedGame], specs: list[GameSpec], who: str
 
 def swiss_progress(plan: TournamentPlan, records: dict[str, PlayedGame]) -> Progress:
     """A Swiss's rounds, each paired (`judge.pairing.pair`, seeds in the entrants' order)
-    from the rounds before it; every pairing plays a game pair on the round's start, and
-    scores for the pairing the share of its points."""
+    from the rounds before it; every pairing plays `plan.pairs` game pairs on the round's
+    starts (keyed by the round, ``001``, then ``001.2``, ... for the second pair on), and
+    scores for the pairing the share of their points."""
     played: list[Round] = []
     for number in range(plan.rounds):
         pairing = pair(len(plan.entrants), played)
-        start = plan.round_start(number)
+        labels = [f"{number + 1:03d}" + (f".{k + 1}" if k else "") for k in range(plan.pairs)]
+        starts = [plan.round_start(number * plan.pairs + k) for k in range(plan.pairs)]
         games, specs = [], []
         for p in pairing.pairs:
             a, b = plan.entrants[p.first], plan.entrants[p.second]
-            pair_specs = plan.pair_games(f"{number + 1:03d}", a, b, start)
-            points = pair_points(records, pair_specs, a)
-            specs += pair_specs
-            if points is not None:
-                games.append(PairedGame(p.first, p.second, points / 2))
+            game_pairs = [plan.pair_games(label, a, b, start)
+                          for label, start in zip(labels, starts, strict=True)]
+            specs += [spec for pair_specs in game_pairs for spec in pair_specs]
+            points = [x for pair_specs in game_pairs
+                      if (x := pair_points(records, pair_specs, a)) is not None]
+            if len(points) == len(game_pairs):
+                games.append(PairedGame(p.first, p.second, sum(points) / (2 * plan.pairs)))
         if len(games) < len(pairing.pairs):
             return Progress(played, [], specs)
         played.append(Round(tuple(games), pairing.bye))
@@ -272,8 +278,9 @@ class Rounds:
     def header(self, run_id: int, store: Store, done: set[str]) -> str:
         self.records.update(store.games(run_id))  # the run is held: read once
         plan = self.plan
-        what = (f"a Swiss of {plan.rounds} rounds" if plan.system is System.SWISS
-                else f"a knockout of {plan.pairs} game pairs a tie")
+        what = (f"a Swiss of {plan.rounds} rounds, {plural(plan.pairs, 'game pair')} a "
+                f"pairing" if plan.system is System.SWISS
+                else f"a knockout of {plural(plan.pairs, 'game pair')} a tie")
         return (f"tournament {run_id}: {plan.game}: {what}, "
                 f"{plural(len(plan.entrants), 'entrant')}, {len(self.records)} games stored, "
                 f"seed {plan.seed}, confinement {plan.harness.tier} ({store.path})")
@@ -339,10 +346,13 @@ def standings(plan: TournamentPlan, records: dict[str, PlayedGame]) -> Standings
     done = progress(plan, records)
     if plan.system is System.KNOCKOUT:
         return Standings(table, crosstable, identical, games, done.ties)
-    # a Swiss: by its score (in points of games: twice a pairing's share), then tie-breaks
+    # a Swiss: by its score (in points of games: a pairing's share times its games), then
+    # tie-breaks
     line = {s.row.bot: s for s in table}
+    games_a_pairing = 2 * plan.pairs
     table = [line[entrants[r.player]]._replace(swiss=SwissScore(
-        2 * r.points, 2 * r.buchholz, 2 * r.sonneborn_berger, r.byes))
+        games_a_pairing * r.points, games_a_pairing * r.buchholz,
+        games_a_pairing * r.sonneborn_berger, r.byes))
         for r in swiss_standings(len(entrants), done.rounds)]
     return Standings(table, crosstable, identical, games)
 

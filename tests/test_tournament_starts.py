@@ -1,0 +1,60 @@
+"""Facts about the starts a tournament or a match plays by default: a start whose result no
+move of either player changes tells nothing of them, and is left out."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from judge.commands.inputs import paired_starts
+from judge.games import GAMES, load_game
+from judge.games.base import TOURNAMENT_STARTS, Game, acyclic, decided, played_starts
+
+
+def results_of_random_play(game: Game, start: Any, games: int, seed: int) -> set[Any]:
+    """The results (the winning seat, None for a tie, "long" past 500 moves) of up to
+    `games` random games from `start`, until two differ."""
+    rng = random.Random(seed)
+    seen: set[Any] = set()
+    while games and len(seen) < 2:
+        games -= 1
+        pos = start
+        for _ in range(500):
+            if game.is_over(pos):
+                seen.add(game.winner(pos))
+                break
+            pos = game.play(pos, rng.choice(game.legal_moves(pos)))
+        else:
+            seen.add("long")
+    return seen
+
+
+def test_nims_1_1_1_is_won_by_the_first_mover_whatever_either_plays_and_is_not_played():
+    nim = load_game("nim")
+    assert decided(nim, nim.parse_position("1 1 1"))  # three forced moves
+    assert decided(nim, nim.parse_position("1"))
+    assert not decided(nim, nim.parse_position("1 1 2"))  # take 2 and win, or 1 and lose
+    starts = paired_starts(nim, None)
+    assert "1 1 1" not in starts
+    assert len(starts) == TOURNAMENT_STARTS - 1
+    assert starts == [nim.format_position(p) for p in nim.tournament_starts()
+                      if nim.format_position(p) != "1 1 1"]
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_every_default_start_left_has_a_move_that_changes_its_result(name):
+    base = load_game(name)
+    for rules in ["", *base.variants.values()]:
+        game = load_game(name, rules)
+        for start in played_starts(game):
+            # random play from the start ends in two ways at least: some choice matters
+            assert len(results_of_random_play(game, start, 400, 1)) > 1, (
+                rules, game.format_position(start))
+
+
+def test_a_graph_of_positions_with_a_cycle_is_not_acyclic():
+    assert acyclic({1: [2, 3], 2: [3], 3: []})
+    assert not acyclic({1: [2], 2: [3], 3: [1]})
+    assert not acyclic({1: [2, 3], 2: [3], 3: [2]})
