@@ -20,6 +20,9 @@ from judge.games.base import InputError
 #: a time control in fastchess's syntax: [MOVES/]BASE[+INCREMENT], BASE in seconds or
 #: cutechess's minutes:seconds
 _SPEC = re.compile(r"(?:(?P<moves>\d+)/)?(?P<base>[0-9.]+(?::[0-9.]+)?)(?:\+(?P<inc>[0-9.]+))?")
+#: BOT=SPEC of --tc-for: the bot's name up to the first = that the spec's options do not
+#: hold (a name may hold one: x=1.py=5; the spec 5,first=2 its own)
+_ODDS = re.compile(r"(?P<bot>.+?)=(?P<spec>[^=,]*(?:,[^=,]*=[^=,]*)*)")
 #: the options a time control may add after commas
 _OPTIONS = {"first": "the first move's extra allowance", "move": "the free time of each move"}
 #: what a bad time control is told
@@ -195,9 +198,10 @@ class Clocks:
         default = Clock.parse(tc) if tc is not None else None
         by_bot: dict[str, Clock | None] = {}
         for given in tc_for or ():
-            bot, sep, spec = given.rpartition("=")
-            if not sep or not bot:
+            found = _ODDS.fullmatch(given)
+            if found is None:
                 raise InputError(f"--tc-for {given!r}: give BOT=SPEC (greedy.py=5+0.05)")
+            bot, spec = found["bot"], found["spec"]
             if bot in by_bot:
                 raise InputError(f"--tc-for names {bot} twice")
             by_bot[bot] = Clock.parse(spec)

@@ -139,6 +139,18 @@ def test_a_plan_keeps_its_clocks() -> None:
     assert replace(plan, harness=Harness()).to_argv().count("--tc") == 0
 
 
+@pytest.mark.parametrize(("given", "bot", "clock"), [
+    ("a.py=5+0.05", "a.py", Clock(5, 0.05)),
+    ("a.py=5,first=2", "a.py", Clock(5, first=2)),  # the spec's own = is not the bot's
+    ("a.py=2,first=1,move=0.5", "a.py", Clock(2, first=1, move=0.5)),
+    ("x=1.py=5", "x=1.py", Clock(5)),  # a bot's name may hold one
+    ("a.py=inf", "a.py", None),
+])
+def test_tc_for_names_a_bot_and_its_whole_time_control(given: str, bot: str,
+                                                        clock: Clock | None) -> None:
+    assert Clocks.given(None, [given], False).by_bot == {bot: clock}
+
+
 # --- the command line ----------------------------------------------------------------
 
 #: a Nim bot that takes one counter from the first heap that has one, after SLEEP seconds;
