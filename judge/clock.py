@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from judge.games.base import InputError
@@ -162,6 +163,19 @@ class Clocks:
     def of(self, bot: str) -> Clock | None:
         """`bot`'s time control (None: no clock)."""
         return self.by_bot[bot] if bot in self.by_bot else self.default
+
+    def side(self, name: str, computer: bool = False) -> Clock | None:
+        """The clock of a side of `judge play` or `judge serve` named `name`: its own
+        (--tc-for), else --tc, which a `computer` player (optimal, tricky, level:N: the
+        judge's own time) is not on."""
+        return self.by_bot[name] if name in self.by_bot else None if computer else self.default
+
+    def check_named(self, names: Collection[str], which: str) -> None:
+        """`InputError` unless every side given a clock of its own (--tc-for) is one of
+        `names`; `which` says what they are and how to name one."""
+        for name in self.by_bot:
+            if name not in names:
+                raise InputError(f"--tc-for {name!r}: not {which}")
 
     @property
     def any(self) -> bool:

@@ -77,7 +77,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "proxy: up to 8)")
     p.add_argument("--no-browser", action="store_true", help="do not open a browser")
     add_harness_options(p, jobs=False)
-    add_clock_options(p, odds=False, who=SERVE_CLOCKS)
+    add_clock_options(p, odds=None, who=SERVE_CLOCKS)
     p.set_defaults(func=run)
 
 
