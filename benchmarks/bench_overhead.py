@@ -22,14 +22,18 @@ Every figure of the per-game goals of the overhead issue, printed side by side i
 - the gvisor tier next to auto's (`--only gvisor`, as root with runsc): per game (the
   slope between 11 and 51 games of the C bot, `--jobs 1`), and a bot's start to its first
   move;
-- a game clock's cost (`--only clock`): the per-game marginal cost of `judge run` with
-  `--tc SPEC` (`--clock`, default a clock that never runs out) next to the same run without
-  one, and next to the `--before` tree's, interleaved round by round.
+- a game clock's cost (`--only clock`): the C bot's 357 games played as a run plays each
+  (`play_spec`, in this process) with `--tc SPEC` (`--clock`, default a clock that never
+  runs out) and without, in turns game by game (`--only clock-turns`: this alone); then the
+  per-game marginal cost of `judge run` with the clock next to the same run without one,
+  and next to the `--before` tree's, interleaved round by round, the order swapped every
+  other round.
 
 With ``--before DIR`` (a checkout of an earlier version), its `judge run` figures are
 measured in the same run, next to this one's. Run: ``python benchmarks/bench_overhead.py
-[--before DIR] [--repeat N] [--only start-up|readme|gvisor|clock]``. Bytecode caching is on for the
-judge processes (whatever PYTHONDONTWRITEBYTECODE says here), as on a user's machine.
+[--before DIR] [--repeat N] [--only start-up|readme|gvisor|clock|clock-turns]``. Bytecode
+caching is on for the judge processes (whatever PYTHONDONTWRITEBYTECODE says here), as on a
+user's machine.
 """
 
 from __future__ import annotations
@@ -156,9 +160,11 @@ def main() -> None:
                     help="rounds of the parallel games' figures, their median shown (default 3)")
     ap.add_argument("--starts", type=int, default=21,
                     help="one-game starts of each tree for the start-up figure (default 21)")
-    ap.add_argument("--only", choices=("all", "start-up", "readme", "gvisor", "clock"),
+    ap.add_argument("--only", choices=("all", "start-up", "readme", "gvisor", "clock",
+                                       "clock-turns"),
                     default="all", help="only the start-up figure, the README main "
-                    "command's, the gvisor tier's next to auto's, or a clock's cost")
+                    "command's, the gvisor tier's next to auto's, a clock's cost, or its "
+                    "games in turns alone")
     ap.add_argument("--clock", default="100000+1", metavar="SPEC",
                     help="the time control of --only clock (default 100000+1)")
     args = ap.parse_args()
@@ -169,7 +175,10 @@ def main() -> None:
         return readme(trees)
     if args.only == "gvisor":
         return gvisor(args.repeat)
+    if args.only == "clock-turns":
+        return clock_turns(args.rounds, args.clock)
     if args.only == "clock":
+        clock_turns(args.rounds, args.clock)
         return clock(trees, args.repeat, args.rounds, args.clock)
     game = Ioiwari()
     all_starts = game.standard_starts()
@@ -307,8 +316,8 @@ def clock(trees: list[tuple[str, Path]], repeat: int, rounds: int, spec: str) ->
         print(f"\nPer-game marginal cost, --sandbox {label} (ms per game, slope between 51 "
               f"and 357 games, --jobs 1): wall, CPU; each against now without a clock")
         ms: dict[str, list[tuple[float, float]]] = {name: [] for name, _, _ in runs}
-        for _ in range(rounds):
-            for name, tree, extra in runs:
+        for turn in range(rounds):  # (in turns: the order swapped every other round)
+            for name, tree, extra in runs[::-1] if turn % 2 else runs:
                 common = ["--jobs", "1", "--sandbox", label, *extra, str(BOT)]
                 few = [timed_run(tree, ["--tests", str(STARTS_51), *common])
                        for _ in range(repeat)]
@@ -347,6 +356,55 @@ def clock(trees: list[tuple[str, Path]], repeat: int, rounds: int, spec: str) ->
     without, with_clock = (statistics.median(p[k] for p in pairs) for k in (0, 1))
     print(f"  without {without:6.3f}   with {with_clock:6.3f}   "
           f"+{(with_clock - without) * 1000:5.1f} us a game")
+
+
+def clock_turns(rounds: int, spec: str) -> None:
+    """The C bot's games against the optimal player on the 357 starts (in each seat in
+    turn), each played as a run plays it (`play_spec`: the players, the referee, the
+    review; in this process, as `--jobs 1`), with `--tc spec` and without in turns game by
+    game, the order swapped every other game so that the machine's drift falls on both
+    alike; `rounds` times. Per game (ms): wall, the judge's CPU (its threads', where the
+    clock is kept) and the CPU of the judge and the bot together (the bot's as its game
+    records it), with and without, each round's ratio, and the median and range of the
+    ratios."""
+    from judge.clock import Clock, Clocks
+    from judge.playing import OPTIMAL, GameSpec, Setup, play_spec
+    from judge.verdicts import OK
+
+    game = Ioiwari()
+    starts = [game.format_position(s) for s in game.standard_starts()]
+    bot = str(BOT)
+
+    print(f"{os.cpu_count()} cores; the C bot's {len(starts)} games with --tc {spec} and "
+          f"without, in turns game by game, {rounds} rounds")
+    for sandbox in ("none", "bwrap"):
+        setups = [Setup("ioiwari", "", Limits(), sandbox),
+                  Setup("ioiwari", "", Limits(), sandbox, clocks=Clocks(Clock.parse(spec)))]
+        play_spec(setups[0], GameSpec("warm", (bot, OPTIMAL), starts[0]))  # built, ready
+        print(f"\nPer game, --sandbox {sandbox} (ms, without / with = ratio): wall; the "
+              f"judge's CPU; the judge's and the bot's")
+        ratios: tuple[list[float], ...] = ([], [], [])
+        for turn in range(rounds):
+            spent = [[0.0, 0.0], [0.0, 0.0], [0.0, 0.0]]  # [without, with] of each figure
+            for i, start in enumerate(starts):
+                players = (bot, OPTIMAL) if i % 2 == 0 else (OPTIMAL, bot)
+                for timed in (0, 1) if (i // 2 + turn) % 2 == 0 else (1, 0):
+                    wall, used = time.perf_counter(), time.process_time()
+                    record = play_spec(setups[timed], GameSpec(str(i), players, start))
+                    spent[0][timed] += time.perf_counter() - wall
+                    spent[1][timed] += time.process_time() - used
+                    spent[2][timed] += time.process_time() - used + sum(
+                        u.cpu_seconds for u in record.usage or () if u is not None)
+                    assert record.verdict.code == OK, record.verdict
+                    assert (record.clocks is not None) == bool(timed)
+            line = f"  round {turn + 1}"
+            for k, figures in enumerate(spent):
+                without, with_clock = (x / len(starts) * 1000 for x in figures)
+                ratios[k].append(with_clock / without)
+                line += f"   {without:6.3f} / {with_clock:6.3f} = {ratios[k][-1]:5.3f}x"
+            print(line)
+        print("  median " + "".join(
+            f"   {statistics.median(r):5.3f}x ({min(r):5.3f}-{max(r):5.3f})" for r in ratios))
 
 
 FIRST_MOVE = """

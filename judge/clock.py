@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from judge.games.base import InputError
@@ -20,6 +21,9 @@ from judge.games.base import InputError
 #: a time control in fastchess's syntax: [MOVES/]BASE[+INCREMENT], BASE in seconds or
 #: cutechess's minutes:seconds
 _SPEC = re.compile(r"(?:(?P<moves>\d+)/)?(?P<base>[0-9.]+(?::[0-9.]+)?)(?:\+(?P<inc>[0-9.]+))?")
+#: BOT=SPEC of --tc-for: the bot's name up to the first = that the spec's options do not
+#: hold (a name may hold one: x=1.py=5; the spec 5,first=2 its own)
+_ODDS = re.compile(r"(?P<bot>.+?)=(?P<spec>[^=,]*(?:,[^=,]*=[^=,]*)*)")
 #: the options a time control may add after commas
 _OPTIONS = {"first": "the first move's extra allowance", "move": "the free time of each move"}
 #: what a bad time control is told
@@ -160,6 +164,19 @@ class Clocks:
         """`bot`'s time control (None: no clock)."""
         return self.by_bot[bot] if bot in self.by_bot else self.default
 
+    def side(self, name: str, computer: bool = False) -> Clock | None:
+        """The clock of a side of `judge play` or `judge serve` named `name`: its own
+        (--tc-for), else --tc, which a `computer` player (optimal, tricky, level:N: the
+        judge's own time) is not on."""
+        return self.by_bot[name] if name in self.by_bot else None if computer else self.default
+
+    def check_named(self, names: Collection[str], which: str) -> None:
+        """`InputError` unless every side given a clock of its own (--tc-for) is one of
+        `names`; `which` says what they are and how to name one."""
+        for name in self.by_bot:
+            if name not in names:
+                raise InputError(f"--tc-for {name!r}: not {which}")
+
     @property
     def any(self) -> bool:
         """Whether some bot plays on a clock."""
@@ -195,9 +212,10 @@ class Clocks:
         default = Clock.parse(tc) if tc is not None else None
         by_bot: dict[str, Clock | None] = {}
         for given in tc_for or ():
-            bot, sep, spec = given.rpartition("=")
-            if not sep or not bot:
+            found = _ODDS.fullmatch(given)
+            if found is None:
                 raise InputError(f"--tc-for {given!r}: give BOT=SPEC (greedy.py=5+0.05)")
+            bot, spec = found["bot"], found["spec"]
             if bot in by_bot:
                 raise InputError(f"--tc-for names {bot} twice")
             by_bot[bot] = Clock.parse(spec)

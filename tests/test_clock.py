@@ -4,7 +4,10 @@ the clock says, and the bots told their clock only when asked."""
 
 from __future__ import annotations
 
+import json
 import re
+import subprocess
+import sys
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -139,6 +142,18 @@ def test_a_plan_keeps_its_clocks() -> None:
     assert replace(plan, harness=Harness()).to_argv().count("--tc") == 0
 
 
+@pytest.mark.parametrize(("given", "bot", "clock"), [
+    ("a.py=5+0.05", "a.py", Clock(5, 0.05)),
+    ("a.py=5,first=2", "a.py", Clock(5, first=2)),  # the spec's own = is not the bot's
+    ("a.py=2,first=1,move=0.5", "a.py", Clock(2, first=1, move=0.5)),
+    ("x=1.py=5", "x=1.py", Clock(5)),  # a bot's name may hold one
+    ("a.py=inf", "a.py", None),
+])
+def test_tc_for_names_a_bot_and_its_whole_time_control(given: str, bot: str,
+                                                        clock: Clock | None) -> None:
+    assert Clocks.given(None, [given], False).by_bot == {bot: clock}
+
+
 # --- the command line ----------------------------------------------------------------
 
 #: a Nim bot that takes one counter from the first heap that has one, after SLEEP seconds;
@@ -271,8 +286,6 @@ def test_a_run_shows_its_clock_and_each_moves_reading(tmp_path: Path) -> None:
                 "--tc", "30+1", "--format", "json", "--details", "a.py", cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     assert re.search(r"^judge: run 1: nim: .*, tc 30\+1, confinement", out.stderr, re.M)
-    import json
-
     games = json.loads(out.stdout)["games"]
     for game in games:
         clocks = game["clocks"]
@@ -293,8 +306,6 @@ def test_judge_play_forfeits_a_bot_exactly_when_its_clock_says(tmp_path: Path) -
     out = judge("play", "--game", "nim", "--start", "60 60", "--sandbox", "none",
                 "--tc", "1+0.01", "--format", "json", slow, cwd=tmp_path)
     assert out.returncode == 0, out.stderr
-    import json
-
     data = json.loads(out.stdout)
     assert data["result"] == "loss" and data["verdict"] == verdicts.TIME_FORFEIT
     mine = [m for m in data["moves"] if m["seat"] == 1]
@@ -323,9 +334,6 @@ def test_judge_play_shows_a_bot_told_its_clock_each_reading(tmp_path: Path) -> N
 
 
 def test_a_person_whose_clock_runs_out_loses_on_time_and_is_not_waited_for() -> None:
-    import subprocess
-    import sys
-
     # the person plays one move, then types nothing and never closes the input
     proc = subprocess.Popen([sys.executable, "-m", "judge", "play", "--game", "nim",
                              "--start", "3 4 5", "--tc", "1+0.5", "--format", "json",
@@ -342,8 +350,6 @@ def test_a_person_whose_clock_runs_out_loses_on_time_and_is_not_waited_for() -> 
     assert proc.stdout is not None and proc.stderr is not None
     out, said = proc.stdout.read(), proc.stderr.read()
     assert proc.returncode == 0, said
-    import json
-
     data = json.loads(out)
     assert data["result"] == "loss" and data["verdict"] == verdicts.TIME_FORFEIT
     assert data["message"].startswith("move 2: its clock ran out (0.000 s left of 1+0.5")
@@ -353,10 +359,53 @@ def test_a_person_whose_clock_runs_out_loses_on_time_and_is_not_waited_for() -> 
     assert "you lose on time: move 2: its clock ran out" in said
 
 
+@pytest.mark.slow
+def test_judge_play_gives_a_bot_time_odds_and_the_person_the_default_clock(
+        tmp_path: Path) -> None:
+    slow = bot(tmp_path, "slow.py", sleep=0.2)
+    # the bot (player 1) takes from heap 1, the person mirrors it at once in heap 2: the
+    # bot's own clock of 0.6 s (its start-up free) holds its moves 2 and 3 of 0.2 s and
+    # not 4, the person's 60 s every one
+    out = subprocess.run([sys.executable, "-m", "judge", "play", "--game", "nim",
+                          "--start", "60 60", "--sandbox", "none", "--tc", "60",
+                          "--tc-for", f"{slow}=0.6,first=2", "--vs", "human",
+                          "--format", "json", slow], input="2 1\n" * 60,
+                         capture_output=True, text=True, cwd=tmp_path, timeout=600)
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["result"] == "loss" and data["verdict"] == verdicts.TIME_FORFEIT
+    assert data["failed_seat"] == 1
+    assert re.fullmatch(r"move 4: its clock ran out \(0\.\d{3} s left of 0\.6,first=2; the "
+                        r"move took \d\.\d{3} s\)", data["message"]), data["message"]
+    mine = [m["seconds"] for m in data["moves"] if m["seat"] == 1]
+    assert [m["clock"] for m in data["moves"] if m["seat"] == 1] == pytest.approx(
+        [0.6, 0.6 - mine[1], 0.6 - mine[1] - mine[2]])
+    theirs = [m["seconds"] for m in data["moves"] if m["seat"] == 2]
+    assert len(theirs) == 3 and [m["clock"] for m in data["moves"] if m["seat"] == 2] \
+        == pytest.approx([60 - sum(theirs[:n]) for n in range(1, 4)])
+    assert "clocks: slow.py 0:00.6, you 1:00.0" in out.stderr  # before the first move
+
+
+def test_judge_play_puts_a_computer_player_on_a_clock_only_when_named(tmp_path: Path) -> None:
+    a = bot(tmp_path, "a.py")
+    out = judge("play", "--game", "nim", "--start", "2 2", "--sandbox", "none",
+                "--tc-for", "optimal=30", "--format", "json", a, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert all((m["clock"] is None) == (m["seat"] == 1) for m in data["moves"])
+    assert all(0 < m["clock"] <= 30 for m in data["moves"] if m["seat"] == 2)
+
+
 @pytest.mark.parametrize(("args", "says"), [
     (["--tc", "1+x"], "time control '1+x': give [MOVES/]BASE"),
     (["--tc", "1", "--move-time", "2"], "--move-time does not apply with a clock"),
-    (["--tell-time"], "--tell-time tells a bot its clock: give --tc\n"),  # (no --tc-for)
+    (["--tell-time"], "--tell-time tells a bot its clock: give --tc (or --tc-for)\n"),
+    (["--tc-for", "b.py=1"], "--tc-for 'b.py': not a player of this game (name one as "
+     "given: a.py, optimal)"),
+    (["--tc-for", "human=1"], "--tc-for 'human': not a player of this game"),
+    (["--tc-for", "a.py=1+x"], "time control '1+x': give [MOVES/]BASE"),
+    (["--tc-for", "a.py"], "--tc-for 'a.py': give BOT=SPEC"),
+    (["--tc-for", "a.py=1", "--tc-for", "a.py=2"], "--tc-for names a.py twice"),
 ])
 def test_judge_play_refuses_a_bad_clock_in_one_line(tmp_path: Path, args: list[str],
                                                     says: str) -> None:

@@ -19,7 +19,7 @@ from test_html import browser  # noqa: E402,F401  (the headless Chromium fixture
 from webserver import serving  # noqa: E402
 
 from judge import verdicts  # noqa: E402
-from judge.clock import Clock  # noqa: E402
+from judge.clock import Clocks  # noqa: E402
 from judge.sandbox import Limits  # noqa: E402
 from judge.web.app import create_app  # noqa: E402
 from judge.web.sessions import Served  # noqa: E402
@@ -30,8 +30,10 @@ HERE = "http://127.0.0.1:8000"
 FAST = Limits(first_move_seconds=20.0, move_seconds=5.0)
 
 
-def client(tc: str, bots: Path | None = None) -> TestClient:
-    served = Served(bots=bots, limits=FAST, sandbox="none", clock=Clock.parse(tc))
+def client(tc: str | None, bots: Path | None = None, *tc_for: str) -> TestClient:
+    """The app serving `bots` with `--tc tc` and each `--tc-for NAME=SPEC` of `tc_for`."""
+    served = Served(bots=bots, limits=FAST, sandbox="none",
+                    clocks=Clocks.given(tc, list(tc_for), False))
     return TestClient(create_app(served), raise_server_exceptions=False, base_url=HERE)
 
 
@@ -130,11 +132,74 @@ def test_a_watched_bot_plays_on_the_clock_and_loses_on_time(tmp_path: Path) -> N
     assert end["verdict"]["message"].startswith(f"move {len(mine) + 1}: its clock ran out")
 
 
-def test_a_bad_time_control_stops_the_server_before_it_starts(tmp_path: Path) -> None:
-    out = judge("serve", "--no-browser", "--port", "0", "--tc", "10+x", cwd=tmp_path)
+def test_a_watched_bot_plays_on_its_own_clock(tmp_path: Path) -> None:
+    bot(tmp_path, "slow.py", sleep=0.2), bot(tmp_path, "fast.py")
+    query = "game=nim&position=60%2060&bot=slow.py&opponent=fast.py&seat=1&pause=0"
+    with client("60", tmp_path, "slow.py=0.6,first=2") as c, \
+            c.websocket_connect(f"ws://127.0.0.1:8000/api/watch?{query}") as ws:
+        assert ws.receive_json()["type"] == "start"
+        events = [ws.receive_json()]
+        while events[-1]["type"] != "end":
+            events.append(ws.receive_json())
+    moves = [e for e in events if e["type"] == "move"]
+    mine = [e["seconds"] for e in moves if e["seat"] == 1]
+    # its start-up free, its moves 2 and 3 of 0.2 s held by its 0.6 s, not its move 4
+    assert [e["clock"] for e in moves if e["seat"] == 1] == pytest.approx(
+        [0.6, 0.6 - mine[1], 0.6 - mine[1] - mine[2]])
+    theirs = [e["seconds"] for e in moves if e["seat"] == 2]  # the other bot: --tc 60
+    assert len(theirs) == 3 and [e["clock"] for e in moves if e["seat"] == 2] \
+        == pytest.approx([60 - sum(theirs[:n]) for n in range(1, 4)])
+    end = events[-1]
+    assert end["result"] == "2" and end["verdict"]["code"] == verdicts.TIME_FORFEIT
+    assert end["verdict"]["message"].startswith("move 4: its clock ran out")
+
+
+def test_a_bot_and_the_person_each_play_on_their_own_clock(tmp_path: Path) -> None:
+    bot(tmp_path, "a.py"), bot(tmp_path, "b.py")
+    with client("60+1", tmp_path, "a.py=5,first=2", "you=30") as c:
+        s = create(c, game="nim", position="5 5 5", opponent="a.py", seat=2)
+        assert s["time_control"] == "player 1 5,first=2; player 2 30"
+        (first, second) = s["clocks"]
+        assert (first["who"], first["left"], second["who"], second["left"]) == \
+            ("a.py", 5.0, "you", 30.0)
+        s = create(c, game="nim", position="5 5 5", opponent="b.py")  # --tc
+        assert s["time_control"] == "player 1 30; player 2 60+1"
+        assert [k["left"] for k in s["clocks"]] == [30.0, 60.0]
+        s = create(c, game="nim", position="5 5 5", opponent="optimal")
+        assert [k["left"] for k in s["clocks"]] == [30.0, None]
+    with client(None, tmp_path, "a.py=5,first=2") as c:  # a bot's own alone: you untimed
+        s = create(c, game="nim", position="5 5 5", opponent="a.py", seat=2)
+        assert [k["left"] for k in s["clocks"]] == [5.0, None]
+        assert create(c, game="nim", position="5 5 5", opponent="b.py")["clocks"] is None
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["--tc", "10+x"], "time control '10+x': give [MOVES/]BASE"),
+    (["--tc-for", "a.py=10+x"], "time control '10+x': give [MOVES/]BASE"),
+    (["--tc-for", "a.py"], "--tc-for 'a.py': give BOT=SPEC"),
+    (["--tc-for", "nobody.py=5"], "--tc-for 'nobody.py': not a player of the served games "
+     "(you, optimal, tricky, level:N or a bot of --bots: a.py)"),
+    (["--tc-for", "level:x=5"], "--tc-for 'level:x': not a player of the served games"),
+    (["--tell-time"], "--tell-time tells a bot its clock: give --tc (or --tc-for)"),
+])
+def test_a_bad_clock_stops_the_server_before_it_starts(tmp_path: Path, args: list[str],
+                                                       says: str) -> None:
+    (tmp_path / "bots").mkdir()
+    bot(tmp_path / "bots", "a.py")
+    out = judge("serve", "--no-browser", "--port", "0", "--bots", "bots", *args,
+                cwd=tmp_path, timeout=60)  # (a server let start would serve on)
     assert out.returncode == 2 and out.stdout == ""
-    assert out.stderr.startswith("judge: error: time control '10+x': give [MOVES/]BASE")
+    assert out.stderr.startswith(f"judge: error: {says}"), out.stderr
     assert out.stderr.count("\n") == 1
+
+
+def test_a_clock_for_a_bot_needs_the_bots_served(tmp_path: Path) -> None:
+    out = judge("serve", "--no-browser", "--port", "0", "--tc-for", "a.py=5", cwd=tmp_path,
+                timeout=60)
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr == ("judge: error: --tc-for 'a.py': not a player of the served games "
+                          "(you, optimal, tricky, level:N; no bots are served: --bots "
+                          "FOLDER)\n")
 
 
 @pytest.mark.slow

@@ -76,7 +76,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                      help="a version whose first N games all end with the same failure on "
                      "its first move is broken: placed last and matched no more (default 3)")
     add_harness_options(new, jobs=False)
-    add_clock_options(new, odds=False)
+    add_clock_options(new, odds=None)
     add_db_option(new)
     new.set_defaults(func=new_league)
 

@@ -191,9 +191,13 @@ def add_harness_options(p: argparse.ArgumentParser, jobs: bool = True, seed: boo
         add_clock_options(p)
 
 
-def add_clock_options(p: argparse.ArgumentParser, odds: bool = True,
+#: what --tc-for names in a batch run
+BOT_ODDS = "BOT's own time control (BOT as given among the bots), for time odds (repeatable)"
+
+
+def add_clock_options(p: argparse.ArgumentParser, odds: str | None = BOT_ODDS,
                       who: str = "each bot plays on a clock") -> None:
-    """`--tc`, `--tc-for` (with `odds`) and `--tell-time`: the bots' clocks
+    """`--tc`, `--tc-for` (where `odds` says what it names) and `--tell-time`: the clocks
     (docs/tournaments.md); `who` says who plays on the clock of --tc."""
     g = p.add_argument_group("clocks (instead of the limits per move; see docs/tournaments.md)")
     g.add_argument("--tc", metavar="SPEC",
@@ -203,10 +207,8 @@ def add_clock_options(p: argparse.ArgumentParser, odds: bool = True,
                    "the first move S seconds more (the bot's start-up), ,move=S gives each "
                    "move S seconds free, Kaggle's overage (2,move=1); inf: no clock. A "
                    "move beyond its clock loses on time (time-forfeit)")
-    if odds:
-        g.add_argument("--tc-for", action="append", metavar="BOT=SPEC",
-                       help="BOT's own time control (BOT as given among the bots), for "
-                       "time odds (repeatable)")
+    if odds is not None:
+        g.add_argument("--tc-for", action="append", metavar="BOT=SPEC", help=odds)
     g.add_argument("--tell-time", action="store_true",
                    help="before each of its moves a bot on a clock first reads a line "
                    "`time REMAINING INCREMENT` (seconds; off by default: IOI-protocol bots "

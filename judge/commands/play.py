@@ -40,6 +40,10 @@ OPPONENTS = (OPTIMAL, "tricky")
 PLAY_CLOCKS = ("each bot and each person at the terminal plays on a clock (a person sees "
                "both clocks after each move and is waited for no longer than the clock "
                "holds; the optimal, tricky and level:N players are untimed)")
+#: what --tc-for names in judge play
+PLAY_ODDS = ("BOT's own time control, for time odds (repeatable): BOT is a player as given, "
+             "the bot program, human (you) or the computer player (optimal, tricky, level:N: "
+             "then on a clock of its own)")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -71,7 +75,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="talk to bots through a pseudo-terminal instead of pipes")
     add_opponent_option(p)
     add_harness_options(p, jobs=False)
-    add_clock_options(p, odds=False, who=PLAY_CLOCKS)
+    add_clock_options(p, odds=PLAY_ODDS, who=PLAY_CLOCKS)
     p.set_defaults(func=run)
 
 
@@ -101,6 +105,8 @@ def run(args: argparse.Namespace) -> int:
     names = [args.bot, args.vs]
     programs = [n for n in names if n not in (*OPPONENTS, "human") and not is_level(n)]
     setup = harness_setup(args)  # languages before bots
+    setup.clocks.check_named(names, "a player of this game (name one as given: "
+                             + ", ".join(printable_line(n) for n in dict.fromkeys(names)) + ")")
     if programs:
         _, skipped = check_bots(list(dict.fromkeys(programs)))  # a bot may play itself
         if skipped:
@@ -112,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
     players = [make_player(n, setup, args.opponent, args.pty, dialogue) for n in seated]
     note_a_lost_start(game, start, seated)
     # a bot and a person play on the clock; the perfect player's time is the judge's
-    clocks = [None if n in OPPONENTS or is_level(n) else setup.clocks.default for n in seated]
+    clocks = [setup.clocks.side(n, computer=n in OPPONENTS or is_level(n)) for n in seated]
     if "human" in names:
         played = play_interactive(game, players, start, dialogue, clocks, setup.clocks.tell)
     else:

@@ -240,11 +240,9 @@ def execute(args: argparse.Namespace, kind: RunKind) -> int:
 def check_clocked(plan: Plan) -> None:
     """`InputError` unless every bot given a clock of its own (--tc-for) is a bot of the
     run."""
-    bots = [p for p in plan.players if is_program(p)]
-    for bot in plan.harness.clocks.by_bot:
-        if bot not in bots:
-            raise InputError(f"--tc-for {bot!r}: not one of the run's bots (name a bot as "
-                             f"it is given among them)")
+    plan.harness.clocks.check_named([p for p in plan.players if is_program(p)],
+                                    "one of the run's bots (name a bot as it is given "
+                                    "among them)")
 
 
 def render_stored(store: Store, run_id: int, args: argparse.Namespace, report: bool

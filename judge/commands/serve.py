@@ -7,12 +7,16 @@ import asyncio
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from judge import install_hint
 from judge.commands.inputs import harness_setup, report_tier
 from judge.commands.options import DEFAULT_DB, add_clock_options, add_harness_options
 from judge.commands.runs import open_store
 from judge.games.base import InputError
+
+if TYPE_CHECKING:
+    from judge.web.sessions import Served
 
 HINT = ("judge serve needs Starlette and uvicorn, which this installation of the judge "
         f"lacks: {install_hint('web')}")
@@ -25,6 +29,10 @@ SERVE_CLOCKS = ("every new game against a bot or computer player is played on a 
                 "person's (their thinking counted by the server from the position shown to "
                 "the move received) and each bot's (the optimal, tricky and level:N players "
                 "are untimed)")
+#: what --tc-for names in judge serve
+SERVE_ODDS = ("BOT's own time control, for time odds (repeatable): BOT is you (the person "
+              "at the page), a bot of --bots as the page names it (greedy.py, nim/greedy.py) "
+              "or a computer player (optimal, tricky, level:N: then on a clock of its own)")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -77,7 +85,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "proxy: up to 8)")
     p.add_argument("--no-browser", action="store_true", help="do not open a browser")
     add_harness_options(p, jobs=False)
-    add_clock_options(p, odds=False, who=SERVE_CLOCKS)
+    add_clock_options(p, odds=SERVE_ODDS, who=SERVE_CLOCKS)
     p.set_defaults(func=run)
 
 
@@ -117,12 +125,12 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(str(exc)) from None
     check_port(args.host, args.port)
     setup = harness_setup(args)
+    served = Served(bots=args.bots, limits=setup.limits, sandbox=setup.sandbox,
+                    seed=setup.seed, idle_seconds=args.idle, db=db, clocks=setup.clocks,
+                    bot_games_per_address=share, add_version=add_version)
+    check_clocked(served)
     if args.bots is not None:  # bots may be played: what their confinement lacks
         report_tier()
-    served = Served(bots=args.bots, limits=setup.limits, sandbox=setup.sandbox,
-                    seed=setup.seed, idle_seconds=args.idle, db=db,
-                    clock=setup.clocks.default, tell_time=setup.clocks.tell,
-                    bot_games_per_address=share, add_version=add_version)
     caps = caps_for(raise_descriptor_limit())
     server = uvicorn.Server(server_config(create_app(served, guard), args.host, args.port,
                                           caps))
@@ -152,6 +160,30 @@ def run(args: argparse.Namespace) -> int:
 
     asyncio.run(main())
     return 0
+
+
+def check_clocked(served: Served) -> None:
+    """`InputError` unless every side given a clock of its own (--tc-for) plays the served
+    games: you (the person), a computer player or a bot of the served folder."""
+    from judge.players.level import PREFIX, is_level, parse_level
+    from judge.report import printable_line
+    from judge.web.sessions import YOU, WebError, bot_names, bot_path
+
+    def plays(name: str) -> bool:
+        try:
+            if is_level(name):  # as the player names itself: level:3, not level:03
+                return name == f"{PREFIX}{parse_level(name)}"
+            return name in (YOU, "optimal", "tricky") or bool(bot_path(served, name))
+        except (InputError, WebError):
+            return False
+
+    bots = bot_names(served)[:6]
+    shown = ", ".join(printable_line(b) for b in bots[:5]) + (", ..." if len(bots) > 5 else "")
+    which = ("; no bots are served: --bots FOLDER" if served.bots is None
+             else f" or a bot of --bots: {shown}" if bots else " or a bot of --bots (none there)")
+    served.clocks.check_named([n for n in served.clocks.by_bot if plays(n)],
+                              f"a player of the served games ({YOU}, optimal, tricky, "
+                              f"level:N{which})")
 
 
 def check_port(host: str, port: int) -> None:

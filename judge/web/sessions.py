@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from judge import verdicts
 from judge.analysis import MoveReview, result_sign, review
-from judge.clock import Clock, SeatClock, reading
+from judge.clock import Clock, Clocks, SeatClock, reading
 from judge.games import GAMES, load_game
 from judge.games.base import Game, InputError, MoveError
 from judge.html.boards import board_meta, control, drawable, touched
@@ -73,6 +73,8 @@ REMEMBERED = 1000
 MAX_MOVES = 1000
 MAX_MOVES_TEXT = 8000
 HUMAN = "human"
+#: the person playing against a computer player, as the page names them (and --tc-for)
+YOU = "you"
 BOT_MOVES = ("a game against a bot program starts from its position (a bot cannot be given "
              "moves it did not see)")
 #: the words for a value, seen by the player to move (as GamesmanUni writes them)
@@ -108,10 +110,9 @@ class Served:
     seed: int | None = None
     idle_seconds: float = IDLE_SECONDS
     db: Path | None = None
-    #: the time control of every game against a bot or computer player (--tc; None: none)
-    clock: Clock | None = None
-    #: whether a bot on a clock is told its clock before each move (--tell-time)
-    tell_time: bool = False
+    #: the clocks of the games against a bot or computer player (--tc, --tc-for: a side's
+    #: own by its name, `YOU` for the person; --tell-time)
+    clocks: Clocks = field(default_factory=Clocks)
     #: the games with a bot one client address may hold (--bot-games-per-address)
     bot_games_per_address: int = BOT_GAMES_PER_ADDRESS
     #: how a league's upload is added (`judge league add`'s, which `judge serve` gives the
@@ -426,6 +427,15 @@ def computer_player(served: Served, kind: str, seed: int | None) -> Player:
         raise WebError(400, f"bot {kind!r}: {exc}") from None
 
 
+def seat_clock(clocks: Clocks, player: Player | None) -> Clock | None:
+    """The time control of a seat held by `player` (None: the person, `YOU`): its own of
+    --tc-for by its name, else --tc for a person or a bot; the perfect players (optimal,
+    tricky, level:N) play untimed as in a batch run unless --tc-for names them."""
+    if player is None:
+        return clocks.side(YOU)
+    return clocks.side(player.name, computer=not is_process(player))
+
+
 def is_process(player: Player | None) -> bool:
     """Whether `player` is a bot process (it cannot take a move back)."""
     from judge.players.bot import BotPlayer
@@ -503,12 +513,12 @@ class Session:
         self.lock = threading.RLock()
         self.limits = served.limits
         self.ended = False
-        #: each seat's clock (None: untimed), the server's --tc in a new game against a
-        #: computer player; when the person to move was shown the position (monotonic);
-        #: whether bots are told their clocks
+        #: each seat's clock (None: untimed), the server's in a new game against a computer
+        #: player; when the person to move was shown the position (monotonic); whether bots
+        #: are told their clocks
         self.timers: list[SeatClock | None] = [None, None]
         self.shown: float | None = None
-        self.tell_time = served.tell_time
+        self.tell_time = served.clocks.tell
         if seat not in (1, 2):
             raise WebError(400, "seat is 1 (you move first) or 2")
         #: the computer player of each seat (None where a person plays)
@@ -519,7 +529,7 @@ class Session:
         self.stepwise = players is not None
         if players is not None:
             self._seat_computers(served, players, bool(moves))
-            self._start_clocks(served.clock if timed and not moves else None)
+            self._start_clocks(served.clocks if timed and not moves else None)
             return
         if self.opponent != HUMAN:
             computer = (game.mover(start) + seat) % 2  # the seat the person does not hold
@@ -528,20 +538,19 @@ class Session:
                 player.close()
                 raise WebError(400, BOT_MOVES)
             self.players[computer] = player
-            self._start_clocks(served.clock if timed and not moves else None)
+            self._start_clocks(served.clocks if timed and not moves else None)
             try:
                 player.begin(game, computer)
             except PlayerFailure as exc:
                 self._failed(computer, exc)
         self.computer_moves()
 
-    def _start_clocks(self, clock: Clock | None) -> None:
-        """Put the game on `clock`: a person and a bot each get one, the perfect players
-        (optimal, tricky, level:N) play untimed as in a batch run."""
-        if clock is None:
+    def _start_clocks(self, clocks: Clocks | None) -> None:
+        """Put the game on `clocks` (None: none), each seat on its own (`seat_clock`)."""
+        if clocks is None:
             return
-        self.timers = [SeatClock(clock) if player is None or is_process(player) else None
-                       for player in self.players]
+        self.timers = [None if c is None else SeatClock(c)
+                       for c in (seat_clock(clocks, p) for p in self.players)]
 
     def _seat_computers(self, served: Served, names: list[str], resumed: bool) -> None:
         """Seat a computer player in both seats (player 1's first); the page moves them one
@@ -629,9 +638,13 @@ class Session:
 
     # -- the clocks
     def time_control(self) -> str | None:
-        """The game's time control as --tc writes it (None: not on a clock)."""
-        timer = next((t for t in self.timers if t is not None), None)
-        return None if timer is None else timer.clock.text()
+        """The game's time control as --tc writes it (None: not on a clock); the seats'
+        own where they differ (``player 1 5+0.1; player 2 60``)."""
+        controls = list(dict.fromkeys(t.clock for t in self.timers if t is not None))
+        if len(controls) < 2:
+            return controls[0].text() if controls else None
+        return "; ".join(f"player {s + 1} {t.clock.text() if t else 'inf'}"
+                         for s, t in enumerate(self.timers))
 
     def thought(self) -> float:
         """The seconds the person to move has thought since the position was shown."""
@@ -654,7 +667,7 @@ class Session:
             thought = self.thought() if running else 0.0
             left = round(max(0.0, timer.left - max(0.0, thought - timer.free())), 3)
             free = round(max(0.0, timer.free() - thought), 3) if running else 0.0
-            name = "Your clock" if who == "you" else f"{who}'s clock"
+            name = "Your clock" if who == YOU else f"{who}'s clock"
             out.append(ClockReading(seat + 1, who, left, free,
                                     f"{name}: {reading(left)}", running, fallen))
         return out
@@ -689,7 +702,7 @@ class Session:
         people at one screen), or the computer player's name."""
         player = self.players[seat]
         if player is None:
-            return "you" if self.players[1 - seat] is not None else HUMAN
+            return YOU if self.players[1 - seat] is not None else HUMAN
         return player.name
 
     def last_json(self) -> dict[str, Any] | None:
@@ -726,7 +739,7 @@ class Session:
         if player is None and self.recorded is not None:  # a stored game: who played it
             return self.recorded.players[seat]
         if player is None:
-            return "you" if self.opponent != HUMAN else f"player {seat + 1}"
+            return YOU if self.opponent != HUMAN else f"player {seat + 1}"
         return player.name
 
     def result(self, pos: Any) -> str | None:
@@ -1217,6 +1230,6 @@ def watch(served: Served, name: Any, rules: Any, position: Any, bot: Any, oppone
     players = [bot_player, other]
     if (game.mover(pos) + seat - 1) % 2 == 1:  # the bot holds seat 1 (the second)
         players.reverse()
-    first, second = (served.clock if is_process(p) else None for p in players)
+    first, second = (seat_clock(served.clocks, p) for p in players)
     return Watch(game, pos, players, served.limits, clocks=(first, second),
-                 tell_time=served.tell_time)
+                 tell_time=served.clocks.tell)
