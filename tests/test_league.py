@@ -97,7 +97,7 @@ def test_a_stop_keeps_every_game_played_and_play_goes_on(folder: Path, sig: int,
     _, err = play.communicate(timeout=DEADLINE)
     assert play.returncode == status, err
     stored = board(folder)["games"]
-    said = int(err.split("league stopped: ")[1].split()[0])
+    said = int(err.split("stopped with ")[1].split()[0])
     assert said == stored  # every game it played is stored, nothing more
     ok(folder, "play", "--games", "4", "--jobs", "1")
     assert board(folder)["games"] == stored + 4
