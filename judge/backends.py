@@ -197,10 +197,14 @@ def _keep_workers_busy(feed: Feed, jobs: int) -> Iterator[tuple[GameSpec, Played
         if item is None:
             return
         setup, spec = item
-        if sent.get(pipe) is not setup:
-            pipe.send(("setup", setup))
-            sent[pipe] = setup
-        pipe.send(("game", spec))
+        try:
+            if sent.get(pipe) is not setup:
+                pipe.send(("setup", setup))
+                sent[pipe] = setup
+            pipe.send(("game", spec))
+        except OSError:  # (the worker's pipe broken: not the output, whose reader left)
+            raise BackendLost("a process of the judge that played games ended between two "
+                              "of its games") from None
         busy[pipe] = spec
 
     try:
