@@ -66,6 +66,13 @@ class Backend(Protocol):
         """Play `specs`, yielding each with its record as its game ends (in any order)."""
         ...
 
+    def keep_busy(self, feed: Feed) -> Iterator[tuple[GameSpec, PlayedGame]]:
+        """Play the games `feed` hands out, each slot given the next as its game ends (so
+        that a slow game holds up only its own slot), yielding each with its record; done
+        when no game is being played and `feed` has none. `feed` is asked again only once
+        the caller has taken the record before (and stored it)."""
+        ...
+
 
 class LocalPool:
     """This machine: the games in this process (one job, or one game), else on `jobs`
@@ -82,10 +89,6 @@ class LocalPool:
         return _play_all(setup, specs, self.jobs)
 
     def keep_busy(self, feed: Feed) -> Iterator[tuple[GameSpec, PlayedGame]]:
-        """Play the games `feed` hands out, each slot given the next as its game ends
-        (so that a slow game holds up only its own slot), yielding each with its record;
-        done when no game is being played and `feed` has none. `feed` is asked again
-        only once the caller has taken the record before (and stored it)."""
         if self.jobs <= 1:
             while (item := feed()) is not None:
                 yield item[1], play_spec(*item)
@@ -194,10 +197,14 @@ def _keep_workers_busy(feed: Feed, jobs: int) -> Iterator[tuple[GameSpec, Played
         if item is None:
             return
         setup, spec = item
-        if sent.get(pipe) is not setup:
-            pipe.send(("setup", setup))
-            sent[pipe] = setup
-        pipe.send(("game", spec))
+        try:
+            if sent.get(pipe) is not setup:
+                pipe.send(("setup", setup))
+                sent[pipe] = setup
+            pipe.send(("game", spec))
+        except OSError:  # (the worker's pipe broken: not the output, whose reader left)
+            raise BackendLost("a process of the judge that played games ended between two "
+                              "of its games") from None
         busy[pipe] = spec
 
     try:

@@ -82,3 +82,29 @@ def test_a_run_stopped_by_its_reader_ends_its_workers_at_once() -> None:
     games.close()  # as a Ctrl-C in the reader does
     assert time.monotonic() - began < 20  # long before the slow games' 30 s, however busy
     assert children() == []
+
+
+def test_a_worker_that_dies_between_its_games_of_keep_busy_is_a_lost_backend() -> None:
+    # (a worker killed while it waits for its next game: handing it one must not end the
+    # run as if its output had been closed, which the command line takes for success)
+    items = [(SETUP, spec) for spec in SPECS[:10]]
+    games = backends.LocalPool(2).keep_busy(lambda: items.pop(0) if items else None)
+    with pytest.raises(backends.BackendLost, match="ended"):
+        for _, record in games:
+            os.kill(record["pid"], 9)  # it sent its record and waits for its next game
+            wait_until_gone(record["pid"])
+    assert children() == []
+
+
+def wait_until_gone(pid: int) -> None:
+    """Wait until the child `pid` is a zombie (or reaped): killed, and not yet reaped."""
+    end = time.monotonic() + 60
+    while time.monotonic() < end:
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                if stat.read().rsplit(")", 1)[1].split()[0] in "ZX":
+                    return
+        except FileNotFoundError:
+            return
+        time.sleep(0.01)
+    raise AssertionError(f"process {pid} still there after 60 s")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import select
 import signal
 import sqlite3
 import subprocess
@@ -97,7 +98,7 @@ def test_a_stop_keeps_every_game_played_and_play_goes_on(folder: Path, sig: int,
     _, err = play.communicate(timeout=DEADLINE)
     assert play.returncode == status, err
     stored = board(folder)["games"]
-    said = int(err.split("league stopped: ")[1].split()[0])
+    said = int(err.split("stopped with ")[1].split()[0])
     assert said == stored  # every game it played is stored, nothing more
     ok(folder, "play", "--games", "4", "--jobs", "1")
     assert board(folder)["games"] == stored + 4
@@ -116,6 +117,31 @@ def test_a_bot_added_while_play_runs_gets_games_without_a_restart(folder: Path) 
     finally:
         play.send_signal(signal.SIGTERM)
         play.communicate(timeout=DEADLINE)
+
+
+def test_a_league_of_one_bot_waits_for_a_second_says_so_once_and_then_plays(
+        tmp_path: Path) -> None:
+    ok(tmp_path, "new", "--game", "nim", "--seed", "3")
+    ok(tmp_path, "add", "amy", str(GREEDY))
+    play = subprocess.Popen([sys.executable, "-m", "judge", "league", "play", "--jobs", "1",
+                             "--games", "4", "--db", "l.db"], cwd=tmp_path,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    assert play.stderr is not None
+    said = b""
+    end = time.monotonic() + DEADLINE
+    while b"waiting" not in said:  # (read from the pipe itself, as it comes)
+        assert time.monotonic() < end, f"no wait said in {DEADLINE} s: {said!r}"
+        if select.select([play.stderr], [], [], 0.1)[0]:
+            chunk = os.read(play.stderr.fileno(), 4096)
+            assert chunk, said  # (it ended)
+            said += chunk
+    ok(tmp_path, "add", "bob", str(GREEDY))
+    rest = play.communicate(timeout=DEADLINE)[1]
+    err = (said + rest).decode()
+    assert play.returncode == 0, err
+    assert err.count("judge: fewer than two bots to match: waiting for `judge league add`") \
+        == 1, err
+    assert "4 games played" in err and board(tmp_path)["games"] == 4
 
 
 def test_a_broken_version_is_placed_last_after_its_first_failures(folder: Path) -> None:

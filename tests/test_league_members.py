@@ -1,15 +1,21 @@
 """Who is in a league: bots added at once each told what they retired, and upload tokens
-only for its members (without playing a game)."""
+only for its members (without playing a game); and what its play, through the path every
+kind of run plays through (`judge.commands.runs.play`), keeps when it cannot go on."""
 
 from __future__ import annotations
 
+import os
 import threading
 from pathlib import Path
 
 import pytest
 
+import judge.backends as backends
 from judge.cli import main
 from judge.commands import league as commands
+from judge.exits import ExitStatus
+from judge.league import game_number
+from judge.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
 GREEDY = ROOT / "bots/nim/greedy.py"
@@ -50,8 +56,6 @@ def test_versions_added_at_once_each_retire_the_one_before_them(db: str, tmp_pat
 
 def test_a_token_is_only_for_a_bot_of_the_league_unless_asked_for_a_new_one(
         db: str, capsys) -> None:
-    from judge.store import Store
-
     def tokens() -> dict[str, str]:
         with Store(db, read_only=True) as store:
             return dict(store.run(1).plan.tokens)  # type: ignore[attr-defined]
@@ -64,3 +68,36 @@ def test_a_token_is_only_for_a_bot_of_the_league_unless_asked_for_a_new_one(
     assert main(["league", "token", "ghost", "--new", "--db", db]) == 0  # its first upload
     assert set(tokens()) == {"carol", "ghost"}
     assert main(["league", "token", "carol", "--new", "--db", db]) == 2  # in it already
+
+
+def test_a_worker_killed_in_a_game_is_one_line_and_the_games_stored_are_kept(
+        db: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["league", "add", "dan", str(GREEDY), "--db", db]) == 0
+    played = backends.play_spec
+
+    def dies_in_game_7(setup, spec):  # (the workers are forked: they have it)
+        if game_number(spec.key) == 7:
+            os._exit(9)  # as a worker killed by the kernel in the middle of a game
+        return played(setup, spec)
+
+    monkeypatch.setattr(backends, "play_spec", dies_in_game_7)
+    capsys.readouterr()
+    assert main(["league", "play", "--jobs", "2", "--db", db]) == ExitStatus.STOPPED
+    err = capsys.readouterr().err
+    said = [line for line in err.splitlines() if "error" in line]
+    assert said == [f"judge: error: a process of the judge that played games ended with a "
+                    f"game unplayed; stored: {count(db)} games; `judge league play --db "
+                    f"{db}` goes on"], err
+    assert count(db) >= 5  # those ended before game 7 was handed out, at least
+    monkeypatch.setattr(backends, "play_spec", played)
+    before = count(db)
+    assert main(["league", "play", "--jobs", "1", "--games", "2", "--db", db]) == 0
+    assert count(db) == before + 2
+    with Store(db, read_only=True) as store:
+        assert store.run(1).finished is None  # a league never finishes
+
+
+def count(db: str) -> int:
+    """How many games the league of `db` has stored."""
+    with Store(db, read_only=True) as store:
+        return len(store.games(1))

@@ -14,11 +14,10 @@ import re
 import shutil
 import sys
 import time
-from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
-from judge.backends import Backend, LocalPool
+from judge.backends import LocalPool
 from judge.commands.inputs import check_bots, game_from_args, harness_setup, paired_starts
 from judge.commands.options import (
     add_clock_options,
@@ -26,29 +25,28 @@ from judge.commands.options import (
     add_game_options,
     add_harness_options,
 )
-from judge.commands.runs import backend_for, open_store, write_output
+from judge.commands.runs import backend_for, open_store, play, write_output
 from judge.games.base import InputError
 from judge.kinds.base import clock_words
-from judge.kinds.league import LeaguePlan, Matchmaker, league_of, league_text, token_hash
-from judge.league import LeagueState, Member, Placement
-from judge.plan import OPTIMAL, BotSource, GameSpec
+from judge.kinds.league import (
+    LeagueGames,
+    LeaguePlan,
+    league_of,
+    league_text,
+    token_hash,
+)
+from judge.league import Member, Placement
+from judge.plan import OPTIMAL, BotSource
 from judge.players.level import PREFIX, is_level, parse_level
-from judge.playing import Setup
-from judge.store import Store, keep_private
+from judge.store import keep_private
 
 DEFAULT_DB = "judge-results.sqlite"
 #: a bot's name in the league: letters, digits, and . _ - inside
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 #: the anchors the judge plays itself
 ANCHORS = ("optimal", "tricky")
-#: games matched at once per game slot of a backend that plays a batch at a time
-GAMES_PER_SLOT = 2
-#: how often a league that plays reads its members again (seconds)
-REREAD_SECONDS = 0.25
 #: the sigma of an anchor pinned with --mu
 PINNED_SIGMA = 1.0
-#: how often a league with fewer than two playable versions looks for new ones (seconds)
-WAIT_SECONDS = 0.5
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -379,27 +377,9 @@ def play_league(args: argparse.Namespace) -> int:
         backend = backend_for(args, plan)
         if isinstance(backend, LocalPool):
             compile_members(plan)
-        store.lock_run(info.id)  # one judge plays a league at a time
-        played: Counter[str] = Counter()  # the games played here
-        stored_before: int | None = None
-        try:
-            state = LeagueState.of(plan, store, info.id)
-            stored_before = len(state.games)
-            print(f"judge: league {info.id}: {info.game}: {len(plan.active)} bots, "
-                  f"{stored_before} games stored{clock_words(plan)}, confinement "
-                  f"{plan.harness.tier} "
-                  f"({store.path})", file=sys.stderr)
-            play_games(store, info.id, state, backend, args.games, played)
-        except KeyboardInterrupt:
-            # (counted from the store: a stop between a game's storing and its count would
-            # say one fewer; no other judge plays the league meanwhile, it is locked)
-            here = 0 if stored_before is None else len(store.games(info.id)) - stored_before
-            print(f"judge: league stopped: {here} games played here, each stored; "
-                  f"`judge league play --db {store.path}` goes on", file=sys.stderr)
-            raise
-        finally:
-            store.unlock_run(info.id)
-    print(f"judge: league {info.id}: {played['games']} games played", file=sys.stderr)
+        games = LeagueGames(plan, store, info.id, args.games)
+        play(store, info.id, plan, backend, games)
+    print(f"judge: league {info.id}: {games.played} games played", file=sys.stderr)
     return 0
 
 
@@ -417,73 +397,6 @@ def compile_members(plan: LeaguePlan) -> None:
                 program_for(member.seat)
             except (CompileError, InputError):  # (its games say so, as they would have)
                 continue
-
-
-def play_games(store: Store, run_id: int, state: LeagueState, backend: Backend,
-               games: int | None, played: Counter[str]) -> None:
-    """Match and play games, storing each as it ends (counted in `played["games"]`),
-    until `games` are played (None: until stopped). Each slot of the backend is given its
-    next game as its last one ends (on a backend that can, else a batch at a time); the
-    members are read again at most every `REREAD_SECONDS`, so that bots added or removed
-    meanwhile count at once."""
-    matchmaker = Matchmaker(state, state.plan.seed)
-    setups: list[tuple[LeaguePlan, Setup]] = []
-    matched: list[GameSpec] = []  # matched (a start's two games), not yet handed out
-    read = -math.inf  # when the members were read last
-    handed = 0  # games handed to a slot (played, or being played)
-
-    def setup() -> Setup:
-        nonlocal read
-        if time.monotonic() - read >= REREAD_SECONDS:
-            plan = store.run(run_id).plan
-            assert isinstance(plan, LeaguePlan)
-            state.plan = plan
-            read = time.monotonic()
-        if not setups or setups[0][0] != state.plan:
-            setups[:] = [(state.plan, Setup.of(state.plan))]
-        return setups[0][1]
-
-    def feed() -> tuple[Setup, GameSpec] | None:
-        nonlocal handed
-        if games is not None and handed >= games:
-            return None
-        now = setup()
-        if not matched:
-            matched.extend(matchmaker.batch(2))
-        if not matched:
-            return None
-        handed += 1
-        return now, matched.pop(0)
-
-    waiting = False
-    while games is None or played["games"] < games:
-        handed = played["games"]
-        for spec in matched:  # matched but never handed out: no longer in flight
-            matchmaker.ended(spec)
-        matched.clear()
-        keep_busy = getattr(backend, "keep_busy", None)
-        if keep_busy is not None:
-            ended = keep_busy(feed)
-        else:  # a batch at a time: a backend that only plays a list of games
-            now = setup()
-            size = GAMES_PER_SLOT * max(1, backend.slots)
-            left = size if games is None else min(size, games - played["games"])
-            ended = backend.play(now, matchmaker.batch(left))
-        count = played["games"]
-        for spec, record in ended:
-            store.add_game(run_id, spec.key, record)
-            state.add(spec.key, record)
-            matchmaker.ended(spec)
-            played["games"] += 1
-        if played["games"] > count:
-            waiting = False
-            continue
-        read = -math.inf  # nothing to play: look at the members again
-        if not waiting:
-            print("judge: fewer than two bots to match: waiting for `judge league add`",
-                  file=sys.stderr)
-            waiting = True
-        time.sleep(WAIT_SECONDS)
 
 
 # --- show ---------------------------------------------------------------------------

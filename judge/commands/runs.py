@@ -1,7 +1,8 @@
 """A stored run from start to finish, the same for every kind (grading, tournament, match):
 refuse a bad --output before anything is played, create or resume the run, hold it while
-its games are played where the `judge.backends.Backend` plays them and stored as they end,
-mark it finished, render it, and end with its exit status."""
+its games are played where the `judge.backends.Backend` plays them and stored as they end
+(`play`, which a league's command, making its run its own way, uses too), mark it
+finished, render it, and end with its exit status."""
 
 from __future__ import annotations
 
@@ -9,10 +10,12 @@ import argparse
 import os
 import sqlite3
 import sys
+import time
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from judge import verdicts
 from judge.backends import Backend, BackendLost, LocalPool, plays_here
@@ -21,11 +24,14 @@ from judge.commands.options import refuse_with_resume
 from judge.exits import ExitStatus
 from judge.games.base import InputError, Stopped
 from judge.kinds import KINDS
-from judge.kinds.base import Output, Schedule, Text, resume_hint, run_state
-from judge.plan import Plan, is_program
+from judge.kinds.base import Output, Schedule, Text, Wait, run_state
+from judge.plan import GameSpec, Plan, is_program
 from judge.playing import Setup
 from judge.report import forcing, plural, printable_line, replace_refused
 from judge.store import Store
+
+if TYPE_CHECKING:
+    from judge.records import PlayedGame
 
 
 def write_output(path: str | None, text: str) -> None:
@@ -136,34 +142,42 @@ def resumed(store: Store, run_id: int, kind: str) -> Plan:
     info = store.run(run_id)
     if info.kind != kind:
         raise InputError(f"run {run_id} is a {info.kind}, not a {kind}: "
-                         f"{resume_hint(store, info)}")
+                         f"{goes_on(store, run_id)}")
     info.plan.check_resumable(run_id)
     return info.plan
 
 
 @contextmanager
-def storing(store: Store, run_id: int, stored: Callable[[], str]) -> Iterator[None]:
+def storing(store: Store, run_id: int, stored: Callable[[], str], finish: bool = True
+            ) -> Iterator[None]:
     """Hold run `run_id` while the block plays and stores its games (one judge plays a run
-    at a time), and mark it finished when the block ends well. A stop says how many games
-    are kept (`stored()`: "12 games" or "12 of 357 games") and how to resume; a database held up too
-    long, or a backend that could not go on, is a one-line error."""
+    at a time), and mark it finished when the block ends well (if it `finish`es: a league
+    never does). A stop says how many games are kept (`stored()`: "12 games" or "12 of 357
+    games") and how to go on, as the run's kind says; a database held up too long, or a
+    backend that could not go on, is a one-line error."""
     store.lock_run(run_id)
     try:
         yield
     except KeyboardInterrupt:
-        print(f"judge: stopped with {stored()} stored; "
-              f"{resume_hint(store, store.run(run_id))}", file=sys.stderr)
+        print(f"judge: stopped with {stored()} stored; {goes_on(store, run_id)}",
+              file=sys.stderr)
         raise
     except sqlite3.OperationalError as exc:  # e.g. locked by another program for too long
         raise InputError(f"cannot store a game in {store.path}: {exc}; the games stored so "
-                         f"far are kept: {resume_hint(store, store.run(run_id))}") from None
+                         f"far are kept: {goes_on(store, run_id)}") from None
     except BackendLost as exc:  # a killed worker process, a cluster that went
-        raise Stopped(f"{exc}; stored: {stored()}; "
-                      f"{resume_hint(store, store.run(run_id))}") from None
+        raise Stopped(f"{exc}; stored: {stored()}; {goes_on(store, run_id)}") from None
     else:
-        store.finish(run_id)
+        if finish:
+            store.finish(run_id)
     finally:
         store.unlock_run(run_id)
+
+
+def goes_on(store: Store, run_id: int) -> str:
+    """How to continue the stored run `run_id`, as its kind says."""
+    info = store.run(run_id)
+    return KINDS[info.kind].resume(store, info)
 
 
 def exit_status(store: Store, run_id: int, skipped: bool) -> int:
@@ -284,17 +298,56 @@ def backend_for(args: argparse.Namespace, plan: Plan) -> Backend:
 
 def play(store: Store, run_id: int, plan: Plan, backend: Backend, schedule: Schedule) -> None:
     """Play the games `schedule` asks for on `backend`, storing each as it ends, until it
-    asks for none, then mark the run finished (`storing`)."""
+    asks for none, then mark the run finished (`storing`) unless its kind is endless. A
+    schedule that hands out its games one by one has each slot given its next game as its
+    last one ends (`Backend.keep_busy`); one that answers `Wait` is asked again after it."""
     done: set[str] = set()
+    waiting = False
     try:
-        with storing(store, run_id, lambda: schedule.stored_text(len(done))):
+        # (counted from the store: a stop between a game's storing and its count would say
+        # one fewer; no other judge plays the run meanwhile, it is held)
+        with storing(store, run_id, lambda: schedule.stored_text(len(store.done_keys(run_id))),
+                     not KINDS[plan.kind].endless):
             done |= store.done_keys(run_id)
             print(f"judge: {schedule.header(run_id, store, done)}", file=sys.stderr)
-            setup = Setup.of(plan)
+            current: list[tuple[Plan, Setup]] = []
+
+            def setup() -> Setup:  # the plan's, made again only when it changed
+                if not current or current[0][0] != schedule.plan:
+                    current[:] = [(schedule.plan, Setup.of(schedule.plan))]
+                return current[0][1]
+
             while specs := schedule.next(done):
-                for spec, record in backend.play(setup, specs):
+                if isinstance(specs, Wait):
+                    if not waiting:
+                        print(f"judge: {specs.why}", file=sys.stderr)
+                    waiting = True
+                    time.sleep(specs.seconds)
+                    continue
+                waiting = False
+                for spec, record in played(backend, schedule, specs, done, setup):
                     store.add_game(run_id, spec.key, record)
                     done.add(spec.key)
                     schedule.stored(spec, record)
     finally:
         schedule.close()
+
+
+def played(backend: Backend, schedule: Schedule, specs: list[GameSpec], done: set[str],
+           setup: Callable[[], Setup]) -> Iterator[tuple[GameSpec, PlayedGame]]:
+    """The games `specs` played on `backend`, each with its record as it ends: as a batch,
+    or, for a schedule that hands out its games one by one, each slot given the next (asked
+    of `schedule` as `specs` run out) as its game ends, until it has none to give now."""
+    if not schedule.one_by_one:
+        return backend.play(setup(), specs)
+    queue = deque(specs)
+
+    def feed() -> tuple[Setup, GameSpec] | None:
+        if not queue:
+            more = schedule.next(done)
+            if isinstance(more, Wait) or not more:
+                return None
+            queue.extend(more)
+        return setup(), queue.popleft()
+
+    return backend.keep_busy(feed)

@@ -25,6 +25,11 @@ if TYPE_CHECKING:
 Numbered = list[tuple["PlayedGame", int]]
 
 
+def resume_hint(store: Store, info: StoredRun) -> str:
+    """How to continue the stored run `info` (its kind is the command's name)."""
+    return f"continue with: judge {info.kind} --resume {info.id} --db {store.path}"
+
+
 class Kind(NamedTuple):
     """A kind of stored run: its name (its command, and its kind in the database), how its
     games are numbered, its text, its HTML page and what it plays next."""
@@ -42,11 +47,16 @@ class Kind(NamedTuple):
     #: numbered); None: its text writes its page itself
     page: Callable[[Store, StoredRun, Game, dict[str, PlayedGame], View,
                     list[tuple[int, tuple[PlayedGame, int]]]], Page] | None = None
-    #: what it plays next, given its store and backend (None: it matches its games as it
-    #: plays, see `judge.kinds.league`)
+    #: what it plays next, given its store and backend (None: its command makes its
+    #: schedule, as a league's does with its --games)
     schedule: Callable[[Plan, Store, int, Backend], Schedule] | None = None
     #: its results are a grading's: shown at a --feedback, shared, exported, a page per bot
     grades: bool = False
+    #: it never finishes on its own (a league): played until its schedule's budget or a
+    #: stop, and never marked finished
+    endless: bool = False
+    #: how to continue a stopped run of it (its command's --resume)
+    resume: Callable[[Store, StoredRun], str] = resume_hint
 
 
 class Text(NamedTuple):
@@ -71,11 +81,6 @@ def by_key(plan: Plan, records: dict[str, PlayedGame]) -> Numbered:
     return [(records[key], 0) for key in sorted(records)]
 
 
-def resume_hint(store: Store, info: StoredRun) -> str:
-    """How to continue the stored run `info` (its kind is the command's name)."""
-    return f"continue with: judge {info.kind} --resume {info.id} --db {store.path}"
-
-
 def run_state(store: Store, info: StoredRun, stored: int) -> str:
     """``finished``, ``running`` (a judge plays it now), or ``interrupted`` with a warning on
     stderr: the figures are partial."""
@@ -90,14 +95,33 @@ def run_state(store: Store, info: StoredRun, stored: int) -> str:
     return "interrupted"
 
 
+class Wait(NamedTuple):
+    """A schedule's answer that it has no game to play now but is not over (a league with
+    fewer than two bots to match, until one is added): said once, asked again after
+    `seconds`."""
+
+    why: str
+    seconds: float
+
+
 class Schedule(Protocol):
     """What a kind of run plays next, and how its progress shows."""
+
+    #: its games are handed to the backend one at a time, each slot given the next as its
+    #: last one ends (a league's, matched as it plays); else a batch at a time, each played
+    #: whole before the next is asked for
+    one_by_one: bool
+
+    @property
+    def plan(self) -> Plan:
+        """The plan its games are played under now (a league's members change as it plays)."""
+        ...
 
     def header(self, run_id: int, store: Store, done: set[str]) -> str:
         """The line on stderr before the games (the run, its games, its tier, its store)."""
         ...
 
-    def next(self, done: set[str]) -> list[GameSpec]:
+    def next(self, done: set[str]) -> list[GameSpec] | Wait:
         """The games to play next, given the keys of those stored; none: the run is over."""
         ...
 
@@ -123,6 +147,8 @@ def clock_words(plan: Plan) -> str:
 class AllGames:
     """Every game of the plan's schedule that is not stored yet, at once, with a progress
     bar on a terminal (a grading run, a tournament)."""
+
+    one_by_one = False
 
     def __init__(self, plan: Plan, store: Store, run_id: int) -> None:
         self.plan, self.store, self.run_id = plan, store, run_id

@@ -8,21 +8,27 @@ import hashlib
 import html
 import math
 import random
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from judge.games.base import InputError
-from judge.kinds.base import Kind, Numbered, Output, Text
+from judge.kinds.base import Kind, Numbered, Output, Text, Wait, clock_words
 from judge.league import MEETINGS, TOP_MU, LeagueState, Member, Placement, Standing, game_number
 from judge.plan import OPTIMAL, PLANS, GameSpec, Plan
-from judge.report import Number, render_rows, to_json, wtl
+from judge.report import Number, plural, render_rows, to_json, wtl
 from judge.results import failures_text
 from judge.store import Store, StoredRun
 from judge.summaries import listed_games
 
 if TYPE_CHECKING:
     from judge.records import PlayedGame
+
+#: how often a league that plays reads its members again (seconds)
+REREAD_SECONDS = 0.25
+#: how often a league with fewer than two playable versions looks for new ones (seconds)
+WAIT_SECONDS = 0.5
 
 
 @PLANS.register
@@ -200,6 +206,71 @@ class Matchmaker:
             self.meeting[pair] -= 1
 
 
+class LeagueGames:
+    """A league's games as `judge.commands.runs.play` plays them: matched as it plays (a
+    pair at a time, by its `Matchmaker`), each handed to a slot as one frees, until `games`
+    are handed out (None: until stopped). Its members are read again at most every
+    `REREAD_SECONDS`, so that bots added or removed meanwhile count at once; with no two
+    to match it waits for them."""
+
+    one_by_one = True
+
+    def __init__(self, plan: LeaguePlan, store: Store, run_id: int,
+                 games: int | None = None) -> None:
+        self.store, self.run_id, self.left = store, run_id, games
+        self.state = LeagueState(plan)
+        self.matchmaker = Matchmaker(self.state, plan.seed)
+        self.read = -math.inf  # when the members were read last
+        #: the games stored here
+        self.played = 0
+
+    @property
+    def plan(self) -> LeaguePlan:
+        return self.state.plan
+
+    def header(self, run_id: int, store: Store, done: set[str]) -> str:
+        # the games stored, read once the league is held (its numbers go on from them)
+        self.state = LeagueState.of(self.plan, store, run_id)
+        self.matchmaker = Matchmaker(self.state, self.plan.seed)
+        plan = self.plan
+        return (f"league {run_id}: {store.run(run_id).game}: {len(plan.active)} bots, "
+                f"{len(self.state.games)} games stored{clock_words(plan)}, confinement "
+                f"{plan.harness.tier} ({store.path})")
+
+    def next(self, done: set[str]) -> list[GameSpec] | Wait:
+        if self.left is not None and self.left <= 0:
+            return []
+        if time.monotonic() - self.read >= REREAD_SECONDS:
+            plan = self.store.run(self.run_id).plan
+            assert isinstance(plan, LeaguePlan)
+            self.state.plan = plan
+            self.read = time.monotonic()
+        specs = self.matchmaker.batch(2 if self.left is None else min(2, self.left))
+        if not specs:
+            self.read = -math.inf  # nothing to play: the members are read again first
+            return Wait("fewer than two bots to match: waiting for `judge league add`",
+                        WAIT_SECONDS)
+        if self.left is not None:
+            self.left -= len(specs)
+        return specs
+
+    def stored(self, spec: GameSpec, record: PlayedGame) -> None:
+        self.state.add(spec.key, record)
+        self.matchmaker.ended(spec)
+        self.played += 1
+
+    def stored_text(self, done: int) -> str:
+        return plural(done, "game")
+
+    def close(self) -> None:
+        pass
+
+
+def goes_on(store: Store, info: StoredRun) -> str:
+    """How to continue a league that stopped."""
+    return f"`judge league play --db {store.path}` goes on"
+
+
 LEADERBOARD = ["rank", "name", "version", "rating", "skill", "games", "w/t/l", "accuracy",
                "failures"]
 
@@ -339,4 +410,4 @@ def numbered_games(plan: Plan, records: dict[str, PlayedGame]) -> Numbered:
     return [(records[key], 0) for key in sorted(records, key=game_number)]
 
 
-KIND = Kind("league", numbered_games, stored_text)
+KIND = Kind("league", numbered_games, stored_text, endless=True, resume=goes_on)

@@ -203,6 +203,8 @@ class Pairs:
     of the backend (this machine's jobs, or the cluster's workers).
     """
 
+    one_by_one = False
+
     def __init__(self, plan: Plan, store: Store, run_id: int, backend: Backend) -> None:
         assert isinstance(plan, MatchPlan)
         self.plan = plan

@@ -271,6 +271,8 @@ class Rounds:
     """A Swiss's or a knockout's games: the pairs of its current round, each round decided
     from the games stored before it, so a resumed run plays the same pairs."""
 
+    one_by_one = False
+
     def __init__(self, plan: TournamentPlan) -> None:
         self.plan = plan
         self.records: dict[str, PlayedGame] = {}
