@@ -270,6 +270,38 @@ def test_the_cpu_of_every_host_process_of_its_sandbox_counts(folder: Path) -> No
         bot.kill()
 
 
+#: makes 100,000 empty folders in its tmpfs, says so, and waits until its input ends: no
+#: byte of data, but the sandbox's kernel keeps each folder in its own heap (some 0.85 KiB)
+FOLDERS = """
+import os, sys
+for i in range(100000):
+    os.mkdir(f"/tmp/d{i}")
+print("made", flush=True)
+sys.stdin.read()
+"""
+
+
+@pytest.mark.skipif(MODE != "gvisor", reason="the sandbox's host processes are gvisor's")
+@in_the_tier
+def test_what_its_kernel_keeps_for_the_bot_counts_as_its_memory(folder: Path) -> None:
+    # the sandbox's kernel keeps a tmpfs's files and folders in its own heap, not in the
+    # memory file (this runsc ignores nr_inodes): 300,000 empty folders held 413 MiB of it
+    # under a 256 MiB limit, ok, when only the memory file and the stubs were counted
+    bot = folder / "folders.py"
+    bot.write_text(FOLDERS)
+    os.chmod(bot, 0o644)
+    played = Confined(program_for(bot), Limits(first_move_seconds=60, memory_bytes=64 << 20),
+                      MODE)
+    try:
+        played.send(b"\n", 5)
+        played.output.expect(b"made", timeout=WAIT)
+        played.cpu_seconds()  # (the judge's look at its sums)
+        assert played.meter.memory_peak() > 64 << 20, played.meter.memory_peak()
+        assert played.meter.killed_for_memory()
+    finally:
+        played.kill()
+
+
 @in_the_tier
 def test_a_bot_outlives_the_thread_that_started_it(folder: Path) -> None:
     # runsc dies with its parent (PR_SET_PDEATHSIG), which the kernel takes to be the

@@ -120,11 +120,12 @@ def bundle(folder: Path, program: Program, limits: Limits, files: dict[str, byte
     (folder / "config.json").write_text(json.dumps(config))
 
 
-def shared_memory(pid: int) -> int:
-    """Pages of shared memory that process `pid` maps (`RssShmem`; 0 once it is gone)."""
+def resident(pid: int, kind: str) -> int:
+    """Pages of process `pid`'s resident memory of `kind` (`RssShmem`: shared memory it
+    maps; `RssAnon`: its own heap and stacks), 0 once it is gone."""
     with suppress(OSError, ValueError), open(f"/proc/{pid}/status") as fh:
         for line in fh:
-            if line.startswith("RssShmem:"):
+            if line.startswith(f"{kind}:"):
                 return int(line.split()[1]) * 1024 // _PAGE
     return 0
 
@@ -147,8 +148,10 @@ class SandboxMeter:
     stubs that run the bot's code, and its gofer. CPU counts them all (the bot's system
     calls are the sentry's work, its opens and reads of the host's files the gofer's);
     memory counts what the sandbox's kernel holds of the bot's (its memory
-    file's pages: the bot's memory, mapped or not, its tmpfs and pipes) and what the stubs
-    map besides (the host's files: its program, its libraries)."""
+    file's pages: the bot's memory, mapped or not, its tmpfs and pipes), what the stubs
+    map besides (the host's files: its program, its libraries), and the kernel's and the
+    gofer's own memory (their heaps: the bot's files and folders as the kernel keeps them,
+    its pipes' and sockets' buffers), some 5 MiB for a bot that keeps none."""
 
     kernel_peak = False
 
@@ -205,7 +208,9 @@ class SandboxMeter:
             seen = True
             cpu += sum(int(f) for f in fields[11:15])
             if node in stubs:  # (what they map of the memory file is counted there)
-                rss += int(fields[21]) - shared_memory(node)
+                rss += int(fields[21]) - resident(node, "RssShmem")
+            else:  # the sandbox's kernel and gofer: what they hold for the bot
+                rss += resident(node, "RssAnon")
         if seen:
             self._cpu = max(self._cpu, cpu / _TICKS)
             self._rss = rss * _PAGE + self.memory_file(sentry)
