@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -322,6 +323,18 @@ def test_the_autograder_carries_the_judge_source_and_a_setup_that_installs_it(
     assert "default-jdk-headless" in setup
     assert 'pip install -q "/autograder/source/judge-src"' in setup
     assert subprocess.run(["bash", "-n", str(tmp_path / "export" / "setup.sh")]).returncode == 0
+
+
+def test_the_autograder_s_setup_installs_only_what_it_uses(tmp_path: Path) -> None:
+    autograder(tmp_path, "--apt", "g++")
+    setup = (tmp_path / "export" / "setup.sh").read_text()
+    installed = {word for line in setup.splitlines() if "apt-get install" in line
+                 for word in shlex.split(line.split("apt-get install")[1].split(">")[0])
+                 if not word.startswith("-")}
+    # (not software-properties-common, 90 more packages on Ubuntu 22.04 with systemd and
+    # PackageKit, for add-apt-repository, which it does not call)
+    assert installed == {"gcc", "bubblewrap", "g++", "python3.11", "python3.11-venv",
+                         "$python-venv"}
 
 
 @pytest.mark.slow
