@@ -1,8 +1,9 @@
 """The course packages of `judge export` run on the Ubuntu releases of the services that run
 them, in root file systems scripts/ubuntu_root.sh made: Gradescope's autograder built and
-run as Gradescope builds and runs it, on Ubuntu 22.04 (JUDGE_UBUNTU_JAMMY), and GitHub
-Classroom's workflow, its steps run as GitHub's runner and command grader run them, on
-Ubuntu 24.04 (JUDGE_UBUNTU_NOBLE); each bot's points compared with `judge run`'s here.
+run as Gradescope builds and runs it, on Ubuntu 22.04 (JUDGE_UBUNTU_JAMMY, its default
+image) and 24.04 (JUDGE_UBUNTU_NOBLE), and GitHub Classroom's workflow, its steps run as
+GitHub's runner and command grader run them, on Ubuntu 24.04; each bot's points compared
+with `judge run`'s here.
 
 Each run is a layer of its own (overlayfs) over the prepared root, which stays as it was:
 the autograder's build (setup.sh) one layer, each submission's run another above it, as
@@ -43,7 +44,7 @@ def inside(layers: list[Path], top: Path, command: str, *, user: str = "root",
            timeout: float = 1800) -> subprocess.CompletedProcess[str]:
     """`command` (bash) run in the root of `layers` (the lowest last) with `top` as the
     writable layer above them, as `user`, with the machine's network, in a mount and PID
-    namespace of its own: its output as text."""
+    namespace of its own whose root it is: its output as text."""
     for name in ("upper", "work", "root"):
         (top / name).mkdir(parents=True, exist_ok=True)
     root = top / "root"
@@ -63,7 +64,10 @@ def inside(layers: list[Path], top: Path, command: str, *, user: str = "root",
         mount += (f" && mkdir -p {root}/etc/ssl/certs && touch {root}{CERTIFICATES}"
                   f" && mount --bind {CERTIFICATES} {root}{CERTIFICATES}"
                   f" && mount -o remount,bind,ro {root}{CERTIFICATES}")
-    mount += f" && exec chroot {root} {shlex.join(run)}"
+    # the root made the mount namespace's root (pivot_root, as a container's runtime does,
+    # where a chroot would leave bubblewrap the machine's root to bind its paths from)
+    mount += (f" && cd {root} && pivot_root . mnt && exec chroot . /bin/sh -c"
+              f" 'umount -l /mnt && exec \"$@\"' sh {shlex.join(run)}")
     return subprocess.run(["unshare", "--mount", "--pid", "--fork", "--propagation",
                            "private", "sh", "-c", mount], capture_output=True, text=True,
                           timeout=timeout)
@@ -92,21 +96,30 @@ def submissions(folder: Path) -> list[Path]:
     return [Path(b) for b in bots] + [folder / "crash.py", folder / "broken.c"]
 
 
-@pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    """Gradescope's build of an autograder of Nim (STARTS, both seats) on the jammy root:
-    (the folder, its build layer)."""
-    tmp = tmp_path_factory.mktemp("gradescope")
+#: Gradescope's base images: 22.04 its documentation's default, 24.04 for a newer one
+GRADESCOPE = {"jammy": (JAMMY, "JUDGE_UBUNTU_JAMMY"), "noble": (NOBLE, "JUDGE_UBUNTU_NOBLE")}
+
+
+@pytest.fixture(scope="module", params=sorted(GRADESCOPE))
+def built(request: pytest.FixtureRequest,
+          tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
+    """Gradescope's build of an autograder of Nim (STARTS, both seats) on a root: (the
+    folder, the root, its build layer)."""
+    root, variable = GRADESCOPE[request.param]
+    if not (root / "etc" / "os-release").is_file() or os.geteuid() != 0:
+        pytest.skip(f"no Ubuntu root (scripts/ubuntu_root.sh, {variable}), or not root")
+    tmp = tmp_path_factory.mktemp(f"gradescope-{request.param}")
     out = judge("export", "gradescope", "nim", "--tests", str(starts(tmp)), "--seats", "both",
                 "--output", str(tmp / "export"))
     assert out.returncode == 0, out.stderr
-    # what Gradescope's image build does with the zip (its Dockerfile): added to the image,
-    # unzipped into /autograder/source, run_autograder copied up, line ends fixed, setup.sh
-    # run
+    # what Gradescope's image build does (its Dockerfile): curl, unzip and dos2unix
+    # installed, the zip added and unzipped into /autograder/source, run_autograder copied
+    # up, line ends fixed, setup.sh run
     (tmp / "build" / "upper").mkdir(parents=True)
     shutil.copy(tmp / "export" / "autograder.zip", tmp / "build" / "upper" / "autograder.zip")
-    build = inside([JAMMY], tmp / "build", (
-        "mkdir -p /autograder/source && unzip -q -n -d /autograder/source /autograder.zip"
+    build = inside([root], tmp / "build", (
+        "apt-get update -qq && apt-get install -y -qq curl unzip dos2unix >/dev/null"
+        " && mkdir -p /autograder/source && unzip -q -n -d /autograder/source /autograder.zip"
         " && cp /autograder/source/run_autograder /autograder/run_autograder"
         " && dos2unix -q /autograder/run_autograder /autograder/source/setup.sh"
         " && chmod +x /autograder/run_autograder"
@@ -114,18 +127,19 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
         " && rm -rf /var/lib/apt/lists/* /tmp/* /var/tmp/* /autograder.zip"),
         env={"DEBIAN_FRONTEND": "noninteractive"}, timeout=3600)
     assert build.returncode == 0, build.stdout + build.stderr
-    return tmp, tmp / "build" / "upper"
+    return tmp, root, tmp / "build" / "upper"
 
 
-def gradescope_results(tmp: Path, layer: Path, bots: list[Path]) -> dict[str, Any]:
+def gradescope_results(built: tuple[Path, Path, Path], bots: list[Path]) -> dict[str, Any]:
     """run_autograder as Gradescope runs it on the submission of `bots`, in a fresh layer
     above the build (as a fresh container of the built image): the results.json it wrote."""
+    tmp, root, layer = built
     top = tmp / f"run-{bots[0].name}-{len(bots)}"
     submission = top / "upper" / "autograder" / "submission"
     submission.mkdir(parents=True)
     for bot in bots:
         shutil.copy(bot, submission)
-    done = inside([layer, JAMMY], top, "/autograder/run_autograder", cwd="/autograder",
+    done = inside([layer, root], top, "/autograder/run_autograder", cwd="/autograder",
                   timeout=600)
     assert done.returncode == 0, done.stdout + done.stderr
     return dict(json.loads((top / "upper" / "autograder" / "results" / "results.json")
@@ -133,14 +147,13 @@ def gradescope_results(tmp: Path, layer: Path, bots: list[Path]) -> dict[str, An
 
 
 @pytest.mark.slow
-@needs_root_fs(JAMMY, "JUDGE_UBUNTU_JAMMY")
-def test_gradescope_s_build_and_runs_on_ubuntu_22_04_grade_as_judge_run(
-        built: tuple[Path, Path]) -> None:
-    tmp, layer = built
+def test_gradescope_s_build_and_runs_grade_as_judge_run(
+        built: tuple[Path, Path, Path]) -> None:
+    tmp = built[0]
     bots = submissions(tmp / "bots")
     scores = {}
     for bot in bots:
-        results = gradescope_results(tmp, layer, [bot])
+        results = gradescope_results(built, [bot])
         run = judge("run", "--game", "nim", "--rules", "misere=off", "--tests",
                     str(tmp / "nim.txt"), "--seats", "both", "--opponent", "optimal",
                     "--feedback", "mistakes", "--db", str(tmp / f"{bot.name}.db"),
@@ -152,7 +165,7 @@ def test_gradescope_s_build_and_runs_on_ubuntu_22_04_grade_as_judge_run(
     assert scores["optimal.py"] == scores["optimal.c"] == (3, 3)
     assert scores["crash.py"] == scores["broken.c"] == scores["greedy.py"] == (0, 3)
     # two files, neither named: refused with why, a score of 0
-    refused = gradescope_results(tmp, layer, bots[:2])
+    refused = gradescope_results(built, bots[:2])
     assert refused["score"] == 0 and "submit one file" in refused["output"]
 
 
