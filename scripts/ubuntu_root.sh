@@ -3,8 +3,9 @@
 # have it, for tests/test_ubuntu.py (JUDGE_UBUNTU_JAMMY=DIR, JUDGE_UBUNTU_NOBLE=DIR), which
 # runs the packages in it:
 #
-#   sh scripts/ubuntu_root.sh jammy DIR   # Gradescope's base image (Ubuntu 22.04)
-#   sh scripts/ubuntu_root.sh noble DIR   # GitHub's ubuntu-latest runner (Ubuntu 24.04)
+#   sh scripts/ubuntu_root.sh jammy DIR   # Gradescope's default base image (Ubuntu 22.04)
+#   sh scripts/ubuntu_root.sh noble DIR   # GitHub's ubuntu-latest runner (Ubuntu 24.04),
+#                                         # and Gradescope's on 24.04
 #
 # Needs root, debootstrap and bubblewrap (apt-get install debootstrap bubblewrap) and
 # Ubuntu's archive (UBUNTU_MIRROR, default http://archive.ubuntu.com/ubuntu/). A minimal
