@@ -105,6 +105,22 @@ def test_without_bwrap_on_path_the_advice_installs_bubblewrap(tmp_path):
     assert "apt-get install bubblewrap" in said["command"]
 
 
+def test_a_bubblewrap_without_size_is_said_too_old(tmp_path):
+    # as Ubuntu 22.04's bubblewrap 0.6.1: no --size, which the judge's sandbox uses
+    tools = tmp_path / "bin"
+    fake_tool(tools, "bwrap", 'case " $* " in *" --size "*) echo "bwrap: Unknown option --size"'
+              ' >&2; exit 1;; *" --help "*) echo "    --tmpfs DEST    Mount new tmpfs on DEST";'
+              ' exit 0;; esac; exit 1')
+    said = doctor_json(cwd=tmp_path, path=f"{tools}:{os.environ['PATH']}")
+    bubblewrap = next(f for f in said["facts"] if f["name"] == "bubblewrap")
+    assert not bubblewrap["ok"]
+    assert bubblewrap["text"] == (f"{tools / 'bwrap'} is too old: it has no --size (0.8.0 "
+                                  "and later have it)")
+    if os.geteuid() == 0:
+        assert "a bubblewrap of 0.8.0 or later" in said["advice"]
+        assert "not allowed to make namespaces" not in said["advice"]
+
+
 def test_an_ordinary_user_is_told_to_run_the_judge_as_root(monkeypatch):
     monkeypatch.setattr("judge.sandbox.tiers.tier_for", lambda mode: BWRAP)
     monkeypatch.setattr(os, "geteuid", lambda: 1000)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -291,6 +292,24 @@ def test_the_autograder_takes_the_named_file_and_refuses_a_missing_one(tmp_path:
     assert results["score"] == 0 and "submit one file named bot.py" in results["output"]
 
 
+#: Python as Ubuntu 22.04's python3.11 (3.11.0rc1, what setup.sh installs on Gradescope's
+#: image) and 3.10.0 to 3.10.6 are: without sys.set_int_max_str_digits (no limit to lift)
+WITHOUT_DIGITS_LIMIT = "import sys; del sys.set_int_max_str_digits; "
+
+
+def test_nim_and_its_sample_bots_run_on_a_python_without_the_digits_limit() -> None:
+    # the judge's game: the autograder's judge, and the exported interactors' copy of it
+    load = subprocess.run([sys.executable, "-c", WITHOUT_DIGITS_LIMIT + "import judge.games.nim"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert load.returncode == 0, load.stderr
+    for bot in sorted((ROOT / "bots" / "nim").glob("*.py")):
+        play = subprocess.run(
+            [sys.executable, "-c", WITHOUT_DIGITS_LIMIT
+             + f"import runpy; runpy.run_path({str(bot)!r}, run_name='__main__')"],
+            input="3 4 5\n", capture_output=True, text=True, timeout=60)
+        assert re.fullmatch(r"[123] [1-5]\n", play.stdout), (bot.name, play.stderr)
+
+
 def test_the_autograder_carries_the_judge_source_and_a_setup_that_installs_it(
         tmp_path: Path) -> None:
     autograder(tmp_path, "--apt", "default-jdk-headless")
@@ -304,6 +323,18 @@ def test_the_autograder_carries_the_judge_source_and_a_setup_that_installs_it(
     assert "default-jdk-headless" in setup
     assert 'pip install -q "/autograder/source/judge-src"' in setup
     assert subprocess.run(["bash", "-n", str(tmp_path / "export" / "setup.sh")]).returncode == 0
+
+
+def test_the_autograder_s_setup_installs_only_what_it_uses(tmp_path: Path) -> None:
+    autograder(tmp_path, "--apt", "g++")
+    setup = (tmp_path / "export" / "setup.sh").read_text()
+    installed = {word for line in setup.splitlines() if "apt-get install" in line
+                 for word in shlex.split(line.split("apt-get install")[1].split(">")[0])
+                 if not word.startswith("-")}
+    # (not software-properties-common, 90 more packages on Ubuntu 22.04 with systemd and
+    # PackageKit, for add-apt-repository, which it does not call)
+    assert installed == {"gcc", "bubblewrap", "g++", "python3.11", "python3.11-venv",
+                         "$python-venv"}
 
 
 @pytest.mark.slow

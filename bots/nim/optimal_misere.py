@@ -26,7 +26,9 @@ import sys
 from functools import reduce
 from operator import xor
 
-sys.set_int_max_str_digits(0)  # heaps may have any number of digits
+# heaps may have any number of digits (a Python before 3.10.7 or 3.11.0rc2 has no limit)
+if hasattr(sys, "set_int_max_str_digits"):
+    sys.set_int_max_str_digits(0)
 
 
 def choose(heaps: list[int]) -> tuple[int, int]:

@@ -212,9 +212,10 @@ def facts(tier: Tier | None) -> list[Fact]:
                 f"no (uid {os.geteuid()}): bots run as the judge's user")]
     exe = shutil.which("bwrap")
     refused = [] if root else userns_refused()
+    old = f"{exe} is too old: it has no --size (0.8.0 and later have it)"
     out.append(Fact("bubblewrap", works is not None,
                     f"works: {works}" if works else "not installed" if exe is None else
-                    f"{exe} cannot start a sandbox here"
+                    old if without_size(exe) else f"{exe} cannot start a sandbox here"
                     + (f" ({', '.join(refused)})" if refused else "")))
     out.append(Fact("exec helper", helper is not None,
                     "built: it confines and starts each bot" if helper else
@@ -272,6 +273,17 @@ def unless_refused(probe: Callable[[], str | None]) -> str | None:
         return probe()
     except InputError:
         return None
+
+
+def without_size(exe: str) -> bool:
+    """Whether the bubblewrap at `exe` has no --size, which the judge's sandbox gives its
+    tmpfs mounts (Ubuntu 22.04's 0.6.1 has none)."""
+    try:
+        done = subprocess.run([exe, "--help"], capture_output=True, text=True, timeout=10,
+                              stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return "--tmpfs" in done.stdout and "--size" not in done.stdout
 
 
 def userns_refused() -> list[str]:
@@ -408,6 +420,8 @@ def strongest(tier: Tier | None, error: str | None, found: list[Fact]) -> tuple[
     if not root:
         steps.append(f"sudo {judge_command()} doctor")
         words.append("run the judge as root, as the last command does")
+    elif not packages and "too old" in fact["bubblewrap"].text:
+        words.append("install a bubblewrap of 0.8.0 or later: this one has no --size")
     elif not packages and not fact["bubblewrap"].ok:
         words.append("bubblewrap cannot start a sandbox here even as root (a container "
                      "not allowed to make namespaces?)")

@@ -20,7 +20,7 @@ SETUP = """#!/usr/bin/env bash
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
-apt-get install -y -qq software-properties-common gcc bubblewrap {packages} >/dev/null
+apt-get install -y -qq gcc bubblewrap {packages} >/dev/null
 python=""
 for v in 3.13 3.12 3.11; do
     if command -v python$v >/dev/null; then python=python$v; break; fi

@@ -46,7 +46,9 @@ NimMove = tuple[int, int]  # (heap number from 1, counters removed)
 
 # Heaps may be arbitrarily large (GAMES.md): lift Python's guard of 4300 digits on converting
 # between int and str. A bot's numbers are compared by length before they are converted.
-sys.set_int_max_str_digits(0)
+# (Pythons before the guard, 3.10.0-3.10.6 and Ubuntu 22.04's 3.11.0rc1, have none to lift.)
+if hasattr(sys, "set_int_max_str_digits"):
+    sys.set_int_max_str_digits(0)
 
 
 class Nim(Game[Heaps, NimMove]):
