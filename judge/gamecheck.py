@@ -264,10 +264,9 @@ class Suite:
 
     def codec(self) -> Iterator[Failure | None]:
         """Each visited position's text, wire lines and number."""
-        codes = getattr(self.game, "position_codes", None)
-        numbering = self.call(None, "the position codes", codes) if codes else None
-        encode = numbering.encode if numbering is not None else getattr(self.game, "encode",
-                                                                        None)
+        from judge.solvers.generic import numbering
+
+        _, encode = self.call(None, "the position codes", numbering, self.game)
         numbers: dict[int, Any] = {}
 
         def position(pos: Any) -> Iterator[Failure]:

@@ -5,7 +5,16 @@ from __future__ import annotations
 import sys
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Sequence
-from typing import TYPE_CHECKING, ClassVar, Generic, NamedTuple, TypeVar
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    ClassVar,
+    Generic,
+    NamedTuple,
+    Protocol,
+    TypeVar,
+    runtime_checkable,
+)
 
 from judge.games.drawing import JSON, package_script
 
@@ -118,6 +127,16 @@ def strict_tokens(line: str) -> list[str]:
     if any(not t.isprintable() for t in tokens):
         raise garbage(line, "the line contains control characters")
     return tokens
+
+
+@runtime_checkable
+class Impartial(Protocol):
+    """An impartial game whose Sprague-Grundy values have a closed form (octal games): the
+    generic solver values its positions by them, and the browser app shows them."""
+
+    def grundy(self, pos: Any) -> int:
+        """The Sprague-Grundy value of `pos`."""
+        ...
 
 
 class Points(NamedTuple):
@@ -387,10 +406,9 @@ class Game(ABC, Generic[P, M]):
 
     def grundy_value(self, pos: P) -> int | None:
         """The Sprague-Grundy value of `pos`, shown by the browser app, for an impartial
-        game that has one at hand (a `grundy` method: the generic solver's closed form);
-        None for the others."""
-        grundy = getattr(self, "grundy", None)
-        return grundy(pos) if callable(grundy) else None
+        game that has one at hand (`Impartial`: the generic solver's closed form); None for
+        the others."""
+        return self.grundy(pos) if isinstance(self, Impartial) else None
 
     def grundy_text(self, pos: P, value: int) -> str:
         """A sentence on `value`, the Grundy value of `pos`, and what it says."""

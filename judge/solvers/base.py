@@ -140,6 +140,11 @@ class Solver(ABC):
         best = max(values, default=0)
         return sum(1 for v in values if v == best), len(values)
 
+    def outcome(self, pos: Any) -> str | None:
+        """The outcome class of `pos` (who wins with each side moving first: ``N``, ``P``,
+        ``L``, ``R``, ``D``), for a solver that knows both movers; None."""
+        return None
+
     def browser_limit(self, pos: Any) -> str | None:
         """Why `pos` is not solved while a person waits in the browser app (it would take
         more than a few seconds), or None."""

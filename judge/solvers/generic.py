@@ -40,9 +40,9 @@ import threading
 from bisect import bisect_left
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from judge.games.base import Game, InputError
+from judge.games.base import Game, Impartial, InputError
 from judge.solvers import cache
 from judge.solvers.base import Evaluation, MoveValue, Solver, negate
 
@@ -84,6 +84,35 @@ class PositionCodes(Protocol):
         on, as the row of its position in `codes` and the number of the position after it."""
 
     # A class may also set `acyclic = True`: no sequence of moves leads back to a position.
+
+
+@runtime_checkable
+class Encoded(Protocol):
+    """A game that numbers its positions: the solver keeps them by their numbers, and the
+    start's table in the cache."""
+
+    def encode(self, pos: Any) -> int:
+        """The position's number: one to one, from 0 to below 2**63."""
+        ...
+
+
+@runtime_checkable
+class Numbered(Protocol):
+    """A game that plays its moves over arrays of position numbers (`PositionCodes`)."""
+
+    def position_codes(self) -> PositionCodes | None:
+        """Its numbers and moves, or None for rules too big for them (the search then goes
+        through the rules)."""
+        ...
+
+
+def numbering(game: Game[Any, Any]) -> tuple[PositionCodes | None, Callable[[Any], int] | None]:
+    """The game's `PositionCodes` (None without them) and how its positions are numbered
+    (theirs, else its `encode`; None: they are not)."""
+    codes = game.position_codes() if isinstance(game, Numbered) else None
+    if codes is not None:
+        return codes, codes.encode
+    return None, game.encode if isinstance(game, Encoded) else None
 
 
 def memory_budget() -> int:
@@ -368,11 +397,9 @@ class GenericSolver(Solver):
         #: search, as many as `memory_budget` allows)
         self.limit = limit
         self._lock = threading.Lock()
-        self._grundy = getattr(game, "grundy", None)
-        make_codes = getattr(game, "position_codes", None)
-        self.codes: PositionCodes | None = make_codes() if make_codes is not None else None
+        self._grundy = game.grundy if isinstance(game, Impartial) else None
+        self.codes, encode = numbering(game)
         self._layered = self.codes is not None and getattr(self.codes, "acyclic", False)
-        encode = self.codes.encode if self.codes is not None else getattr(game, "encode", None)
         self._encoded = encode is not None
         #: a position's key in the table: its number when the game has one (smaller)
         self.key: Callable[[Any], Hashable] = encode if encode is not None else lambda pos: pos

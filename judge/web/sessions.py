@@ -298,9 +298,8 @@ def position_info(game: Game, pos: Any, values: bool,
                                          info.get("final_difference"))
             if info["remoteness"] is not None:  # the count it explains (no count: Kayles)
                 info["legend"] = LEGEND
-        outcome = getattr(solver, "outcome", None)
-        if outcome is not None:
-            info["outcome"] = outcome(pos)
+        if (outcome := solver.outcome(pos)) is not None:
+            info["outcome"] = outcome
         if (grundy := game.grundy_value(pos)) is not None:
             # an impartial game's Grundy value, by the game's own name for it (a nim-sum)
             info.update(grundy=grundy, grundy_name=game.grundy_name,
