@@ -6,27 +6,91 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Hashable
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, NamedTuple
 
-from judge.games.base import Game, InputError
+from judge.games.base import Game, InputError, Scoring
 
-Value = int | str  # "win" / "loss" / "draw", or a score difference (Ioiwari)
 
-_WLD_ORDER = {"loss": -1, "draw": 0, "win": 1}
+class Outcome(StrEnum):
+    """The value of a position of a game of `Scoring.OUTCOME`, for the player to move (its
+    text, "win", "loss" or "draw", is how it is written and stored)."""
+
+    WIN = "win"
+    LOSS = "loss"
+    DRAW = "draw"
+
+    @property
+    def scoring(self) -> Scoring:
+        """The kind of value it is."""
+        return Scoring.OUTCOME
+
+    @property
+    def order(self) -> int:
+        """1 won, 0 drawn, -1 lost: higher is better for the mover."""
+        return _ORDER[self]
+
+    def negated(self) -> Outcome:
+        """The same outcome seen by the other player."""
+        return _NEGATED[self]
+
+    def sign(self, lead: int) -> int:
+        """How the game ends for the mover: 1 won, 0 drawn, -1 lost (`lead` aside)."""
+        return _ORDER[self]
+
+
+_ORDER = {Outcome.WIN: 1, Outcome.DRAW: 0, Outcome.LOSS: -1}
+_NEGATED = {Outcome.WIN: Outcome.LOSS, Outcome.LOSS: Outcome.WIN, Outcome.DRAW: Outcome.DRAW}
+
+
+class Difference(int):
+    """The value of a position of a game of `Scoring.DIFFERENCE`, for the player to move:
+    the points the mover banks from here less the opponent's, under perfect play (a whole
+    number, written and stored as one)."""
+
+    __slots__ = ()
+
+    @property
+    def scoring(self) -> Scoring:
+        """The kind of value it is."""
+        return Scoring.DIFFERENCE
+
+    @property
+    def order(self) -> int:
+        """The difference itself: higher is better for the mover."""
+        return int(self)
+
+    def negated(self) -> Difference:
+        """The same difference seen by the other player."""
+        return Difference(-self)
+
+    def sign(self, lead: int) -> int:
+        """How the game ends for the mover, `lead` points ahead now: 1 won, 0 tied, -1 lost."""
+        end = lead + int(self)
+        return (end > 0) - (end < 0)
+
+
+#: a solver's value of a position, for the player to move: of its game's `Scoring`
+Value = Outcome | Difference
 
 
 def order(value: Value) -> int:
     """A number that orders values from the mover's point of view (higher is better)."""
-    if isinstance(value, str):
-        return _WLD_ORDER[value]
-    return value
+    return value.order
 
 
 def negate(value: Value) -> Value:
-    """The same outcome seen by the other player."""
-    if isinstance(value, str):
-        return {"win": "loss", "loss": "win", "draw": "draw"}[value]
-    return -value
+    """The same value seen by the other player."""
+    return value.negated()
+
+
+def stored_value(data: object) -> Value:
+    """A value as a record stores it (`Outcome`'s text, or `Difference`'s number)."""
+    if isinstance(data, str):
+        return Outcome(data)
+    if isinstance(data, int) and not isinstance(data, bool):
+        return Difference(data)
+    raise ValueError(f"not a value: {data!r}")
 
 
 @dataclass(frozen=True)

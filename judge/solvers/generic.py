@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from judge.games.base import Game, Impartial, InputError
 from judge.solvers import cache
-from judge.solvers.base import Evaluation, MoveValue, Solver, negate
+from judge.solvers.base import Evaluation, MoveValue, Outcome, Solver
 
 if TYPE_CHECKING:
     import numpy as np
@@ -53,7 +53,9 @@ WIN, LOSS, DRAW = 1, -1, 0  # for the player to move
 #: a position whose value is not known yet; also what `PositionCodes.expand` says of a
 #: position whose game goes on
 UNDECIDED = 2
-VALUES = {WIN: "win", LOSS: "loss", DRAW: "draw"}
+VALUES = {WIN: Outcome.WIN, LOSS: Outcome.LOSS, DRAW: Outcome.DRAW}
+#: the value of a move to a position, for the mover: the position's, negated
+NEGATED = {WIN: Outcome.LOSS, LOSS: Outcome.WIN, DRAW: Outcome.DRAW}
 #: positions one search may add before the solver refuses the game as too big for it (a
 #: search that keeps its moves; a layered one is bounded by memory instead)
 MAX_POSITIONS = 4_000_000
@@ -777,8 +779,8 @@ class GenericSolver(Solver):
     def move_value(self, pos: Any, move: Any) -> MoveValue:
         value, rem = self.value_of(self.game.play(pos, move))
         if value == DRAW:
-            return MoveValue(move, "draw", None)
-        return MoveValue(move, negate(VALUES[value]), rem + 1 if rem >= 0 else None)
+            return MoveValue(move, Outcome.DRAW, None)
+        return MoveValue(move, NEGATED[value], rem + 1 if rem >= 0 else None)
 
     def evaluate(self, pos: Any) -> Evaluation:
         """Value and remoteness for the mover; the best moves keep the value (and, where the
@@ -789,7 +791,7 @@ class GenericSolver(Solver):
             return Evaluation(value, 0, [])
         moves = self.move_values(pos)
         if code == DRAW:
-            return Evaluation(value, None, [m.move for m in moves if m.value == "draw"])
+            return Evaluation(value, None, [m.move for m in moves if m.value is Outcome.DRAW])
         if rem < 0:
             return Evaluation(value, None, [m.move for m in moves if m.value == value])
         best = [m.move for m in moves if m.value == value and m.remoteness == rem]

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from judge.games.ioiwari import MAX_BEADS, PITS, Board, Ioiwari, sow
 from judge.solvers import cache
-from judge.solvers.base import Evaluation, MoveValue, Solver
+from judge.solvers.base import Difference, Evaluation, MoveValue, Solver
 
 if TYPE_CHECKING:
     import numpy as np
@@ -144,11 +144,11 @@ class IoiwariSolver(Solver):
     def move_value(self, pos: Board, move: int) -> MoveValue:
         pits, mine, theirs = sow(pos.pits, move)
         best, rem = self._lookup(pits)
-        return MoveValue(move, mine - theirs - best, rem + 1)
+        return MoveValue(move, Difference(mine - theirs - best), rem + 1)
 
     def evaluate(self, pos: Board) -> Evaluation:
         i = board_index(pos.pits)
-        return Evaluation(int(self.best[i]), int(self.remoteness[i]),
+        return Evaluation(Difference(int(self.best[i])), int(self.remoteness[i]),
                           list(MOVES_OF[self.keeps[i]]))
 
     def choose(self, pos: Board, rng: random.Random | None = None) -> int:
