@@ -10,12 +10,12 @@ from pathlib import Path
 
 from judge.games import load_game
 from judge.games.base import Game, Impartial
-from judge.solvers.generic import Encoded, Numbered, numbering
+from judge.solvers.generic import Acyclic, Encoded, Numbered, numbering
 
 PACKAGE = Path(__file__).resolve().parent.parent / "judge"
 
-#: the optional hooks of a game and of its solver
-HOOKS = {"grundy", "encode", "position_codes", "outcome"}
+#: the optional hooks of a game, of its position codes and of its solver
+HOOKS = {"grundy", "encode", "position_codes", "acyclic", "outcome"}
 
 
 def lookups(root: Path) -> list[str]:
@@ -48,6 +48,7 @@ def test_the_facets_are_found_by_type() -> None:
     assert isinstance(connect4, Numbered) and not isinstance(tictactoe, Numbered)
     codes, encode = numbering(connect4)
     assert codes is not None and encode == codes.encode
+    assert isinstance(codes, Acyclic) and codes.acyclic
     codes, encode = numbering(tictactoe)
     assert codes is None and encode is not None and encode(tictactoe.start()) == 0
     assert numbering(octal) == (None, None)

@@ -85,7 +85,16 @@ class PositionCodes(Protocol):
         (1 won, -1 lost, 0 a tie, 2 the game goes on), and every legal move of those that go
         on, as the row of its position in `codes` and the number of the position after it."""
 
-    # A class may also set `acyclic = True`: no sequence of moves leads back to a position.
+    # A class may also set `acyclic = True` (`Acyclic`): no sequence of moves leads back to
+    # a position.
+
+
+@runtime_checkable
+class Acyclic(Protocol):
+    """Position codes that say whether a position can come back (`acyclic = True`: never,
+    so that the search goes layer by layer and keeps no move)."""
+
+    acyclic: bool
 
 
 @runtime_checkable
@@ -401,7 +410,7 @@ class GenericSolver(Solver):
         self._lock = threading.Lock()
         self._grundy = game.grundy if isinstance(game, Impartial) else None
         self.codes, encode = numbering(game)
-        self._layered = self.codes is not None and getattr(self.codes, "acyclic", False)
+        self._layered = isinstance(self.codes, Acyclic) and self.codes.acyclic
         self._encoded = encode is not None
         #: a position's key in the table: its number when the game has one (smaller)
         self.key: Callable[[Any], Hashable] = encode if encode is not None else lambda pos: pos
