@@ -150,3 +150,26 @@ def test_the_game_suite_holds_the_values_to_the_declared_scoring() -> None:
     assert found and found[0].expected.startswith("a Difference")
     assert found[0].got.endswith("(Outcome)")
     assert not [f for o in Suite(base()).run() if o.check is Check.VALUES for f in o.failures]
+
+
+def test_a_game_of_outcomes_that_keeps_a_score_is_shown_by_its_outcomes() -> None:
+    """The page's words and numbers for a game of outcomes whose positions carry a score
+    (ints of another meaning): no final difference, and the score's lead changes nothing;
+    the page is told the kind."""
+    from judge.web.sessions import position_info
+
+    base = type(load_game("tictactoe"))
+
+    class Counted(base):  # type: ignore[misc,valid-type]
+        def score(self, pos):  # type: ignore[no-untyped-def]
+            return (7, 0)
+
+    game, plain = Counted(), base()
+    pos = game.parse_position("x.o/.x./..o")
+    shown, expected = position_info(game, pos, True), position_info(plain, pos, True)
+    assert shown["scoring"] == "outcome" and "final_difference" not in shown
+    assert [m["value"] for m in shown["moves"]] == [m["value"] for m in expected["moves"]]
+    assert shown["value"] == expected["value"] and shown["says"] == expected["says"]
+    assert not any("final_difference" in m or "difference" in m for m in shown["moves"])
+    ioiwari = load_game("ioiwari")
+    assert position_info(ioiwari, ioiwari.start(), True)["scoring"] == "difference"
