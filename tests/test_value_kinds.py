@@ -7,15 +7,23 @@ from __future__ import annotations
 import ast
 import re
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from judge.analysis import MoveReview
 from judge.gamecheck import Check, Suite
 from judge.games import load_game
-from judge.games.base import Scoring
+from judge.games.base import Game, Scoring
 from judge.records import PlayedGame
 from judge.solvers import solver_for
-from judge.solvers.base import Difference, Outcome, order, stored_value
+from judge.solvers.base import (
+    Difference,
+    Evaluation,
+    MoveValue,
+    Outcome,
+    Solver,
+    order,
+    stored_value,
+)
 from judge.web.sessions import final_difference, value_word
 
 PACKAGE = Path(__file__).resolve().parent.parent / "judge"
@@ -173,3 +181,48 @@ def test_a_game_of_outcomes_that_keeps_a_score_is_shown_by_its_outcomes() -> Non
     assert not any("final_difference" in m or "difference" in m for m in shown["moves"])
     ioiwari = load_game("ioiwari")
     assert position_info(ioiwari, ioiwari.start(), True)["scoring"] == "difference"
+
+
+class PlainValues(Solver):
+    """A plugin's solver as the docs had it before values said their kind: the judge's own
+    answers with their values written plain ("win", or a whole number for a difference)."""
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(game)
+        self.inner = solver_for(game)
+
+    def plain(self, value: Any) -> Any:
+        return int(value) if self.game.scoring is Scoring.DIFFERENCE else str(value)
+
+    def evaluate(self, pos: Any) -> Evaluation:
+        ev = self.inner.evaluate(pos)
+        return Evaluation(self.plain(ev.value), ev.remoteness, ev.best_moves)
+
+    def move_value(self, pos: Any, move: Any) -> MoveValue:
+        mv = self.inner.move_value(pos, move)
+        return mv._replace(value=self.plain(mv.value))
+
+    def move_values(self, pos: Any) -> list[MoveValue]:
+        return [mv._replace(value=self.plain(mv.value)) for mv in self.inner.move_values(pos)]
+
+
+def test_a_plugin_solver_s_plain_values_are_read_by_its_game_s_scoring() -> None:
+    """Plain values of a solver written before they said their kind come out typed, as its
+    game declares them, and perfect play, mistakes and the suite's check work on them."""
+    tictactoe = load_game("tictactoe")
+    solver, reference = PlainValues(tictactoe), solver_for(tictactoe)
+    pos = tictactoe.parse_position("x.o/.x./..o")
+    ev = solver.evaluate(pos)
+    assert ev.value is reference.evaluate(pos).value and isinstance(ev.value, Outcome)
+    assert all(isinstance(mv.value, Outcome) for mv in solver.move_values(pos))
+    assert solver.choose(pos) == reference.choose(pos)
+    assert [solver.is_mistake(pos, m) for m in tictactoe.legal_moves(pos)] == [
+        reference.is_mistake(pos, m) for m in tictactoe.legal_moves(pos)]
+    ioiwari = load_game("ioiwari")
+    banks = PlainValues(ioiwari)
+    start = ioiwari.start()
+    assert isinstance(banks.evaluate(start).value, Difference)
+    assert banks.evaluate(start).value == solver_for(ioiwari).evaluate(start).value
+    assert all(isinstance(mv.value, Difference) for mv in banks.move_values(start))
+    assert banks.choose(start) == solver_for(ioiwari).choose(start)
+    assert value_word(ioiwari, banks.move_value(start, 1).value, 0) == "tie"  # sows to 0

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Hashable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from typing import Any, NamedTuple
+from functools import wraps
+from typing import Any, ClassVar, NamedTuple
 
 from judge.games.base import Game, InputError, Scoring
 
@@ -84,6 +85,12 @@ def negate(value: Value) -> Value:
     return value.negated()
 
 
+def typed(value: Any, scoring: Scoring) -> Value:
+    """A value as its game's `scoring` reads it: a solver written before values said their
+    kind (a plugin's) gives "win", "loss", "draw" or a whole number."""
+    return Difference(value) if scoring is Scoring.DIFFERENCE else Outcome(value)
+
+
 def stored_value(data: object) -> Value:
     """A value as a record stores it (`Outcome`'s text, or `Difference`'s number)."""
     if isinstance(data, str):
@@ -131,6 +138,16 @@ def best_of(moves: list[MoveValue]) -> list[MoveValue]:
 
 class Solver(ABC):
     """Perfect play for one game under fixed rules."""
+
+    #: whether its values are `Outcome`s or `Difference`s already; the answers of a solver
+    #: that does not say so (a plugin's, written before values said their kind) are read
+    #: by its game's `scoring` as they come out
+    typed_values: ClassVar[bool] = False
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if not cls.typed_values:
+            _adapt(cls)
 
     def __init__(self, game: Game[Any, Any]) -> None:
         self.game = game
@@ -213,3 +230,34 @@ class Solver(ABC):
         """Why `pos` is not solved while a person waits in the browser app (it would take
         more than a few seconds), or None."""
         return None
+
+
+def _adapt(cls: type[Solver]) -> None:
+    """Wrap the answers that `cls` defines so that their values come out typed."""
+    if "evaluate" in vars(cls):
+        evaluate: Callable[[Solver, Any], Evaluation] = vars(cls)["evaluate"]
+
+        @wraps(evaluate)
+        def typed_evaluate(self: Solver, pos: Any) -> Evaluation:
+            ev = evaluate(self, pos)
+            return replace(ev, value=typed(ev.value, self.game.scoring))
+
+        cls.evaluate = typed_evaluate  # type: ignore[method-assign]
+    if "move_value" in vars(cls):
+        move_value: Callable[[Solver, Any, Any], MoveValue] = vars(cls)["move_value"]
+
+        @wraps(move_value)
+        def typed_move_value(self: Solver, pos: Any, move: Any) -> MoveValue:
+            mv = move_value(self, pos, move)
+            return mv._replace(value=typed(mv.value, self.game.scoring))
+
+        cls.move_value = typed_move_value  # type: ignore[method-assign]
+    if "move_values" in vars(cls):
+        move_values: Callable[[Solver, Any], list[MoveValue]] = vars(cls)["move_values"]
+
+        @wraps(move_values)
+        def typed_move_values(self: Solver, pos: Any) -> list[MoveValue]:
+            return [mv._replace(value=typed(mv.value, self.game.scoring))
+                    for mv in move_values(self, pos)]
+
+        cls.move_values = typed_move_values  # type: ignore[method-assign]

@@ -402,6 +402,8 @@ def retrograde(graph: Graph) -> tuple[np.ndarray, np.ndarray]:
 class GenericSolver(Solver):
     """Win, loss or draw with remoteness for every position, by searching the game's graph."""
 
+    typed_values = True
+
     def __init__(self, game: Game[Any, Any], limit: int | None = None) -> None:
         super().__init__(game)
         #: positions a search may add (by default `MAX_POSITIONS`, or, for a layered

@@ -348,6 +348,8 @@ def solve(layout: Layout, misere: bool) -> dict[str, np.ndarray]:
 class ChopsticksSolver(Solver):
     """Win/loss/draw with remoteness for any position, from tables solved once per shape."""
 
+    typed_values = True
+
     def __init__(self, game: Chopsticks) -> None:
         super().__init__(game)
         self.game: Chopsticks = game

@@ -124,6 +124,8 @@ MOVES_OF = tuple([pit + 1 for pit in range(PITS) if mask >> pit & 1] for mask in
 class IoiwariSolver(Solver):
     """Values are the best score difference (mover's bank gain minus the opponent's)."""
 
+    typed_values = True
+
     def __init__(self, game: Ioiwari) -> None:
         super().__init__(game)
         #: the table's key in the cache: its layout and the game's and solver's code

@@ -47,6 +47,8 @@ def winning_moves(sizes: tuple[int, ...], misere: bool) -> list[NimMove]:
 class NimSolver(Solver):
     """Value in closed form; exact remoteness where the position is small enough to search."""
 
+    typed_values = True
+
     def __init__(self, game: Nim) -> None:
         super().__init__(game)
         self.misere = game.misere
