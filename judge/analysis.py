@@ -7,7 +7,7 @@ from typing import Any, NamedTuple
 
 from judge.games.base import Game, MoveError
 from judge.solvers import solver_for
-from judge.solvers.base import Value, order
+from judge.solvers.base import Outcome, Value, order
 
 
 class MoveReview(NamedTuple):
@@ -33,7 +33,7 @@ class MoveReview(NamedTuple):
     def slow(self) -> bool:
         """A winning move that keeps the win but not the fastest one (it makes no progress
         in a loopy game)."""
-        return (self.before == "win" and self.after == "win"
+        return (self.before is Outcome.WIN and self.after is Outcome.WIN
                 and self.remoteness is not None and self.move_remoteness is not None
                 and self.move_remoteness > self.remoteness)
 
@@ -73,8 +73,7 @@ class MoveReview(NamedTuple):
 def result_sign(value: Value, lead: int) -> int:
     """How the game ends for the mover under perfect play: 1 won, 0 drawn or tied, -1 lost
     (`value` as the solver gives it; `lead`: the mover's bank minus the opponent's)."""
-    v = order(value) + (lead if isinstance(value, int) else 0)
-    return (v > 0) - (v < 0)
+    return value.sign(lead)
 
 
 def review(game: Game, start: Any, moves: Sequence[str],
@@ -140,7 +139,7 @@ def judged(r: MoveReview) -> str:
         return "optimal"
     lost = ""
     if r.changed_result:
-        won = order(r.before) + r.lead > 0 if isinstance(r.before, int) else r.before == "win"
+        won = r.before.sign(r.lead) > 0
         lost = " (this move threw away the win)" if won else " (this move lost the game)"
     return (f"MISTAKE{lost}: value {r.before} -> {r.after}; "
             f"right: {', '.join(r.best_moves)}")

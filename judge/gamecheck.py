@@ -30,7 +30,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
-from judge.games.base import Game, InputError, MoveError
+from judge.games.base import Game, InputError, MoveError, Scoring
 from judge.players.base import Played, Player
 from judge.players.bot import BotPlayer
 from judge.referee import GameRecord, play_game
@@ -264,10 +264,9 @@ class Suite:
 
     def codec(self) -> Iterator[Failure | None]:
         """Each visited position's text, wire lines and number."""
-        codes = getattr(self.game, "position_codes", None)
-        numbering = self.call(None, "the position codes", codes) if codes else None
-        encode = numbering.encode if numbering is not None else getattr(self.game, "encode",
-                                                                        None)
+        from judge.solvers.generic import numbering
+
+        _, encode = self.call(None, "the position codes", numbering, self.game)
         numbers: dict[int, Any] = {}
 
         def position(pos: Any) -> Iterator[Failure]:
@@ -319,12 +318,13 @@ class Suite:
         """The solver's value of `pos` against those of its moves."""
         solver = solver_for(self.game)
         ev = self.call(pos, "the solver's value", solver.evaluate, pos)
-        scored = isinstance(ev.value, int) and not isinstance(ev.value, bool)
-        if scored != self.game.scored:  # (the one place a value's type is looked at)
-            yield self.failure(pos, "a score difference (an int), as the game declares scored"
-                               if self.game.scored else "win, loss or draw, as the game "
-                               "declares (scored = True for a score difference)",
-                               repr(ev.value))
+        declared = self.game.scoring
+        kind = self.call(pos, "a value of the game's scoring", lambda: ev.value.scoring)
+        if kind is not declared:
+            want = ("a Difference (the final score difference)"
+                    if declared is Scoring.DIFFERENCE else "an Outcome (win, loss or draw)")
+            yield self.failure(pos, f"{want}, as the game's scoring {declared.name} says",
+                               f"{ev.value} ({type(ev.value).__name__})")
         if self.game.is_over(pos):
             return
         moves = self.call(pos, "the values of its moves", solver.move_values, pos)

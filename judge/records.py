@@ -25,6 +25,7 @@ from judge import verdicts
 from judge.analysis import MoveReview
 from judge.games.base import Seat
 from judge.sandbox.limits import Usage
+from judge.solvers.base import stored_value
 
 #: a seat's result; VOID for both seats of a game a judge error voided
 WIN, TIE, LOSS, VOID = "win", "tie", "loss", "none"
@@ -173,7 +174,8 @@ class PlayedGame(NamedTuple):
             score=None if score is None else tuple(score),
             stderr=tuple(data.get("stderr") or ()),
             key=data.get("key"), seed=data.get("seed"),
-            review=tuple(MoveReview(r["ply"], r["seat"], r["move"], r["before"], r["after"],
+            review=tuple(MoveReview(r["ply"], r["seat"], r["move"], stored_value(r["before"]),
+                                    stored_value(r["after"]),
                                     list(r["best_moves"]), r.get("lead", 0),
                                     r.get("remoteness"), r.get("move_remoteness"))
                          for r in data.get("review") or ()),

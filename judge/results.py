@@ -173,8 +173,7 @@ def mistake_text(mistake: MoveReview | None, feedback: Feedback = Feedback.FULL)
         return f"move {mistake.ply}: {mistake.move}"
     lost = ""
     if mistake.changed_result:
-        before = mistake.before
-        won = before + mistake.lead > 0 if isinstance(before, int) else before == "win"
+        won = mistake.before.sign(mistake.lead) > 0
         lost = "; it threw away the win" if won else "; it lost the game"
     return f"move {mistake.ply}: {mistake.move} (right: {', '.join(mistake.best_moves)}{lost})"
 

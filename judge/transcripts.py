@@ -139,10 +139,10 @@ def _check(text: str) -> list[str]:
         if "before" in m:
             values = solver.move_value(pos, move)
             before = solver.evaluate(pos).value
-            if (m["before"], m["after"]) != (_plain(before), _plain(values.value)):
+            if (m["before"], m["after"]) != (before, values.value):
                 problems.append(f"move {ply}: the values recorded ({m['before']} -> "
-                                f"{m['after']}) are not the solver's ({_plain(before)} -> "
-                                f"{_plain(values.value)})")
+                                f"{m['after']}) are not the solver's ({before} -> "
+                                f"{values.value})")
         pos = game.play(pos, move)
     if data.get("final") is not None and data["final"] != game.format_position(pos):
         problems.append(f"the final position recorded ({data['final']}) is not where the "
@@ -179,6 +179,3 @@ def _results(game: Any, pos: Any, verdict: dict[str, Any]) -> list[str] | str:
     return ["tie", "tie"] if winner is None else ["win" if s == winner else "loss"
                                                   for s in (0, 1)]
 
-
-def _plain(value: Any) -> Any:
-    return value if isinstance(value, int | str) else str(value)

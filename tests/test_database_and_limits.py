@@ -231,10 +231,12 @@ def test_a_win_thrown_away_into_a_tie_is_said_so(tmp_path: Path) -> None:
 
     from judge.analysis import MoveReview
     from judge.results import mistake_text
+    from judge.solvers.base import Difference
 
-    tie = MoveReview(ply=1, seat=0, move="4", before=4, after=0, best_moves=["6"], lead=0)
+    tie = MoveReview(ply=1, seat=0, move="4", before=Difference(4), after=Difference(0),
+                     best_moves=["6"], lead=0)
     assert mistake_text(tie) == "move 1: 4 (right: 6; it threw away the win)"
-    lost = tie._replace(before=0, after=-2)
+    lost = tie._replace(before=Difference(0), after=Difference(-2))
     assert mistake_text(lost) == "move 1: 4 (right: 6; it lost the game)"
 
 

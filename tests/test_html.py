@@ -480,8 +480,10 @@ def test_a_move_that_changed_the_result_is_tagged_by_what_it_left(before, after,
     from judge.analysis import MoveReview
     from judge.html.pages import judgement
     from judge.records import Judgement
+    from judge.solvers.base import stored_value
 
-    entry = MoveReview(ply=1, seat=0, move="1", before=before, after=after,
+    entry = MoveReview(ply=1, seat=0, move="1", before=stored_value(before),
+                       after=stored_value(after),
                        best_moves=["2"], lead=lead)
     assert judgement(entry)[0] is Judgement(code) and words in judgement(entry)[1]
 

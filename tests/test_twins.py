@@ -176,11 +176,12 @@ def record(start: str, moves: list[str], bot: str) -> tuple[PlayedGame, int]:
 
 def test_the_same_mistakes_means_every_mistake_and_perfect_bots_are_not_twins():
     from judge.analysis import MoveReview
+    from judge.solvers.base import Outcome
 
     def judged(rec_seat, wrong):
         rec, seat = rec_seat
-        review = tuple(MoveReview(n, (n - 1) % 2, m, "win", "loss" if n in wrong else "win",
-                                  [])
+        review = tuple(MoveReview(n, (n - 1) % 2, m, Outcome.WIN,
+                                  Outcome.LOSS if n in wrong else Outcome.WIN, [])
                        for n, m in enumerate(rec.move_texts, 1))
         return rec._replace(review=review), seat
 

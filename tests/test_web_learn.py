@@ -170,6 +170,14 @@ def test_ioiwari_s_chart_has_a_win_by_view_placing_points_by_the_final_differenc
     views = by_css(browser, "#chart-views button")
     assert [b.text for b in views] == ["Moves to the end", "Win by"]
     assert views[0].get_attribute("aria-pressed") == "true"
+    # each move made is marked with how much player 1 ends ahead after it, a level end
+    # ("0": the first pit's sowing) as well as the others
+    state = browser.execute_script("return window.judgePlay.state()")
+    made = [c["final_difference"] for h in state["history"] for c in h.get("choices", [])
+            if c["played"]]
+    assert 0 in made
+    assert [t.text for t in by_css(browser, "#chart text.winby")] == [
+        f"+{d}" if d > 0 else str(d) for d in made]
     views[1].click()
     assert by_css(browser, "#chart-views button")[1].get_attribute("aria-pressed") == "true"
     check_chart(browser)

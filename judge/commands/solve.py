@@ -51,9 +51,8 @@ def solve_entry(game: Game, solver: Solver, pos: Any) -> dict[str, Any]:
         "remoteness": ev.remoteness,
         "best_moves": [game.format_move(m, pos) for m in ev.best_moves],
     }
-    outcome = getattr(solver, "outcome", None)
-    if outcome is not None:
-        entry["outcome"] = outcome(pos)
+    if (outcome := solver.outcome(pos)) is not None:
+        entry["outcome"] = outcome
     entry["game"] = game.describe_at(pos)
     return entry
 

@@ -5,7 +5,17 @@ from __future__ import annotations
 import sys
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Sequence
-from typing import TYPE_CHECKING, ClassVar, Generic, NamedTuple, TypeVar
+from enum import Enum
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    ClassVar,
+    Generic,
+    NamedTuple,
+    Protocol,
+    TypeVar,
+    runtime_checkable,
+)
 
 from judge.games.drawing import JSON, package_script
 
@@ -120,6 +130,27 @@ def strict_tokens(line: str) -> list[str]:
     return tokens
 
 
+class Scoring(Enum):
+    """What a game's values are, for the player to move (`Game.scoring`): declared by the
+    game, so that no layer guesses it from a value's type."""
+
+    #: won, lost or drawn (`judge.solvers.base.Outcome`)
+    OUTCOME = "outcome"
+    #: the final score difference: the mover's points less the opponent's from here, under
+    #: perfect play (`judge.solvers.base.Difference`: Ioiwari's banks)
+    DIFFERENCE = "difference"
+
+
+@runtime_checkable
+class Impartial(Protocol):
+    """An impartial game whose Sprague-Grundy values have a closed form (octal games): the
+    generic solver values its positions by them, and the browser app shows them."""
+
+    def grundy(self, pos: Any) -> int:
+        """The Sprague-Grundy value of `pos`."""
+        ...
+
+
 class Points(NamedTuple):
     """What a graded game earns the bot, by its result (`Game.points`)."""
 
@@ -225,10 +256,10 @@ class Game(ABC, Generic[P, M]):
     loopy: ClassVar[bool] = False
     #: whether a finished game can be a tie, so that holding a draw is something to grade
     draws: ClassVar[bool] = False
-    #: whether its solver's values are the final score difference for the mover (an int:
-    #: Ioiwari's banks), not "win", "loss" or "draw": declared, so that no layer guesses
-    #: it from a value's type
-    scored: ClassVar[bool] = False
+    #: what its solver's values are: win, loss or draw, or the final score difference for
+    #: the mover (Ioiwari's banks); a class that says ``scored = True``, the older spelling,
+    #: gets `Scoring.DIFFERENCE`
+    scoring: ClassVar[Scoring] = Scoring.OUTCOME
     #: the game's solver, as "module:Class" (named, not imported: solvers sit above the
     #: rules); the generic solver unless the game brings its own (in its package's solver.py)
     solver: ClassVar[str] = "judge.solvers.generic:GenericSolver"
@@ -249,6 +280,11 @@ class Game(ABC, Generic[P, M]):
     value_notes: ClassVar[str] = ""
     #: what the game calls the Grundy value of a position (`grundy_value`)
     grundy_name: ClassVar[str] = "Grundy value"
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "scored" in vars(cls) and "scoring" not in vars(cls):
+            cls.scoring = Scoring.DIFFERENCE if vars(cls)["scored"] else Scoring.OUTCOME
 
     def __init__(self, rules: str = "") -> None:
         self.rules = parse_rule_tokens(rules, self.defaults)
@@ -441,10 +477,9 @@ class Game(ABC, Generic[P, M]):
 
     def grundy_value(self, pos: P) -> int | None:
         """The Sprague-Grundy value of `pos`, shown by the browser app, for an impartial
-        game that has one at hand (a `grundy` method: the generic solver's closed form);
-        None for the others."""
-        grundy = getattr(self, "grundy", None)
-        return grundy(pos) if callable(grundy) else None
+        game that has one at hand (`Impartial`: the generic solver's closed form); None for
+        the others."""
+        return self.grundy(pos) if isinstance(self, Impartial) else None
 
     def grundy_text(self, pos: P, value: int) -> str:
         """A sentence on `value`, the Grundy value of `pos`, and what it says."""

@@ -72,12 +72,16 @@
     node.setAttribute("data-last", "true");
   }
 
+  /** Whether the game's values are final score differences (its scoring, as the page is
+   * given it), not win, loss or draw alone. */
+  function byDifference(opts) { return opts.scoring === "difference"; }
+
   /** What a move is worth, as words: the server's ("you win in 3 moves"), or "win in 3",
    * "lose in 5, by 10". */
-  function worth(m) {
+  function worth(m, opts) {
     if (m.says) return m.says;
     let text = m.value + (m.remoteness === null || m.remoteness === undefined ? "" : " in " + m.remoteness);
-    if (m.final_difference !== undefined) text += ", by " + Math.abs(m.final_difference);
+    if (byDifference(opts)) text += ", by " + Math.abs(m.final_difference);
     return text;
   }
 
@@ -94,9 +98,9 @@
     if (opts.values && m.value) {
       node.dataset.value = m.value;
       node.dataset.remoteness = m.remoteness === null ? "" : String(m.remoteness);
-      if (m.final_difference !== undefined) node.dataset.difference = String(m.final_difference);
+      if (byDifference(opts)) node.dataset.difference = String(m.final_difference);
       node.classList.add("v-" + m.value);
-      node.title += ": " + worth(m);
+      node.title += ": " + worth(m, opts);
       node.appendChild(el("span", { "class": "mark", "aria-hidden": "true" }, MARKS[m.value]));
     }
     if (opts.hint && opts.hint.includes(m.move)) node.dataset.hint = "true";

@@ -4,29 +4,100 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Hashable
-from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from functools import wraps
+from typing import Any, ClassVar, NamedTuple
 
-from judge.games.base import Game, InputError
+from judge.games.base import Game, InputError, Scoring
 
-Value = int | str  # "win" / "loss" / "draw", or a score difference (Ioiwari)
 
-_WLD_ORDER = {"loss": -1, "draw": 0, "win": 1}
+class Outcome(StrEnum):
+    """The value of a position of a game of `Scoring.OUTCOME`, for the player to move (its
+    text, "win", "loss" or "draw", is how it is written and stored)."""
+
+    WIN = "win"
+    LOSS = "loss"
+    DRAW = "draw"
+
+    @property
+    def scoring(self) -> Scoring:
+        """The kind of value it is."""
+        return Scoring.OUTCOME
+
+    @property
+    def order(self) -> int:
+        """1 won, 0 drawn, -1 lost: higher is better for the mover."""
+        return _ORDER[self]
+
+    def negated(self) -> Outcome:
+        """The same outcome seen by the other player."""
+        return _NEGATED[self]
+
+    def sign(self, lead: int) -> int:
+        """How the game ends for the mover: 1 won, 0 drawn, -1 lost (`lead` aside)."""
+        return _ORDER[self]
+
+
+_ORDER = {Outcome.WIN: 1, Outcome.DRAW: 0, Outcome.LOSS: -1}
+_NEGATED = {Outcome.WIN: Outcome.LOSS, Outcome.LOSS: Outcome.WIN, Outcome.DRAW: Outcome.DRAW}
+
+
+class Difference(int):
+    """The value of a position of a game of `Scoring.DIFFERENCE`, for the player to move:
+    the points the mover banks from here less the opponent's, under perfect play (a whole
+    number, written and stored as one)."""
+
+    __slots__ = ()
+
+    @property
+    def scoring(self) -> Scoring:
+        """The kind of value it is."""
+        return Scoring.DIFFERENCE
+
+    @property
+    def order(self) -> int:
+        """The difference itself: higher is better for the mover."""
+        return int(self)
+
+    def negated(self) -> Difference:
+        """The same difference seen by the other player."""
+        return Difference(-self)
+
+    def sign(self, lead: int) -> int:
+        """How the game ends for the mover, `lead` points ahead now: 1 won, 0 tied, -1 lost."""
+        end = lead + int(self)
+        return (end > 0) - (end < 0)
+
+
+#: a solver's value of a position, for the player to move: of its game's `Scoring`
+Value = Outcome | Difference
 
 
 def order(value: Value) -> int:
     """A number that orders values from the mover's point of view (higher is better)."""
-    if isinstance(value, str):
-        return _WLD_ORDER[value]
-    return value
+    return value.order
 
 
 def negate(value: Value) -> Value:
-    """The same outcome seen by the other player."""
-    if isinstance(value, str):
-        return {"win": "loss", "loss": "win", "draw": "draw"}[value]
-    return -value
+    """The same value seen by the other player."""
+    return value.negated()
+
+
+def typed(value: Any, scoring: Scoring) -> Value:
+    """A value as its game's `scoring` reads it: a solver written before values said their
+    kind (a plugin's) gives "win", "loss", "draw" or a whole number."""
+    return Difference(value) if scoring is Scoring.DIFFERENCE else Outcome(value)
+
+
+def stored_value(data: object) -> Value:
+    """A value as a record stores it (`Outcome`'s text, or `Difference`'s number)."""
+    if isinstance(data, str):
+        return Outcome(data)
+    if isinstance(data, int) and not isinstance(data, bool):
+        return Difference(data)
+    raise ValueError(f"not a value: {data!r}")
 
 
 @dataclass(frozen=True)
@@ -67,6 +138,16 @@ def best_of(moves: list[MoveValue]) -> list[MoveValue]:
 
 class Solver(ABC):
     """Perfect play for one game under fixed rules."""
+
+    #: whether its values are `Outcome`s or `Difference`s already; the answers of a solver
+    #: that does not say so (a plugin's, written before values said their kind) are read
+    #: by its game's `scoring` as they come out
+    typed_values: ClassVar[bool] = False
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if not cls.typed_values:
+            _adapt(cls)
 
     def __init__(self, game: Game[Any, Any]) -> None:
         self.game = game
@@ -140,7 +221,43 @@ class Solver(ABC):
         best = max(values, default=0)
         return sum(1 for v in values if v == best), len(values)
 
+    def outcome(self, pos: Any) -> str | None:
+        """The outcome class of `pos` (who wins with each side moving first: ``N``, ``P``,
+        ``L``, ``R``, ``D``), for a solver that knows both movers; None."""
+        return None
+
     def browser_limit(self, pos: Any) -> str | None:
         """Why `pos` is not solved while a person waits in the browser app (it would take
         more than a few seconds), or None."""
         return None
+
+
+def _adapt(cls: type[Solver]) -> None:
+    """Wrap the answers that `cls` defines so that their values come out typed."""
+    if "evaluate" in vars(cls):
+        evaluate: Callable[[Solver, Any], Evaluation] = vars(cls)["evaluate"]
+
+        @wraps(evaluate)
+        def typed_evaluate(self: Solver, pos: Any) -> Evaluation:
+            ev = evaluate(self, pos)
+            return replace(ev, value=typed(ev.value, self.game.scoring))
+
+        cls.evaluate = typed_evaluate  # type: ignore[method-assign]
+    if "move_value" in vars(cls):
+        move_value: Callable[[Solver, Any, Any], MoveValue] = vars(cls)["move_value"]
+
+        @wraps(move_value)
+        def typed_move_value(self: Solver, pos: Any, move: Any) -> MoveValue:
+            mv = move_value(self, pos, move)
+            return mv._replace(value=typed(mv.value, self.game.scoring))
+
+        cls.move_value = typed_move_value  # type: ignore[method-assign]
+    if "move_values" in vars(cls):
+        move_values: Callable[[Solver, Any], list[MoveValue]] = vars(cls)["move_values"]
+
+        @wraps(move_values)
+        def typed_move_values(self: Solver, pos: Any) -> list[MoveValue]:
+            return [mv._replace(value=typed(mv.value, self.game.scoring))
+                    for mv in move_values(self, pos)]
+
+        cls.move_values = typed_move_values  # type: ignore[method-assign]

@@ -40,11 +40,11 @@ import threading
 from bisect import bisect_left
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from judge.games.base import Game, InputError
+from judge.games.base import Game, Impartial, InputError
 from judge.solvers import cache
-from judge.solvers.base import Evaluation, MoveValue, Solver, negate
+from judge.solvers.base import Evaluation, MoveValue, Outcome, Solver
 
 if TYPE_CHECKING:
     import numpy as np
@@ -53,7 +53,9 @@ WIN, LOSS, DRAW = 1, -1, 0  # for the player to move
 #: a position whose value is not known yet; also what `PositionCodes.expand` says of a
 #: position whose game goes on
 UNDECIDED = 2
-VALUES = {WIN: "win", LOSS: "loss", DRAW: "draw"}
+VALUES = {WIN: Outcome.WIN, LOSS: Outcome.LOSS, DRAW: Outcome.DRAW}
+#: the value of a move to a position, for the mover: the position's, negated
+NEGATED = {WIN: Outcome.LOSS, LOSS: Outcome.WIN, DRAW: Outcome.DRAW}
 #: positions one search may add before the solver refuses the game as too big for it (a
 #: search that keeps its moves; a layered one is bounded by memory instead)
 MAX_POSITIONS = 4_000_000
@@ -83,7 +85,45 @@ class PositionCodes(Protocol):
         (1 won, -1 lost, 0 a tie, 2 the game goes on), and every legal move of those that go
         on, as the row of its position in `codes` and the number of the position after it."""
 
-    # A class may also set `acyclic = True`: no sequence of moves leads back to a position.
+    # A class may also set `acyclic = True` (`Acyclic`): no sequence of moves leads back to
+    # a position.
+
+
+@runtime_checkable
+class Acyclic(Protocol):
+    """Position codes that say whether a position can come back (`acyclic = True`: never,
+    so that the search goes layer by layer and keeps no move)."""
+
+    acyclic: bool
+
+
+@runtime_checkable
+class Encoded(Protocol):
+    """A game that numbers its positions: the solver keeps them by their numbers, and the
+    start's table in the cache."""
+
+    def encode(self, pos: Any) -> int:
+        """The position's number: one to one, from 0 to below 2**63."""
+        ...
+
+
+@runtime_checkable
+class Numbered(Protocol):
+    """A game that plays its moves over arrays of position numbers (`PositionCodes`)."""
+
+    def position_codes(self) -> PositionCodes | None:
+        """Its numbers and moves, or None for rules too big for them (the search then goes
+        through the rules)."""
+        ...
+
+
+def numbering(game: Game[Any, Any]) -> tuple[PositionCodes | None, Callable[[Any], int] | None]:
+    """The game's `PositionCodes` (None without them) and how its positions are numbered
+    (theirs, else its `encode`; None: they are not)."""
+    codes = game.position_codes() if isinstance(game, Numbered) else None
+    if codes is not None:
+        return codes, codes.encode
+    return None, game.encode if isinstance(game, Encoded) else None
 
 
 def memory_budget() -> int:
@@ -362,17 +402,17 @@ def retrograde(graph: Graph) -> tuple[np.ndarray, np.ndarray]:
 class GenericSolver(Solver):
     """Win, loss or draw with remoteness for every position, by searching the game's graph."""
 
+    typed_values = True
+
     def __init__(self, game: Game[Any, Any], limit: int | None = None) -> None:
         super().__init__(game)
         #: positions a search may add (by default `MAX_POSITIONS`, or, for a layered
         #: search, as many as `memory_budget` allows)
         self.limit = limit
         self._lock = threading.Lock()
-        self._grundy = getattr(game, "grundy", None)
-        make_codes = getattr(game, "position_codes", None)
-        self.codes: PositionCodes | None = make_codes() if make_codes is not None else None
-        self._layered = self.codes is not None and getattr(self.codes, "acyclic", False)
-        encode = self.codes.encode if self.codes is not None else getattr(game, "encode", None)
+        self._grundy = game.grundy if isinstance(game, Impartial) else None
+        self.codes, encode = numbering(game)
+        self._layered = isinstance(self.codes, Acyclic) and self.codes.acyclic
         self._encoded = encode is not None
         #: a position's key in the table: its number when the game has one (smaller)
         self.key: Callable[[Any], Hashable] = encode if encode is not None else lambda pos: pos
@@ -750,8 +790,8 @@ class GenericSolver(Solver):
     def move_value(self, pos: Any, move: Any) -> MoveValue:
         value, rem = self.value_of(self.game.play(pos, move))
         if value == DRAW:
-            return MoveValue(move, "draw", None)
-        return MoveValue(move, negate(VALUES[value]), rem + 1 if rem >= 0 else None)
+            return MoveValue(move, Outcome.DRAW, None)
+        return MoveValue(move, NEGATED[value], rem + 1 if rem >= 0 else None)
 
     def evaluate(self, pos: Any) -> Evaluation:
         """Value and remoteness for the mover; the best moves keep the value (and, where the
@@ -762,7 +802,7 @@ class GenericSolver(Solver):
             return Evaluation(value, 0, [])
         moves = self.move_values(pos)
         if code == DRAW:
-            return Evaluation(value, None, [m.move for m in moves if m.value == "draw"])
+            return Evaluation(value, None, [m.move for m in moves if m.value is Outcome.DRAW])
         if rem < 0:
             return Evaluation(value, None, [m.move for m in moves if m.value == value])
         best = [m.move for m in moves if m.value == value and m.remoteness == rem]

@@ -27,13 +27,13 @@ from judge import verdicts
 from judge.analysis import MoveReview, result_sign, review
 from judge.clock import Clock, Clocks, SeatClock, reading
 from judge.games import GAMES, load_game
-from judge.games.base import Game, InputError, MoveError
+from judge.games.base import Game, InputError, MoveError, Scoring
 from judge.html.boards import board_meta, control, drawable, touched
 from judge.players.base import Played, Player, PlayerFailure
 from judge.records import Verdict
 from judge.sandbox.limits import Limits
 from judge.solvers import solver_for
-from judge.solvers.base import Solver
+from judge.solvers.base import Solver, Value
 from judge.web.explain import (
     LEGEND,
     about_opponent,
@@ -211,21 +211,21 @@ def lead_of(game: Game, pos: Any) -> int:
     return score[mover] - score[1 - mover] if score else 0
 
 
-def final_difference(game: Game, value: Any, lead: int) -> int | None:
-    """The mover's bank minus the opponent's at the end under perfect play, from a scored
-    game's value and the `lead` now (None for a game whose values are win, loss or draw)."""
-    return lead + value if game.scored else None
+def final_difference(game: Game, value: Value, lead: int) -> int | None:
+    """The mover's bank minus the opponent's at the end under perfect play, from the value
+    of a game of score differences and the `lead` now (None for a game of outcomes)."""
+    return lead + value.order if game.scoring is Scoring.DIFFERENCE else None
 
 
-def value_word(game: Game, value: Any, lead: int) -> str:
+def value_word(game: Game, value: Value, lead: int) -> str:
     """win, lose, draw or tie for the mover, from a solver's value (Ioiwari: with `lead`)."""
     sign = result_sign(value, lead)
-    if sign == 0 and (game.scored or not game.loopy):
+    if sign == 0 and (game.scoring is Scoring.DIFFERENCE or not game.loopy):
         return "tie"  # a game that ends, ending level: a tie; a loopy game's endless play: a draw
     return WORDS[sign]
 
 
-def worth(game: Game, pos: Any, value: Any, remoteness: int | None, lead: int,
+def worth(game: Game, pos: Any, value: Value, remoteness: int | None, lead: int,
           move: Any = None) -> tuple[str, int | None]:
     """The value word for the mover at `pos` (of `move` when given) and its remoteness; a
     tie the solver gives no remoteness gets the game's (`Game.tie_remoteness`)."""
@@ -266,6 +266,7 @@ def position_info(game: Game, pos: Any, values: bool,
         "to_move": mover + 1,
         "board": drawable(game, pos),
         "over": over,
+        "scoring": game.scoring.value,
         "score": None if (score := game.score(pos)) is None else list(score),
         "moves": [],
     }
@@ -280,7 +281,7 @@ def position_info(game: Game, pos: Any, values: bool,
         if mv is not None:
             word, remoteness = worth(game, pos, mv.value, mv.remoteness, lead, legal)
             entry.update(value=word, remoteness=remoteness)
-            if game.scored:
+            if game.scoring is Scoring.DIFFERENCE:
                 entry.update(difference=mv.value,
                              final_difference=final_difference(game, mv.value, lead))
             entry["says"] = says_move(word, remoteness, names[mover],
@@ -291,7 +292,7 @@ def position_info(game: Game, pos: Any, values: bool,
     if values:
         ev = solver.evaluate(pos)
         info["value"], info["remoteness"] = worth(game, pos, ev.value, ev.remoteness, lead)
-        if game.scored:
+        if game.scoring is Scoring.DIFFERENCE:
             info.update(difference=ev.value,
                         final_difference=final_difference(game, ev.value, lead))
         if not over:
@@ -299,9 +300,8 @@ def position_info(game: Game, pos: Any, values: bool,
                                          info.get("final_difference"))
             if info["remoteness"] is not None:  # the count it explains (no count: Kayles)
                 info["legend"] = LEGEND
-        outcome = getattr(solver, "outcome", None)
-        if outcome is not None:
-            info["outcome"] = outcome(pos)
+        if (outcome := solver.outcome(pos)) is not None:
+            info["outcome"] = outcome
         if (grundy := game.grundy_value(pos)) is not None:
             # an impartial game's Grundy value, by the game's own name for it (a nim-sum)
             info.update(grundy=grundy, grundy_name=game.grundy_name,

@@ -27,10 +27,11 @@ import numpy as np
 from judge.games.base import RulesError
 from judge.games.chopsticks import LEFT, RIGHT, Chopsticks, Move, Position, knock, mirrored
 from judge.solvers import cache
-from judge.solvers.base import Evaluation, MoveValue, Solver, negate
+from judge.solvers.base import Evaluation, MoveValue, Outcome, Solver
 
 WIN, LOSS, DRAW = 1, -1, 0  # for the player to move; DRAW is also "not decided yet"
-VALUES = {WIN: "win", LOSS: "loss", DRAW: "draw"}
+VALUES = {WIN: Outcome.WIN, LOSS: Outcome.LOSS, DRAW: Outcome.DRAW}
+NEGATED = {WIN: Outcome.LOSS, LOSS: Outcome.WIN, DRAW: Outcome.DRAW}
 #: bytes a position costs while solving: value 1, remoteness 2, move count 1-2, two marks 2
 BYTES_PER_POSITION = 8
 #: bytes per (multiset, hand, fingers) entry of a side's tap table and its inverse
@@ -347,6 +348,8 @@ def solve(layout: Layout, misere: bool) -> dict[str, np.ndarray]:
 class ChopsticksSolver(Solver):
     """Win/loss/draw with remoteness for any position, from tables solved once per shape."""
 
+    typed_values = True
+
     def __init__(self, game: Chopsticks) -> None:
         super().__init__(game)
         self.game: Chopsticks = game
@@ -442,15 +445,15 @@ class ChopsticksSolver(Solver):
     def move_value(self, pos: Position, move: Move) -> MoveValue:
         value, rem = self._lookup(self.game.play(pos, move))
         if value == DRAW:
-            return MoveValue(move, "draw", None)
-        return MoveValue(move, negate(VALUES[value]), rem + 1)
+            return MoveValue(move, Outcome.DRAW, None)
+        return MoveValue(move, NEGATED[value], rem + 1)
 
     def evaluate(self, pos: Position) -> Evaluation:
         """Value and remoteness for the mover; best moves keep the value and make progress."""
         code, rem = self._lookup(pos)
         value = VALUES[code]
         if code == DRAW:
-            best = [m.move for m in self.move_values(pos) if m.value == "draw"]
+            best = [m.move for m in self.move_values(pos) if m.value is Outcome.DRAW]
             return Evaluation(value, None, best)
         best = [m.move for m in self.move_values(pos) if m.value == value and m.remoteness == rem]
         return Evaluation(value, rem, best)

@@ -11,6 +11,7 @@ from judge.games.base import (
     InputError,
     Points,
     PositionError,
+    Scoring,
     Seat,
     garbage,
     illegal,
@@ -87,7 +88,7 @@ class Ioiwari(Game[Board, int]):
         "standard": "seven pits in a circle, the larger bank wins"}
     #: as the original task scored each test
     points: ClassVar[Points] = Points(4.0, 2.0, 0.0)
-    scored: ClassVar[bool] = True  # its values: the banks' difference at the end
+    scoring: ClassVar[Scoring] = Scoring.DIFFERENCE  # its values: the banks' difference
     notation: ClassVar[str] = (
         "the seven pits: '4 3 2 4 2 3 2', optionally followed by '| BANK1 BANK2 [MOVER]'")
     value_notes: ClassVar[str] = (

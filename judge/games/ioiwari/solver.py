@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from judge.games.ioiwari import MAX_BEADS, PITS, Board, Ioiwari, sow
 from judge.solvers import cache
-from judge.solvers.base import Evaluation, MoveValue, Solver
+from judge.solvers.base import Difference, Evaluation, MoveValue, Solver
 
 if TYPE_CHECKING:
     import numpy as np
@@ -124,6 +124,8 @@ MOVES_OF = tuple([pit + 1 for pit in range(PITS) if mask >> pit & 1] for mask in
 class IoiwariSolver(Solver):
     """Values are the best score difference (mover's bank gain minus the opponent's)."""
 
+    typed_values = True
+
     def __init__(self, game: Ioiwari) -> None:
         super().__init__(game)
         #: the table's key in the cache: its layout and the game's and solver's code
@@ -144,11 +146,11 @@ class IoiwariSolver(Solver):
     def move_value(self, pos: Board, move: int) -> MoveValue:
         pits, mine, theirs = sow(pos.pits, move)
         best, rem = self._lookup(pits)
-        return MoveValue(move, mine - theirs - best, rem + 1)
+        return MoveValue(move, Difference(mine - theirs - best), rem + 1)
 
     def evaluate(self, pos: Board) -> Evaluation:
         i = board_index(pos.pits)
-        return Evaluation(int(self.best[i]), int(self.remoteness[i]),
+        return Evaluation(Difference(int(self.best[i])), int(self.remoteness[i]),
                           list(MOVES_OF[self.keeps[i]]))
 
     def choose(self, pos: Board, rng: random.Random | None = None) -> int:

@@ -9,7 +9,7 @@ from operator import xor
 
 from judge.games.base import InputError
 from judge.games.nim import Heaps, Nim, NimMove
-from judge.solvers.base import Evaluation, MoveValue, Solver, negate
+from judge.solvers.base import Evaluation, MoveValue, Outcome, Solver
 
 #: exact remoteness is searched only over positions this small (multisets of heaps)
 REMOTENESS_STATES = 20_000
@@ -47,15 +47,17 @@ def winning_moves(sizes: tuple[int, ...], misere: bool) -> list[NimMove]:
 class NimSolver(Solver):
     """Value in closed form; exact remoteness where the position is small enough to search."""
 
+    typed_values = True
+
     def __init__(self, game: Nim) -> None:
         super().__init__(game)
         self.misere = game.misere
         self._remoteness: dict[tuple[int, ...], int] = {}
 
-    def _value(self, sizes: tuple[int, ...]) -> str:
+    def _value(self, sizes: tuple[int, ...]) -> Outcome:
         if not any(sizes):  # game over: normal play the mover lost, misere the mover won
-            return "win" if self.misere else "loss"
-        return "win" if mover_wins(sizes, self.misere) else "loss"
+            return Outcome.WIN if self.misere else Outcome.LOSS
+        return Outcome.WIN if mover_wins(sizes, self.misere) else Outcome.LOSS
 
     def remoteness(self, sizes: tuple[int, ...]) -> int | None:
         """Moves to the end under perfect play (winner hurries, loser delays), if searchable."""
@@ -72,14 +74,14 @@ class NimSolver(Solver):
             return self._remoteness[key]
         if not key:
             return 0
-        wins = self._value(key) == "win"
+        wins = self._value(key) is Outcome.WIN
         rems = []
         for i, s in enumerate(key):
             if i and key[i - 1] == s:
                 continue
             for k in range(1, s + 1):
                 child = tuple(sorted(key[:i] + ((s - k,) if s > k else ()) + key[i + 1 :]))
-                if not wins or self._value(child) == "loss":
+                if not wins or self._value(child) is Outcome.LOSS:
                     rems.append(self._search(child) + 1)
         result = min(rems) if wins else max(rems)
         self._remoteness[key] = result
@@ -91,12 +93,12 @@ class NimSolver(Solver):
     def move_value(self, pos: Heaps, move: NimMove) -> MoveValue:
         after = self.game.play(pos, move).sizes
         rem = self.remoteness(after)
-        return MoveValue(move, negate(self._value(after)), None if rem is None else rem + 1)
+        return MoveValue(move, self._value(after).negated(), None if rem is None else rem + 1)
 
     def evaluate(self, pos: Heaps) -> Evaluation:
         value = self._value(pos.sizes)
         rem = self.remoteness(pos.sizes)
-        if value == "win":
+        if value is Outcome.WIN:
             moves = winning_moves(pos.sizes, self.misere)
             if rem is not None:
                 moves = [m for m in moves if self.move_value(pos, m).remoteness == rem]

@@ -251,7 +251,8 @@
         button.appendChild(B.el("span", "grundy-after", s.grundy_name + " after: " + m.grundy));
         button.dataset.grundy = String(m.grundy);
       }
-      B.asMove(button, m, { values: s.values, hint: hint && hint.moves, onMove: play });
+      B.asMove(button, m, { values: s.values, scoring: s.scoring, hint: hint && hint.moves,
+        onMove: play });
       button.setAttribute("aria-label", button.title);
       list.appendChild(button);
     });
@@ -313,7 +314,7 @@
     const caption = $("chart-caption");
     box.replaceChildren();
     caption.textContent = "";
-    const scored = s.values && s.history[0].final_difference !== undefined;
+    const scored = s.values && s.scoring === "difference";
     $("chart-views").hidden = !scored;
     const winby = scored && chartView === "winby";
     $("view-remoteness").setAttribute("aria-pressed", String(!winby));
@@ -415,8 +416,8 @@
       const played = before && (before.choices || []).find((c) => c.played);
       if (before) point.dataset.move = before.move;
       if (before && before.mistake) point.dataset.mistake = "true";
-      if (col.final_difference !== undefined) point.dataset.difference = String(col.final_difference);
-      if (!winby && played && played.final_difference) {
+      if (scored) point.dataset.difference = String(col.final_difference);
+      if (!winby && scored && played) {
         add("text", { x: x(i), y: y(col) - 10, class: "winby", "text-anchor": "middle" },
           (played.final_difference > 0 ? "+" : "") + played.final_difference);
       }
@@ -511,7 +512,7 @@
     if (s.over && s.result) board.dataset.result = s.result; else delete board.dataset.result;
     const focused = focusKey(board);
     B.draw(board, s.meta, s.board, {
-      moves: s.your_turn ? s.moves : [], values: s.values, selected: selected,
+      moves: s.your_turn ? s.moves : [], values: s.values, scoring: s.scoring, selected: selected,
       touched: s.last ? s.last.touched : [], hint: hint && hint.moves, owners: owners(s),
       onMove: play,
       onSelect: (hand) => { if (!busy) { selected = hand; render(); } },
