@@ -64,7 +64,7 @@ def test_similar_names_the_passages_of_the_base_file_it_did_not_count(graded):
     assert "1 pair of programs" in text and "passages of the base files (--base)" in text
     assert "not counted, in the 6 programs: 8 passages of the base files" in text
     # the starter's lines before and after ann's own choose()
-    assert "not counted (in a base file): ann/main.py lines 1-10, 19-34 (136 tokens)" in text
+    assert "not counted (in a base file): ann/main.py lines 1-12, 21-36 (144 tokens)" in text
     found = json.loads(judge("show", "2", "--db", "r.db", "--similar", "--format", "json",
                              cwd=graded).stdout)
     assert found["base"] == ["starter.py"] and found["discounted"]["base"] >= 8

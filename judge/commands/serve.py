@@ -31,7 +31,8 @@ SERVE_CLOCKS = ("every new game against a bot or computer player is played on a 
                 "are untimed)")
 #: what --tc-for names in judge serve
 SERVE_ODDS = ("BOT's own time control, for time odds (repeatable): BOT is you (the person "
-              "at the page), a bot of --bots as the page names it (greedy.py, nim/greedy.py) "
+              "at the page), a bot of --bots as the page names it (a path under --bots: "
+              "greedy.py, sub/greedy.py) "
               "or a computer player (optimal, tricky, level:N: then on a clock of its own)")
 
 
