@@ -344,9 +344,9 @@ attempt("orphans", orphans)
 """
 
 
-def assert_stopped_at_its_cpu_limit(text: str, mode: str, tmp_path: Path) -> None:
+def assert_stopped_at_its_cpu_limit(text: str, mode: str, tmp_path: Path) -> GameRecord:
     """A bot of `text` (with 2 s of CPU) loses its game for its CPU, whatever its processes
-    used it."""
+    used it; its record."""
     limits = replace(LIMITS, cpu_seconds=2, first_move_seconds=60.0)
     player = BotPlayer(contestant(tmp_path, text), limits, mode)
     try:
@@ -355,6 +355,7 @@ def assert_stopped_at_its_cpu_limit(text: str, mode: str, tmp_path: Path) -> Non
         sandbox_context().close()
     assert (record.verdict.code, record.verdict.seat) == (verdicts.CPU_LIMIT, 0), (
         record.verdict, said(record))
+    return record
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -392,6 +393,47 @@ thread.join()
 def test_cpu_of_children_a_thread_forked_counts_against_the_cpu_limit(
         mode: str, tmp_path: Path) -> None:
     assert_stopped_at_its_cpu_limit(THREAD_CHILDREN, mode, tmp_path)
+
+
+
+#: five children of 0.6 s of CPU each, one after another, forked after the bot asked that its
+#: children be reaped as they end, unseen ({how}: SIGCHLD ignored, or SA_NOCLDWAIT): the
+#: kernel adds the CPU of a child reaped so to no one's, where the bot's wait would have
+#: added it to the bot's
+AUTOREAPED = """
+class Action(ctypes.Structure):  # (glibc's struct sigaction)
+    _fields_ = [("handler", ctypes.c_void_p), ("mask", ctypes.c_ulong * 16),
+                ("flags", ctypes.c_int), ("restorer", ctypes.c_void_p)]
+old = Action(handler=12345)
+if "{how}" == "ignored":
+    tell("SET", libc.sigaction(signal.SIGCHLD, ctypes.byref(Action(handler=1)),
+                               ctypes.byref(old)))
+else:
+    tell("SET", libc.sigaction(signal.SIGCHLD, ctypes.byref(Action(flags=2)), ctypes.byref(old)))
+tell("OLD", [old.handler, old.flags])
+def autoreaped():
+    for _ in range(5):
+        if os.fork() == 0:
+            start = time.process_time()
+            while time.process_time() - start < 0.6:
+                pass
+            os._exit(0)
+        try:
+            os.wait()  # (reaped unseen: it returns once the child is gone, with ECHILD)
+        except ChildProcessError:
+            pass
+attempt("autoreaped", autoreaped)
+"""
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("how", ["ignored", "nocldwait"])
+def test_cpu_of_children_reaped_unseen_counts_against_the_cpu_limit(
+        mode: str, how: str, tmp_path: Path) -> None:
+    record = assert_stopped_at_its_cpu_limit(AUTOREAPED.replace("{how}", how), mode, tmp_path)
+    # SIGCHLD's action was taken as asked, the old one told as the default (no handler, no
+    # flag), as the kernel tells it after an exec
+    assert "GOT SET 0\n" in said(record) and "GOT OLD [null, 0]\n" in said(record), said(record)
 
 
 # --- 13. memory: files in a tmpfs are bounded in number ------------------------------------------
