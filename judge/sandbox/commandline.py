@@ -509,6 +509,13 @@ def _user_tasks() -> int:
     return count
 
 
+#: signals queued to the bot's processes at once, their timers' included (RLIMIT_SIGPENDING):
+#: the kernel counts them per uid, the judge's and every bot's as an ordinary user, where a
+#: bot that held all its uid may (96,362 of them under bubblewrap, here) made another's
+#: sigqueue fail (EAGAIN) while it held them; no runtime of the table queues one
+PENDING_SIGNALS = 64
+
+
 def rlimits(limits: Limits, own_uid: bool, starters: int = 0,
             address_space: bool = True) -> list[tuple[int, int, int]]:
     """(resource, soft, hard) for the bot, never above the judge's own hard limits; without
@@ -528,6 +535,7 @@ def rlimits(limits: Limits, own_uid: bool, starters: int = 0,
         (resource.RLIMIT_FSIZE, limits.file_bytes, None),
         (resource.RLIMIT_NOFILE, limits.open_files, None),
         (resource.RLIMIT_CORE, 0, None),
+        (resource.RLIMIT_SIGPENDING, PENDING_SIGNALS, None),
     ]
     result = []
     for res, soft, hard in wanted:
