@@ -271,6 +271,42 @@ def test_memory_held_in_memfds_counts_against_the_memory_limit(
     assert held is not None and held < limits.memory_bytes, (record.verdict, text)
 
 
+
+#: 64 GiB of memory mapped and read at one byte in each 2 MiB: a read maps the zero page,
+#: which is in no process's resident size, but each 2 MiB takes a page of page tables (128
+#: MiB in all), kernel memory that a cgroup counts; held to the end of the game. A bot of a
+#: managed runtime (Java, JavaScript, Go) has no address-space limit to stop it sooner
+PAGE_TABLES = """
+import mmap
+held = []
+def read_sparsely():
+    total = 0
+    for _ in range(64):
+        region = mmap.mmap(-1, 1 << 30, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | 0x4000)
+        for at in range(0, 1 << 30, 2 << 20):
+            total += region[at]
+        held.append(region)
+    return total
+tell("READ", read_sparsely())
+"""
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_memory_held_in_page_tables_counts_against_the_memory_limit(
+        mode: str, tmp_path: Path) -> None:
+    limits = replace(LIMITS, memory_bytes=64 << 20, first_move_seconds=30.0)
+    # (a Python bot with no address-space limit, as a managed runtime's)
+    sandbox_context().configure_languages({"python3": {"address_space": False}})
+    try:
+        player = BotPlayer(contestant(tmp_path, PAGE_TABLES), limits, mode)
+        record = play_game(GAME, [player, FirstPit()], GAME.start(), limits)
+    finally:
+        sandbox_context().close()
+        sandbox_context().configure_languages(None)
+    assert (record.verdict.code, record.verdict.seat) == (verdicts.MEMORY_LIMIT, 0), (
+        record.verdict, said(record))
+
+
 # --- the bot not on move is stopped, never left so -----------------------------------------
 
 KILLED_MID_GAME = """
