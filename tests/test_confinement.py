@@ -369,6 +369,34 @@ def test_under_bwrap_dev_holds_the_usual_devices_and_nothing_else(tmp_path: Path
         assert {p.name for p in _dev_view().iterdir()} == {*DEVICES, *DEVICE_LINKS, "shm"}
 
 
+
+#: ptys opened through /dev/ptmx: how many, and why the first that failed did (0: none)
+PTYS = """
+import errno
+opened, why = [], 0
+for _ in range(40):
+    try:
+        opened.append(os.open("/dev/ptmx", os.O_RDWR | os.O_NOCTTY))
+    except OSError as exc:
+        why = exc.errno
+        break
+print(f"GOT PTYS {len(opened)} {errno.errorcode.get(why, why)}", file=sys.stderr, flush=True)
+"""
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_bot_opens_no_pseudo_terminal(mode: str, tmp_path: Path) -> None:
+    # a pty pair is the kernel's memory, out of the judge's sums (some 50 KiB each: 696
+    # of them, 12 processes of a bot, held 35 MiB of slab), and the machine counts them
+    # (/proc/sys/kernel/pty/nr) in one pool for every instance of devpts (3,072 of them):
+    # under an ordinary user's bubblewrap, whose /dev has /dev/pts, /dev/ptmx is not for
+    # writing (a terminal the judge gives a bot is its stdin and stdout, already open)
+    record = play(write_bot(tmp_path / "bot", PTYS), mode)
+    assert record.verdict.code == verdicts.OK, record.verdict
+    count, why = seen_line(record, "PTYS").split()
+    assert (count, why) in (("0", "EACCES"), ("0", "ENOENT")), (count, why)
+
+
 DEV_TAMPERING = {
     "a node replaced by a file": lambda v: (os.remove(v / "zero"), (v / "zero").write_text("x")),
     "a file left in shm": lambda v: (v / "shm" / "left").write_text("x"),

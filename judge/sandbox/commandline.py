@@ -324,9 +324,10 @@ def readable_without_bwrap(program: Program) -> list[str]:
                                *(str(path) for path in program.shown_paths())]))
 
 
-#: the devices a bot may open for writing without bubblewrap (its Landlock domain's): not
-#: the machine's terminals (`/dev/pts`, `/dev/ptmx`: a user's terminal, and pty numbers
-#: that another bot reads), nor `/proc` (another process of its uid)
+#: the devices a bot may open for writing (its Landlock domain's): not the machine's
+#: terminals (`/dev/pts`, `/dev/ptmx`: a user's terminal, and pty numbers that another bot
+#: reads), nor a new pty under an ordinary user's bwrap (see `plan`), nor `/proc` (another
+#: process of its uid)
 WRITABLE_DEVICES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom",
                     "/dev/tty")
 #: the machine-wide files and folders of /proc hidden under an ordinary user's bubblewrap
@@ -662,7 +663,9 @@ def plan(program: Program, limits: Limits, tier: Tier, slot: Slot | None,
         pass_fds.append(status_write)
         inner.status_fd = status_write
     if mode == "bwrap":
-        inner.writable = [BOT_DIR, "/dev"]  # (its own: /dev/shm, /dev/pts of the game's)
+        # its own /dev/shm and the usual devices: not /dev/ptmx of an ordinary user's
+        # bwrap, whose ptys are the kernel's memory, counted in one pool of the machine
+        inner.writable = [BOT_DIR, "/dev/shm", *WRITABLE_DEVICES]
         for content in (files or {}).values():
             fd = os.memfd_create("judge-file", 0)
             os.write(fd, content)
