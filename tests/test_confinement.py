@@ -24,7 +24,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from test_hostile import FirstPit, assert_nothing_runs_on, dying
+from test_hostile import GVISOR, FirstPit, assert_nothing_runs_on, dying
 
 from judge import verdicts
 from judge.games.ioiwari import Ioiwari
@@ -367,6 +367,34 @@ def test_under_bwrap_dev_holds_the_usual_devices_and_nothing_else(tmp_path: Path
         assert f"GOT {done}" in text, text
     if _dev_view():
         assert {p.name for p in _dev_view().iterdir()} == {*DEVICES, *DEVICE_LINKS, "shm"}
+
+
+
+#: ptys opened through /dev/ptmx: how many, and why the first that failed did (0: none)
+PTYS = """
+import errno
+opened, why = [], 0
+for _ in range(40):
+    try:
+        opened.append(os.open("/dev/ptmx", os.O_RDWR | os.O_NOCTTY))
+    except OSError as exc:
+        why = exc.errno
+        break
+print(f"GOT PTYS {len(opened)} {errno.errorcode.get(why, why)}", file=sys.stderr, flush=True)
+"""
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_bot_opens_no_pseudo_terminal(mode: str, tmp_path: Path) -> None:
+    # a pty pair is the kernel's memory, out of the judge's sums (some 50 KiB each: 696
+    # of them, 12 processes of a bot, held 35 MiB of slab), and the machine counts them
+    # (/proc/sys/kernel/pty/nr) in one pool for every instance of devpts (3,072 of them):
+    # under an ordinary user's bubblewrap, whose /dev has /dev/pts, /dev/ptmx is not for
+    # writing (a terminal the judge gives a bot is its stdin and stdout, already open)
+    record = play(write_bot(tmp_path / "bot", PTYS), mode)
+    assert record.verdict.code == verdicts.OK, record.verdict
+    count, why = seen_line(record, "PTYS").split()
+    assert (count, why) in (("0", "EACCES"), ("0", "ENOENT")), (count, why)
 
 
 DEV_TAMPERING = {
@@ -847,11 +875,21 @@ def test_a_judge_in_a_virtual_environment_under_tmp_runs_python_bots(tmp_path: P
 # --- 6. the smaller findings -----------------------------------------------------------------
 
 
-@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("mode", [*MODES, GVISOR])
 def test_exit_status_152_is_a_crash_not_a_cpu_limit(mode: str, tmp_path: Path) -> None:
+    # (gVisor's runsc says 128 + N for a death by signal N, as for that status: there the
+    # judge cannot tell the two, and says SIGXCPU, but the verdict is the same)
     record = play(write_bot(tmp_path, "sys.exit(152)"), mode)
     assert record.verdict.code == verdicts.CRASH, record.verdict
-    assert "status 152" in record.verdict.message
+    assert ("status 152" if mode != "gvisor" else "SIGXCPU") in record.verdict.message
+
+
+@pytest.mark.parametrize("mode", [*MODES, GVISOR])
+def test_sigxcpu_a_bot_sends_itself_is_a_crash_not_a_cpu_limit(mode: str, tmp_path: Path) -> None:
+    # its CPU limit is a figure the judge reads, not a signal the bot may choose to die of
+    record = play(write_bot(tmp_path, "os.kill(os.getpid(), signal.SIGXCPU)"), mode)
+    assert record.verdict.code == verdicts.CRASH, record.verdict
+    assert "SIGXCPU" in record.verdict.message
 
 
 @pytest.mark.parametrize("mode", MODES)

@@ -271,6 +271,42 @@ def test_memory_held_in_memfds_counts_against_the_memory_limit(
     assert held is not None and held < limits.memory_bytes, (record.verdict, text)
 
 
+
+#: 64 GiB of memory mapped and read at one byte in each 2 MiB: a read maps the zero page,
+#: which is in no process's resident size, but each 2 MiB takes a page of page tables (128
+#: MiB in all), kernel memory that a cgroup counts; held to the end of the game. A bot of a
+#: managed runtime (Java, JavaScript, Go) has no address-space limit to stop it sooner
+PAGE_TABLES = """
+import mmap
+held = []
+def read_sparsely():
+    total = 0
+    for _ in range(64):
+        region = mmap.mmap(-1, 1 << 30, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | 0x4000)
+        for at in range(0, 1 << 30, 2 << 20):
+            total += region[at]
+        held.append(region)
+    return total
+tell("READ", read_sparsely())
+"""
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_memory_held_in_page_tables_counts_against_the_memory_limit(
+        mode: str, tmp_path: Path) -> None:
+    limits = replace(LIMITS, memory_bytes=64 << 20, first_move_seconds=30.0)
+    # (a Python bot with no address-space limit, as a managed runtime's)
+    sandbox_context().configure_languages({"python3": {"address_space": False}})
+    try:
+        player = BotPlayer(contestant(tmp_path, PAGE_TABLES), limits, mode)
+        record = play_game(GAME, [player, FirstPit()], GAME.start(), limits)
+    finally:
+        sandbox_context().close()
+        sandbox_context().configure_languages(None)
+    assert (record.verdict.code, record.verdict.seat) == (verdicts.MEMORY_LIMIT, 0), (
+        record.verdict, said(record))
+
+
 # --- the bot not on move is stopped, never left so -----------------------------------------
 
 KILLED_MID_GAME = """
@@ -344,9 +380,9 @@ attempt("orphans", orphans)
 """
 
 
-def assert_stopped_at_its_cpu_limit(text: str, mode: str, tmp_path: Path) -> None:
+def assert_stopped_at_its_cpu_limit(text: str, mode: str, tmp_path: Path) -> GameRecord:
     """A bot of `text` (with 2 s of CPU) loses its game for its CPU, whatever its processes
-    used it."""
+    used it; its record."""
     limits = replace(LIMITS, cpu_seconds=2, first_move_seconds=60.0)
     player = BotPlayer(contestant(tmp_path, text), limits, mode)
     try:
@@ -355,6 +391,7 @@ def assert_stopped_at_its_cpu_limit(text: str, mode: str, tmp_path: Path) -> Non
         sandbox_context().close()
     assert (record.verdict.code, record.verdict.seat) == (verdicts.CPU_LIMIT, 0), (
         record.verdict, said(record))
+    return record
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -392,6 +429,47 @@ thread.join()
 def test_cpu_of_children_a_thread_forked_counts_against_the_cpu_limit(
         mode: str, tmp_path: Path) -> None:
     assert_stopped_at_its_cpu_limit(THREAD_CHILDREN, mode, tmp_path)
+
+
+
+#: five children of 0.6 s of CPU each, one after another, forked after the bot asked that its
+#: children be reaped as they end, unseen ({how}: SIGCHLD ignored, or SA_NOCLDWAIT): the
+#: kernel adds the CPU of a child reaped so to no one's, where the bot's wait would have
+#: added it to the bot's
+AUTOREAPED = """
+class Action(ctypes.Structure):  # (glibc's struct sigaction)
+    _fields_ = [("handler", ctypes.c_void_p), ("mask", ctypes.c_ulong * 16),
+                ("flags", ctypes.c_int), ("restorer", ctypes.c_void_p)]
+old = Action(handler=12345)
+if "{how}" == "ignored":
+    tell("SET", libc.sigaction(signal.SIGCHLD, ctypes.byref(Action(handler=1)),
+                               ctypes.byref(old)))
+else:
+    tell("SET", libc.sigaction(signal.SIGCHLD, ctypes.byref(Action(flags=2)), ctypes.byref(old)))
+tell("OLD", [old.handler, old.flags])
+def autoreaped():
+    for _ in range(5):
+        if os.fork() == 0:
+            start = time.process_time()
+            while time.process_time() - start < 0.6:
+                pass
+            os._exit(0)
+        try:
+            os.wait()  # (reaped unseen: it returns once the child is gone, with ECHILD)
+        except ChildProcessError:
+            pass
+attempt("autoreaped", autoreaped)
+"""
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("how", ["ignored", "nocldwait"])
+def test_cpu_of_children_reaped_unseen_counts_against_the_cpu_limit(
+        mode: str, how: str, tmp_path: Path) -> None:
+    record = assert_stopped_at_its_cpu_limit(AUTOREAPED.replace("{how}", how), mode, tmp_path)
+    # SIGCHLD's action was taken as asked, the old one told as the default (no handler, no
+    # flag), as the kernel tells it after an exec
+    assert "GOT SET 0\n" in said(record) and "GOT OLD [null, 0]\n" in said(record), said(record)
 
 
 # --- 13. memory: files in a tmpfs are bounded in number ------------------------------------------

@@ -15,10 +15,12 @@ files are: the bots then run from the judge's copies of them, as any two contest
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import json
 import os
 import shutil
+import signal
 import struct
 import subprocess
 import sys
@@ -32,9 +34,12 @@ from test_confinement import BOT, BOTS, GAME, LIMITS, MODES, PLAYS, said, seen_l
 from test_hostile import FirstPit
 
 from judge import verdicts
+from judge.games.ioiwari import Board
+from judge.players.base import Played
 from judge.players.bot import BotPlayer
 from judge.referee import GameRecord, play_game
 from judge.sandbox import Limits, tier_for
+from judge.sandbox.commandline import PENDING_SIGNALS
 from judge.sandbox.context import SLOTS_PER_PROCESS, sandbox_context
 from judge.sandbox.exec_helper import helper_path
 
@@ -624,6 +629,62 @@ def test_a_bot_starts_with_default_signals_and_none_blocked_whatever_the_judges(
                  if line.startswith("GOT Sig"))
     assert {name: int(value, 16) for name, value in masks.items()} == \
         {"SigIgn": 0, "SigBlk": 0, "SigCgt": 0}, masks
+
+
+
+#: real-time signals queued to the bot's own thread (blocked, so that they stay pending) until
+#: the kernel refuses one: how many, and why it stopped
+QUEUED = """
+import threading
+signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGRTMIN})
+queued, why = 0, 0
+while queued < 200000:
+    try:  # (tgkill: where kill would drop what comes with the signal, it is refused)
+        signal.pthread_kill(threading.get_ident(), signal.SIGRTMIN)
+    except OSError as exc:
+        why = exc.errno
+        break
+    queued += 1
+tell("QUEUED", [queued, why])
+"""
+
+
+class Queuer(FirstPit):
+    """The first-pit player that, as it plays while the bot holds its pending signals,
+    queues a real-time signal to its own thread (blocked there, and taken back)."""
+
+    #: whether that signal was queued (and taken back), or the error that refused it
+    queued: bool | int | None = None
+
+    def choose(self, pos: Board, last: Played | None) -> int:
+        if self.queued is None:
+            sig = signal.SIGRTMIN + 1
+            signal.pthread_sigmask(signal.SIG_BLOCK, {sig})
+            try:
+                signal.pthread_kill(threading.get_ident(), sig)
+                self.queued = signal.sigtimedwait({sig}, 0) is not None
+            except OSError as exc:
+                self.queued = exc.errno
+            finally:
+                signal.pthread_sigmask(signal.SIG_UNBLOCK, {sig})
+        return super().choose(pos, last)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_signals_a_bot_holds_queued_leave_the_judges_and_other_bots_theirs(
+        mode: str, tmp_path: Path) -> None:
+    # the kernel counts pending signals per uid (and, under an ordinary user's bubblewrap,
+    # in each game's user namespace and the judge's uid both): a bot holds at most a few,
+    # never the uid's whole count, and the judge's side of its game queues one meanwhile
+    player, opponent = BotPlayer(contestant(tmp_path, QUEUED), LIMITS, mode), Queuer()
+    try:
+        record = play_game(GAME, [player, opponent], GAME.start(), LIMITS)
+    finally:
+        sandbox_context().close()
+    assert record.verdict.code == verdicts.OK, (record.verdict, said(record))
+    queued, why = json.loads(seen_line(record, "QUEUED"))
+    assert queued <= PENDING_SIGNALS and why == errno.EAGAIN, (queued, why)
+    assert opponent.queued is True
 
 
 # --- machine-wide counters out of view ------------------------------------------------------

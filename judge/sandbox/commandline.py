@@ -324,9 +324,10 @@ def readable_without_bwrap(program: Program) -> list[str]:
                                *(str(path) for path in program.shown_paths())]))
 
 
-#: the devices a bot may open for writing without bubblewrap (its Landlock domain's): not
-#: the machine's terminals (`/dev/pts`, `/dev/ptmx`: a user's terminal, and pty numbers
-#: that another bot reads), nor `/proc` (another process of its uid)
+#: the devices a bot may open for writing (its Landlock domain's): not the machine's
+#: terminals (`/dev/pts`, `/dev/ptmx`: a user's terminal, and pty numbers that another bot
+#: reads), nor a new pty under an ordinary user's bwrap (see `plan`), nor `/proc` (another
+#: process of its uid)
 WRITABLE_DEVICES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom",
                     "/dev/tty")
 #: the machine-wide files and folders of /proc hidden under an ordinary user's bubblewrap
@@ -509,6 +510,13 @@ def _user_tasks() -> int:
     return count
 
 
+#: signals queued to the bot's processes at once, their timers' included (RLIMIT_SIGPENDING):
+#: the kernel counts them per uid, the judge's and every bot's as an ordinary user, where a
+#: bot that held all its uid may (96,362 of them under bubblewrap, here) made another's
+#: sigqueue fail (EAGAIN) while it held them; no runtime of the table queues one
+PENDING_SIGNALS = 64
+
+
 def rlimits(limits: Limits, own_uid: bool, starters: int = 0,
             address_space: bool = True) -> list[tuple[int, int, int]]:
     """(resource, soft, hard) for the bot, never above the judge's own hard limits; without
@@ -528,6 +536,7 @@ def rlimits(limits: Limits, own_uid: bool, starters: int = 0,
         (resource.RLIMIT_FSIZE, limits.file_bytes, None),
         (resource.RLIMIT_NOFILE, limits.open_files, None),
         (resource.RLIMIT_CORE, 0, None),
+        (resource.RLIMIT_SIGPENDING, PENDING_SIGNALS, None),
     ]
     result = []
     for res, soft, hard in wanted:
@@ -654,7 +663,9 @@ def plan(program: Program, limits: Limits, tier: Tier, slot: Slot | None,
         pass_fds.append(status_write)
         inner.status_fd = status_write
     if mode == "bwrap":
-        inner.writable = [BOT_DIR, "/dev"]  # (its own: /dev/shm, /dev/pts of the game's)
+        # its own /dev/shm and the usual devices: not /dev/ptmx of an ordinary user's
+        # bwrap, whose ptys are the kernel's memory, counted in one pool of the machine
+        inner.writable = [BOT_DIR, "/dev/shm", *WRITABLE_DEVICES]
         for content in (files or {}).values():
             fd = os.memfd_create("judge-file", 0)
             os.write(fd, content)

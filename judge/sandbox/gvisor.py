@@ -98,7 +98,7 @@ def bundle(folder: Path, program: Program, limits: Limits, files: dict[str, byte
     limits_of = rlimits(limits, True, 0, program.address_space)
     names = {getattr(__import__("resource"), n): n for n in
              ("RLIMIT_CPU", "RLIMIT_AS", "RLIMIT_NPROC", "RLIMIT_FSIZE", "RLIMIT_NOFILE",
-              "RLIMIT_CORE")}
+              "RLIMIT_CORE", "RLIMIT_SIGPENDING")}
     config = {
         "ociVersion": "1.0.0",
         "process": {

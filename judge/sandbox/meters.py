@@ -92,8 +92,8 @@ class SlotMeter:
 class ProcSums:
     """The judge's own sums from /proc: CPU (with what the processes reaped, and the
     helper's: the system calls it answers for the bot, and the orphans that a double fork
-    left to it, which it reaped) and resident memory over the
-    bot's processes (its helper's descendants: what left its session too, as the helper
+    left to it, which it reaped) and resident memory with the page tables that map it over
+    the bot's processes (its helper's descendants: what left its session too, as the helper
     is their subreaper); processes from its process group, which its rlimit bounds."""
 
     kernel_peak = False
@@ -119,10 +119,14 @@ class ProcSums:
                 continue
             seen = True
             cpu += sum(int(f) for f in fields[11:15])  # utime, stime, cutime, cstime
-            rss += int(fields[21])
+            # its resident pages, and its page tables: kernel memory in no resident size
+            # (a mapping read at one byte in each 2 MiB maps the zero page, and takes a
+            # page of page tables), which a process of no address-space limit (a managed
+            # runtime's) holds as much of as it likes
+            rss += int(fields[21]) * _PAGE + (status_kib(node, b"VmPTE:") << 10)
         if seen:
             self._cpu = max(self._cpu, cpu / _TICKS)
-            self._rss = rss * _PAGE
+            self._rss = rss
             self._peak = max(self._peak, self._rss)
 
     def cpu_seconds(self) -> float:
@@ -184,6 +188,22 @@ def descendants(root: int) -> list[int]:
                     found += kids
                     todo += kids
     return found
+
+
+def status_kib(pid: int, key: bytes, status: bytes | None = None) -> int:
+    """The figure (KiB) of `key` (``VmHWM:``) in /proc/PID/status (or in `status`, read
+    from it); 0 when it is not there (a zombie holds no memory) or the process is gone."""
+    if status is None:
+        try:
+            with open(f"/proc/{pid}/status", "rb") as fh:
+                status = fh.read()
+        except OSError:
+            return 0
+    at = status.find(key)
+    if at < 0:
+        return 0
+    words = status[at + len(key):status.find(b"\n", at)].split()
+    return int(words[0]) if words and words[0].isdigit() else 0
 
 
 def stat_fields(pid: int) -> list[bytes] | None:

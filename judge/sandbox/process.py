@@ -34,7 +34,14 @@ from judge.sandbox.context import SandboxContext, sandbox_context
 from judge.sandbox.exec_helper import helper_path
 from judge.sandbox.launcher import Launched, Spawned, Started
 from judge.sandbox.limits import Limits, Usage
-from judge.sandbox.meters import Meter, bot_processes, descendants, group_members, meter_for
+from judge.sandbox.meters import (
+    Meter,
+    bot_processes,
+    descendants,
+    group_members,
+    meter_for,
+    status_kib,
+)
 from judge.sandbox.program import Program
 from judge.sandbox.slots import Slot
 from judge.sandbox.spawning import popen
@@ -436,8 +443,8 @@ class Confined:
         hwm = rss = 0
         for node in bot_processes(*found):
             status = self._status_of(node)
-            hwm = max(hwm, _kib(status, b"VmHWM:"))
-            rss += _kib(status, b"VmRSS:")
+            hwm = max(hwm, status_kib(node, b"VmHWM:", status))
+            rss += status_kib(node, b"VmRSS:", status)
         self._resident = max(self._resident, max(hwm, rss) << 10)
 
     def _status_of(self, pid: int) -> bytes:
@@ -746,16 +753,6 @@ class InGVisor(Confined):
         self.context.stderr_pump().give_up(self._stderr)
         self._close_pipes()
         self.started.close()
-
-
-def _kib(status: bytes, key: bytes) -> int:
-    """The figure (KiB) of `key` (``VmHWM:``) in a /proc/PID/status; 0 when it is not there
-    (a zombie holds no memory)."""
-    at = status.find(key)
-    if at < 0:
-        return 0
-    words = status[at + len(key):status.find(b"\n", at)].split()
-    return int(words[0]) if words and words[0].isdigit() else 0
 
 
 def _start(launch: Launch, stdio: tuple[int, int, int], slot: Slot | None,

@@ -238,6 +238,14 @@ static int become_bot(struct bot *b) {
         if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)) die("no_new_privs", NULL);
         landlock_bot(b->writable, b->nwritable, b->readable, b->nreadable);
     }
+    /* every signal as a new process has it, whatever the judge ignored or blocked (under
+       nohup, SIGHUP) and the reaper waits for: an ignored disposition survives exec. (Before
+       the filter, which hands a change of SIGCHLD's to the reaper, waiting for the exec) */
+    for (int sig = 1; sig < NSIG; sig++)
+        if (sig != SIGKILL && sig != SIGSTOP) signal(sig, SIG_DFL);
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
     if (b->seccomp) {
         int listener = filter_calls(b->notice_sock >= 0, b->groups);
         if (b->notice_sock >= 0) {  /* (to the reaper, which answers on it) */
@@ -251,13 +259,6 @@ static int become_bot(struct bot *b) {
         if (write(b->resets[k], "0", 1) != 1) die("reset counter", NULL);
         close(b->resets[k]);
     }
-    /* every signal as a new process has it, whatever the judge ignored or blocked (under
-       nohup, SIGHUP) and the reaper waits for: an ignored disposition survives exec */
-    for (int sig = 1; sig < NSIG; sig++)
-        if (sig != SIGKILL && sig != SIGSTOP) signal(sig, SIG_DFL);
-    sigset_t none;
-    sigemptyset(&none);
-    sigprocmask(SIG_SETMASK, &none, NULL);
     execvp(b->command[0], b->command);
     if (errno == ENOEXEC && strchr(b->command[0], '/')) {
         /* a script without "#!": run by the shell, as glibc's execvp does (musl's does not) */

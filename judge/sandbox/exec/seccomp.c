@@ -88,7 +88,7 @@ struct call { const char *name; int nr; unsigned group; };
 static const struct call plain[] = {
     /* input, output, memory, threads, signals, time */
     C(read), C(write), C(futex), C(close), C(mmap), C(munmap), C(mprotect), C(brk),
-    C(mremap), C(rt_sigaction), C(rt_sigprocmask), C(rt_sigreturn), C(lseek),
+    C(mremap), C(rt_sigprocmask), C(rt_sigreturn), C(lseek),
     C(newfstatat), C(fstat), C(statx), C(openat), C(clock_gettime), C(clock_getres),
     C(clock_nanosleep), C(nanosleep), C(gettimeofday), G(sched_yield, THREADS), C(getpid),
     C(gettid), C(readv), C(writev), C(pread64), C(pwrite64), C(preadv), C(pwritev),
@@ -174,7 +174,7 @@ static const struct call ruled[] = {
     C(getxattr), C(lgetxattr), C(fgetxattr), C(listxattr), C(llistxattr), C(flistxattr),
     C(setxattr), C(lsetxattr), C(fsetxattr), C(removexattr), C(lremovexattr),
     C(fremovexattr), C(setxattrat), C(getxattrat), C(listxattrat), C(removexattrat),
-    C(ioctl), C(prctl),
+    C(ioctl), C(prctl), C(rt_sigaction),
 };
 /* the extended-attribute calls, all answered as a file system without them answers */
 static const int attribute_calls[] = {
@@ -232,6 +232,10 @@ void print_calls(unsigned groups) {
 #define JEQ(k, t, f) ((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (k), (t), (f)))
 #define JSET(k, t, f) ((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, (k), (t), (f)))
 #define LOAD(field) STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, field))
+/* the high half of a 64-bit argument (the low half is LOAD's: both architectures are
+   little-endian) */
+#define LOAD_HIGH(field) \
+    STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, field) + 4)
 #define RET(value) STMT(BPF_RET | BPF_K, (value))
 #define ALLOW RET(SECCOMP_RET_ALLOW)
 #define ERRNO(err) RET(SECCOMP_RET_ERRNO | (err))
@@ -418,6 +422,15 @@ static void build(struct program *p, int supervised, unsigned groups) {
     /* the machine's memory, threads and load, which other bots move: told by the
        supervisor as figures that do not move (see `answer_notice`) */
     RULE(p, __NR_sysinfo, RET(supervised ? SECCOMP_RET_USER_NOTIF : SECCOMP_RET_ALLOW));
+    /* SIGCHLD's action stays the default, asked as it may be: a child reaped unseen as it
+       ends (SIGCHLD ignored, SA_NOCLDWAIT) adds its CPU to no process's, where a wait adds
+       it to the parent's, so that without cgroups the judge's sums never saw what such
+       children used. A new action is taken and of no effect (Go and the shells set one,
+       and stop where that fails); the supervisor tells the old one, the default (else 0,
+       the old one not written). Any other signal's, and asking, go to the kernel */
+    RULE(p, __NR_rt_sigaction, LOAD(args[0]), JEQ(SIGCHLD, 0, 4), LOAD(args[1]),
+         JEQ(0, 0, 3), LOAD_HIGH(args[1]), JEQ(0, 0, 1), ALLOW,
+         RET(supervised ? SECCOMP_RET_USER_NOTIF : SECCOMP_RET_ERRNO));
     p->code[p->n++] = ERRNO(ENOSYS);  /* anything else: as if the kernel had no such call */
 }
 
@@ -474,10 +487,19 @@ static int writable(int maps, unsigned long at, unsigned long size) {
     return ok && need >= end;
 }
 
+/* the kernel's `struct sigaction` for rt_sigaction (both architectures have sa_restorer),
+   and the size of its signal mask */
+struct kernel_sigaction {
+    unsigned long handler, flags, restorer, mask;
+};
+#define KERNEL_SIGSET_SIZE sizeof(unsigned long)
+
 /* Answer one call the filter handed over on `listener`: `sysinfo`, with this machine's
    total memory, its uptime, and figures that no process moves (all of it free, no shared
-   or buffer memory, no swap, no load, one process), written into the caller's memory
-   where the caller may write (EFAULT elsewhere, as the kernel answers). */
+   or buffer memory, no swap, no load, one process); `rt_sigaction` of SIGCHLD, whose
+   action stays the default: done, and the old action told, the default. What is told is
+   written into the caller's memory where the caller may write (EFAULT elsewhere, as the
+   kernel answers). */
 void answer_notice(int listener) {
     struct seccomp_notif req;
     struct seccomp_notif_resp resp;
@@ -486,7 +508,26 @@ void answer_notice(int listener) {
     memset(&resp, 0, sizeof resp);
     resp.id = req.id;
     resp.error = -ENOSYS;
-    struct kernel_sysinfo real, told;
+    /* what the call is told: `size` bytes of `told` at `at` in the caller's memory */
+    union { struct kernel_sysinfo info; struct kernel_sigaction action; } told;
+    memset(&told, 0, sizeof told);
+    unsigned long at = 0;
+    size_t size = 0;
+    if (req.data.nr == __NR_sysinfo) {
+        struct kernel_sysinfo real;
+        if (!syscall(__NR_sysinfo, &real)) {
+            told.info.uptime = real.uptime;
+            told.info.totalram = told.info.freeram = real.totalram;
+            told.info.procs = 1;
+            told.info.mem_unit = real.mem_unit;
+            at = (unsigned long)req.data.args[0];
+            size = sizeof told.info;
+        }
+    } else if (req.data.nr == __NR_rt_sigaction) {
+        if (req.data.args[3] != KERNEL_SIGSET_SIZE) resp.error = -EINVAL;
+        else if (!req.data.args[2]) resp.error = 0;  /* (the old action not asked) */
+        else at = (unsigned long)req.data.args[2], size = sizeof told.action;
+    }
     char path[64];
     /* the caller's memory and its map opened first, then the call checked as still
        waiting: the process they hold is the caller, not one that took its pid since
@@ -494,25 +535,16 @@ void answer_notice(int listener) {
        at the time of the write: a caller killed as it waits would free its thread's pid
        for another process to take, as the pid of the judge or of another bot) */
     int mem = -1, maps = -1;
-    if (req.data.nr == __NR_sysinfo) {
+    if (size) {
         snprintf(path, sizeof path, "/proc/%u/mem", req.pid);
         mem = open(path, O_WRONLY | O_CLOEXEC);
         snprintf(path, sizeof path, "/proc/%u/maps", req.pid);
         maps = mem >= 0 ? open(path, O_RDONLY | O_CLOEXEC) : -1;
     }
-    if (maps >= 0 && !syscall(__NR_sysinfo, &real)) {
-        memset(&told, 0, sizeof told);
-        told.uptime = real.uptime;
-        told.totalram = told.freeram = real.totalram;
-        told.procs = 1;
-        told.mem_unit = real.mem_unit;
-        if (ioctl(listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &req.id) == 0) {
-            unsigned long at = (unsigned long)req.data.args[0];
-            resp.error = writable(maps, at, sizeof told) &&
-                                 pwrite(mem, &told, sizeof told, (off_t)at) ==
-                                     (ssize_t)sizeof told ? 0 : -EFAULT;
-            maps = -1;
-        }
+    if (maps >= 0 && ioctl(listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &req.id) == 0) {
+        resp.error = writable(maps, at, size) &&
+                             pwrite(mem, &told, size, (off_t)at) == (ssize_t)size ? 0 : -EFAULT;
+        maps = -1;
     }
     if (maps >= 0) close(maps);
     if (mem >= 0) close(mem);
