@@ -90,3 +90,12 @@ def test_a_run_with_no_default_start_to_play_is_one_line_status_2_and_stores_not
     assert out.returncode == 2, out.stderr
     assert out.stderr.count("\n") == 1 and "--starts FILE" in out.stderr, out.stderr
     assert "Traceback" not in out.stderr and not (tmp_path / "r.db").exists()
+
+
+def test_a_league_with_no_default_start_to_match_on_is_refused_before_it_is_made(
+        tmp_path: Path) -> None:
+    out = judge("league", "new", "--game", ALL_DECIDED[0], "--rules", ALL_DECIDED[1],
+                "--db", "l.db", cwd=tmp_path)
+    assert out.returncode == 2, out.stderr
+    assert out.stderr.count("\n") == 1 and "--starts FILE" in out.stderr, out.stderr
+    assert not (tmp_path / "l.db").exists()
