@@ -137,10 +137,14 @@ def load_starts(game: Game, path: str) -> list[str]:
 def paired_starts(game: Game, path: str | None) -> list[str]:
     """The starts of a tournament or match, as texts: those of --starts FILE, or the
     default set (`played_starts`: the game's tournament starts less those no move
-    changes the result of), checked to be solvable here."""
+    changes the result of), checked to be solvable here; none left is an `InputError`."""
     if path:
         return load_starts(game, path)
-    return [game.format_position(p) for p in solvable(game, played_starts(game))]
+    starts = played_starts(game)
+    if not starts:
+        raise InputError(f"every default start of {game.describe()} ends "
+                         f"the same whatever either player does: give --starts FILE")
+    return [game.format_position(p) for p in solvable(game, starts)]
 
 
 #: the most games played at once on one machine (each is a process of the judge's)
