@@ -41,9 +41,6 @@ OUT_OF_MEMORY = ("MemoryError", "std::bad_alloc", "Cannot allocate memory", "out
 ALLOCATION_SIGNALS = {signal.SIGSEGV, signal.SIGABRT, signal.SIGKILL, signal.SIGBUS}
 #: share of the address-space limit which, seen in use, makes such a death a memory-limit
 MEMORY_NEAR_LIMIT = 0.8
-#: share of the CPU limit which, used, makes a death by SIGXCPU a cpu-limit (the rlimit's
-#: count starts at the fork, the judge's at the exec)
-CPU_NEAR_LIMIT = 0.9
 #: a bot seen waiting for input (see `judge.sandbox.waiting`) the same way this long apart,
 #: not one of its threads run in between, loses at once what it would lose at the limit (s)
 WAITING_GRACE = 0.1
@@ -426,10 +423,7 @@ def exit_failure(ended: Exit, tail: str, limits: Limits, where: str,
     last_words = next((s for s in reversed(tail.splitlines()) if s.strip()), "")
     said = f" ({last_words.strip()[:200]})" if last_words else ""
     sig = ended.signal
-    # (SIGXCPU near its CPU limit, the rlimit's, which counts the set-up before its exec:
-    # not one it sent itself, nor, in gVisor, an exit with status 128 + SIGXCPU, which
-    # runsc says alike; or SIGKILL at it, the judge's)
-    if (sig == signal.SIGXCPU and ended.cpu_seconds >= CPU_NEAR_LIMIT * limits.cpu_seconds) or (
+    if sig == signal.SIGXCPU or (
         sig == signal.SIGKILL and ended.cpu_seconds >= limits.cpu_seconds
     ):
         return PlayerFailure(
