@@ -1,7 +1,9 @@
 """The narrow facets: a consumer takes the facets it reads, not the whole `Game`. The generic
 solver takes `Rules`, so that an object that has them and nothing else (not a `Game`) is
-solved; and mypy holds a function typed to take `Rules` to the rules (it cannot reach for
-the notation), as it holds this file's games to the Protocols they are given as."""
+solved; the referee and the players take the rules, the notation and the facts, so that such
+an object with those is played between two players; and mypy holds a function typed to take
+`Rules` to the rules (it cannot reach for the notation), as it holds this file's games to
+the Protocols they are given as."""
 
 from __future__ import annotations
 
@@ -12,7 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from judge.games.base import Facts, Game, Rules, Seat
+from judge.games.base import Facts, Game, Points, Rules, Scoring, Seat, garbage, illegal
+from judge.players.base import Notation, Played, Player, Seated
+from judge.players.level import LevelPlayer
+from judge.players.optimal import OptimalPlayer
+from judge.referee import Table, play_game
 from judge.solvers import Solvable
 from judge.solvers.base import Outcome
 from judge.solvers.generic import GenericSolver
@@ -63,6 +69,78 @@ def test_the_generic_solver_solves_a_game_of_rules_alone() -> None:
     assert solver.described is None  # no facts, so no table on disk under a made-up name
 
 
+class TakeAwayTable(TakeAway):
+    """`TakeAway` with its notation (a position is its counters left and the seat to move,
+    ``"7 0"``; a move its count) and its facts: what the referee and the players read."""
+
+    name = "take-away"
+    defaults: dict[str, str] = {}
+    variants: dict[str, str] = {}
+    loopy = False
+    draws = False
+    scoring = Scoring.OUTCOME
+    points = Points(1.0, 0.5, 0.0)
+    solver = "judge.solvers.generic:GenericSolver"
+
+    def describe(self) -> str:
+        return f"take-away size={self.size}"
+
+    def score(self, pos: tuple[int, Seat]) -> tuple[int, int] | None:
+        return None
+
+    def parse_position(self, text: str) -> tuple[int, Seat]:
+        left, seat = text.split()
+        return (int(left), 1 if seat == "1" else 0)
+
+    def format_position(self, pos: tuple[int, Seat]) -> str:
+        return f"{pos[0]} {pos[1]}"
+
+    def wire_start(self, pos: tuple[int, Seat]) -> list[str]:
+        return [str(pos[0])]
+
+    def parse_move(self, line: str, pos: tuple[int, Seat]) -> int:
+        if line not in ("1", "2"):
+            raise garbage(line, "a move is 1 or 2")
+        if int(line) > pos[0]:
+            raise illegal(line, "more than the heap holds")
+        return int(line)
+
+    def format_move(self, move: int, pos: tuple[int, Seat]) -> str:
+        return str(move)
+
+
+class Scripted(Player):
+    """Plays its `moves` in turn, as a bot writes them."""
+
+    def __init__(self, name: str, moves: list[str]) -> None:
+        self.name = name
+        self.moves = moves
+
+    def choose(self, pos: tuple[int, Seat], last: Played | None) -> int:
+        move: int = self.game.parse_move(self.moves.pop(0), pos)
+        return move
+
+
+def test_the_referee_plays_a_game_that_is_not_a_game_subclass() -> None:
+    game = TakeAwayTable(5)
+    record = play_game(game, [Scripted("a", ["2", "1"]), Scripted("b", ["1", "1"])],
+                       game.start())
+    assert [(m.seat, m.move) for m in record.moves] == [(0, "2"), (1, "1"), (0, "1"), (1, "1")]
+    assert (record.game, record.start, record.final) == ("take-away size=5", "5 0", "0 0")
+    assert record.results == ["loss", "win"] and record.score is None
+
+
+def test_a_bad_move_loses_and_the_perfect_players_play_it_by_the_generic_solver() -> None:
+    game = TakeAwayTable(7)
+    record = play_game(game, [Scripted("a", ["3"]), OptimalPlayer()], game.start())
+    assert (record.verdict.code, record.verdict.seat) == ("garbage", 0)
+    # 7 counters: the first mover wins by leaving a multiple of 3, and does whatever the
+    # other plays; the level player of random play draws among the legal moves
+    record = play_game(game, [OptimalPlayer(), LevelPlayer(0, seed=1)], game.start())
+    assert record.results == ["win", "loss"]
+    assert record.moves[0].move == "1"
+
+
 @pytest.mark.slow
 def test_mypy_holds_a_function_of_the_rules_to_the_rules(tmp_path: Path) -> None:
     source = tmp_path / "narrow.py"
@@ -104,7 +182,7 @@ def members(proto: type) -> dict[str, str]:
 
 
 def test_every_game_has_the_facets_with_the_signatures_of_game() -> None:
-    for proto in (Rules, Facts, Solvable):
+    for proto in (Rules, Facts, Notation, Solvable, Seated, Table):
         for name, written in members(proto).items():
             ours = vars(Game).get(name)
             if ours is None or not callable(ours):
@@ -112,4 +190,5 @@ def test_every_game_has_the_facets_with_the_signatures_of_game() -> None:
             else:
                 assert written == str(inspect.signature(ours)), (proto.__name__, name)
     assert set(members(Rules)) == {"start", "mover", "legal_moves", "play", "is_over", "winner"}
-    assert set(members(Solvable)) == set(members(Rules)) | {"solver", "describe"}
+    assert set(members(Table)) == set(members(Rules)) | set(members(Facts)) \
+        | set(members(Notation)) | {"solver"}
