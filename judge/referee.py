@@ -5,22 +5,16 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from judge import verdicts
 from judge.analysis import MoveReview
 from judge.clock import Clock, SeatClock
-from judge.games.base import Facts, M, MoveError, P, Seat
-from judge.players.base import OutOfTime, Played, Player, PlayerFailure, Seated
+from judge.games.base import MoveError, Seat
+from judge.players.base import OutOfTime, Played, Player, PlayerFailure, Table
 from judge.players.bot import BotPlayer
 from judge.records import LOSS, TIE, VOID, WIN, MoveRecord, PlayedGame, Verdict, usage_json
 from judge.sandbox import Limits, Usage
-
-
-class Table(Seated[P, M], Facts[P], Protocol[P, M]):
-    """What the referee reads of a game: what its players read (the rules, the notation,
-    the solver it names) and its facts (its exact rules, whether it needs a move limit, the
-    score). Every `Game` is one."""
 
 
 @dataclass

@@ -14,11 +14,12 @@ from pathlib import Path
 
 import pytest
 
+from judge.analysis import perfect_results, review
 from judge.games.base import Facts, Game, Points, Rules, Scoring, Seat, garbage, illegal
-from judge.players.base import Notation, Played, Player, Seated
+from judge.players.base import Notation, Played, Player, Seated, Table
 from judge.players.level import LevelPlayer
 from judge.players.optimal import OptimalPlayer
-from judge.referee import Table, play_game
+from judge.referee import play_game
 from judge.solvers import Solvable
 from judge.solvers.base import Outcome
 from judge.solvers.generic import GenericSolver
@@ -139,6 +140,18 @@ def test_a_bad_move_loses_and_the_perfect_players_play_it_by_the_generic_solver(
     record = play_game(game, [OptimalPlayer(), LevelPlayer(0, seed=1)], game.start())
     assert record.results == ["win", "loss"]
     assert record.moves[0].move == "1"
+
+
+def test_the_review_judges_the_moves_of_a_game_that_is_not_a_game_subclass() -> None:
+    game = TakeAwayTable(5)
+    record = play_game(game, [Scripted("a", ["1", "1"]), Scripted("b", ["1", "2"])],
+                       game.start())
+    assert record.results == ["loss", "win"]
+    moves = [m.move for m in record.moves]
+    reviews = review(game, game.start(), moves, played=record.played)
+    assert [(r.ply, r.mistake, r.best_moves) for r in reviews] == [
+        (1, True, ["2"]), (2, False, ["1"]), (3, False, ["1", "2"]), (4, False, ["2"])]
+    assert perfect_results(game, game.start()) == ["win", "loss"]
 
 
 @pytest.mark.slow

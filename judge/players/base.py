@@ -6,7 +6,7 @@ from abc import ABC, abstractmethod
 from typing import Any, NamedTuple, Protocol
 
 from judge import verdicts
-from judge.games.base import M, P, Seat
+from judge.games.base import Facts, M, P, Seat
 from judge.solvers import Solvable
 
 
@@ -39,6 +39,12 @@ class Notation(Protocol[P, M]):
 class Seated(Solvable[P, M], Notation[P, M], Protocol[P, M]):
     """What a player reads of its game: the rules, the notation, and the solver the game
     names (the perfect players' moves; every `Game` is one)."""
+
+
+class Table(Seated[P, M], Facts[P], Protocol[P, M]):
+    """What the referee and the review of a game read of it: what its players read (the
+    rules, the notation, the solver it names) and its facts (its exact rules, whether it
+    needs a move limit, the score). Every `Game` is one."""
 
 
 class Played(NamedTuple):
