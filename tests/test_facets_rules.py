@@ -15,7 +15,18 @@ from pathlib import Path
 import pytest
 
 from judge.analysis import perfect_results, review
-from judge.games.base import Facts, Game, Points, Rules, Scoring, Seat, garbage, illegal
+from judge.gamecheck import opening_position, scripted_game
+from judge.games.base import (
+    Facts,
+    Game,
+    Points,
+    PositionError,
+    Rules,
+    Scoring,
+    Seat,
+    garbage,
+    illegal,
+)
 from judge.players.base import Notation, Played, Player, Seated, Table
 from judge.players.level import LevelPlayer
 from judge.players.optimal import OptimalPlayer
@@ -90,14 +101,16 @@ class TakeAwayTable(TakeAway):
         return None
 
     def parse_position(self, text: str) -> tuple[int, Seat]:
-        left, seat = text.split()
-        return (int(left), 1 if seat == "1" else 0)
+        left, _, seat = text.partition(" ")
+        if not left.isdigit() or seat not in ("0", "1"):
+            raise PositionError(f"not counters and a seat: {text!r}")
+        return (int(left), int(seat))
 
     def format_position(self, pos: tuple[int, Seat]) -> str:
         return f"{pos[0]} {pos[1]}"
 
     def wire_start(self, pos: tuple[int, Seat]) -> list[str]:
-        return [str(pos[0])]
+        return [self.format_position(pos)]
 
     def parse_move(self, line: str, pos: tuple[int, Seat]) -> int:
         if line not in ("1", "2"):
@@ -152,6 +165,23 @@ def test_the_review_judges_the_moves_of_a_game_that_is_not_a_game_subclass() -> 
     assert [(r.ply, r.mistake, r.best_moves) for r in reviews] == [
         (1, True, ["2"]), (2, False, ["1"]), (3, False, ["1", "2"]), (4, False, ["2"])]
     assert perfect_results(game, game.start()) == ["win", "loss"]
+
+
+def test_the_game_check_reads_the_opening_of_a_game_that_is_not_a_game_subclass() -> None:
+    game = TakeAwayTable(5)
+    assert opening_position(game, ["4 1"]) == (4, 1)
+    assert opening_position(game, ["not one", "3 0", "2"]) == (3, 0)
+    assert opening_position(game, ["not one"]) is None
+
+
+@pytest.mark.slow
+def test_a_bot_process_plays_a_game_that_is_not_a_game_subclass() -> None:
+    bot = ("import sys\nassert sys.stdin.readline() == '4 0\\n'\n"
+           "while True:\n    print(1, flush=True)\n    if not sys.stdin.readline():\n"
+           "        break\n")
+    record = scripted_game(TakeAwayTable(4), (4, 0), bot, ["1", "1"])
+    assert [(m.seat, m.move) for m in record.moves] == [(0, "1"), (1, "1"), (0, "1"), (1, "1")]
+    assert record.results == ["loss", "win"] and record.verdict.seat is None
 
 
 @pytest.mark.slow
