@@ -32,7 +32,7 @@ from judge.players.level import LevelPlayer
 from judge.players.optimal import OptimalPlayer
 from judge.referee import play_game
 from judge.solvers import Solvable
-from judge.solvers.base import Outcome
+from judge.solvers.base import Evaluation, MoveValue, Outcome, Solver
 from judge.solvers.generic import GenericSolver
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -79,6 +79,27 @@ def test_the_generic_solver_solves_a_game_of_rules_alone() -> None:
     assert solver.stats([(10, 0)]) == {"positions": 20, "win": 13, "loss": 7, "draw": 0}
     assert solver.choose((10, 0)) == 1
     assert solver.described is None  # no facts, so no table on disk under a made-up name
+
+
+class PlainSolver(Solver):
+    """A solver written before values said their kind (a plugin's): plain "win" and "loss",
+    by the multiples of 3."""
+
+    def evaluate(self, pos: tuple[int, Seat]) -> Evaluation:
+        lost = pos[0] % 3 == 0
+        return Evaluation("loss" if lost else "win", None,  # type: ignore[arg-type]
+                          [] if lost else [pos[0] % 3])
+
+    def move_value(self, pos: tuple[int, Seat], move: int) -> MoveValue:
+        after = self.evaluate((pos[0] - move, 1 - pos[1])).value
+        return MoveValue(move, "win" if after == "loss" else "loss", None)  # type: ignore[arg-type]
+
+
+def test_a_plain_solver_s_answers_are_outcomes_for_a_game_of_rules_alone() -> None:
+    solver = PlainSolver(TakeAway(10))
+    assert solver.evaluate((7, 0)).value is Outcome.WIN
+    assert solver.move_value((7, 0), 2).value is Outcome.LOSS
+    assert solver.choose((7, 0)) == 1 and solver.is_mistake((7, 0), 2)
 
 
 class TakeAwayTable(TakeAway):
