@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import Any, NamedTuple
 
-from judge.games.base import Game, MoveError
+from judge.games.base import MoveError
+from judge.players.base import Table
 from judge.solvers import solver_for
 from judge.solvers.base import Outcome, Value, order
 
@@ -76,7 +77,7 @@ def result_sign(value: Value, lead: int) -> int:
     return value.sign(lead)
 
 
-def review(game: Game, start: Any, moves: Sequence[str],
+def review(game: Table[Any, Any], start: Any, moves: Sequence[str],
            seats: Collection[int] = (0, 1),
            played: Sequence[tuple[Any, Any]] | None = None) -> list[MoveReview]:
     """Replay wire-syntax `moves` from `start` and judge each one of `seats` with the solver
@@ -102,7 +103,7 @@ def review(game: Game, start: Any, moves: Sequence[str],
     return out
 
 
-def replay(game: Game, start: Any, moves: Sequence[str]) -> list[tuple[Any, Any]]:
+def replay(game: Table[Any, Any], start: Any, moves: Sequence[str]) -> list[tuple[Any, Any]]:
     """Each of the wire-syntax `moves` from `start` with the position it was made from,
     parsed; up to an illegal one (the last move of a forfeited game: nothing to review)."""
     out = []
@@ -117,7 +118,7 @@ def replay(game: Game, start: Any, moves: Sequence[str]) -> list[tuple[Any, Any]
     return out
 
 
-def perfect_results(game: Game, start: Any) -> list[str]:
+def perfect_results(game: Table[Any, Any], start: Any) -> list[str]:
     """What each seat gets from `start` when both play perfectly: win, tie or loss."""
     value = solver_for(game).evaluate(start).value
     mover = game.mover(start)

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from judge.games.base import Game, InputError, MoveError, Scoring
-from judge.players.base import Played, Player
+from judge.players.base import Notation, Played, Player, Table
 from judge.players.bot import BotPlayer
 from judge.referee import GameRecord, play_game
 from judge.sandbox import Limits
@@ -487,7 +487,7 @@ def worked_transcripts(page: str) -> list[Transcript]:
     return found
 
 
-def opening_position(game: Game, lines: list[str]) -> Any:
+def opening_position(game: Notation[Any, Any], lines: list[str]) -> Any:
     """The position that the judge's opening `lines` open a game at: the first of them
     that reads as a position whose `wire_start` lines begin `lines`, else the first that
     reads as a position (the bot then says which line differs); None when none reads."""
@@ -503,7 +503,7 @@ def opening_position(game: Game, lines: list[str]) -> Any:
     return found[0] if found else None
 
 
-def scripted_game(game: Game, start: Any, bot: str, theirs: list[str],
+def scripted_game(game: Table[Any, Any], start: Any, bot: str, theirs: list[str],
                   seat: int | None = None) -> GameRecord:
     """The record of a game from `start` between a bot process running the Python `bot`
     in `seat` (the mover's at `start` by default) and the judge's side playing the moves

@@ -10,8 +10,8 @@ from typing import Any
 from judge import verdicts
 from judge.analysis import MoveReview
 from judge.clock import Clock, SeatClock
-from judge.games.base import Game, MoveError, Seat
-from judge.players.base import OutOfTime, Played, Player, PlayerFailure
+from judge.games.base import MoveError, Seat
+from judge.players.base import OutOfTime, Played, Player, PlayerFailure, Table
 from judge.players.bot import BotPlayer
 from judge.records import LOSS, TIE, VOID, WIN, MoveRecord, PlayedGame, Verdict, usage_json
 from judge.sandbox import Limits, Usage
@@ -21,7 +21,7 @@ from judge.sandbox import Limits, Usage
 class GameRecord:
     """Everything about one finished game, ready to store or print (see `to_dict`)."""
 
-    #: the game and its exact rules (`Game.describe`)
+    #: the game and its exact rules (`Facts.describe`)
     game: str
     #: the start position in the game's notation
     start: str
@@ -70,7 +70,7 @@ class GameRecord:
 
 
 def play_game(
-    game: Game,
+    game: Table[Any, Any],
     players: Sequence[Player],
     start: Any,
     limits: Limits | None = None,
@@ -162,7 +162,7 @@ def flag_fell(timer: SeatClock, seconds: float) -> PlayerFailure:
         f"{timer.clock.text()}; the move took {seconds:.3f} s)")
 
 
-def not_played(game: Game, start: Any, names: Sequence[str], seat: Seat,
+def not_played(game: Table[Any, Any], start: Any, names: Sequence[str], seat: Seat,
                message: str) -> GameRecord:
     """The record of a game that was not played, lost by `seat` for the reason `message`
     (worded by `verdicts.not_played_message`)."""
@@ -189,7 +189,8 @@ def close_players(players: Sequence[Player], record: GameRecord) -> None:
                 record.verdict = Verdict(verdicts.JUDGE_ERROR, message)
 
 
-def finish(game: Game, players: Sequence[Player], pos: Any, record: GameRecord) -> GameRecord:
+def finish(game: Table[Any, Any], players: Sequence[Player], pos: Any,
+           record: GameRecord) -> GameRecord:
     """Fill in the results, final position, score, stderr tails and usage of a game that
     ended at `pos`."""
     record.results = _results(game, pos, record)
@@ -201,7 +202,7 @@ def finish(game: Game, players: Sequence[Player], pos: Any, record: GameRecord) 
     return record
 
 
-def _results(game: Game, pos: Any, record: GameRecord) -> list[str]:
+def _results(game: Table[Any, Any], pos: Any, record: GameRecord) -> list[str]:
     if record.verdict.code == verdicts.JUDGE_ERROR:
         return [VOID, VOID]
     if record.verdict.seat is not None:

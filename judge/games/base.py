@@ -22,6 +22,8 @@ from judge.games.drawing import JSON, package_script
 P = TypeVar("P", bound=Hashable)  # a position: immutable, hashable, knows whose turn it is
 M = TypeVar("M", bound=Hashable)  # a move: immutable, hashable
 T = TypeVar("T")
+#: a position a facet only reads
+P_in = TypeVar("P_in", bound=Hashable, contravariant=True)
 
 #: the file of a game's protocol page, beside its package's ``__init__.py``
 PROTOCOL = "protocol.md"
@@ -139,6 +141,87 @@ class Scoring(Enum):
     #: the final score difference: the mover's points less the opponent's from here, under
     #: perfect play (`judge.solvers.base.Difference`: Ioiwari's banks)
     DIFFERENCE = "difference"
+
+
+class Rules(Protocol[P, M]):
+    """The rules facet: where play starts, whose turn it is, the legal moves, where a move
+    leads and how the game ends (the typed outcome: the winning seat, or None for a tie).
+    What the generic solver and the referee play by; every `Game` has it."""
+
+    def start(self) -> P:
+        """The standard start position."""
+        ...
+
+    def mover(self, pos: P) -> Seat:
+        """The seat whose turn it is."""
+        ...
+
+    def legal_moves(self, pos: P) -> list[M]:
+        """All legal moves, in a fixed order; empty when the game is over."""
+        ...
+
+    def play(self, pos: P, move: M) -> P:
+        """The position after `move` (which must be legal)."""
+        ...
+
+    def is_over(self, pos: P) -> bool:
+        """Whether the game has ended at `pos`."""
+        ...
+
+    def winner(self, pos: P) -> Seat | None:
+        """The winning seat of a finished game, or None for a tie."""
+        ...
+
+
+@runtime_checkable
+class Facts(Protocol[P_in]):
+    """The facts facet: what the game is called under its rules and what its results are
+    (whether positions repeat, whether it can be a tie, its values' kind, the points of a
+    graded game, a position's score). Every `Game` has it; the generic solver names a game
+    and keeps its tables on disk only when it has it."""
+
+    @property
+    def name(self) -> str:
+        """The game's name (`judge games` lists it)."""
+        ...
+
+    @property
+    def defaults(self) -> dict[str, str]:
+        """Its `--rules` keys with their default values."""
+        ...
+
+    @property
+    def variants(self) -> dict[str, str]:
+        """Named sets of rules."""
+        ...
+
+    @property
+    def loopy(self) -> bool:
+        """Whether positions can repeat, so that a game between bots needs a move limit."""
+        ...
+
+    @property
+    def draws(self) -> bool:
+        """Whether a finished game can be a tie."""
+        ...
+
+    @property
+    def scoring(self) -> Scoring:
+        """What its solver's values are."""
+        ...
+
+    @property
+    def points(self) -> Points:
+        """What a graded game earns the bot, by its result."""
+        ...
+
+    def describe(self) -> str:
+        """The game and its exact rules, as recorded with every result."""
+        ...
+
+    def score(self, pos: P_in) -> tuple[int, int] | None:
+        """Points banked by each seat, for games that keep a score (else None)."""
+        ...
 
 
 @runtime_checkable

@@ -3,10 +3,48 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from judge import verdicts
-from judge.games.base import Game, Seat
+from judge.games.base import Facts, M, P, Seat
+from judge.solvers import Solvable
+
+
+class Notation(Protocol[P, M]):
+    """The notation facet: positions and moves as people and bots write them, and the lines
+    that open a game for a bot. What the players and the referee write and read; every
+    `Game` has it."""
+
+    def parse_position(self, text: str) -> P:
+        """A position from the user's notation; raises `PositionError`."""
+        ...
+
+    def format_position(self, pos: P) -> str:
+        """The position in the user's notation (parse_position reads it back)."""
+        ...
+
+    def wire_start(self, pos: P) -> list[str]:
+        """The lines that open the game for a bot that must move at `pos`."""
+        ...
+
+    def parse_move(self, line: str, pos: P) -> M:
+        """A bot's move line (without its newline) at `pos`; raises `MoveError`."""
+        ...
+
+    def format_move(self, move: M, pos: P) -> str:
+        """The move in wire syntax, from the point of view of the mover at `pos`."""
+        ...
+
+
+class Seated(Solvable[P, M], Notation[P, M], Protocol[P, M]):
+    """What a player reads of its game: the rules, the notation, and the solver the game
+    names (the perfect players' moves; every `Game` is one)."""
+
+
+class Table(Seated[P, M], Facts[P], Protocol[P, M]):
+    """What the referee and the review of a game read of it: what its players read (the
+    rules, the notation, the solver it names) and its facts (its exact rules, whether it
+    needs a move limit, the score). Every `Game` is one."""
 
 
 class Played(NamedTuple):
@@ -38,7 +76,7 @@ class Player(ABC):
 
     name: str = "player"
 
-    def begin(self, game: Game, seat: Seat) -> None:
+    def begin(self, game: Seated[Any, Any], seat: Seat) -> None:
         """A game starts in which this player holds `seat`."""
         self.game = game
         self.seat = seat

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Any
 import pexpect
 
 from judge import verdicts
-from judge.games.base import Game, InputError, Seat
-from judge.players.base import OutOfTime, Played, Player, PlayerFailure
+from judge.games.base import InputError, Seat
+from judge.players.base import OutOfTime, Played, Player, PlayerFailure, Seated
 from judge.sandbox import (
     CompileError,
     Confined,
@@ -126,7 +126,7 @@ class BotPlayer(Player):
         self._clock: tuple[float, str | None] | None = None
         self._on_clock = False
 
-    def begin(self, game: Game, seat: Seat) -> None:
+    def begin(self, game: Seated[Any, Any], seat: Seat) -> None:
         """Start the bot's process for a new game; a compile error fails here."""
         self.close()
         self.usage = None

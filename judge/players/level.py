@@ -10,10 +10,11 @@ between keeps the value of a position with probability at least N / `TOP` on eac
 from __future__ import annotations
 
 import random
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Protocol, runtime_checkable
 
-from judge.games.base import InputError
-from judge.players.base import Played, Player
+from judge.games.base import InputError, Seat
+from judge.players.base import Played, Player, Seated
 from judge.solvers import solver_for
 
 #: the strongest level: perfect play
@@ -35,6 +36,16 @@ def is_level(name: str) -> bool:
     return name.startswith(PREFIX)
 
 
+@runtime_checkable
+class RandomMoves(Protocol):
+    """A game that draws its random move itself (every `Game`: Nim without listing every
+    move of a big heap); the level player otherwise picks among the legal moves."""
+
+    def random_move(self, pos: Any, rng: random.Random) -> Any:
+        """A legal move, each as likely."""
+        ...
+
+
 class LevelPlayer(Player):
     """Plays level `level` of the module's rule, deterministic for a seed."""
 
@@ -44,7 +55,14 @@ class LevelPlayer(Player):
         self.seed = seed
         self._rng = random.Random(seed)
 
+    def begin(self, game: Seated[Any, Any], seat: Seat) -> None:
+        """A game starts: its random moves are drawn by the game where it says how."""
+        super().begin(game, seat)
+        self._random: Callable[[Any, random.Random], Any] = (
+            game.random_move if isinstance(game, RandomMoves)
+            else lambda pos, rng: rng.choice(game.legal_moves(pos)))
+
     def choose(self, pos: Any, last: Played | None) -> Any:
         if self._rng.randrange(TOP) < self.level:
             return solver_for(self.game).choose(pos, self._rng)
-        return self.game.random_move(pos, self._rng)
+        return self._random(pos, self._rng)

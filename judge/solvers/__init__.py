@@ -5,9 +5,9 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from importlib import import_module
-from typing import Any
+from typing import Any, Protocol
 
-from judge.games.base import Game
+from judge.games.base import M, P, Rules
 from judge.solvers.base import Evaluation, MoveValue, Solver
 
 #: solvers kept, for the rules asked for most recently: a process asked for many variants
@@ -18,7 +18,21 @@ _cache: OrderedDict[str, Solver] = OrderedDict()
 _lock = threading.Lock()
 
 
-def solver_for(game: Game[Any, Any]) -> Solver:
+class Solvable(Rules[P, M], Protocol[P, M]):
+    """A game that `solver_for` finds the solver of: its rules, the solver it names and its
+    exact rules, under which the solver is kept (every `Game` is one)."""
+
+    @property
+    def solver(self) -> str:
+        """Its solver, as "module:Class"."""
+        ...
+
+    def describe(self) -> str:
+        """The game and its exact rules."""
+        ...
+
+
+def solver_for(game: Solvable[Any, Any]) -> Solver:
     """The solver for `game` under its rules (one instance per game and rules, of the
     `KEPT` rules asked for last)."""
     key = game.describe()
@@ -37,4 +51,4 @@ def solver_for(game: Game[Any, Any]) -> Solver:
     return solver
 
 
-__all__ = ["Evaluation", "MoveValue", "Solver", "solver_for"]
+__all__ = ["Evaluation", "MoveValue", "Solvable", "Solver", "solver_for"]

@@ -7,10 +7,10 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from functools import wraps
+from functools import cached_property, wraps
 from typing import Any, ClassVar, NamedTuple
 
-from judge.games.base import Game, InputError, Scoring
+from judge.games.base import Facts, InputError, Rules, Scoring
 
 
 class Outcome(StrEnum):
@@ -149,8 +149,14 @@ class Solver(ABC):
         if not cls.typed_values:
             _adapt(cls)
 
-    def __init__(self, game: Game[Any, Any]) -> None:
+    def __init__(self, game: Rules[Any, Any]) -> None:
         self.game = game
+
+    @cached_property
+    def scoring(self) -> Scoring:
+        """Its game's `Scoring` (`Facts`), by which answers not typed are read: a game
+        without the facts gives outcomes."""
+        return self.game.scoring if isinstance(self.game, Facts) else Scoring.OUTCOME
 
     @abstractmethod
     def evaluate(self, pos: Any) -> Evaluation:
@@ -240,7 +246,7 @@ def _adapt(cls: type[Solver]) -> None:
         @wraps(evaluate)
         def typed_evaluate(self: Solver, pos: Any) -> Evaluation:
             ev = evaluate(self, pos)
-            return replace(ev, value=typed(ev.value, self.game.scoring))
+            return replace(ev, value=typed(ev.value, self.scoring))
 
         cls.evaluate = typed_evaluate  # type: ignore[method-assign]
     if "move_value" in vars(cls):
@@ -249,7 +255,7 @@ def _adapt(cls: type[Solver]) -> None:
         @wraps(move_value)
         def typed_move_value(self: Solver, pos: Any, move: Any) -> MoveValue:
             mv = move_value(self, pos, move)
-            return mv._replace(value=typed(mv.value, self.game.scoring))
+            return mv._replace(value=typed(mv.value, self.scoring))
 
         cls.move_value = typed_move_value  # type: ignore[method-assign]
     if "move_values" in vars(cls):
@@ -257,7 +263,7 @@ def _adapt(cls: type[Solver]) -> None:
 
         @wraps(move_values)
         def typed_move_values(self: Solver, pos: Any) -> list[MoveValue]:
-            return [mv._replace(value=typed(mv.value, self.game.scoring))
+            return [mv._replace(value=typed(mv.value, self.scoring))
                     for mv in move_values(self, pos)]
 
         cls.move_values = typed_move_values  # type: ignore[method-assign]

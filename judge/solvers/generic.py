@@ -1,15 +1,16 @@
 """Perfect play for any finite game, from its rules alone, by retrograde analysis.
 
-What the solver needs from a game is the `Game` interface: `legal_moves`, `play`, `is_over`,
-`winner` and `mover`, with hashable positions. From a position it finds every position
-reachable from it, numbers them densely and keeps each move as a pair of numbers; then it
-pushes values outwards from the finished positions by increasing remoteness, one remoteness
-at a time over whole arrays, as the Chopsticks solver does: a position with a move to a
-position lost for the opponent is won, a position all of whose moves lead to positions won
-for the opponent is lost, and what is never decided is a draw (a tie that perfect play
-reaches, or, in a loopy game, a position both sides can keep from losing forever). A won
-position's remoteness is its fastest win, a lost one's its slowest loss; a draw has none (a
-finished tie has 0).
+What the solver needs from a game is its rules (`Rules`): `start`, `mover`, `legal_moves`,
+`play`, `is_over` and `winner`, with hashable positions; a game with its facts (`Facts`) is
+named by its `describe` in messages and has its start's table kept on disk. From a position
+it finds every position reachable from it, numbers them densely and keeps each move as a
+pair of numbers; then it pushes values outwards from the finished positions by increasing
+remoteness, one remoteness at a time over whole arrays, as the Chopsticks solver does: a
+position with a move to a position lost for the opponent is won, a position all of whose
+moves lead to positions won for the opponent is lost, and what is never decided is a draw
+(a tie that perfect play reaches, or, in a loopy game, a position both sides can keep from
+losing forever). A won position's remoteness is its fastest win, a lost one's its slowest
+loss; a draw has none (a finished tie has 0).
 
 Positions solved once are kept: a later position reachable from them costs nothing, and a
 new one costs only the positions not seen before. A game may define `encode(pos) -> int`, a
@@ -42,7 +43,7 @@ from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from judge.games.base import Game, Impartial, InputError
+from judge.games.base import Facts, Impartial, InputError, Rules
 from judge.solvers import cache
 from judge.solvers.base import Evaluation, MoveValue, Outcome, Solver
 
@@ -117,7 +118,7 @@ class Numbered(Protocol):
         ...
 
 
-def numbering(game: Game[Any, Any]) -> tuple[PositionCodes | None, Callable[[Any], int] | None]:
+def numbering(game: Rules[Any, Any]) -> tuple[PositionCodes | None, Callable[[Any], int] | None]:
     """The game's `PositionCodes` (None without them) and how its positions are numbered
     (theirs, else its `encode`; None: they are not)."""
     codes = game.position_codes() if isinstance(game, Numbered) else None
@@ -404,8 +405,10 @@ class GenericSolver(Solver):
 
     typed_values = True
 
-    def __init__(self, game: Game[Any, Any], limit: int | None = None) -> None:
+    def __init__(self, game: Rules[Any, Any], limit: int | None = None) -> None:
         super().__init__(game)
+        #: the game and its rules (`Facts.describe`), None for a game of rules alone
+        self.described = game.describe() if isinstance(game, Facts) else None
         #: positions a search may add (by default `MAX_POSITIONS`, or, for a layered
         #: search, as many as `memory_budget` allows)
         self.limit = limit
@@ -632,7 +635,7 @@ class GenericSolver(Solver):
                 return
             graph = self.explore(starts, limit)
         except TooMany:
-            raise InputError(f"{self.game.describe()} has more than {limit:,} positions "
+            raise InputError(f"{self.described or 'the game'} has more than {limit:,} positions "
                              "reachable from here: too many to solve") from None
         self._store(graph, *retrograde(graph))
 
@@ -659,7 +662,7 @@ class GenericSolver(Solver):
                 raise TooMany
             if found * LAYERED_BYTES > budget:
                 raise InputError(
-                    f"{self.game.describe()} needs more than {_mib(found * LAYERED_BYTES)} "
+                    f"{self.described or 'the game'} needs more than {_mib(found * LAYERED_BYTES)} "
                     f"to solve ({found:,} positions so far, at {LAYERED_BYTES} bytes each): "
                     f"more than the {_mib(budget)} it may take (set {MEMORY_SETTING} to "
                     "allow more)")
@@ -732,12 +735,12 @@ class GenericSolver(Solver):
     def _cache_key(self) -> str | None:
         """The start's table's key in the cache: the rules, whose numbers the table holds
         and the digest of the code of the game, its numbers and this solver (None for
-        positions without numbers)."""
-        if not self._encoded:
+        positions without numbers, or a game without its facts to name its rules)."""
+        if not self._encoded or self.described is None:
             return None
         numbers = type(self.codes) if self.codes is not None else type(self.game)
         code = cache.code_digest(type(self.game), numbers, type(self))
-        return (f"generic table 2: {self.game.describe()}, numbered by "
+        return (f"generic table 2: {self.described}, numbered by "
                 f"{numbers.__module__}.{numbers.__qualname__}, code {code}")
 
     def _load_start_table(self) -> None:
