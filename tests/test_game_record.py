@@ -128,8 +128,10 @@ def played(tmp_path_factory) -> dict[str, Path]:
     judge("run", "--game", "ioiwari", "--db", str(dbs["grading"]), "--seed", "3",
           "--tests", str(starts), str(ROOT / "bots/ioiwari/greedy.py"),
           str(TESTBOTS / "illegal_move.py"), str(TESTBOTS / "stderr_at_end.py"), cwd=ROOT)
+    # (named from ROOT: a game's seed follows its key, which holds the bot's name as given,
+    # so a path through the checkout's folder would make the games the folder's)
     judge("run", "--game", "chopsticks", "--db", str(dbs["slow"]), "--seed", "1",
-          str(ROOT / "bots/chopsticks/random.py"), cwd=ROOT)
+          "bots/chopsticks/random.py", cwd=ROOT)
     judge("tournament", "--game", "nim", "--seed", "5", "--tc", "60+1",
           "--db", str(dbs["tournament"]),
           str(ROOT / "bots/nim/greedy.py"), str(ROOT / "bots/nim/random.py"), cwd=ROOT)
