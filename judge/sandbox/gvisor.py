@@ -33,7 +33,7 @@ from judge.sandbox.cleanup import remove_tree
 from judge.sandbox.commandline import libc_prctl
 from judge.sandbox.launcher import Spawned, Started
 from judge.sandbox.limits import Limits
-from judge.sandbox.meters import descendants, stat_fields
+from judge.sandbox.meters import descendants, stat_fields, status_kib
 from judge.sandbox.program import Program
 from judge.sandbox.spawning import popen
 from judge.sandbox.tiers import runsc_argv, runsc_path, state_dir
@@ -120,16 +120,6 @@ def bundle(folder: Path, program: Program, limits: Limits, files: dict[str, byte
     (folder / "config.json").write_text(json.dumps(config))
 
 
-def resident(pid: int, kind: str) -> int:
-    """Pages of process `pid`'s resident memory of `kind` (`RssShmem`: shared memory it
-    maps; `RssAnon`: its own heap and stacks), 0 once it is gone."""
-    with suppress(OSError, ValueError), open(f"/proc/{pid}/status") as fh:
-        for line in fh:
-            if line.startswith(f"{kind}:"):
-                return int(line.split()[1]) * 1024 // _PAGE
-    return 0
-
-
 def holds(pid: int, inode: int) -> bool:
     """Whether process `pid` has a descriptor of the pipe `inode` (False once it is gone)."""
     mark = f"pipe:[{inode}]"
@@ -208,12 +198,12 @@ class SandboxMeter:
             seen = True
             cpu += sum(int(f) for f in fields[11:15])
             if node in stubs:  # (what they map of the memory file is counted there)
-                rss += int(fields[21]) - resident(node, "RssShmem")
+                rss += int(fields[21]) * _PAGE - (status_kib(node, b"RssShmem:") << 10)
             else:  # the sandbox's kernel and gofer: what they hold for the bot
-                rss += resident(node, "RssAnon")
+                rss += status_kib(node, b"RssAnon:") << 10
         if seen:
             self._cpu = max(self._cpu, cpu / _TICKS)
-            self._rss = rss * _PAGE + self.memory_file(sentry)
+            self._rss = rss + self.memory_file(sentry)
             self._peak = max(self._peak, self._rss)
 
     def cpu_seconds(self) -> float:
