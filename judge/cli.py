@@ -5,10 +5,13 @@ from __future__ import annotations
 import argparse
 import functools
 import gc
+import os
 import re
 import signal
 import sys
-from collections.abc import Iterable
+import threading
+import time
+from collections.abc import Callable, Iterable
 from importlib import import_module
 from typing import Any, NoReturn
 
@@ -226,6 +229,43 @@ def _terminated(signum: int, frame: object) -> None:
     raise Terminated
 
 
+class _Redeliver:
+    """The hook for exceptions Python drops: a signal's is sent again (the rest go on to
+    the hook that was there before)."""
+
+    def __init__(self, earlier: Callable[[sys.UnraisableHookArgs], object]) -> None:
+        self.earlier = earlier
+
+    def __call__(self, unraisable: sys.UnraisableHookArgs) -> None:
+        if isinstance(unraisable.exc_value, Terminated):
+            number = signal.SIGTERM
+            signal.signal(signal.SIGTERM, _terminated)
+        elif isinstance(unraisable.exc_value, KeyboardInterrupt) \
+                and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            number = signal.SIGINT
+        else:
+            self.earlier(unraisable)
+            return
+        try:  # from a thread, after the dropping code has returned
+            threading.Thread(target=self.again, args=(number,), daemon=True).start()
+        except RuntimeError:  # the interpreter is ending anyway
+            pass
+
+    @staticmethod
+    def again(number: int) -> None:
+        time.sleep(0.001)
+        os.kill(os.getpid(), number)
+
+
+def _keep_interruptions() -> None:
+    """Ctrl-C and SIGTERM are never lost. Python raises a signal's exception at the next line
+    the main thread runs, which may be where exceptions are dropped: a callback after a fork,
+    a finaliser. There it would be printed and the judge would play on; instead the signal is
+    sent again until it lands where it is caught."""
+    if not isinstance(sys.unraisablehook, _Redeliver):
+        sys.unraisablehook = _Redeliver(sys.unraisablehook)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status (2 for bad input)."""
     try:  # Ctrl-C while the command's modules load is an interruption too, not a traceback
@@ -235,6 +275,7 @@ def main(argv: list[str] | None = None) -> int:
         return ExitStatus.INTERRUPTED
     args = parse(parser, argv)
     signal.signal(signal.SIGTERM, _terminated)
+    _keep_interruptions()
     try:
         return int(args.func(args) or 0)
     except Terminated:
