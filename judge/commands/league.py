@@ -39,6 +39,7 @@ from judge.league import Member, Placement
 from judge.plan import OPTIMAL, BotSource
 from judge.players.level import PREFIX, is_level, parse_level
 from judge.store import keep_private
+from judge.words import plural
 
 DEFAULT_DB = "judge-results.sqlite"
 #: a bot's name in the league: letters, digits, and . _ - inside
@@ -379,7 +380,7 @@ def play_league(args: argparse.Namespace) -> int:
             compile_members(plan)
         games = LeagueGames(plan, store, info.id, args.games)
         play(store, info.id, plan, backend, games)
-    print(f"judge: league {info.id}: {games.played} games played", file=sys.stderr)
+    print(f"judge: league {info.id}: {plural(games.played, 'game')} played", file=sys.stderr)
     return 0
 
 

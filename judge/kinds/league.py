@@ -233,8 +233,8 @@ class LeagueGames:
         self.state = LeagueState.of(self.plan, store, run_id)
         self.matchmaker = Matchmaker(self.state, self.plan.seed)
         plan = self.plan
-        return (f"league {run_id}: {store.run(run_id).game}: {len(plan.active)} bots, "
-                f"{len(self.state.games)} games stored{clock_words(plan)}, confinement "
+        return (f"league {run_id}: {store.run(run_id).game}: {plural(len(plan.active), 'bot')}, "
+                f"{plural(len(self.state.games), 'game')} stored{clock_words(plan)}, confinement "
                 f"{plan.harness.tier} ({store.path})")
 
     def next(self, done: set[str]) -> list[GameSpec] | Wait:
@@ -314,8 +314,8 @@ def league_text(store: Store, info: StoredRun, fmt: str, bot: str | None = None,
     for name in ([bot] if bot else []) + list(pair or []):
         if name not in by_name:
             raise InputError(f"there is no bot {name!r} in the league")
-    title = (f"league {info.id}: {info.game}: {stored} games, "
-             f"{len(plan.active)} bots (confinement {plan.harness.tier})")
+    title = (f"league {info.id}: {info.game}: {plural(stored, 'game')}, "
+             f"{plural(len(plan.active), 'bot')} (confinement {plan.harness.tier})")
     note = anchors_note(plan)
     labels = plan.display_names()
     tables: dict[str, tuple[list[dict], list[str]]] = {}

@@ -280,12 +280,13 @@ class Rounds:
     def header(self, run_id: int, store: Store, done: set[str]) -> str:
         self.records.update(store.games(run_id))  # the run is held: read once
         plan = self.plan
-        what = (f"a Swiss of {plan.rounds} rounds, {plural(plan.pairs, 'game pair')} a "
+        what = (f"a Swiss of {plural(plan.rounds, 'round')}, {plural(plan.pairs, 'game pair')} a "
                 f"pairing" if plan.system is System.SWISS
                 else f"a knockout of {plural(plan.pairs, 'game pair')} a tie")
         return (f"tournament {run_id}: {plan.game}: {what}, "
-                f"{plural(len(plan.entrants), 'entrant')}, {len(self.records)} games stored, "
-                f"seed {plan.seed}, confinement {plan.harness.tier} ({store.path})")
+                f"{plural(len(plan.entrants), 'entrant')}, "
+                f"{plural(len(self.records), 'game')} stored, seed {plan.seed}, "
+                f"confinement {plan.harness.tier} ({store.path})")
 
     def next(self, done: set[str]) -> list[GameSpec]:
         return [s for s in progress(self.plan, self.records).current if s.key not in done]
