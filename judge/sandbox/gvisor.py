@@ -33,7 +33,7 @@ from judge.sandbox.cleanup import remove_tree
 from judge.sandbox.commandline import libc_prctl
 from judge.sandbox.launcher import Spawned, Started
 from judge.sandbox.limits import Limits
-from judge.sandbox.meters import descendants, stat_fields, status_kib
+from judge.sandbox.meters import PAGE, TICKS, descendants, stat_fields, status_kib
 from judge.sandbox.program import Program
 from judge.sandbox.spawning import popen
 from judge.sandbox.tiers import runsc_argv, runsc_path, state_dir
@@ -42,8 +42,6 @@ from judge.sandbox.tiers import runsc_argv, runsc_path, state_dir
 TEARDOWN_SECONDS = 2.0
 #: the uid and gid the bot has inside its sandbox (the sandbox's kernel's, no capability)
 GUEST_ID = 65534
-_TICKS = os.sysconf("SC_CLK_TCK")
-_PAGE = os.sysconf("SC_PAGE_SIZE")
 
 
 #: system folders shown read-only (a link stays a link)
@@ -198,11 +196,11 @@ class SandboxMeter:
             seen = True
             cpu += sum(int(f) for f in fields[11:15])
             if node in stubs:  # (what they map of the memory file is counted there)
-                rss += int(fields[21]) * _PAGE - (status_kib(node, b"RssShmem:") << 10)
+                rss += int(fields[21]) * PAGE - (status_kib(node, b"RssShmem:") << 10)
             else:  # the sandbox's kernel and gofer: what they hold for the bot
                 rss += status_kib(node, b"RssAnon:") << 10
         if seen:
-            self._cpu = max(self._cpu, cpu / _TICKS)
+            self._cpu = max(self._cpu, cpu / TICKS)
             self._rss = rss + self.memory_file(sentry)
             self._peak = max(self._peak, self._rss)
 

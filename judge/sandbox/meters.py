@@ -17,8 +17,9 @@ from typing import Protocol
 from judge.sandbox.limits import Limits
 from judge.sandbox.slots import Slot
 
-_TICKS = os.sysconf("SC_CLK_TCK")
-_PAGE = os.sysconf("SC_PAGE_SIZE")
+#: the clock ticks of /proc/PID/stat's times, a second's; the bytes of a page
+TICKS = os.sysconf("SC_CLK_TCK")
+PAGE = os.sysconf("SC_PAGE_SIZE")
 
 #: the bot's pid and the process to sum below (its helper, or None: the bot itself)
 Locate = Callable[[], tuple[int, int | None] | None]
@@ -123,9 +124,9 @@ class ProcSums:
             # (a mapping read at one byte in each 2 MiB maps the zero page, and takes a
             # page of page tables), which a process of no address-space limit (a managed
             # runtime's) holds as much of as it likes
-            rss += int(fields[21]) * _PAGE + (status_kib(node, b"VmPTE:") << 10)
+            rss += int(fields[21]) * PAGE + (status_kib(node, b"VmPTE:") << 10)
         if seen:
-            self._cpu = max(self._cpu, cpu / _TICKS)
+            self._cpu = max(self._cpu, cpu / TICKS)
             self._rss = rss
             self._peak = max(self._peak, self._rss)
 
