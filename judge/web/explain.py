@@ -1,5 +1,5 @@
 """What the browser app says about a game, in words: the rules of each game and its named
-variants (from the game's own hooks, `Game.rules_text` and `Game.variants`), what each
+variants (from the game's teaching facet, `Teaching.rules_text`, and `Game.variants`), what each
 computer opponent does, why a game ended, a position's Grundy value, and a game's moves as
 text to export and import.
 
@@ -9,11 +9,12 @@ game come from its package.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 from judge import verdicts
 from judge.games import game_class, load_game
-from judge.games.base import Game
+from judge.games.base import Game, M, P, Rules
+from judge.html.teaching import Teaching
 from judge.words import plural
 
 #: what each computer opponent does, one sentence each
@@ -129,7 +130,12 @@ def rules_panel(game: Game) -> dict[str, Any]:
             "protocol": f"/protocol/{game.name}" if game.protocol_text() is not None else None}
 
 
-def end_reason(game: Game, pos: Any, stopped: bool, move_limit: int,
+class Explained(Rules[P, M], Teaching[P, M], Protocol[P, M]):
+    """What saying why a game ended reads: the rules (whether it is over) and the teaching
+    facet (the game's own words for it). Every `Game` is one."""
+
+
+def end_reason(game: Explained[Any, Any], pos: Any, stopped: bool, move_limit: int,
                verdict: dict[str, Any] | None, names: list[str] | None = None) -> str | None:
     """Why the game ended, in words (None while it goes on); `names`: who holds each
     seat (you, a bot's name), named by the one whose flag fell."""
