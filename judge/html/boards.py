@@ -12,7 +12,7 @@ step's drawable state.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TypeGuard, runtime_checkable
 
 from markupsafe import Markup
 
@@ -70,10 +70,24 @@ class Replayed(Shown[P, M], Notation[P, M], Protocol[P, M]):
     """What replaying a stored game's moves reads: a board, and the moves' notation."""
 
 
+#: whether each class's games have the board facet, asked once a class (a check of a
+#: Protocol's members costs more than drawing a position)
+_DRAWN: dict[type, bool] = {}
+
+
+def has_board(game: object) -> TypeGuard[Board[Any, Any]]:
+    """Whether `game` has the board facet (`isinstance(game, Board)`, by its class)."""
+    kind = type(game)
+    found = _DRAWN.get(kind)
+    if found is None:
+        found = _DRAWN[kind] = issubclass(kind, Board)
+    return found
+
+
 def own_board(game: Shown[Any, Any]) -> Board[Any, Any] | None:
     """The game's board facet when it brings a renderer of its own; None: it is drawn as
     the text of its `render`."""
-    return game if isinstance(game, Board) and game.board_script() is not None else None
+    return game if has_board(game) and game.board_script() is not None else None
 
 
 def is_drawn(game: Shown[Any, Any]) -> bool:
@@ -117,7 +131,7 @@ def control(game: Shown[Any, Any], pos: Any, move: Any) -> Drawable:
 def scripts(game: Shown[Any, Any]) -> list[str]:
     """The scripts that draw `game`'s boards, in order: the kit, then the game's renderer if
     it has one."""
-    own = game.board_script() if isinstance(game, Board) else None
+    own = game.board_script() if has_board(game) else None
     return [kit_script()] if own is None else [kit_script(), own]
 
 
