@@ -52,7 +52,7 @@ from judge.solvers import Solvable
 from judge.solvers.base import Evaluation, MoveValue, Outcome, Solver
 from judge.solvers.generic import GenericSolver
 from judge.testsets import Graded, default_tests
-from judge.web.explain import Explained, end_reason
+from judge.web.explain import Explained, Panelled, end_reason, rules_panel
 from judge.web.sessions import (
     Browsed,
     BrowserLimits,
@@ -360,6 +360,9 @@ def test_the_explanations_of_a_game_that_is_not_a_game_subclass() -> None:
     assert end_reason(game, (0, 0), False, 0, None) == "player 2 took the last counter"
     assert end_reason(game, (2, 0), False, 0, None) is None
     assert move_labels(game, (5, 0), ["2", "1"]) == ("take 2", "take 1")
+    assert rules_panel(game) == {
+        "summary": ["Take 1 or 2 counters; whoever takes the last one wins."],
+        "variant": None, "notes": [], "protocol": None}  # no protocol page: none served
 
 
 def test_the_browser_app_shows_a_position_of_a_game_that_is_not_a_game_subclass() -> None:
@@ -431,7 +434,7 @@ def members(proto: type) -> dict[str, str]:
 
 def test_every_game_has_the_facets_with_the_signatures_of_game() -> None:
     for proto in (Rules, Facts, Notation, Solvable, Seated, Table, Judging, Judged, Graded,
-                  Board, Shown, Replayed, Teaching, Labelled, Explained, BrowserLimits,
+                  Board, Shown, Replayed, Teaching, Labelled, Explained, Panelled, BrowserLimits,
                   TieRemoteness, Browsed):
         for name, written in members(proto).items():
             ours = vars(Game).get(name)
