@@ -19,6 +19,8 @@ from judge.gamecheck import opening_position, scripted_game
 from judge.games.base import (
     Facts,
     Game,
+    Judged,
+    Judging,
     Points,
     PositionError,
     Rules,
@@ -26,7 +28,22 @@ from judge.games.base import (
     Seat,
     garbage,
     illegal,
+    played_starts,
 )
+from judge.games.drawing import JSON, kit_script
+from judge.html.boards import (
+    Board,
+    Replayed,
+    Shown,
+    board_meta,
+    control,
+    drawable,
+    replay,
+    scripts,
+    touched,
+)
+from judge.html.pages import Labelled, move_labels
+from judge.html.teaching import Teaching
 from judge.players.base import Notation, Played, Player, Seated, Table
 from judge.players.level import LevelPlayer
 from judge.players.optimal import OptimalPlayer
@@ -34,6 +51,17 @@ from judge.referee import play_game
 from judge.solvers import Solvable
 from judge.solvers.base import Evaluation, MoveValue, Outcome, Solver
 from judge.solvers.generic import GenericSolver
+from judge.testsets import Graded, default_tests
+from judge.web.explain import Explained, Panelled, end_reason, rules_panel
+from judge.web.sessions import (
+    Browsed,
+    BrowserLimits,
+    TieRemoteness,
+    WebError,
+    check_size,
+    position_info,
+    solver_here,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -205,6 +233,164 @@ def test_a_bot_process_plays_a_game_that_is_not_a_game_subclass() -> None:
     assert record.results == ["loss", "win"] and record.verdict.seat is None
 
 
+class TakeAwayJudged(TakeAwayTable):
+    """`TakeAwayTable` with the judging facet: its tests and tournaments start from heaps
+    of 0 to 8 counters, the first seat to move."""
+
+    max_tests: int | None = None
+
+    def test_positions(self) -> list[tuple[int, Seat]]:
+        return [(n, 0) for n in range(9)]
+
+    def seat_test_positions(self, first: bool) -> list[tuple[int, Seat]]:
+        return self.test_positions()
+
+    def tournament_starts(self) -> list[tuple[int, Seat]]:
+        return [p for p in self.test_positions() if not self.is_over(p)]
+
+
+def test_the_test_sets_and_the_starts_of_a_game_that_is_not_a_game_subclass() -> None:
+    game = TakeAwayJudged(8)
+    # the first mover wins off a multiple of 3, the second on one (0 is over: a loss)
+    assert default_tests(game, True) == [(n, 0) for n in (1, 2, 4, 5, 7, 8)]
+    assert default_tests(game, False) == [(n, 0) for n in (0, 3, 6)]
+    game.max_tests = 2
+    assert default_tests(game, True) == [(1, 0), (5, 0)]
+    # from 1 counter the only move wins: no move of either player changes the result
+    assert played_starts(game) == [(n, 0) for n in range(2, 9)]
+
+
+class TakeAwayShown(TakeAwayTable):
+    """`TakeAwayTable` with a text drawing and no board facet: drawn as its text."""
+
+    def render(self, pos: tuple[int, Seat]) -> str:
+        return "|" * pos[0]
+
+
+class TakeAwayDrawn(TakeAwayShown):
+    """`TakeAwayShown` with the board facet: a renderer of its own draws the heap."""
+
+    def board_script(self) -> str | None:
+        return "JudgeBoards.register('take-away', function () {});"
+
+    def board_meta(self) -> dict[str, JSON]:
+        return {"size": self.size}
+
+    def board_state(self, pos: tuple[int, Seat]) -> dict[str, JSON]:
+        return {"left": pos[0]}
+
+    def board_touched(self, pos: tuple[int, Seat], move: int) -> list[JSON]:
+        return list(range(pos[0] - move, pos[0]))
+
+    def board_control(self, pos: tuple[int, Seat], move: int) -> dict[str, JSON] | None:
+        return {"counter": pos[0] - move}
+
+
+def test_the_board_of_a_game_without_the_board_facet_is_its_text() -> None:
+    game = TakeAwayShown(4)
+    assert board_meta(game) == {"game": "take-away", "text": True}
+    assert drawable(game, (3, 1)) == {"text": "|||", "over": 0}
+    assert touched(game, (3, 1), 2) == [] and control(game, (3, 1), 2) == {}
+    assert scripts(game) == [kit_script()]
+    states, marks, broken = replay(game, (4, 0), ["1", "2", "3"])
+    assert [s["text"] for s in states] == ["||||", "|||", "|", "|"] and broken == 3
+
+
+def test_the_board_of_a_game_that_is_not_a_game_subclass_is_drawn_by_its_facet() -> None:
+    game = TakeAwayDrawn(4)
+    assert board_meta(game) == {"game": "take-away", "size": 4}
+    assert drawable(game, (3, 1)) == {"left": 3, "mover": 1, "over": 0}
+    assert drawable(game, (0, 0)) == {"left": 0, "mover": 0, "over": 1}
+    assert touched(game, (3, 1), 2) == [1, 2] and control(game, (3, 1), 2) == {"counter": 1}
+    assert scripts(game)[1] == game.board_script()
+    states, marks, broken = replay(game, (4, 0), ["1", "2"])
+    assert [s["left"] for s in states] == [4, 3, 1] and marks == [[], [3], [1, 2]]
+
+
+class TakeAwayTaught(TakeAwayDrawn):
+    """`TakeAwayDrawn` with the teaching facet: its moves named, its ends explained, its
+    Grundy values (a heap's counters modulo 3) told."""
+
+    variant_about: dict[str, str] = {}
+    rule_sentences: dict[tuple[str, str], str] = {}
+    value_notes = ""
+    grundy_name = "heap value"
+
+    def rules_text(self) -> list[str]:
+        return ["Take 1 or 2 counters; whoever takes the last one wins."]
+
+    def rule_notes(self) -> list[str]:
+        return []
+
+    def end_reason(self, pos: tuple[int, Seat]) -> str:
+        return f"player {2 - pos[1]} took the last counter"
+
+    def position_note(self, pos: tuple[int, Seat], rules: str) -> str | None:
+        return None
+
+    def grundy_value(self, pos: tuple[int, Seat]) -> int | None:
+        return pos[0] % 3
+
+    def grundy_text(self, pos: tuple[int, Seat], value: int) -> str:
+        return f"Heap value: {value}."
+
+    def describe_at(self, pos: tuple[int, Seat]) -> str:
+        return self.describe()
+
+    def move_label(self, move: int, pos: tuple[int, Seat]) -> str:
+        return f"take {move}"
+
+    def move_words(self, move: int, pos: tuple[int, Seat]) -> str:
+        return f"take {move} ({move})"
+
+
+class Limited(TakeAwayTaught):
+    """`TakeAwayTaught` with the browser limits facet: the app draws no heap of more than
+    9 counters, and solves none of more than 6 while a person waits."""
+
+    def browser_limit(self, pos: tuple[int, Seat]) -> str | None:
+        return "too many counters to draw" if pos[0] > 9 else None
+
+    def solve_limit(self, pos: tuple[int, Seat]) -> str | None:
+        return "too many counters to solve at once" if pos[0] > 6 else None
+
+
+def test_the_explanations_of_a_game_that_is_not_a_game_subclass() -> None:
+    game = TakeAwayTaught(5)
+    assert end_reason(game, (0, 0), False, 0, None) == "player 2 took the last counter"
+    assert end_reason(game, (2, 0), False, 0, None) is None
+    assert move_labels(game, (5, 0), ["2", "1"]) == ("take 2", "take 1")
+    assert rules_panel(game) == {
+        "summary": ["Take 1 or 2 counters; whoever takes the last one wins."],
+        "variant": None, "notes": [], "protocol": None}  # no protocol page: none served
+
+
+def test_the_browser_app_shows_a_position_of_a_game_that_is_not_a_game_subclass() -> None:
+    game = TakeAwayTaught(5)
+    info = position_info(game, (5, 0), values=True, names=["you", "optimal"])
+    assert (info["position"], info["game"], info["board"]) == (
+        "5 0", "take-away size=5", {"left": 5, "mover": 0, "over": False})
+    assert [(m["label"], m["value"], m["grundy"], m["control"]) for m in info["moves"]] == [
+        ("take 1", "lose", 1, {"counter": 4}), ("take 2", "win", 0, {"counter": 3})]
+    assert info["says"] == "You can win in 3 moves"
+    assert (info["grundy"], info["grundy_name"], info["grundy_text"]) == (
+        2, "heap value", "Heap value: 2.")
+    check_size(game, (50, 0))  # no limits of its own: its solver's alone
+    assert solver_here(game, (50, 0)).evaluate((50, 0)).value is Outcome.WIN
+
+
+def test_the_browser_app_keeps_the_limits_of_a_game_that_is_not_a_game_subclass() -> None:
+    game = Limited(5)
+    check_size(game, (9, 0))
+    with pytest.raises(WebError, match="too many counters to draw") as refused:
+        check_size(game, (10, 0))
+    assert refused.value.status == 413
+    assert solver_here(game, (6, 0)).evaluate((6, 0)).value is Outcome.LOSS
+    with pytest.raises(WebError, match="too many counters to solve at once"):
+        position_info(game, (7, 0), values=True)
+    assert position_info(game, (7, 0), values=False)["moves"][0]["label"] == "take 1"
+
+
 @pytest.mark.slow
 def test_mypy_holds_a_function_of_the_rules_to_the_rules(tmp_path: Path) -> None:
     source = tmp_path / "narrow.py"
@@ -241,12 +427,15 @@ def members(proto: type) -> dict[str, str]:
                 assert member.fget is not None
                 found[name] = f"ClassVar[{member.fget.__annotations__['return']}]"
             else:
-                found[name] = str(inspect.signature(member)).replace("P_in", "P")
+                found[name] = str(inspect.signature(member)).replace(
+                    "P_in", "P").replace("M_in", "M")
     return found
 
 
 def test_every_game_has_the_facets_with_the_signatures_of_game() -> None:
-    for proto in (Rules, Facts, Notation, Solvable, Seated, Table):
+    for proto in (Rules, Facts, Notation, Solvable, Seated, Table, Judging, Judged, Graded,
+                  Board, Shown, Replayed, Teaching, Labelled, Explained, Panelled, BrowserLimits,
+                  TieRemoteness, Browsed):
         for name, written in members(proto).items():
             ours = vars(Game).get(name)
             if ours is None or not callable(ours):
@@ -256,3 +445,14 @@ def test_every_game_has_the_facets_with_the_signatures_of_game() -> None:
     assert set(members(Rules)) == {"start", "mover", "legal_moves", "play", "is_over", "winner"}
     assert set(members(Table)) == set(members(Rules)) | set(members(Facts)) \
         | set(members(Notation)) | {"solver"}
+    assert set(members(Judging)) == {"max_tests", "test_positions", "seat_test_positions",
+                                     "tournament_starts"}
+    assert set(members(Board)) == {"board_script", "board_meta", "board_state",
+                                   "board_touched", "board_control"}
+    assert set(members(BrowserLimits)) == {"browser_limit", "solve_limit"}
+    assert set(members(Teaching)) == {
+        "variant_about", "rule_sentences", "value_notes", "grundy_name", "rules_text",
+        "rule_notes", "end_reason", "position_note", "grundy_value", "grundy_text",
+        "describe_at", "move_label", "move_words"}
+    assert set(members(Browsed)) == set(members(Table)) | set(members(Teaching)) \
+        | {"render"}

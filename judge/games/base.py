@@ -24,6 +24,8 @@ M = TypeVar("M", bound=Hashable)  # a move: immutable, hashable
 T = TypeVar("T")
 #: a position a facet only reads
 P_in = TypeVar("P_in", bound=Hashable, contravariant=True)
+#: a move a facet only reads
+M_in = TypeVar("M_in", bound=Hashable, contravariant=True)
 
 #: the file of a game's protocol page, beside its package's ``__init__.py``
 PROTOCOL = "protocol.md"
@@ -234,6 +236,36 @@ class Impartial(Protocol):
         ...
 
 
+class Judging(Protocol[P]):
+    """The judging facet: where a game's default test sets and tournaments start (the
+    positions a seat's tests are chosen from, at most how many, a tournament's starts).
+    What the test sets and the commands that pick starts read; every `Game` has it, its
+    defaults drawn from the standard starts."""
+
+    @property
+    def max_tests(self) -> int | None:
+        """The most tests of a default test set per seat (None: every one found)."""
+        ...
+
+    def test_positions(self) -> list[P]:
+        """Positions a default test set is chosen from."""
+        ...
+
+    def seat_test_positions(self, first: bool) -> list[P]:
+        """Positions the default test set of the seat that moves first (or second) is
+        chosen from."""
+        ...
+
+    def tournament_starts(self) -> list[P]:
+        """A default tournament's starts (each played in both seats)."""
+        ...
+
+
+class Judged(Rules[P, M], Judging[P], Facts[P], Protocol[P, M]):
+    """What picking a tournament's starts reads of a game: the rules (to play every line
+    out), whether positions repeat, and its tournament starts. Every `Game` is one."""
+
+
 class Points(NamedTuple):
     """What a graded game earns the bot, by its result (`Game.points`)."""
 
@@ -262,7 +294,7 @@ def evenly(items: Sequence[T], n: int) -> list[T]:
 DECIDED_SEARCH = 20_000
 
 
-def decided(game: Game[P, M], pos: P, most: int = DECIDED_SEARCH) -> bool:
+def decided(game: Judged[P, M], pos: P, most: int = DECIDED_SEARCH) -> bool:
     """Whether every line of play from `pos` ends the same way (the same seat wins, or
     every line ties): no move of either player changes the result, so a game on it tells
     nothing of them (Nim's ``1 1 1``: the first mover wins whatever either plays). A loopy
@@ -306,7 +338,7 @@ def acyclic(children: dict[P, list[P]]) -> bool:
     return taken == len(children)
 
 
-def played_starts(game: Game[P, M]) -> list[P]:
+def played_starts(game: Judged[P, M]) -> list[P]:
     """A tournament's or a match's default starts: the game's `tournament_starts` less
     those `decided` whatever either player does, where every game pair is a split."""
     return [p for p in game.tournament_starts() if not decided(game, p)]

@@ -22,9 +22,11 @@ from markupsafe import Markup
 import judge
 from judge.analysis import MoveReview
 from judge.analysis import replay as played
-from judge.games.base import Game
+from judge.games.base import Game, M, P
 from judge.html.boards import columns, replay
+from judge.html.teaching import Teaching
 from judge.plan import Harness, Plan
+from judge.players.base import Table
 from judge.records import Judgement, PlayedGame, ViewedGame, ViewedMove
 from judge.report import printable
 from judge.results import Feedback, game_message, memory_text, seconds_text, slow_moves, slow_text
@@ -131,7 +133,13 @@ def game_payload(game: Game, rec: PlayedGame, number: int, graded: int | None,
     )
 
 
-def move_labels(game: Game, start: Any, texts: Sequence[str]) -> tuple[str, ...] | None:
+class Labelled(Table[P, M], Teaching[P, M], Protocol[P, M]):
+    """What naming a stored game's moves reads: the game, to replay them, and its teaching
+    facet, by which it names them. Every `Game` is one."""
+
+
+def move_labels(game: Labelled[Any, Any], start: Any, texts: Sequence[str]
+                ) -> tuple[str, ...] | None:
     """Each move as the game names it, as far as the moves could be played; None where
     every name is the move's own text."""
     named = [(printable(game.format_move(m, p)), printable(game.move_label(m, p)))

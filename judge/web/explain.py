@@ -1,5 +1,5 @@
 """What the browser app says about a game, in words: the rules of each game and its named
-variants (from the game's own hooks, `Game.rules_text` and `Game.variants`), what each
+variants (from the game's teaching facet, `Teaching.rules_text`, and `Game.variants`), what each
 computer opponent does, why a game ended, a position's Grundy value, and a game's moves as
 text to export and import.
 
@@ -9,11 +9,12 @@ game come from its package.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from judge import verdicts
 from judge.games import game_class, load_game
-from judge.games.base import Game
+from judge.games.base import Facts, M, M_in, P, P_in, Rules
+from judge.html.teaching import Teaching
 from judge.words import plural
 
 #: what each computer opponent does, one sentence each
@@ -50,10 +51,11 @@ def variant_rules(name: str, rules: str) -> str:
     return game_class(name).variants.get(wanted, rules)
 
 
-def variant_of(game: Game) -> str | None:
-    """The name of the variant the game's rules are, if they are one."""
-    for n, r in type(game).variants.items():
-        if load_game(game.name, r).rules == game.rules:
+def variant_of(game: Facts[Any]) -> str | None:
+    """The name of the variant the game's rules are, if they are one (the game under the
+    variant's rules is described as this one is)."""
+    for n, r in game.variants.items():
+        if load_game(game.name, r).describe() == game.describe():
             return n
     return None
 
@@ -120,16 +122,38 @@ def says_position(word: str, remoteness: int | None, names: list[str], mover: in
     return text[:1].upper() + text[1:]
 
 
-def rules_panel(game: Game) -> dict[str, Any]:
+@runtime_checkable
+class Documented(Protocol):
+    """A game with a page for contestants (every `Game`: its package's ``protocol.md``,
+    None where it has none); a game without it has none."""
+
+    def protocol_text(self) -> str | None:
+        """The game's protocol page (Markdown), or None."""
+        ...
+
+
+class Panelled(Facts[P_in], Teaching[P_in, M_in], Protocol[P_in, M_in]):
+    """What the rules panel reads: the game's facts (its name, variants and rules) and its
+    teaching facet (its rules in brief, the notes on rules that differ from the defaults),
+    with its protocol page where it has one. Every `Game` is one."""
+
+
+def rules_panel(game: Panelled[Any, Any]) -> dict[str, Any]:
     """The rules as the page's panel shows them: the game's rules in brief, the variant's
     name, a note for each rule that differs from the default, and where the app serves the
-    game's protocol page (None: its package has none)."""
+    game's protocol page (None: it has none)."""
+    page = game.protocol_text() if isinstance(game, Documented) else None
     return {"summary": game.rules_text(), "variant": variant_of(game),
             "notes": game.rule_notes(),
-            "protocol": f"/protocol/{game.name}" if game.protocol_text() is not None else None}
+            "protocol": f"/protocol/{game.name}" if page is not None else None}
 
 
-def end_reason(game: Game, pos: Any, stopped: bool, move_limit: int,
+class Explained(Rules[P, M], Teaching[P, M], Protocol[P, M]):
+    """What saying why a game ended reads: the rules (whether it is over) and the teaching
+    facet (the game's own words for it). Every `Game` is one."""
+
+
+def end_reason(game: Explained[Any, Any], pos: Any, stopped: bool, move_limit: int,
                verdict: dict[str, Any] | None, names: list[str] | None = None) -> str | None:
     """Why the game ended, in words (None while it goes on); `names`: who holds each
     seat (you, a bot's name), named by the one whose flag fell."""

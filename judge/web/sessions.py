@@ -21,18 +21,19 @@ from collections import Counter, OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, runtime_checkable
 
 from judge import verdicts
 from judge.analysis import MoveReview, result_sign, review
 from judge.clock import Clock, Clocks, SeatClock, reading
 from judge.games import GAMES, load_game
-from judge.games.base import Game, InputError, MoveError, Scoring
-from judge.html.boards import board_meta, control, drawable, touched
-from judge.players.base import Played, Player, PlayerFailure
+from judge.games.base import Facts, Game, InputError, M, MoveError, P, P_in, Rules, Scoring
+from judge.html.boards import Shown, board_meta, control, drawable, touched
+from judge.html.teaching import Teaching
+from judge.players.base import Played, Player, PlayerFailure, Table
 from judge.records import Verdict
 from judge.sandbox.limits import Limits
-from judge.solvers import solver_for
+from judge.solvers import Solvable, solver_for
 from judge.solvers.base import Solver, Value
 from judge.web.explain import (
     LEGEND,
@@ -186,38 +187,55 @@ def replayed(game: Game, start: Any, moves: list[str]) -> list[tuple[Any, Any]]:
     return out
 
 
-def check_size(game: Game, pos: Any) -> None:
-    """Refuse a position the page cannot draw (`Game.browser_limit`) or the solver cannot
-    answer at once (`Solver.browser_limit`)."""
-    reason = game.browser_limit(pos) or solver_for(game).browser_limit(pos)
+@runtime_checkable
+class BrowserLimits(Protocol[P_in]):
+    """The browser limits facet: the positions the browser app refuses to draw, or to solve
+    while a person waits. Optional: a game without it has no limit of its own (its solver
+    may have one). Every `Game` has it (with no limit unless the game sets one)."""
+
+    def browser_limit(self, pos: P_in) -> str | None:
+        """Why the browser app does not show `pos` (too big to draw), or None."""
+        ...
+
+    def solve_limit(self, pos: P_in) -> str | None:
+        """Why the browser app does not compute perfect play from `pos` while a person
+        waits, or None."""
+        ...
+
+
+def check_size(game: Solvable[Any, Any], pos: Any) -> None:
+    """Refuse a position the page cannot draw (`BrowserLimits.browser_limit`) or the solver
+    cannot answer at once (`Solver.browser_limit`)."""
+    own = game.browser_limit(pos) if isinstance(game, BrowserLimits) else None
+    reason = own or solver_for(game).browser_limit(pos)
     if reason is not None:
         raise WebError(413, reason)
 
 
-def solver_here(game: Game, pos: Any) -> Solver:
+def solver_here(game: Solvable[Any, Any], pos: Any) -> Solver:
     """The solver of `game`, for perfect play from `pos` while a person waits; refused
     (`WebError` 413) before any search when the game says it would be too long
-    (`Game.solve_limit`)."""
-    reason = game.solve_limit(pos)
+    (`BrowserLimits.solve_limit`)."""
+    reason = game.solve_limit(pos) if isinstance(game, BrowserLimits) else None
     if reason is not None:
         raise WebError(413, reason)
     return solver_for(game)
 
 
-def lead_of(game: Game, pos: Any) -> int:
+def lead_of(game: Table[Any, Any], pos: Any) -> int:
     """The mover's bank minus the opponent's (0 for games without a score)."""
     score = game.score(pos)
     mover = game.mover(pos)
     return score[mover] - score[1 - mover] if score else 0
 
 
-def final_difference(game: Game, value: Value, lead: int) -> int | None:
+def final_difference(game: Facts[Any], value: Value, lead: int) -> int | None:
     """The mover's bank minus the opponent's at the end under perfect play, from the value
     of a game of score differences and the `lead` now (None for a game of outcomes)."""
     return lead + value.order if game.scoring is Scoring.DIFFERENCE else None
 
 
-def value_word(game: Game, value: Value, lead: int) -> str:
+def value_word(game: Facts[Any], value: Value, lead: int) -> str:
     """win, lose, draw or tie for the mover, from a solver's value (Ioiwari: with `lead`)."""
     sign = result_sign(value, lead)
     if sign == 0 and (game.scoring is Scoring.DIFFERENCE or not game.loopy):
@@ -225,12 +243,23 @@ def value_word(game: Game, value: Value, lead: int) -> str:
     return WORDS[sign]
 
 
-def worth(game: Game, pos: Any, value: Value, remoteness: int | None, lead: int,
+@runtime_checkable
+class TieRemoteness(Protocol[P_in]):
+    """The optional solving facet of a game whose ties all take the same number of moves
+    (a tie fills the board): the browser app counts a tie's moves by it where the solver
+    gives none. Every `Game` has it (with no count unless the game gives one)."""
+
+    def tie_remoteness(self, pos: P_in) -> int | None:
+        """The moves left to the end from `pos`, a tie under perfect play, or None."""
+        ...
+
+
+def worth(game: Table[Any, Any], pos: Any, value: Value, remoteness: int | None, lead: int,
           move: Any = None) -> tuple[str, int | None]:
     """The value word for the mover at `pos` (of `move` when given) and its remoteness; a
-    tie the solver gives no remoteness gets the game's (`Game.tie_remoteness`)."""
+    tie the solver gives no remoteness gets the game's (`TieRemoteness`)."""
     word = value_word(game, value, lead)
-    if word == "tie" and remoteness is None:
+    if word == "tie" and remoteness is None and isinstance(game, TieRemoteness):
         left = game.tie_remoteness(pos if move is None else game.play(pos, move))
         if left is not None:
             remoteness = left + (move is not None)
@@ -242,7 +271,7 @@ def for_first(word: str, flip: bool) -> str:
     return {"win": "lose", "lose": "win"}.get(word, word) if flip else word
 
 
-def result_of(game: Game, pos: Any, stopped: bool = False) -> str | None:
+def result_of(game: Rules[Any, Any], pos: Any, stopped: bool = False) -> str | None:
     """The finished game's result: the winner's player number ``1`` or ``2``, or ``tie``."""
     if stopped:
         return "tie"
@@ -252,7 +281,14 @@ def result_of(game: Game, pos: Any, stopped: bool = False) -> str | None:
     return "tie" if winner is None else str(winner + 1)
 
 
-def position_info(game: Game, pos: Any, values: bool,
+class Browsed(Table[P, M], Teaching[P, M], Shown[P, M], Protocol[P, M]):
+    """What the browser app's page of a position reads of a game: what the referee reads
+    (the rules, the notation, the solver, the facts), its teaching facet (the names of its
+    moves, its Grundy values) and its board; its browser limits and tie lengths where it
+    has them. Every `Game` is one."""
+
+
+def position_info(game: Browsed[Any, Any], pos: Any, values: bool,
                   names: list[str] | None = None) -> dict[str, Any]:
     """The position as the page shows it: notation, board, mover, and every legal move
     (with its value and remoteness for the mover when `values`, and both in words by the
