@@ -170,7 +170,7 @@ with Store(db, read_only=True) as store:
 
 
 @pytest.mark.parametrize("entry, fork", [
-    ("judge.commands.show", ""), ("judge.commands.run", ""), ("judge.commands.league", ""),
+    ("judge.commands.show", ""), ("judge.commands.kinds", ""), ("judge.commands.league", ""),
     ("judge.commands.serve", ""), ("judge.web.app", ""), ("judge.web.league", ""),
     ("judge.commands.kinds", "fork")])
 def test_a_store_opened_by_each_entry_point_reads_every_kinds_plan(entry, fork, db):

@@ -1,7 +1,7 @@
-"""The command of each kind of stored run whose module declares one (`judge tournament`,
-`judge match`: `judge.kinds.base.Command`): its parser built from the declaration, with the
-option groups it asks for, and its run made, or resumed, played, stored and shown by
-`execute`."""
+"""The command of each kind of stored run whose module declares one (`judge run`, `judge
+tournament`, `judge match`: `judge.kinds.base.Command`): its parser built from the
+declaration, with the option groups it asks for, and its run made, or resumed, played,
+stored and shown by `execute`."""
 
 from __future__ import annotations
 

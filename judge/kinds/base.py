@@ -36,7 +36,7 @@ def resume_hint(store: Store, info: StoredRun) -> str:
 
 class Kind(NamedTuple):
     """A kind of stored run: its name (its command, and its kind in the database), how its
-    games are numbered, its text, its HTML page and what it plays next."""
+    games are numbered, its text, its HTML page, what it plays next and its command."""
 
     name: str
     #: its stored games in the one order every output numbers them (game N is the N-th,
