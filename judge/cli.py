@@ -22,15 +22,53 @@ from judge.games.base import InputError, Stopped
 from judge.report import printable_line
 from judge.words import did_you_mean
 
-#: one module per subcommand under judge.commands, each with `register(subparsers)`: the
-#: command's name without its hyphens (nim-batch: judge.commands.nimbatch)
-COMMANDS = ["solve", "run", "show", "tournament", "match", "league", "play", "opponent",
-            "nim-batch", "worker", "scheduler", "serve", "doctor", "games", "export"]
+#: the commands, besides `solve`, that are not a kind of stored run's: one module per
+#: subcommand under judge.commands, each with `register(subparsers)`, the command's name
+#: without its hyphens (nim-batch: judge.commands.nimbatch)
+OTHERS = ["show", "play", "opponent", "nim-batch", "worker", "scheduler", "serve", "doctor",
+          "games", "export"]
+
+
+def kinds() -> list[str]:
+    """The commands of the kinds of stored run: their names in `judge.kinds.MODULES`
+    (imported only for them: `judge games` reads no plan)."""
+    from judge.kinds import MODULES
+
+    return list(MODULES)
+
+
+def commands() -> list[str]:
+    """Every command, in the order `judge --help` lists them: `solve`, each kind of stored
+    run's, then the others."""
+    return ["solve", *kinds(), *OTHERS]
+
+
+def own_module(command: str) -> bool:
+    """Whether `command` is registered by a module of its own, not a kind's."""
+    return command == "solve" or command in OTHERS
+
+
+def known(command: str) -> bool:
+    """Whether `command` is one of the judge's commands."""
+    return own_module(command) or command in kinds()
 
 
 def module_of(command: str) -> str:
     """The module under judge.commands that registers `command`."""
     return command.replace("-", "")
+
+
+def register(sub: argparse._SubParsersAction, command: str) -> None:
+    """Add the subcommand `command`: a kind's command that the kind declares
+    (`Kind.command`) by `judge.commands.kinds`; any other by its own module (the league's
+    too)."""
+    if not own_module(command):
+        from judge.kinds import KINDS
+
+        if KINDS[command].command is not None:
+            import_module("judge.commands.kinds").register(sub, command)
+            return
+    import_module(f"judge.commands.{module_of(command)}").register(sub)
 
 
 class Parser(argparse.ArgumentParser):
@@ -114,9 +152,9 @@ def build_parser(argv: list[str] | None = None) -> Parser:
     argv = sys.argv[1:] if argv is None else argv
     at = command_at(argv)
     if at < len(argv):
-        modules = [module_of(argv[at])] if argv[at] in COMMANDS else []
+        names = [argv[at]] if known(argv[at]) else []
     else:
-        modules = [module_of(name) for name in COMMANDS]
+        names = commands()
     parser = Parser(
         prog="judge",
         description="A competition judge for two-player games (every installed game: judge "
@@ -125,8 +163,8 @@ def build_parser(argv: list[str] | None = None) -> Parser:
     )
     parser.add_argument("--version", action="version", version=f"judge {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for name in modules:
-        import_module(f"judge.commands.{name}").register(sub)
+    for name in names:
+        register(sub, name)
     parser.commands = sub.choices
     add_course_options(parser, top=True)
     for command in parser.commands.values():
@@ -168,8 +206,8 @@ def parse(parser: Parser, argv: list[str] | None = None) -> argparse.Namespace:
     if wrong:
         parser.refuse(wrong)
     if at < len(argv):
-        if argv[at] not in COMMANDS:
-            parser.error(f"unknown command {argv[at]}{did_you_mean(argv[at], COMMANDS)}")
+        if not known(argv[at]):
+            parser.error(f"unknown command {argv[at]}{did_you_mean(argv[at], commands())}")
         parser.commands[argv[at]].given = tuple(argv[at + 1:])
     required = [(p, a) for command in parser.commands.values()
                 for p in config.under(command)
@@ -193,7 +231,7 @@ def with_course(parser: Parser, args: argparse.Namespace,
     given = set().union(*(p.seen for p in parsers if isinstance(p, Parser)))
     try:
         course = config.course_for(args.config, args.no_config)
-        args.course = course and config.apply(course, path, args, given, COMMANDS,
+        args.course = course and config.apply(course, path, args, given, commands(),
                                                    every_option)
         if course and getattr(args, "check_course", False):  # judge doctor: all of it
             config.check(course, every_command())

@@ -103,3 +103,17 @@ def test_gradescope_visibility_is_the_one_chosen(run: Path) -> None:
     data = json.loads((run / "later" / "bob.json").read_text())
     assert data["visibility"] == "after_published"
     assert {t["visibility"] for t in data["tests"]} == {"after_published"}
+
+
+def test_a_resumed_run_of_several_bots_refuses_gradescope_on_one_output_before_a_game(
+        tmp_path: Path) -> None:
+    from judge.kinds.grading import GradingPlan
+    from judge.store import Store
+
+    with Store(str(tmp_path / "r.db")) as store:  # an interrupted run: no game stored yet
+        store.create_run(GradingPlan(game="nim", bots=("a.py", "b.py"), planned=2,
+                                     starts={"first": ("1 2 4",)}, directory=str(tmp_path)))
+    out = judge("run", "--resume", "1", "--db", "r.db", "--format", "gradescope", cwd=tmp_path)
+    assert out.returncode == 2 and "--output-dir" in out.stderr
+    with Store(str(tmp_path / "r.db"), read_only=True) as store:
+        assert store.games(1) == {}

@@ -170,9 +170,9 @@ with Store(db, read_only=True) as store:
 
 
 @pytest.mark.parametrize("entry, fork", [
-    ("judge.commands.show", ""), ("judge.commands.run", ""), ("judge.commands.league", ""),
+    ("judge.commands.show", ""), ("judge.commands.kinds", ""), ("judge.commands.league", ""),
     ("judge.commands.serve", ""), ("judge.web.app", ""), ("judge.web.league", ""),
-    ("judge.commands.tournament", "fork")])
+    ("judge.commands.kinds", "fork")])
 def test_a_store_opened_by_each_entry_point_reads_every_kinds_plan(entry, fork, db):
     # every command that opens a store, judge serve's app and its league pages, and a
     # worker forked from them; the workers of a cluster read no plan (a game's `Setup`)

@@ -37,6 +37,8 @@ LAYERS = [
 BY_NAME = {
     "judge.games": "a game's class, by its entry point (module:Class), a plugin's too",
     "judge.solvers": "a game's solver, as the game names it (Game.solver)",
+    "judge.kinds": "a kind of stored run's module, as MODULES names it (a module outside "
+                   "the package by its full dotted name)",
     "judge.packages.entry": "an exported package's game, as its table names it",
 }
 

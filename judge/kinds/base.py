@@ -1,16 +1,20 @@
 """What every kind of stored run has: the `Kind` each module of `judge.kinds` defines (its
-schedule, its numbering of games, its text and its HTML page), the schedule of a run that
-plays every game of its plan, what a rendering lets through, and a run's state."""
+schedule, its numbering of games, its text, its HTML page and its `Command`), the schedule
+of a run that plays every game of its plan, what a rendering lets through, and a run's
+state; and what a kind's command is given from the commands' layer above (`Options`,
+`Inputs`), which it never imports."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from judge.exports import Gradescope
-from judge.plan import GameSpec, Plan
+from judge.games.base import InputError
+from judge.plan import BotSource, GameSpec, Harness, Plan
 from judge.report import plural
 from judge.results import Feedback
 from judge.store import Store, StoredRun
@@ -32,7 +36,7 @@ def resume_hint(store: Store, info: StoredRun) -> str:
 
 class Kind(NamedTuple):
     """A kind of stored run: its name (its command, and its kind in the database), how its
-    games are numbered, its text, its HTML page and what it plays next."""
+    games are numbered, its text, its HTML page, what it plays next and its command."""
 
     name: str
     #: its stored games in the one order every output numbers them (game N is the N-th,
@@ -57,6 +61,118 @@ class Kind(NamedTuple):
     endless: bool = False
     #: how to continue a stopped run of it (its command's --resume)
     resume: Callable[[Store, StoredRun], str] = resume_hint
+    #: its command, `judge NAME`, which makes a plan and plays it (None: a module of
+    #: `judge.commands` of its name is its command, as a league's is)
+    command: Command | None = None
+
+
+class Options(Protocol):
+    """The option groups the commands share (`judge.commands.options`), for a kind's
+    `Command.arguments` to ask for."""
+
+    @property
+    def EXPORTS(self) -> tuple[str, ...]:
+        """The formats a course takes from a grading run (gradebook, gradescope)."""
+        ...
+
+    def add_game_options(self, p: argparse.ArgumentParser, required: bool = True) -> None:
+        """`--game` and `--rules`."""
+        ...
+
+    def add_opponent_option(self, p: argparse.ArgumentParser) -> None:
+        """`--opponent`."""
+        ...
+
+    def add_harness_options(self, p: argparse.ArgumentParser, *, entry: bool = False,
+                            clocks: bool = False) -> None:
+        """How bots are run (with `entry`, --entry; with `clocks`, the clocks)."""
+        ...
+
+    def add_output_options(self, p: argparse.ArgumentParser,
+                           extra: tuple[str, ...] = ("html",)) -> None:
+        """`--format` (the table formats and `extra`), `--output`, `--db`, ..."""
+        ...
+
+    def add_copy_options(self, p: argparse.ArgumentParser, what: str) -> None:
+        """`--base` and `--common` (`what` says when they are used)."""
+        ...
+
+    def add_feedback_options(self, p: argparse.ArgumentParser) -> None:
+        """`--feedback` and `--share`."""
+        ...
+
+
+class Inputs(Protocol):
+    """From arguments to the parts of a plan (`judge.commands.inputs`), for a kind's
+    `Command.new_plan`."""
+
+    @property
+    def NothingToGrade(self) -> type[InputError]:
+        """The error of a run left with no bot to play (exit status: skipped)."""
+        ...
+
+    def game_from_args(self, args: argparse.Namespace) -> Game:
+        """The game of --game under --rules."""
+        ...
+
+    def harness_setup(self, args: argparse.Namespace) -> Harness:
+        """How the bots are run: limits checked, the tier chosen, the languages read."""
+        ...
+
+    def check_bots(self, paths: list[str], folders: bool = False, entry: str | None = None
+                   ) -> tuple[list[str], list[str]]:
+        """The bots that can be played (compiled once), and the messages of those skipped."""
+        ...
+
+    def sources(self, bots: list[str]) -> tuple[BotSource, ...]:
+        """The bots' files, fingerprinted."""
+        ...
+
+    def paired_starts(self, game: Game, path: str | None) -> list[str]:
+        """A tournament's starts: from `path`, or the game's own set."""
+        ...
+
+    def load_starts(self, game: Game, path: str) -> list[str]:
+        """The starts of a file, checked."""
+        ...
+
+    def display_names(self, path: str, bots: list[str]) -> dict[str, str]:
+        """The bots' display names from a --names file."""
+        ...
+
+    def as_given(self, paths: list[str]) -> list[str]:
+        """The bots as named (a folder of submissions as its folders)."""
+        ...
+
+    def base_files(self, paths: list[str] | None) -> tuple[BotSource, ...]:
+        """The --base files, fingerprinted."""
+        ...
+
+    def check_export(self, fmt: str, bots: int, output_dir: str | None) -> None:
+        """Refuse an export the run's bots cannot make (Gradescope: one bot, or a folder)."""
+        ...
+
+
+@dataclass(frozen=True)
+class Command:
+    """A kind's command, `judge NAME`, as data: `judge.commands.kinds` builds its parser
+    and runs it (`execute`: the plan made, or the run of --resume, played, stored and
+    shown)."""
+
+    #: its line in `judge --help`
+    help: str
+    #: what its --help says above the options, and the examples below them
+    description: str
+    epilog: str
+    #: adds its own arguments to its parser, and the shared groups through `Options`
+    arguments: Callable[[argparse.ArgumentParser, Options], None]
+    #: the options that set up a run: given again with --resume, they are refused
+    fixed: tuple[str, ...]
+    #: the plan of a new run from the arguments, and the messages of bots skipped
+    new_plan: Callable[[argparse.Namespace, Inputs], tuple[Plan, list[str]]]
+    #: a check of a --resume before anything is played, given the stored run's plan (read
+    #: only when it is asked for)
+    resuming: Callable[[argparse.Namespace, Inputs, Callable[[], Plan]], None] | None = None
 
 
 class Text(NamedTuple):

@@ -1,16 +1,31 @@
 """A grading run (`judge run`): each bot against the perfect player on the starts of a test
 set. Its schedule (with --fail-fast, each bot's first games first), its rows (a line per
-bot, a row per game), its numbering of games, its text and its HTML page."""
+bot, a row per game), its numbering of games, its text, its HTML page and its command."""
 
 from __future__ import annotations
 
+import argparse
+import os
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from judge import similarity, verdicts
 from judge.exports import Gradescope
-from judge.kinds.base import AllGames, Kind, Numbered, Output, Page, Text, run_state
+from judge.games.base import InputError
+from judge.kinds.base import (
+    AllGames,
+    Command,
+    Inputs,
+    Kind,
+    Numbered,
+    Options,
+    Output,
+    Page,
+    Text,
+    run_state,
+)
 from judge.plan import OPTIMAL, PLANS, GameSpec, Plan
 from judge.report import (
     Fit,
@@ -484,5 +499,144 @@ def page(store: Store, info: StoredRun, game: Game, records: dict[str, PlayedGam
     return Page("run.html.j2", page_context(game, plan, records, view, listed), listed)
 
 
+# --- its command: judge run -----------------------------------------------------------
+
+def arguments(p: argparse.ArgumentParser, options: Options) -> None:
+    """The arguments of `judge run`."""
+    options.add_game_options(p, required=False)
+    p.add_argument("bots", nargs="*", metavar="BOT",
+                   help="bot programs: a source file in one of the languages below, or any "
+                   "executable; or a folder, one student's submission: its entry (main.*, "
+                   "its only program, or --entry NAME) with every file of the folder beside "
+                   "it, compiled together where the language does")
+    p.add_argument("--tests", metavar="FILE",
+                   help="start positions, one per line (default: the game's standard set)")
+    p.add_argument("--seats", choices=("first", "both"), default="first",
+                   help="grade the bot as the first player only (default), or in both seats")
+    p.add_argument("--fail-fast", type=fail_fast_count, metavar="N",
+                   help="play each bot's games N at a time; when N in a row all end with the "
+                   "same failure, on any move (it does not compile, crashes at start, times "
+                   "out at its second move), record its other games as not played, and lost "
+                   "(verdict not-played), instead of playing each to the same end")
+    p.add_argument("--names", metavar="FILE",
+                   help="the bots' display names (shown with --share, in the grade book, the "
+                   "pages per bot and `judge show`'s list): one bot a line, PATH<TAB>NAME, "
+                   "PATH,NAME or PATH;NAME (a CSV row), PATH relative to the names file's "
+                   "folder; default: where each bot has a folder of its own "
+                   "(alice/main.c, bob/main.c) the folder's name, else the file name")
+    p.add_argument("--resume", type=int, metavar="RUN",
+                   help="continue an interrupted run, playing only its missing games")
+    options.add_copy_options(p, "for the marks of bots with most of their source in "
+                             "common, and `judge show RUN --similar`")
+    options.add_opponent_option(p)
+    options.add_harness_options(p, entry=True, clocks=True)
+    options.add_output_options(p, extra=("html", *options.EXPORTS))
+    options.add_feedback_options(p)
+
+
+def fail_fast_count(text: str) -> int:
+    """The N of --fail-fast: a whole number of at least 1."""
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of games (1 or more)")
+    return n
+
+
+def test_starts(game: Game, tests_file: str | None, seats: str, inputs: Inputs
+                ) -> dict[str, tuple[str, ...]]:
+    """The starts a grading run plays, per graded seat ("first", "second"), as texts."""
+    from judge.testsets import default_tests
+
+    starts = {}
+    for first in (True, False) if seats == "both" else (True,):
+        if tests_file:
+            starts[SEATS[first]] = tuple(inputs.load_starts(game, tests_file))
+        else:
+            starts[SEATS[first]] = tuple(game.format_position(p)
+                                         for p in default_tests(game, first))
+            if not starts[SEATS[first]]:
+                raise InputError(f"no standard start of {game.describe()} is won (or held) by "
+                                 f"the {SEATS[first]} player: give --tests FILE")
+    if tests_file and all_lost(game, starts):
+        print(f"judge: warning: every start of {tests_file} is lost for the graded seat "
+              f"({' and '.join(starts)} player) against perfect play, so the most a bot can "
+              f"score is 0 (0/0): give --tests FILE with starts that seat can win"
+              + (", or --seats both to grade the second seat too" if seats == "first" else ""),
+              file=sys.stderr)
+    return starts
+
+
+def all_lost(game: Game, starts: dict[str, tuple[str, ...]]) -> bool:
+    """Whether perfect play loses every start for the seat it is graded in (no point to win)."""
+    from judge.analysis import perfect_results
+
+    for seat_name, texts in starts.items():
+        for text in texts:
+            pos = game.parse_position(text)
+            seat = game.mover(pos) if seat_name == "first" else 1 - game.mover(pos)
+            if perfect_results(game, pos)[seat] != "loss":
+                return False
+    return True
+
+
+SEATS = {True: "first", False: "second"}
+
+
+def new_plan(args: argparse.Namespace, inputs: Inputs
+             ) -> tuple[GradingPlan, list[str]]:
+    """The plan of a new grading run, and the messages of bots skipped."""
+    if not args.bots:
+        raise InputError("name at least one BOT to grade, or the course file's submissions "
+                         "(submissions = [\"class/*/\"] in judge.toml)" + (
+                             " (--base takes every file after it: give the bots before "
+                             "--base, or after --)" if args.base else ""))
+    game = inputs.game_from_args(args)
+    harness = inputs.harness_setup(args)
+    starts = test_starts(game, args.tests, args.seats, inputs)
+    given = inputs.as_given(args.bots)
+    names = inputs.display_names(args.names, given) if args.names else {}
+    bots, skipped = inputs.check_bots(given, folders=True, entry=harness.entry)
+    inputs.check_export(args.format, len(bots), args.output_dir)
+    plan = GradingPlan(
+        game=game.name, rules=game.rules_string(), harness=harness, opponent=args.opponent,
+        directory=os.getcwd(), sources=inputs.sources(bots), bots=tuple(bots), tests=args.tests,
+        seats=args.seats, starts=starts, fail_fast=args.fail_fast,
+        names={bot: name for bot, name in names.items() if bot in bots},
+        base=inputs.base_files(args.base), common=COMMON if args.common is None else args.common)
+    return replace(plan, planned=len(plan.schedule())), skipped
+
+
+def resuming(args: argparse.Namespace, inputs: Inputs, stored: Callable[[], Plan]) -> None:
+    """Refuse a --resume whose --format gradescope the stored run's bots cannot make."""
+    if args.format == "gradescope":
+        inputs.check_export(args.format, len(stored().players), args.output_dir)
+
+
+COMMAND = Command(
+    help="grade bots against the optimal opponent on a test set",
+    description="Grade each BOT against the optimal opponent on every start of a test set. "
+    "Each game earns the bot the points its game gives a win, a tie and a loss (judge "
+    "games lists them). The default test set holds starts that the graded seat can win (or "
+    "hold, in games with draws), so every lost point is the bot's doing. Every game is stored "
+    "in the results database as it ends: an interrupted run continues with --resume.",
+    epilog="examples:\n  judge run --game ioiwari bots/ioiwari/*\n"
+    "  judge run --game nim --rules misere=on --seats both bots/nim/optimal_misere.py\n"
+    "  judge run --resume 3            (continue run 3 of judge-results.sqlite)\n"
+    "  judge show 3 --details          (show it again without playing)\n"
+    "  judge show 3 --feedback mistakes --share --format html --output class.html "
+    "--output-dir pages\n"
+    "                                  (for the class, and a page per student)",
+    arguments=arguments,
+    fixed=("--game", "--rules", "--tests", "--seats", "--fail-fast", "--names", "--base",
+           "--common", "--entry"),
+    new_plan=new_plan,
+    resuming=resuming,
+)
+
+
 KIND = Kind("run", numbered_games, print_run, page,
-            lambda plan, store, run_id, backend: FailFast(plan, store, run_id), grades=True)
+            lambda plan, store, run_id, backend: FailFast(plan, store, run_id), grades=True,
+            command=COMMAND)
