@@ -55,22 +55,16 @@ def demo_run(folder: Path) -> tuple[Path, int]:
 def lost_move(store, run_id: int) -> tuple[int, int]:
     """(game number, ply) of a move that lost a game (one after a few good moves, if there
     is such; else one that turned a win into a draw), else (1, 1)."""
-    from judge.analysis import MoveReview
-    from judge.commands.run import graded_games
-    from judge.html.pages import _FIELDS
+    from judge.kinds import KINDS
 
     info = store.run(run_id)
-    records = store.games(run_id)
-    if info["kind"] == "tournament":
-        listed = [records[k] for k in sorted(records)]
-    else:
-        listed = [rec for _, mine in graded_games(info["config"], records) for rec, _ in mine]
-    changed = [(n, r) for n, rec in enumerate(listed, 1)
-               for r in rec.get("review") or [] if r.get("changed_result")]
-    lost = [(n, r["ply"]) for n, r in changed
-            if MoveReview(**{k: r.get(k) for k in _FIELDS}).lost_game]
+    listed = [rec for rec, _ in KINDS[info.kind].numbered_games(info.plan,
+                                                                  store.games(run_id))]
+    changed = [(n, r) for n, rec in enumerate(listed, 1) for r in rec.review
+               if r.changed_result]
+    lost = [(n, r.ply) for n, r in changed if r.lost_game]
     later = [found for found in lost if found[1] >= 3]
-    return (later or lost or [(n, r["ply"]) for n, r in changed] or [(1, 1)])[0]
+    return (later or lost or [(n, r.ply) for n, r in changed] or [(1, 1)])[0]
 
 
 def main() -> int:
