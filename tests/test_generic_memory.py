@@ -23,8 +23,8 @@ from judge.solvers import generic
 from judge.solvers.generic import LOSS, WIN, GenericSolver
 from tests.domineering import Domineering, Grid, PlainDomineering
 
-REFUSED = (r"needs more than [\d.,]+ MiB to solve \(([\d,]+) positions and [\d,]+ moves so far, "
-           r"at \d+ and \d+ bytes each\): more than the [\d.]+ MiB it may take \(set "
+REFUSED = (r"needs more than [\d.,]+ [KM]iB to solve \(([\d,]+) positions and [\d,]+ moves so far, "
+           r"at \d+ and \d+ bytes each\): more than the [\d.]+ [KM]iB it may take \(set "
            r"JUDGE_SOLVER_MEMORY to allow more\)")
 
 
@@ -197,3 +197,17 @@ def test_judge_solve_past_the_memory_exits_2_with_one_line(tmp_path: Path) -> No
     assert done.returncode == 2
     assert done.stdout == ""
     assert done.stderr.count("\n") == 1 and "set JUDGE_SOLVER_MEMORY to allow more" in done.stderr
+
+
+def test_judge_games_check_past_the_memory_skips_what_needs_the_solver(tmp_path: Path) -> None:
+    """A game too big to solve under the budget is not a broken game: the checks that need
+    its solver (values, perfect play, the bots' games) are skipped saying why, none fails."""
+    env = dict(os.environ, JUDGE_SOLVER_MEMORY="1K", JUDGE_CACHE_DIR=str(tmp_path))
+    done = subprocess.run([sys.executable, "-m", "judge", "games", "--check", "tictactoe"],
+                          capture_output=True, text=True, env=env, timeout=600)
+    lines = done.stdout.splitlines()
+    assert not [line for line in lines if line.startswith("FAILED")], done.stdout
+    skipped = [line for line in lines if line.startswith("skipped")]
+    assert [line.split()[1] for line in skipped] == ["values", "perfect", "bot", "bot"]
+    assert all("set JUDGE_SOLVER_MEMORY to allow more" in line for line in skipped[:3])
+    assert done.returncode == 0, done.stderr

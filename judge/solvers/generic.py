@@ -66,7 +66,7 @@ LAYERED_BYTES = 24
 #: search, by benchmarks/bench_solver_memory.py. Positions as Python objects: Connect Four
 #: 4x4 through its rules (1.9 moves a position) 369 bytes a position, Domineering 4x5 (3.6)
 #: 451; by `encode`'s numbers: Connect Four 4x4 287, Domineering 5x5 (4.5) 438, 4x6 (4.3)
-#: 436 and 5x6 (5.4) 575, i.e. about 180 a position and 58 a move; position codes that may
+#: 436 and 5x6 (5.4) 468, i.e. about 180 a position and 58 a move; position codes that may
 #: come back: Connect Four 4x4 116, 5x4 106 (1.9).
 OBJECT_BYTES, ENCODED_BYTES, CODED_BYTES = 260, 190, 48
 #: bytes a move takes, through the rules and through position codes (see `OBJECT_BYTES`)
@@ -159,7 +159,9 @@ def memory_budget() -> int:
 
 
 def _mib(size: float) -> str:
-    """A size in MiB (or GiB from 10 GiB) for a message."""
+    """A size in MiB (GiB from 10 GiB, KiB below 1 MiB) for a message."""
+    if size < 2**20:
+        return f"{size / 2**10:,.1f} KiB"
     return f"{size / 2**30:,.1f} GiB" if size >= 10 * 2**30 else f"{size / 2**20:,.1f} MiB"
 
 
