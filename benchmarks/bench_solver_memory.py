@@ -9,10 +9,11 @@ position, which is what the solver's estimate must cover (`generic.OBJECT_BYTES`
 `ENCODED_BYTES`, `CODED_BYTES`). Domineering is the test's own game (tests/domineering.py,
 plain Python with `encode`), as a plugin's author would write it.
 
-    python benchmarks/bench_solver_memory.py [--only NAME] [--budget BYTES]
+    python benchmarks/bench_solver_memory.py [--only NAME] [--budget BYTES] [--solver-file FILE]
 
 `--only` measures the rows whose name contains NAME (`domineering 5x5`); `--budget` sets
-`JUDGE_SOLVER_MEMORY` in the children. Prints a Markdown table.
+`JUDGE_SOLVER_MEMORY` in the children; `--solver-file` measures another copy of the solver's
+module, as `bench_generic.py` does. Prints a Markdown table.
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench_generic import solver_class  # noqa: E402
 
 from judge.games import load_game  # noqa: E402
 from judge.games.base import InputError  # noqa: E402
@@ -47,6 +50,7 @@ ROWS = [
     ("domineering 5x5, encode", "domineering", "rows=5 cols=5", "encode"),
     ("domineering 4x6, encode", "domineering", "rows=4 cols=6", "encode"),
     ("domineering 5x6, encode", "domineering", "rows=5 cols=6", "encode"),
+    ("domineering 5x7, encode", "domineering", "rows=5 cols=7", "encode"),
 ]
 
 
@@ -59,14 +63,12 @@ def game_of(name: str, rules: str, kind: str) -> Any:
     return load_game(name, rules)
 
 
-def measure(name: str, rules: str, kind: str) -> dict[str, Any]:
+def measure(name: str, rules: str, kind: str, path: str | None) -> dict[str, Any]:
     """Solve the start of one game in this process with one kind of key."""
     import numpy as np
 
-    from judge.solvers.generic import GenericSolver
-
     game = game_of(name, rules, kind)
-    solver = GenericSolver(game)
+    solver = solver_class(path)(game)
     solver._layered = False
     if kind != "codes":
         solver.codes = None
@@ -95,13 +97,16 @@ def measure(name: str, rules: str, kind: str) -> dict[str, Any]:
             "before": before, "value": value}
 
 
-def in_child(name: str, rules: str, kind: str, budget: str | None) -> dict[str, Any]:
+def in_child(name: str, rules: str, kind: str, budget: str | None,
+             path: str | None) -> dict[str, Any]:
     """`measure` in a fresh interpreter with an empty cache directory of its own."""
     with tempfile.TemporaryDirectory(prefix="bench-memory-") as cache_dir:
         env = dict(os.environ, JUDGE_CACHE_DIR=cache_dir)
         if budget is not None:
             env["JUDGE_SOLVER_MEMORY"] = budget
         command = [sys.executable, __file__, "--one", name, rules, kind]
+        if path is not None:
+            command += ["--solver-file", path]
         done = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
     return json.loads(done.stdout)
 
@@ -113,17 +118,19 @@ def main() -> None:
                         help=argparse.SUPPRESS)
     parser.add_argument("--only", help="measure only the rows whose name contains this")
     parser.add_argument("--budget", help="JUDGE_SOLVER_MEMORY for the searches")
+    parser.add_argument("--solver-file", help="measure the GenericSolver of this module file")
     args = parser.parse_args()
     if args.one is not None:
-        print(json.dumps(measure(*args.one)))
+        print(json.dumps(measure(*args.one, args.solver_file)))
         return
+    print(f"solver: {args.solver_file or 'judge.solvers.generic'}")
     print("| game, key | positions | moves | value of start | CPU s | peak MiB "
           "| bytes a position |")
     print("| --- | ---: | ---: | --- | ---: | ---: | ---: |")
     for row, name, rules, kind in ROWS:
         if args.only is not None and args.only not in row:
             continue
-        r = in_child(name, rules, kind, args.budget)
+        r = in_child(name, rules, kind, args.budget, args.solver_file)
         each = (r["peak"] - r["before"]) / r["positions"] if r["positions"] else 0
         print(f"| {row} | {r['positions']:,} | {r['moves']:,} | {r['value']} | {r['cpu']:.2f} "
               f"| {r['peak'] / 2**20:.0f} | {each:.0f} |", flush=True)
