@@ -66,8 +66,9 @@ LAYERED_BYTES = 24
 #: search, by benchmarks/bench_solver_memory.py. Positions as Python objects: Connect Four
 #: 4x4 through its rules (1.9 moves a position) 369 bytes a position, Domineering 4x5 (3.6)
 #: 451; by `encode`'s numbers: Connect Four 4x4 287, Domineering 5x5 (4.5) 438, 4x6 (4.3)
-#: 436 and 5x6 (5.4) 468, i.e. about 180 a position and 58 a move; position codes that may
-#: come back: Connect Four 4x4 116, 5x4 106 (1.9).
+#: 436 and 5x6 (5.4) 468, i.e. about 180 a position and 58 a move (190 counted, to err
+#: high); position codes that may come back: Connect Four 4x4 116, 5x4 106 (1.9). A game
+#: whose positions are big objects (no `encode`) takes more than `OBJECT_BYTES`.
 OBJECT_BYTES, ENCODED_BYTES, CODED_BYTES = 260, 190, 48
 #: bytes a move takes, through the rules and through position codes (see `OBJECT_BYTES`)
 MOVE_BYTES, CODED_MOVE_BYTES = 58, 36
