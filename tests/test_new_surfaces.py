@@ -103,6 +103,30 @@ def test_two_people_play_a_board_too_big_to_solve_and_its_values_are_refused_not
     assert moved.status_code == 200 and moved.json()["position"] == ".o./.x."
 
 
+def test_a_game_past_the_solver_memory_is_refused_with_413_naming_the_setting(
+        client, monkeypatch):
+    """Tic-tac-toe, rules in Python, searched under a 1K budget: its values and a computer
+    opponent are refused with the solver's one line, which says what to set; no second
+    search."""
+    game = load_game("tictactoe")
+    monkeypatch.setenv("JUDGE_SOLVER_MEMORY", "1K")
+    monkeypatch.setattr(generic.cache, "load_flat", lambda key: None)
+    monkeypatch.setitem(judge.solvers._cache, game.describe(), GenericSolver(game))
+    searches = []
+    search = GenericSolver._search
+
+    def counted(self, *args, **kwargs):
+        searches.append(1)
+        return search(self, *args, **kwargs)
+
+    monkeypatch.setattr(GenericSolver, "_search", counted)
+    query = {"game": "tictactoe"}
+    refused(client.get("/api/values", params=query), 413, "set JUDGE_SOLVER_MEMORY to allow more")
+    refused(client.post("/api/sessions", json={**query, "opponent": "optimal"}), 413,
+            "needs more than")
+    assert searches == [1]
+
+
 @pytest.mark.parametrize("rules", ["rows=6 cols=7", "rows=1 cols=42", "rows=2 cols=10"])
 def test_a_connect_four_board_too_big_to_solve_is_refused_before_any_search(
         client, monkeypatch, rules):

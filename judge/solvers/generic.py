@@ -57,14 +57,24 @@ UNDECIDED = 2
 VALUES = {WIN: Outcome.WIN, LOSS: Outcome.LOSS, DRAW: Outcome.DRAW}
 #: the value of a move to a position, for the mover: the position's, negated
 NEGATED = {WIN: Outcome.LOSS, LOSS: Outcome.WIN, DRAW: Outcome.DRAW}
-#: positions one search may add before the solver refuses the game as too big for it (a
-#: search that keeps its moves; a layered one is bounded by memory instead)
-MAX_POSITIONS = 4_000_000
 #: bytes a layered search takes a position at its peak: its number twice (the layers and
 #: the sorted table), its value and remoteness, and room for one layer's moves (22.5
 #: measured on Connect Four 5x5)
 LAYERED_BYTES = 24
-#: where the memory a layered search may take is set (bytes, or with K, M or G); by default
+#: bytes a search that keeps its moves takes at its peak (the retrograde pass), a position
+#: and a move, by kind of key: `resource.getrusage` maxrss less the process's before the
+#: search, by benchmarks/bench_solver_memory.py. Positions as Python objects: Connect Four
+#: 4x4 through its rules (1.9 moves a position) 369 bytes a position, Domineering 4x5 (3.6)
+#: 451; by `encode`'s numbers: Connect Four 4x4 287, Domineering 5x5 (4.5) 438, 4x6 (4.3)
+#: 436 and 5x6 (5.4) 468, i.e. about 180 a position and 58 a move (190 counted, to err
+#: high); position codes that may come back: Connect Four 4x4 116, 5x4 106 (1.9). A game
+#: whose positions are big objects (no `encode`) takes more than `OBJECT_BYTES`.
+OBJECT_BYTES, ENCODED_BYTES, CODED_BYTES = 260, 190, 48
+#: bytes a move takes, through the rules and through position codes (see `OBJECT_BYTES`)
+MOVE_BYTES, CODED_MOVE_BYTES = 58, 36
+#: positions a search through the rules finds between two checks of its memory
+CHECK_EVERY = 4096
+#: where the memory a search may take is set (bytes, or with K, M or G); by default
 #: half the memory the system has available
 MEMORY_SETTING = "JUDGE_SOLVER_MEMORY"
 #: positions a game's `PositionCodes.expand` is given at once (bounds one step's memory)
@@ -128,7 +138,7 @@ def numbering(game: Rules[Any, Any]) -> tuple[PositionCodes | None, Callable[[An
 
 
 def memory_budget() -> int:
-    """Bytes a layered search may take: `MEMORY_SETTING` if set, else half the available
+    """Bytes a search may take: `MEMORY_SETTING` if set, else half the available
     memory (4 GiB where the system does not say)."""
     setting = os.environ.get(MEMORY_SETTING, "").strip()
     if setting:
@@ -150,12 +160,40 @@ def memory_budget() -> int:
 
 
 def _mib(size: float) -> str:
-    """A size in MiB (or GiB from 10 GiB) for a message."""
+    """A size in MiB (GiB from 10 GiB, KiB below 1 MiB) for a message."""
+    if size < 2**20:
+        return f"{size / 2**10:,.1f} KiB"
     return f"{size / 2**30:,.1f} GiB" if size >= 10 * 2**30 else f"{size / 2**20:,.1f} MiB"
+
+
+def too_big(described: str | None, estimate: int, budget: int, found: str) -> InputError:
+    """The refusal of a search whose estimate of its memory passed `budget`; `found` says
+    what it found so far and at how many bytes each."""
+    return InputError(f"{described or 'the game'} needs more than {_mib(estimate)} to solve "
+                      f"({found}): more than the {_mib(budget)} it may take (set "
+                      f"{MEMORY_SETTING} to allow more)")
 
 
 class TooMany(Exception):
     """A search met more positions than it was allowed."""
+
+
+@dataclass(frozen=True)
+class Footprint:
+    """What a search that keeps its moves takes at its peak: bytes a position and a move,
+    and the most it may take."""
+
+    position: int
+    move: int
+    budget: int
+
+    def check(self, described: str | None, positions: int, moves: int) -> None:
+        """Raise `InputError` when `positions` and `moves` would take more than the budget."""
+        estimate = positions * self.position + moves * self.move
+        if estimate > self.budget:
+            raise too_big(described, estimate, self.budget,
+                          f"{positions:,} positions and {moves:,} moves so far, at "
+                          f"{self.position} and {self.move} bytes each")
 
 
 @dataclass(frozen=True)
@@ -409,8 +447,8 @@ class GenericSolver(Solver):
         super().__init__(game)
         #: the game and its rules (`Facts.describe`), None for a game of rules alone
         self.described = game.describe() if isinstance(game, Facts) else None
-        #: positions a search may add (by default `MAX_POSITIONS`, or, for a layered
-        #: search, as many as `memory_budget` allows)
+        #: positions a search may add (None: as many as `memory_budget` allows; a search is
+        #: held to the budget either way)
         self.limit = limit
         self._lock = threading.Lock()
         self._grundy = game.grundy if isinstance(game, Impartial) else None
@@ -493,19 +531,32 @@ class GenericSolver(Solver):
             return DRAW
         return WIN if winner == self.game.mover(pos) else LOSS
 
-    def explore(self, starts: list[Any], limit: int, stop_at_solved: bool = True) -> Graph:
+    def footprint(self) -> Footprint:
+        """What this game's search that keeps its moves takes, and may take."""
+        if self.codes is not None:
+            return Footprint(CODED_BYTES, CODED_MOVE_BYTES, memory_budget())
+        return Footprint(ENCODED_BYTES if self._encoded else OBJECT_BYTES, MOVE_BYTES,
+                         memory_budget())
+
+    def explore(self, starts: list[Any], limit: int | None = None,
+                stop_at_solved: bool = True) -> Graph:
         """Every position reachable from `starts` (up to those solved already, unless
-        `stop_at_solved` is false) with its moves; raises `TooMany` past `limit` new ones."""
+        `stop_at_solved` is false) with its moves; raises `TooMany` past `limit` new ones,
+        and `InputError` as soon as they would take more memory than `memory_budget`."""
+        footprint = self.footprint()
         if self.codes is not None:
             return self._explore_codes([self.codes.encode(p) for p in starts], limit,
-                                       stop_at_solved)
-        return self._explore_rules(starts, limit, stop_at_solved)
+                                       stop_at_solved, footprint)
+        return self._explore_rules(starts, limit, stop_at_solved, footprint)
 
-    def _explore_rules(self, starts: list[Any], limit: int, stop_at_solved: bool) -> Graph:
-        """`explore` through the game's rules, one position at a time, breadth first."""
+    def _explore_rules(self, starts: list[Any], limit: int | None, stop_at_solved: bool,
+                       footprint: Footprint) -> Graph:
+        """`explore` through the game's rules, one position at a time, breadth first; its
+        memory checked every `CHECK_EVERY` positions."""
         import numpy as np
 
         game, key = self.game, self.key
+        limit = MAX_CODE if limit is None else limit  # None: memory alone
         index: dict[Hashable, int] = {}  # new positions from 0, solved ones from -1 down
         keys: list[Hashable] = []
         fixed: list[int] = []
@@ -521,6 +572,7 @@ class GenericSolver(Solver):
                 keys.append(k)
                 queue.append(pos)
         for number, pos in enumerate(queue):  # the queue grows as the search goes
+            queue[number] = None  # let go of (its key is kept)
             moves = [] if game.is_over(pos) else game.legal_moves(pos)
             if not moves:
                 fixed.append(self.outcome_at_end(pos))
@@ -543,8 +595,11 @@ class GenericSolver(Solver):
                         queue.append(kid)
                         if len(queue) > limit:
                             raise TooMany
+                        if not len(queue) % CHECK_EVERY:
+                            footprint.check(self.described, len(queue), len(parents))
                 parents.append(number)
                 children.append(at)
+        footprint.check(self.described, len(keys), len(parents))
         kids = np.array(children, dtype=np.int64)
         return Graph(  # the solved positions met are numbered after the new ones
             keys=keys + [k for k, _ in solved],
@@ -555,16 +610,19 @@ class GenericSolver(Solver):
             children=np.where(kids >= 0, kids, len(keys) - 1 - kids),
         )
 
-    def _explore_codes(self, starts: list[int], limit: int, stop_at_solved: bool) -> Graph:
+    def _explore_codes(self, starts: list[int], limit: int | None, stop_at_solved: bool,
+                       footprint: Footprint) -> Graph:
         """`explore` over arrays of position numbers with the game's `PositionCodes`, one
-        remoteness from the starts at a time. The positions of each step are numbered in
-        increasing order of their keys; the solved ones met get -1, -2, ... until the end."""
+        remoteness from the starts at a time, its memory checked at each. The positions of
+        each step are numbered in increasing order of their keys; the solved ones met get
+        -1, -2, ... until the end."""
         import numpy as np
 
         assert self.codes is not None
         frontier = _unique(np.array(starts, dtype=np.int64))[0]
         seen, seen_numbers = frontier, np.arange(len(frontier), dtype=np.int64)
         found = len(frontier)  # new positions numbered so far
+        moves = 0  # moves kept so far
         met_solved = 0  # solved positions met so far
         ends, parents, children, solved = [], [], [], []
         while len(frontier):
@@ -592,8 +650,10 @@ class GenericSolver(Solver):
             frontier = distinct[fresh]
             numbers[fresh] = np.arange(found, found + len(frontier))
             found += len(frontier)
-            if found > limit:
+            moves += len(after)
+            if limit is not None and found > limit:
                 raise TooMany
+            footprint.check(self.described, found, moves)
             parents.append(dads_sorted.astype(np.int32))  # numbers stay below 2**31
             children.append(numbers[np.cumsum(first) - 1].astype(np.int32))
             at = np.searchsorted(seen, distinct[~met])
@@ -627,16 +687,15 @@ class GenericSolver(Solver):
     def _search(self, starts: list[Any]) -> None:
         """Solve the positions reachable from `starts` and keep them (the caller holds the
         lock)."""
-        limit = MAX_POSITIONS if self.limit is None else self.limit
         try:
             if self._layered:
                 assert self.codes is not None
                 self._solve_layered([self.codes.encode(p) for p in starts], self.limit)
                 return
-            graph = self.explore(starts, limit)
+            graph = self.explore(starts, self.limit)
         except TooMany:
-            raise InputError(f"{self.described or 'the game'} has more than {limit:,} positions "
-                             "reachable from here: too many to solve") from None
+            raise InputError(f"{self.described or 'the game'} has more than {self.limit:,} "
+                             "positions reachable from here: too many to solve") from None
         self._store(graph, *retrograde(graph))
 
     def _solve_layered(self, starts: list[int], limit: int | None) -> None:
@@ -661,11 +720,8 @@ class GenericSolver(Solver):
             if limit is not None and found > limit:
                 raise TooMany
             if found * LAYERED_BYTES > budget:
-                raise InputError(
-                    f"{self.described or 'the game'} needs more than {_mib(found * LAYERED_BYTES)} "
-                    f"to solve ({found:,} positions so far, at {LAYERED_BYTES} bytes each): "
-                    f"more than the {_mib(budget)} it may take (set {MEMORY_SETTING} to "
-                    "allow more)")
+                raise too_big(self.described, found * LAYERED_BYTES, budget,
+                              f"{found:,} positions so far, at {LAYERED_BYTES} bytes each")
             layers.append(after)
         later = np.zeros(0, dtype=np.int64)  # the layer after: none after the last
         value, rem = np.zeros(0, dtype=np.int8), np.zeros(0, dtype=np.int32)
@@ -704,8 +760,8 @@ class GenericSolver(Solver):
     def stats(self, starts: list[Any], limit: int | None = None) -> dict[str, int]:
         """Positions reachable from `starts` and how many are won, lost and drawn for the
         player to move, read off the table; raises `InputError` past `limit` positions (by
-        default none for the start's table, which is counted as it is, else
-        `MAX_POSITIONS`)."""
+        default none: the start's table is counted as it is, and a search for other starts
+        is held to `memory_budget`)."""
         if self._grundy is not None:  # the closed form answers: no table
             return super().stats(starts) if limit is None else super().stats(starts, limit)
         import numpy as np
@@ -717,7 +773,6 @@ class GenericSolver(Solver):
             if limit is not None and len(values) > limit:
                 raise InputError(f"more than {limit:,} reachable positions to count")
         else:
-            limit = MAX_POSITIONS if limit is None else limit
             try:
                 graph = self.explore(starts, limit, stop_at_solved=False)
             except TooMany:
