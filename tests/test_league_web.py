@@ -138,6 +138,16 @@ def test_no_answer_of_the_app_shows_a_bot_source(folder, client) -> None:
         assert SECRET not in r.text and "def choose" not in r.text, path
 
 
+def test_no_answer_of_the_league_s_api_names_where_the_server_keeps_its_programs(
+        folder, client) -> None:
+    """The board and a bot's history name versions, not the server's copies of their files
+    (l.db.league/amy/v1/amy.py: its folders, a contestant's file name)."""
+    for path in ["/api/league", "/api/league/bot?name=amy", "/api/league/bot?name=bob"]:
+        r = client.get(path)
+        assert r.status_code == 200 and "l.db.league" not in r.text, (path, r.text)
+        assert str(folder) not in r.text and "amy.py" not in r.text, path
+
+
 @pytest.fixture
 def made_up(tmp_path: Path) -> Path:
     """A league of two rated levels whose 30 games were stored out of their order (each
