@@ -393,7 +393,8 @@ def create_app(served: Served, guard: GuardSettings = LOCAL) -> Starlette:
         names = info.plan.display_names()
         return StoredGame(run, number, game.name, game.rules_string(), rec.start,
                           tuple(rec.move_texts),
-                          tuple(names.get(p, Path(p).name) for p in rec.players),
+                          tuple(names.get(p, Path(info.plan.shown_name(p)).name)
+                                for p in rec.players),
                           rec.results, rec.verdict)
 
     async def api_stored(request: Request) -> Response:
