@@ -280,6 +280,20 @@ def test_a_bad_clock_is_one_line_and_status_2(tmp_path: Path, args: list[str],
     assert not (tmp_path / "r.db").exists()
 
 
+@pytest.mark.parametrize("player", ["level:3", "optimal"])
+def test_a_clock_for_the_judge_s_own_player_is_refused_as_such(tmp_path: Path,
+                                                              player: str) -> None:
+    """level:3 is given among the bots: the error says it plays without a clock, not that
+    it is not one of the run's bots."""
+    bot(tmp_path, "a.py")
+    out = judge("tournament", "--game", "nim", "--db", "r.db", "--tc-for", f"{player}=1",
+                "a.py", player, cwd=tmp_path)
+    assert out.returncode == 2
+    assert out.stderr == (f"judge: error: --tc-for {player!r}: the judge's own players "
+                          "(optimal, tricky, level:N) play without a clock\n"), out.stderr
+    assert not (tmp_path / "r.db").exists()
+
+
 def test_a_run_shows_its_clock_and_each_moves_reading(tmp_path: Path) -> None:
     bot(tmp_path, "a.py")
     out = judge("run", "--game", "nim", "--sandbox", "none", "--jobs", "1", "--db", "r.db",

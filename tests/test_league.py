@@ -173,6 +173,23 @@ def test_show_gives_every_format(folder: Path) -> None:
     assert listed.returncode == 0 and "dave" in listed.stdout
 
 
+def test_a_pair_s_games_list_their_moves_apart_as_a_tournament_does(folder: Path) -> None:
+    """Nim's moves are `H K`: a pair's games give them comma-separated (`1 2, 2 1`), as a
+    tournament's --details does, where one run of numbers (`1 2 2 1`) hid where each ends."""
+    import csv
+    import io
+
+    ok(folder, "add", "dave", str(GREEDY))
+    ok(folder, "play", "--games", "6", "--jobs", "1")
+    games = json.loads(ok(folder, "show", "--pair", "dave", "level:2", "--format",
+                          "json"))["games_of_pair"]
+    rows = list(csv.DictReader(io.StringIO(ok(folder, "show", "--pair", "dave", "level:2",
+                                              "--format", "csv"))))
+    assert games and len(rows) == len(games)
+    assert any(len(g["moves"]) > 1 for g in games)
+    assert [r["moves"] for r in rows] == [", ".join(g["moves"]) for g in games]
+
+
 def test_bad_inputs_exit_2_with_a_message_and_change_nothing(folder: Path) -> None:
     before = (board(folder), sorted(os.listdir(folder)))
     (folder / "same.py").write_bytes(GREEDY.read_bytes())

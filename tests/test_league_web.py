@@ -78,8 +78,8 @@ def test_the_leaderboard_is_live_and_each_game_links_to_the_viewer(folder, clien
         run, number = re.fullmatch(r"/run/(\d+)/game/(\d+)", step["link"]).groups()
         assert client.get(step["link"]).status_code == 200
         game = client.get(f"/api/runs/{run}/games/{number}").json()
-        assert "amy.py" in game["players"]  # the game the history names
-        mine = game["players"].index("amy.py")
+        assert "amy v1" in game["players"]  # the game the history names
+        mine = game["players"].index("amy v1")
         assert game["results"][mine] == step["result"]
     for g in client.get("/api/league").json()["recent"]:
         assert client.get(g["link"]).status_code == 200
@@ -138,6 +138,16 @@ def test_no_answer_of_the_app_shows_a_bot_source(folder, client) -> None:
         assert SECRET not in r.text and "def choose" not in r.text, path
 
 
+def test_no_answer_of_the_league_s_api_names_where_the_server_keeps_its_programs(
+        folder, client) -> None:
+    """The board and a bot's history name versions, not the server's copies of their files
+    (l.db.league/amy/v1/amy.py: its folders, a contestant's file name)."""
+    for path in ["/api/league", "/api/league/bot?name=amy", "/api/league/bot?name=bob"]:
+        r = client.get(path)
+        assert r.status_code == 200 and "l.db.league" not in r.text, (path, r.text)
+        assert str(folder) not in r.text and "amy.py" not in r.text, path
+
+
 @pytest.fixture
 def made_up(tmp_path: Path) -> Path:
     """A league of two rated levels whose 30 games were stored out of their order (each
@@ -187,6 +197,26 @@ def test_each_game_the_page_names_opens_in_the_viewer_as_that_game(made_up: Path
             assert link == f"/run/1/game/{number}"
             game = client.get(f"/api/runs/1/games/{number}").json()
             assert game["number"] == number and game["start"] == str(number)
+
+
+def test_the_viewer_names_a_league_game_s_players_as_the_page_does(tmp_path: Path) -> None:
+    """Two contestants who both hand in a main.py: the viewer of each game the page lists
+    names its seats as the page does (amy v1, bob v1), not both main.py."""
+    (tmp_path / "starts.txt").write_text("1 2 4\n2 3\n")
+    league(tmp_path, "new", "--game", "nim", "--starts", "starts.txt", "--seed", "3")
+    for name in ("amy", "bob"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "main.py").write_text(GREEDY.read_text())
+        league(tmp_path, "add", name, f"{name}/main.py")
+    league(tmp_path, "play", "--games", "4", "--jobs", "1")
+    app = create_app(Served(db=tmp_path / "l.db"))
+    with TestClient(app, raise_server_exceptions=False, base_url=HERE) as client:
+        recent = client.get("/api/league").json()["recent"]
+        assert len(recent) == 4
+        for g in recent:
+            game = client.get(f"/api/runs/1/games/{g['game']}").json()
+            assert game["players"] == g["players"], g
+            assert game["results"] == g["results"]
 
 
 def test_an_app_given_no_way_to_add_a_version_takes_no_upload(made_up: Path) -> None:

@@ -152,3 +152,49 @@ def test_a_knockouts_deciders_are_counted_apart_in_the_run_list(tmp_path):
                              str(tmp_path / "d.db")], capture_output=True, text=True,
                             timeout=120)
     assert f"{played} (2 + {played - 2} deciders)" in listed.stdout, listed.stdout
+
+
+def page_text(html: str) -> str:
+    """An HTML report's words: its scripts and tags left out, its spaces collapsed."""
+    import re
+    from html import unescape
+
+    body = re.sub(r"<(script|style)\b.*?</\1>", " ", html, flags=re.S)
+    return " ".join(unescape(re.sub(r"<[^>]+>", " ", body)).split())
+
+
+def shown(tmp_path: Path, db: str, fmt: str) -> str:
+    """Run 1 of `db` as `judge show` gives it in `fmt`."""
+    out = subprocess.run([sys.executable, "-m", "judge", "show", "1", "--db",
+                          str(tmp_path / db), "--format", fmt], capture_output=True,
+                         text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    return out.stdout
+
+
+def test_the_html_report_shows_a_swiss_score_and_tie_breaks(tmp_path):
+    data = run(command(tmp_path, "s.db", "--system", "swiss", "--rounds", "2", "--pairs", "1",
+                       *ENTRANTS[:5]))
+    page = shown(tmp_path, "s.db", "html")
+    words = page_text(page)
+    assert "score Buchholz S-B byes" in words
+    for s in data["standings"]:
+        swiss = s["swiss"]
+        row = page.split(f'<tr data-bot="{s["bot"]}"')[1].split("</tr>")[0]
+        cells = [f"{swiss[k]:g}" for k in ("points", "buchholz", "sonneborn_berger")]
+        assert f"{s['bot']} {' '.join(cells)} {swiss['byes']} " in page_text(
+            f"<tr {row}</tr>"), row
+
+
+def test_the_html_report_shows_the_knockout_bracket_as_the_text_does(tmp_path):
+    text = subprocess.run(command(tmp_path, "k.db", "--system", "knockout", "--pairs", "1",
+                                  *ENTRANTS[:5], fmt="table"), capture_output=True, text=True,
+                          timeout=600)
+    assert text.returncode == 0, text.stderr
+    rounds = text.stdout.split("\nround 1\n")[1].split("\n\n")[0].splitlines()
+    bracket = [line for line in rounds if line.startswith("  ")]
+    assert len(bracket) == 4 + 2 + 1  # the ties of a bracket of 8, byes among them
+    words = page_text(shown(tmp_path, "k.db", "html"))
+    assert "Round 1 " in words and "Round 3 " in words
+    for line in bracket:
+        assert " ".join(line.split()) in words, line

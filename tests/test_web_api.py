@@ -341,6 +341,23 @@ def test_a_stored_game_opens_at_its_end_with_its_players_and_result(client):
     assert back["players"] == stored["players"] and not back["over"]
 
 
+def test_a_stored_game_names_the_perfect_player_as_the_run_s_opponent(tmp_path):
+    """A grading run against `--opponent tricky`: the viewer names that seat tricky, as the
+    run played it, not optimal."""
+    import subprocess
+    import sys
+
+    (tmp_path / "starts.txt").write_text("3 4 5\n")
+    out = subprocess.run([sys.executable, "-m", "judge", "run", "--game", "nim", "--db",
+                          str(tmp_path / "r.db"), "--tests", str(tmp_path / "starts.txt"),
+                          "--opponent", "tricky", str(BOTS / "nim" / "greedy.py")],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode in (0, 1), out.stderr
+    with TestClient(create_app(Served(db=tmp_path / "r.db")), base_url=HERE) as c:
+        stored = c.get("/api/runs/1/games/1").json()
+    assert sorted(stored["players"]) == ["greedy.py", "tricky"]
+
+
 def test_a_stored_game_a_bot_lost_by_a_failure_ends_there_with_it():
     from judge.records import Verdict
     from judge.web.sessions import Recorded

@@ -253,7 +253,11 @@ def execute(args: argparse.Namespace, kind: RunKind) -> int:
 
 def check_clocked(plan: Plan) -> None:
     """`InputError` unless every bot given a clock of its own (--tc-for) is a bot of the
-    run."""
+    run: the judge's own players (level:N among them) play without one."""
+    for name in plan.harness.clocks.by_bot:
+        if name in plan.players and not is_program(name):
+            raise InputError(f"--tc-for {name!r}: the judge's own players (optimal, tricky, "
+                             "level:N) play without a clock")
     plan.harness.clocks.check_named([p for p in plan.players if is_program(p)],
                                     "one of the run's bots (name a bot as it is given "
                                     "among them)")

@@ -343,7 +343,7 @@ def league_text(store: Store, info: StoredRun, fmt: str, bot: str | None = None,
         listed = listed_games(found)
         rows = [dict(g.to_json(), game=game_number(g.key),
                      players=" vs ".join(labels.get(p, p) for p in g.players),
-                     results="-".join(g.results), moves=" ".join(g.moves))
+                     results="-".join(g.results), moves=", ".join(g.moves))
                 for g in listed]
         tables["games"] = (rows, GAMES)
         data.update(pair=list(pair), games_of_pair=[

@@ -562,6 +562,8 @@ def page(store: Store, info: StoredRun, game: Game, records: dict[str, PlayedGam
         (n, (records[g.key], None)) for n, g in enumerate(data.games, 1)]
     return Page("tournament.html.j2", {
         "standings": [s.to_json() for s in table],
+        "swiss": plan.system is System.SWISS,
+        "ties": None if data.ties is None else [t.to_json() for t in data.ties],
         "chart": rating_chart(table),
         "cross": crosstable(names, records, data.crosstable),
         "names": names,

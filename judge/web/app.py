@@ -88,7 +88,8 @@ class StoredGame:
     rules: str
     start: str
     moves: tuple[str, ...]
-    #: by seat: a bot's file name, or the run's opponent kind
+    #: by seat: the player's name as the run's text gives it (a bot's file name, or its
+    #: folder's, its --names name or its league version; the run's opponent kind)
     players: tuple[str, ...]
     results: tuple[str, ...]
     verdict: Verdict
@@ -389,11 +390,12 @@ def create_app(served: Served, guard: GuardSettings = LOCAL) -> Starlette:
             raise WebError(404, f"run {run} has {len(listed)} stored games")
         rec, _ = listed[number - 1]
         game = info.plan.load_game()
-        opponent = info.plan.opponent
+        names = info.plan.display_names()
         return StoredGame(run, number, game.name, game.rules_string(), rec.start,
                           tuple(rec.move_texts),
-                          tuple(opponent if p == "optimal" else Path(p).name
-                                for p in rec.players), rec.results, rec.verdict)
+                          tuple(names.get(p, Path(info.plan.shown_name(p)).name)
+                                for p in rec.players),
+                          rec.results, rec.verdict)
 
     async def api_stored(request: Request) -> Response:
         run, number = request.path_params["run"], request.path_params["number"]

@@ -140,7 +140,9 @@ class LeagueView:
                       for key, rec in state.games[-RECENT:][::-1]]
             return {"league": self.run_id, "game": state.plan.game,
                     "games": len(state.games), "running": self.running,
-                    "leaderboard": [dict(s.to_json(), rank=n)
+                    # a version by its label: its seat is the path of the server's copy
+                    "leaderboard": [{k: v for k, v in s.to_json().items() if k != "seat"}
+                                    | {"rank": n}
                                     for n, s in enumerate(state.leaderboard(), 1)],
                     "recent": recent}
         return self.cache("board", make)
