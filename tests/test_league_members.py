@@ -101,3 +101,14 @@ def count(db: str) -> int:
     """How many games the league of `db` has stored."""
     with Store(db, read_only=True) as store:
         return len(store.games(1))
+
+
+def test_a_league_game_shown_again_names_its_players_as_the_league_does(
+        db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["league", "add", "dave", str(ROOT / "bots/nim/random.py"), "--db", db]) == 0
+    assert main(["league", "play", "--games", "1", "--jobs", "1", "--db", db]) == 0
+    capsys.readouterr()
+    assert main(["show", "1", "--game", "1", "--db", db]) == 0
+    shown = capsys.readouterr().out
+    assert "carol v1" in shown and "dave v1" in shown
+    assert ".league" not in shown  # (not the paths of the server's copies)

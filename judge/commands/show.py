@@ -293,7 +293,8 @@ def replay_text(store: Any, run_id: int, number: int) -> str:
     game = plan.load_game()
     start = game.parse_position(rec.start)
     reviews = review(game, start, rec.move_texts)
-    names = [plan.shown_name(who) for who in rec.players]
+    labels = plan.display_names()  # as the report's viewer names them
+    names = [labels.get(who, plan.shown_name(who)) for who in rec.players]
     return play_text(game, start, rec, reviews, names, seat)
 
 
