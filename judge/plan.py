@@ -294,6 +294,11 @@ class Plan:
     def fingerprints(self) -> dict[str, str]:
         return {s.path: s.fingerprint for s in self.sources}
 
+    def seat_clocks(self) -> Clocks:
+        """The bots' clocks by what sits in a game's seat (a bot's path, as --tc-for names
+        it here)."""
+        return self.harness.clocks
+
     def identical(self) -> list[tuple[str, ...]]:
         """The groups of bots whose files have the same content (two names, one program),
         in the order the bots are given."""

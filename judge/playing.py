@@ -46,7 +46,7 @@ class Setup:
         h = plan.harness
         return cls(plan.game, plan.rules, h.limits, h.sandbox, h.seed,
                    h.languages, plan.fingerprints(), plan.opponent, entry=h.entry,
-                   clocks=h.clocks)
+                   clocks=plan.seat_clocks())
 
 
 def play_spec(setup: Setup, spec: GameSpec) -> PlayedGame:

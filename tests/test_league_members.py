@@ -112,3 +112,32 @@ def test_a_league_game_shown_again_names_its_players_as_the_league_does(
     shown = capsys.readouterr().out
     assert "carol v1" in shown and "dave v1" in shown
     assert ".league" not in shown  # (not the paths of the server's copies)
+
+
+def test_tc_for_names_a_member_whose_every_version_plays_on_that_clock(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("JUDGE_CACHE_DIR", str(tmp_path / "cache"))
+    db = str(tmp_path / "l.db")
+    slow = tmp_path / "slow.py"  # greedy, a tenth of a second a move
+    slow.write_text(GREEDY.read_text().replace(
+        "            print(heap, count, flush=True)",
+        "            __import__('time').sleep(0.1)\n            print(heap, count, flush=True)"))
+    assert main(["league", "new", "--game", "nim", "--db", db, "--tc-for", "sam=0.05+0"]) == 0
+    assert main(["league", "add", "sam", str(slow), "--db", db]) == 0
+    assert main(["league", "add", "gus", str(GREEDY), "--db", db]) == 0
+    assert main(["league", "play", "--games", "2", "--jobs", "1", "--db", db]) == 0
+    with Store(db, read_only=True) as store:
+        games = list(store.games(1).values())
+    assert len(games) == 2
+    for rec in games:  # sam's first move is past its 0.05 s; gus, on no clock, waits
+        sam = next(seat for seat, who in enumerate(rec.players) if "/sam/" in who)
+        assert (rec.verdict.code, rec.verdict.seat) == ("time-forfeit", sam)
+
+
+@pytest.mark.parametrize("named", ["optimal", "level:3", "a b"])
+def test_tc_for_in_a_league_names_a_bot_by_its_name(tmp_path: Path, named: str,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    db = str(tmp_path / "l.db")
+    status = main(["league", "new", "--game", "nim", "--db", db, "--tc-for", f"{named}=1"])
+    assert status == ExitStatus.BAD_INPUT and "--tc-for" in capsys.readouterr().err
+    assert not os.path.exists(db)

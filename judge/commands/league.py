@@ -44,6 +44,10 @@ from judge.words import plural
 DEFAULT_DB = "judge-results.sqlite"
 #: a bot's name in the league: letters, digits, and . _ - inside
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+#: what --tc-for names in a league
+MEMBER_ODDS = ("NAME's own time control (a bot of the league by its name, added now or "
+               "later: every version of it), for time odds (repeatable); the anchors "
+               "play without a clock")
 #: the anchors the judge plays itself
 ANCHORS = ("optimal", "tricky")
 #: the sigma of an anchor pinned with --mu
@@ -75,7 +79,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                      help="a version whose first N games all end with the same failure on "
                      "its first move is broken: placed last and matched no more (default 3)")
     add_harness_options(new, jobs=False)
-    add_clock_options(new, odds=None)
+    add_clock_options(new, odds=MEMBER_ODDS)
     add_db_option(new)
     new.set_defaults(func=new_league)
 
@@ -169,6 +173,11 @@ def new_league(args: argparse.Namespace) -> int:
     game = game_from_args(args)
     starts = tuple(paired_starts(game, args.starts))
     harness = harness_setup(args).seeded()
+    for name in harness.clocks.by_bot:  # (members come later: a name, not a file)
+        try:
+            check_name(name)
+        except InputError as exc:
+            raise InputError(f"--tc-for {name!r}: {exc}") from None
     plan = LeaguePlan(game=game.name, rules=game.rules_string(), harness=harness,
                       directory=os.getcwd(), starts_file=args.starts,
                       start_positions=starts, fail_fast=args.fail_fast)

@@ -10,9 +10,10 @@ import math
 import random
 import time
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from judge.clock import Clocks
 from judge.games.base import InputError
 from judge.kinds.base import Kind, Numbered, Output, Text, Wait, clock_words
 from judge.league import MEETINGS, TOP_MU, LeagueState, Member, Placement, Standing, game_number
@@ -61,6 +62,14 @@ class LeaguePlan(Plan):
 
     def display_names(self) -> dict[str, str]:
         return {m.seat: m.label for m in self.members}
+
+    def seat_clocks(self) -> Clocks:
+        """--tc-for names a member: every version of it plays on that clock."""
+        clocks = self.harness.clocks
+        if not clocks.by_bot:
+            return clocks
+        return replace(clocks, by_bot={m.seat: clocks.by_bot[m.name] for m in self.members
+                                       if m.name in clocks.by_bot})
 
     def schedule(self) -> list[GameSpec]:
         return []  # matched as the league plays (`judge.commands.league`)
