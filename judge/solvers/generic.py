@@ -145,7 +145,7 @@ def memory_budget() -> int:
         units = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
         scale = units.get(setting[-1].upper(), 1)
         digits = setting[:-1] if setting[-1].upper() in units else setting
-        if not digits.isdigit() or int(digits) == 0:
+        if not (digits.isascii() and digits.isdigit()) or int(digits) == 0:
             raise InputError(f"{MEMORY_SETTING} must be a number of bytes, with K, M or G "
                              f"(such as 2G), not {setting!r}")
         return int(digits) * scale
