@@ -125,8 +125,10 @@ def test_a_game_past_the_memory_allowed_is_refused_naming_the_estimate(
     assert GenericSolver(game).value_of(game.start()) == (DRAW, -1)
 
 
-@pytest.mark.parametrize("setting", ["lots", "2T", "0", "-1G", "1.5G"])
+@pytest.mark.parametrize("setting", ["lots", "2T", "0", "-1G", "1.5G", "10Q", "²", "١٠G"])
 def test_a_bad_memory_setting_is_refused(setting: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Refused in one sentence, not read: digits other than 0 to 9 too (a superscript two
+    failed with a ValueError, and Arabic-Indic digits were taken as a number)."""
     monkeypatch.setenv("JUDGE_SOLVER_MEMORY", setting)
     with pytest.raises(InputError, match="JUDGE_SOLVER_MEMORY must be a number of bytes"):
         generic.memory_budget()

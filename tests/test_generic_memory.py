@@ -74,14 +74,15 @@ def found_in(refusal: pytest.ExceptionInfo[InputError]) -> int:
                          ids=["5x6 encode", "5x6 objects", "4x5 encode"])
 def test_a_search_through_the_rules_past_the_budget_stops_as_it_goes(
         game: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Refused with its estimate at its first check, past 512 KiB (4,096 positions found, at
-    190 bytes each or more), having played a few thousand moves: Domineering 5x6's millions
-    of positions are never searched."""
+    """Refused with its estimate at its first check, past 512 KiB (4,096 moves kept, and no
+    more positions found, at 190 bytes each or more), having played a few thousand moves:
+    Domineering 5x6's millions of positions are never searched."""
     plays = counted_plays(game, monkeypatch)
     monkeypatch.setenv("JUDGE_SOLVER_MEMORY", "512K")
     with pytest.raises(InputError, match=REFUSED) as refused:
         GenericSolver(game).solve([game.start()])
-    assert found_in(refused) == generic.CHECK_EVERY
+    assert found_in(refused) <= generic.CHECK_EVERY
+    assert f"{generic.CHECK_EVERY:,} moves so far" in str(refused.value)
     assert len(plays) < 10 * generic.CHECK_EVERY
 
 
@@ -119,6 +120,50 @@ def test_an_explicit_limit_still_counts_positions(monkeypatch: pytest.MonkeyPatc
     with pytest.raises(InputError, match=REFUSED):
         GenericSolver(game, limit=100_000).solve([game.start()])
 
+
+
+class Dense(PlainDomineering):
+    """Few positions, many moves: (layer, j), each of `WIDTH` positions of a layer moving to
+    every one of the layer below (901 positions, 180,300 moves); whoever moves last wins."""
+
+    WIDTH, LAYERS = 300, 3
+
+    def start(self) -> Any:
+        return (self.LAYERS, 0)
+
+    def mover(self, pos: Any) -> Any:
+        return (self.LAYERS - pos[0]) % 2
+
+    def legal_moves(self, pos: Any) -> list[int]:
+        return list(range(self.WIDTH)) if pos[0] else []
+
+    def play(self, pos: Any, move: int) -> Any:
+        return (pos[0] - 1, move)
+
+    def is_over(self, pos: Any) -> bool:
+        return pos[0] == 0
+
+    def winner(self, pos: Any) -> Any:
+        return 1 - self.mover(pos)
+
+
+def test_a_search_of_many_moves_a_position_stops_as_it_goes(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its memory is checked as its moves grow, not only as new positions are found: a game
+    of a few positions with 300 moves each is refused within a few thousand moves of its
+    budget, where it was checked once, after all its 180,300 moves (10 MiB of a 1 MiB)."""
+    game = Dense()
+    plays = counted_plays(game, monkeypatch)
+    monkeypatch.setenv("JUDGE_SOLVER_MEMORY", "1M")
+    with pytest.raises(InputError, match=REFUSED) as refused:
+        GenericSolver(game).solve([game.start()])
+    moves = re.search(r"([\d,]+) moves so far", str(refused.value))
+    assert moves is not None
+    budget_moves = 2**20 // generic.MOVE_BYTES
+    assert int(moves.group(1).replace(",", "")) <= budget_moves + generic.CHECK_EVERY
+    assert len(plays) <= budget_moves + generic.CHECK_EVERY
+    monkeypatch.setenv("JUDGE_SOLVER_MEMORY", "64M")
+    assert GenericSolver(game).value_of(game.start())[0] == WIN  # 3 layers: the first wins
 
 #: the tables of the search before its limit was set by memory (4,000,000 positions then):
 #: positions, then the sha256 of their numbers, values and remoteness, each as int64

@@ -72,7 +72,8 @@ LAYERED_BYTES = 24
 OBJECT_BYTES, ENCODED_BYTES, CODED_BYTES = 260, 190, 48
 #: bytes a move takes, through the rules and through position codes (see `OBJECT_BYTES`)
 MOVE_BYTES, CODED_MOVE_BYTES = 58, 36
-#: positions a search through the rules finds between two checks of its memory
+#: moves a search through the rules keeps between two checks of its memory (and so at most
+#: as many new positions)
 CHECK_EVERY = 4096
 #: where the memory a search may take is set (bytes, or with K, M or G); by default
 #: half the memory the system has available
@@ -145,7 +146,7 @@ def memory_budget() -> int:
         units = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
         scale = units.get(setting[-1].upper(), 1)
         digits = setting[:-1] if setting[-1].upper() in units else setting
-        if not digits.isdigit() or int(digits) == 0:
+        if not (digits.isascii() and digits.isdigit()) or int(digits) == 0:
             raise InputError(f"{MEMORY_SETTING} must be a number of bytes, with K, M or G "
                              f"(such as 2G), not {setting!r}")
         return int(digits) * scale
@@ -552,7 +553,7 @@ class GenericSolver(Solver):
     def _explore_rules(self, starts: list[Any], limit: int | None, stop_at_solved: bool,
                        footprint: Footprint) -> Graph:
         """`explore` through the game's rules, one position at a time, breadth first; its
-        memory checked every `CHECK_EVERY` positions."""
+        memory checked every `CHECK_EVERY` moves."""
         import numpy as np
 
         game, key = self.game, self.key
@@ -595,10 +596,10 @@ class GenericSolver(Solver):
                         queue.append(kid)
                         if len(queue) > limit:
                             raise TooMany
-                        if not len(queue) % CHECK_EVERY:
-                            footprint.check(self.described, len(queue), len(parents))
                 parents.append(number)
                 children.append(at)
+                if not len(parents) % CHECK_EVERY:  # (a new position comes with a move)
+                    footprint.check(self.described, len(keys), len(parents))
         footprint.check(self.described, len(keys), len(parents))
         kids = np.array(children, dtype=np.int64)
         return Graph(  # the solved positions met are numbered after the new ones
