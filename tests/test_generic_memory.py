@@ -276,3 +276,28 @@ def test_judge_games_check_past_the_memory_skips_what_needs_the_solver(tmp_path:
     assert [line.split()[1] for line in skipped] == ["values", "perfect", "bot", "bot"]
     assert all("set JUDGE_SOLVER_MEMORY to allow more" in line for line in skipped[:3])
     assert done.returncode == 0, done.stderr
+
+
+class Bulky(Dense):
+    """Positions that are tuples of 200 numbers beside their place: 30,001 positions in a
+    line, each far bigger than the estimate's bytes a position (about 7 KiB each)."""
+
+    WIDTH, LAYERS = 1, 30_000
+
+    def play(self, pos: Any, move: int) -> Any:
+        return (pos[0] - 1, move, *range(pos[0], pos[0] + 200))
+
+
+def test_positions_bigger_than_the_estimate_are_refused_by_what_the_judge_grew(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The estimate counts 260 bytes a position; these take about 25 times as much, so the
+    search is held to what the process has grown by too (under 12M: refused when it has
+    grown past it and the slack for memory not the search's, 76 MiB in all, before its
+    30,001 positions, about 200 MiB)."""
+    game = Bulky()
+    monkeypatch.setenv("JUDGE_SOLVER_MEMORY", "12M")
+    assert 30_001 * (generic.OBJECT_BYTES + generic.MOVE_BYTES) < 12 * 2**20  # it fits
+    with pytest.raises(InputError, match="the memory the judge has grown by") as refused:
+        GenericSolver(game).solve([game.start()])
+    found = re.search(r"\(([\d,]+) positions and", str(refused.value))
+    assert found is not None and int(found.group(1).replace(",", "")) < 30_001

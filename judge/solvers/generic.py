@@ -40,7 +40,7 @@ import random
 import threading
 from bisect import bisect_left
 from collections.abc import Callable, Hashable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from judge.games.base import Facts, Impartial, InputError, Rules
@@ -78,6 +78,12 @@ CHECK_EVERY = 4096
 #: where the memory a search may take is set (bytes, or with K, M or G); by default
 #: half the memory the system has available
 MEMORY_SETTING = "JUDGE_SOLVER_MEMORY"
+#: what the process may grow by past the budget during a search before the growth, not
+#: the estimate, refuses it: memory not the search's (a module loaded, the allocator's
+#: arenas), which a budget of a few MiB could not tell from the search's own
+GROWTH_SLACK = 64 << 20
+#: the bytes of a page of memory (/proc/self/statm counts pages)
+PAGE_BYTES = os.sysconf("SC_PAGE_SIZE")
 #: positions a game's `PositionCodes.expand` is given at once (bounds one step's memory)
 CHUNK = 1 << 17
 #: the tables of searches from positions off the start's table kept apart before merging
@@ -182,19 +188,37 @@ class TooMany(Exception):
 @dataclass(frozen=True)
 class Footprint:
     """What a search that keeps its moves takes at its peak: bytes a position and a move,
-    and the most it may take."""
+    and the most it may take; and the process's resident memory when the search began."""
 
     position: int
     move: int
     budget: int
+    resident_then: int | None = field(default_factory=lambda: resident())
 
     def check(self, described: str | None, positions: int, moves: int) -> None:
-        """Raise `InputError` when `positions` and `moves` would take more than the budget."""
+        """Raise `InputError` when `positions` and `moves` would take more than the budget,
+        or have (the process grew by more: positions bigger than the estimate's, a game
+        whose tuples hold hundreds of numbers)."""
         estimate = positions * self.position + moves * self.move
         if estimate > self.budget:
             raise too_big(described, estimate, self.budget,
                           f"{positions:,} positions and {moves:,} moves so far, at "
                           f"{self.position} and {self.move} bytes each")
+        now = resident()
+        if now is not None and self.resident_then is not None \
+                and now - self.resident_then > self.budget + GROWTH_SLACK:
+            raise too_big(described, now - self.resident_then, self.budget,
+                          f"{positions:,} positions and {moves:,} moves so far, the memory "
+                          "the judge has grown by")
+
+
+def resident() -> int | None:
+    """The process's resident memory in bytes (None where /proc does not say)."""
+    try:
+        with open("/proc/self/statm", "rb") as statm:
+            return int(statm.read().split()[1]) * PAGE_BYTES
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 @dataclass(frozen=True)
