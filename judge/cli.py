@@ -13,6 +13,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from importlib import import_module
+from importlib.util import find_spec
 from typing import Any, NoReturn
 
 from judge import __version__
@@ -68,6 +69,8 @@ def register(sub: argparse._SubParsersAction, command: str) -> None:
         if KINDS[command].command is not None:
             import_module("judge.commands.kinds").register(sub, command)
             return
+        if find_spec(f"judge.commands.{module_of(command)}") is None:
+            return  # a kind stored and shown, with no command (none declared, none its own)
     import_module(f"judge.commands.{module_of(command)}").register(sub)
 
 
@@ -206,8 +209,9 @@ def parse(parser: Parser, argv: list[str] | None = None) -> argparse.Namespace:
     if wrong:
         parser.refuse(wrong)
     if at < len(argv):
-        if not known(argv[at]):
-            parser.error(f"unknown command {argv[at]}{did_you_mean(argv[at], commands())}")
+        if not known(argv[at]) or argv[at] not in parser.commands:  # (a kind of no command)
+            others = [c for c in commands() if c != argv[at]]
+            parser.error(f"unknown command {argv[at]}{did_you_mean(argv[at], others)}")
         parser.commands[argv[at]].given = tuple(argv[at + 1:])
     required = [(p, a) for command in parser.commands.values()
                 for p in config.under(command)

@@ -58,3 +58,28 @@ def test_without_its_line_the_judge_knows_no_such_command(tmp_path):
                          capture_output=True, text=True, timeout=600, cwd=tmp_path)
     assert out.returncode == 2
     assert "unknown command trial" in out.stderr
+
+
+#: the same, with a kind that declares no command (stored and shown only)
+WITHOUT_COMMAND = WITH_TRIAL.replace(
+    '"plugin_kinds.trial"\n',
+    '"plugin_kinds.trial"\njudge.kinds.MODULES["shown"] = "plugin_kinds.shown"\n')
+
+
+def test_a_kind_without_a_command_is_no_command_and_breaks_none(tmp_path):
+    package = tmp_path / "plugin_kinds"
+    package.mkdir()
+    trial = Path(__file__).parent / "plugin_kinds" / "trial.py"
+    (package / "trial.py").write_text(trial.read_text())
+    (package / "shown.py").write_text(
+        "from plugin_kinds.trial import KIND as TRIAL\n"
+        "KIND = TRIAL._replace(name='shown', command=None)\n")
+    run = [sys.executable, "-c", WITHOUT_COMMAND]
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    listed = subprocess.run([*run, "--help"], capture_output=True, text=True, timeout=600,
+                            cwd=tmp_path, env=env)
+    assert listed.returncode == 0, listed.stderr
+    assert "trial" in listed.stdout and "shown" not in listed.stdout
+    asked = subprocess.run([*run, "shown"], capture_output=True, text=True, timeout=600,
+                           cwd=tmp_path, env=env)
+    assert asked.returncode == 2 and "Traceback" not in asked.stderr
