@@ -15,6 +15,7 @@ SCRIPT = textwrap.dedent("""
     from judge import cli
 
     signal.signal(signal.SIGTERM, cli._terminated)
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # (ignored in a background job)
     if sys.argv[1] == "kept":
         cli._keep_interruptions()
 
