@@ -520,3 +520,50 @@ def test_an_executable_without_a_shebang_line_runs_as_a_shell_script(tmp_path: P
     script.chmod(0o755)
     out, _, status = reaped(["--", str(script), "its argument"])
     assert (out, status) == ("run by the shell with its argument\n", "E0")
+
+
+#: a judge that starts, through its launcher, a process that ignores SIGTERM, says so, and
+#: waits to be killed
+STUBBORN = """
+import os, sys, time
+from judge.sandbox.launcher import Launcher
+keeper = Launcher(sys.argv[1])
+null = os.open(os.devnull, os.O_RDWR)
+keeper.start([sys.argv[1], "--", "sh", "-c", "trap '' TERM; while :; do sleep 0.1; done",
+              sys.argv[2]], {"PATH": "/usr/bin:/bin"}, "/", (null, null, 2), [])
+print("started", flush=True)
+time.sleep(600)
+"""
+
+
+@pytest.mark.slow
+def test_what_ignores_sigterm_does_not_outlive_a_killed_judge(tmp_path: Path) -> None:
+    """The launcher tells what it started to end when the judge dies, then kills what is
+    left after 5 s (it stayed: a process that ignores SIGTERM, or one started as the judge
+    died, before it could ask to die with its parent)."""
+    marker = f"stubborn-{os.getpid()}-{time.monotonic_ns()}"
+    judge = subprocess.Popen([sys.executable, "-c", STUBBORN, str(HELPER), marker],
+                             stdout=subprocess.PIPE, text=True)
+    try:
+        assert judge.stdout is not None and judge.stdout.readline() == "started\n"
+        assert mentioning(marker)
+    finally:
+        judge.kill()
+        judge.wait()
+    deadline = time.monotonic() + 30
+    while mentioning(marker) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not mentioning(marker)
+
+
+def mentioning(text: str) -> list[int]:
+    """Live processes whose command line holds `text`."""
+    found = []
+    for proc in Path("/proc").iterdir():
+        try:
+            if proc.name.isdigit() and text.encode() in (proc / "cmdline").read_bytes() \
+                    and (proc / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z":
+                found.append(int(proc.name))
+        except OSError:
+            continue
+    return found

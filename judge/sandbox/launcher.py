@@ -169,8 +169,8 @@ class Launcher:
         """End the launcher (its children are gone: the games are settled) and reap it."""
         with suppress(OSError):
             self.sock.close()
-        try:
-            self.proc.wait(timeout=5)
+        try:  # (it gives what it started 5 s to end, then kills what is left)
+            self.proc.wait(timeout=8)
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()

@@ -85,6 +85,27 @@ static void reap_all(void) {
     while ((pid = wait4(-1, &status, WNOHANG, &ru)) > 0) report(pid, status, &ru);
 }
 
+/* SIGKILL every child the launcher still has, its own and the orphans it took in as their
+   subreaper (one that ignores SIGTERM, or was started as the judge died, before it could
+   ask to die with its parent); the number signalled (0: none left) */
+static int kill_children(void) {
+    char path[64], buf[4096];
+    snprintf(path, sizeof path, "/proc/self/task/%d/children", (int)getpid());
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return 0;
+    ssize_t got = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (got <= 0) return 0;
+    buf[got] = 0;
+    int n = 0;
+    for (char *p = buf, *end;; p = end) {
+        long pid = strtol(p, &end, 10);
+        if (end == p) break;
+        if (pid > 0 && kill((pid_t)pid, SIGKILL) == 0) n++;
+    }
+    return n;
+}
+
 /* SIGKILL every process of `uid` (from a child that becomes it: kill(-1) reaches all the
    processes of its own uid but itself), and wait for that child */
 static void kill_uid(long uid) {
@@ -428,6 +449,12 @@ int launcher(int argc, char **argv) {
         if (waitid(P_ALL, 0, &left, WEXITED | WNOHANG | WNOWAIT) < 0 && errno == ECHILD) break;
         struct pollfd polled = {sfd, POLLIN, 0};
         if (poll(&polled, 1, 100) > 0) drain_signals(sfd);
+    }
+    /* what is still here is killed: nothing the judge started outlives the launcher */
+    for (int round = 0; round < 20 && kill_children(); round++) {
+        struct pollfd polled = {sfd, POLLIN, 0};
+        if (poll(&polled, 1, 50) > 0) drain_signals(sfd);
+        reap_all();
     }
     return 0;
 }
