@@ -13,7 +13,6 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from importlib import import_module
-from importlib.util import find_spec
 from typing import Any, NoReturn
 
 from judge import __version__
@@ -61,16 +60,13 @@ def module_of(command: str) -> str:
 
 def register(sub: argparse._SubParsersAction, command: str) -> None:
     """Add the subcommand `command`: a kind's command that the kind declares
-    (`Kind.command`) by `judge.commands.kinds`; any other by its own module (the league's
-    too)."""
+    (`Kind.command`) by `judge.commands.kinds`; any other by its own module."""
     if not own_module(command):
         from judge.kinds import KINDS
 
         if KINDS[command].command is not None:
             import_module("judge.commands.kinds").register(sub, command)
-            return
-        if find_spec(f"judge.commands.{module_of(command)}") is None:
-            return  # a kind stored and shown, with no command (none declared, none its own)
+        return  # (none declared: a kind stored and shown only, with no command)
     import_module(f"judge.commands.{module_of(command)}").register(sub)
 
 

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from judge.cli import main
+from judge.cli import main, module_of
 from judge.html.report import render_report
-from judge.kinds import KINDS, MODULES
-from judge.kinds.base import Output, Text
+from judge.kinds import KINDS, MODULES, module_name
+from judge.kinds.base import Output, Subcommands, Text
 from judge.kinds.grading import GradingPlan
 from judge.kinds.league import LeaguePlan
 from judge.kinds.match import MatchPlan
@@ -87,6 +87,18 @@ def test_every_kind_a_run_is_stored_as_has_its_entry_in_the_registry():
     assert all(kind.name == name for name, kind in KINDS.items())
     # what plays games as a stored run's command does has a schedule
     assert {name for name, kind in KINDS.items() if kind.schedule is None} == {"league"}
+
+
+def test_every_kind_declares_its_command_in_its_own_module():
+    # a kind's command is its KIND's, made by its module's functions; the commands' layer
+    # holds no module of a kind's name
+    commands = Path(import_module("judge.commands").__file__).parent
+    for name in KINDS:
+        command = KINDS[name].command
+        assert command is not None, name
+        made = command.actions if isinstance(command, Subcommands) else command.new_plan
+        assert made.__module__ == module_name(name), name
+        assert not (commands / f"{module_of(name)}.py").exists(), name
 
 
 @pytest.mark.parametrize("kind", list(KINDS))
@@ -170,7 +182,7 @@ with Store(db, read_only=True) as store:
 
 
 @pytest.mark.parametrize("entry, fork", [
-    ("judge.commands.show", ""), ("judge.commands.kinds", ""), ("judge.commands.league", ""),
+    ("judge.commands.show", ""), ("judge.commands.kinds", ""), ("judge.kinds.league", ""),
     ("judge.commands.serve", ""), ("judge.web.app", ""), ("judge.web.league", ""),
     ("judge.commands.kinds", "fork")])
 def test_a_store_opened_by_each_entry_point_reads_every_kinds_plan(entry, fork, db):

@@ -12,8 +12,9 @@ import pytest
 
 import judge.backends as backends
 from judge.cli import main
-from judge.commands import league as commands
+from judge.commands import inputs, runs
 from judge.exits import ExitStatus
+from judge.kinds import league
 from judge.league import game_number
 from judge.store import Store
 
@@ -39,12 +40,12 @@ def test_versions_added_at_once_each_retire_the_one_before_them(db: str, tmp_pat
         files[-1].write_text(GREEDY.read_text() + f"# version {n}\n")
     # all four have read the league (carol v1 active) before any is added
     ready = threading.Barrier(len(files))
-    checked = commands.check_bots
-    monkeypatch.setattr(commands, "check_bots", lambda paths: (ready.wait(), checked(paths)))
+    checked = inputs.check_bots
+    monkeypatch.setattr(inputs, "check_bots", lambda paths: (ready.wait(), checked(paths)))
     answers: list[list[str]] = []
 
     def add(file: Path) -> None:
-        answers.append(commands.add_version(db, "carol", str(file))[1])
+        answers.append(league.add_version(inputs, runs, db, "carol", str(file))[1])
 
     threads = [threading.Thread(target=add, args=(f,)) for f in files]
     for t in threads:

@@ -3,6 +3,7 @@ history with links to the stored-game viewer, and uploads with a contestant's to
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from pathlib import Path
@@ -14,7 +15,8 @@ pytest.importorskip("httpx", reason="httpx is not installed (the test extra)")
 
 from starlette.testclient import TestClient  # noqa: E402
 
-from judge.commands.league import add_version  # noqa: E402
+from judge.commands import inputs, runs  # noqa: E402
+from judge.kinds.league import add_version  # noqa: E402
 from judge.web.app import create_app  # noqa: E402
 from judge.web.league import MAX_SOURCE  # noqa: E402
 from judge.web.sessions import Served  # noqa: E402
@@ -49,7 +51,8 @@ def folder(tmp_path: Path) -> Path:
 @pytest.fixture
 def client(folder: Path, monkeypatch):
     monkeypatch.setattr("judge.web.league.FRESH_SECONDS", 0)  # each request looks
-    app = create_app(Served(db=folder / "l.db", add_version=add_version))
+    app = create_app(Served(db=folder / "l.db",
+                                   add_version=functools.partial(add_version, inputs, runs)))
     with TestClient(app, raise_server_exceptions=False, base_url=HERE) as c:
         yield c
 

@@ -1,29 +1,37 @@
 """The command of each kind of stored run whose module declares one (`judge run`, `judge
 tournament`, `judge match`: `judge.kinds.base.Command`): its parser built from the
 declaration, with the option groups it asks for, and its run made, or resumed, played,
-stored and shown by `execute`."""
+stored and shown by `execute`; or, for a kind of actions of its own (`judge league`:
+`judge.kinds.base.Subcommands`), its parser, under which the kind adds its actions."""
 
 from __future__ import annotations
 
 import argparse
 import functools
 
-from judge.commands import inputs, options
+from judge.commands import inputs, options, runs
 from judge.commands.runs import RunKind, execute, open_store
 from judge.kinds import KINDS
-from judge.kinds.base import Command
+from judge.kinds.base import Command, Subcommands
 from judge.plan import Plan
 
 
 def command_of(name: str) -> Command:
     """The command the kind `name` declares."""
     command = KINDS[name].command
-    assert command is not None, f"the kind {name} declares no command"
+    assert isinstance(command, Command), f"the kind {name} declares no command of a run"
     return command
 
 
 def register(sub: argparse._SubParsersAction, name: str) -> None:
     """Add the subcommand of the kind `name`."""
+    declared = KINDS[name].command
+    if isinstance(declared, Subcommands):
+        p = sub.add_parser(name, help=declared.help, description=declared.description,
+                           epilog=declared.epilog,
+                           formatter_class=argparse.RawDescriptionHelpFormatter)
+        declared.actions(p, options, inputs, runs)
+        return
     command = command_of(name)
     p = sub.add_parser(name, help=command.help, description=command.description,
                        epilog=command.epilog,

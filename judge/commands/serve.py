@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import os
 import sys
 from pathlib import Path
@@ -101,7 +102,8 @@ def run(args: argparse.Namespace) -> int:
     except ImportError:
         print(f"judge: error: {HINT}", file=sys.stderr)
         return 2
-    from judge.commands.league import add_version
+    from judge.commands import inputs, runs
+    from judge.kinds.league import add_version
     from judge.web.sessions import BOT_GAMES_PER_ADDRESS, MAX_BOT_GAMES, Served
 
     if args.bots is not None and not args.bots.is_dir():
@@ -128,7 +130,8 @@ def run(args: argparse.Namespace) -> int:
     setup = harness_setup(args)
     served = Served(bots=args.bots, limits=setup.limits, sandbox=setup.sandbox,
                     seed=setup.seed, idle_seconds=args.idle, db=db, clocks=setup.clocks,
-                    bot_games_per_address=share, add_version=add_version)
+                    bot_games_per_address=share,
+                    add_version=functools.partial(add_version, inputs, runs))
     check_clocked(served)
     if args.bots is not None:  # bots may be played: what their confinement lacks
         report_tier()

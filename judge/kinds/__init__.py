@@ -1,11 +1,10 @@
 """Each kind of stored run in one module (`grading`, `tournament`, `match`, `league`), which
 owns its schedule, its rows, its numbering of games, its text, its HTML page and its command
-(`judge.kinds.base.Command`) as its `KIND`; and the one registry of them, `KINDS`, by the
-kind's name as the database's runs table stores it (which is also its command: `judge run`
-makes a grading run, stored as ``run``). `judge.cli` learns the kinds' commands here, and
-`judge.commands.kinds` builds and runs each; the league's command, whose subcommands keep
-a league's members, its web app and its store at the commands' level, stays a module of
-`judge.commands` of its own (its `KIND` has no `command`).
+(`judge.kinds.base.Command`, or `Subcommands` for a command of actions of its own, as the
+league's) as its `KIND`; and the one registry of them, `KINDS`, by the kind's name as the
+database's runs table stores it (which is also its command: `judge run` makes a grading
+run, stored as ``run``). `judge.cli` learns the kinds' commands here, and
+`judge.commands.kinds` builds and runs each: no kind's command is elsewhere.
 
 `judge show`, the transcripts, the HTML report and the web app look a stored run's kind up
 here; none of them asks which kind it is. Each module also holds its kind's plan, which it

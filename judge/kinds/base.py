@@ -1,8 +1,8 @@
 """What every kind of stored run has: the `Kind` each module of `judge.kinds` defines (its
-schedule, its numbering of games, its text, its HTML page and its `Command`), the schedule
-of a run that plays every game of its plan, what a rendering lets through, and a run's
-state; and what a kind's command is given from the commands' layer above (`Options`,
-`Inputs`), which it never imports."""
+schedule, its numbering of games, its text, its HTML page and its `Command`, or its
+`Subcommands`), the schedule of a run that plays every game of its plan, what a rendering
+lets through, and a run's state; and what a kind's command is given from the commands'
+layer above (`Options`, `Inputs`, `Runs`), which it never imports."""
 
 from __future__ import annotations
 
@@ -61,9 +61,10 @@ class Kind(NamedTuple):
     endless: bool = False
     #: how to continue a stopped run of it (its command's --resume)
     resume: Callable[[Store, StoredRun], str] = resume_hint
-    #: its command, `judge NAME`, which makes a plan and plays it (None: a module of
-    #: `judge.commands` of its name is its command, as a league's is)
-    command: Command | None = None
+    #: its command, `judge NAME`: one that makes a plan and plays it (`Command`), or one of
+    #: actions of its own (`Subcommands`, a league's); None: it has no command (stored and
+    #: shown only)
+    command: Command | Subcommands | None = None
 
 
 class Options(Protocol):
@@ -83,9 +84,19 @@ class Options(Protocol):
         """`--opponent`."""
         ...
 
-    def add_harness_options(self, p: argparse.ArgumentParser, *, entry: bool = False,
-                            clocks: bool = False) -> None:
-        """How bots are run (with `entry`, --entry; with `clocks`, the clocks)."""
+    def add_harness_options(self, p: argparse.ArgumentParser, *, jobs: bool = True,
+                            entry: bool = False, clocks: bool = False) -> None:
+        """How bots are run (with `jobs`, --jobs; with `entry`, --entry; with `clocks`, the
+        clocks)."""
+        ...
+
+    def add_clock_options(self, p: argparse.ArgumentParser, odds: str | None = ...,
+                          who: str = ...) -> None:
+        """`--tc`, `--tc-for` (where `odds` says what it names) and `--tell-time`."""
+        ...
+
+    def add_credentials_option(self, p: argparse.ArgumentParser) -> None:
+        """`--credentials DIR`: the cluster's credentials folder."""
         ...
 
     def add_output_options(self, p: argparse.ArgumentParser,
@@ -153,6 +164,29 @@ class Inputs(Protocol):
         ...
 
 
+class Runs(Protocol):
+    """How a run is stored, played and shown (`judge.commands.runs`), for a kind's
+    `Subcommands`."""
+
+    def open_store(self, path: str, must_exist: bool = False, read_only: bool = False
+                   ) -> Store:
+        """The results database at `path`."""
+        ...
+
+    def backend_for(self, args: argparse.Namespace, plan: Plan) -> Backend:
+        """Where the games are played: --jobs processes here, or --cluster's workers."""
+        ...
+
+    def play(self, store: Store, run_id: int, plan: Plan, backend: Backend,
+             schedule: Schedule) -> None:
+        """Play the games `schedule` asks for on `backend`, storing each as it ends."""
+        ...
+
+    def write_output(self, path: str | None, text: str) -> None:
+        """A command's output: to stdout, or to `path` (--output) whole."""
+        ...
+
+
 @dataclass(frozen=True)
 class Command:
     """A kind's command, `judge NAME`, as data: `judge.commands.kinds` builds its parser
@@ -173,6 +207,21 @@ class Command:
     #: a check of a --resume before anything is played, given the stored run's plan (read
     #: only when it is asked for)
     resuming: Callable[[argparse.Namespace, Inputs, Callable[[], Plan]], None] | None = None
+
+
+@dataclass(frozen=True)
+class Subcommands:
+    """A kind's command of actions of its own (`judge league new`, `add`, ...), as data:
+    `judge.commands.kinds` makes its parser, and `actions` its actions' parsers, each with
+    its `func`."""
+
+    #: its line in `judge --help`
+    help: str
+    #: what its --help says above the actions, and the examples below them
+    description: str
+    epilog: str
+    #: adds the actions' parsers under its parser, given what the commands' layer lends
+    actions: Callable[[argparse.ArgumentParser, Options, Inputs, Runs], None]
 
 
 class Text(NamedTuple):
