@@ -105,6 +105,7 @@ def test_second_seat_is_graded_on_starts_the_second_player_wins(tmp_path):
     assert all(g["result"] == "win" for g in data["games"])
 
 
+@pytest.mark.slow
 def test_a_killed_run_resumes_without_replaying_finished_games(tmp_path):
     db = tmp_path / "r.db"
     lines = (ROOT / "samples/ioiwari-starts.txt").read_text().splitlines()[1:81]

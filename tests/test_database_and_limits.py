@@ -66,6 +66,7 @@ def test_a_folder_given_as_the_database_is_refused(tmp_path: Path) -> None:
     assert out.returncode == 2 and "is a folder" in out.stderr
 
 
+@pytest.mark.slow
 def test_two_judges_cannot_play_one_run_at_once(tmp_path: Path) -> None:
     bot = tmp_path / "slow.py"
     bot.write_text("import sys, time\nfor line in sys.stdin:\n    time.sleep(0.2)\n"
@@ -290,6 +291,7 @@ def test_a_compile_that_times_out_is_tried_once_for_the_whole_run(
     assert all("longer than 2 s" in g.verdict.message for g in games)
 
 
+@pytest.mark.slow
 def test_a_league_tries_a_compile_that_times_out_once_when_added_and_once_when_played(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from judge.cli import main

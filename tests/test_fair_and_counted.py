@@ -394,6 +394,7 @@ def assert_stopped_at_its_cpu_limit(text: str, mode: str, tmp_path: Path) -> Gam
     return record
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", MODES)
 def test_cpu_of_orphans_reaped_by_the_bots_helper_counts_against_the_cpu_limit(
         mode: str, tmp_path: Path) -> None:

@@ -171,6 +171,7 @@ def test_default_nim_and_chopsticks_tournaments_use_several_starts() -> None:
     assert len(load_game("ioiwari", "").tournament_starts()) == 51
 
 
+@pytest.mark.slow
 def test_the_tricky_opponent_takes_more_from_greedy_over_the_standard_set(
     tmp_path: Path
 ) -> None:

@@ -26,7 +26,7 @@ SCRIPT = textwrap.dedent("""
 
     try:
         Dropping()
-        deadline = time.monotonic() + 3
+        deadline = time.monotonic() + 2
         while time.monotonic() < deadline:
             time.sleep(0.01)
         print("played on")

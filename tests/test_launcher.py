@@ -236,6 +236,7 @@ def test_the_slot_launcher_outlives_a_fork_bomb_and_its_slot_is_empty_after(mode
     assert not keeper.alive()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", MODES)
 def test_a_launcher_found_dead_is_started_again(mode: str) -> None:
     for _ in range(2):  # (a slot's own launcher: each of the two slots a process takes)

@@ -144,6 +144,7 @@ class WithoutCodes(ConnectFour):
         return None
 
 
+@pytest.mark.slow
 def test_connect_fours_numbers_and_array_moves_give_the_values_of_its_rules() -> None:
     # boards the start does not reach too: both players with a line (the first line in
     # the rules' order decides), the player to move with one, a full board

@@ -65,6 +65,7 @@ def test_values_moves_and_the_game_so_far_are_in_plain_words(browser, server):  
     assert hint["labels"][0].startswith("pit ")
 
 
+@pytest.mark.slow
 def test_the_watch_and_play_forms_offer_only_the_chosen_games_bots(browser, server):  # noqa: F811
     from selenium.webdriver.support.ui import Select
 

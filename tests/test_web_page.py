@@ -268,6 +268,7 @@ def check_value_marks(driver) -> set[str]:
     return seen
 
 
+@pytest.mark.slow
 def test_values_are_marked_and_outlined_with_enough_contrast_not_told_by_colour_alone(
         browser, server):  # noqa: F811
     seen = set()
@@ -287,6 +288,7 @@ def test_values_are_marked_and_outlined_with_enough_contrast_not_told_by_colour_
     assert by_css(browser, "#practice")[0].is_selected()  # the practice box, ticked
 
 
+@pytest.mark.slow
 def test_on_a_phone_the_board_moves_and_chart_come_first_and_nothing_scrolls_sideways(
         browser, server):  # noqa: F811
     browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
