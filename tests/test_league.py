@@ -59,9 +59,14 @@ def folder(tmp_path: Path) -> Path:
 
 def background(folder: Path, *args: str) -> subprocess.Popen[str]:
     jobs = [] if "--jobs" in args else ["--jobs", "1"]
-    return subprocess.Popen([sys.executable, "-m", "judge", "league", "play", *jobs,
-                             *args, "--db", "l.db"], cwd=folder, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    # Ctrl-C reaches the judge even where the tests run with SIGINT ignored (nohup, &)
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        return subprocess.Popen([sys.executable, "-m", "judge", "league", "play", *jobs,
+                                 *args, "--db", "l.db"], cwd=folder, text=True,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    finally:
+        signal.signal(signal.SIGINT, before)
 
 
 def wait_for(check, what: str) -> None:
@@ -95,7 +100,10 @@ def test_a_stop_keeps_every_game_played_and_play_goes_on(folder: Path, sig: int,
     play = background(folder)
     wait_for(lambda: board(folder)["games"] >= 6, "games stored")
     play.send_signal(sig)
-    _, err = play.communicate(timeout=DEADLINE)
+    try:
+        _, err = play.communicate(timeout=DEADLINE)
+    finally:
+        play.kill()  # (one that did not stop plays on no longer)
     assert play.returncode == status, err
     stored = board(folder)["games"]
     said = int(err.split("stopped with ")[1].split()[0])
